@@ -1,0 +1,91 @@
+//! Command-line parsing and dispatch; the work itself lives in the library.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::build::{self, BuildOptions};
+use crate::diagnostics::Diagnostics;
+
+const EXAMPLES: &str = "\
+Examples:
+  datapages build                      build the site in this folder into ./public
+  datapages build --root my-site       build another folder's site into my-site/public
+  datapages build --output /tmp/out    write the output somewhere else
+  datapages check                      validate everything, write nothing
+  datapages check --strict             treat warnings as errors too";
+
+/// A static site generator for publishing datasets honestly.
+#[derive(Debug, Parser)]
+#[command(name = "datapages", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Validate the site and render it into the output folder.
+    #[command(after_help = EXAMPLES)]
+    Build {
+        /// The site folder (the one holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Where to write the site; default <root>/public.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
+    /// Run every validation of a build without writing anything.
+    #[command(after_help = EXAMPLES)]
+    Check {
+        /// The site folder (the one holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Exit with 1 when there are warnings, too.
+        #[arg(long)]
+        strict: bool,
+    },
+}
+
+/// Exit codes: 0 success, 1 problems in the site, 2 usage errors (from clap).
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    match cli.command {
+        Command::Build { root, output } => {
+            let options = BuildOptions { root, output };
+            match build::build(&options) {
+                Ok(report) => {
+                    if !report.warnings.is_empty() {
+                        eprint!("{}", report.warnings.render(color));
+                    }
+                    println!("{}", report.summary());
+                    ExitCode::SUCCESS
+                }
+                Err(diagnostics) => {
+                    eprint!("{}", diagnostics.render(color));
+                    eprintln!(
+                        "Build failed; {} was left as it was.",
+                        options.output_dir().display()
+                    );
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Check { root, strict } => {
+            let diagnostics: Diagnostics = build::check(&root);
+            if diagnostics.is_empty() {
+                println!("No problems found.");
+                return ExitCode::SUCCESS;
+            }
+            eprint!("{}", diagnostics.render(color));
+            if diagnostics.has_errors() || (strict && diagnostics.warning_count() > 0) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! `site.toml`: the settings that apply to the whole site.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::content::{front_matter::parse_toml, License, TableRows};
+use crate::diagnostics::Diagnostic;
+
+/// A person or organisation credited as author or publisher.
+#[derive(Debug, Clone, Deserialize, PartialEq, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Party {
+    pub name: String,
+    pub url: Option<String>,
+}
+
+/// The parsed `site.toml`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    /// Where the site is published, for absolute URLs; pages link relatively regardless.
+    pub base_url: String,
+    #[serde(default = "default_language")]
+    pub language: String,
+    #[serde(default = "default_table_rows")]
+    pub table_rows: TableRows,
+    pub author: Party,
+    pub publisher: Option<Party>,
+    /// Used by datasets that declare no license of their own.
+    pub license: Option<License>,
+}
+
+fn default_language() -> String {
+    "en".to_string()
+}
+
+fn default_table_rows() -> TableRows {
+    TableRows::DEFAULT
+}
+
+impl SiteConfig {
+    /// Reads `<root>/site.toml`.
+    pub fn load(root: &Path) -> Result<SiteConfig, Diagnostic> {
+        let path = root.join("site.toml");
+        let display = Path::new("site.toml");
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Diagnostic::error(display, format!("cannot read site.toml: {e}"))
+                .with_hint("run datapages in the site folder, or pass --root DIR")
+        })?;
+        let mut config: SiteConfig = parse_toml(display, &text, &text, 0)?;
+        if !config.base_url.ends_with('/') {
+            config.base_url.push('/');
+        }
+        Ok(config)
+    }
+
+    /// The publisher, defaulting to the author.
+    pub fn publisher(&self) -> &Party {
+        self.publisher.as_ref().unwrap_or(&self.author)
+    }
+
+    /// An absolute URL for a path relative to the site root.
+    pub fn absolute_url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path.trim_start_matches('/'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_and_defaults() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("site.toml"),
+            "title = \"T\"\nbase_url = \"https://example.org/sub\"\n[author]\nname = \"A\"\n",
+        )
+        .unwrap();
+        let config = SiteConfig::load(dir.path()).unwrap();
+        assert_eq!(config.base_url, "https://example.org/sub/");
+        assert_eq!(config.language, "en");
+        assert_eq!(config.table_rows, TableRows::DEFAULT);
+        assert_eq!(config.publisher().name, "A");
+        assert_eq!(
+            config.absolute_url("/datasets/x/"),
+            "https://example.org/sub/datasets/x/"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_located() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("site.toml"),
+            "title = \"T\"\nbase_ur = \"x\"\n[author]\nname = \"A\"\n",
+        )
+        .unwrap();
+        let err = SiteConfig::load(dir.path()).unwrap_err();
+        assert_eq!(err.line, Some(2));
+        assert_eq!(err.hint.as_deref(), Some("did you mean `base_url`?"));
+    }
+}

@@ -1,0 +1,330 @@
+//! Markdown bodies: rendered with pulldown-cmark and cut into the lede, the intro and
+//! the author's `## ` sections, so templates can place each part where the page needs it.
+
+use std::collections::HashSet;
+
+use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// Ids the generated parts of a dataset page use; author headings never take them.
+pub const RESERVED_IDS: &[&str] = &[
+    "top", "main", "contents", "download", "table", "columns", "license", "sources", "lede",
+];
+
+/// A Markdown body cut into the parts a page places separately.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Body {
+    /// The first paragraph, as HTML (without the `<p>`), shown under the headline.
+    pub lede_html: String,
+    /// The first paragraph as plain text, for descriptions in metadata.
+    pub lede_text: String,
+    /// Any other blocks before the first `## ` heading.
+    pub intro_html: String,
+    /// The `## ` sections, in the author's order.
+    pub sections: Vec<Section>,
+    /// Every link destination in the body, for checks (source anchors, relative links).
+    pub links: Vec<String>,
+}
+
+/// One `## ` section of the body.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Section {
+    /// Stable anchor id derived from the heading text.
+    pub id: String,
+    /// The heading as plain text.
+    pub title: String,
+    /// The section's content as HTML, without its heading.
+    pub html: String,
+    /// 1-based line of the heading in the Markdown body.
+    pub line: usize,
+}
+
+impl Body {
+    /// The section whose heading is `title` (ignoring case), if any.
+    pub fn section(&self, title: &str) -> Option<&Section> {
+        self.sections
+            .iter()
+            .find(|s| s.title.eq_ignore_ascii_case(title))
+    }
+}
+
+fn options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH
+}
+
+/// Renders Markdown to HTML in one piece (plain pages, notes, license text).
+pub fn to_html(markdown: &str) -> String {
+    let mut ids = IdAllocator::new(&[]);
+    let events: Vec<Event> = Parser::new_ext(markdown, options()).collect();
+    let mut out = String::new();
+    html::push_html(&mut out, assign_heading_ids(events, &mut ids).into_iter());
+    out
+}
+
+/// Renders inline Markdown (one paragraph) without the surrounding `<p>`.
+pub fn to_inline_html(markdown: &str) -> String {
+    let rendered = to_html(markdown);
+    strip_paragraph(rendered.trim()).to_string()
+}
+
+fn strip_paragraph(html: &str) -> &str {
+    html.strip_prefix("<p>")
+        .and_then(|s| s.strip_suffix("</p>"))
+        .filter(|inner| !inner.contains("<p>"))
+        .unwrap_or(html)
+}
+
+/// Renders a dataset body and cuts it into lede, intro and sections.
+pub fn split_body(markdown: &str) -> Body {
+    let mut ids = IdAllocator::new(RESERVED_IDS);
+    let events: Vec<(Event, std::ops::Range<usize>)> = Parser::new_ext(markdown, options())
+        .into_offset_iter()
+        .collect();
+
+    let mut body = Body::default();
+    let mut depth = 0usize;
+    let mut current: Vec<Event> = Vec::new();
+    let mut in_section = false;
+    let mut in_heading = false;
+    let mut heading_text = String::new();
+    let mut heading_line = 0;
+    let mut lede_done = false;
+    let mut in_lede = false;
+
+    for (event, range) in events {
+        if let Event::Start(Tag::Link { dest_url, .. }) = &event {
+            body.links.push(dest_url.to_string());
+        }
+        match &event {
+            Event::Start(Tag::Heading {
+                level: HeadingLevel::H2,
+                ..
+            }) if depth == 0 => {
+                flush(&mut body, &mut current, in_section);
+                in_section = true;
+                in_heading = true;
+                heading_text.clear();
+                heading_line = markdown[..range.start].matches('\n').count() + 1;
+                depth += 1;
+                continue;
+            }
+            Event::End(TagEnd::Heading(HeadingLevel::H2)) if in_heading && depth == 1 => {
+                in_heading = false;
+                depth -= 1;
+                let title = heading_text.trim().to_string();
+                body.sections.push(Section {
+                    id: ids.allocate(&title),
+                    title,
+                    html: String::new(),
+                    line: heading_line,
+                });
+                continue;
+            }
+            _ => {}
+        }
+        if in_heading {
+            if let Event::Text(text) | Event::Code(text) = &event {
+                heading_text.push_str(text);
+            }
+            continue;
+        }
+        let starts_lede = !in_section
+            && !lede_done
+            && depth == 0
+            && matches!(event, Event::Start(Tag::Paragraph));
+        if starts_lede {
+            in_lede = true;
+        }
+        match &event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if in_lede {
+            match &event {
+                Event::Start(Tag::Paragraph) if depth == 1 => {}
+                Event::End(TagEnd::Paragraph) if depth == 0 => {
+                    in_lede = false;
+                    lede_done = true;
+                }
+                other => {
+                    if let Event::Text(t) | Event::Code(t) = other {
+                        body.lede_text.push_str(t);
+                    } else if matches!(other, Event::SoftBreak | Event::HardBreak) {
+                        body.lede_text.push(' ');
+                    }
+                    html::push_html(&mut body.lede_html, std::iter::once(other.clone()));
+                }
+            }
+            continue;
+        }
+        current.push(event);
+    }
+    flush(&mut body, &mut current, in_section);
+    for section in &mut body.sections {
+        let trimmed = section.html.trim().to_string();
+        section.html = trimmed;
+    }
+    body.intro_html = body.intro_html.trim().to_string();
+    body.lede_html = body.lede_html.trim().to_string();
+    body.lede_text = body.lede_text.trim().to_string();
+    body
+}
+
+/// Renders the collected events into the open section, or into the intro before any section.
+fn flush(body: &mut Body, events: &mut Vec<Event>, in_section: bool) {
+    if events.is_empty() {
+        return;
+    }
+    let mut ids = IdAllocator::new(RESERVED_IDS);
+    for section in &body.sections {
+        ids.taken.insert(section.id.clone());
+    }
+    let taken_events = assign_heading_ids(std::mem::take(events), &mut ids);
+    let target = match (in_section, body.sections.last_mut()) {
+        (true, Some(section)) => &mut section.html,
+        _ => &mut body.intro_html,
+    };
+    html::push_html(target, taken_events.into_iter());
+}
+
+/// Gives every heading without an explicit id one derived from its text.
+fn assign_heading_ids<'a>(events: Vec<Event<'a>>, ids: &mut IdAllocator) -> Vec<Event<'a>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut index = 0;
+    while index < events.len() {
+        if let Event::Start(Tag::Heading {
+            level,
+            id: None,
+            classes,
+            attrs,
+        }) = &events[index]
+        {
+            let mut text = String::new();
+            for event in &events[index + 1..] {
+                match event {
+                    Event::End(TagEnd::Heading(_)) => break,
+                    Event::Text(t) | Event::Code(t) => text.push_str(t),
+                    _ => {}
+                }
+            }
+            out.push(Event::Start(Tag::Heading {
+                level: *level,
+                id: Some(CowStr::from(ids.allocate(&text))),
+                classes: classes.clone(),
+                attrs: attrs.clone(),
+            }));
+        } else {
+            out.push(events[index].clone());
+        }
+        index += 1;
+    }
+    out
+}
+
+/// Hands out unique, stable anchor ids.
+struct IdAllocator {
+    taken: HashSet<String>,
+}
+
+impl IdAllocator {
+    fn new(reserved: &[&str]) -> Self {
+        IdAllocator {
+            taken: reserved.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn allocate(&mut self, text: &str) -> String {
+        let base = match slugify(text) {
+            s if s.is_empty() => "section".to_string(),
+            s => s,
+        };
+        let mut candidate = base.clone();
+        let mut n = 2;
+        while self.taken.contains(&candidate) {
+            candidate = format!("{base}-{n}");
+            n += 1;
+        }
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+}
+
+/// Lowercase ASCII letters and digits joined by single hyphens: stable ids and URL parts.
+pub fn slugify(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_hyphen = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if pending_hyphen && !out.is_empty() {
+                out.push('-');
+            }
+            pending_hyphen = false;
+            out.extend(c.to_lowercase());
+        } else {
+            pending_hyphen = true;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &str = "The *first* paragraph\nis the lede.\n\nA second intro paragraph.\n\n## Method\n\nHow it was done.\n\n### Detail\n\nMore.\n\n## What the MB/s column misses\n\nA [source](#source-a).\n\n## Limits\n\nWhat it misses.\n";
+
+    #[test]
+    fn cuts_lede_intro_and_sections_in_order() {
+        let body = split_body(BODY);
+        assert_eq!(body.lede_html, "The <em>first</em> paragraph\nis the lede.");
+        assert_eq!(body.lede_text, "The first paragraph is the lede.");
+        assert_eq!(body.intro_html, "<p>A second intro paragraph.</p>");
+        let titles: Vec<&str> = body.sections.iter().map(|s| s.title.as_str()).collect();
+        assert_eq!(titles, ["Method", "What the MB/s column misses", "Limits"]);
+        assert_eq!(body.sections[1].id, "what-the-mb-s-column-misses");
+        assert_eq!(body.sections[0].line, 6);
+        assert!(body.sections[0]
+            .html
+            .contains("<h3 id=\"detail\">Detail</h3>"));
+        assert!(!body.sections[0].html.contains("Method"));
+        assert_eq!(body.links, ["#source-a"]);
+    }
+
+    #[test]
+    fn headings_never_take_reserved_or_repeated_ids() {
+        let body = split_body("Lede.\n\n## Table\n\nx\n\n## Notes\n\ny\n\n## Notes\n\nz\n");
+        let ids: Vec<&str> = body.sections.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["table-2", "notes", "notes-2"]);
+    }
+
+    #[test]
+    fn a_body_without_paragraphs_has_no_lede() {
+        let body = split_body("## Method\n\nText.\n");
+        assert_eq!(body.lede_html, "");
+        assert_eq!(body.sections.len(), 1);
+    }
+
+    #[test]
+    fn tables_footnotes_and_strikethrough_are_enabled() {
+        let html = to_html("| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ new[^1]\n\n[^1]: note\n");
+        assert!(html.contains("<table>"));
+        assert!(html.contains("<del>old</del>"));
+        assert!(html.contains("footnote"));
+    }
+
+    #[test]
+    fn slugify_makes_stable_ids() {
+        assert_eq!(
+            slugify("What the MB/s column misses"),
+            "what-the-mb-s-column-misses"
+        );
+        assert_eq!(slugify("  Storage throughput "), "storage-throughput");
+        assert_eq!(slugify("NVMe"), "nvme");
+        assert_eq!(slugify("PCIe 4.0"), "pcie-4-0");
+    }
+
+    #[test]
+    fn inline_html_drops_the_paragraph() {
+        assert_eq!(to_inline_html("a *b*"), "a <em>b</em>");
+    }
+}

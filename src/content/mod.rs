@@ -1,0 +1,191 @@
+//! What authors write: front matter (TOML) and Markdown, for datasets and plain pages.
+//!
+//! The types here mirror `docs/content-format.md` one to one; serde rejects unknown keys
+//! so a typo in the front matter is an error with a "did you mean", not a silent default.
+
+pub mod front_matter;
+pub mod markdown;
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::dataset::schema::ColumnSpec;
+use crate::diagnostics::Diagnostic;
+pub use markdown::{Body, Section};
+
+/// How many table rows a page shows: a number, or every row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableRows {
+    Limit(u64),
+    All,
+}
+
+impl TableRows {
+    /// The default cap: enough to read, small enough to keep pages light.
+    pub const DEFAULT: TableRows = TableRows::Limit(1000);
+
+    /// The row cap as a number (`u64::MAX` for all rows).
+    pub fn limit(self) -> u64 {
+        match self {
+            TableRows::Limit(n) => n,
+            TableRows::All => u64::MAX,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TableRows {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Count(u64),
+            Word(String),
+        }
+        match Raw::deserialize(deserializer)? {
+            Raw::Count(n) => Ok(TableRows::Limit(n)),
+            Raw::Word(w) if w == "all" => Ok(TableRows::All),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "table_rows must be a whole number or \"all\", not \"{w}\""
+            ))),
+        }
+    }
+}
+
+/// A license: a name, an optional URL, and the author's explanation.
+#[derive(Debug, Clone, Deserialize, PartialEq, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct License {
+    pub name: String,
+    pub url: Option<String>,
+    /// Markdown: what may be done with the figures and why.
+    pub text: Option<String>,
+}
+
+/// A work the figures were taken from.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Anchor `#source-<id>` on the page; CSV cells may reference it.
+    pub id: String,
+    pub title: String,
+    pub publisher: Option<String>,
+    /// The publication date as the source prints it ("September 2021").
+    pub published: Option<String>,
+    pub url: Option<String>,
+    /// When the author opened it.
+    pub accessed: Option<toml::value::Datetime>,
+}
+
+/// The front matter of `content/datasets/<slug>.md`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DatasetFrontMatter {
+    pub title: String,
+    pub kicker: String,
+    pub headline: String,
+    /// A one-paragraph description for metadata; the lede is used when absent.
+    pub description: Option<String>,
+    /// The CSV path relative to the site root; default `data/datasets/<slug>.csv`.
+    pub data: Option<String>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub related: Vec<String>,
+    pub created: Option<toml::value::Datetime>,
+    pub updated: Option<toml::value::Datetime>,
+    pub version: Option<String>,
+    #[serde(default)]
+    pub primary_key: Vec<String>,
+    pub table_rows: Option<TableRows>,
+    /// Markdown shown under the table.
+    pub table_note: Option<String>,
+    pub license: Option<License>,
+    #[serde(default)]
+    pub sources: Vec<Source>,
+    pub columns: Vec<ColumnSpec>,
+}
+
+/// The front matter of a plain page or the home page.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PageFrontMatter {
+    pub title: String,
+    pub description: Option<String>,
+}
+
+/// A plain page (`content/<name>.md`) or the home page intro (`content/_index.md`).
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// URL path segment: `about` for `content/about.md`; empty for the home page.
+    pub name: String,
+    pub front: PageFrontMatter,
+    pub html: String,
+}
+
+/// Reads a plain page.
+pub fn load_page(site_root: &Path, path: &Path) -> Result<Page, Diagnostic> {
+    let display = display_path(site_root, path);
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::error(&display, format!("cannot read the page: {e}")))?;
+    let split = front_matter::split(&display, &text)?;
+    let front: PageFrontMatter = front_matter::parse_toml(
+        &display,
+        &text,
+        split.front_matter,
+        split.front_matter_offset,
+    )?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let name = if stem == "_index" {
+        String::new()
+    } else {
+        stem.to_string()
+    };
+    Ok(Page {
+        name,
+        front,
+        html: markdown::to_html(split.body),
+    })
+}
+
+/// A path as the author sees it: relative to the site root when it is inside it.
+pub fn display_path(site_root: &Path, path: &Path) -> std::path::PathBuf {
+    path.strip_prefix(site_root).unwrap_or(path).to_path_buf()
+}
+
+/// `YYYY-MM-DD` (or the shorter form given) of a TOML date.
+pub fn date_string(value: &toml::value::Datetime) -> String {
+    match &value.date {
+        Some(d) => format!("{:04}-{:02}-{:02}", d.year, d.month, d.day),
+        None => value.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize)]
+    struct Holder {
+        rows: TableRows,
+    }
+
+    #[test]
+    fn table_rows_is_a_number_or_all() {
+        let h: Holder = toml::from_str("rows = 20").unwrap();
+        assert_eq!(h.rows, TableRows::Limit(20));
+        let h: Holder = toml::from_str("rows = \"all\"").unwrap();
+        assert_eq!(h.rows, TableRows::All);
+        assert!(toml::from_str::<Holder>("rows = \"some\"").is_err());
+    }
+
+    #[test]
+    fn dates_print_as_iso() {
+        let h: toml::Table = toml::from_str("d = 2026-10-11").unwrap();
+        let d = h["d"].as_datetime().unwrap();
+        assert_eq!(date_string(d), "2026-10-11");
+    }
+}

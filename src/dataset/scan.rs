@@ -1,0 +1,880 @@
+//! The one streaming pass over a CSV file: check its structure and every cell against the
+//! documented columns, count rows, hash the bytes, and render the rows the page shows.
+//!
+//! Memory stays flat in the row count: a record is read, checked, rendered if the page
+//! shows it, and dropped. Only `unique` columns keep a set of the values seen.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+use sha2::{Digest, Sha256};
+
+use super::schema::{compare_to_bound, format_cell, ColumnSpec, ColumnType};
+use crate::diagnostics::{did_you_mean, Diagnostic};
+
+/// Problems shown per column and kind before the rest are only counted.
+pub const ERRORS_SHOWN_PER_COLUMN: usize = 5;
+
+/// Rows rendered during the scan and kept in memory; a page that shows more streams
+/// them from the CSV straight into its output file.
+pub const ROWS_HELD_IN_MEMORY: u64 = 5_000;
+
+/// A column with its constraints ready to check.
+#[derive(Debug)]
+pub struct CompiledColumn<'a> {
+    pub spec: &'a ColumnSpec,
+    pub pattern: Option<Regex>,
+}
+
+/// What the scan learned about a CSV file.
+#[derive(Debug, Clone, Default)]
+pub struct CsvSummary {
+    pub header: Vec<String>,
+    /// Data rows, not counting the header.
+    pub rows: u64,
+    pub bytes: u64,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    /// `<tr>` rows for the first `rendered_rows` data rows.
+    pub table_html: String,
+    pub rendered_rows: u64,
+    /// Whether any cell of the rendered rows is empty (the page explains the dash).
+    pub has_empty_cells: bool,
+    /// Source ids that cells reference.
+    pub referenced_sources: BTreeSet<String>,
+}
+
+/// Renders CSV records as table rows; shared by the scan and the streaming page writer.
+#[derive(Debug, Clone)]
+pub struct RowRenderer {
+    columns: Vec<(ColumnType, bool)>,
+}
+
+impl RowRenderer {
+    pub fn new(columns: &[ColumnSpec]) -> Self {
+        RowRenderer {
+            columns: columns
+                .iter()
+                .map(|c| (c.column_type, c.references_sources()))
+                .collect(),
+        }
+    }
+
+    /// Appends one `<tr>`; returns whether a cell was empty.
+    pub fn render(&self, record: &csv::ByteRecord, out: &mut String) -> bool {
+        let mut had_empty = false;
+        out.push_str("<tr>");
+        for (index, field) in record.iter().enumerate() {
+            let value = String::from_utf8_lossy(field);
+            let (column_type, is_reference) = self
+                .columns
+                .get(index)
+                .copied()
+                .unwrap_or((ColumnType::String, false));
+            if value.is_empty() {
+                had_empty = true;
+                out.push_str("<td class=\"empty\">—</td>");
+                continue;
+            }
+            out.push_str(if column_type.is_numeric() {
+                "<td class=\"num\">"
+            } else {
+                "<td>"
+            });
+            if is_reference {
+                out.push_str("<a href=\"#source-");
+                escape_html_into(&value, out);
+                out.push_str("\">");
+                escape_html_into(&value, out);
+                out.push_str("</a>");
+            } else if column_type.is_numeric() {
+                let mut shown = String::new();
+                format_cell(column_type, &value, &mut shown);
+                escape_html_into(&shown, out);
+            } else {
+                escape_html_into(&value, out);
+            }
+            out.push_str("</td>");
+        }
+        out.push_str("</tr>\n");
+        had_empty
+    }
+}
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape_html_into(text: &str, out: &mut String) {
+    let mut last = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let replacement = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&text[last..i]);
+        out.push_str(replacement);
+        last = i + 1;
+    }
+    out.push_str(&text[last..]);
+}
+
+/// Hashes and counts every byte read through it.
+struct HashingReader<R> {
+    inner: R,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<R: Read> Read for HashingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// A cell problem found during the scan, located once the scan is over.
+struct PendingProblem {
+    line: u64,
+    record_byte: u64,
+    field: Option<usize>,
+    message: String,
+    hint: Option<String>,
+}
+
+/// Counts problems per (column, kind) so a column full of bad cells does not drown the report.
+#[derive(Default)]
+struct ProblemCounter {
+    counts: HashMap<(usize, &'static str), usize>,
+}
+
+impl ProblemCounter {
+    /// Whether this problem is among the first few of its kind in its column.
+    fn record(&mut self, column: usize, kind: &'static str) -> bool {
+        let count = self.counts.entry((column, kind)).or_insert(0);
+        *count += 1;
+        *count <= ERRORS_SHOWN_PER_COLUMN
+    }
+}
+
+/// Scans `path` against `columns`. `display` is the path shown in messages.
+pub fn scan(
+    path: &Path,
+    display: &Path,
+    columns: &[CompiledColumn],
+    source_ids: &HashSet<&str>,
+    rows_to_render: u64,
+) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            let d = Diagnostic::error(display, format!("cannot open the CSV file: {e}"))
+                .with_hint("check the `data` path in the front matter, or put the file at data/datasets/<slug>.csv");
+            return (None, vec![d]);
+        }
+    };
+    let mut hashing = HashingReader {
+        inner: file,
+        hasher: Sha256::new(),
+        bytes: 0,
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(&mut hashing);
+    let mut record = csv::ByteRecord::new();
+    let mut summary = CsvSummary::default();
+    let mut pending: Vec<PendingProblem> = Vec::new();
+    let mut counter = ProblemCounter::default();
+    let renderer = RowRenderer::new(&columns.iter().map(|c| c.spec.clone()).collect::<Vec<_>>());
+    let mut unique_seen: Vec<Option<HashMap<Box<str>, u64>>> = columns
+        .iter()
+        .map(|c| c.spec.unique.then(HashMap::new))
+        .collect();
+    let rows_to_render = rows_to_render.min(ROWS_HELD_IN_MEMORY);
+
+    // The header.
+    match reader.read_byte_record(&mut record) {
+        Ok(false) => {
+            diagnostics.push(
+                Diagnostic::error(display, "the CSV file is empty").with_hint(
+                    "the first line must be the header: the column names, separated by commas",
+                ),
+            );
+            return (None, diagnostics);
+        }
+        Err(e) => {
+            diagnostics.push(csv_error(display, &e));
+            return (None, diagnostics);
+        }
+        Ok(true) => {}
+    }
+    for (index, field) in record.iter().enumerate() {
+        match std::str::from_utf8(field) {
+            Ok(name) => summary.header.push(strip_bom(index, name).to_string()),
+            Err(e) => {
+                diagnostics.push(invalid_utf8(display, 1, 0, e.valid_up_to()));
+                summary
+                    .header
+                    .push(String::from_utf8_lossy(field).into_owned());
+            }
+        }
+    }
+    let header_ok = check_header(display, &summary.header, columns, &mut diagnostics);
+    let width = summary.header.len();
+
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                diagnostics.push(csv_error(display, &e));
+                break;
+            }
+        }
+        summary.rows += 1;
+        let position = record
+            .position()
+            .cloned()
+            .unwrap_or_else(csv::Position::new);
+        let (line, byte) = (position.line(), position.byte());
+        if record.len() != width {
+            if counter.record(usize::MAX, "ragged") {
+                pending.push(PendingProblem {
+                    line,
+                    record_byte: byte,
+                    field: None,
+                    message: format!("row has {} fields, the header has {}", record.len(), width),
+                    hint: Some(
+                        "every row needs one value per column; quote values that contain commas"
+                            .into(),
+                    ),
+                });
+            }
+            continue;
+        }
+        if summary.rendered_rows < rows_to_render {
+            summary.has_empty_cells |= renderer.render(&record, &mut summary.table_html);
+            summary.rendered_rows += 1;
+        }
+        if !header_ok {
+            continue;
+        }
+        for (index, (field, column)) in record.iter().zip(columns).enumerate() {
+            let value = match std::str::from_utf8(field) {
+                Ok(v) => v,
+                Err(e) => {
+                    if counter.record(index, "utf8") {
+                        let d = invalid_utf8(display, line, byte, e.valid_up_to());
+                        diagnostics.push(d.with_hint(format!(
+                            "column `{}`: save the file as UTF-8",
+                            column.spec.name
+                        )));
+                    }
+                    continue;
+                }
+            };
+            if let Some((kind, message, hint)) =
+                check_cell(value, column, source_ids, &mut summary.referenced_sources)
+            {
+                if counter.record(index, kind) {
+                    pending.push(PendingProblem {
+                        line,
+                        record_byte: byte,
+                        field: Some(index),
+                        message,
+                        hint,
+                    });
+                }
+            }
+            if let Some(seen) = unique_seen[index].as_mut() {
+                if !value.is_empty() {
+                    if let Some(first_line) = seen.get(value) {
+                        if counter.record(index, "unique") {
+                            pending.push(PendingProblem {
+                                line,
+                                record_byte: byte,
+                                field: Some(index),
+                                message: format!(
+                                    "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
+                                    column.spec.name, value
+                                ),
+                                hint: Some("remove the duplicate row or drop `unique = true`".into()),
+                            });
+                        }
+                    } else {
+                        seen.insert(value.into(), line);
+                    }
+                }
+            }
+        }
+    }
+    drop(reader);
+    summary.bytes = hashing.bytes;
+    summary.sha256 = hex(&hashing.hasher.finalize());
+
+    if summary.rows == 0 {
+        diagnostics.push(
+            Diagnostic::warning(display, "the CSV file has a header but no rows")
+                .at_line(1)
+                .with_hint("add the data rows, or remove the dataset until it has some"),
+        );
+    }
+    diagnostics.extend(locate(path, display, pending));
+    for ((column, kind), count) in counter.counts {
+        if count > ERRORS_SHOWN_PER_COLUMN {
+            let name = if column == usize::MAX {
+                "rows".to_string()
+            } else {
+                format!("column `{}`", columns[column].spec.name)
+            };
+            diagnostics.push(Diagnostic::error(
+                display,
+                format!(
+                    "{} more {kind} problems in {name} not shown",
+                    count - ERRORS_SHOWN_PER_COLUMN
+                ),
+            ));
+        }
+    }
+    (Some(summary), diagnostics)
+}
+
+fn strip_bom(index: usize, name: &str) -> &str {
+    if index == 0 {
+        name.strip_prefix('\u{feff}').unwrap_or(name)
+    } else {
+        name
+    }
+}
+
+/// Checks one cell; returns (kind, message, hint) of the first problem.
+fn check_cell(
+    value: &str,
+    column: &CompiledColumn,
+    source_ids: &HashSet<&str>,
+    referenced: &mut BTreeSet<String>,
+) -> Option<(&'static str, String, Option<String>)> {
+    let spec = column.spec;
+    if value.is_empty() {
+        return spec.required.then(|| {
+            (
+                "required",
+                format!("`{}` is empty, but the column is required", spec.name),
+                Some(
+                    "fill in the value, or drop `required = true` if the column may be blank"
+                        .into(),
+                ),
+            )
+        });
+    }
+    if let Err(expected) = spec.column_type.check(value) {
+        return Some((
+            "type",
+            format!(
+                "`{}` is declared {}, but {:?} is not",
+                spec.name,
+                spec.column_type.as_str(),
+                value
+            ),
+            Some(format!("write {expected}, or leave the cell empty")),
+        ));
+    }
+    if let Some(allowed) = &spec.enum_values {
+        if !allowed.iter().any(|a| a == value) {
+            let near = did_you_mean(value, allowed.iter().map(String::as_str));
+            let hint = match near {
+                Some(n) => format!("did you mean {n:?}? allowed: {}", allowed.join(", ")),
+                None => format!("allowed: {}", allowed.join(", ")),
+            };
+            return Some((
+                "enum",
+                format!("`{}` does not allow {:?}", spec.name, value),
+                Some(hint),
+            ));
+        }
+    }
+    for (bound, is_min) in [(&spec.minimum, true), (&spec.maximum, false)] {
+        if let Some(bound) = bound {
+            if let Some(ordering) = compare_to_bound(spec.column_type, value, bound) {
+                let out_of_range = if is_min {
+                    ordering.is_lt()
+                } else {
+                    ordering.is_gt()
+                };
+                if out_of_range {
+                    let word = if is_min { "minimum" } else { "maximum" };
+                    return Some((
+                        "range",
+                        format!("`{}` value {value} is beyond the {word} {bound}", spec.name),
+                        Some(format!(
+                            "check the figure, or change `{word}` in the front matter"
+                        )),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(pattern) = &column.pattern {
+        if !pattern.is_match(value) {
+            return Some((
+                "pattern",
+                format!(
+                    "`{}` value {:?} does not match the pattern {}",
+                    spec.name,
+                    value,
+                    spec.pattern.as_deref().unwrap_or_default()
+                ),
+                None,
+            ));
+        }
+    }
+    if spec.references_sources() {
+        if source_ids.contains(value) {
+            referenced.insert(value.to_string());
+        } else {
+            let near = did_you_mean(value, source_ids.iter().copied());
+            let hint = match near {
+                Some(n) => format!("did you mean {n:?}?"),
+                None => "add a [[sources]] entry with this id to the front matter".to_string(),
+            };
+            return Some((
+                "reference",
+                format!(
+                    "`{}` names the source {:?}, which is not defined",
+                    spec.name, value
+                ),
+                Some(hint),
+            ));
+        }
+    }
+    None
+}
+
+/// Compares the CSV header to the documented columns; false when cells cannot be checked.
+fn check_header(
+    display: &Path,
+    header: &[String],
+    columns: &[CompiledColumn],
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let header_line = header.join(",");
+    let at = |index: usize| {
+        let column = header[..index]
+            .iter()
+            .map(|h| h.chars().count() + 1)
+            .sum::<usize>()
+            + 1;
+        (1, column)
+    };
+    let mut ok = true;
+    let mut seen = HashSet::new();
+    for (index, name) in header.iter().enumerate() {
+        let (line, column) = at(index);
+        if name.trim().is_empty() {
+            ok = false;
+            out.push(
+                Diagnostic::error(
+                    display,
+                    format!("column {} of the header has no name", index + 1),
+                )
+                .at(line, column)
+                .with_source_line(&header_line)
+                .with_hint("name every column in the first line"),
+            );
+        } else if !seen.insert(name.as_str()) {
+            ok = false;
+            out.push(
+                Diagnostic::error(display, format!("the header names `{name}` twice"))
+                    .at(line, column)
+                    .with_source_line(&header_line)
+                    .with_hint("give each column its own name"),
+            );
+        }
+    }
+    let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
+    let documented_set: HashSet<&str> = documented.iter().copied().collect();
+    for (index, name) in header.iter().enumerate() {
+        if !name.trim().is_empty() && !documented_set.contains(name.as_str()) {
+            ok = false;
+            let (line, column) = at(index);
+            let missing: Vec<&str> = documented
+                .iter()
+                .copied()
+                .filter(|d| !header.iter().any(|h| h == d))
+                .collect();
+            let hint = match did_you_mean(name, missing.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`? the front matter documents `{near}`"),
+                None => {
+                    "document the column in the front matter with a [[columns]] entry, or remove it"
+                        .into()
+                }
+            };
+            out.push(
+                Diagnostic::error(
+                    display,
+                    format!("column `{name}` is in the CSV but not documented"),
+                )
+                .at(line, column)
+                .with_source_line(&header_line)
+                .with_hint(hint),
+            );
+        }
+    }
+    for name in &documented {
+        if !header.iter().any(|h| h == name) {
+            ok = false;
+            let extra: Vec<&str> = header
+                .iter()
+                .map(String::as_str)
+                .filter(|h| !documented_set.contains(h))
+                .collect();
+            let hint = match did_you_mean(name, extra.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`? the CSV header has `{near}`"),
+                None => "add the column to the CSV, or remove its [[columns]] entry".into(),
+            };
+            out.push(
+                Diagnostic::error(
+                    display,
+                    format!("documented column `{name}` is missing from the CSV header"),
+                )
+                .at(1, 1)
+                .with_source_line(&header_line)
+                .with_hint(hint),
+            );
+        }
+    }
+    if ok
+        && header
+            .iter()
+            .map(String::as_str)
+            .ne(documented.iter().copied())
+    {
+        ok = false;
+        out.push(
+            Diagnostic::error(
+                display,
+                "the columns are documented in a different order than the CSV header",
+            )
+            .at(1, 1)
+            .with_source_line(&header_line)
+            .with_hint(format!(
+                "list the [[columns]] in CSV order: {}",
+                header.join(", ")
+            )),
+        );
+    }
+    ok
+}
+
+fn csv_error(display: &Path, error: &csv::Error) -> Diagnostic {
+    let mut d = Diagnostic::error(display, format!("cannot read the CSV: {error}"));
+    if let Some(position) = error.position() {
+        d = d.at_line(position.line() as usize);
+    }
+    d
+}
+
+fn invalid_utf8(display: &Path, line: u64, record_byte: u64, valid_up_to: usize) -> Diagnostic {
+    Diagnostic::error(
+        display,
+        format!(
+            "invalid UTF-8 on line {line} (the row starting at byte {record_byte}; {valid_up_to} valid bytes into the cell)"
+        ),
+    )
+    .at_line(line as usize)
+    .with_hint("save the file as UTF-8")
+}
+
+/// Turns pending problems into diagnostics with the source line and the column of the cell.
+fn locate(path: &Path, display: &Path, pending: Vec<PendingProblem>) -> Vec<Diagnostic> {
+    let mut file = File::open(path).ok().map(BufReader::new);
+    pending
+        .into_iter()
+        .map(|problem| {
+            let mut d = Diagnostic::error(PathBuf::from(display), problem.message)
+                .at_line(problem.line as usize);
+            if let Some(text) = file
+                .as_mut()
+                .and_then(|f| read_line_at(f, problem.record_byte))
+            {
+                let column = problem
+                    .field
+                    .and_then(|field| field_column(&text, field))
+                    .unwrap_or(1);
+                d = d.at(problem.line as usize, column).with_source_line(text);
+            }
+            if let Some(hint) = problem.hint {
+                d = d.with_hint(hint);
+            }
+            d
+        })
+        .collect()
+}
+
+fn read_line_at(file: &mut BufReader<File>, byte: u64) -> Option<String> {
+    file.seek(SeekFrom::Start(byte)).ok()?;
+    let mut raw = Vec::new();
+    file.read_until(b'\n', &mut raw).ok()?;
+    let text = String::from_utf8_lossy(&raw);
+    Some(text.trim_end_matches(['\n', '\r']).to_string())
+}
+
+/// The 1-based character column where field `field` starts on a CSV line (quote-aware).
+fn field_column(line: &str, field: usize) -> Option<usize> {
+    if field == 0 {
+        return Some(1);
+    }
+    let mut in_quotes = false;
+    let mut seen = 0;
+    for (column, c) in line.chars().enumerate() {
+        match c {
+            '"' => in_quotes = !in_quotes,
+            ',' if !in_quotes => {
+                seen += 1;
+                if seen == field {
+                    return Some(column + 2);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// Streams every table row of `path` (skipping the header) into `out`; used for pages that
+/// show more rows than the scan keeps in memory.
+pub fn stream_rows(
+    path: &Path,
+    renderer: &RowRenderer,
+    limit: u64,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let file = File::open(path)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(true)
+        .from_reader(file);
+    let mut record = csv::ByteRecord::new();
+    let mut chunk = String::with_capacity(64 * 1024);
+    let mut written = 0;
+    while written < limit
+        && reader
+            .read_byte_record(&mut record)
+            .map_err(io::Error::other)?
+    {
+        renderer.render(&record, &mut chunk);
+        written += 1;
+        if chunk.len() > 60 * 1024 {
+            out.write_all(chunk.as_bytes())?;
+            chunk.clear();
+        }
+    }
+    out.write_all(chunk.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::schema::ColumnSpec;
+
+    fn column(name: &str, t: &str, extra: &str) -> ColumnSpec {
+        toml::from_str(&format!(
+            "name = \"{name}\"\ntitle = \"{name}\"\ntype = \"{t}\"\ndescription = \"d\"\n{extra}"
+        ))
+        .unwrap()
+    }
+
+    fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        let compiled: Vec<CompiledColumn> = specs
+            .iter()
+            .map(|spec| CompiledColumn {
+                spec,
+                pattern: spec
+                    .pattern
+                    .as_ref()
+                    .map(|p| Regex::new(&format!("^(?:{p})$")).unwrap()),
+            })
+            .collect();
+        let ids: HashSet<&str> = ["src-a"].into_iter().collect();
+        scan(&path, Path::new("t.csv"), &compiled, &ids, 100)
+    }
+
+    #[test]
+    fn counts_hashes_and_renders() {
+        let specs = [column("a", "string", ""), column("n", "integer", "")];
+        let (summary, problems) = run(b"a,n\nx,10366\n<b>,\n", &specs);
+        let summary = summary.unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(summary.rows, 2);
+        assert_eq!(summary.bytes, 17);
+        assert_eq!(summary.sha256.len(), 64);
+        assert!(summary.table_html.contains("<td class=\"num\">10,366</td>"));
+        assert!(summary
+            .table_html
+            .contains("<td>&lt;b&gt;</td><td class=\"empty\">—</td>"));
+        assert!(summary.has_empty_cells);
+    }
+
+    #[test]
+    fn bom_crlf_and_quoted_newlines_are_accepted() {
+        let specs = [column("a", "string", ""), column("b", "number", "")];
+        let (summary, problems) = run(b"\xef\xbb\xbfa,b\r\n\"x, \"\"y\"\"\nz\",1.5\r\n", &specs);
+        assert!(problems.is_empty(), "{problems:?}");
+        let summary = summary.unwrap();
+        assert_eq!(summary.header, ["a", "b"]);
+        assert_eq!(summary.rows, 1);
+        assert!(summary.table_html.contains("x, &quot;y&quot;\nz"));
+    }
+
+    #[test]
+    fn type_errors_name_line_column_and_value() {
+        let specs = [column("a", "string", ""), column("n", "integer", "")];
+        let (_, problems) = run(b"a,n\nx,1\ny,1.5\n", &specs);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let p = &problems[0];
+        assert_eq!((p.line, p.column), (Some(3), Some(3)));
+        assert!(
+            p.message
+                .contains("`n` is declared integer, but \"1.5\" is not"),
+            "{}",
+            p.message
+        );
+        assert_eq!(p.source_line.as_deref(), Some("y,1.5"));
+    }
+
+    #[test]
+    fn ragged_rows_say_expected_and_found() {
+        let specs = [column("a", "string", ""), column("b", "string", "")];
+        let (_, problems) = run(b"a,b\nx\n", &specs);
+        assert_eq!(problems[0].line, Some(2));
+        assert!(problems[0]
+            .message
+            .contains("row has 1 fields, the header has 2"));
+    }
+
+    #[test]
+    fn constraints_are_checked() {
+        let specs = [
+            column(
+                "k",
+                "string",
+                "required = true\nunique = true\nenum = [\"SATA\", \"SAS\"]",
+            ),
+            column("v", "number", "minimum = 0\nmaximum = 10"),
+            column("p", "string", "pattern = \"[0-9]+K\""),
+            column("s", "string", "references = \"sources\""),
+        ];
+        let (summary, problems) = run(
+            b"k,v,p,s\nSATA,1,32K,src-a\nSATA,11,32,src-b\nSAT,-1,1K,src-a\n,5,2K,src-a\n",
+            &specs,
+        );
+        let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+        let text = messages.join("\n");
+        assert!(
+            text.contains("repeats the value \"SATA\" of line 2"),
+            "{text}"
+        );
+        assert!(text.contains("beyond the maximum 10"), "{text}");
+        assert!(text.contains("beyond the minimum 0"), "{text}");
+        assert!(text.contains("does not match the pattern"), "{text}");
+        assert!(text.contains("names the source \"src-b\""), "{text}");
+        assert!(text.contains("does not allow \"SAT\""), "{text}");
+        assert!(
+            text.contains("`k` is empty, but the column is required"),
+            "{text}"
+        );
+        assert_eq!(
+            summary
+                .unwrap()
+                .referenced_sources
+                .into_iter()
+                .collect::<Vec<_>>(),
+            ["src-a"]
+        );
+    }
+
+    #[test]
+    fn header_mismatches_are_reported_with_near_misses() {
+        let specs = [column("alpha", "string", ""), column("beta", "string", "")];
+        let (_, problems) = run(b"alpha,betta,gamma\n1,2,3\n", &specs);
+        let text: Vec<String> = problems
+            .iter()
+            .map(|p| format!("{} | {:?}", p.message, p.hint))
+            .collect();
+        let text = text.join("\n");
+        assert!(
+            text.contains("column `betta` is in the CSV but not documented"),
+            "{text}"
+        );
+        assert!(text.contains("did you mean `beta`"), "{text}");
+        assert!(
+            text.contains("column `gamma` is in the CSV but not documented"),
+            "{text}"
+        );
+        assert!(
+            text.contains("documented column `beta` is missing"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn empty_and_header_only_files() {
+        let specs = [column("a", "string", "")];
+        let (summary, problems) = run(b"", &specs);
+        assert!(summary.is_none());
+        assert!(problems[0].message.contains("empty"));
+        let (_, problems) = run(b"a\n", &specs);
+        assert_eq!(problems[0].severity, crate::diagnostics::Severity::Warning);
+    }
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let specs = [column("a", "string", "")];
+        let (_, problems) = run(b"a\nok\nbad\xff\n", &specs);
+        assert_eq!(problems[0].line, Some(3));
+        assert!(problems[0].message.contains("invalid UTF-8"));
+    }
+
+    #[test]
+    fn problems_are_capped_per_column() {
+        let specs = [column("n", "integer", "")];
+        let mut csv = b"n\n".to_vec();
+        for _ in 0..20 {
+            csv.extend_from_slice(b"x\n");
+        }
+        let (_, problems) = run(&csv, &specs);
+        assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
+        assert!(problems
+            .last()
+            .unwrap()
+            .message
+            .contains("15 more type problems in column `n`"));
+    }
+
+    #[test]
+    fn field_columns_respect_quotes() {
+        assert_eq!(field_column("a,\"b,c\",d", 2), Some(9));
+        assert_eq!(field_column("a,b", 5), None);
+    }
+}

@@ -1,0 +1,350 @@
+//! Column metadata: the declared type and constraints of each CSV column, how a cell is
+//! checked against them, and how it is shown to a reader.
+
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+
+/// The type a column's cells must parse as. Names follow Frictionless Table Schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnType {
+    String,
+    Integer,
+    Number,
+    Date,
+    Boolean,
+}
+
+impl ColumnType {
+    /// The name used in front matter and metadata.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColumnType::String => "string",
+            ColumnType::Integer => "integer",
+            ColumnType::Number => "number",
+            ColumnType::Date => "date",
+            ColumnType::Boolean => "boolean",
+        }
+    }
+
+    /// Numeric columns are right-aligned with tabular figures.
+    pub fn is_numeric(self) -> bool {
+        matches!(self, ColumnType::Integer | ColumnType::Number)
+    }
+
+    /// Checks one non-empty cell; the error says what a valid cell looks like.
+    pub fn check(self, value: &str) -> Result<(), &'static str> {
+        let ok = match self {
+            ColumnType::String => true,
+            ColumnType::Integer => is_integer(value),
+            ColumnType::Number => is_number(value),
+            ColumnType::Date => is_iso_date(value),
+            ColumnType::Boolean => parse_boolean(value).is_some(),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(match self {
+                ColumnType::String => "text",
+                ColumnType::Integer => {
+                    "a whole number such as 10366 or -12 (no thousands separators)"
+                }
+                ColumnType::Number => {
+                    "a number such as 1.969, 16.0 or 2.5e3 (no thousands separators)"
+                }
+                ColumnType::Date => "an ISO 8601 date: 2021, 2021-04 or 2021-05-21",
+                ColumnType::Boolean => "true, false, True, False, TRUE, FALSE, 1 or 0",
+            })
+        }
+    }
+}
+
+/// One column as the author documents it in `[[columns]]`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnSpec {
+    /// Exactly the CSV header of the column.
+    pub name: String,
+    /// The table header shown to readers, units included.
+    pub title: String,
+    #[serde(rename = "type")]
+    pub column_type: ColumnType,
+    pub description: String,
+    pub unit: Option<String>,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub unique: bool,
+    #[serde(rename = "enum")]
+    pub enum_values: Option<Vec<String>>,
+    pub minimum: Option<toml::Value>,
+    pub maximum: Option<toml::Value>,
+    pub pattern: Option<String>,
+    /// `"sources"`: every cell is the id of a source of the dataset.
+    pub references: Option<String>,
+}
+
+impl ColumnSpec {
+    /// Whether cells link to the dataset's sources.
+    pub fn references_sources(&self) -> bool {
+        self.references.as_deref() == Some("sources")
+    }
+}
+
+fn is_integer(value: &str) -> bool {
+    let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_number(value: &str) -> bool {
+    let rest = value.strip_prefix(['-', '+']).unwrap_or(value);
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let (whole, fraction) = match mantissa.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (mantissa, None),
+    };
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = all_digits(whole)
+        && fraction.is_none_or(all_digits)
+        && (!whole.is_empty() || fraction.is_some_and(|f| !f.is_empty()));
+    let exponent_ok = exponent.is_none_or(is_integer);
+    mantissa_ok && exponent_ok
+}
+
+/// ISO 8601 calendar dates at year, month or day precision, optionally with a time.
+fn is_iso_date(value: &str) -> bool {
+    let (date, time) = match value.split_once('T') {
+        Some((d, t)) => (d, Some(t)),
+        None => (value, None),
+    };
+    let parts: Vec<&str> = date.split('-').collect();
+    let number = |s: &str, len: usize| -> Option<u32> {
+        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
+    };
+    let date_ok = match parts.as_slice() {
+        [y] => number(y, 4).is_some(),
+        [y, m] => number(y, 4).is_some() && number(m, 2).is_some_and(|m| (1..=12).contains(&m)),
+        [y, m, d] => match (number(y, 4), number(m, 2), number(d, 2)) {
+            (Some(y), Some(m), Some(d)) => {
+                (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    date_ok && time.is_none_or(|t| parts.len() == 3 && is_iso_time(t))
+}
+
+fn is_iso_time(value: &str) -> bool {
+    let (clock, zone) = if let Some(clock) = value.strip_suffix('Z') {
+        (clock, None)
+    } else if let Some(i) = value.rfind(['+', '-']) {
+        (&value[..i], Some(&value[i + 1..]))
+    } else {
+        (value, None)
+    };
+    let clock = clock.split('.').next().unwrap_or(clock);
+    let fields: Vec<&str> = clock.split(':').collect();
+    let two = |s: &str, max: u32| s.len() == 2 && s.parse::<u32>().is_ok_and(|v| v <= max);
+    let clock_ok = match fields.as_slice() {
+        [h, m] => two(h, 23) && two(m, 59),
+        [h, m, s] => two(h, 23) && two(m, 59) && two(s, 60),
+        _ => false,
+    };
+    let zone_ok = zone.is_none_or(|z| match z.split_once(':') {
+        Some((h, m)) => two(h, 23) && two(m, 59),
+        None => false,
+    });
+    clock_ok && zone_ok
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Frictionless Table Schema's default true and false values.
+pub fn parse_boolean(value: &str) -> Option<bool> {
+    match value {
+        "true" | "True" | "TRUE" | "1" => Some(true),
+        "false" | "False" | "FALSE" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// Appends a cell as readers see it: integers with thousands separators, decimals kept
+/// at the precision the CSV prints (`1.969` stays `1.969`), everything else as is.
+/// The output is not escaped; numbers never need it.
+pub fn format_cell(column_type: ColumnType, value: &str, out: &mut String) {
+    if column_type.is_numeric() && column_type.check(value).is_ok() && !value.contains(['e', 'E']) {
+        group_thousands(value, out);
+    } else {
+        out.push_str(value);
+    }
+}
+
+/// `-1234567.25` -> `-1,234,567.25`.
+fn group_thousands(value: &str, out: &mut String) {
+    let (sign, rest) = match value.strip_prefix(['-', '+']) {
+        Some(rest) => (&value[..1], rest),
+        None => ("", value),
+    };
+    let (whole, fraction) = match rest.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (rest, None),
+    };
+    if sign == "-" {
+        out.push('-');
+    }
+    let len = whole.len();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (len - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    if let Some(fraction) = fraction {
+        let _ = write!(out, ".{fraction}");
+    }
+}
+
+/// A value of a `minimum`/`maximum` constraint, compared in the column's own terms.
+pub fn compare_to_bound(
+    column_type: ColumnType,
+    cell: &str,
+    bound: &toml::Value,
+) -> Option<std::cmp::Ordering> {
+    match column_type {
+        ColumnType::Integer | ColumnType::Number => {
+            let cell: f64 = cell.parse().ok()?;
+            let bound = match bound {
+                toml::Value::Integer(i) => *i as f64,
+                toml::Value::Float(f) => *f,
+                _ => return None,
+            };
+            cell.partial_cmp(&bound)
+        }
+        ColumnType::Date => {
+            let bound = match bound {
+                toml::Value::Datetime(d) => crate::content::date_string(d),
+                toml::Value::String(s) => s.clone(),
+                _ => return None,
+            };
+            Some(cell.cmp(bound.as_str()))
+        }
+        ColumnType::String | ColumnType::Boolean => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(t: ColumnType, v: &str) -> String {
+        let mut out = String::new();
+        format_cell(t, v, &mut out);
+        out
+    }
+
+    #[test]
+    fn integers_get_thousands_separators() {
+        assert_eq!(shown(ColumnType::Integer, "10366"), "10,366");
+        assert_eq!(shown(ColumnType::Integer, "86165"), "86,165");
+        assert_eq!(shown(ColumnType::Integer, "999"), "999");
+        assert_eq!(shown(ColumnType::Integer, "-1234567"), "-1,234,567");
+        assert_eq!(shown(ColumnType::Number, "10366"), "10,366");
+    }
+
+    #[test]
+    fn decimals_keep_their_printed_precision() {
+        assert_eq!(shown(ColumnType::Number, "1.969"), "1.969");
+        assert_eq!(shown(ColumnType::Number, "16.0"), "16.0");
+        assert_eq!(shown(ColumnType::Number, "0.250"), "0.250");
+        assert_eq!(shown(ColumnType::Number, "1234.50"), "1,234.50");
+        assert_eq!(shown(ColumnType::Number, "2.5e3"), "2.5e3");
+    }
+
+    #[test]
+    fn non_numbers_are_shown_as_written() {
+        assert_eq!(shown(ColumnType::String, "10366"), "10366");
+        assert_eq!(shown(ColumnType::Date, "2021-05-21"), "2021-05-21");
+        assert_eq!(shown(ColumnType::Number, "n/a"), "n/a");
+    }
+
+    #[test]
+    fn integer_and_number_checks() {
+        for ok in ["0", "-12", "+7", "10366"] {
+            assert!(ColumnType::Integer.check(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "1.0", "1,000", "1e3", "-", "twelve"] {
+            assert!(ColumnType::Integer.check(bad).is_err(), "{bad}");
+        }
+        for ok in ["1.969", "16.0", ".5", "5.", "-3e5", "2.5E-3", "10366"] {
+            assert!(ColumnType::Number.check(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "", ".", "1,5", "1.2.3", "NaN", "inf", "e5", "1e", "--1", "1 000",
+        ] {
+            assert!(ColumnType::Number.check(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn date_checks_follow_iso_8601() {
+        for ok in [
+            "2021",
+            "2021-04",
+            "2021-05-21",
+            "2024-02-29",
+            "2021-05-21T10:30:00Z",
+            "2021-05-21T10:30+02:00",
+        ] {
+            assert!(ColumnType::Date.check(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "21",
+            "2021-13",
+            "2021-02-29",
+            "2021-4-1",
+            "May 2021",
+            "2021-05-21T25:00",
+            "2021-05T10:00",
+        ] {
+            assert!(ColumnType::Date.check(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn boolean_checks_use_frictionless_defaults() {
+        assert_eq!(parse_boolean("TRUE"), Some(true));
+        assert_eq!(parse_boolean("0"), Some(false));
+        assert_eq!(parse_boolean("yes"), None);
+    }
+
+    #[test]
+    fn bounds_compare_numbers_and_dates() {
+        use std::cmp::Ordering::*;
+        let zero = toml::Value::Integer(0);
+        assert_eq!(
+            compare_to_bound(ColumnType::Number, "-0.5", &zero),
+            Some(Less)
+        );
+        assert_eq!(
+            compare_to_bound(ColumnType::Integer, "3", &toml::Value::Float(2.5)),
+            Some(Greater)
+        );
+        let day = toml::Value::String("2021-05-21".into());
+        assert_eq!(
+            compare_to_bound(ColumnType::Date, "2021-06-01", &day),
+            Some(Greater)
+        );
+    }
+}

@@ -1,0 +1,369 @@
+//! Problems found in a site, located in the file a person edits.
+//!
+//! Every stage of a build reports into [`Diagnostics`] instead of stopping at the first
+//! problem, so one `datapages check` shows everything that needs fixing. A diagnostic
+//! carries the file, line and column and the offending source line, so the terminal
+//! (and later the browser overlay) can point at the spot with a caret.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// How bad a problem is: errors stop a build, warnings do not (unless `--strict`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem, with where it is and what to do about it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// The file, relative to the site root where possible.
+    pub file: PathBuf,
+    /// 1-based line in `file`, when the problem has one (u32 keeps the type small
+    /// enough to return by value everywhere).
+    pub line: Option<u32>,
+    /// 1-based column (in characters) on that line.
+    pub column: Option<u32>,
+    pub message: String,
+    /// The text of the offending line, for the caret display.
+    pub source_line: Option<String>,
+    /// What to do about it.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error in `file`, not yet located on a line.
+    pub fn error(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, file, message)
+    }
+
+    /// A warning in `file`, not yet located on a line.
+    pub fn warning(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Self::new(Severity::Warning, file, message)
+    }
+
+    fn new(severity: Severity, file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity,
+            file: file.into(),
+            line: None,
+            column: None,
+            message: message.into(),
+            source_line: None,
+            hint: None,
+        }
+    }
+
+    /// Locates the problem at a 1-based line and column.
+    pub fn at(mut self, line: usize, column: usize) -> Self {
+        self.line = Some(to_u32(line));
+        self.column = Some(to_u32(column));
+        self
+    }
+
+    /// Locates the problem at a line, without a column.
+    pub fn at_line(mut self, line: usize) -> Self {
+        self.line = Some(to_u32(line));
+        self
+    }
+
+    /// Attaches the offending source line, shown with a caret under the column.
+    pub fn with_source_line(mut self, text: impl Into<String>) -> Self {
+        self.source_line = Some(text.into());
+        self
+    }
+
+    /// Attaches the source line taken from the whole text of the file, if the line is known.
+    pub fn with_source_from(mut self, file_text: &str) -> Self {
+        if let Some(line) = self.line {
+            if let Some(text) = file_text.lines().nth(line.saturating_sub(1) as usize) {
+                self.source_line = Some(text.trim_end_matches('\r').to_string());
+            }
+        }
+        self
+    }
+
+    /// Adds advice on how to fix it.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// `file:line:column`, as editors and terminals understand it.
+    pub fn location(&self) -> String {
+        let mut out = self.file.display().to_string();
+        if let Some(line) = self.line {
+            let _ = write!(out, ":{line}");
+            if let Some(column) = self.column {
+                let _ = write!(out, ":{column}");
+            }
+        }
+        out
+    }
+
+    /// Renders the diagnostic in the style of rustc: headline, location, source line, caret, hint.
+    pub fn render(&self, color: bool) -> String {
+        let (label, paint) = match self.severity {
+            Severity::Error => ("error", "\x1b[1;31m"),
+            Severity::Warning => ("warning", "\x1b[1;33m"),
+        };
+        let (bold, blue, reset) = if color {
+            ("\x1b[1m", "\x1b[1;34m", "\x1b[0m")
+        } else {
+            ("", "", "")
+        };
+        let paint = if color { paint } else { "" };
+        let mut out = String::new();
+        let _ = writeln!(out, "{paint}{label}{reset}{bold}: {}{reset}", self.message);
+        let gutter = self.line.map(|l| l.to_string().len()).unwrap_or(1);
+        let pad = " ".repeat(gutter);
+        let _ = writeln!(out, "{pad}{blue}-->{reset} {}", self.location());
+        if let (Some(line), Some(text)) = (self.line, &self.source_line) {
+            let shown = shorten_for_display(text, self.column.unwrap_or(1) as usize);
+            let _ = writeln!(out, "{pad} {blue}|{reset}");
+            let _ = writeln!(out, "{blue}{line}{reset} {blue}|{reset} {}", shown.text);
+            if let Some(caret_at) = shown.caret {
+                let _ = writeln!(
+                    out,
+                    "{pad} {blue}|{reset} {}{paint}^{reset}",
+                    " ".repeat(caret_at.saturating_sub(1))
+                );
+            }
+        }
+        if let Some(hint) = &self.hint {
+            let _ = writeln!(out, "{pad} {blue}={reset} {bold}hint{reset}: {hint}");
+        }
+        out
+    }
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// A source line cut to a readable width around the column, with the caret position in it.
+struct ShownLine {
+    text: String,
+    caret: Option<usize>,
+}
+
+const SHOWN_WIDTH: usize = 100;
+
+fn shorten_for_display(text: &str, column: usize) -> ShownLine {
+    let chars: Vec<char> = text
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    if chars.len() <= SHOWN_WIDTH {
+        return ShownLine {
+            text: chars.into_iter().collect(),
+            caret: Some(column.max(1)),
+        };
+    }
+    let start = column
+        .saturating_sub(SHOWN_WIDTH / 2)
+        .min(chars.len() - SHOWN_WIDTH);
+    let end = (start + SHOWN_WIDTH).min(chars.len());
+    let mut shown = String::new();
+    let mut caret = column.saturating_sub(start).max(1);
+    if start > 0 {
+        shown.push('…');
+        caret += 1;
+    }
+    shown.extend(&chars[start..end]);
+    if end < chars.len() {
+        shown.push('…');
+    }
+    ShownLine {
+        text: shown,
+        caret: Some(caret),
+    }
+}
+
+/// All problems of one build or check, in the order they were found per file.
+#[derive(Debug, Default, Clone)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
+        self.items.extend(other);
+    }
+
+    pub fn items(&self) -> &[Diagnostic] {
+        &self.items
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.error_count() > 0
+    }
+
+    fn count(&self, severity: Severity) -> usize {
+        self.items.iter().filter(|d| d.severity == severity).count()
+    }
+
+    /// Sorts by file, then line, so the report reads top to bottom per file.
+    /// Stable, so problems on one line keep the order they were found in.
+    pub fn sort(&mut self) {
+        self.items.sort_by(|a, b| {
+            (&a.file, a.line.unwrap_or(0), a.column.unwrap_or(0)).cmp(&(
+                &b.file,
+                b.line.unwrap_or(0),
+                b.column.unwrap_or(0),
+            ))
+        });
+    }
+
+    /// "3 errors, 1 warning in 2 files".
+    pub fn summary(&self) -> String {
+        let files: BTreeSet<&Path> = self.items.iter().map(|d| d.file.as_path()).collect();
+        let errors = self.error_count();
+        let warnings = self.warning_count();
+        format!(
+            "{} {}, {} {} in {} {}",
+            errors,
+            plural(errors, "error", "errors"),
+            warnings,
+            plural(warnings, "warning", "warnings"),
+            files.len(),
+            plural(files.len(), "file", "files")
+        )
+    }
+
+    /// Every diagnostic rendered, then the summary line.
+    pub fn render(&self, color: bool) -> String {
+        let mut out = String::new();
+        for diagnostic in &self.items {
+            out.push_str(&diagnostic.render(color));
+            out.push('\n');
+        }
+        out.push_str(&self.summary());
+        out.push('\n');
+        out
+    }
+}
+
+impl IntoIterator for Diagnostics {
+    type Item = Diagnostic;
+    type IntoIter = std::vec::IntoIter<Diagnostic>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter()
+    }
+}
+
+/// Picks the singular or plural noun for a count.
+pub fn plural<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// Turns a byte offset in `text` into a 1-based (line, column in characters).
+pub fn line_column(text: &str, byte_offset: usize) -> (usize, usize) {
+    let offset = byte_offset.min(text.len());
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    while index > 0 && !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+/// The closest candidate to `word`, if one is near enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|candidate| (strsim::jaro_winkler(word, candidate), candidate))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_column_counts_characters_not_bytes() {
+        let text = "a = 1\nkicker = \"·x\"\n";
+        let offset = text.find('x').unwrap();
+        assert_eq!(line_column(text, offset), (2, 12));
+        assert_eq!(line_column(text, 0), (1, 1));
+    }
+
+    #[test]
+    fn render_points_a_caret_at_the_column() {
+        let d = Diagnostic::error("data/x.csv", "not a number")
+            .at(3, 5)
+            .with_source_line("ab,cd,ef")
+            .with_hint("write a plain number");
+        let text = d.render(false);
+        assert!(text.contains("error: not a number"), "{text}");
+        assert!(text.contains("--> data/x.csv:3:5"), "{text}");
+        assert!(text.contains("3 | ab,cd,ef"), "{text}");
+        assert!(text.contains("  |     ^"), "{text}");
+        assert!(text.contains("= hint: write a plain number"), "{text}");
+    }
+
+    #[test]
+    fn summary_counts_errors_warnings_and_files() {
+        let mut all = Diagnostics::new();
+        all.push(Diagnostic::error("a", "x"));
+        all.push(Diagnostic::error("a", "y"));
+        all.push(Diagnostic::error("b", "z"));
+        all.push(Diagnostic::warning("b", "w"));
+        assert_eq!(all.summary(), "3 errors, 1 warning in 2 files");
+    }
+
+    #[test]
+    fn did_you_mean_finds_near_misses_only() {
+        let keys = ["title", "kicker", "headline"];
+        assert_eq!(did_you_mean("titel", keys), Some("title"));
+        assert_eq!(did_you_mean("headlines", keys), Some("headline"));
+        assert_eq!(did_you_mean("zzz", keys), None);
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_column() {
+        let long = "x".repeat(500);
+        let shown = shorten_for_display(&long, 300);
+        assert!(shown.text.chars().count() <= SHOWN_WIDTH + 2);
+        assert!(shown.caret.unwrap() <= SHOWN_WIDTH + 1);
+    }
+}

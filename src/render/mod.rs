@@ -1,0 +1,329 @@
+//! Turning a loaded site into HTML with Tera.
+//!
+//! Templates are parsed once per build. The built-in templates (the bundled site's own
+//! `templates/`, compiled in) are used for any template a site does not override.
+
+pub mod view;
+
+use std::path::Path;
+
+use serde::Serialize;
+use tera::{Context, Tera};
+
+use crate::diagnostics::Diagnostic;
+use crate::site::Site;
+use view::{DatasetSummaryView, LinkView, SiteView};
+
+/// Where things live in the output, as site-relative URLs (no leading slash), so links
+/// work under any base path.
+pub mod urls {
+    pub fn dataset_page(slug: &str) -> String {
+        format!("datasets/{slug}/")
+    }
+    pub fn csv_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.csv")
+    }
+    pub fn json_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.json")
+    }
+    pub fn tag_page(slug: &str) -> String {
+        format!("tags/{slug}/")
+    }
+    pub fn page(name: &str) -> String {
+        format!("{name}/")
+    }
+    pub const DATASETS: &str = "datasets/";
+}
+
+/// Marker standing in for table rows that are streamed into the file after rendering.
+pub const STREAMED_ROWS_MARKER: &str = "<!-- datapages: streamed table rows -->";
+
+/// The templates every site has, from the bundled site's `templates/`.
+const BUILT_IN_TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("../../templates/base.html")),
+    ("dataset.html", include_str!("../../templates/dataset.html")),
+    (
+        "datasets.html",
+        include_str!("../../templates/datasets.html"),
+    ),
+    ("index.html", include_str!("../../templates/index.html")),
+    ("tag.html", include_str!("../../templates/tag.html")),
+    ("page.html", include_str!("../../templates/page.html")),
+    ("404.html", include_str!("../../templates/404.html")),
+    (
+        "partials/dataset_list.html",
+        include_str!("../../templates/partials/dataset_list.html"),
+    ),
+];
+
+/// Parsed templates, shared by all pages of a build.
+pub struct Renderer {
+    tera: Tera,
+}
+
+impl Renderer {
+    /// Parses the built-in templates, overridden by any in `<root>/templates/`.
+    pub fn new(root: &Path) -> Result<Renderer, Vec<Diagnostic>> {
+        let mut sources: Vec<(String, String)> = BUILT_IN_TEMPLATES
+            .iter()
+            .map(|(name, text)| (name.to_string(), text.to_string()))
+            .collect();
+        let dir = root.join("templates");
+        let mut problems = Vec::new();
+        if dir.is_dir() {
+            for entry in walkdir::WalkDir::new(&dir)
+                .sort_by_file_name()
+                .into_iter()
+                .flatten()
+            {
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let name = entry
+                    .path()
+                    .strip_prefix(&dir)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp") {
+                    continue;
+                }
+                match std::fs::read_to_string(entry.path()) {
+                    Ok(text) => {
+                        sources.retain(|(n, _)| n != &name);
+                        sources.push((name, text));
+                    }
+                    Err(e) => problems.push(Diagnostic::error(
+                        Path::new("templates").join(&name),
+                        format!("cannot read the template: {e}"),
+                    )),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".html", ".xml"]);
+        tera.register_filter("thousands", thousands_filter);
+        tera.set_escape_fn(escape_html);
+        if let Err(e) =
+            tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        {
+            return Err(vec![template_diagnostic(&e, &sources)]);
+        }
+        Ok(Renderer { tera })
+    }
+
+    fn render(&self, template: &str, context: &Context) -> Result<String, Diagnostic> {
+        self.tera.render(template, context).map_err(|e| {
+            template_diagnostic(&e, &[]).with_hint(format!("while rendering {template}"))
+        })
+    }
+
+    fn base_context(site: &Site, root: &str) -> Context {
+        let mut context = Context::new();
+        context.insert("site", &SiteView::new(site));
+        context.insert("root", root);
+        context.insert("nav", &nav_links(site));
+        context
+    }
+
+    /// A dataset page; `rows_html` is the table body or [`STREAMED_ROWS_MARKER`].
+    pub fn dataset_page(
+        &self,
+        site: &Site,
+        dataset: &crate::dataset::Dataset,
+        rows_html: &str,
+    ) -> Result<String, Diagnostic> {
+        let columns = view::column_views(dataset);
+        let page = view::DatasetPageView::new(site, dataset, &columns, rows_html);
+        let mut context = Self::base_context(site, "../../");
+        context.insert("dataset", &page);
+        context.insert("page_title", &dataset.front.title);
+        self.render("dataset.html", &context)
+    }
+
+    /// The home page: the site intro and every dataset.
+    pub fn home_page(&self, site: &Site) -> Result<String, Diagnostic> {
+        let mut context = Self::base_context(site, "./");
+        context.insert(
+            "intro_html",
+            &site.home.as_ref().map(|p| p.html.as_str()).unwrap_or(""),
+        );
+        context.insert("datasets", &summaries(site, 0..site.datasets.len()));
+        context.insert("page_title", &site.config.title);
+        self.render("index.html", &context)
+    }
+
+    /// "All datasets".
+    pub fn datasets_page(&self, site: &Site) -> Result<String, Diagnostic> {
+        let mut context = Self::base_context(site, "../");
+        context.insert("datasets", &summaries(site, 0..site.datasets.len()));
+        context.insert("tags", &tag_links(site));
+        context.insert("page_title", "All datasets");
+        self.render("datasets.html", &context)
+    }
+
+    /// The page of one tag.
+    pub fn tag_page(&self, site: &Site, tag: &crate::site::Tag) -> Result<String, Diagnostic> {
+        let mut context = Self::base_context(site, "../../");
+        context.insert(
+            "tag",
+            &TagView {
+                name: &tag.name,
+                slug: &tag.slug,
+            },
+        );
+        context.insert("datasets", &summaries(site, tag.datasets.iter().copied()));
+        context.insert("page_title", &tag.name);
+        self.render("tag.html", &context)
+    }
+
+    /// A plain page such as About.
+    pub fn plain_page(
+        &self,
+        site: &Site,
+        page: &crate::content::Page,
+    ) -> Result<String, Diagnostic> {
+        let mut context = Self::base_context(site, "../");
+        context.insert(
+            "page",
+            &PageView {
+                title: &page.front.title,
+                html: &page.html,
+            },
+        );
+        context.insert("page_title", &page.front.title);
+        self.render("page.html", &context)
+    }
+
+    /// The page hosts serve for missing paths; links are absolute since it is served anywhere.
+    pub fn not_found_page(&self, site: &Site) -> Result<String, Diagnostic> {
+        let mut context = Self::base_context(site, &site.config.base_url);
+        context.insert("page_title", "Page not found");
+        self.render("404.html", &context)
+    }
+}
+
+/// Tera's default also escapes `/`, which bloats every URL and unit ("MB&#x2F;s");
+/// this escapes only what HTML needs.
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    crate::dataset::scan::escape_html_into(text, &mut out);
+    out
+}
+
+/// `{{ 10366 | thousands }}` -> `10,366`: counts for readers.
+fn thousands_filter(
+    value: &tera::Value,
+    _: &std::collections::HashMap<String, tera::Value>,
+) -> tera::Result<tera::Value> {
+    let text = match value {
+        tera::Value::Number(n) => n.to_string(),
+        tera::Value::String(s) => s.clone(),
+        other => {
+            return Err(tera::Error::msg(format!(
+                "thousands expects a number, got {other}"
+            )))
+        }
+    };
+    let mut out = String::new();
+    crate::dataset::schema::format_cell(
+        crate::dataset::schema::ColumnType::Number,
+        &text,
+        &mut out,
+    );
+    Ok(tera::Value::String(out))
+}
+
+#[derive(Serialize)]
+struct TagView<'a> {
+    name: &'a str,
+    slug: &'a str,
+}
+
+#[derive(Serialize)]
+struct PageView<'a> {
+    title: &'a str,
+    html: &'a str,
+}
+
+fn summaries(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<DatasetSummaryView<'_>> {
+    indexes
+        .map(|i| DatasetSummaryView::new(&site.datasets[i]))
+        .collect()
+}
+
+fn tag_links(site: &Site) -> Vec<LinkView> {
+    site.tags
+        .iter()
+        .map(|t| LinkView {
+            text: format!("{} ({})", t.name, t.datasets.len()),
+            url: urls::tag_page(&t.slug),
+        })
+        .collect()
+}
+
+fn nav_links(site: &Site) -> Vec<LinkView> {
+    let mut links = vec![LinkView {
+        text: "All datasets".into(),
+        url: urls::DATASETS.into(),
+    }];
+    links.extend(site.pages.iter().map(|p| LinkView {
+        text: p.front.title.clone(),
+        url: urls::page(&p.name),
+    }));
+    links
+}
+
+/// A Tera error as a diagnostic naming the template file and, for parse errors, the line.
+fn template_diagnostic(error: &tera::Error, sources: &[(String, String)]) -> Diagnostic {
+    let mut messages = vec![error.to_string()];
+    let mut source = std::error::Error::source(error);
+    while let Some(inner) = source {
+        messages.push(inner.to_string());
+        source = inner.source();
+    }
+    let full = messages.join("\n");
+    let template = full
+        .split('\'')
+        .nth(1)
+        .filter(|name| name.ends_with(".html") || name.ends_with(".xml"))
+        .unwrap_or("")
+        .to_string();
+    let file = if template.is_empty() {
+        Path::new("templates").to_path_buf()
+    } else {
+        Path::new("templates").join(&template)
+    };
+    let location = full.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("-->")?.trim();
+        let (l, c) = rest.split_once(':')?;
+        Some((
+            l.trim().parse::<usize>().ok()?,
+            c.trim().parse::<usize>().ok()?,
+        ))
+    });
+    let summary = messages.last().cloned().unwrap_or_default();
+    let summary = summary
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let mut d = Diagnostic::error(
+        file,
+        format!(
+            "template error: {}",
+            if summary.is_empty() { &full } else { &summary }
+        ),
+    );
+    if let Some((line, column)) = location {
+        d = d.at(line, column);
+        if let Some((_, text)) = sources.iter().find(|(n, _)| n == &template) {
+            d = d.with_source_from(text);
+        }
+    }
+    d.with_hint(messages.first().cloned().unwrap_or_default())
+}

@@ -1,0 +1,304 @@
+//! The typed contract between datapages and templates: exactly the fields a template may
+//! use, built per page. A page's context holds its own data and small summaries of the
+//! others, never the whole site.
+
+use serde::Serialize;
+
+use crate::content::{self, markdown};
+use crate::dataset::Dataset;
+use crate::render::urls;
+use crate::site::Site;
+
+/// Site-wide settings, on every page as `site`.
+#[derive(Debug, Serialize)]
+pub struct SiteView<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub base_url: &'a str,
+    pub language: &'a str,
+    pub author: &'a crate::config::Party,
+    pub publisher: &'a crate::config::Party,
+}
+
+impl<'a> SiteView<'a> {
+    pub fn new(site: &'a Site) -> Self {
+        SiteView {
+            title: &site.config.title,
+            description: &site.config.description,
+            base_url: &site.config.base_url,
+            language: &site.config.language,
+            author: &site.config.author,
+            publisher: site.config.publisher(),
+        }
+    }
+}
+
+/// A link with its text.
+#[derive(Debug, Serialize)]
+pub struct LinkView {
+    pub text: String,
+    /// Relative to the page's folder (prefix with `root`).
+    pub url: String,
+}
+
+/// One dataset in a listing (home, All datasets, tag pages, related links).
+#[derive(Debug, Serialize)]
+pub struct DatasetSummaryView<'a> {
+    pub slug: &'a str,
+    pub title: &'a str,
+    pub headline: &'a str,
+    pub kicker: &'a str,
+    /// Site-relative URL of the page.
+    pub url: String,
+    pub rows: u64,
+    pub columns: usize,
+    pub tags: Vec<LinkView>,
+    pub updated: Option<String>,
+}
+
+impl<'a> DatasetSummaryView<'a> {
+    pub fn new(dataset: &'a Dataset) -> Self {
+        DatasetSummaryView {
+            slug: &dataset.slug,
+            title: &dataset.front.title,
+            headline: &dataset.front.headline,
+            kicker: &dataset.front.kicker,
+            url: urls::dataset_page(&dataset.slug),
+            rows: dataset.csv.rows,
+            columns: dataset.csv.header.len(),
+            tags: tag_links(dataset),
+            updated: dataset.updated(),
+        }
+    }
+}
+
+fn tag_links(dataset: &Dataset) -> Vec<LinkView> {
+    dataset
+        .front
+        .tags
+        .iter()
+        .map(|name| LinkView {
+            text: name.clone(),
+            url: urls::tag_page(&markdown::slugify(name)),
+        })
+        .collect()
+}
+
+/// A `## ` section of the author's prose.
+#[derive(Debug, Serialize)]
+pub struct SectionView<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub html: &'a str,
+}
+
+/// One documented column.
+#[derive(Debug, Serialize)]
+pub struct ColumnView<'a> {
+    pub name: &'a str,
+    pub title: &'a str,
+    #[serde(rename = "type")]
+    pub column_type: &'static str,
+    pub description: &'a str,
+    pub unit: Option<&'a str>,
+    pub numeric: bool,
+}
+
+/// One source, with its anchor id.
+#[derive(Debug, Serialize)]
+pub struct SourceView<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub publisher: Option<&'a str>,
+    pub published: Option<&'a str>,
+    pub url: Option<&'a str>,
+    pub accessed: Option<String>,
+}
+
+/// The download block.
+#[derive(Debug, Serialize)]
+pub struct DownloadView {
+    /// Site-relative URLs.
+    pub csv_url: String,
+    pub json_url: String,
+    /// The file path as shown to readers: `/data/datasets/<slug>.csv`.
+    pub csv_path: String,
+    pub rows: u64,
+    pub columns: usize,
+    pub bytes: u64,
+    /// "2.1 kB".
+    pub size: String,
+    pub sha256: String,
+}
+
+/// The generated table.
+#[derive(Debug, Serialize)]
+pub struct TableView<'a> {
+    pub columns: &'a [ColumnView<'a>],
+    /// The finished, escaped `<tr>` rows (or the streaming marker).
+    pub rows_html: &'a str,
+    pub shown_rows: u64,
+    pub total_rows: u64,
+    pub truncated: bool,
+    pub has_empty_cells: bool,
+    pub note_html: Option<String>,
+}
+
+/// The license section.
+#[derive(Debug, Serialize)]
+pub struct LicenseView<'a> {
+    pub name: &'a str,
+    pub url: Option<&'a str>,
+    pub html: Option<String>,
+}
+
+/// Everything a dataset page shows, in the template as `dataset`.
+#[derive(Debug, Serialize)]
+pub struct DatasetPageView<'a> {
+    pub slug: &'a str,
+    pub title: &'a str,
+    pub kicker: &'a str,
+    pub headline: &'a str,
+    pub lede_html: &'a str,
+    pub intro_html: &'a str,
+    pub download: DownloadView,
+    pub tags: Vec<LinkView>,
+    pub related: Vec<LinkView>,
+    pub sections: Vec<SectionView<'a>>,
+    pub table: TableView<'a>,
+    pub columns: &'a [ColumnView<'a>],
+    pub license: LicenseView<'a>,
+    pub sources: Vec<SourceView<'a>>,
+    pub created: Option<String>,
+    pub updated: Option<String>,
+    pub version: Option<&'a str>,
+}
+
+/// The columns of a dataset, for the table header and the Columns section.
+pub fn column_views(dataset: &Dataset) -> Vec<ColumnView<'_>> {
+    dataset
+        .front
+        .columns
+        .iter()
+        .map(|c| ColumnView {
+            name: &c.name,
+            title: &c.title,
+            column_type: c.column_type.as_str(),
+            description: &c.description,
+            unit: c.unit.as_deref(),
+            numeric: c.column_type.is_numeric(),
+        })
+        .collect()
+}
+
+impl<'a> DatasetPageView<'a> {
+    /// The page view; `rows_html` is the table body (or a marker the writer replaces).
+    pub fn new(
+        site: &'a Site,
+        dataset: &'a Dataset,
+        columns: &'a [ColumnView<'a>],
+        rows_html: &'a str,
+    ) -> Self {
+        let front = &dataset.front;
+        let related = front
+            .related
+            .iter()
+            .filter_map(|slug| site.dataset(slug))
+            .map(|d| LinkView {
+                text: d.front.title.clone(),
+                url: urls::dataset_page(&d.slug),
+            })
+            .collect();
+        let shown_rows = dataset.shown_rows();
+        DatasetPageView {
+            slug: &dataset.slug,
+            title: &front.title,
+            kicker: &front.kicker,
+            headline: &front.headline,
+            lede_html: &dataset.body.lede_html,
+            intro_html: &dataset.body.intro_html,
+            download: DownloadView {
+                csv_url: urls::csv_file(&dataset.slug),
+                json_url: urls::json_file(&dataset.slug),
+                csv_path: format!("/{}", urls::csv_file(&dataset.slug)),
+                rows: dataset.csv.rows,
+                columns: dataset.csv.header.len(),
+                bytes: dataset.csv.bytes,
+                size: human_size(dataset.csv.bytes),
+                sha256: dataset.csv.sha256.clone(),
+            },
+            tags: tag_links(dataset),
+            related,
+            sections: dataset
+                .body
+                .sections
+                .iter()
+                .map(|s| SectionView {
+                    id: &s.id,
+                    title: &s.title,
+                    html: &s.html,
+                })
+                .collect(),
+            table: TableView {
+                columns,
+                rows_html,
+                shown_rows,
+                total_rows: dataset.csv.rows,
+                truncated: shown_rows < dataset.csv.rows,
+                has_empty_cells: dataset.csv.has_empty_cells,
+                note_html: front.table_note.as_deref().map(markdown::to_html),
+            },
+            columns,
+            license: LicenseView {
+                name: &dataset.license.name,
+                url: dataset.license.url.as_deref(),
+                html: dataset.license.text.as_deref().map(markdown::to_html),
+            },
+            sources: front
+                .sources
+                .iter()
+                .map(|s| SourceView {
+                    id: &s.id,
+                    title: &s.title,
+                    publisher: s.publisher.as_deref(),
+                    published: s.published.as_deref(),
+                    url: s.url.as_deref(),
+                    accessed: s.accessed.as_ref().map(content::date_string),
+                })
+                .collect(),
+            created: front.created.as_ref().map(content::date_string),
+            updated: dataset.updated(),
+            version: front.version.as_deref(),
+        }
+    }
+}
+
+/// File sizes for readers: "812 B", "2.1 kB", "73.4 MB" (decimal units).
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64;
+    let mut unit = "B";
+    for next in UNITS {
+        if value < 1000.0 {
+            break;
+        }
+        value /= 1000.0;
+        unit = next;
+    }
+    format!("{value:.1} {unit}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(human_size(812), "812 B");
+        assert_eq!(human_size(2_100), "2.1 kB");
+        assert_eq!(human_size(73_400_000), "73.4 MB");
+    }
+}

@@ -1,0 +1,227 @@
+//! Reading a whole site: `site.toml`, every dataset (in parallel) and every plain page,
+//! plus the checks that need more than one dataset (related slugs, tags).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::config::SiteConfig;
+use crate::content::{self, markdown::slugify, Page};
+use crate::dataset::{self, Dataset};
+use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
+
+/// A tag and the datasets that carry it.
+#[derive(Debug, Clone)]
+pub struct Tag {
+    /// As the first dataset (by slug) spells it.
+    pub name: String,
+    pub slug: String,
+    /// Indexes into `Site::datasets`.
+    pub datasets: Vec<usize>,
+}
+
+/// The whole site, loaded and checked, ready to render.
+#[derive(Debug)]
+pub struct Site {
+    pub root: PathBuf,
+    pub config: SiteConfig,
+    /// Sorted by slug.
+    pub datasets: Vec<Dataset>,
+    /// Plain pages, sorted by name.
+    pub pages: Vec<Page>,
+    /// `content/_index.md`, the home page intro.
+    pub home: Option<Page>,
+    /// Sorted by slug.
+    pub tags: Vec<Tag>,
+}
+
+impl Site {
+    /// The dataset with this slug.
+    pub fn dataset(&self, slug: &str) -> Option<&Dataset> {
+        self.datasets
+            .binary_search_by(|d| d.slug.as_str().cmp(slug))
+            .ok()
+            .map(|i| &self.datasets[i])
+    }
+
+    /// Total data rows across datasets.
+    pub fn total_rows(&self) -> u64 {
+        self.datasets.iter().map(|d| d.csv.rows).sum()
+    }
+}
+
+/// Loads everything under `root`. The site is returned whenever it could be read, with all
+/// problems found; callers decide whether errors stop them.
+pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
+    let mut diagnostics = Diagnostics::new();
+    let config = match SiteConfig::load(root) {
+        Ok(c) => c,
+        Err(d) => {
+            diagnostics.push(d);
+            return (None, diagnostics);
+        }
+    };
+
+    let content_dir = root.join("content");
+    let mut dataset_files = Vec::new();
+    let mut page_files = Vec::new();
+    if !content_dir.is_dir() {
+        diagnostics.push(
+            Diagnostic::error("content", "the site has no content/ folder").with_hint(
+                "create content/datasets/<slug>.md for each dataset (see docs/content-format.md)",
+            ),
+        );
+        return (None, diagnostics);
+    }
+    for entry in walkdir::WalkDir::new(&content_dir).sort_by_file_name() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                diagnostics.push(Diagnostic::error(
+                    "content",
+                    format!("cannot read the content folder: {e}"),
+                ));
+                continue;
+            }
+        };
+        let path = entry.path();
+        if !entry.file_type().is_file() || path.extension().and_then(|e| e.to_str()) != Some("md") {
+            continue;
+        }
+        let relative = path.strip_prefix(&content_dir).unwrap_or(path);
+        let depth = relative.components().count();
+        if depth == 2 && relative.starts_with("datasets") {
+            dataset_files.push(path.to_path_buf());
+        } else if depth == 1 {
+            page_files.push(path.to_path_buf());
+        } else {
+            diagnostics.push(
+                Diagnostic::warning(
+                    content::display_path(root, path),
+                    "this Markdown file is not part of the site",
+                )
+                .with_hint("datasets go in content/datasets/, plain pages directly in content/"),
+            );
+        }
+    }
+
+    let loaded: Vec<(Option<Dataset>, Vec<Diagnostic>)> = dataset_files
+        .par_iter()
+        .map(|path| dataset::load(root, path, &config))
+        .collect();
+    let mut datasets = Vec::with_capacity(loaded.len());
+    for (dataset, problems) in loaded {
+        diagnostics.extend(problems);
+        datasets.extend(dataset);
+    }
+    datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
+
+    let mut pages = Vec::new();
+    let mut home = None;
+    for path in page_files {
+        match content::load_page(root, &path) {
+            Ok(page) if page.name.is_empty() => home = Some(page),
+            Ok(page) => {
+                if page.name == "datasets" || page.name == "tags" || page.name == "data" {
+                    diagnostics.push(
+                        Diagnostic::error(
+                            content::display_path(root, &path),
+                            format!("the page name `{}` is taken by generated pages", page.name),
+                        )
+                        .with_hint("rename the file"),
+                    );
+                } else {
+                    pages.push(page);
+                }
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+
+    check_related(&datasets, &mut diagnostics);
+    let tags = collect_tags(&datasets, &mut diagnostics);
+    diagnostics.sort();
+    let site = Site {
+        root: root.to_path_buf(),
+        config,
+        datasets,
+        pages,
+        home,
+        tags,
+    };
+    (Some(site), diagnostics)
+}
+
+fn check_related(datasets: &[Dataset], diagnostics: &mut Diagnostics) {
+    let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
+    for dataset in datasets {
+        for related in &dataset.front.related {
+            let problem = if related == &dataset.slug {
+                Some((
+                    "a dataset cannot be related to itself".to_string(),
+                    "remove it from `related`".to_string(),
+                ))
+            } else if !slugs.contains(&related.as_str()) {
+                let hint = match did_you_mean(related, slugs.iter().copied()) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => {
+                        "name the slug of another dataset (its file name without .md)".to_string()
+                    }
+                };
+                Some((
+                    format!("`related` names `{related}`, which is not a dataset"),
+                    hint,
+                ))
+            } else {
+                None
+            };
+            if let Some((message, hint)) = problem {
+                diagnostics
+                    .push(Diagnostic::error(&dataset.markdown_path, message).with_hint(hint));
+            }
+        }
+    }
+}
+
+fn collect_tags(datasets: &[Dataset], diagnostics: &mut Diagnostics) -> Vec<Tag> {
+    let mut by_slug: BTreeMap<String, Tag> = BTreeMap::new();
+    let mut spellings: HashMap<String, String> = HashMap::new();
+    for (index, dataset) in datasets.iter().enumerate() {
+        for name in &dataset.front.tags {
+            let slug = slugify(name);
+            if slug.is_empty() {
+                diagnostics.push(
+                    Diagnostic::error(
+                        &dataset.markdown_path,
+                        format!("the tag {name:?} has no letters or digits"),
+                    )
+                    .with_hint("tags need at least one letter or digit for their page address"),
+                );
+                continue;
+            }
+            match spellings.get(&slug) {
+                Some(first) if first != name => diagnostics.push(
+                    Diagnostic::warning(
+                        &dataset.markdown_path,
+                        format!("the tag {name:?} is spelled {first:?} elsewhere; both share one tag page"),
+                    )
+                    .with_hint(format!("spell it {first:?} everywhere")),
+                ),
+                Some(_) => {}
+                None => {
+                    spellings.insert(slug.clone(), name.clone());
+                }
+            }
+            let tag = by_slug.entry(slug.clone()).or_insert_with(|| Tag {
+                name: name.clone(),
+                slug,
+                datasets: Vec::new(),
+            });
+            if !tag.datasets.contains(&index) {
+                tag.datasets.push(index);
+            }
+        }
+    }
+    by_slug.into_values().collect()
+}

@@ -1,0 +1,144 @@
+//! Helpers shared by the integration tests: building sites into temporary folders,
+//! reading their output, and copying the bundled site.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root, which is also the bundled site.
+pub fn bundled_site() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The built `datapages` binary.
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_datapages"))
+}
+
+/// Runs the binary with arguments and returns its output.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the datapages binary runs")
+}
+
+/// Builds the bundled site into a fresh temporary folder; returns (guard, output dir).
+pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("public");
+    let options = datapages::build::BuildOptions {
+        root: bundled_site(),
+        output: Some(output.clone()),
+    };
+    match datapages::build::build(&options) {
+        Ok(_) => {}
+        Err(d) => panic!("the bundled site must build:\n{}", d.render(false)),
+    }
+    (dir, output)
+}
+
+/// Copies the bundled site's sources (not its output) into `to`.
+pub fn copy_bundled_site(to: &Path) {
+    let from = bundled_site();
+    for part in ["content", "data", "templates", "static"] {
+        copy_tree(&from.join(part), &to.join(part));
+    }
+    std::fs::copy(from.join("site.toml"), to.join("site.toml")).expect("copy site.toml");
+}
+
+/// Copies a folder recursively.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("walk");
+        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes, sorted by path: compare two trees exactly.
+pub fn tree_contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.expect("walk"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let bytes = std::fs::read(e.path()).expect("read");
+            (
+                e.path().strip_prefix(dir).expect("inside").to_path_buf(),
+                bytes,
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Parses an HTML file.
+pub fn html(path: &Path) -> scraper::Html {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    scraper::Html::parse_document(&text)
+}
+
+/// The trimmed text of every element matching `selector`.
+pub fn texts(document: &scraper::Html, selector: &str) -> Vec<String> {
+    let selector = scraper::Selector::parse(selector).expect("selector");
+    document
+        .select(&selector)
+        .map(|e| {
+            e.text()
+                .collect::<String>()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Writes a small site with one dataset into `root`; the caller picks front matter and CSV.
+pub fn write_small_site(root: &Path, front_matter: &str, body: &str, csv: &[u8]) {
+    std::fs::create_dir_all(root.join("content/datasets")).expect("mkdir");
+    std::fs::create_dir_all(root.join("data/datasets")).expect("mkdir");
+    std::fs::write(
+        root.join("site.toml"),
+        "title = \"Test site\"\nbase_url = \"https://example.org/sub/\"\n[author]\nname = \"Tester\"\n[license]\nname = \"CC0 1.0\"\n",
+    )
+    .expect("write site.toml");
+    std::fs::write(
+        root.join("content/datasets/sample.md"),
+        format!("+++\n{front_matter}+++\n{body}"),
+    )
+    .expect("write md");
+    std::fs::write(root.join("data/datasets/sample.csv"), csv).expect("write csv");
+}
+
+/// Front matter for a two-column dataset: `label` (string) and `value` (integer).
+pub const SMALL_FRONT: &str = r#"title = "Sample"
+kicker = "a test"
+headline = "A sample dataset"
+tags = ["Test tag"]
+[[sources]]
+id = "src"
+title = "A source"
+[[columns]]
+name = "label"
+title = "Label"
+type = "string"
+description = "A label."
+[[columns]]
+name = "value"
+title = "Value (units)"
+type = "integer"
+description = "A value."
+"#;
+
+/// A body with a lede, Method and Limits, citing the source.
+pub const SMALL_BODY: &str =
+    "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
