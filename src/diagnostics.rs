@@ -126,7 +126,7 @@ impl Diagnostic {
             let shown = shorten_for_display(text, self.column.unwrap_or(1) as usize);
             let _ = writeln!(out, "{pad} {blue}|{reset}");
             let _ = writeln!(out, "{blue}{line}{reset} {blue}|{reset} {}", shown.text);
-            if let Some(caret_at) = shown.caret {
+            if let (Some(caret_at), Some(_)) = (shown.caret, self.column) {
                 let _ = writeln!(
                     out,
                     "{pad} {blue}|{reset} {}{paint}^{reset}",

@@ -116,16 +116,18 @@ pub fn load(
     let body = markdown::split_body(split.body);
     let body_line = text[..split.body_offset].matches('\n').count();
 
-    let locate = |needle: &str| -> Option<usize> {
-        text[..split.body_offset]
-            .lines()
-            .position(|line| line.contains(needle))
-            .map(|i| i + 1)
+    // Locates the first occurrence of `needle` in the file (front matter keys and values,
+    // link targets in the prose) as line and column.
+    let locate = |needle: &str| -> Option<(usize, usize)> {
+        text.lines().enumerate().find_map(|(index, line)| {
+            line.find(needle)
+                .map(|byte| (index + 1, line[..byte].chars().count() + 1))
+        })
     };
     let front_error = |message: String, needle: &str| {
         let d = Diagnostic::error(&display, message);
         match locate(needle) {
-            Some(line) => d.at_line(line).with_source_from(&text),
+            Some((line, column)) => d.at(line, column).with_source_from(&text),
             None => d,
         }
     };

@@ -220,7 +220,8 @@ pub fn scan(
         match std::str::from_utf8(field) {
             Ok(name) => summary.header.push(strip_bom(index, name).to_string()),
             Err(e) => {
-                diagnostics.push(invalid_utf8(display, 1, 0, e.valid_up_to()));
+                let offset = field_offset(&record, index, e.valid_up_to());
+                diagnostics.push(invalid_utf8(display, 1, offset));
                 summary
                     .header
                     .push(String::from_utf8_lossy(field).into_owned());
@@ -272,7 +273,10 @@ pub fn scan(
                 Ok(v) => v,
                 Err(e) => {
                     if counter.record(index, "utf8") {
-                        let d = invalid_utf8(display, line, byte, e.valid_up_to());
+                        // Exact for unquoted fields: the record's start, the fields and
+                        // commas before this one, and the valid bytes of this one.
+                        let offset = byte + field_offset(&record, index, e.valid_up_to());
+                        let d = invalid_utf8(display, line, offset);
                         diagnostics.push(d.with_hint(format!(
                             "column `{}`: save the file as UTF-8",
                             column.spec.name
@@ -582,15 +586,18 @@ fn csv_error(display: &Path, error: &csv::Error) -> Diagnostic {
     d
 }
 
-fn invalid_utf8(display: &Path, line: u64, record_byte: u64, valid_up_to: usize) -> Diagnostic {
+fn invalid_utf8(display: &Path, line: u64, byte_offset: u64) -> Diagnostic {
     Diagnostic::error(
         display,
-        format!(
-            "invalid UTF-8 on line {line} (the row starting at byte {record_byte}; {valid_up_to} valid bytes into the cell)"
-        ),
+        format!("invalid UTF-8 on line {line}, at byte offset {byte_offset}"),
     )
     .at_line(line as usize)
     .with_hint("save the file as UTF-8")
+}
+
+/// Byte offset within a record's line of `valid_up_to` bytes into field `index`.
+fn field_offset(record: &csv::ByteRecord, index: usize, valid_up_to: usize) -> u64 {
+    (record.range(index).map_or(0, |r| r.start) + index + valid_up_to) as u64
 }
 
 /// Turns pending problems into diagnostics with the source line and the column of the cell.
