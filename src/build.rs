@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::dataset::{scan, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::metadata;
 use crate::output::Staging;
 use crate::render::{urls, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::{self, Site};
@@ -22,6 +23,8 @@ pub struct BuildOptions {
     pub root: PathBuf,
     /// Where to write; `<root>/public` when not given.
     pub output: Option<PathBuf>,
+    /// `YYYY-MM-DD` for datasets whose front matter gives no date (never the clock).
+    pub date: Option<String>,
 }
 
 impl BuildOptions {
@@ -79,9 +82,10 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport, Diagnostics> {
     if let Err(problems) = &renderer {
         diagnostics.extend(problems.iter().cloned());
     }
-    let (Some(site), Ok(renderer)) = (site, renderer) else {
+    let (Some(mut site), Ok(renderer)) = (site, renderer) else {
         return Err(diagnostics);
     };
+    site.default_date = options.date.clone();
     if diagnostics.has_errors() {
         return Err(diagnostics);
     }
@@ -140,6 +144,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport, Diagnostics> {
         );
         pages += 1;
     }
+    write_site_metadata(&site, &writer);
     copy_static(&site.root, &writer);
 
     let files = writer.files.load(Ordering::Relaxed);
@@ -219,6 +224,13 @@ impl Writer<'_> {
         self.bytes(relative, html?.as_bytes())
     }
 
+    fn json(&self, relative: &str, value: &serde_json::Value) -> Result<(), Diagnostic> {
+        let mut bytes = serde_json::to_vec_pretty(value)
+            .map_err(|e| io_problem(relative, std::io::Error::other(e)))?;
+        bytes.push(b'\n');
+        self.bytes(relative, &bytes)
+    }
+
     fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
         self.staging
             .write(relative, bytes)
@@ -277,11 +289,40 @@ fn write_dataset(
         .copy(&dataset.csv_path, &csv_path)
         .map_err(|e| io_problem(&csv_path, e))?;
     writer.files.fetch_add(1, Ordering::Relaxed);
-    let package = crate::metadata::data_package(site, dataset);
-    let mut json = serde_json::to_vec_pretty(&package)
-        .map_err(|e| io_problem(&csv_path, std::io::Error::other(e)))?;
-    json.push(b'\n');
-    writer.bytes(&urls::json_file(&dataset.slug), &json)
+    writer.json(
+        &urls::json_file(&dataset.slug),
+        &metadata::datapackage::descriptor(site, dataset),
+    )?;
+    writer.json(
+        &urls::csvw_file(&dataset.slug),
+        &metadata::csvw::table(site, dataset),
+    )
+}
+
+/// The catalog, sitemap, feed and robots.txt.
+fn write_site_metadata(site: &Site, writer: &Writer) {
+    let no_file = Path::new("site.toml");
+    writer.run(
+        || writer.json("data/catalog.json", &metadata::site_files::catalog(site)),
+        no_file,
+    );
+    writer.run(
+        || {
+            writer.bytes(
+                "sitemap.xml",
+                metadata::site_files::sitemap(site).as_bytes(),
+            )
+        },
+        no_file,
+    );
+    writer.run(
+        || writer.bytes("feed.xml", metadata::site_files::feed(site).as_bytes()),
+        no_file,
+    );
+    writer.run(
+        || writer.bytes("robots.txt", metadata::site_files::robots(site).as_bytes()),
+        no_file,
+    );
 }
 
 /// Copies `static/` into the output root as is.

@@ -36,6 +36,9 @@ pub enum Command {
         /// Where to write the site; default <root>/public.
         #[arg(long)]
         output: Option<PathBuf>,
+        /// Date (YYYY-MM-DD) for datasets whose front matter has none; output never uses the clock.
+        #[arg(long, value_parser = parse_date)]
+        date: Option<String>,
     },
     /// Run every validation of a build without writing anything.
     #[command(after_help = EXAMPLES)]
@@ -49,13 +52,25 @@ pub enum Command {
     },
 }
 
+fn parse_date(value: &str) -> Result<String, String> {
+    let ok = value.len() == 10
+        && crate::dataset::schema::ColumnType::Date
+            .check(value)
+            .is_ok();
+    if ok {
+        Ok(value.to_string())
+    } else {
+        Err(format!("{value:?} is not a date like 2026-10-11"))
+    }
+}
+
 /// Exit codes: 0 success, 1 problems in the site, 2 usage errors (from clap).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match cli.command {
-        Command::Build { root, output } => {
-            let options = BuildOptions { root, output };
+        Command::Build { root, output, date } => {
+            let options = BuildOptions { root, output, date };
             match build::build(&options) {
                 Ok(report) => {
                     if !report.warnings.is_empty() {

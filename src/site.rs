@@ -34,6 +34,8 @@ pub struct Site {
     pub home: Option<Page>,
     /// Sorted by slug.
     pub tags: Vec<Tag>,
+    /// The date given with `--date`, for datasets whose front matter has none.
+    pub default_date: Option<String>,
 }
 
 impl Site {
@@ -149,8 +151,38 @@ pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
         pages,
         home,
         tags,
+        default_date: None,
     };
+    check_descriptions(&site, &mut diagnostics);
+    diagnostics.sort();
     (Some(site), diagnostics)
+}
+
+/// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.
+fn check_descriptions(site: &Site, diagnostics: &mut Diagnostics) {
+    for dataset in &site.datasets {
+        let length = crate::metadata::description(dataset).chars().count();
+        let problem = if length < 50 {
+            Some(format!("the description for metadata is {length} characters; search engines want at least 50"))
+        } else if length > 5000 {
+            Some(format!("the description for metadata is {length} characters; search engines read at most 5,000"))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            diagnostics.push(
+                Diagnostic::warning(&dataset.markdown_path, message).with_hint(
+                    "write a longer lede, or set `description = \"…\"` in the front matter",
+                ),
+            );
+        }
+        if dataset.front.updated.is_none() && dataset.front.created.is_none() {
+            diagnostics.push(
+                Diagnostic::warning(&dataset.markdown_path, "the dataset has no `updated` or `created` date")
+                    .with_hint("add `updated = YYYY-MM-DD` so metadata, sitemap and feed can say when it changed"),
+            );
+        }
+    }
 }
 
 fn check_related(datasets: &[Dataset], diagnostics: &mut Diagnostics) {

@@ -36,6 +36,8 @@ pub struct Section {
     pub html: String,
     /// 1-based line of the heading in the Markdown body.
     pub line: usize,
+    /// The section's first paragraph as plain text, for summaries in metadata.
+    pub summary_text: String,
 }
 
 impl Body {
@@ -89,6 +91,7 @@ pub fn split_body(markdown: &str) -> Body {
     let mut heading_line = 0;
     let mut lede_done = false;
     let mut in_lede = false;
+    let mut summary_state = SummaryState::Done;
 
     for (event, range) in events {
         if let Event::Start(Tag::Link { dest_url, .. }) = &event {
@@ -116,7 +119,9 @@ pub fn split_body(markdown: &str) -> Body {
                     title,
                     html: String::new(),
                     line: heading_line,
+                    summary_text: String::new(),
                 });
+                summary_state = SummaryState::Waiting;
                 continue;
             }
             _ => {}
@@ -157,6 +162,9 @@ pub fn split_body(markdown: &str) -> Body {
             }
             continue;
         }
+        if let Some(section) = body.sections.last_mut().filter(|_| in_section) {
+            summary_state = summary_state.next(&event, depth, &mut section.summary_text);
+        }
         current.push(event);
     }
     flush(&mut body, &mut current, in_section);
@@ -168,6 +176,39 @@ pub fn split_body(markdown: &str) -> Body {
     body.lede_html = body.lede_html.trim().to_string();
     body.lede_text = body.lede_text.trim().to_string();
     body
+}
+
+/// Where the capture of a section's first paragraph stands.
+#[derive(Clone, Copy, PartialEq)]
+enum SummaryState {
+    Waiting,
+    Capturing,
+    Done,
+}
+
+impl SummaryState {
+    /// Advances on one event; `depth` is the nesting after the event.
+    fn next(self, event: &Event, depth: usize, text: &mut String) -> SummaryState {
+        match (self, event) {
+            (SummaryState::Waiting, Event::Start(Tag::Paragraph)) if depth == 1 => {
+                SummaryState::Capturing
+            }
+            (SummaryState::Capturing, Event::End(TagEnd::Paragraph)) if depth == 0 => {
+                let trimmed = text.trim().to_string();
+                *text = trimmed;
+                SummaryState::Done
+            }
+            (SummaryState::Capturing, Event::Text(t) | Event::Code(t)) => {
+                text.push_str(t);
+                self
+            }
+            (SummaryState::Capturing, Event::SoftBreak | Event::HardBreak) => {
+                text.push(' ');
+                self
+            }
+            _ => self,
+        }
+    }
 }
 
 /// Renders the collected events into the open section, or into the intro before any section.
@@ -288,6 +329,8 @@ mod tests {
             .contains("<h3 id=\"detail\">Detail</h3>"));
         assert!(!body.sections[0].html.contains("Method"));
         assert_eq!(body.links, ["#source-a"]);
+        assert_eq!(body.sections[0].summary_text, "How it was done.");
+        assert_eq!(body.sections[1].summary_text, "A source.");
     }
 
     #[test]

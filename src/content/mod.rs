@@ -56,6 +56,8 @@ impl<'de> Deserialize<'de> for TableRows {
 #[derive(Debug, Clone, Deserialize, PartialEq, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct License {
+    /// An SPDX or Open Definition identifier such as `CC-BY-4.0`, when the license has one.
+    pub id: Option<String>,
     pub name: String,
     pub url: Option<String>,
     /// Markdown: what may be done with the figures and why.
@@ -84,8 +86,11 @@ pub struct DatasetFrontMatter {
     pub title: String,
     pub kicker: String,
     pub headline: String,
-    /// A one-paragraph description for metadata; the lede is used when absent.
+    /// A one-paragraph description for metadata; the lede and the first paragraph of
+    /// Method are used when absent.
     pub description: Option<String>,
+    /// The period the data covers, ISO 8601 (`2021-04/2021-05`), for metadata.
+    pub temporal_coverage: Option<String>,
     /// The CSV path relative to the site root; default `data/datasets/<slug>.csv`.
     pub data: Option<String>,
     #[serde(default)]

@@ -286,6 +286,7 @@ pub fn load(
                 ),
             );
             License {
+                id: None,
                 name: String::new(),
                 url: None,
                 text: None,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 use sha2::{Digest, Sha256};
 
-use super::schema::{compare_to_bound, format_cell, ColumnSpec, ColumnType};
+use super::schema::{compare_to_bound, format_cell, ColumnSpec, ColumnType, DatePrecision};
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
 /// Problems shown per column and kind before the rest are only counted.
@@ -45,6 +45,8 @@ pub struct CsvSummary {
     pub has_empty_cells: bool,
     /// Source ids that cells reference.
     pub referenced_sources: BTreeSet<String>,
+    /// Per column, the `DatePrecision`s seen in valid date cells, as a bit mask.
+    pub date_precisions: Vec<u8>,
 }
 
 /// Renders CSV records as table rows; shared by the scan and the streaming page writer.
@@ -229,6 +231,7 @@ pub fn scan(
         }
     }
     let header_ok = check_header(display, &summary.header, columns, &mut diagnostics);
+    summary.date_precisions = vec![0; columns.len()];
     let width = summary.header.len();
 
     loop {
@@ -285,9 +288,12 @@ pub fn scan(
                     continue;
                 }
             };
-            if let Some((kind, message, hint)) =
-                check_cell(value, column, source_ids, &mut summary.referenced_sources)
+            let problem = check_cell(value, column, source_ids, &mut summary.referenced_sources);
+            if problem.is_none() && column.spec.column_type == ColumnType::Date && !value.is_empty()
             {
+                summary.date_precisions[index] |= DatePrecision::of(value) as u8;
+            }
+            if let Some((kind, message, hint)) = problem {
                 if counter.record(index, kind) {
                     pending.push(PendingProblem {
                         line,

@@ -173,6 +173,43 @@ fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
+/// How precise a valid date cell is; metadata maps a column to the matching
+/// standard type (`year`, `yearmonth`, `date`, `datetime`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DatePrecision {
+    Year = 1,
+    YearMonth = 2,
+    Day = 4,
+    DateTime = 8,
+}
+
+impl DatePrecision {
+    /// The precision of a cell that passed the date check.
+    pub fn of(value: &str) -> DatePrecision {
+        if value.contains('T') {
+            DatePrecision::DateTime
+        } else {
+            match value.matches('-').count() {
+                0 => DatePrecision::Year,
+                1 => DatePrecision::YearMonth,
+                _ => DatePrecision::Day,
+            }
+        }
+    }
+
+    /// The single precision of a set seen in a column (a bit mask), if there is one.
+    pub fn single(mask: u8) -> Option<DatePrecision> {
+        [
+            DatePrecision::Year,
+            DatePrecision::YearMonth,
+            DatePrecision::Day,
+            DatePrecision::DateTime,
+        ]
+        .into_iter()
+        .find(|p| *p as u8 == mask)
+    }
+}
+
 /// Frictionless Table Schema's default true and false values.
 pub fn parse_boolean(value: &str) -> Option<bool> {
     match value {

@@ -1,146 +1,122 @@
-//! Machine-readable descriptions of each dataset, from the same source of truth as the page.
+//! Machine-readable descriptions of the site, all derived from the same source of truth as
+//! the pages (front matter + the CSV scan): a Frictionless Data Package and a CSVW file per
+//! dataset, schema.org JSON-LD for pages, and the site's catalog, sitemap, feed and robots.txt.
 //!
-//! The JSON metadata file is shaped as a Frictionless Data Package (v2) descriptor with one
-//! table resource, so data tools can read it as is. Keys are emitted in sorted order
-//! (serde_json's default map), which keeps output byte-identical between builds.
+//! Everything here is deterministic: keys are emitted sorted (serde_json's default map),
+//! listings are sorted, and dates come from the content (or `--date`), never the clock.
 
-use serde_json::{json, Map, Value};
+pub mod csvw;
+pub mod datapackage;
+pub mod jsonld;
+pub mod site_files;
 
+use crate::dataset::schema::{ColumnType, DatePrecision};
 use crate::dataset::Dataset;
 use crate::render::urls;
 use crate::site::Site;
 
-/// The Data Package v2 profile.
-pub const DATA_PACKAGE_PROFILE: &str = "https://datapackage.org/profiles/2.0/datapackage.json";
-
-/// The descriptor written to `data/datasets/<slug>.json`.
-pub fn data_package(site: &Site, dataset: &Dataset) -> Value {
-    let front = &dataset.front;
-    let description = front
-        .description
-        .clone()
-        .unwrap_or_else(|| dataset.body.lede_text.clone());
-    let mut license = Map::new();
-    license.insert("title".into(), json!(dataset.license.name));
-    if let Some(url) = &dataset.license.url {
-        license.insert("path".into(), json!(url));
-    }
-    let sources: Vec<Value> = front
-        .sources
-        .iter()
-        .map(|s| {
-            let mut source = Map::new();
-            source.insert("title".into(), json!(s.title));
-            source.insert("id".into(), json!(s.id));
-            if let Some(url) = &s.url {
-                source.insert("path".into(), json!(url));
-            }
-            if let Some(p) = &s.publisher {
-                source.insert("publisher".into(), json!(p));
-            }
-            if let Some(p) = &s.published {
-                source.insert("published".into(), json!(p));
-            }
-            if let Some(a) = &s.accessed {
-                source.insert("accessed".into(), json!(crate::content::date_string(a)));
-            }
-            Value::Object(source)
-        })
-        .collect();
-    let fields: Vec<Value> = front
-        .columns
-        .iter()
-        .map(|c| {
-            let mut field = Map::new();
-            field.insert("name".into(), json!(c.name));
-            field.insert("title".into(), json!(c.title));
-            field.insert("type".into(), json!(c.column_type.as_str()));
-            field.insert("description".into(), json!(c.description));
-            if let Some(unit) = &c.unit {
-                field.insert("unit".into(), json!(unit));
-            }
-            let mut constraints = Map::new();
-            if c.required {
-                constraints.insert("required".into(), json!(true));
-            }
-            if c.unique {
-                constraints.insert("unique".into(), json!(true));
-            }
-            if let Some(values) = &c.enum_values {
-                constraints.insert("enum".into(), json!(values));
-            }
-            if let Some(p) = &c.pattern {
-                constraints.insert("pattern".into(), json!(p));
-            }
-            for (key, bound) in [("minimum", &c.minimum), ("maximum", &c.maximum)] {
-                if let Some(bound) = bound {
-                    constraints.insert(key.into(), toml_to_json(bound));
-                }
-            }
-            if !constraints.is_empty() {
-                field.insert("constraints".into(), Value::Object(constraints));
-            }
-            Value::Object(field)
-        })
-        .collect();
-    let mut schema = Map::new();
-    schema.insert("fields".into(), Value::Array(fields));
-    schema.insert("missingValues".into(), json!([""]));
-    if !front.primary_key.is_empty() {
-        schema.insert("primaryKey".into(), json!(front.primary_key));
-    }
-    let resource = json!({
-        "name": dataset.slug,
-        "type": "table",
-        "path": format!("{}.csv", dataset.slug),
-        "format": "csv",
-        "mediatype": "text/csv",
-        "encoding": "utf-8",
-        "bytes": dataset.csv.bytes,
-        "hash": format!("sha256:{}", dataset.csv.sha256),
-        "rows": dataset.csv.rows,
-        "columns": dataset.csv.header.len(),
-        "schema": Value::Object(schema),
-    });
-    let publisher = site.config.publisher();
-    let mut contributors = vec![json!({"title": site.config.author.name, "roles": ["author"]})];
-    if publisher != &site.config.author {
-        contributors.push(json!({"title": publisher.name, "roles": ["publisher"]}));
-    }
-    let mut package = Map::new();
-    package.insert("$schema".into(), json!(DATA_PACKAGE_PROFILE));
-    package.insert("name".into(), json!(dataset.slug));
-    package.insert("title".into(), json!(front.title));
-    package.insert("description".into(), json!(description));
-    package.insert(
-        "homepage".into(),
-        json!(site.config.absolute_url(&urls::dataset_page(&dataset.slug))),
-    );
-    package.insert("keywords".into(), json!(front.tags));
-    package.insert("licenses".into(), json!([Value::Object(license)]));
-    package.insert("sources".into(), Value::Array(sources));
-    package.insert("contributors".into(), Value::Array(contributors));
-    package.insert("resources".into(), json!([resource]));
-    if let Some(v) = &front.version {
-        package.insert("version".into(), json!(v));
-    }
-    if let Some(created) = &front.created {
-        package.insert(
-            "created".into(),
-            json!(crate::content::date_string(created)),
-        );
-    }
-    if let Some(updated) = dataset.updated() {
-        package.insert("updated".into(), json!(updated));
-    }
-    Value::Object(package)
+/// The absolute URL of a dataset's page.
+pub fn page_url(site: &Site, dataset: &Dataset) -> String {
+    site.config.absolute_url(&urls::dataset_page(&dataset.slug))
 }
 
-fn toml_to_json(value: &toml::Value) -> Value {
-    match value {
-        toml::Value::Integer(i) => json!(i),
-        toml::Value::Float(f) => json!(f),
-        toml::Value::Datetime(d) => json!(crate::content::date_string(d)),
-        other => json!(other.to_string().trim_matches('"')),
+/// Where the license terms are: the license's own URL, or the page's License section.
+pub fn license_url(site: &Site, dataset: &Dataset) -> String {
+    match &dataset.license.url {
+        Some(url) => url.clone(),
+        None => format!("{}#license", page_url(site, dataset)),
+    }
+}
+
+/// The description used in every metadata format: the author's `description`, or the
+/// lede followed by the first paragraph of Method.
+pub fn description(dataset: &Dataset) -> String {
+    if let Some(d) = &dataset.front.description {
+        return d.trim().to_string();
+    }
+    let mut text = dataset.body.lede_text.clone();
+    if let Some(method) = dataset.body.section("Method") {
+        if !method.summary_text.is_empty() {
+            if !text.is_empty() {
+                text.push_str(" Method: ");
+            }
+            text.push_str(&method.summary_text);
+        }
+    }
+    text
+}
+
+/// The dataset's `updated` date, else `created`, else the build's `--date`.
+pub fn updated(site: &Site, dataset: &Dataset) -> Option<String> {
+    dataset.updated().or_else(|| site.default_date.clone())
+}
+
+/// The suggested citation, shown on the page and stated as `creditText`.
+pub fn citation(site: &Site, dataset: &Dataset) -> String {
+    let mut text = site.config.author.name.clone();
+    if let Some(date) = updated(site, dataset) {
+        text.push_str(&format!(" ({})", &date[..date.len().min(4)]));
+    }
+    text.push_str(&format!(". {}", dataset.front.title));
+    if let Some(version) = &dataset.front.version {
+        text.push_str(&format!(" (version {version})"));
+    }
+    text.push_str(&format!(
+        " [Data set]. {}. {}",
+        site.config.publisher().name,
+        page_url(site, dataset)
+    ));
+    text
+}
+
+/// The Table Schema type of a column: date columns map to the precision their cells use.
+pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'static str {
+    match column_type {
+        ColumnType::Date => {
+            let mask = dataset.csv.date_precisions.get(index).copied().unwrap_or(0);
+            match DatePrecision::single(mask) {
+                Some(DatePrecision::Year) => "year",
+                Some(DatePrecision::YearMonth) => "yearmonth",
+                Some(DatePrecision::DateTime) => "datetime",
+                Some(DatePrecision::Day) => "date",
+                // No cells, or mixed precisions: no single standard type fits.
+                None if mask == 0 => "date",
+                None => "string",
+            }
+        }
+        other => other.as_str(),
+    }
+}
+
+/// Escapes text for XML content and attribute values.
+pub fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    crate::dataset::scan::escape_html_into(text, &mut out);
+    out
+}
+
+/// JSON safe inside an HTML `<script>` element: no `</`, no `<!--`, no line separators
+/// that older parsers treat as line ends.
+pub fn script_safe_json(value: &serde_json::Value) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    text.replace("</", "<\\/")
+        .replace("<!--", "<\\u0021--")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_in_script_cannot_close_the_element() {
+        let value = serde_json::json!({"name": "</script><script>alert(1)</script> <!-- \u{2028}"});
+        let safe = script_safe_json(&value);
+        assert!(!safe.contains("</"));
+        assert!(!safe.contains("<!--"));
+        assert!(!safe.contains('\u{2028}'));
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, value);
     }
 }

@@ -26,6 +26,9 @@ pub mod urls {
     pub fn json_file(slug: &str) -> String {
         format!("data/datasets/{slug}.json")
     }
+    pub fn csvw_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.csv-metadata.json")
+    }
     pub fn tag_page(slug: &str) -> String {
         format!("tags/{slug}/")
     }
@@ -141,6 +144,10 @@ impl Renderer {
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
         context.insert("page_title", &dataset.front.title);
+        context.insert(
+            "jsonld",
+            &crate::metadata::script_safe_json(&crate::metadata::jsonld::dataset(site, dataset)),
+        );
         self.render("dataset.html", &context)
     }
 
@@ -153,6 +160,10 @@ impl Renderer {
         );
         context.insert("datasets", &summaries(site, 0..site.datasets.len()));
         context.insert("page_title", &site.config.title);
+        context.insert(
+            "jsonld",
+            &crate::metadata::script_safe_json(&crate::metadata::jsonld::catalog(site)),
+        );
         self.render("index.html", &context)
     }
 

@@ -172,6 +172,9 @@ pub struct DatasetPageView<'a> {
     pub created: Option<String>,
     pub updated: Option<String>,
     pub version: Option<&'a str>,
+    /// The suggested citation (also the JSON-LD `creditText`).
+    pub citation: String,
+    pub csvw_url: String,
 }
 
 /// The columns of a dataset, for the table header and the Columns section.
@@ -267,8 +270,10 @@ impl<'a> DatasetPageView<'a> {
                 })
                 .collect(),
             created: front.created.as_ref().map(content::date_string),
-            updated: dataset.updated(),
+            updated: crate::metadata::updated(site, dataset),
             version: front.version.as_deref(),
+            citation: crate::metadata::citation(site, dataset),
+            csvw_url: urls::csvw_file(&dataset.slug),
         }
     }
 }

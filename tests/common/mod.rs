@@ -31,6 +31,7 @@ pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
     let options = datapages::build::BuildOptions {
         root: bundled_site(),
         output: Some(output.clone()),
+        date: None,
     };
     match datapages::build::build(&options) {
         Ok(_) => {}

@@ -1,0 +1,167 @@
+//! The Frictionless Data Package (v2) descriptor written to `data/datasets/<slug>.json`,
+//! the page's "JSON metadata" link: one tabular resource with its schema, size and hash.
+
+use serde_json::{json, Map, Value};
+
+use crate::content::date_string;
+use crate::dataset::Dataset;
+use crate::site::Site;
+
+/// The Data Package v2 profile.
+pub const PROFILE: &str = "https://datapackage.org/profiles/2.0/datapackage.json";
+
+/// The descriptor for one dataset.
+pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
+    let front = &dataset.front;
+    let mut package = Map::new();
+    package.insert("$schema".into(), json!(PROFILE));
+    package.insert("name".into(), json!(dataset.slug));
+    package.insert("title".into(), json!(front.title));
+    package.insert("description".into(), json!(super::description(dataset)));
+    package.insert("homepage".into(), json!(super::page_url(site, dataset)));
+    package.insert("keywords".into(), json!(front.tags));
+    package.insert("licenses".into(), json!([license(site, dataset)]));
+    package.insert(
+        "sources".into(),
+        Value::Array(front.sources.iter().map(source).collect()),
+    );
+    package.insert("contributors".into(), contributors(site));
+    package.insert("resources".into(), json!([resource(dataset)]));
+    if let Some(version) = &front.version {
+        package.insert("version".into(), json!(version));
+    }
+    if let Some(created) = &front.created {
+        // The profile wants an RFC 3339 date-time; content dates are days.
+        package.insert(
+            "created".into(),
+            json!(format!("{}T00:00:00Z", date_string(created))),
+        );
+    }
+    if let Some(updated) = super::updated(site, dataset) {
+        package.insert("updated".into(), json!(updated));
+    }
+    Value::Object(package)
+}
+
+/// A license needs a `name` (an Open Definition id) or a `path`; a license without either
+/// points at the page's License section, where its terms are explained.
+fn license(site: &Site, dataset: &Dataset) -> Value {
+    let mut license = Map::new();
+    license.insert("title".into(), json!(dataset.license.name));
+    if let Some(id) = &dataset.license.id {
+        license.insert("name".into(), json!(id));
+    }
+    license.insert("path".into(), json!(super::license_url(site, dataset)));
+    Value::Object(license)
+}
+
+fn source(source: &crate::content::Source) -> Value {
+    let mut out = Map::new();
+    out.insert("title".into(), json!(source.title));
+    out.insert("id".into(), json!(source.id));
+    if let Some(url) = &source.url {
+        out.insert("path".into(), json!(url));
+    }
+    if let Some(publisher) = &source.publisher {
+        out.insert("publisher".into(), json!(publisher));
+    }
+    if let Some(published) = &source.published {
+        out.insert("published".into(), json!(published));
+    }
+    if let Some(accessed) = &source.accessed {
+        out.insert("accessed".into(), json!(date_string(accessed)));
+    }
+    Value::Object(out)
+}
+
+fn contributors(site: &Site) -> Value {
+    let author = &site.config.author;
+    let publisher = site.config.publisher();
+    let entry = |party: &crate::config::Party, role: &str| {
+        let mut out = Map::new();
+        out.insert("title".into(), json!(party.name));
+        out.insert("roles".into(), json!([role]));
+        if let Some(url) = &party.url {
+            out.insert("path".into(), json!(url));
+        }
+        Value::Object(out)
+    };
+    let mut list = vec![entry(author, "author")];
+    if publisher != author {
+        list.push(entry(publisher, "publisher"));
+    }
+    Value::Array(list)
+}
+
+fn resource(dataset: &Dataset) -> Value {
+    let fields: Vec<Value> = dataset
+        .front
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(index, column)| {
+            let mut field = Map::new();
+            field.insert("name".into(), json!(column.name));
+            field.insert("title".into(), json!(column.title));
+            field.insert(
+                "type".into(),
+                json!(super::table_schema_type(dataset, index, column.column_type)),
+            );
+            field.insert("description".into(), json!(column.description));
+            if let Some(unit) = &column.unit {
+                field.insert("unit".into(), json!(unit));
+            }
+            let mut constraints = Map::new();
+            if column.required {
+                constraints.insert("required".into(), json!(true));
+            }
+            if column.unique {
+                constraints.insert("unique".into(), json!(true));
+            }
+            if let Some(values) = &column.enum_values {
+                constraints.insert("enum".into(), json!(values));
+            }
+            if let Some(pattern) = &column.pattern {
+                constraints.insert("pattern".into(), json!(pattern));
+            }
+            for (key, bound) in [("minimum", &column.minimum), ("maximum", &column.maximum)] {
+                if let Some(bound) = bound {
+                    constraints.insert(key.into(), toml_to_json(bound));
+                }
+            }
+            if !constraints.is_empty() {
+                field.insert("constraints".into(), Value::Object(constraints));
+            }
+            Value::Object(field)
+        })
+        .collect();
+    let mut schema = Map::new();
+    schema.insert("fields".into(), Value::Array(fields));
+    schema.insert("missingValues".into(), json!([""]));
+    if !dataset.front.primary_key.is_empty() {
+        schema.insert("primaryKey".into(), json!(dataset.front.primary_key));
+    }
+    json!({
+        "name": dataset.slug,
+        "type": "table",
+        "path": format!("{}.csv", dataset.slug),
+        "format": "csv",
+        "mediatype": "text/csv",
+        "encoding": "utf-8",
+        "bytes": dataset.csv.bytes,
+        "hash": format!("sha256:{}", dataset.csv.sha256),
+        "rows": dataset.csv.rows,
+        "columns": dataset.csv.header.len(),
+        "schema": Value::Object(schema),
+    })
+}
+
+fn toml_to_json(value: &toml::Value) -> Value {
+    match value {
+        toml::Value::Integer(i) => json!(i),
+        toml::Value::Float(f) => json!(f),
+        toml::Value::Datetime(d) => json!(date_string(d)),
+        toml::Value::String(s) => json!(s),
+        other => json!(other.to_string()),
+    }
+}

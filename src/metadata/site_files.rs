@@ -1,0 +1,164 @@
+//! Site-level machine-readable files: `data/catalog.json`, `sitemap.xml`, `feed.xml` (Atom)
+//! and `robots.txt`. URLs are absolute, from `base_url`.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::escape_xml;
+use crate::render::urls;
+use crate::site::Site;
+
+/// `data/catalog.json`: every dataset with where to find it and how to verify it.
+pub fn catalog(site: &Site) -> Value {
+    let datasets: Vec<Value> = site
+        .datasets
+        .iter()
+        .map(|d| {
+            json!({
+                "slug": d.slug,
+                "title": d.front.title,
+                "page": super::page_url(site, d),
+                "metadata": site.config.absolute_url(&urls::json_file(&d.slug)),
+                "csv": site.config.absolute_url(&urls::csv_file(&d.slug)),
+                "csvw": site.config.absolute_url(&urls::csvw_file(&d.slug)),
+                "rows": d.csv.rows,
+                "columns": d.csv.header.len(),
+                "bytes": d.csv.bytes,
+                "sha256": d.csv.sha256,
+                "updated": super::updated(site, d),
+            })
+        })
+        .collect();
+    json!({
+        "title": site.config.title,
+        "url": site.config.base_url,
+        "datasets": datasets,
+    })
+}
+
+/// Every page of the site, as site-relative URLs, sorted.
+pub fn page_paths(site: &Site) -> Vec<(String, Option<String>)> {
+    let mut paths: Vec<(String, Option<String>)> =
+        vec![(String::new(), None), (urls::DATASETS.to_string(), None)];
+    paths.extend(
+        site.datasets
+            .iter()
+            .map(|d| (urls::dataset_page(&d.slug), super::updated(site, d))),
+    );
+    paths.extend(site.tags.iter().map(|t| (urls::tag_page(&t.slug), None)));
+    paths.extend(site.pages.iter().map(|p| (urls::page(&p.name), None)));
+    paths.sort();
+    paths
+}
+
+/// `sitemap.xml`.
+pub fn sitemap(site: &Site) -> String {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for (path, updated) in page_paths(site) {
+        let _ = write!(
+            out,
+            "  <url><loc>{}</loc>",
+            escape_xml(&site.config.absolute_url(&path))
+        );
+        if let Some(date) = updated {
+            let _ = write!(out, "<lastmod>{}</lastmod>", escape_xml(&date));
+        }
+        out.push_str("</url>\n");
+    }
+    out.push_str("</urlset>\n");
+    out
+}
+
+/// Atom timestamps from content dates (midnight UTC); the epoch when no date is known.
+fn atom_time(date: Option<&str>) -> String {
+    match date {
+        Some(d) if d.len() == 10 => format!("{d}T00:00:00Z"),
+        Some(d) if d.len() == 7 => format!("{d}-01T00:00:00Z"),
+        Some(d) if d.len() == 4 => format!("{d}-01-01T00:00:00Z"),
+        Some(d) if d.contains('T') => d.to_string(),
+        _ => "1970-01-01T00:00:00Z".to_string(),
+    }
+}
+
+/// `feed.xml`: one Atom entry per dataset, newest first.
+pub fn feed(site: &Site) -> String {
+    let mut entries: Vec<(String, &crate::dataset::Dataset)> = site
+        .datasets
+        .iter()
+        .map(|d| (atom_time(super::updated(site, d).as_deref()), d))
+        .collect();
+    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
+    let newest = entries
+        .first()
+        .map(|e| e.0.clone())
+        .unwrap_or_else(|| atom_time(None));
+    let base = &site.config.base_url;
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
+    let _ = writeln!(out, "  <title>{}</title>", escape_xml(&site.config.title));
+    if !site.config.description.is_empty() {
+        let _ = writeln!(
+            out,
+            "  <subtitle>{}</subtitle>",
+            escape_xml(&site.config.description)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  <link href=\"{}\" rel=\"self\"/>",
+        escape_xml(&site.config.absolute_url("feed.xml"))
+    );
+    let _ = writeln!(out, "  <link href=\"{}\"/>", escape_xml(base));
+    let _ = writeln!(out, "  <id>{}</id>", escape_xml(base));
+    let _ = writeln!(out, "  <updated>{newest}</updated>");
+    let _ = writeln!(
+        out,
+        "  <author><name>{}</name></author>",
+        escape_xml(&site.config.author.name)
+    );
+    for (time, dataset) in entries {
+        let url = super::page_url(site, dataset);
+        out.push_str("  <entry>\n");
+        let _ = writeln!(
+            out,
+            "    <title>{}</title>",
+            escape_xml(&dataset.front.title)
+        );
+        let _ = writeln!(out, "    <link href=\"{}\"/>", escape_xml(&url));
+        let _ = writeln!(out, "    <id>{}</id>", escape_xml(&url));
+        let _ = writeln!(out, "    <updated>{time}</updated>");
+        let _ = writeln!(
+            out,
+            "    <summary>{}</summary>",
+            escape_xml(&dataset.front.headline)
+        );
+        for tag in &dataset.front.tags {
+            let _ = writeln!(out, "    <category term=\"{}\"/>", escape_xml(tag));
+        }
+        out.push_str("  </entry>\n");
+    }
+    out.push_str("</feed>\n");
+    out
+}
+
+/// `robots.txt`: everything may be crawled; the sitemap is named.
+pub fn robots(site: &Site) -> String {
+    format!(
+        "User-agent: *\nAllow: /\n\nSitemap: {}\n",
+        site.config.absolute_url("sitemap.xml")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::atom_time;
+
+    #[test]
+    fn atom_times_come_from_content_dates() {
+        assert_eq!(atom_time(Some("2026-10-11")), "2026-10-11T00:00:00Z");
+        assert_eq!(atom_time(Some("2021-04")), "2021-04-01T00:00:00Z");
+        assert_eq!(atom_time(None), "1970-01-01T00:00:00Z");
+    }
+}
