@@ -1,20 +1,23 @@
 //! The build pipeline: load and check the site, render every page, write into a staging
-//! folder, and swap it into place only when everything succeeded.
+//! folder, and swap it into place only when everything succeeded. A [`Session`] keeps the
+//! loaded site and parsed templates so `serve` can rebuild only what a change affects.
 
-use std::io::{BufWriter, Write};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::dataset::{scan, Dataset};
-use crate::diagnostics::{Diagnostic, Diagnostics};
-use crate::metadata;
-use crate::output::Staging;
-use crate::render::{urls, Renderer, STREAMED_ROWS_MARKER};
+use crate::content;
+use crate::dataset::{self, Dataset};
+use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
+use crate::incremental::{self, Affected, Change};
+use crate::output::{LiveDir, Staging};
+use crate::render::{urls, Renderer};
 use crate::site::{self, Site};
+use crate::write::{self, Writer};
 
 /// What to build and where.
 #[derive(Debug, Clone)]
@@ -75,104 +78,545 @@ pub fn check(root: &Path) -> Diagnostics {
 
 /// Builds the site. On any error the previous output is left exactly as it was.
 pub fn build(options: &BuildOptions) -> Result<BuildReport, Diagnostics> {
-    let started = Instant::now();
-    let output = options.output_dir();
-    let (site, mut diagnostics) = site::load(&options.root);
-    let renderer = Renderer::new(&options.root);
-    if let Err(problems) = &renderer {
-        diagnostics.extend(problems.iter().cloned());
+    Session::start(options, |staging| staging.commit()).map(|(_, report)| report)
+}
+
+/// What an incremental rebuild did, for the one-line terminal report.
+#[derive(Debug, Clone)]
+pub struct RebuildReport {
+    /// The source files that changed, as the user knows them.
+    pub changed: Vec<String>,
+    /// Whether everything was rebuilt (templates or site.toml changed).
+    pub full: bool,
+    /// HTML pages rendered.
+    pub pages: usize,
+    /// Files written or removed.
+    pub files: usize,
+    /// Site-relative URL paths whose content changed (`/datasets/x/`, `/style.css`), for
+    /// live reload; empty with `full`.
+    pub urls: Vec<String>,
+    pub elapsed: Duration,
+    pub warnings: Diagnostics,
+}
+
+impl RebuildReport {
+    /// "content/datasets/x.md changed: re-rendered 5 pages (9 files) in 12 ms".
+    pub fn summary(&self) -> String {
+        let what = if self.full {
+            "rebuilt everything"
+        } else {
+            "re-rendered"
+        };
+        format!(
+            "{} changed: {what} {} pages ({} files) in {} ms",
+            self.changed.join(", "),
+            self.pages,
+            self.files,
+            self.elapsed.as_millis()
+        )
     }
-    let (Some(mut site), Ok(renderer)) = (site, renderer) else {
-        return Err(diagnostics);
-    };
-    site.default_date = options.date.clone();
-    if diagnostics.has_errors() {
-        return Err(diagnostics);
-    }
-    if let Some(problem) = output_problem(&site.root, &output) {
-        diagnostics.push(problem);
-        return Err(diagnostics);
+}
+
+/// A loaded, rendered site that can be rebuilt in part when its sources change.
+pub struct Session {
+    options: BuildOptions,
+    site: Site,
+    renderer: Renderer,
+    /// Problems of each source file as of its last load (errors and warnings), so every
+    /// rebuild reports the state of the whole site, not just of the last edit.
+    file_problems: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    /// Changes whose rebuild failed; retried with the next change.
+    pending: BTreeSet<Change>,
+}
+
+impl Session {
+    /// A full build; `commit` moves the finished staging folder into place (serve takes a
+    /// lock around it so no request sees the swap).
+    pub fn start(
+        options: &BuildOptions,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
+    ) -> Result<(Session, BuildReport), Diagnostics> {
+        let started = Instant::now();
+        let output = options.output_dir();
+        let (site, mut diagnostics) = site::load(&options.root);
+        let renderer = Renderer::new(&options.root);
+        if let Err(problems) = &renderer {
+            diagnostics.extend(problems.iter().cloned());
+        }
+        let (Some(mut site), Ok(renderer)) = (site, renderer) else {
+            return Err(diagnostics);
+        };
+        site.default_date = options.date.clone();
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        if let Some(problem) = output_problem(&site.root, &output) {
+            diagnostics.push(problem);
+            return Err(diagnostics);
+        }
+        let staging = Staging::create(&output).map_err(|e| {
+            let mut d = diagnostics.clone();
+            d.push(Diagnostic::error(
+                &output,
+                format!("cannot create the output folder: {e}"),
+            ));
+            d
+        })?;
+        let writer = Writer::new(&staging);
+        let pages = render_everything(&site, &renderer, &writer);
+        let files = writer.files();
+        let problems = writer.into_problems();
+        if !problems.is_empty() {
+            diagnostics.extend(problems);
+            diagnostics.sort();
+            return Err(diagnostics);
+        }
+        if let Err(e) = commit(staging) {
+            diagnostics.push(Diagnostic::error(
+                &output,
+                format!("cannot move the new output into place: {e}"),
+            ));
+            return Err(diagnostics);
+        }
+        let report = BuildReport {
+            pages,
+            datasets: site.datasets.len(),
+            rows: site.total_rows(),
+            files,
+            elapsed: started.elapsed(),
+            output,
+            warnings: diagnostics.clone(),
+        };
+        let mut file_problems: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+        for d in diagnostics {
+            file_problems.entry(d.file.clone()).or_default().push(d);
+        }
+        let session = Session {
+            options: options.clone(),
+            site,
+            renderer,
+            file_problems,
+            pending: BTreeSet::new(),
+        };
+        Ok((session, report))
     }
 
-    let staging = Staging::create(&output).map_err(|e| {
-        let mut d = diagnostics.clone();
-        d.push(Diagnostic::error(
-            &output,
-            format!("cannot create the output folder: {e}"),
-        ));
-        d
-    })?;
-    let writer = Writer {
-        staging: &staging,
-        files: AtomicUsize::new(0),
-        problems: Mutex::new(Vec::new()),
-    };
+    /// The site as last built successfully.
+    pub fn site(&self) -> &Site {
+        &self.site
+    }
 
+    /// The output folder.
+    pub fn output_dir(&self) -> PathBuf {
+        self.options.output_dir()
+    }
+
+    /// Applies source changes. Templates or site.toml rebuild everything (through staging,
+    /// committed with `commit`); other changes re-render only the affected outputs in place,
+    /// each file replaced atomically. On error nothing is written and the changes are kept
+    /// to retry with the next one.
+    pub fn rebuild(
+        &mut self,
+        changes: impl IntoIterator<Item = Change>,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
+    ) -> Result<RebuildReport, Diagnostics> {
+        let started = Instant::now();
+        self.pending.extend(changes);
+        let changed = self
+            .pending
+            .iter()
+            .map(|c| describe(c, &self.site))
+            .collect();
+        if self.pending.iter().any(Change::is_global) {
+            let (session, report) = Session::start(&self.options, commit)?;
+            *self = session;
+            return Ok(RebuildReport {
+                changed,
+                full: true,
+                pages: report.pages,
+                files: report.files,
+                urls: Vec::new(),
+                elapsed: started.elapsed(),
+                warnings: report.warnings,
+            });
+        }
+        let plan = self.plan()?;
+        let live = LiveDir::new(&self.output_dir());
+        let writer = Writer::new(&live);
+        let (pages, urls) = render_affected(
+            &plan.site,
+            &self.renderer,
+            &plan.affected,
+            &plan.changes,
+            &writer,
+        );
+        let files = writer.files();
+        let problems = writer.into_problems();
+        if !problems.is_empty() {
+            let mut diagnostics = Diagnostics::new();
+            diagnostics.extend(problems);
+            return Err(diagnostics);
+        }
+        self.site = plan.site;
+        self.file_problems = plan.file_problems;
+        self.pending.clear();
+        Ok(RebuildReport {
+            changed,
+            full: false,
+            pages,
+            files,
+            urls,
+            elapsed: started.elapsed(),
+            warnings: plan.warnings,
+        })
+    }
+
+    /// Loads what the pending changes touch and checks the whole site as it would be.
+    fn plan(&self) -> Result<Plan, Diagnostics> {
+        let root = self.options.root.clone();
+        let mut file_problems = self.file_problems.clone();
+        let mut datasets: BTreeMap<String, Arc<Dataset>> = self
+            .site
+            .datasets
+            .iter()
+            .map(|d| (d.slug.clone(), Arc::clone(d)))
+            .collect();
+        let mut pages = self.site.pages.clone();
+        let mut home = self.site.home.clone();
+        let mut changed_slugs = BTreeSet::new();
+        let mut statics = BTreeSet::new();
+        let mut changed_pages = BTreeSet::new();
+        for change in &self.pending {
+            match change {
+                Change::Dataset(slug) => {
+                    changed_slugs.insert(slug.clone());
+                }
+                Change::DataFile(relative) => {
+                    changed_slugs.extend(
+                        self.site
+                            .datasets
+                            .iter()
+                            .filter(|d| &d.csv_display == relative)
+                            .map(|d| d.slug.clone()),
+                    );
+                    // A dataset that failed to load (its CSV was missing) is not in the site yet.
+                    if let Some(stem) = relative.file_stem().and_then(|s| s.to_str()) {
+                        if root
+                            .join("content/datasets")
+                            .join(format!("{stem}.md"))
+                            .is_file()
+                            && !datasets.contains_key(stem)
+                        {
+                            changed_slugs.insert(stem.to_string());
+                        }
+                    }
+                }
+                Change::Page(relative) => {
+                    changed_pages.insert(relative.clone());
+                }
+                Change::Static(relative) => {
+                    statics.insert(relative.clone());
+                }
+                Change::Templates | Change::Config => {}
+            }
+        }
+        let reloaded: Vec<(String, Option<dataset::Loaded>)> = changed_slugs
+            .par_iter()
+            .map(|slug| {
+                let path = root.join("content/datasets").join(format!("{slug}.md"));
+                let loaded = path
+                    .is_file()
+                    .then(|| dataset::load(&root, &path, &self.site.config));
+                (slug.clone(), loaded)
+            })
+            .collect();
+        for (slug, loaded) in reloaded {
+            // Forget the problems of the old version (its Markdown and CSV) before
+            // recording those of the new one.
+            file_problems.remove(&PathBuf::from(format!("content/datasets/{slug}.md")));
+            if let Some(old) = datasets.remove(&slug) {
+                file_problems.remove(&old.csv_display);
+            }
+            let Some((dataset, problems)) = loaded else {
+                continue;
+            };
+            if let Some(dataset) = &dataset {
+                file_problems.remove(&dataset.csv_display);
+            }
+            for d in problems {
+                file_problems.entry(d.file.clone()).or_default().push(d);
+            }
+            if let Some(dataset) = dataset {
+                datasets.insert(slug, Arc::new(dataset));
+            }
+        }
+        for relative in &changed_pages {
+            file_problems.remove(relative);
+            let path = root.join(relative);
+            let name = relative
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            let name = if name == "_index" {
+                String::new()
+            } else {
+                name.to_string()
+            };
+            pages.retain(|p| p.name != name);
+            if name.is_empty() {
+                home = None;
+            }
+            if path.is_file() {
+                match site::load_page(&root, &path) {
+                    Ok(page) if page.name.is_empty() => home = Some(page),
+                    Ok(page) => pages.push(page),
+                    Err(d) => file_problems.entry(d.file.clone()).or_default().push(d),
+                }
+            }
+        }
+        let (mut site, site_problems) = Site::assemble(
+            &root,
+            self.site.config.clone(),
+            datasets.into_values().collect(),
+            pages,
+            home,
+        );
+        site.default_date = self.site.default_date.clone();
+        let mut diagnostics = Diagnostics::new();
+        diagnostics.extend(file_problems.values().flatten().cloned());
+        diagnostics.extend(site_problems);
+        diagnostics.sort();
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        let mut affected = incremental::affected(&self.site, &site, &changed_slugs);
+        let titles_changed = changed_pages.iter().any(|relative| {
+            let name = relative
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            let title = |s: &Site| {
+                s.pages
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| p.front.title.clone())
+            };
+            title(&self.site) != title(&site)
+        });
+        if titles_changed {
+            // Page titles are in every page's navigation.
+            affected.related_pages.extend(
+                site.datasets
+                    .iter()
+                    .filter(|d| !affected.datasets.contains(&d.slug))
+                    .map(|d| d.slug.clone()),
+            );
+            affected
+                .tags
+                .extend(site.tags.iter().map(|t| t.slug.clone()));
+            affected.listings = true;
+        }
+        let warnings = Diagnostics::from_iter(
+            diagnostics
+                .into_iter()
+                .filter(|d| d.severity == Severity::Warning),
+        );
+        Ok(Plan {
+            site,
+            affected,
+            changes: PlannedChanges {
+                pages: changed_pages,
+                statics,
+                all_pages: titles_changed,
+            },
+            file_problems,
+            warnings,
+        })
+    }
+}
+
+/// An incremental rebuild, checked and ready to write.
+struct Plan {
+    site: Site,
+    affected: Affected,
+    changes: PlannedChanges,
+    file_problems: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    warnings: Diagnostics,
+}
+
+/// Plain pages and static files touched by the changes.
+struct PlannedChanges {
+    pages: BTreeSet<PathBuf>,
+    statics: BTreeSet<PathBuf>,
+    all_pages: bool,
+}
+
+/// The user-facing name of a change.
+fn describe(change: &Change, site: &Site) -> String {
+    match change {
+        Change::Dataset(slug) => site
+            .dataset(slug)
+            .map(|d| d.markdown_path.display().to_string())
+            .unwrap_or_else(|| format!("content/datasets/{slug}.md")),
+        Change::DataFile(p) | Change::Page(p) => p.display().to_string(),
+        Change::Static(p) => format!("static/{}", p.display()),
+        Change::Templates => "templates/".to_string(),
+        Change::Config => "site.toml".to_string(),
+    }
+}
+
+/// Renders and writes every output of the site; returns the number of HTML pages.
+fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
     site.datasets.par_iter().for_each(|dataset| {
         writer.run(
-            || write_dataset(&site, &renderer, dataset, &writer),
+            || write::write_dataset(site, renderer, dataset, writer),
             &dataset.markdown_path,
         );
     });
-    let mut pages = site.datasets.len();
+    write_listings(site, renderer, writer);
     writer.run(
-        || writer.page("index.html", renderer.home_page(&site)),
+        || writer.page("404.html", renderer.not_found_page(site)),
+        Path::new("templates/404.html"),
+    );
+    site.tags
+        .par_iter()
+        .for_each(|tag| write_tag(site, renderer, tag, writer));
+    for page in &site.pages {
+        write_page(site, renderer, page, writer);
+    }
+    write::copy_static(&site.root, writer);
+    site.datasets.len() + 3 + site.tags.len() + site.pages.len()
+}
+
+fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) {
+    writer.run(
+        || writer.page("index.html", renderer.home_page(site)),
         Path::new("content/_index.md"),
     );
     writer.run(
-        || writer.page("datasets/index.html", renderer.datasets_page(&site)),
+        || writer.page("datasets/index.html", renderer.datasets_page(site)),
         Path::new("templates/datasets.html"),
     );
-    writer.run(
-        || writer.page("404.html", renderer.not_found_page(&site)),
-        Path::new("templates/404.html"),
-    );
-    pages += 3;
-    for tag in &site.tags {
-        let path = format!("{}index.html", urls::tag_page(&tag.slug));
-        writer.run(
-            || writer.page(&path, renderer.tag_page(&site, tag)),
-            Path::new("templates/tag.html"),
-        );
-        pages += 1;
-    }
-    for page in &site.pages {
-        let path = format!("{}index.html", urls::page(&page.name));
-        writer.run(
-            || writer.page(&path, renderer.plain_page(&site, page)),
-            Path::new("content"),
-        );
-        pages += 1;
-    }
-    write_site_metadata(&site, &writer);
-    copy_static(&site.root, &writer);
+    write::write_site_metadata(site, writer);
+}
 
-    let files = writer.files.load(Ordering::Relaxed);
-    let problems = writer
-        .problems
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner());
-    if !problems.is_empty() {
-        diagnostics.extend(problems);
-        diagnostics.sort();
-        return Err(diagnostics);
+fn write_tag(site: &Site, renderer: &Renderer, tag: &site::Tag, writer: &Writer) {
+    let path = format!("{}index.html", urls::tag_page(&tag.slug));
+    writer.run(
+        || writer.page(&path, renderer.tag_page(site, tag)),
+        Path::new("templates/tag.html"),
+    );
+}
+
+fn write_page(site: &Site, renderer: &Renderer, page: &content::Page, writer: &Writer) {
+    let path = format!("{}index.html", urls::page(&page.name));
+    writer.run(
+        || writer.page(&path, renderer.plain_page(site, page)),
+        Path::new("content"),
+    );
+}
+
+/// Writes what an incremental rebuild affects; returns (pages rendered, URL paths changed).
+fn render_affected(
+    site: &Site,
+    renderer: &Renderer,
+    affected: &Affected,
+    changes: &PlannedChanges,
+    writer: &Writer,
+) -> (usize, Vec<String>) {
+    let mut urls_changed = BTreeSet::new();
+    let datasets: Vec<&Arc<Dataset>> = site
+        .datasets
+        .iter()
+        .filter(|d| affected.datasets.contains(&d.slug))
+        .collect();
+    datasets.par_iter().for_each(|dataset| {
+        writer.run(
+            || write::write_dataset(site, renderer, dataset, writer),
+            &dataset.markdown_path,
+        );
+    });
+    let related: Vec<&Arc<Dataset>> = site
+        .datasets
+        .iter()
+        .filter(|d| affected.related_pages.contains(&d.slug))
+        .collect();
+    related.par_iter().for_each(|dataset| {
+        writer.run(
+            || write::write_dataset_page(site, renderer, dataset, writer),
+            &dataset.markdown_path,
+        );
+    });
+    for dataset in datasets.iter().chain(&related) {
+        urls_changed.insert(format!("/{}", urls::dataset_page(&dataset.slug)));
     }
-    if let Err(e) = staging.commit() {
-        diagnostics.push(Diagnostic::error(
-            &output,
-            format!("cannot move the new output into place: {e}"),
-        ));
-        return Err(diagnostics);
+    for slug in &affected.removed_datasets {
+        for path in [
+            urls::dataset_page(slug),
+            urls::csv_file(slug),
+            urls::json_file(slug),
+            urls::csvw_file(slug),
+        ] {
+            writer.remove(&path);
+        }
+        urls_changed.insert(format!("/{}", urls::dataset_page(slug)));
     }
-    Ok(BuildReport {
-        pages,
-        datasets: site.datasets.len(),
-        rows: site.total_rows(),
-        files,
-        elapsed: started.elapsed(),
-        output,
-        warnings: diagnostics,
-    })
+    for tag in site.tags.iter().filter(|t| affected.tags.contains(&t.slug)) {
+        write_tag(site, renderer, tag, writer);
+        urls_changed.insert(format!("/{}", urls::tag_page(&tag.slug)));
+    }
+    for slug in &affected.removed_tags {
+        writer.remove(&urls::tag_page(slug));
+        urls_changed.insert(format!("/{}", urls::tag_page(slug)));
+    }
+    let mut pages = affected.page_count();
+    if affected.listings {
+        write_listings(site, renderer, writer);
+        urls_changed.extend(["/".to_string(), format!("/{}", urls::DATASETS)]);
+    }
+    for relative in &changes.pages {
+        let name = relative
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        if name == "_index" {
+            writer.run(
+                || writer.page("index.html", renderer.home_page(site)),
+                relative,
+            );
+            urls_changed.insert("/".to_string());
+            pages += 1;
+        } else if let Some(page) = site.pages.iter().find(|p| p.name == name) {
+            write_page(site, renderer, page, writer);
+            urls_changed.insert(format!("/{}", urls::page(name)));
+            pages += 1;
+        } else {
+            writer.remove(&urls::page(name));
+            urls_changed.insert(format!("/{}", urls::page(name)));
+        }
+    }
+    if changes.all_pages {
+        for page in &site.pages {
+            write_page(site, renderer, page, writer);
+            pages += 1;
+        }
+        writer.run(
+            || writer.page("404.html", renderer.not_found_page(site)),
+            Path::new("templates/404.html"),
+        );
+        urls_changed.clear();
+    }
+    for relative in &changes.statics {
+        let name = relative.to_string_lossy().replace('\\', "/");
+        let source = site.root.join("static").join(relative);
+        if source.is_file() {
+            writer.run(|| writer.copy(&source, &name), Path::new("static"));
+        } else {
+            writer.remove(&name);
+        }
+        urls_changed.insert(format!("/{name}"));
+    }
+    (pages, urls_changed.into_iter().collect())
 }
 
 /// Refuses output folders that would overwrite the site's own sources.
@@ -198,174 +642,4 @@ fn output_problem(root: &Path, output: &Path) -> Option<Diagnostic> {
             "choose an output folder outside content/, data/, templates/ and static/, e.g. public",
         )
     })
-}
-
-/// Shared state of the parallel write phase.
-struct Writer<'a> {
-    staging: &'a Staging,
-    files: AtomicUsize,
-    problems: Mutex<Vec<Diagnostic>>,
-}
-
-impl Writer<'_> {
-    /// Runs one write step, recording its failure against `file`.
-    fn run(&self, step: impl FnOnce() -> Result<(), Diagnostic>, file: &Path) {
-        if let Err(mut d) = step() {
-            if d.file.as_os_str().is_empty() {
-                d.file = file.to_path_buf();
-            }
-            if let Ok(mut problems) = self.problems.lock() {
-                problems.push(d);
-            }
-        }
-    }
-
-    fn page(&self, relative: &str, html: Result<String, Diagnostic>) -> Result<(), Diagnostic> {
-        self.bytes(relative, html?.as_bytes())
-    }
-
-    fn json(&self, relative: &str, value: &serde_json::Value) -> Result<(), Diagnostic> {
-        let mut bytes = serde_json::to_vec_pretty(value)
-            .map_err(|e| io_problem(relative, std::io::Error::other(e)))?;
-        bytes.push(b'\n');
-        self.bytes(relative, &bytes)
-    }
-
-    fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
-        self.staging
-            .write(relative, bytes)
-            .map_err(|e| io_problem(relative, e))?;
-        self.files.fetch_add(1, Ordering::Relaxed);
-        Ok(())
-    }
-}
-
-fn io_problem(relative: &str, error: std::io::Error) -> Diagnostic {
-    Diagnostic::error(relative, format!("cannot write the output file: {error}"))
-        .with_hint("check free disk space and permissions of the output folder")
-}
-
-/// The page, the CSV download and the metadata of one dataset.
-fn write_dataset(
-    site: &Site,
-    renderer: &Renderer,
-    dataset: &Dataset,
-    writer: &Writer,
-) -> Result<(), Diagnostic> {
-    let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
-    if dataset.shown_rows() <= dataset.csv.rendered_rows {
-        writer.page(
-            &page_path,
-            renderer.dataset_page(site, dataset, &dataset.csv.table_html),
-        )?;
-    } else {
-        // More rows than the scan kept: render around a marker and stream the rows in.
-        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER)?;
-        let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
-            Diagnostic::error(
-                "templates/dataset.html",
-                "the template does not output dataset.table.rows_html",
-            )
-            .with_hint("render `{{ dataset.table.rows_html | safe }}` inside the table body")
-        })?;
-        let file = writer
-            .staging
-            .create_file(&page_path)
-            .map_err(|e| io_problem(&page_path, e))?;
-        let mut out = BufWriter::with_capacity(256 * 1024, file);
-        let renderer = scan::RowRenderer::new(&dataset.front.columns);
-        out.write_all(before.as_bytes())
-            .and_then(|_| {
-                scan::stream_rows(&dataset.csv_path, &renderer, dataset.shown_rows(), &mut out)
-            })
-            .and_then(|_| out.write_all(after.as_bytes()))
-            .and_then(|_| out.flush())
-            .map_err(|e| io_problem(&page_path, e))?;
-        writer.files.fetch_add(1, Ordering::Relaxed);
-    }
-    let csv_path = urls::csv_file(&dataset.slug);
-    writer
-        .staging
-        .copy(&dataset.csv_path, &csv_path)
-        .map_err(|e| io_problem(&csv_path, e))?;
-    writer.files.fetch_add(1, Ordering::Relaxed);
-    writer.json(
-        &urls::json_file(&dataset.slug),
-        &metadata::datapackage::descriptor(site, dataset),
-    )?;
-    writer.json(
-        &urls::csvw_file(&dataset.slug),
-        &metadata::csvw::table(site, dataset),
-    )
-}
-
-/// The catalog, sitemap, feed and robots.txt.
-fn write_site_metadata(site: &Site, writer: &Writer) {
-    let no_file = Path::new("site.toml");
-    writer.run(
-        || writer.json("data/catalog.json", &metadata::site_files::catalog(site)),
-        no_file,
-    );
-    writer.run(
-        || {
-            writer.bytes(
-                "sitemap.xml",
-                metadata::site_files::sitemap(site).as_bytes(),
-            )
-        },
-        no_file,
-    );
-    writer.run(
-        || writer.bytes("feed.xml", metadata::site_files::feed(site).as_bytes()),
-        no_file,
-    );
-    writer.run(
-        || writer.bytes("robots.txt", metadata::site_files::robots(site).as_bytes()),
-        no_file,
-    );
-}
-
-/// Copies `static/` into the output root as is.
-fn copy_static(root: &Path, writer: &Writer) {
-    let dir = root.join("static");
-    if !dir.is_dir() {
-        return;
-    }
-    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                writer.run(
-                    || {
-                        Err(Diagnostic::error(
-                            "static",
-                            format!("cannot read static/: {e}"),
-                        ))
-                    },
-                    Path::new("static"),
-                );
-                continue;
-            }
-        };
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let relative = entry
-            .path()
-            .strip_prefix(&dir)
-            .unwrap_or(entry.path())
-            .to_string_lossy()
-            .replace('\\', "/");
-        writer.run(
-            || {
-                writer
-                    .staging
-                    .copy(entry.path(), &relative)
-                    .map_err(|e| io_problem(&relative, e))?;
-                writer.files.fetch_add(1, Ordering::Relaxed);
-                Ok(())
-            },
-            Path::new("static"),
-        );
-    }
 }

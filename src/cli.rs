@@ -15,7 +15,9 @@ Examples:
   datapages build --root my-site       build another folder's site into my-site/public
   datapages build --output /tmp/out    write the output somewhere else
   datapages check                      validate everything, write nothing
-  datapages check --strict             treat warnings as errors too";
+  datapages check --strict             treat warnings as errors too
+  datapages serve                      preview at http://127.0.0.1:1111/ with live reload
+  datapages serve --port 8000 --open   another port, and open the browser";
 
 /// A static site generator for publishing datasets honestly.
 #[derive(Debug, Parser)]
@@ -39,6 +41,25 @@ pub enum Command {
         /// Date (YYYY-MM-DD) for datasets whose front matter has none; output never uses the clock.
         #[arg(long, value_parser = parse_date)]
         date: Option<String>,
+    },
+    /// Build, serve on 127.0.0.1, rebuild on every change and reload open pages.
+    #[command(after_help = EXAMPLES)]
+    Serve {
+        /// The site folder (the one holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Where to write the site; default <root>/public.
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// The port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 1111)]
+        port: u16,
+        /// The address to listen on; keep 127.0.0.1 unless others must see the preview.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Open the site in the system's browser.
+        #[arg(long)]
+        open: bool,
     },
     /// Run every validation of a build without writing anything.
     #[command(after_help = EXAMPLES)]
@@ -85,6 +106,28 @@ pub fn run() -> ExitCode {
                         "Build failed; {} was left as it was.",
                         options.output_dir().display()
                     );
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Serve {
+            root,
+            output,
+            port,
+            bind,
+            open,
+        } => {
+            let options = crate::serve::ServeOptions {
+                root,
+                output,
+                bind,
+                port,
+                open,
+            };
+            match crate::serve::serve(&options) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("error: {message}");
                     ExitCode::from(1)
                 }
             }

@@ -5,8 +5,123 @@
 //! folder is removed when it is dropped without being committed.
 
 use std::fs;
-use std::io;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Somewhere a build writes its files: a staging folder (full builds) or the live output
+/// folder that `serve` is serving (incremental rebuilds).
+pub trait OutputSink: Sync {
+    /// The folder files land in.
+    fn root(&self) -> &Path;
+
+    /// Opens a file for writing; it appears under its name only when finished.
+    fn create(&self, relative: &str) -> io::Result<PendingFile>;
+
+    /// Writes a whole file.
+    fn write(&self, relative: &str, bytes: &[u8]) -> io::Result<()> {
+        let mut file = self.create(relative)?;
+        file.writer().write_all(bytes)?;
+        file.finish()
+    }
+
+    /// Copies a file byte for byte.
+    fn copy(&self, from: &Path, relative: &str) -> io::Result<()> {
+        let file = self.create(relative)?;
+        let (temp, target) = file.abandon()?;
+        fs::copy(from, &temp)?;
+        if temp != target {
+            fs::rename(&temp, &target)?;
+        }
+        Ok(())
+    }
+
+    /// Removes a file or a folder, if it exists.
+    fn remove(&self, relative: &str) -> io::Result<()> {
+        let path = self.root().join(relative);
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
+            Ok(_) => fs::remove_file(path),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A file being written; `finish` makes it visible under its final name.
+pub struct PendingFile {
+    writer: BufWriter<fs::File>,
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+impl PendingFile {
+    fn open(temp: PathBuf, target: PathBuf) -> io::Result<PendingFile> {
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let file = fs::File::create(&temp)?;
+        Ok(PendingFile {
+            writer: BufWriter::with_capacity(256 * 1024, file),
+            temp,
+            target,
+        })
+    }
+
+    /// Where to write the content.
+    pub fn writer(&mut self) -> &mut BufWriter<fs::File> {
+        &mut self.writer
+    }
+
+    /// Flushes and moves the file into place.
+    pub fn finish(self) -> io::Result<()> {
+        let (temp, target) = self.abandon()?;
+        if temp != target {
+            fs::rename(&temp, &target)?;
+        }
+        Ok(())
+    }
+
+    /// Flushes and closes, returning (temporary path, final path) for the caller to finish.
+    fn abandon(mut self) -> io::Result<(PathBuf, PathBuf)> {
+        self.writer.flush()?;
+        Ok((self.temp.clone(), self.target.clone()))
+    }
+}
+
+/// The live output folder of `serve`: every file is written to a hidden temporary name
+/// beside its target and renamed into place, so a reader never sees half a file.
+#[derive(Debug)]
+pub struct LiveDir {
+    dir: PathBuf,
+    counter: AtomicU64,
+}
+
+impl LiveDir {
+    pub fn new(dir: &Path) -> LiveDir {
+        LiveDir {
+            dir: dir.to_path_buf(),
+            counter: AtomicU64::new(0),
+        }
+    }
+}
+
+impl OutputSink for LiveDir {
+    fn root(&self) -> &Path {
+        &self.dir
+    }
+
+    fn create(&self, relative: &str) -> io::Result<PendingFile> {
+        let target = self.dir.join(relative);
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let temp = target.with_file_name(format!(".{name}.partial-{}-{n}", std::process::id()));
+        PendingFile::open(temp, target)
+    }
+}
 
 /// A build's output in progress.
 #[derive(Debug)]
@@ -46,33 +161,6 @@ impl Staging {
         self.dir.join(relative)
     }
 
-    /// Writes a file, creating its folders.
-    pub fn write(&self, relative: &str, bytes: &[u8]) -> io::Result<()> {
-        let path = self.path(relative);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)?;
-        }
-        fs::write(path, bytes)
-    }
-
-    /// Creates a file for streaming output, creating its folders.
-    pub fn create_file(&self, relative: &str) -> io::Result<fs::File> {
-        let path = self.path(relative);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)?;
-        }
-        fs::File::create(path)
-    }
-
-    /// Copies a file byte for byte.
-    pub fn copy(&self, from: &Path, relative: &str) -> io::Result<u64> {
-        let path = self.path(relative);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent)?;
-        }
-        fs::copy(from, path)
-    }
-
     /// Replaces the target with the staged output.
     pub fn commit(mut self) -> io::Result<()> {
         let old = self.dir.with_file_name(format!(
@@ -105,6 +193,18 @@ impl Staging {
     }
 }
 
+impl OutputSink for Staging {
+    fn root(&self) -> &Path {
+        &self.dir
+    }
+
+    fn create(&self, relative: &str) -> io::Result<PendingFile> {
+        // Nobody reads the staging folder until it is committed: write in place.
+        let path = self.path(relative);
+        PendingFile::open(path.clone(), path)
+    }
+}
+
 impl Drop for Staging {
     fn drop(&mut self) {
         if !self.committed {
@@ -118,6 +218,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn live_writes_appear_whole_and_leave_no_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let live = LiveDir::new(dir.path());
+        let mut file = live.create("a/b.html").unwrap();
+        file.writer().write_all(b"half").unwrap();
+        assert!(
+            !dir.path().join("a/b.html").exists(),
+            "not visible before finish"
+        );
+        file.finish().unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.path().join("a/b.html")).unwrap(),
+            "half"
+        );
+        live.copy(&dir.path().join("a/b.html"), "c.txt").unwrap();
+        live.remove("a").unwrap();
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["c.txt"]);
+    }
+
+    #[test]
     fn commit_replaces_and_drop_discards() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("public");
@@ -127,6 +251,7 @@ mod tests {
         let staging = Staging::create(&target).unwrap();
         staging.write("new/b.txt", b"new").unwrap();
         drop(staging);
+        assert!(!target.join("new").exists());
         assert_eq!(fs::read_to_string(target.join("old/a.txt")).unwrap(), "old");
         assert!(!target.join("new").exists());
 

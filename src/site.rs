@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -26,8 +27,8 @@ pub struct Tag {
 pub struct Site {
     pub root: PathBuf,
     pub config: SiteConfig,
-    /// Sorted by slug.
-    pub datasets: Vec<Dataset>,
+    /// Sorted by slug; shared so an incremental rebuild replaces only what changed.
+    pub datasets: Vec<Arc<Dataset>>,
     /// Plain pages, sorted by name.
     pub pages: Vec<Page>,
     /// `content/_index.md`, the home page intro.
@@ -44,7 +45,7 @@ impl Site {
         self.datasets
             .binary_search_by(|d| d.slug.as_str().cmp(slug))
             .ok()
-            .map(|i| &self.datasets[i])
+            .map(|i| self.datasets[i].as_ref())
     }
 
     /// Total data rows across datasets.
@@ -53,29 +54,25 @@ impl Site {
     }
 }
 
-/// Loads everything under `root`. The site is returned whenever it could be read, with all
-/// problems found; callers decide whether errors stop them.
-pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
-    let mut diagnostics = Diagnostics::new();
-    let config = match SiteConfig::load(root) {
-        Ok(c) => c,
-        Err(d) => {
-            diagnostics.push(d);
-            return (None, diagnostics);
-        }
-    };
+/// The Markdown files of a site, by role.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    pub dataset_files: Vec<PathBuf>,
+    pub page_files: Vec<PathBuf>,
+}
 
+/// Finds the dataset and page files under `<root>/content`.
+pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered> {
     let content_dir = root.join("content");
-    let mut dataset_files = Vec::new();
-    let mut page_files = Vec::new();
     if !content_dir.is_dir() {
         diagnostics.push(
             Diagnostic::error("content", "the site has no content/ folder").with_hint(
                 "create content/datasets/<slug>.md for each dataset (see docs/content-format.md)",
             ),
         );
-        return (None, diagnostics);
+        return None;
     }
+    let mut found = Discovered::default();
     for entry in walkdir::WalkDir::new(&content_dir).sort_by_file_name() {
         let entry = match entry {
             Ok(e) => e,
@@ -94,9 +91,9 @@ pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
         let relative = path.strip_prefix(&content_dir).unwrap_or(path);
         let depth = relative.components().count();
         if depth == 2 && relative.starts_with("datasets") {
-            dataset_files.push(path.to_path_buf());
+            found.dataset_files.push(path.to_path_buf());
         } else if depth == 1 {
-            page_files.push(path.to_path_buf());
+            found.page_files.push(path.to_path_buf());
         } else {
             diagnostics.push(
                 Diagnostic::warning(
@@ -107,55 +104,88 @@ pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
             );
         }
     }
+    Some(found)
+}
 
-    let loaded: Vec<(Option<Dataset>, Vec<Diagnostic>)> = dataset_files
+/// Reads a plain page, refusing names that generated pages use.
+pub fn load_page(root: &Path, path: &Path) -> Result<Page, Diagnostic> {
+    let page = content::load_page(root, path)?;
+    if ["datasets", "tags", "data"].contains(&page.name.as_str()) {
+        return Err(Diagnostic::error(
+            content::display_path(root, path),
+            format!("the page name `{}` is taken by generated pages", page.name),
+        )
+        .with_hint("rename the file"));
+    }
+    Ok(page)
+}
+
+/// Loads everything under `root`. The site is returned whenever it could be read, with all
+/// problems found; callers decide whether errors stop them.
+pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
+    let mut diagnostics = Diagnostics::new();
+    let config = match SiteConfig::load(root) {
+        Ok(c) => c,
+        Err(d) => {
+            diagnostics.push(d);
+            return (None, diagnostics);
+        }
+    };
+    let Some(found) = discover(root, &mut diagnostics) else {
+        return (None, diagnostics);
+    };
+    let loaded: Vec<(Option<Dataset>, Vec<Diagnostic>)> = found
+        .dataset_files
         .par_iter()
         .map(|path| dataset::load(root, path, &config))
         .collect();
     let mut datasets = Vec::with_capacity(loaded.len());
     for (dataset, problems) in loaded {
         diagnostics.extend(problems);
-        datasets.extend(dataset);
+        datasets.extend(dataset.map(Arc::new));
     }
-    datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
-
     let mut pages = Vec::new();
     let mut home = None;
-    for path in page_files {
-        match content::load_page(root, &path) {
+    for path in found.page_files {
+        match load_page(root, &path) {
             Ok(page) if page.name.is_empty() => home = Some(page),
-            Ok(page) => {
-                if page.name == "datasets" || page.name == "tags" || page.name == "data" {
-                    diagnostics.push(
-                        Diagnostic::error(
-                            content::display_path(root, &path),
-                            format!("the page name `{}` is taken by generated pages", page.name),
-                        )
-                        .with_hint("rename the file"),
-                    );
-                } else {
-                    pages.push(page);
-                }
-            }
+            Ok(page) => pages.push(page),
             Err(d) => diagnostics.push(d),
         }
     }
-
-    check_related(&datasets, &mut diagnostics);
-    let tags = collect_tags(&datasets, &mut diagnostics);
-    diagnostics.sort();
-    let site = Site {
-        root: root.to_path_buf(),
-        config,
-        datasets,
-        pages,
-        home,
-        tags,
-        default_date: None,
-    };
-    check_descriptions(&site, &mut diagnostics);
+    let (site, problems) = Site::assemble(root, config, datasets, pages, home);
+    diagnostics.extend(problems);
     diagnostics.sort();
     (Some(site), diagnostics)
+}
+
+impl Site {
+    /// Puts loaded parts together and runs the checks that span datasets (related slugs,
+    /// tag spellings, description lengths). Used by full and incremental builds alike.
+    pub fn assemble(
+        root: &Path,
+        config: SiteConfig,
+        mut datasets: Vec<Arc<Dataset>>,
+        mut pages: Vec<Page>,
+        home: Option<Page>,
+    ) -> (Site, Diagnostics) {
+        let mut diagnostics = Diagnostics::new();
+        datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
+        pages.sort_by(|a, b| a.name.cmp(&b.name));
+        check_related(root, &datasets, &mut diagnostics);
+        let tags = collect_tags(&datasets, &mut diagnostics);
+        let site = Site {
+            root: root.to_path_buf(),
+            config,
+            datasets,
+            pages,
+            home,
+            tags,
+            default_date: None,
+        };
+        check_descriptions(&site, &mut diagnostics);
+        (site, diagnostics)
+    }
 }
 
 /// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.
@@ -185,7 +215,18 @@ fn check_descriptions(site: &Site, diagnostics: &mut Diagnostics) {
     }
 }
 
-fn check_related(datasets: &[Dataset], diagnostics: &mut Diagnostics) {
+/// Whether `slug` names a dataset file that exists (but did not load).
+fn failed_to_load(root: &Path, slug: &str) -> bool {
+    dataset::is_valid_slug(slug)
+        && root
+            .join("content/datasets")
+            .join(format!("{slug}.md"))
+            .is_file()
+}
+
+/// `related` must name datasets. A dataset whose file exists but failed to load has its own
+/// errors; naming it is not reported again.
+fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
     let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
     for dataset in datasets {
         for related in &dataset.front.related {
@@ -194,7 +235,7 @@ fn check_related(datasets: &[Dataset], diagnostics: &mut Diagnostics) {
                     "a dataset cannot be related to itself".to_string(),
                     "remove it from `related`".to_string(),
                 ))
-            } else if !slugs.contains(&related.as_str()) {
+            } else if !slugs.contains(&related.as_str()) && !failed_to_load(root, related) {
                 let hint = match did_you_mean(related, slugs.iter().copied()) {
                     Some(near) => format!("did you mean `{near}`?"),
                     None => {
@@ -216,7 +257,7 @@ fn check_related(datasets: &[Dataset], diagnostics: &mut Diagnostics) {
     }
 }
 
-fn collect_tags(datasets: &[Dataset], diagnostics: &mut Diagnostics) -> Vec<Tag> {
+fn collect_tags(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) -> Vec<Tag> {
     let mut by_slug: BTreeMap<String, Tag> = BTreeMap::new();
     let mut spellings: HashMap<String, String> = HashMap::new();
     for (index, dataset) in datasets.iter().enumerate() {

@@ -60,13 +60,12 @@ pub fn is_valid_slug(slug: &str) -> bool {
         && !slug.contains("--")
 }
 
+/// A dataset as loaded (when it could be read at all) with every problem found.
+pub type Loaded = (Option<Dataset>, Vec<Diagnostic>);
+
 /// Reads and checks one dataset. Returns the dataset when it could be loaded at all (even
 /// with errors, so that later checks still run) and every problem found.
-pub fn load(
-    root: &Path,
-    markdown_file: &Path,
-    config: &SiteConfig,
-) -> (Option<Dataset>, Vec<Diagnostic>) {
+pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
     let display = content::display_path(root, markdown_file);
     let mut problems = Vec::new();
     let text = match std::fs::read_to_string(markdown_file) {

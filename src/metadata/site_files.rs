@@ -88,7 +88,7 @@ pub fn feed(site: &Site) -> String {
     let mut entries: Vec<(String, &crate::dataset::Dataset)> = site
         .datasets
         .iter()
-        .map(|d| (atom_time(super::updated(site, d).as_deref()), d))
+        .map(|d| (atom_time(super::updated(site, d).as_deref()), d.as_ref()))
         .collect();
     entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
     let newest = entries

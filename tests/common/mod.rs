@@ -2,6 +2,8 @@
 //! reading their output, and copying the bundled site.
 #![allow(dead_code)]
 
+pub mod server;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

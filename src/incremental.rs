@@ -1,0 +1,215 @@
+//! What a change to one source file affects: the reduction of file paths to [`Change`]s and
+//! the dependency rules that turn changed datasets into the outputs to render again.
+//!
+//! The rules, as code in [`affected`]:
+//! - a dataset's own page, CSV copy, Data Package and CSVW depend on its Markdown and CSV;
+//! - pages of datasets that list it under `related` show its title, so they depend on it too;
+//! - the home page, All datasets, the catalog, sitemap and feed list every dataset;
+//! - a tag page lists the datasets with that tag, before and after the edit;
+//! - templates and site.toml shape every page: they rebuild everything.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+use crate::content::markdown::slugify;
+use crate::site::Site;
+
+/// A source change, reduced from a file event.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Change {
+    /// `content/datasets/<slug>.md` was written, created or removed.
+    Dataset(String),
+    /// A CSV under `data/` (relative to the root).
+    DataFile(PathBuf),
+    /// A plain page or the home page (`content/<name>.md`, relative to the root).
+    Page(PathBuf),
+    /// A file under `static/` (relative to `static/`).
+    Static(PathBuf),
+    Templates,
+    Config,
+}
+
+impl Change {
+    /// Whether this change needs a full rebuild.
+    pub fn is_global(&self) -> bool {
+        matches!(self, Change::Templates | Change::Config)
+    }
+}
+
+/// Editor swap, backup and lock files, which never affect the site.
+pub fn is_scratch_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    name.starts_with(".#")
+        || name.starts_with('#')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".swo")
+        || name.ends_with(".tmp")
+        || name.ends_with(".bak")
+        || name.contains(".partial-")
+        || name == "4913"
+        || name == ".DS_Store"
+}
+
+/// Reduces a changed path to what it means for the site; `None` for files that do not
+/// belong to it (the output folder, editor scratch files, anything else).
+pub fn classify(root: &Path, output: &Path, path: &Path) -> Option<Change> {
+    if path.starts_with(output) || is_scratch_file(path) {
+        return None;
+    }
+    let relative = path.strip_prefix(root).ok()?;
+    let parts: Vec<&str> = relative
+        .components()
+        .map(|c| match c {
+            Component::Normal(s) => s.to_str(),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let extension = relative.extension().and_then(|e| e.to_str());
+    match parts.as_slice() {
+        ["site.toml"] => Some(Change::Config),
+        ["templates", ..] => Some(Change::Templates),
+        ["static", rest @ ..] if !rest.is_empty() => Some(Change::Static(rest.iter().collect())),
+        ["content", "datasets", file] if extension == Some("md") => {
+            Some(Change::Dataset(file.trim_end_matches(".md").to_string()))
+        }
+        ["content", _file] if extension == Some("md") => Some(Change::Page(relative.to_path_buf())),
+        ["data", ..] if extension == Some("csv") => Some(Change::DataFile(relative.to_path_buf())),
+        _ => None,
+    }
+}
+
+/// The outputs an incremental rebuild must write or delete.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Affected {
+    /// Datasets whose page, CSV copy, Data Package and CSVW are written again.
+    pub datasets: BTreeSet<String>,
+    /// Datasets whose page alone is written again (it shows a changed dataset's title).
+    pub related_pages: BTreeSet<String>,
+    /// Datasets that no longer exist: their outputs are deleted.
+    pub removed_datasets: BTreeSet<String>,
+    /// Tag pages written again (by tag slug).
+    pub tags: BTreeSet<String>,
+    /// Tag pages that no longer have datasets: deleted.
+    pub removed_tags: BTreeSet<String>,
+    /// Home, All datasets, catalog, sitemap and feed.
+    pub listings: bool,
+}
+
+impl Affected {
+    /// HTML pages this rebuild renders.
+    pub fn page_count(&self) -> usize {
+        self.datasets.len()
+            + self.related_pages.len()
+            + self.tags.len()
+            + if self.listings { 2 } else { 0 }
+    }
+}
+
+fn tag_slugs(site: &Site, slug: &str) -> BTreeSet<String> {
+    site.dataset(slug)
+        .map(|d| d.front.tags.iter().map(|t| slugify(t)).collect())
+        .unwrap_or_default()
+}
+
+/// What changing the datasets in `changed` (slugs) from `before` to `after` affects.
+pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affected {
+    let mut out = Affected::default();
+    for slug in changed {
+        if after.dataset(slug).is_some() {
+            out.datasets.insert(slug.clone());
+        } else if before.dataset(slug).is_some() {
+            out.removed_datasets.insert(slug.clone());
+        }
+        out.tags.extend(tag_slugs(before, slug));
+        out.tags.extend(tag_slugs(after, slug));
+    }
+    // Pages that show a changed dataset's title in their related links.
+    for dataset in &after.datasets {
+        if !out.datasets.contains(&dataset.slug)
+            && dataset.front.related.iter().any(|r| changed.contains(r))
+        {
+            out.related_pages.insert(dataset.slug.clone());
+        }
+    }
+    let existing: BTreeSet<&str> = after.tags.iter().map(|t| t.slug.as_str()).collect();
+    out.removed_tags = out
+        .tags
+        .iter()
+        .filter(|t| !existing.contains(t.as_str()))
+        .cloned()
+        .collect();
+    out.tags.retain(|t| existing.contains(t.as_str()));
+    out.listings = !changed.is_empty();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_reduce_to_changes() {
+        let root = Path::new("/site");
+        let out = Path::new("/site/public");
+        let c = |p: &str| classify(root, out, Path::new(p));
+        assert_eq!(c("/site/site.toml"), Some(Change::Config));
+        assert_eq!(c("/site/templates/dataset.html"), Some(Change::Templates));
+        assert_eq!(
+            c("/site/templates/partials/x.html"),
+            Some(Change::Templates)
+        );
+        assert_eq!(
+            c("/site/static/css/style.css"),
+            Some(Change::Static(PathBuf::from("css/style.css")))
+        );
+        assert_eq!(
+            c("/site/content/datasets/abc.md"),
+            Some(Change::Dataset("abc".into()))
+        );
+        assert_eq!(
+            c("/site/content/about.md"),
+            Some(Change::Page(PathBuf::from("content/about.md")))
+        );
+        assert_eq!(
+            c("/site/data/datasets/abc.csv"),
+            Some(Change::DataFile(PathBuf::from("data/datasets/abc.csv")))
+        );
+        assert_eq!(
+            c("/site/data/other/x.csv"),
+            Some(Change::DataFile(PathBuf::from("data/other/x.csv")))
+        );
+    }
+
+    #[test]
+    fn scratch_output_and_foreign_files_are_ignored() {
+        let root = Path::new("/site");
+        let out = Path::new("/site/public");
+        for path in [
+            "/site/public/index.html",
+            "/site/content/datasets/.abc.md.swp",
+            "/site/content/datasets/abc.md~",
+            "/site/content/datasets/.#abc.md",
+            "/site/content/datasets/4913",
+            "/site/content/datasets/notes.txt",
+            "/site/content/a/b/c.md",
+            "/site/README.md",
+            "/elsewhere/site.toml",
+            "/site/static/.style.css.partial-1-2",
+        ] {
+            assert_eq!(classify(root, out, Path::new(path)), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn only_templates_and_config_are_global() {
+        assert!(Change::Config.is_global());
+        assert!(Change::Templates.is_global());
+        assert!(!Change::Dataset("x".into()).is_global());
+        assert!(!Change::Static(PathBuf::from("a.css")).is_global());
+    }
+}

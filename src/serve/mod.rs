@@ -1,0 +1,219 @@
+//! `datapages serve`: build, serve the output over HTTP on 127.0.0.1, watch the sources,
+//! rebuild what a change affects, and tell open pages to reload (or show the errors).
+//!
+//! The pieces: [`state`] (what request threads and the rebuild loop share), [`http`]
+//! (safe path mapping, content types, injection), [`watch`] (file events to changes).
+//! Building itself is the library's [`Session`]; nothing here knows how pages are made.
+
+pub mod http;
+pub mod state;
+pub mod watch;
+
+use std::io::IsTerminal;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+
+use crate::build::{BuildOptions, Session};
+use crate::diagnostics::Diagnostics;
+use crate::output::Staging;
+use state::{Changed, PreviewState};
+use watch::Message;
+
+/// Requests handled at once; past it the server answers 503 (a preview has one user).
+const MAX_CONCURRENT_REQUESTS: usize = 64;
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub root: PathBuf,
+    pub output: Option<PathBuf>,
+    pub bind: String,
+    /// 0 picks a free port.
+    pub port: u16,
+    /// Open the site in the system's browser.
+    pub open: bool,
+}
+
+/// Runs the preview until Ctrl-C. Errors are for people: the port in use, a watcher that
+/// cannot start.
+pub fn serve(options: &ServeOptions) -> Result<(), String> {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let build_options = BuildOptions {
+        root: options.root.clone(),
+        output: options.output.clone(),
+        date: None,
+    };
+    let output = build_options.output_dir();
+    let state = Arc::new(PreviewState::new(output.clone()));
+    let commit = |staging: Staging| {
+        let _guard = state.swap.write().unwrap_or_else(|p| p.into_inner());
+        staging.commit()
+    };
+    let mut session = match Session::start(&build_options, commit) {
+        Ok((session, report)) => {
+            print_warnings(&report.warnings, color);
+            println!("{}", report.summary());
+            Some(session)
+        }
+        Err(diagnostics) => {
+            report_failure(&diagnostics, &state, color);
+            None
+        }
+    };
+
+    let server = start_server(options)?;
+    let address = server
+        .server_addr()
+        .to_ip()
+        .map(|a| a.to_string())
+        .unwrap_or_else(|| format!("{}:{}", options.bind, options.port));
+    let url = format!("http://{address}/");
+    println!("Serving {} at {url} (Ctrl-C to stop)", output.display());
+    let server = Arc::new(server);
+    spawn_http(Arc::clone(&server), Arc::clone(&state));
+
+    let (sender, messages) = mpsc::channel();
+    let stop_sender = sender.clone();
+    ctrlc::set_handler(move || {
+        let _ = stop_sender.send(Message::Stop);
+    })
+    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
+    let mut watcher = watch::start(&options.root, sender)
+        .map_err(|e| format!("cannot watch {}: {e}", options.root.display()))?;
+    if options.open {
+        open_browser(&url);
+    }
+
+    while let Ok(message) = messages.recv() {
+        let first = match message {
+            Message::Stop => break,
+            Message::Files(Err(e)) => {
+                eprintln!("watch error: {e}");
+                continue;
+            }
+            Message::Files(Ok(event)) if watch::changes_content(&event.kind) => event,
+            Message::Files(Ok(_)) => continue,
+        };
+        let (changes, stop) =
+            watch::collect(first, &messages, &options.root, &output, &mut watcher);
+        if !changes.is_empty() {
+            session = rebuild(session, changes, &build_options, &state, color);
+        }
+        if stop {
+            break;
+        }
+    }
+    server.unblock();
+    println!("Stopped.");
+    Ok(())
+}
+
+/// One rebuild: incremental when a session exists, a full build otherwise.
+fn rebuild(
+    session: Option<Session>,
+    changes: std::collections::BTreeSet<crate::incremental::Change>,
+    build_options: &BuildOptions,
+    state: &PreviewState,
+    color: bool,
+) -> Option<Session> {
+    let commit = |staging: Staging| {
+        let _guard = state.swap.write().unwrap_or_else(|p| p.into_inner());
+        staging.commit()
+    };
+    match session {
+        Some(mut session) => {
+            match session.rebuild(changes, commit) {
+                Ok(report) => {
+                    print_warnings(&report.warnings, color);
+                    println!("{}", report.summary());
+                    state.publish(if report.full {
+                        Changed::All
+                    } else {
+                        Changed::Paths(report.urls)
+                    });
+                }
+                Err(diagnostics) => report_failure(&diagnostics, state, color),
+            }
+            Some(session)
+        }
+        None => match Session::start(build_options, commit) {
+            Ok((session, report)) => {
+                print_warnings(&report.warnings, color);
+                println!("{}", report.summary());
+                state.publish(Changed::All);
+                Some(session)
+            }
+            Err(diagnostics) => {
+                report_failure(&diagnostics, state, color);
+                None
+            }
+        },
+    }
+}
+
+fn print_warnings(warnings: &Diagnostics, color: bool) {
+    if !warnings.is_empty() {
+        eprint!("{}", warnings.render(color));
+    }
+}
+
+fn report_failure(diagnostics: &Diagnostics, state: &PreviewState, color: bool) {
+    eprint!("{}", diagnostics.render(color));
+    eprintln!("Rebuild failed; still serving the last good build.");
+    state.fail(diagnostics);
+}
+
+fn start_server(options: &ServeOptions) -> Result<tiny_http::Server, String> {
+    let address: SocketAddr = format!("{}:{}", options.bind, options.port)
+        .parse()
+        .map_err(|_| {
+            format!(
+                "{}:{} is not an address to listen on (try --bind 127.0.0.1)",
+                options.bind, options.port
+            )
+        })?;
+    tiny_http::Server::http(address).map_err(|e| {
+        let in_use = e
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse);
+        if in_use {
+            format!("port {} on {} is already in use: stop the other server, or pass --port with another number", options.port, options.bind)
+        } else {
+            format!("cannot listen on {address}: {e}")
+        }
+    })
+}
+
+fn spawn_http(server: Arc<tiny_http::Server>, state: Arc<PreviewState>) {
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            if in_flight.load(Ordering::Relaxed) >= MAX_CONCURRENT_REQUESTS {
+                let _ = request
+                    .respond(tiny_http::Response::from_string("Busy.\n").with_status_code(503));
+                continue;
+            }
+            in_flight.fetch_add(1, Ordering::Relaxed);
+            let state = Arc::clone(&state);
+            let in_flight = Arc::clone(&in_flight);
+            std::thread::spawn(move || {
+                http::handle(request, &state);
+                in_flight.fetch_sub(1, Ordering::Relaxed);
+            });
+        }
+    });
+}
+
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
+        eprintln!("cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}

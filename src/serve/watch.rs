@@ -1,0 +1,118 @@
+//! Watching the site's sources with notify and reducing bursts of raw events (an editor's
+//! save is often several) to one set of [`Change`]s.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use notify::{RecursiveMode, Watcher};
+
+use crate::incremental::{classify, Change};
+
+/// The folders whose contents make the site.
+pub const SOURCE_DIRS: [&str; 4] = ["content", "data", "templates", "static"];
+
+/// How long the tree must stay quiet before a burst of events counts as one change.
+pub const QUIET: Duration = Duration::from_millis(25);
+
+/// The longest a burst is collected before rebuilding anyway.
+const LONGEST_BURST: Duration = Duration::from_millis(400);
+
+/// What the rebuild loop waits for.
+#[derive(Debug)]
+pub enum Message {
+    Files(notify::Result<notify::Event>),
+    Stop,
+}
+
+/// Starts watching the source folders (recursively) and the root itself (for site.toml and
+/// for source folders created later).
+pub fn start(root: &Path, sender: Sender<Message>) -> notify::Result<notify::RecommendedWatcher> {
+    let mut watcher = notify::recommended_watcher(move |event| {
+        let _ = sender.send(Message::Files(event));
+    })?;
+    watcher.watch(root, RecursiveMode::NonRecursive)?;
+    for dir in SOURCE_DIRS {
+        let path = root.join(dir);
+        if path.is_dir() {
+            watcher.watch(&path, RecursiveMode::Recursive)?;
+        }
+    }
+    Ok(watcher)
+}
+
+/// Whether an event can change what a file holds (reads, opens and metadata changes cannot:
+/// the build itself reads every source, and must not trigger another build).
+pub fn changes_content(kind: &notify::EventKind) -> bool {
+    use notify::event::{EventKind, ModifyKind};
+    matches!(
+        kind,
+        EventKind::Create(_)
+            | EventKind::Remove(_)
+            | EventKind::Modify(
+                ModifyKind::Data(_) | ModifyKind::Name(_) | ModifyKind::Any | ModifyKind::Other
+            )
+    )
+}
+
+/// Collects a burst of events starting with `first` and reduces it to changes. Stops early
+/// (returning `true`) when asked to stop.
+pub fn collect(
+    first: notify::Event,
+    messages: &Receiver<Message>,
+    root: &Path,
+    output: &Path,
+    watcher: &mut notify::RecommendedWatcher,
+) -> (BTreeSet<Change>, bool) {
+    let started = Instant::now();
+    let mut paths: Vec<PathBuf> = Vec::new();
+    if changes_content(&first.kind) {
+        paths.extend(first.paths);
+    }
+    let mut stop = false;
+    while started.elapsed() < LONGEST_BURST {
+        match messages.recv_timeout(QUIET) {
+            Ok(Message::Files(Ok(event))) if changes_content(&event.kind) => {
+                paths.extend(event.paths)
+            }
+            Ok(Message::Files(Ok(_))) => {}
+            Ok(Message::Files(Err(_))) => {}
+            Ok(Message::Stop) => {
+                stop = true;
+                break;
+            }
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => {
+                stop = true;
+                break;
+            }
+        }
+    }
+    let mut changes = BTreeSet::new();
+    for path in paths {
+        // A source folder created after start: watch it too.
+        if path.parent() == Some(root)
+            && SOURCE_DIRS.iter().any(|d| path.ends_with(d))
+            && path.is_dir()
+        {
+            let _ = watcher.watch(&path, RecursiveMode::Recursive);
+        }
+        let in_sources = SOURCE_DIRS.iter().any(|d| path.starts_with(root.join(d)));
+        if path.is_dir() {
+            if !in_sources {
+                // The root itself, the output folder, staging folders: not sources.
+                continue;
+            }
+            // A folder moved in brings files that raise no events of their own.
+            for entry in walkdir::WalkDir::new(&path).into_iter().flatten() {
+                if entry.file_type().is_file() {
+                    changes.extend(classify(root, output, entry.path()));
+                }
+            }
+        } else {
+            changes.extend(classify(root, output, &path));
+        }
+    }
+    (changes, stop)
+}

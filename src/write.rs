@@ -1,0 +1,218 @@
+//! Writing rendered pages and files into an output sink, shared by full builds (into a
+//! staging folder) and incremental rebuilds (into the live output folder of `serve`).
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::dataset::{scan, Dataset};
+use crate::diagnostics::Diagnostic;
+use crate::metadata;
+use crate::output::OutputSink;
+use crate::render::{urls, Renderer, STREAMED_ROWS_MARKER};
+use crate::site::Site;
+
+/// Shared state of a (parallel) write phase: where files go, how many were written, and
+/// every problem met.
+pub struct Writer<'a> {
+    sink: &'a dyn OutputSink,
+    files: AtomicUsize,
+    problems: Mutex<Vec<Diagnostic>>,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(sink: &'a dyn OutputSink) -> Self {
+        Writer {
+            sink,
+            files: AtomicUsize::new(0),
+            problems: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Files written so far.
+    pub fn files(&self) -> usize {
+        self.files.load(Ordering::Relaxed)
+    }
+
+    /// Every problem met, ending the write phase.
+    pub fn into_problems(self) -> Vec<Diagnostic> {
+        self.problems
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Copies a file byte for byte.
+    pub fn copy(&self, from: &Path, relative: &str) -> Result<(), Diagnostic> {
+        self.sink
+            .copy(from, relative)
+            .map_err(|e| io_problem(relative, e))?;
+        self.files.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Removes an output file or folder.
+    pub fn remove(&self, relative: &str) {
+        if let Err(e) = self.sink.remove(relative) {
+            self.run(|| Err(io_problem(relative, e)), Path::new(relative));
+        }
+    }
+
+    /// Runs one write step, recording its failure against `file`.
+    pub fn run(&self, step: impl FnOnce() -> Result<(), Diagnostic>, file: &Path) {
+        if let Err(mut d) = step() {
+            if d.file.as_os_str().is_empty() {
+                d.file = file.to_path_buf();
+            }
+            if let Ok(mut problems) = self.problems.lock() {
+                problems.push(d);
+            }
+        }
+    }
+
+    pub fn page(&self, relative: &str, html: Result<String, Diagnostic>) -> Result<(), Diagnostic> {
+        self.bytes(relative, html?.as_bytes())
+    }
+
+    pub fn json(&self, relative: &str, value: &serde_json::Value) -> Result<(), Diagnostic> {
+        let mut bytes = serde_json::to_vec_pretty(value)
+            .map_err(|e| io_problem(relative, std::io::Error::other(e)))?;
+        bytes.push(b'\n');
+        self.bytes(relative, &bytes)
+    }
+
+    pub fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
+        self.sink
+            .write(relative, bytes)
+            .map_err(|e| io_problem(relative, e))?;
+        self.files.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+fn io_problem(relative: &str, error: std::io::Error) -> Diagnostic {
+    Diagnostic::error(relative, format!("cannot write the output file: {error}"))
+        .with_hint("check free disk space and permissions of the output folder")
+}
+
+/// The page, the CSV download and the metadata of one dataset.
+pub fn write_dataset(
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Result<(), Diagnostic> {
+    write_dataset_page(site, renderer, dataset, writer)?;
+    let csv_path = urls::csv_file(&dataset.slug);
+    writer.copy(&dataset.csv_path, &csv_path)?;
+    writer.json(
+        &urls::json_file(&dataset.slug),
+        &metadata::datapackage::descriptor(site, dataset),
+    )?;
+    writer.json(
+        &urls::csvw_file(&dataset.slug),
+        &metadata::csvw::table(site, dataset),
+    )
+}
+
+/// The HTML page of one dataset alone (its downloads unchanged).
+pub fn write_dataset_page(
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Result<(), Diagnostic> {
+    let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
+    if dataset.shown_rows() <= dataset.csv.rendered_rows {
+        writer.page(
+            &page_path,
+            renderer.dataset_page(site, dataset, &dataset.csv.table_html),
+        )?;
+    } else {
+        // More rows than the scan kept: render around a marker and stream the rows in.
+        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER)?;
+        let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
+            Diagnostic::error(
+                "templates/dataset.html",
+                "the template does not output dataset.table.rows_html",
+            )
+            .with_hint("render `{{ dataset.table.rows_html | safe }}` inside the table body")
+        })?;
+        let mut file = writer
+            .sink
+            .create(&page_path)
+            .map_err(|e| io_problem(&page_path, e))?;
+        let renderer = scan::RowRenderer::new(&dataset.front.columns);
+        let out = file.writer();
+        out.write_all(before.as_bytes())
+            .and_then(|_| {
+                scan::stream_rows(&dataset.csv_path, &renderer, dataset.shown_rows(), out)
+            })
+            .and_then(|_| out.write_all(after.as_bytes()))
+            .and_then(|_| file.finish())
+            .map_err(|e| io_problem(&page_path, e))?;
+        writer.files.fetch_add(1, Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// The catalog, sitemap, feed and robots.txt.
+pub fn write_site_metadata(site: &Site, writer: &Writer) {
+    let no_file = Path::new("site.toml");
+    writer.run(
+        || writer.json("data/catalog.json", &metadata::site_files::catalog(site)),
+        no_file,
+    );
+    writer.run(
+        || {
+            writer.bytes(
+                "sitemap.xml",
+                metadata::site_files::sitemap(site).as_bytes(),
+            )
+        },
+        no_file,
+    );
+    writer.run(
+        || writer.bytes("feed.xml", metadata::site_files::feed(site).as_bytes()),
+        no_file,
+    );
+    writer.run(
+        || writer.bytes("robots.txt", metadata::site_files::robots(site).as_bytes()),
+        no_file,
+    );
+}
+
+/// Copies `static/` into the output root as is.
+pub fn copy_static(root: &Path, writer: &Writer) {
+    let dir = root.join("static");
+    if !dir.is_dir() {
+        return;
+    }
+    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                writer.run(
+                    || {
+                        Err(Diagnostic::error(
+                            "static",
+                            format!("cannot read static/: {e}"),
+                        ))
+                    },
+                    Path::new("static"),
+                );
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry
+            .path()
+            .strip_prefix(&dir)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        writer.run(|| writer.copy(entry.path(), &relative), Path::new("static"));
+    }
+}

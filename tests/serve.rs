@@ -1,0 +1,275 @@
+//! `datapages serve` over real HTTP on 127.0.0.1: pages, content types, the 404 page, path
+//! escapes, live edits, broken edits that keep the last good pages, a port in use, Ctrl-C.
+
+mod common;
+
+use std::time::Duration;
+
+use common::server::{raw_request, Server};
+
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(dir.path());
+    dir
+}
+
+const FLAGSHIP: &str = "/datasets/sata-sas-nvme-measured-throughput/";
+const FLAGSHIP_MD: &str = "content/datasets/sata-sas-nvme-measured-throughput.md";
+
+#[test]
+fn serves_pages_with_types_and_a_real_404() {
+    let dir = site();
+    let server = Server::start(dir.path());
+    for (path, content_type) in [
+        ("/", "text/html; charset=utf-8"),
+        (FLAGSHIP, "text/html; charset=utf-8"),
+        ("/style.css", "text/css; charset=utf-8"),
+        (
+            "/data/datasets/sata-sas-nvme-measured-throughput.csv",
+            "text/csv; charset=utf-8",
+        ),
+        (
+            "/data/datasets/sata-sas-nvme-measured-throughput.json",
+            "application/json",
+        ),
+        ("/sitemap.xml", "application/xml"),
+        ("/robots.txt", "text/plain; charset=utf-8"),
+    ] {
+        let (status, head, body) = server.raw("GET", path);
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            head.contains(&format!("content-type: {content_type}")),
+            "{path}: {head}"
+        );
+        assert!(head.contains("cache-control: no-store"), "{path}: {head}");
+        assert!(!body.is_empty());
+    }
+    let (_, _, page) = server.raw("GET", FLAGSHIP);
+    let page = String::from_utf8(page).unwrap();
+    assert!(
+        page.contains("data-datapages-live-reload"),
+        "served pages get the reload script"
+    );
+    let built = std::fs::read_to_string(
+        dir.path()
+            .join("public/datasets/sata-sas-nvme-measured-throughput/index.html"),
+    )
+    .unwrap();
+    assert!(
+        !built.contains("data-datapages-live-reload"),
+        "the built file has no reload code"
+    );
+
+    let (status, head, body) = server.raw("GET", "/no/such/page/");
+    assert_eq!(status, 404);
+    assert!(head.contains("text/html"));
+    assert!(
+        String::from_utf8_lossy(&body).contains("Page not found"),
+        "the site's own 404 page"
+    );
+
+    let (status, head, body) = server.raw("HEAD", FLAGSHIP);
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"));
+    assert!(body.is_empty(), "HEAD has no body");
+
+    let (status, head, _) = server.raw("GET", "/datasets");
+    assert_eq!(status, 301);
+    assert!(head.contains("location: /datasets/"), "{head}");
+    let (status, _, _) = server.raw("POST", "/");
+    assert_eq!(status, 405);
+}
+
+#[test]
+fn requests_never_escape_the_output_folder() {
+    let dir = site();
+    std::fs::write(dir.path().join("secret.txt"), "do not serve").unwrap();
+    let server = Server::start(dir.path());
+    for attempt in [
+        "/../secret.txt",
+        "/../site.toml",
+        "/%2e%2e/secret.txt",
+        "/%2e%2e%2fsecret.txt",
+        "/..%2fsecret.txt",
+        "/..%2Fsite.toml",
+        "/datasets/../../secret.txt",
+        "/style.css%00",
+        "/%00",
+        "/..\\secret.txt",
+        "/%5c..%5csecret.txt",
+        "//etc/passwd",
+        &format!("/{}", dir.path().join("secret.txt").display()),
+        "http://127.0.0.1/../secret.txt",
+    ] {
+        let (status, _, body) = server.raw("GET", attempt);
+        assert!(status == 400 || status == 404, "{attempt}: {status}");
+        assert!(
+            !String::from_utf8_lossy(&body).contains("do not serve"),
+            "{attempt} leaked"
+        );
+        assert!(
+            !String::from_utf8_lossy(&body).contains("base_url"),
+            "{attempt} leaked site.toml"
+        );
+    }
+}
+
+#[test]
+fn edits_show_up_and_broken_edits_keep_the_last_good_page() {
+    let dir = site();
+    let server = Server::start(dir.path());
+    let markdown = dir.path().join(FLAGSHIP_MD);
+    let original = std::fs::read_to_string(&markdown).unwrap();
+    let generation = poll_generation(&server);
+
+    std::fs::write(
+        &markdown,
+        original.replacen("With 128K blocks", "LIVE EDIT: with 128K blocks", 1),
+    )
+    .unwrap();
+    server.wait_for(FLAGSHIP, Duration::from_secs(10), |page| {
+        page.contains("LIVE EDIT")
+    });
+    let answer = poll(&server, generation, FLAGSHIP);
+    assert_eq!(answer["reload"], true, "{answer}");
+    assert!(server
+        .printed()
+        .contains("content/datasets/sata-sas-nvme-measured-throughput.md changed: re-rendered"));
+
+    // A broken edit: the page keeps its last good version and the poll reports the error.
+    let generation = answer["generation"].as_u64().unwrap();
+    let broken = original
+        .replacen("With 128K blocks", "LIVE EDIT: with 128K blocks", 1)
+        .replacen("kicker = ", "kicker = = ", 1);
+    std::fs::write(&markdown, broken).unwrap();
+    let answer = poll(&server, generation, FLAGSHIP);
+    let errors = answer["errors"].as_array().unwrap();
+    assert!(!errors.is_empty(), "{answer}");
+    assert!(
+        errors[0]["location"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{FLAGSHIP_MD}:3:")),
+        "{answer}"
+    );
+    assert!(
+        errors[0]["text"].as_str().unwrap().contains("invalid TOML"),
+        "{answer}"
+    );
+    let (status, _, page) = server.raw("GET", FLAGSHIP);
+    assert_eq!(status, 200);
+    assert!(
+        String::from_utf8_lossy(&page).contains("LIVE EDIT"),
+        "the last good page is still served"
+    );
+    assert!(server
+        .printed()
+        .contains("still serving the last good build"));
+
+    // Fixing the Markdown while breaking the CSV: now the CSV's problem is reported.
+    let csv = dir
+        .path()
+        .join("data/datasets/sata-sas-nvme-measured-throughput.csv");
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(&csv, format!("{csv_text}ragged,row\n")).unwrap();
+    std::fs::write(
+        &markdown,
+        original.replacen("With 128K blocks", "FIXED: with 128K blocks", 1),
+    )
+    .unwrap();
+    let mut generation = answer["generation"].as_u64().unwrap();
+    let answer = loop {
+        let answer = poll(&server, generation, FLAGSHIP);
+        generation = answer["generation"].as_u64().unwrap();
+        if answer["errors"].to_string().contains(".csv:13") {
+            break answer;
+        }
+    };
+    let text = answer["errors"].to_string();
+    assert!(
+        text.contains("row has 2 fields, the header has 17"),
+        "{answer}"
+    );
+    assert!(
+        !text.contains("invalid TOML"),
+        "the fixed Markdown error is gone: {answer}"
+    );
+    let (_, _, page) = server.raw("GET", FLAGSHIP);
+    assert!(
+        !String::from_utf8_lossy(&page).contains("FIXED"),
+        "nothing is published while the CSV is broken"
+    );
+
+    // Fixing the CSV clears the errors and reloads the page.
+    std::fs::write(&csv, &csv_text).unwrap();
+    server.wait_for(FLAGSHIP, Duration::from_secs(10), |page| {
+        page.contains("FIXED")
+    });
+    let answer = poll(&server, generation, FLAGSHIP);
+    assert!(answer["errors"].as_array().unwrap().is_empty(), "{answer}");
+    assert_eq!(answer["reload"], true);
+}
+
+#[test]
+fn a_port_in_use_is_a_clear_error() {
+    let dir = site();
+    let first = Server::start(dir.path());
+    let result = common::run(&[
+        "serve",
+        "--root",
+        dir.path().to_str().unwrap(),
+        "--port",
+        &first.port.to_string(),
+    ]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        stderr.contains("already in use") && stderr.contains("--port"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"));
+}
+
+#[test]
+fn ctrl_c_stops_cleanly() {
+    let dir = site();
+    let mut server = Server::start(dir.path());
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe { libc::kill(server.child.id() as i32, libc::SIGINT) };
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "serve did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    server.wait_printed("Stopped.");
+    let leftovers: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+fn poll_generation(server: &Server) -> u64 {
+    let (_, _, body) = raw_request(server.port, "GET", "/__datapages/poll?since=0&path=/");
+    let answer: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    answer["generation"].as_u64().unwrap()
+}
+
+/// Long-polls for the first generation after `since`.
+fn poll(server: &Server, since: u64, path: &str) -> serde_json::Value {
+    let (status, _, body) = raw_request(
+        server.port,
+        "GET",
+        &format!("/__datapages/poll?since={since}&path={path}"),
+    );
+    assert_eq!(status, 200);
+    serde_json::from_slice(&body).unwrap()
+}
