@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::dataset::{scan, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::output::Staging;
-use crate::render::{urls, Renderer, STREAMED_ROWS_MARKER};
+use crate::render::{dataset_charts, urls, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::{self, Site};
 
 /// What to build and where.
@@ -241,14 +241,19 @@ fn write_dataset(
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
+    let charts = dataset_charts(dataset);
+    for chart in &charts {
+        let path = urls::chart_file(&dataset.slug, &chart.id);
+        writer.bytes(&path, chart.file.as_bytes())?;
+    }
     if dataset.shown_rows() <= dataset.csv.rendered_rows {
         writer.page(
             &page_path,
-            renderer.dataset_page(site, dataset, &dataset.csv.table_html),
+            renderer.dataset_page(site, dataset, &dataset.csv.table_html, &charts),
         )?;
     } else {
         // More rows than the scan kept: render around a marker and stream the rows in.
-        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER)?;
+        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, &charts)?;
         let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
             Diagnostic::error(
                 "templates/dataset.html",
