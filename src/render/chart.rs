@@ -67,11 +67,11 @@ svg.dpc .g{stroke:#dcd8cf;stroke-width:1}svg.dpc .z{stroke:#6f757b;stroke-width:
 svg.dpc .s0{fill:#1f5f99;stroke:#1f5f99}svg.dpc .s1{fill:#b3541e;stroke:#b3541e}svg.dpc .s2{fill:#2e7d4f;stroke:#2e7d4f}\
 svg.dpc .s3{fill:#7b4ea3;stroke:#7b4ea3}svg.dpc .s4{fill:#8a6d00;stroke:#8a6d00}svg.dpc .s5{fill:#a23b72;stroke:#a23b72}\
 svg.dpc .l{fill:none;stroke-width:2.25}svg.dpc .o{fill:#fbfaf7;stroke-width:2}\
-@media screen and (prefers-color-scheme:dark){svg.dpc .bg,svg.dpc .o{fill:#17191b}svg.dpc text{fill:#e8e6e1}\
+@media screen and (prefers-color-scheme:dark){svg.dpc .bg{fill:#17191b}svg.dpc text{fill:#e8e6e1}\
 svg.dpc .m,svg.dpc .a,svg.dpc .k{fill:#a7abb0}svg.dpc .g{stroke:#3a3d41}svg.dpc .z{stroke:#8d9298}\
 svg.dpc .s0{fill:#7db7f0;stroke:#7db7f0}svg.dpc .s1{fill:#f0a36b;stroke:#f0a36b}svg.dpc .s2{fill:#74c69d;stroke:#74c69d}\
 svg.dpc .s3{fill:#c3a2e6;stroke:#c3a2e6}svg.dpc .s4{fill:#d9c15a;stroke:#d9c15a}svg.dpc .s5{fill:#f08cc0;stroke:#f08cc0}\
-svg.dpc .l{fill:none}}";
+svg.dpc .l{fill:none}svg.dpc .o{fill:#17191b}}";
 
 /// Line dash patterns per series, so lines differ by more than colour.
 const DASHES: [&str; 4] = ["", "7 4", "2 3", "10 3 2 3"];
