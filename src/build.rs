@@ -550,6 +550,9 @@ fn render_affected(
     for dataset in datasets.iter().chain(&related) {
         urls_changed.insert(format!("/{}", urls::dataset_page(&dataset.slug)));
     }
+    for file in &affected.stale_files {
+        writer.remove(file);
+    }
     for slug in &affected.removed_datasets {
         for path in [
             urls::dataset_page(slug),

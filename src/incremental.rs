@@ -98,6 +98,9 @@ pub struct Affected {
     pub removed_tags: BTreeSet<String>,
     /// Home, All datasets, catalog, sitemap and feed.
     pub listings: bool,
+    /// Output files (site-relative) that the new version no longer writes: the charts a
+    /// changed dataset dropped.
+    pub stale_files: BTreeSet<String>,
 }
 
 impl Affected {
@@ -127,6 +130,19 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         }
         out.tags.extend(tag_slugs(before, slug));
         out.tags.extend(tag_slugs(after, slug));
+        let charts = |site: &Site| -> BTreeSet<String> {
+            site.dataset(slug)
+                .map(|d| {
+                    d.front
+                        .charts
+                        .iter()
+                        .map(|c| crate::render::urls::chart_file(slug, &c.id()))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        out.stale_files
+            .extend(charts(before).difference(&charts(after)).cloned());
     }
     // Pages that show a changed dataset's title in their related links.
     for dataset in &after.datasets {

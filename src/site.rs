@@ -173,6 +173,7 @@ impl Site {
         datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         check_related(root, &datasets, &mut diagnostics);
+        check_chart_files(&datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {
             root: root.to_path_buf(),
@@ -252,6 +253,32 @@ fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagn
             if let Some((message, hint)) = problem {
                 diagnostics
                     .push(Diagnostic::error(&dataset.markdown_path, message).with_hint(hint));
+            }
+        }
+    }
+}
+
+/// Chart files are named `<slug>-<chart id>.svg`, so `a` with chart `b-c` and `a-b` with
+/// chart `c` would write the same file; the second one is an error.
+fn check_chart_files(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
+    let mut taken: HashMap<String, &str> = HashMap::new();
+    for dataset in datasets {
+        for chart in &dataset.front.charts {
+            let file = crate::render::urls::chart_file(&dataset.slug, &chart.id());
+            match taken.get(&file) {
+                Some(owner) => diagnostics.push(
+                    Diagnostic::error(
+                        &dataset.markdown_path,
+                        format!(
+                            "chart `{}` would be written to {file}, which a chart of `{owner}` writes too",
+                            chart.id()
+                        ),
+                    )
+                    .with_hint("give one of the two charts another `id`"),
+                ),
+                None => {
+                    taken.insert(file, &dataset.slug);
+                }
             }
         }
     }

@@ -10,7 +10,7 @@ use crate::dataset::{scan, Dataset};
 use crate::diagnostics::Diagnostic;
 use crate::metadata;
 use crate::output::OutputSink;
-use crate::render::{urls, Renderer, STREAMED_ROWS_MARKER};
+use crate::render::{dataset_charts, urls, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::Site;
 
 /// Shared state of a (parallel) write phase: where files go, how many were written, and
@@ -102,7 +102,14 @@ pub fn write_dataset(
     dataset: &Dataset,
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
-    write_dataset_page(site, renderer, dataset, writer)?;
+    let charts = dataset_charts(dataset);
+    for chart in &charts {
+        writer.bytes(
+            &urls::chart_file(&dataset.slug, &chart.id),
+            chart.file.as_bytes(),
+        )?;
+    }
+    write_page_with_charts(site, renderer, dataset, &charts, writer)?;
     let csv_path = urls::csv_file(&dataset.slug);
     writer.copy(&dataset.csv_path, &csv_path)?;
     writer.json(
@@ -115,22 +122,32 @@ pub fn write_dataset(
     )
 }
 
-/// The HTML page of one dataset alone (its downloads unchanged).
+/// The HTML page of one dataset alone (its downloads and chart files unchanged).
 pub fn write_dataset_page(
     site: &Site,
     renderer: &Renderer,
     dataset: &Dataset,
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
+    write_page_with_charts(site, renderer, dataset, &dataset_charts(dataset), writer)
+}
+
+fn write_page_with_charts(
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    charts: &[RenderedChart],
+    writer: &Writer,
+) -> Result<(), Diagnostic> {
     let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
     if dataset.shown_rows() <= dataset.csv.rendered_rows {
         writer.page(
             &page_path,
-            renderer.dataset_page(site, dataset, &dataset.csv.table_html),
+            renderer.dataset_page(site, dataset, &dataset.csv.table_html, charts),
         )?;
     } else {
         // More rows than the scan kept: render around a marker and stream the rows in.
-        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER)?;
+        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts)?;
         let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
             Diagnostic::error(
                 "templates/dataset.html",

@@ -25,6 +25,7 @@ fn flagship_sections_come_in_the_documented_order() {
             "Method",
             "What the MB/s column misses",
             "Limits",
+            "Charts",
             "Table",
             "Columns",
             "License",
@@ -41,6 +42,7 @@ fn flagship_sections_come_in_the_documented_order() {
         "id=\"method\"",
         "id=\"what-the-mb-s-column-misses\"",
         "id=\"limits\"",
+        "id=\"charts\"",
         "id=\"table\"",
         "id=\"columns\"",
         "id=\"license\"",
@@ -343,14 +345,14 @@ fn every_relative_link_resolves_in_the_output() {
 fn index_tags_and_plain_pages_exist() {
     let (_guard, output) = build_bundled();
     let all = html(&output.join("datasets/index.html"));
-    let titles = texts(&all, ".dataset-item h3");
+    let titles = texts(&all, ".dataset-item .item-title");
     assert_eq!(titles.len(), 4, "{titles:?}");
     assert!(titles.contains(&"Theoretical link ceilings".to_string()));
     let meta = texts(&all, ".item-meta").join("\n");
     assert!(meta.contains("11 rows × 17 columns"), "{meta}");
     let tag = html(&output.join("tags/nvme/index.html"));
     assert_eq!(texts(&tag, "h1"), ["NVMe"]);
-    assert!(texts(&tag, ".dataset-item h3").len() >= 3);
+    assert!(texts(&tag, ".dataset-item .item-title").len() >= 3);
     let home = html(&output.join("index.html"));
     assert!(
         !texts(&home, ".intro p").is_empty(),
@@ -416,4 +418,79 @@ fn two_builds_are_byte_identical() {
         common::tree_contents(&first),
         common::tree_contents(&second)
     );
+}
+
+/// The flagship's grouped bar chart is inline SVG before the table, and a file beside the CSV.
+#[test]
+fn flagship_charts_are_inline_and_standalone() {
+    let (_guard, output) = build_bundled();
+    let text = std::fs::read_to_string(flagship_page(&output)).unwrap();
+    let page = html(&flagship_page(&output));
+    let figures = texts(&page, "#charts figure .chart-title");
+    assert_eq!(
+        figures,
+        [
+            "Cluster throughput by block size and interface",
+            "Latency at the same points"
+        ]
+    );
+    let chart = text.find("id=\"chart-throughput\"").expect("the chart");
+    assert!(
+        chart < text.find("id=\"table\"").unwrap(),
+        "charts come before the table"
+    );
+    let svg = &text[chart..text[chart..].find("</svg>").unwrap() + chart];
+    assert!(svg.contains(
+        "<title id=\"dpc-throughput-title\">Cluster throughput by block size and interface</title>"
+    ));
+    assert!(
+        svg.contains("<desc id="),
+        "a text alternative lists the values"
+    );
+    assert!(svg.contains("128K, NVMe: 10,366"), "{svg}");
+    assert!(
+        svg.contains(">Cluster throughput (MB/s)</text>"),
+        "the value axis names its unit"
+    );
+    assert!(svg.contains(">Block size (as printed) · Interface</text>"));
+    assert!(svg.contains("prefers-color-scheme:dark"));
+    assert_eq!(
+        svg.matches("<rect x=").count(),
+        9,
+        "nine measured cluster bars"
+    );
+    assert!(
+        !svg.contains("6,200"),
+        "the filter leaves the vendor rating out"
+    );
+    assert!(
+        text.contains("href=\"#table\""),
+        "the chart links to the table"
+    );
+
+    let file = output.join(format!("data/datasets/{FLAGSHIP}-throughput.svg"));
+    let standalone = std::fs::read_to_string(&file).unwrap();
+    assert!(standalone.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns="));
+    assert!(standalone.contains("class=\"h\">Cluster throughput by block size</text>"));
+    let mut reader = quick_xml::Reader::from_str(&standalone);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("the standalone SVG is not well-formed XML: {e}"),
+        }
+    }
+    for (slug, id) in [
+        ("storage-link-payload-ceilings", "sata-sas-lane"),
+        ("storage-link-payload-ceilings", "pcie-x4"),
+        ("nvme-server-dd-fio", "dd-rate"),
+        ("vsan-consumer-kit-iometer", "read-iops"),
+    ] {
+        assert!(
+            output
+                .join(format!("data/datasets/{slug}-{id}.svg"))
+                .is_file(),
+            "{slug}-{id}.svg"
+        );
+    }
 }

@@ -87,19 +87,26 @@ fn describe_toml_message(message: &str) -> String {
     if let Some(name) = backticked(message, "missing field ") {
         return format!("missing required key `{name}`");
     }
+    if let Some(value) = backticked(message, "unknown variant ") {
+        return format!("`{value}` is not one of the allowed values");
+    }
     format!("invalid TOML: {message}")
 }
 
 fn hint_for_toml_message(message: &str) -> Option<String> {
     if let Some(name) = backticked(message, "unknown field ") {
-        let expected: Vec<&str> = message
-            .split_once("expected")
-            .map(|(_, list)| list.split('`').skip(1).step_by(2).collect())
-            .unwrap_or_default();
+        let expected = expected_names(message);
         return Some(match did_you_mean(name, expected.iter().copied()) {
             Some(near) => format!("did you mean `{near}`?"),
             None if !expected.is_empty() => format!("known keys here: {}", expected.join(", ")),
             None => "remove the key or check its spelling".to_string(),
+        });
+    }
+    if let Some(value) = backticked(message, "unknown variant ") {
+        let allowed = expected_names(message);
+        return Some(match did_you_mean(value, allowed.iter().copied()) {
+            Some(near) => format!("did you mean `{near}`? allowed: {}", allowed.join(", ")),
+            None => format!("allowed: {}", allowed.join(", ")),
         });
     }
     if let Some(name) = backticked(message, "missing field ") {
@@ -111,6 +118,14 @@ fn hint_for_toml_message(message: &str) -> Option<String> {
         return Some("check the value's type against docs/content-format.md".to_string());
     }
     None
+}
+
+/// The backticked names after "expected" in a serde message.
+fn expected_names(message: &str) -> Vec<&str> {
+    message
+        .split_once("expected")
+        .map(|(_, list)| list.split('`').skip(1).step_by(2).collect())
+        .unwrap_or_default()
 }
 
 /// The first `name` in "prefix`name`…", if the message has that prefix.
@@ -185,6 +200,30 @@ mod tests {
         assert_eq!(err.message, "unknown key `kickr`");
         assert_eq!(err.hint.as_deref(), Some("did you mean `kicker`?"));
         assert_eq!(err.line, Some(3));
+    }
+
+    #[test]
+    fn unknown_values_list_the_allowed_ones() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Shape {
+            kind: crate::content::ChartKind,
+        }
+        let text = "+++\nkind = \"bars\"\n+++\n";
+        let split = split(Path::new("a.md"), text).unwrap();
+        let err = parse_toml::<Shape>(
+            Path::new("a.md"),
+            text,
+            split.front_matter,
+            split.front_matter_offset,
+        )
+        .unwrap_err();
+        assert_eq!(err.message, "`bars` is not one of the allowed values");
+        assert_eq!(
+            err.hint.as_deref(),
+            Some("did you mean `bar`? allowed: bar, grouped-bar, line, dot")
+        );
+        assert_eq!(err.line, Some(2));
     }
 
     #[test]

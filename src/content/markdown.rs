@@ -7,7 +7,8 @@ use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, Ta
 
 /// Ids the generated parts of a dataset page use; author headings never take them.
 pub const RESERVED_IDS: &[&str] = &[
-    "top", "main", "contents", "download", "table", "columns", "license", "sources", "lede",
+    "top", "main", "contents", "download", "charts", "table", "columns", "license", "sources",
+    "lede",
 ];
 
 /// A Markdown body cut into the parts a page places separately.

@@ -6,6 +6,7 @@
 pub mod front_matter;
 pub mod markdown;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -109,6 +110,88 @@ pub struct DatasetFrontMatter {
     #[serde(default)]
     pub sources: Vec<Source>,
     pub columns: Vec<ColumnSpec>,
+    /// Charts drawn from the table at build time, in the author's order.
+    #[serde(default)]
+    pub charts: Vec<ChartSpec>,
+}
+
+/// What a chart draws: its shape decides which columns it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChartKind {
+    /// One bar per row: `x` labels it, `y` sets its length.
+    Bar,
+    /// Bars per `x` value, one for each `series` value.
+    GroupedBar,
+    /// `y` against `x`, one line per `series` value.
+    Line,
+    /// One dot per row, coloured and shaped by `series`.
+    Dot,
+}
+
+impl ChartKind {
+    /// The name used in front matter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChartKind::Bar => "bar",
+            ChartKind::GroupedBar => "grouped-bar",
+            ChartKind::Line => "line",
+            ChartKind::Dot => "dot",
+        }
+    }
+}
+
+/// A `[[charts]]` entry: which columns to draw, from which rows, with what words.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ChartSpec {
+    /// Anchor `#chart-<id>` and file `<slug>-<id>.svg`; the slug of the title when absent.
+    pub id: Option<String>,
+    pub kind: ChartKind,
+    pub title: String,
+    /// Markdown shown under the chart.
+    pub caption: Option<String>,
+    /// The column along the category (or horizontal) axis.
+    pub x: String,
+    /// The numeric column the chart measures.
+    pub y: String,
+    /// The column whose values split the points into bars, lines or dot styles.
+    pub series: Option<String>,
+    /// Only rows whose cell text is one of the listed values, per column.
+    #[serde(default)]
+    pub filter: BTreeMap<String, FilterValues>,
+}
+
+impl ChartSpec {
+    /// The chart's id: the one given, else the slug of its title.
+    pub fn id(&self) -> String {
+        match &self.id {
+            Some(id) => id.clone(),
+            None => markdown::slugify(&self.title),
+        }
+    }
+}
+
+/// The values a filter keeps: one string or a list of strings, compared to the cell text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FilterValues(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for FilterValues {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            One(String),
+            Many(Vec<String>),
+        }
+        match Raw::deserialize(deserializer) {
+            Ok(Raw::One(value)) => Ok(FilterValues(vec![value])),
+            Ok(Raw::Many(values)) => Ok(FilterValues(values)),
+            Err(_) => Err(serde::de::Error::custom(
+                "a filter value must be a string or a list of strings, e.g. [\"SATA\", \"SAS\"] (quote numbers: [\"8\"])",
+            )),
+        }
+    }
 }
 
 /// The front matter of a plain page or the home page.
@@ -185,6 +268,27 @@ mod tests {
         let h: Holder = toml::from_str("rows = \"all\"").unwrap();
         assert_eq!(h.rows, TableRows::All);
         assert!(toml::from_str::<Holder>("rows = \"some\"").is_err());
+    }
+
+    #[test]
+    fn chart_filters_take_one_value_or_a_list() {
+        #[derive(Deserialize)]
+        struct Charts {
+            charts: Vec<ChartSpec>,
+        }
+        let parsed: Charts = toml::from_str(
+            "[[charts]]\nkind = \"grouped-bar\"\ntitle = \"Throughput by size\"\nx = \"a\"\ny = \"b\"\nfilter = { k = \"v\", j = [\"1\", \"2\"] }\n",
+        )
+        .unwrap();
+        let chart = &parsed.charts[0];
+        assert_eq!(chart.kind, ChartKind::GroupedBar);
+        assert_eq!(chart.id(), "throughput-by-size");
+        assert_eq!(chart.filter["k"], FilterValues(vec!["v".into()]));
+        assert_eq!(chart.filter["j"].0, ["1", "2"]);
+        let wrong = toml::from_str::<Charts>(
+            "[[charts]]\nkind = \"bar\"\ntitle = \"t\"\nx = \"a\"\ny = \"b\"\nfilter = { k = 8 }\n",
+        );
+        assert!(wrong.err().unwrap().message().contains("quote numbers"));
     }
 
     #[test]

@@ -3,15 +3,18 @@
 pub mod scan;
 pub mod schema;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
 use crate::config::SiteConfig;
-use crate::content::{self, front_matter, markdown, Body, DatasetFrontMatter, License, TableRows};
+use crate::content::{
+    self, front_matter, markdown, Body, ChartKind, ChartSpec, DatasetFrontMatter, License,
+    TableRows,
+};
 use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
-use scan::{CompiledColumn, CsvSummary};
+use scan::{ChartColumns, CompiledColumn, CsvSummary};
 
 /// Everything known about one dataset after loading and validation.
 #[derive(Debug, Clone)]
@@ -228,6 +231,8 @@ pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
         }
     }
 
+    let chart_columns = compile_charts(&front, &text, &display, &mut problems);
+
     // The body.
     if body.lede_text.is_empty() {
         problems.push(
@@ -302,10 +307,11 @@ pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
     let csv_display = PathBuf::from(&csv_relative);
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
     let (summary, csv_problems) = if csv_path.is_file() {
-        scan::scan(
+        scan::scan_with_charts(
             &csv_path,
             &csv_display,
             &compiled,
+            &chart_columns,
             &source_ids,
             table_rows.limit(),
         )
@@ -324,6 +330,25 @@ pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
     problems.extend(csv_problems);
 
     if let Some(summary) = &summary {
+        for (n, (chart, points)) in chart_columns.iter().zip(&summary.charts).enumerate() {
+            if points.points.is_empty() {
+                let spec = &front.charts[n];
+                let filtered = if spec.filter.is_empty() {
+                    ""
+                } else {
+                    "matches the filter and "
+                };
+                let d = Diagnostic::error(
+                    &display,
+                    format!(
+                        "chart `{}` has nothing to draw: no row {filtered}has a value in `{}`",
+                        chart.id, spec.y
+                    ),
+                )
+                .with_hint("check the filter values against the CSV cells (they must match exactly), or remove the chart");
+                problems.push(locate_chart(d, &text, n, "[[charts]]"));
+            }
+        }
         for source in &front.sources {
             if !summary.referenced_sources.contains(&source.id)
                 && !linked_sources.contains(&source.id)
@@ -350,6 +375,229 @@ pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
         table_rows,
     });
     (dataset, problems)
+}
+
+/// Finds `needle` inside the `occurrence`-th (0-based) `[[charts]]` table of a dataset file,
+/// so that a problem points at the chart it is about, not at the first match in the file.
+fn locate_chart(diagnostic: Diagnostic, text: &str, occurrence: usize, needle: &str) -> Diagnostic {
+    let mut seen = 0;
+    let mut header = None;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if header.is_none() {
+            if trimmed == "[[charts]]" {
+                if seen == occurrence {
+                    header = Some(index);
+                }
+                seen += 1;
+            }
+            continue;
+        }
+        let other_table = trimmed.starts_with('[')
+            && !trimmed.starts_with("[\"")
+            && !trimmed.starts_with("[charts.");
+        if other_table || trimmed == "+++" {
+            break;
+        }
+        if let Some(byte) = line.find(needle) {
+            return diagnostic
+                .at(index + 1, line[..byte].chars().count() + 1)
+                .with_source_from(text);
+        }
+    }
+    match header {
+        Some(index) => diagnostic.at(index + 1, 1).with_source_from(text),
+        None => diagnostic,
+    }
+}
+
+/// Checks every `[[charts]]` entry against the documented columns and resolves its
+/// columns to CSV positions. Returns no charts at all when any is wrong, so that the
+/// points the scan collects always line up with `front.charts`.
+fn compile_charts(
+    front: &DatasetFrontMatter,
+    text: &str,
+    display: &Path,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<ChartColumns> {
+    let index: HashMap<&str, usize> = front
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.as_str(), i))
+        .collect();
+    let names: Vec<&str> = front.columns.iter().map(|c| c.name.as_str()).collect();
+    let column_hint = |name: &str| match did_you_mean(name, names.iter().copied()) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None => format!("the columns are: {}", names.join(", ")),
+    };
+    let before = problems.len();
+    let mut ids = HashSet::new();
+    let mut compiled = Vec::with_capacity(front.charts.len());
+    for (n, chart) in front.charts.iter().enumerate() {
+        let id = chart.id();
+        let error = |message: String, needle: &str| {
+            locate_chart(
+                Diagnostic::error(display, format!("chart `{id}`: {message}")),
+                text,
+                n,
+                needle,
+            )
+        };
+        if chart.title.trim().is_empty() {
+            problems.push(error("the title is empty".into(), "title").with_hint(
+                "say what the chart shows: it is the chart's heading and its accessible name",
+            ));
+        } else if !is_valid_slug(&id) {
+            let needle = if chart.id.is_some() { "id" } else { "title" };
+            problems.push(error(format!("`{id}` is not a valid chart id"), needle).with_hint(
+                format!(
+                    "set `id = \"{}\"`: lowercase letters, digits and hyphens; it names the anchor #chart-<id> and the file <slug>-<id>.svg",
+                    ascii_slug(&id)
+                ),
+            ));
+        }
+        if !ids.insert(id.clone()) {
+            problems.push(
+                error("another chart has the same id".into(), "title")
+                    .with_hint("give each chart its own `id` (or title)"),
+            );
+        }
+        let mut resolve = |key: &str, name: &str| -> Option<usize> {
+            if let Some(i) = index.get(name) {
+                return Some(*i);
+            }
+            let hint = column_hint(name);
+            problems.push(
+                error(
+                    format!("{key} names `{name}`, which is not a column"),
+                    &format!("\"{name}\""),
+                )
+                .with_hint(hint),
+            );
+            None
+        };
+        let x = resolve("x", &chart.x);
+        let y = resolve("y", &chart.y);
+        let series = chart.series.as_ref().map(|s| resolve("series", s));
+        let mut filter = Vec::new();
+        for (column, values) in &chart.filter {
+            let Some(i) = index.get(column.as_str()) else {
+                let hint = column_hint(column);
+                problems.push(
+                    error(
+                        format!("the filter names `{column}`, which is not a column"),
+                        column,
+                    )
+                    .with_hint(hint),
+                );
+                continue;
+            };
+            if let Some(allowed) = &front.columns[*i].enum_values {
+                for value in &values.0 {
+                    if !allowed.contains(value) {
+                        let near = did_you_mean(value, allowed.iter().map(String::as_str));
+                        let hint = match near {
+                            Some(near) => {
+                                format!("did you mean {near:?}? allowed: {}", allowed.join(", "))
+                            }
+                            None => format!("allowed: {}", allowed.join(", ")),
+                        };
+                        problems.push(
+                            error(
+                                format!("the filter on `{column}` keeps {value:?}, which the column does not allow"),
+                                &format!("\"{value}\""),
+                            )
+                            .with_hint(hint),
+                        );
+                    }
+                }
+            }
+            filter.push((*i, values.0.clone()));
+        }
+        if let Some(y) = y {
+            let column = &front.columns[y];
+            if !column.column_type.is_numeric() {
+                let numeric: Vec<&str> = front
+                    .columns
+                    .iter()
+                    .filter(|c| c.column_type.is_numeric())
+                    .map(|c| c.name.as_str())
+                    .collect();
+                let hint = if numeric.is_empty() {
+                    "the table has no number or integer column to chart".to_string()
+                } else {
+                    format!("numeric columns: {}", numeric.join(", "))
+                };
+                problems.push(
+                    error(
+                        format!(
+                            "y is `{}`, a {} column; a chart measures a number or integer column",
+                            column.name,
+                            column.column_type.as_str()
+                        ),
+                        &format!("\"{}\"", column.name),
+                    )
+                    .with_hint(hint),
+                );
+            }
+        }
+        check_chart_shape(chart, &error, problems);
+        if let (Some(x), Some(y), Some(series)) = (x, y, series.unwrap_or(Some(usize::MAX))) {
+            compiled.push(ChartColumns {
+                id,
+                x,
+                y,
+                series: (series != usize::MAX).then_some(series),
+                filter,
+            });
+        }
+    }
+    if problems.len() > before {
+        return Vec::new();
+    }
+    compiled
+}
+
+/// The rules that tie a chart's kind to its columns.
+fn check_chart_shape(
+    chart: &ChartSpec,
+    error: &dyn Fn(String, &str) -> Diagnostic,
+    problems: &mut Vec<Diagnostic>,
+) {
+    match (chart.kind, &chart.series) {
+        (ChartKind::GroupedBar, None) => problems.push(
+            error(
+                "a grouped-bar chart needs `series`, the column whose values make the bars of each group".into(),
+                "kind",
+            )
+            .with_hint("add `series = \"<column>\"`, or use kind = \"bar\""),
+        ),
+        (ChartKind::Bar, Some(series)) => problems.push(
+            error("a bar chart has no series".into(), "series").with_hint(format!(
+                "use kind = \"grouped-bar\" to split the bars by `{series}`, or remove `series`"
+            )),
+        ),
+        (_, Some(series)) if *series == chart.x => problems.push(
+            error(format!("x and series are both `{series}`"), "series")
+                .with_hint("series splits the points by another column than x"),
+        ),
+        _ => {}
+    }
+}
+
+/// A chart id made of ASCII letters, digits and hyphens, for hints.
+fn ascii_slug(text: &str) -> String {
+    let slug: String = markdown::slugify(text)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let parts: Vec<&str> = slug.split('-').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        "chart".into()
+    } else {
+        parts.join("-")
+    }
 }
 
 #[cfg(test)]

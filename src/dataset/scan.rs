@@ -23,6 +23,79 @@ pub const ERRORS_SHOWN_PER_COLUMN: usize = 5;
 /// them from the CSV straight into its output file.
 pub const ROWS_HELD_IN_MEMORY: u64 = 5_000;
 
+/// Most points one chart keeps; past this the rest are counted, reported and not drawn,
+/// so a chart of a million-row table stays a readable, bounded SVG.
+pub const CHART_POINTS_CAP: usize = 5_000;
+
+/// Which columns a chart reads (by index in the CSV) and which rows it keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartColumns {
+    /// The chart's id, for messages.
+    pub id: String,
+    pub x: usize,
+    pub y: usize,
+    pub series: Option<usize>,
+    /// A row is kept when, for every entry, its cell text is one of the values.
+    pub filter: Vec<(usize, Vec<String>)>,
+}
+
+/// One point of a chart, read from one row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartPoint {
+    pub x: String,
+    pub series: Option<String>,
+    pub y: f64,
+    /// `y` as the table shows it (`10,366`, `1.969`), for labels.
+    pub y_text: String,
+}
+
+/// What one chart collected during the scan.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChartPoints {
+    pub points: Vec<ChartPoint>,
+    /// Rows the filter kept whose `y` cell is empty: not drawn, and said so.
+    pub missing: u64,
+    /// Points past [`CHART_POINTS_CAP`]: not drawn, and said so.
+    pub dropped: u64,
+}
+
+impl ChartColumns {
+    /// Adds the point of one well-formed record, if the filter keeps it.
+    fn collect(&self, record: &csv::ByteRecord, column_type: ColumnType, into: &mut ChartPoints) {
+        let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
+        let kept = self.filter.iter().all(|(index, values)| {
+            cell(*index).is_some_and(|text| values.iter().any(|v| v == text))
+        });
+        if !kept {
+            return;
+        }
+        let Some(y_cell) = cell(self.y) else { return };
+        if y_cell.is_empty() {
+            into.missing += 1;
+            return;
+        }
+        // A cell of the wrong type is reported by the type check; it is not drawn.
+        let Ok(y) = y_cell.parse::<f64>() else { return };
+        if !y.is_finite() || column_type.check(y_cell).is_err() {
+            return;
+        }
+        if into.points.len() >= CHART_POINTS_CAP {
+            into.dropped += 1;
+            return;
+        }
+        let mut y_text = String::new();
+        format_cell(column_type, y_cell, &mut y_text);
+        into.points.push(ChartPoint {
+            x: cell(self.x).unwrap_or_default().to_string(),
+            series: self
+                .series
+                .map(|index| cell(index).unwrap_or_default().to_string()),
+            y,
+            y_text,
+        });
+    }
+}
+
 /// A column with its constraints ready to check.
 #[derive(Debug)]
 pub struct CompiledColumn<'a> {
@@ -48,6 +121,11 @@ pub struct CsvSummary {
     pub referenced_sources: BTreeSet<String>,
     /// Per column, the `DatePrecision`s seen in valid date cells, as a bit mask.
     pub date_precisions: Vec<u8>,
+    /// The longest cell of each column among the rendered rows, in characters: long text
+    /// columns get a wider column so their cells wrap into readable lines.
+    pub longest_cells: Vec<usize>,
+    /// The points of each chart, in the order the charts were given.
+    pub charts: Vec<ChartPoints>,
 }
 
 /// Renders CSV records as table rows; shared by the scan and the streaming page writer.
@@ -174,6 +252,18 @@ pub fn scan(
     source_ids: &HashSet<&str>,
     rows_to_render: u64,
 ) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    scan_with_charts(path, display, columns, &[], source_ids, rows_to_render)
+}
+
+/// [`scan`] that also collects the points of `charts` in the same pass.
+pub fn scan_with_charts(
+    path: &Path,
+    display: &Path,
+    columns: &[CompiledColumn],
+    charts: &[ChartColumns],
+    source_ids: &HashSet<&str>,
+    rows_to_render: u64,
+) -> (Option<CsvSummary>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let file = match File::open(path) {
         Ok(f) => f,
@@ -202,6 +292,7 @@ pub fn scan(
         .map(|c| c.spec.unique.then(HashMap::new))
         .collect();
     let rows_to_render = rows_to_render.min(ROWS_HELD_IN_MEMORY);
+    summary.charts = vec![ChartPoints::default(); charts.len()];
 
     // The header.
     match reader.read_byte_record(&mut record) {
@@ -268,9 +359,19 @@ pub fn scan(
         if summary.rendered_rows < rows_to_render {
             summary.has_empty_cells |= renderer.render(&record, &mut summary.table_html);
             summary.rendered_rows += 1;
+            summary.longest_cells.resize(width, 0);
+            for (longest, field) in summary.longest_cells.iter_mut().zip(record.iter()) {
+                let chars = String::from_utf8_lossy(field).chars().count();
+                *longest = (*longest).max(chars);
+            }
         }
         if !header_ok {
             continue;
+        }
+        for (chart, points) in charts.iter().zip(summary.charts.iter_mut()) {
+            if let Some(y_column) = columns.get(chart.y) {
+                chart.collect(&record, y_column.spec.column_type, points);
+            }
         }
         for (index, (field, column)) in record.iter().zip(columns).enumerate() {
             let value = match std::str::from_utf8(field) {
@@ -339,6 +440,24 @@ pub fn scan(
         );
     }
     diagnostics.extend(locate(path, display, pending));
+    for (chart, points) in charts.iter().zip(&summary.charts) {
+        if points.dropped > 0 {
+            let (mut cap, mut total) = (String::new(), String::new());
+            format_cell(ColumnType::Integer, &CHART_POINTS_CAP.to_string(), &mut cap);
+            let count = points.points.len() as u64 + points.dropped;
+            format_cell(ColumnType::Integer, &count.to_string(), &mut total);
+            diagnostics.push(
+                Diagnostic::warning(
+                    display,
+                    format!(
+                        "chart `{}` draws only the first {cap} of {total} points",
+                        chart.id
+                    ),
+                )
+                .with_hint("narrow the chart with `filter = { column = [\"value\"] }`"),
+            );
+        }
+    }
     for ((column, kind), count) in counter.counts {
         if count > ERRORS_SHOWN_PER_COLUMN {
             let name = if column == usize::MAX {
@@ -895,6 +1014,65 @@ mod tests {
             .unwrap()
             .message
             .contains("15 more type problems in column `n`"));
+    }
+
+    #[test]
+    fn charts_collect_filtered_points_in_the_same_pass() {
+        let specs = [
+            column("k", "string", ""),
+            column("s", "string", ""),
+            column("v", "number", ""),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        let mut csv = String::from("k,s,v\nx,a,10366\nx,b,\ny,a,1.5\nz,a,2\n");
+        for _ in 0..CHART_POINTS_CAP {
+            csv.push_str("w,a,1\n");
+        }
+        std::fs::write(&path, csv).unwrap();
+        let compiled: Vec<CompiledColumn> = specs
+            .iter()
+            .map(|spec| CompiledColumn {
+                spec,
+                pattern: None,
+            })
+            .collect();
+        let filtered = ChartColumns {
+            id: "filtered".into(),
+            x: 0,
+            y: 2,
+            series: Some(1),
+            filter: vec![(0, vec!["x".into(), "y".into()])],
+        };
+        let all = ChartColumns {
+            id: "all".into(),
+            x: 0,
+            y: 2,
+            series: None,
+            filter: Vec::new(),
+        };
+        let (summary, problems) = scan_with_charts(
+            &path,
+            Path::new("t.csv"),
+            &compiled,
+            &[filtered, all],
+            &HashSet::new(),
+            10,
+        );
+        let summary = summary.unwrap();
+        let first = &summary.charts[0];
+        assert_eq!(first.points.len(), 2);
+        assert_eq!(first.points[0].y_text, "10,366");
+        assert_eq!(first.points[0].series.as_deref(), Some("a"));
+        assert_eq!(first.points[1].y, 1.5);
+        assert_eq!(first.missing, 1);
+        let second = &summary.charts[1];
+        assert_eq!(second.points.len(), CHART_POINTS_CAP);
+        assert_eq!(second.dropped, 3);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0]
+            .message
+            .contains("chart `all` draws only the first 5,000 of 5,003 points"));
     }
 
     #[test]

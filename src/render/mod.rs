@@ -3,6 +3,7 @@
 //! Templates are parsed once per build. The built-in templates (the bundled site's own
 //! `templates/`, compiled in) are used for any template a site does not override.
 
+pub mod chart;
 pub mod view;
 
 use std::path::Path;
@@ -29,6 +30,10 @@ pub mod urls {
     pub fn csvw_file(slug: &str) -> String {
         format!("data/datasets/{slug}.csv-metadata.json")
     }
+    /// A chart's standalone SVG, next to the CSV it is drawn from.
+    pub fn chart_file(slug: &str, chart_id: &str) -> String {
+        format!("data/datasets/{slug}-{chart_id}.svg")
+    }
     pub fn tag_page(slug: &str) -> String {
         format!("tags/{slug}/")
     }
@@ -36,6 +41,63 @@ pub mod urls {
         format!("{name}/")
     }
     pub const DATASETS: &str = "datasets/";
+}
+
+/// One chart of a dataset, drawn once and used twice: inline in the page and as a file.
+#[derive(Debug, Clone)]
+pub struct RenderedChart {
+    pub id: String,
+    /// The `<svg>` element for the page.
+    pub inline: String,
+    /// The standalone `.svg` file, which also draws the title.
+    pub file: String,
+}
+
+/// Draws every chart of a dataset from the points its scan collected.
+pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
+    let columns = &dataset.front.columns;
+    let title = |name: &'_ str| -> String {
+        columns
+            .iter()
+            .find(|c| c.name == name)
+            .map_or(name, |c| c.title.as_str())
+            .to_string()
+    };
+    dataset
+        .front
+        .charts
+        .iter()
+        .zip(&dataset.csv.charts)
+        .map(|(spec, points)| {
+            let id = spec.id();
+            let x_scale = match columns.iter().find(|c| c.name == spec.x) {
+                Some(c) if c.column_type.is_numeric() => chart::XScale::Number,
+                Some(c) if c.column_type == crate::dataset::schema::ColumnType::Date => {
+                    chart::XScale::Date
+                }
+                _ => chart::XScale::Category,
+            };
+            let (x_title, y_title) = (title(&spec.x), title(&spec.y));
+            let series_title = spec.series.as_deref().map(title);
+            let input = chart::ChartInput {
+                id: &id,
+                kind: spec.kind,
+                title: &spec.title,
+                x_title: &x_title,
+                y_title: &y_title,
+                series_title: series_title.as_deref(),
+                x_scale,
+                points: &points.points,
+                missing: points.missing,
+                dropped: points.dropped,
+            };
+            RenderedChart {
+                inline: chart::render(&input, chart::Placement::Inline),
+                file: chart::render(&input, chart::Placement::File),
+                id,
+            }
+        })
+        .collect()
 }
 
 /// Marker standing in for table rows that are streamed into the file after rendering.
@@ -138,9 +200,10 @@ impl Renderer {
         site: &Site,
         dataset: &crate::dataset::Dataset,
         rows_html: &str,
+        charts: &[RenderedChart],
     ) -> Result<String, Diagnostic> {
         let columns = view::column_views(dataset);
-        let page = view::DatasetPageView::new(site, dataset, &columns, rows_html);
+        let page = view::DatasetPageView::new(site, dataset, &columns, rows_html, charts);
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
         context.insert("page_title", &dataset.front.title);
@@ -266,10 +329,13 @@ fn summaries(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<DatasetSu
         .collect()
 }
 
-fn tag_links(site: &Site) -> Vec<LinkView> {
+fn tag_links(site: &Site) -> Vec<view::TagView<'_>> {
     site.tags
         .iter()
-        .map(|t| LinkView {
+        .map(|t| view::TagView {
+            name: &t.name,
+            slug: &t.slug,
+            count: t.datasets.len(),
             text: format!("{} ({})", t.name, t.datasets.len()),
             url: urls::tag_page(&t.slug),
         })

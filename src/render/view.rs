@@ -53,6 +53,8 @@ pub struct DatasetSummaryView<'a> {
     pub rows: u64,
     pub columns: usize,
     pub tags: Vec<LinkView>,
+    /// The tags' slugs, space-separated, for the All datasets filter.
+    pub tag_slugs: String,
     pub updated: Option<String>,
 }
 
@@ -67,6 +69,13 @@ impl<'a> DatasetSummaryView<'a> {
             rows: dataset.csv.rows,
             columns: dataset.csv.header.len(),
             tags: tag_links(dataset),
+            tag_slugs: dataset
+                .front
+                .tags
+                .iter()
+                .map(|t| markdown::slugify(t))
+                .collect::<Vec<_>>()
+                .join(" "),
             updated: dataset.updated(),
         }
     }
@@ -82,6 +91,19 @@ fn tag_links(dataset: &Dataset) -> Vec<LinkView> {
             url: urls::tag_page(&markdown::slugify(name)),
         })
         .collect()
+}
+
+/// A tag in the All datasets list and its filter.
+#[derive(Debug, Serialize)]
+pub struct TagView<'a> {
+    pub name: &'a str,
+    pub slug: &'a str,
+    /// Datasets carrying the tag.
+    pub count: usize,
+    /// "NVMe (3)".
+    pub text: String,
+    /// Relative to the site root.
+    pub url: String,
 }
 
 /// A `## ` section of the author's prose.
@@ -102,6 +124,8 @@ pub struct ColumnView<'a> {
     pub description: &'a str,
     pub unit: Option<&'a str>,
     pub numeric: bool,
+    /// Long text: the table gives the column room to wrap into readable lines.
+    pub wide: bool,
 }
 
 /// One source, with its anchor id.
@@ -144,6 +168,20 @@ pub struct TableView<'a> {
     pub note_html: Option<String>,
 }
 
+/// One chart, drawn at build time.
+#[derive(Debug, Serialize)]
+pub struct ChartView<'a> {
+    /// Anchor `#chart-<id>`.
+    pub id: &'a str,
+    pub kind: &'static str,
+    pub title: &'a str,
+    pub caption_html: Option<String>,
+    /// The finished, escaped `<svg>` element.
+    pub svg: &'a str,
+    /// Site-relative URL of the standalone SVG file.
+    pub svg_url: String,
+}
+
 /// The license section.
 #[derive(Debug, Serialize)]
 pub struct LicenseView<'a> {
@@ -165,6 +203,7 @@ pub struct DatasetPageView<'a> {
     pub tags: Vec<LinkView>,
     pub related: Vec<LinkView>,
     pub sections: Vec<SectionView<'a>>,
+    pub charts: Vec<ChartView<'a>>,
     pub table: TableView<'a>,
     pub columns: &'a [ColumnView<'a>],
     pub license: LicenseView<'a>,
@@ -177,19 +216,24 @@ pub struct DatasetPageView<'a> {
     pub csvw_url: String,
 }
 
+/// Cells longer than this (in characters) make a column wide.
+const WIDE_CELL_CHARS: usize = 48;
+
 /// The columns of a dataset, for the table header and the Columns section.
 pub fn column_views(dataset: &Dataset) -> Vec<ColumnView<'_>> {
     dataset
         .front
         .columns
         .iter()
-        .map(|c| ColumnView {
+        .enumerate()
+        .map(|(index, c)| ColumnView {
             name: &c.name,
             title: &c.title,
             column_type: c.column_type.as_str(),
             description: &c.description,
             unit: c.unit.as_deref(),
             numeric: c.column_type.is_numeric(),
+            wide: dataset.csv.longest_cells.get(index).copied().unwrap_or(0) > WIDE_CELL_CHARS,
         })
         .collect()
 }
@@ -201,6 +245,7 @@ impl<'a> DatasetPageView<'a> {
         dataset: &'a Dataset,
         columns: &'a [ColumnView<'a>],
         rows_html: &'a str,
+        charts: &'a [crate::render::RenderedChart],
     ) -> Self {
         let front = &dataset.front;
         let related = front
@@ -240,6 +285,19 @@ impl<'a> DatasetPageView<'a> {
                     id: &s.id,
                     title: &s.title,
                     html: &s.html,
+                })
+                .collect(),
+            charts: front
+                .charts
+                .iter()
+                .zip(charts)
+                .map(|(spec, drawn)| ChartView {
+                    id: &drawn.id,
+                    kind: spec.kind.as_str(),
+                    title: &spec.title,
+                    caption_html: spec.caption.as_deref().map(markdown::to_html),
+                    svg: &drawn.inline,
+                    svg_url: urls::chart_file(&dataset.slug, &drawn.id),
                 })
                 .collect(),
             table: TableView {

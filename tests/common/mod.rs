@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod server;
+pub mod webdriver;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -145,3 +146,25 @@ description = "A value."
 /// A body with a lede, Method and Limits, citing the source.
 pub const SMALL_BODY: &str =
     "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+
+/// Whether an outside tool a test needs (a browser, Java, an npm package) is installed.
+/// When it is not, the test prints "skipped: <tool> not found" and should return; under
+/// `CI=true` a missing tool fails the test instead, so CI never passes by skipping.
+pub fn tool_present(tool: &str, present: bool) -> bool {
+    if present {
+        return true;
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{tool} not found, and CI=true requires it: ./scripts/test installs it");
+    }
+    println!("skipped: {tool} not found");
+    eprintln!("skipped: {tool} not found");
+    false
+}
+
+/// The npm packages of `tests/browser/` (installed by `npm ci --prefix tests/browser`).
+pub fn browser_package(relative: &str) -> PathBuf {
+    bundled_site()
+        .join("tests/browser/node_modules")
+        .join(relative)
+}

@@ -1,0 +1,100 @@
+// datapages: sorting and filtering for the dataset table.
+// Progressive enhancement: without this script the table is complete and readable; with
+// it, each column header becomes a sort button and a filter box narrows the rows.
+// No framework, no requests to other hosts.
+(function () {
+  "use strict";
+
+  var table = document.querySelector("table.sortable");
+  if (!table || !table.tBodies.length) return;
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var headers = Array.prototype.slice.call(table.tHead ? table.tHead.rows[0].cells : []);
+  var total = rows.length;
+  var collator = new Intl.Collator(document.documentElement.lang || undefined, { numeric: true, sensitivity: "base" });
+
+  // Thousands separators are shown, not part of the number.
+  function numberOf(cell) {
+    var value = parseFloat(cell.textContent.replace(/[,\s\u00a0]/g, ""));
+    return isNaN(value) ? null : value;
+  }
+
+  function isEmpty(cell) {
+    return !cell || cell.classList.contains("empty") || cell.textContent.trim() === "";
+  }
+
+  // Sort keys are read once: the rows do not change.
+  var keys = rows.map(function (row, index) {
+    return { row: row, index: index, text: null };
+  });
+
+  function sortBy(column, numeric, direction) {
+    var sign = direction === "ascending" ? 1 : -1;
+    keys.sort(function (a, b) {
+      var ca = a.row.cells[column];
+      var cb = b.row.cells[column];
+      var ea = isEmpty(ca);
+      var eb = isEmpty(cb);
+      // Empty cells go last whichever way the column is sorted.
+      if (ea || eb) return ea === eb ? a.index - b.index : ea ? 1 : -1;
+      var order;
+      if (numeric) {
+        var na = numberOf(ca);
+        var nb = numberOf(cb);
+        order = na === null || nb === null ? collator.compare(ca.textContent, cb.textContent) : na - nb;
+      } else {
+        order = collator.compare(ca.textContent.trim(), cb.textContent.trim());
+      }
+      return order !== 0 ? sign * order : a.index - b.index;
+    });
+    var fragment = document.createDocumentFragment();
+    keys.forEach(function (key) { fragment.appendChild(key.row); });
+    body.appendChild(fragment);
+  }
+
+  headers.forEach(function (th, column) {
+    var numeric = th.classList.contains("num");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "sort-button";
+    while (th.firstChild) button.appendChild(th.firstChild);
+    th.appendChild(button);
+    button.addEventListener("click", function () {
+      var current = th.getAttribute("aria-sort");
+      // Numbers sort largest first on the first click, text from A.
+      var next = current === "descending" ? "ascending"
+        : current === "ascending" ? "descending"
+        : numeric ? "descending" : "ascending";
+      headers.forEach(function (other) { other.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", next);
+      sortBy(column, numeric, next);
+    });
+  });
+
+  // The filter box: every word typed must appear somewhere in the row.
+  var tools = document.querySelector(".table-tools");
+  var input = document.getElementById("table-filter");
+  var status = document.getElementById("table-status");
+  if (!tools || !input || !status) return;
+  var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+  var unit = total === 1 ? " row" : " rows";
+
+  function applyFilter() {
+    var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    rows.forEach(function (row, index) {
+      var match = words.every(function (word) { return texts[index].indexOf(word) !== -1; });
+      row.hidden = !match;
+      if (match) shown += 1;
+    });
+    status.textContent = words.length ? shown + " of " + total + unit : "All " + total + unit;
+  }
+
+  var pending = null;
+  input.addEventListener("input", function () {
+    if (pending) clearTimeout(pending);
+    pending = setTimeout(applyFilter, total > 2000 ? 150 : 0);
+  });
+  tools.hidden = false;
+  applyFilter();
+})();
