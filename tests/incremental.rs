@@ -1,0 +1,246 @@
+//! Incremental rebuilds through `build::Session`, as `serve` uses them: an edit re-renders
+//! exactly the affected outputs and leaves every other file untouched; removals delete
+//! outputs; failures write nothing; templates rebuild everything.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use datapages::build::{BuildOptions, Session};
+use datapages::incremental::Change;
+
+fn start(root: &Path) -> Session {
+    let options = BuildOptions {
+        root: root.to_path_buf(),
+        output: None,
+        date: None,
+    };
+    match Session::start(&options, |staging| staging.commit()) {
+        Ok((session, _)) => session,
+        Err(d) => panic!("{}", d.render(false)),
+    }
+}
+
+/// Modification times of every output file, to see which ones a rebuild touched.
+fn mtimes(output: &Path) -> Vec<(PathBuf, SystemTime)> {
+    walkdir::WalkDir::new(output)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().strip_prefix(output).unwrap().to_path_buf(),
+                e.metadata().unwrap().modified().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn touched(before: &[(PathBuf, SystemTime)], after: &[(PathBuf, SystemTime)]) -> BTreeSet<String> {
+    after
+        .iter()
+        .filter(|(path, time)| {
+            before
+                .iter()
+                .find(|(p, _)| p == path)
+                .is_none_or(|(_, t)| t != time)
+        })
+        .map(|(p, _)| p.display().to_string())
+        .collect()
+}
+
+#[test]
+fn an_edit_rewrites_exactly_what_depends_on_it() {
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let before = mtimes(&output);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+
+    let markdown = site
+        .path()
+        .join("content/datasets/vsan-consumer-kit-iometer.md");
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    std::fs::write(
+        &markdown,
+        text.replacen("\n## Method", "\nAn added intro paragraph.\n\n## Method", 1),
+    )
+    .unwrap();
+    let report = session
+        .rebuild([Change::Dataset("vsan-consumer-kit-iometer".into())], |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(!report.full);
+    // Its page, its 5 tag pages, home and All datasets; nothing relates to it.
+    assert_eq!(report.pages, 8, "{report:?}");
+    let changed = touched(&before, &mtimes(&output));
+    let expected: BTreeSet<String> = [
+        "datasets/vsan-consumer-kit-iometer/index.html",
+        "data/datasets/vsan-consumer-kit-iometer.csv",
+        "data/datasets/vsan-consumer-kit-iometer.json",
+        "data/datasets/vsan-consumer-kit-iometer.csv-metadata.json",
+        "tags/storage-throughput/index.html",
+        "tags/vsan/index.html",
+        "tags/nvme/index.html",
+        "tags/sata/index.html",
+        "tags/home-lab/index.html",
+        "index.html",
+        "datasets/index.html",
+        "data/catalog.json",
+        "sitemap.xml",
+        "feed.xml",
+        "robots.txt",
+    ]
+    .into_iter()
+    .map(String::from)
+    .chain(
+        std::fs::read_dir(output.join("data/datasets"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("vsan-consumer-kit-iometer-") && n.ends_with(".svg"))
+            .map(|n| format!("data/datasets/{n}")),
+    )
+    .collect();
+    assert_eq!(changed, expected);
+    let page =
+        std::fs::read_to_string(output.join("datasets/vsan-consumer-kit-iometer/index.html"))
+            .unwrap();
+    assert!(page.contains("An added intro paragraph."));
+    assert!(report
+        .urls
+        .contains(&"/datasets/vsan-consumer-kit-iometer/".to_string()));
+    assert!(report
+        .summary()
+        .starts_with("content/datasets/vsan-consumer-kit-iometer.md changed: re-rendered 8 pages"));
+}
+
+#[test]
+fn a_title_change_reaches_the_pages_that_link_to_it() {
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    let markdown = site
+        .path()
+        .join("content/datasets/storage-link-payload-ceilings.md");
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    std::fs::write(
+        &markdown,
+        text.replacen(
+            "title = \"Theoretical link ceilings\"",
+            "title = \"Link ceilings, in theory\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let report = session
+        .rebuild(
+            [Change::Dataset("storage-link-payload-ceilings".into())],
+            |s| s.commit(),
+        )
+        .unwrap();
+    let output = site.path().join("public");
+    for related in ["sata-sas-nvme-measured-throughput", "nvme-server-dd-fio"] {
+        let page =
+            std::fs::read_to_string(output.join(format!("datasets/{related}/index.html"))).unwrap();
+        assert!(
+            page.contains("Link ceilings, in theory"),
+            "{related} shows the new title"
+        );
+        assert!(report.urls.contains(&format!("/datasets/{related}/")));
+    }
+}
+
+#[test]
+fn removals_delete_outputs_and_failures_write_nothing() {
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+
+    // Removing a dataset that others relate to fails (they name it), and writes nothing.
+    let markdown = site
+        .path()
+        .join("content/datasets/storage-link-payload-ceilings.md");
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    std::fs::remove_file(&markdown).unwrap();
+    let before = common::tree_contents(&output);
+    let error = session
+        .rebuild(
+            [Change::Dataset("storage-link-payload-ceilings".into())],
+            |s| s.commit(),
+        )
+        .unwrap_err();
+    assert!(error
+        .render(false)
+        .contains("`related` names `storage-link-payload-ceilings`, which is not a dataset"));
+    assert_eq!(
+        common::tree_contents(&output),
+        before,
+        "a failed rebuild writes nothing"
+    );
+
+    // Put it back: the pending change is retried with the next one and succeeds.
+    std::fs::write(&markdown, &text).unwrap();
+    session.rebuild([], |s| s.commit()).unwrap();
+
+    // A dataset nobody relates to can go: its page, downloads, charts and lone tags go too.
+    std::fs::remove_file(site.path().join("content/datasets/nvme-server-dd-fio.md")).unwrap();
+    for other in [
+        "sata-sas-nvme-measured-throughput",
+        "storage-link-payload-ceilings",
+        "vsan-consumer-kit-iometer",
+    ] {
+        let path = site.path().join(format!("content/datasets/{other}.md"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("\"nvme-server-dd-fio\", ", "")
+            .replace(", \"nvme-server-dd-fio\"", "");
+        std::fs::write(&path, text).unwrap();
+    }
+    let report = session
+        .rebuild([Change::Dataset("nvme-server-dd-fio".into())], |s| {
+            s.commit()
+        })
+        .unwrap();
+    assert!(!output.join("datasets/nvme-server-dd-fio").exists());
+    assert!(!output.join("data/datasets/nvme-server-dd-fio.csv").exists());
+    assert!(
+        !output.join("tags/fio").exists(),
+        "a tag with no datasets left loses its page"
+    );
+    assert!(report
+        .urls
+        .contains(&"/datasets/nvme-server-dd-fio/".to_string()));
+    let leftovers: Vec<String> = walkdir::WalkDir::new(&output)
+        .into_iter()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("nvme-server-dd-fio") || n.contains(".partial-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn templates_rebuild_everything_and_static_files_are_copied() {
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    std::fs::write(site.path().join("static/extra.txt"), "new static file").unwrap();
+    let report = session
+        .rebuild([Change::Static(PathBuf::from("extra.txt"))], |s| s.commit())
+        .unwrap();
+    assert_eq!(report.pages, 0);
+    assert_eq!(
+        std::fs::read_to_string(site.path().join("public/extra.txt")).unwrap(),
+        "new static file"
+    );
+    let report = session
+        .rebuild([Change::Templates], |s| s.commit())
+        .unwrap();
+    assert!(report.full);
+    assert!(report.pages > 10);
+}
