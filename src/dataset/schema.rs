@@ -121,11 +121,21 @@ fn is_iso_date(value: &str) -> bool {
         Some((d, t)) => (d, Some(t)),
         None => (value, None),
     };
-    let parts: Vec<&str> = date.split('-').collect();
+    // At most three parts; a fourth makes it invalid. No allocation: this runs per cell.
+    let mut parts: [&str; 3] = [""; 3];
+    let mut count = 0;
+    for part in date.splitn(4, '-') {
+        if count == 3 {
+            return false;
+        }
+        parts[count] = part;
+        count += 1;
+    }
+    let parts = &parts[..count];
     let number = |s: &str, len: usize| -> Option<u32> {
         (s.len() == len && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
     };
-    let date_ok = match parts.as_slice() {
+    let date_ok = match parts {
         [y] => number(y, 4).is_some(),
         [y, m] => number(y, 4).is_some() && number(m, 2).is_some_and(|m| (1..=12).contains(&m)),
         [y, m, d] => match (number(y, 4), number(m, 2), number(d, 2)) {
