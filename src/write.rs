@@ -140,36 +140,28 @@ fn write_page_with_charts(
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
-    if dataset.shown_rows() <= dataset.csv.rendered_rows {
-        writer.page(
-            &page_path,
-            renderer.dataset_page(site, dataset, &dataset.csv.table_html, charts),
-        )?;
-    } else {
-        // More rows than the scan kept: render around a marker and stream the rows in.
-        let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts)?;
-        let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
-            Diagnostic::error(
-                "templates/dataset.html",
-                "the template does not output dataset.table.rows_html",
-            )
-            .with_hint("render `{{ dataset.table.rows_html | safe }}` inside the table body")
-        })?;
-        let mut file = writer
-            .sink
-            .create(&page_path)
-            .map_err(|e| io_problem(&page_path, e))?;
-        let renderer = scan::RowRenderer::new(&dataset.front.columns);
-        let out = file.writer();
-        out.write_all(before.as_bytes())
-            .and_then(|_| {
-                scan::stream_rows(&dataset.csv_path, &renderer, dataset.shown_rows(), out)
-            })
-            .and_then(|_| out.write_all(after.as_bytes()))
-            .and_then(|_| file.finish())
-            .map_err(|e| io_problem(&page_path, e))?;
-        writer.files.fetch_add(1, Ordering::Relaxed);
-    }
+    // The page is rendered around a marker; the table rows are streamed from the CSV
+    // straight into the file, so no table is ever held in memory whole.
+    let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts)?;
+    let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
+        Diagnostic::error(
+            "templates/dataset.html",
+            "the template does not output dataset.table.rows_html",
+        )
+        .with_hint("render `{{ dataset.table.rows_html | safe }}` inside the table body")
+    })?;
+    let mut file = writer
+        .sink
+        .create(&page_path)
+        .map_err(|e| io_problem(&page_path, e))?;
+    let rows = scan::RowRenderer::new(&dataset.front.columns);
+    let out = file.writer();
+    out.write_all(before.as_bytes())
+        .and_then(|_| scan::stream_rows(&dataset.csv_path, &rows, dataset.shown_rows(), out))
+        .and_then(|_| out.write_all(after.as_bytes()))
+        .and_then(|_| file.finish())
+        .map_err(|e| io_problem(&page_path, e))?;
+    writer.files.fetch_add(1, Ordering::Relaxed);
     Ok(())
 }
 

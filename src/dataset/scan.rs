@@ -13,15 +13,16 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 use sha2::{Digest, Sha256};
 
-use super::schema::{compare_to_bound, format_cell, ColumnSpec, ColumnType, DatePrecision};
+use super::schema::{
+    compare_to_bound, format_cell, format_number_html, ColumnSpec, ColumnType, DatePrecision,
+};
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
 /// Problems shown per column and kind before the rest are only counted.
 pub const ERRORS_SHOWN_PER_COLUMN: usize = 5;
 
-/// Rows rendered during the scan and kept in memory; a page that shows more streams
-/// them from the CSV straight into its output file.
-pub const ROWS_HELD_IN_MEMORY: u64 = 5_000;
+/// Rows whose cell lengths decide which columns get room to wrap long text.
+const ROWS_MEASURED: u64 = 5_000;
 
 /// Most points one chart keeps; past this the rest are counted, reported and not drawn,
 /// so a chart of a million-row table stays a readable, bounded SVG.
@@ -112,10 +113,7 @@ pub struct CsvSummary {
     pub bytes: u64,
     /// Lowercase hex SHA-256 of the file's bytes.
     pub sha256: String,
-    /// `<tr>` rows for the first `rendered_rows` data rows.
-    pub table_html: String,
-    pub rendered_rows: u64,
-    /// Whether any cell of the rendered rows is empty (the page explains the dash).
+    /// Whether any cell of the rows the page shows is empty (the page explains the dash).
     pub has_empty_cells: bool,
     /// Source ids that cells reference.
     pub referenced_sources: BTreeSet<String>,
@@ -144,44 +142,40 @@ impl RowRenderer {
         }
     }
 
-    /// Appends one `<tr>`; returns whether a cell was empty.
-    pub fn render(&self, record: &csv::ByteRecord, out: &mut String) -> bool {
-        let mut had_empty = false;
+    /// Appends one `<tr>`.
+    pub fn render(&self, record: &csv::ByteRecord, out: &mut String) {
         out.push_str("<tr>");
         for (index, field) in record.iter().enumerate() {
-            let value = String::from_utf8_lossy(field);
+            let value = match std::str::from_utf8(field) {
+                Ok(v) => std::borrow::Cow::Borrowed(v),
+                Err(_) => String::from_utf8_lossy(field),
+            };
             let (column_type, is_reference) = self
                 .columns
                 .get(index)
                 .copied()
                 .unwrap_or((ColumnType::String, false));
             if value.is_empty() {
-                had_empty = true;
                 out.push_str("<td class=\"empty\">—</td>");
                 continue;
             }
-            out.push_str(if column_type.is_numeric() {
-                "<td class=\"num\">"
-            } else {
-                "<td>"
-            });
             if is_reference {
-                out.push_str("<a href=\"#source-");
+                out.push_str("<td><a href=\"#source-");
                 escape_html_into(&value, out);
                 out.push_str("\">");
                 escape_html_into(&value, out);
-                out.push_str("</a>");
+                out.push_str("</a></td>");
             } else if column_type.is_numeric() {
-                let mut shown = String::new();
-                format_cell(column_type, &value, &mut shown);
-                escape_html_into(&shown, out);
+                out.push_str("<td class=\"num\">");
+                format_number_html(&value, out);
+                out.push_str("</td>");
             } else {
+                out.push_str("<td>");
                 escape_html_into(&value, out);
+                out.push_str("</td>");
             }
-            out.push_str("</td>");
         }
         out.push_str("</tr>\n");
-        had_empty
     }
 }
 
@@ -204,17 +198,73 @@ pub fn escape_html_into(text: &str, out: &mut String) {
     out.push_str(&text[last..]);
 }
 
+/// Files at least this large are hashed on a second thread while the first parses.
+const HASH_THREAD_FROM_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The read buffer of the CSV parser: few system calls on large files.
+const READ_BUFFER_BYTES: usize = 256 * 1024;
+
+/// Where the bytes of a file go to be hashed.
+enum Digester {
+    Inline(Sha256),
+    /// A thread hashing chunks as they are read, so parsing and hashing use two cores.
+    Thread {
+        chunks: std::sync::mpsc::SyncSender<Vec<u8>>,
+        done: std::thread::JoinHandle<Sha256>,
+    },
+}
+
+impl Digester {
+    fn new(file_bytes: u64) -> Digester {
+        if file_bytes < HASH_THREAD_FROM_BYTES {
+            return Digester::Inline(Sha256::new());
+        }
+        let (chunks, received) = std::sync::mpsc::sync_channel::<Vec<u8>>(8);
+        let done = std::thread::spawn(move || {
+            let mut hasher = Sha256::new();
+            for chunk in received {
+                hasher.update(&chunk);
+            }
+            hasher
+        });
+        Digester::Thread { chunks, done }
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        match self {
+            Digester::Inline(hasher) => hasher.update(bytes),
+            Digester::Thread { chunks, .. } => {
+                // The thread only ends when the sender is dropped, so this cannot fail
+                // unless it panicked; `finish` reports that.
+                let _ = chunks.send(bytes.to_vec());
+            }
+        }
+    }
+
+    /// The lowercase hex digest; `None` if the hashing thread died.
+    fn finish(self) -> Option<String> {
+        let hasher = match self {
+            Digester::Inline(hasher) => hasher,
+            Digester::Thread { chunks, done } => {
+                drop(chunks);
+                done.join().ok()?
+            }
+        };
+        Some(hex(&hasher.finalize()))
+    }
+}
+
 /// Hashes and counts every byte read through it.
 struct HashingReader<R> {
     inner: R,
-    hasher: Sha256,
+    digester: Digester,
     bytes: u64,
 }
 
 impl<R: Read> Read for HashingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.hasher.update(&buf[..n]);
+        self.digester.update(&buf[..n]);
         self.bytes += n as u64;
         Ok(n)
     }
@@ -273,25 +323,25 @@ pub fn scan_with_charts(
             return (None, vec![d]);
         }
     };
+    let file_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     let mut hashing = HashingReader {
         inner: file,
-        hasher: Sha256::new(),
+        digester: Digester::new(file_bytes),
         bytes: 0,
     };
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(false)
+        .buffer_capacity(READ_BUFFER_BYTES)
         .from_reader(&mut hashing);
     let mut record = csv::ByteRecord::new();
     let mut summary = CsvSummary::default();
     let mut pending: Vec<PendingProblem> = Vec::new();
     let mut counter = ProblemCounter::default();
-    let renderer = RowRenderer::new(&columns.iter().map(|c| c.spec.clone()).collect::<Vec<_>>());
     let mut unique_seen: Vec<Option<HashMap<u128, u64>>> = columns
         .iter()
         .map(|c| c.spec.unique.then(HashMap::new))
         .collect();
-    let rows_to_render = rows_to_render.min(ROWS_HELD_IN_MEMORY);
     summary.charts = vec![ChartPoints::default(); charts.len()];
 
     // The header.
@@ -356,13 +406,15 @@ pub fn scan_with_charts(
             }
             continue;
         }
-        if summary.rendered_rows < rows_to_render {
-            summary.has_empty_cells |= renderer.render(&record, &mut summary.table_html);
-            summary.rendered_rows += 1;
-            summary.longest_cells.resize(width, 0);
-            for (longest, field) in summary.longest_cells.iter_mut().zip(record.iter()) {
-                let chars = String::from_utf8_lossy(field).chars().count();
-                *longest = (*longest).max(chars);
+        if summary.rows <= rows_to_render {
+            // What the page's table needs to know about the rows it shows.
+            summary.has_empty_cells |= record.iter().any(<[u8]>::is_empty);
+            if summary.rows <= ROWS_MEASURED {
+                summary.longest_cells.resize(width, 0);
+                for (longest, field) in summary.longest_cells.iter_mut().zip(record.iter()) {
+                    let chars = String::from_utf8_lossy(field).chars().count();
+                    *longest = (*longest).max(chars);
+                }
             }
         }
         if !header_ok {
@@ -373,23 +425,32 @@ pub fn scan_with_charts(
                 chart.collect(&record, y_column.spec.column_type, points);
             }
         }
-        for (index, (field, column)) in record.iter().zip(columns).enumerate() {
-            let value = match std::str::from_utf8(field) {
-                Ok(v) => v,
-                Err(e) => {
-                    if counter.record(index, "utf8") {
-                        // Exact for unquoted fields: the record's start, the fields and
-                        // commas before this one, and the valid bytes of this one.
-                        let offset = byte + field_offset(&record, index, e.valid_up_to());
-                        let d = invalid_utf8(display, line, offset);
-                        diagnostics.push(d.with_hint(format!(
-                            "column `{}`: save the file as UTF-8",
-                            column.spec.name
-                        )));
+        // UTF-8 is checked once for the whole record; only a bad record is looked at
+        // field by field, to say where.
+        let text = match csv::StringRecord::from_byte_record(std::mem::take(&mut record)) {
+            Ok(text) => text,
+            Err(error) => {
+                let bytes = error.into_byte_record();
+                for (index, field) in bytes.iter().enumerate() {
+                    if let (Err(e), Some(column)) = (std::str::from_utf8(field), columns.get(index))
+                    {
+                        if counter.record(index, "utf8") {
+                            // Exact for unquoted fields: the record's start, the fields and
+                            // commas before this one, and the valid bytes of this one.
+                            let offset = byte + field_offset(&bytes, index, e.valid_up_to());
+                            let d = invalid_utf8(display, line, offset);
+                            diagnostics.push(d.with_hint(format!(
+                                "column `{}`: save the file as UTF-8",
+                                column.spec.name
+                            )));
+                        }
                     }
-                    continue;
                 }
-            };
+                record = bytes;
+                continue;
+            }
+        };
+        for (index, (value, column)) in text.iter().zip(columns).enumerate() {
             let problem = check_cell(value, column, source_ids, &mut summary.referenced_sources);
             if problem.is_none() && column.spec.column_type == ColumnType::Date && !value.is_empty()
             {
@@ -427,10 +488,17 @@ pub fn scan_with_charts(
                 }
             }
         }
+        record = text.into_byte_record();
     }
     drop(reader);
     summary.bytes = hashing.bytes;
-    summary.sha256 = hex(&hashing.hasher.finalize());
+    match hashing.digester.finish() {
+        Some(digest) => summary.sha256 = digest,
+        None => {
+            diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
+            return (None, diagnostics);
+        }
+    }
 
     if summary.rows == 0 {
         diagnostics.push(
@@ -815,6 +883,7 @@ pub fn stream_rows(
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(true)
+        .buffer_capacity(64 * 1024)
         .from_reader(file);
     let mut record = csv::ByteRecord::new();
     let mut chunk = String::with_capacity(64 * 1024);
@@ -873,11 +942,51 @@ mod tests {
         assert_eq!(summary.rows, 2);
         assert_eq!(summary.bytes, 17);
         assert_eq!(summary.sha256.len(), 64);
-        assert!(summary.table_html.contains("<td class=\"num\">10,366</td>"));
-        assert!(summary
-            .table_html
-            .contains("<td>&lt;b&gt;</td><td class=\"empty\">—</td>"));
         assert!(summary.has_empty_cells);
+        let html = rendered(b"a,n\nx,10366\n<b>,\n", &specs);
+        assert!(html.contains("<td class=\"num\">10,366</td>"), "{html}");
+        assert!(
+            html.contains("<td>&lt;b&gt;</td><td class=\"empty\">—</td>"),
+            "{html}"
+        );
+    }
+
+    fn rendered(csv: &[u8], specs: &[ColumnSpec]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        let mut out = Vec::new();
+        stream_rows(&path, &RowRenderer::new(specs), u64::MAX, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn rows_render_escaped_and_grouped() {
+        let specs = [
+            column("s", "string", ""),
+            column("n", "number", ""),
+            column("r", "string", "references = \"sources\""),
+        ];
+        let html = rendered(
+            b"s,n,r\n\"a&'\\\"\"\",-1234567.50,src-a\nz,2.5e3,\n",
+            &specs,
+        );
+        assert!(html.contains("<td>a&amp;&#39;\\&quot;</td>"), "{html}");
+        assert!(
+            html.contains("<td class=\"num\">-1,234,567.50</td>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td><a href=\"#source-src-a\">src-a</a></td>"),
+            "{html}"
+        );
+        assert!(html.contains("<td class=\"num\">2.5e3</td>"), "{html}");
+        assert_eq!(
+            rendered(b"s,n,r\na,1,b\nc,2,d\n", &specs)
+                .matches("<tr>")
+                .count(),
+            2
+        );
     }
 
     #[test]
@@ -888,7 +997,8 @@ mod tests {
         let summary = summary.unwrap();
         assert_eq!(summary.header, ["a", "b"]);
         assert_eq!(summary.rows, 1);
-        assert!(summary.table_html.contains("x, &quot;y&quot;\nz"));
+        let html = rendered(b"\xef\xbb\xbfa,b\r\n\"x, \"\"y\"\"\nz\",1.5\r\n", &specs);
+        assert!(html.contains("x, &quot;y&quot;\nz"), "{html}");
     }
 
     #[test]
