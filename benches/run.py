@@ -1,0 +1,615 @@
+#!/usr/bin/env python3
+"""datapages build-speed harness: datapages vs Hugo vs `cp -r` on the neutral workload.
+
+    python3 benches/run.py [--cases small,n1000,rows1m,rows1m-all,rss] [--runs 5]
+                           [--runs-big 3] [--out-md BENCHMARKS.md]
+
+What it does, per case:
+  1. generates the workload with ../shared/bench/gen_synth.py (--format raw and --format
+     hugo) into /tmp/datapages-bench/, cached by parameters and by the generator's hash;
+  2. converts the raw workload into a datapages site with benches/convert.py (cached too);
+  3. runs, alternating and in a rotating order, `datapages build` (the release binary),
+     `hugo` and `cp -r` of the datapages site's inputs, each once as a warm-up, then
+     --runs times (Hugo on 1,000,000 rows, ~15 s a run: --runs-big times, in the first
+     rounds) with output on disk (/tmp) and on tmpfs (/dev/shm). Every run writes
+     into a fresh folder; deleting it (and `sync` on disk) happens between runs and is not
+     timed. Wall time is measured around the process, peak RSS by /usr/bin/time -v;
+  4. prints a Markdown table of medians, ratios to Hugo and to cp, and peak RSS, checks the
+     issue's targets (met / missed, with the measured ratio), and writes both with a
+     machine note into BENCHMARKS.md between the `bench:results` markers.
+
+Cases (workloads: N datasets x R rows x 10 columns):
+  small       N=100  x R=200
+  n1000       N=1000 x R=200 (every row is in the table: 200 < the default cap of 1000)
+  rows1m      N=1    x R=1,000,000, default cap (the page shows 1,000 rows); also `cp` of the CSV
+  rows1m-all  N=1    x R=1,000,000, table_rows = "all"
+              (rows1m and rows1m-all share one alternation group when both are chosen)
+  rss         datapages only: R=10,000 vs R=1,000,000, table_rows = "all"; peak RSS ratio
+  serve       HOOK ONLY: serve reload latency, not measured yet (see measure_serve_reload)
+
+Needs: Python 3.11 (stdlib only), GNU time at /usr/bin/time (`apt-get install -y time`),
+hugo for the Hugo columns (`apt-get install -y hugo`), and the release binary
+(`cargo build --release`). The harness installs nothing; it says what is missing.
+
+The machine is shared and noisy: compare ratios from the same run, not absolute seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+GEN_SYNTH = os.path.normpath(os.path.join(REPO, "..", "shared", "bench", "gen_synth.py"))
+CONVERT = os.path.join(HERE, "convert.py")
+WORK = "/tmp/datapages-bench"
+OUT_LOCATIONS = {"disk": "/tmp/datapages-bench/out", "tmpfs": "/dev/shm/datapages-bench/out"}
+GNU_TIME = "/usr/bin/time"
+MARK_BEGIN = "<!-- bench:results:begin (written by benches/run.py; edit outside these markers) -->"
+MARK_END = "<!-- bench:results:end -->"
+
+ALL_CASES = ["small", "n1000", "rows1m", "rows1m-all", "rss", "serve"]
+DEFAULT_CASES = ["small", "n1000", "rows1m", "rows1m-all", "rss"]
+
+
+# ------------------------------------------------------------------ small helpers
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def sha256_file(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def run_quiet(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def first_line(cmd: list[str]) -> str:
+    try:
+        p = run_quiet(cmd)
+        out = (p.stdout or p.stderr).strip().splitlines()
+        return out[0] if out else "?"
+    except OSError:
+        return "not found"
+
+
+def rm(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.remove(path)
+
+
+def fmt_s(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return f"{x:.3f}" if x < 10 else f"{x:.2f}"
+
+
+def fmt_ratio(x: float | None) -> str:
+    return "—" if x is None else f"{x:.2f}"
+
+
+def mib(kib: float | None) -> str:
+    return "—" if kib is None else f"{kib / 1024:.0f}"
+
+
+def dir_size(path: str) -> tuple[int, int]:
+    """(files, bytes) under path, or of the file."""
+    if os.path.isfile(path):
+        return 1, os.path.getsize(path)
+    files = total = 0
+    for base, _, names in os.walk(path):
+        for n in names:
+            files += 1
+            total += os.path.getsize(os.path.join(base, n))
+    return files, total
+
+
+# ------------------------------------------------------------------ workloads
+
+def stamp_ok(folder: str, stamp: str) -> bool:
+    try:
+        with open(os.path.join(folder, ".bench-stamp")) as f:
+            return f.read() == stamp
+    except OSError:
+        return False
+
+
+def write_stamp(folder: str, stamp: str) -> None:
+    with open(os.path.join(folder, ".bench-stamp"), "w") as f:
+        f.write(stamp)
+
+
+def workload(fmt: str, n: int, rows: int) -> str:
+    """A gen_synth.py workload folder, generated once per parameters and generator version."""
+    folder = f"{WORK}/{fmt}-n{n}-r{rows}"
+    stamp = f"gen_synth {sha256_file(GEN_SYNTH)} format={fmt} n={n} rows={rows} seed=42\n"
+    if not stamp_ok(folder, stamp):
+        log(f"  generating {fmt} workload n={n} rows={rows} -> {folder}")
+        subprocess.run([sys.executable, GEN_SYNTH, "--format", fmt, "--n", str(n), "--rows", str(rows),
+                        "--out", folder], check=True, stdout=subprocess.DEVNULL)
+        write_stamp(folder, stamp)
+    return folder
+
+
+def datapages_site(n: int, rows: int, table_rows: str | None) -> str:
+    raw = workload("raw", n, rows)
+    tag = "cap" if table_rows is None else f"rows-{table_rows}"
+    folder = f"{WORK}/site-n{n}-r{rows}-{tag}"
+    with open(os.path.join(raw, ".bench-stamp")) as f:
+        raw_stamp = f.read()
+    stamp = f"convert {sha256_file(CONVERT)} table_rows={table_rows}\n{raw_stamp}"
+    if not stamp_ok(folder, stamp):
+        log(f"  converting -> {folder}" + (f" (table_rows = {table_rows})" if table_rows else ""))
+        cmd = [sys.executable, CONVERT, raw, folder]
+        if table_rows is not None:
+            cmd += ["--table-rows", table_rows]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        write_stamp(folder, stamp)
+    return folder
+
+
+# ------------------------------------------------------------------ timing
+
+@dataclass
+class Tool:
+    key: str          # unique within a group
+    label: str        # shown in the table
+    kind: str         # datapages | hugo | cp | cp-csv
+    make_cmd: object  # out_path -> argv
+    # for the one-off output check: (relative page path, expected <tr> count) or None
+    check: tuple[str, int] | None = None
+    # timed runs per location; None: the group's count. Hugo on 1,000,000 rows gets fewer.
+    runs: int | None = None
+    samples: dict = field(default_factory=dict)  # location -> list[(wall, rss_kib)]
+
+
+def timed_run(argv: list[str], out_path: str, on_disk: bool, log_dir: str) -> tuple[float, int]:
+    """Runs argv once under /usr/bin/time -v into a fresh out_path; returns (wall s, peak RSS KiB)."""
+    rm(out_path)
+    if on_disk:
+        os.sync()  # flush the previous run's writes so they do not land in this run's time
+    time_file = os.path.join(log_dir, "time.txt")
+    with open(os.path.join(log_dir, "stdout.txt"), "w") as so, open(os.path.join(log_dir, "stderr.txt"), "w") as se:
+        t0 = time.perf_counter()
+        p = subprocess.run([GNU_TIME, "-v", "-o", time_file] + argv, stdout=so, stderr=se)
+        wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        with open(os.path.join(log_dir, "stderr.txt")) as f:
+            tail = f.read()[-3000:]
+        raise SystemExit(f"command failed (exit {p.returncode}): {' '.join(argv)}\n{tail}")
+    rss = 0
+    with open(time_file) as f:
+        for line in f:
+            if "Maximum resident set size" in line:
+                rss = int(line.rsplit(":", 1)[1])
+    return wall, rss
+
+
+def count_tr(path: str) -> int:
+    n, tail = 0, b""
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 22):
+            buf = tail + chunk
+            n += buf.count(b"<tr>")
+            tail = buf[-3:]  # a "<tr>" cut by the chunk boundary is counted once, in the next buf
+    return n
+
+
+def run_group(name: str, tools: list[Tool], runs: int, locations: list[str], warmup: int) -> dict:
+    """Alternates the tools; returns per-tool output sizes from the check run."""
+    log_dir = f"{WORK}/logs"
+    os.makedirs(log_dir, exist_ok=True)
+    for loc in locations:
+        os.makedirs(OUT_LOCATIONS[loc], exist_ok=True)
+    out_of = lambda tool, loc: os.path.join(OUT_LOCATIONS[loc], f"{name}-{tool.key}")
+    sizes = {}
+    # Warm-up on disk: fills the page cache with the inputs; then checks each output once.
+    for w in range(warmup):
+        for tool in tools:
+            out = out_of(tool, "disk")
+            wall, rss = timed_run(tool.make_cmd(out), out, True, log_dir)
+            log(f"  [{name} warm-up] {tool.label:<34} {wall:7.3f} s {rss / 1024:7.0f} MiB")
+            if w == 0:
+                sizes[tool.key] = dir_size(out)
+                if tool.check:
+                    page, expected = tool.check
+                    got = count_tr(os.path.join(out, page))
+                    if got != expected:
+                        raise SystemExit(f"{tool.label}: {page} has {got} <tr>, expected {expected}")
+    rounds = max([runs] + [t.runs for t in tools if t.runs])
+    for i in range(rounds):
+        locs = locations if i % 2 == 0 else list(reversed(locations))
+        for loc in locs:
+            k = i % len(tools)
+            order = tools[k:] + tools[:k]
+            for tool in order:
+                if i >= (tool.runs or runs):
+                    continue  # this tool's runs are done; the others keep alternating
+                out = out_of(tool, loc)
+                wall, rss = timed_run(tool.make_cmd(out), out, loc == "disk", log_dir)
+                tool.samples.setdefault(loc, []).append((wall, rss))
+                log(f"  [{name} {loc:<5} run {i + 1}/{tool.runs or runs}] {tool.label:<34} {wall:7.3f} s {rss / 1024:7.0f} MiB")
+    for loc in locations:
+        for tool in tools:
+            rm(out_of(tool, loc))
+    return sizes
+
+
+def med(samples: list[tuple[float, int]], idx: int) -> float | None:
+    return statistics.median(s[idx] for s in samples) if samples else None
+
+
+# ------------------------------------------------------------------ cases
+
+@dataclass
+class Variant:
+    case: str
+    label: str
+    table_rows: str | None
+
+
+VARIANTS = {
+    "small": (100, 200, Variant("small", "datapages", None)),
+    "n1000": (1000, 200, Variant("n1000", "datapages", None)),
+    "rows1m": (1, 1_000_000, Variant("rows1m", "datapages (default cap, 1,000 rows)", None)),
+    "rows1m-all": (1, 1_000_000, Variant("rows1m-all", 'datapages (table_rows = "all")', "all")),
+}
+
+
+def shown_rows(rows: int, table_rows: str | None) -> int:
+    if table_rows is None:
+        return min(rows, 1000)
+    if table_rows == "all":
+        return rows
+    return min(rows, int(table_rows))
+
+
+def check_site(dp: str, site: str) -> str:
+    """`datapages check` on the converted site: must have no errors; summarises warnings."""
+    p = run_quiet([dp, "check", "--root", site])
+    if p.returncode != 0:
+        raise SystemExit(f"datapages check {site} failed (exit {p.returncode}):\n{p.stderr[-3000:]}")
+    msgs = re.findall(r"^warning: (.*)$", p.stderr, flags=re.M)
+    if not msgs:
+        return "0 errors, 0 warnings"
+    counts: dict[str, int] = {}
+    for m in msgs:
+        counts[m] = counts.get(m, 0) + 1
+    return "0 errors, " + "; ".join(f"{c} x warning \"{m}\"" for m, c in counts.items())
+
+
+def run_workload_group(n: int, rows: int, variants: list[Variant], args, env) -> dict:
+    """One alternation group: every datapages variant of this workload, Hugo, cp -r (and cp of the CSV)."""
+    name = f"n{n}-r{rows}"
+    runs = args.runs
+    hugo_runs = args.runs_big if rows >= 1_000_000 else None
+    log(f"\n== workload N={n:,} x R={rows:,}: {', '.join(v.case for v in variants)} ({runs} runs per location"
+        + (f", Hugo {hugo_runs})" if hugo_runs else ")"))
+    slug = "dataset-00001"
+    tools: list[Tool] = []
+    notes = []
+    first_site = None
+    for j, v in enumerate(variants):
+        site = datapages_site(n, rows, v.table_rows)
+        first_site = first_site or site
+        notes.append(f"{v.case}: converted site `{site}`: `datapages check`: {check_site(env['datapages'], site)}")
+        tools.append(Tool(f"dp{j}", v.label, "datapages",
+                          (lambda s: lambda out: [env["datapages"], "build", "--root", s, "--output", out])(site),
+                          check=(f"datasets/{slug}/index.html", shown_rows(rows, v.table_rows) + 1)))
+    if env["hugo"]:
+        hugo_site = workload("hugo", n, rows)
+        tools.append(Tool("hugo", "Hugo", "hugo",
+                          lambda out: [env["hugo"], "--quiet", "-s", hugo_site, "-d", out],
+                          check=(f"datasets/{slug}/index.html", rows + 1), runs=hugo_runs))
+    tools.append(Tool("cp", "cp -r (inputs)", "cp", lambda out: ["cp", "-r", first_site, out]))
+    if n == 1:
+        csv = os.path.join(first_site, "data", "datasets", f"{slug}.csv")
+        tools.append(Tool("cpcsv", "cp (the CSV alone)", "cp-csv", lambda out: ["cp", csv, out]))
+    sizes = run_group(name, tools, runs, ["disk", "tmpfs"], args.warmup)
+    return {"n": n, "rows": rows, "variants": variants, "tools": tools, "sizes": sizes, "notes": notes,
+            "runs": runs}
+
+
+def run_rss_case(args, env) -> dict:
+    log("\n== rss: datapages peak RSS, R=10,000 vs R=1,000,000, table_rows = \"all\" (output on disk)")
+    tools = []
+    for rows in (10_000, 1_000_000):
+        site = datapages_site(1, rows, "all")
+        tools.append(Tool(f"r{rows}", f"datapages R={rows:,}", "datapages",
+                          (lambda s: lambda out: [env["datapages"], "build", "--root", s, "--output", out])(site),
+                          check=("datasets/dataset-00001/index.html", rows + 1)))
+    run_group("rss", tools, args.runs, ["disk"], args.warmup)
+    return {"tools": tools}
+
+
+def measure_serve_reload(args, env) -> dict | None:
+    """HOOK (not implemented): serve reload latency.
+
+    Intended measurement, once `datapages serve` exists: start
+    `datapages serve --root SITE --port P` on a converted site (N=100 x R=200 and
+    N=1 x R=1,000,000), wait until it answers, then repeatedly edit one dataset's .md
+    (e.g. its headline) and its CSV, and time from the write to the first HTTP response
+    that carries the change (poll the page, or the live-reload event stream if there is
+    one). Report the median and the worst latency, and peak RSS of the server.
+
+    Until then this returns None and the report says "not measured". Never fill in numbers
+    here by hand.
+    """
+    help_text = run_quiet([env["datapages"], "--help"]).stdout
+    has_serve = re.search(r"^\s+serve\b", help_text, flags=re.M) is not None
+    status = ("`datapages serve` exists, but this hook is not implemented yet" if has_serve
+              else "`datapages serve` does not exist yet")
+    log(f"\n== serve: not measured ({status}; hook: measure_serve_reload in benches/run.py)")
+    return {"status": status}
+
+
+# ------------------------------------------------------------------ report
+
+def machine_note(env) -> list[str]:
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal"):
+                    mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    except OSError:
+        pass
+
+    def fs_of(path: str) -> str:
+        best = ("", "?")
+        try:
+            with open("/proc/mounts") as f:
+                for line in f:
+                    parts = line.split()
+                    mnt, typ = parts[1], parts[2]
+                    if (path == mnt or path.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best[0]):
+                        best = (mnt, typ)
+        except OSError:
+            pass
+        return best[1]
+
+    commit = run_quiet(["git", "-C", REPO, "rev-parse", "--short", "HEAD"]).stdout.strip() or "?"
+    dirty = run_quiet(["git", "-C", REPO, "status", "--porcelain", "--", "src", "Cargo.toml", "Cargo.lock"]).stdout.strip()
+    return [
+        f"- date: {dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- machine: {os.cpu_count()} CPUs (nproc {first_line(['nproc'])}), {mem} RAM, CPU \"{cpu}\", "
+        f"kernel {platform.release()}, load average at start {env['load_start']}, at end {env['load_end']}",
+        f"- file systems: disk output in /tmp ({fs_of('/tmp')}), tmpfs output in /dev/shm ({fs_of('/dev/shm')}); "
+        f"inputs in {WORK} (warm page cache)",
+        f"- datapages: {first_line([env['datapages'], '--version'])}, release build `{env['datapages']}`, "
+        f"commit {commit}{' (src/ modified)' if dirty else ''}",
+        f"- Hugo: {first_line([env['hugo'], 'version']) if env['hugo'] else 'not installed'}",
+        f"- rustc: {first_line(['rustc', '--version'])}; Python {platform.python_version()}; "
+        f"GNU time {first_line(['dpkg-query', '-W', '-f', '${Version}', 'time'])}",
+    ]
+
+
+def build_report(results: dict, args, env) -> tuple[str, list[str]]:
+    lines: list[str] = []
+    targets: list[str] = []
+    lines.append("| workload | output | tool | wall median (s) | min–max (s) | ratio to Hugo | ratio to cp -r | peak RSS (MiB, median) | output files / MiB |")
+    lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    groups = results.get("groups", [])
+    for g in groups:
+        tools = g["tools"]
+        hugo = next((t for t in tools if t.kind == "hugo"), None)
+        cp = next((t for t in tools if t.kind == "cp"), None)
+        wl = f"N={g['n']:,} x R={g['rows']:,}"
+        for loc in ("disk", "tmpfs"):
+            h = med(hugo.samples.get(loc, []), 0) if hugo else None
+            c = med(cp.samples.get(loc, []), 0) if cp else None
+            for t in tools:
+                s = t.samples.get(loc, [])
+                if not s:
+                    continue
+                w, r = med(s, 0), med(s, 1)
+                lo, hi = min(x[0] for x in s), max(x[0] for x in s)
+                files, size = g["sizes"].get(t.key, (0, 0))
+                lines.append(
+                    f"| {wl} | {loc} | {t.label} | {fmt_s(w)} | {fmt_s(lo)}–{fmt_s(hi)} | "
+                    f"{fmt_ratio(w / h) if h else '—'} | {fmt_ratio(w / c) if c else '—'} | {mib(r)} | "
+                    f"{files:,} / {size / 2**20:.1f} |")
+    rss = results.get("rss")
+    if rss:
+        for t in rss["tools"]:
+            s = t.samples.get("disk", [])
+            lines.append(f"| N=1 (rss case) | disk | {t.label} (all rows) | {fmt_s(med(s, 0))} | "
+                         f"{fmt_s(min(x[0] for x in s))}–{fmt_s(max(x[0] for x in s))} | — | — | {mib(med(s, 1))} | — |")
+
+    # ---- targets
+    def group_with(case):
+        for g in groups:
+            for j, v in enumerate(g["variants"]):
+                if v.case == case:
+                    return g, next(t for t in g["tools"] if t.key == f"dp{j}")
+        return None, None
+
+    def verdict(ok: bool) -> str:
+        return "**met**" if ok else "**missed**"
+
+    def paired(a: Tool, b: Tool, loc: str) -> str:
+        """Median over rounds of a/b, both from the same round: robust to load drifting between rounds."""
+        pairs = [x[0] / y[0] for x, y in zip(a.samples.get(loc, []), b.samples.get(loc, []))]
+        return f"median of per-round ratios {statistics.median(pairs):.3f}" if pairs else ""
+
+    g, dp = group_with("n1000")
+    hugo = g and next((t for t in g["tools"] if t.kind == "hugo"), None)
+    if g and hugo:
+        for loc in ("disk", "tmpfs"):
+            ratio = med(dp.samples[loc], 0) / med(hugo.samples[loc], 0)
+            targets.append(f"- N=1000 x R=200, every row in the table, output on {loc}: datapages / Hugo = "
+                           f"{ratio:.3f} ({paired(dp, hugo, loc)}; target ≤ 0.25): {verdict(ratio <= 0.25)}")
+    else:
+        targets.append("- N=1000 x R=200 vs Hugo (≤ 0.25): not measured"
+                       + (" (Hugo missing)" if g else " (case n1000 not run)"))
+    g, dp = group_with("rows1m-all")
+    hugo = g and next((t for t in g["tools"] if t.kind == "hugo"), None)
+    if g:
+        if hugo:
+            for loc in ("disk", "tmpfs"):
+                ratio = med(dp.samples[loc], 0) / med(hugo.samples[loc], 0)
+                targets.append(f"- N=1 x R=1,000,000, table_rows = \"all\", output on {loc}: datapages / Hugo = "
+                               f"{ratio:.3f} ({paired(dp, hugo, loc)}; target ≤ 0.15): {verdict(ratio <= 0.15)}")
+        else:
+            targets.append("- N=1 x R=1,000,000 all rows vs Hugo (≤ 0.15): not measured (Hugo missing)")
+        peak = max(x[1] for loc in dp.samples for x in dp.samples[loc]) / 1024
+        targets.append(f"- N=1 x R=1,000,000, table_rows = \"all\": peak RSS {peak:.1f} MiB, the largest of "
+                       f"all its runs (target ≤ 64 MiB): {verdict(peak <= 64)}")
+    else:
+        targets.append("- N=1 x R=1,000,000 with table_rows = \"all\" (≤ 0.15 x Hugo, ≤ 64 MiB): not measured")
+    g, dp = group_with("rows1m")
+    if g:
+        cpcsv = next(t for t in g["tools"] if t.kind == "cp-csv")
+        for loc in ("disk", "tmpfs"):
+            share = med(cpcsv.samples[loc], 0) / med(dp.samples[loc], 0)
+            targets.append(f"- N=1 x R=1,000,000, default cap, output on {loc}: datapages' throughput = "
+                           f"{share * 100:.0f} % of `cp` of the same CSV (cp {med(cpcsv.samples[loc], 0):.3f} s, "
+                           f"datapages {med(dp.samples[loc], 0):.3f} s; cp / datapages "
+                           f"{paired(cpcsv, dp, loc)}; target ≥ 50 %): {verdict(share >= 0.5)}")
+    else:
+        targets.append("- N=1 x R=1,000,000, default cap, ≥ 50 % of cp's throughput: not measured")
+    if rss:
+        small, big = (med(t.samples["disk"], 1) for t in rss["tools"])
+        ratio = big / small
+        targets.append(f"- Peak RSS flat in the row count: R=1,000,000 / R=10,000 (all rows) = {big / 1024:.1f} / "
+                       f"{small / 1024:.1f} MiB = {ratio:.2f} (target ≤ 1.5): {verdict(ratio <= 1.5)}")
+    else:
+        targets.append("- Peak RSS flat in the row count (≤ 1.5): not measured (case rss not run)")
+    serve = results.get("serve")
+    targets.append("- serve reload latency: not measured"
+                   + (f" ({serve['status']}; hook `measure_serve_reload` in benches/run.py)" if serve
+                      else " (hook `measure_serve_reload` in benches/run.py; case `serve`)"))
+    return "\n".join(lines), targets
+
+
+def write_markdown(path: str, body: str) -> None:
+    block = f"{MARK_BEGIN}\n{body.rstrip()}\n{MARK_END}\n"
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if MARK_BEGIN in text and MARK_END in text:
+            start = text.index(MARK_BEGIN)
+            end = text.index(MARK_END) + len(MARK_END)
+            text = text[:start] + block.rstrip("\n") + text[end:]
+        else:
+            text = text.rstrip("\n") + "\n\n" + block
+    else:
+        text = "# Benchmarks\n\nHow to run: `python3 benches/run.py` (see benches/run.py).\n\n" + block
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# ------------------------------------------------------------------ main
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", default=",".join(DEFAULT_CASES),
+                    help=f"comma-separated, from {', '.join(ALL_CASES)} (default: {','.join(DEFAULT_CASES)})")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per tool and output location (default 5)")
+    ap.add_argument("--runs-big", type=int, default=None,
+                    help="timed Hugo runs on the 1,000,000-row workload, ~15 s each (default min(runs, 3))")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed warm-up runs per tool (default 1)")
+    ap.add_argument("--datapages", default=os.path.join(REPO, "target", "release", "datapages"),
+                    help="the datapages binary (default: target/release/datapages)")
+    ap.add_argument("--out-md", help="write the results into this Markdown file (e.g. BENCHMARKS.md)")
+    args = ap.parse_args(argv)
+    if args.runs_big is None:
+        args.runs_big = max(1, min(args.runs, 3))
+    args.warmup = max(1, args.warmup)  # the warm-up run also checks every tool's output
+    cases = [c.strip() for c in args.cases.split(",") if c.strip()]
+    unknown = [c for c in cases if c not in ALL_CASES]
+    if unknown:
+        ap.error(f"unknown case(s) {unknown}; choose from {ALL_CASES}")
+
+    # What is missing, said plainly; nothing is installed here.
+    problems = []
+    if not os.access(GNU_TIME, os.X_OK):
+        problems.append(f"{GNU_TIME} (GNU time) is missing: apt-get install -y time")
+    if not os.access(args.datapages, os.X_OK):
+        problems.append(f"{args.datapages} is missing: cd {REPO} && cargo build --release")
+    if not os.path.isfile(GEN_SYNTH):
+        problems.append(f"{GEN_SYNTH} is missing (the shared workload generator, ../shared/bench/)")
+    if problems:
+        for p in problems:
+            log(f"missing: {p}")
+        return 2
+    hugo = shutil.which("hugo")
+    if not hugo:
+        log("missing: hugo (apt-get install -y hugo); the Hugo columns and ratios are left out")
+    bin_mtime = os.path.getmtime(args.datapages)
+    newer = [os.path.join(b, n) for b, _, ns in os.walk(os.path.join(REPO, "src")) for n in ns
+             if os.path.getmtime(os.path.join(b, n)) > bin_mtime]
+    if newer:
+        log(f"warning: {len(newer)} file(s) in src/ are newer than {args.datapages}; rebuild with "
+            f"`cargo build --release` (e.g. {newer[0]})")
+
+    env = {"datapages": os.path.abspath(args.datapages), "hugo": hugo,
+           "load_start": " ".join(f"{x:.2f}" for x in os.getloadavg())}
+    os.makedirs(WORK, exist_ok=True)
+    started = time.perf_counter()
+    results: dict = {"groups": []}
+
+    # Group the chosen variants by workload so that variants of one workload alternate together.
+    by_workload: dict[tuple[int, int], list[Variant]] = {}
+    for c in cases:
+        if c in VARIANTS:
+            n, rows, v = VARIANTS[c]
+            by_workload.setdefault((n, rows), []).append(v)
+    for (n, rows), variants in by_workload.items():
+        results["groups"].append(run_workload_group(n, rows, variants, args, env))
+    if "rss" in cases:
+        results["rss"] = run_rss_case(args, env)
+    if "serve" in cases:
+        results["serve"] = measure_serve_reload(args, env)
+
+    env["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    table, targets = build_report(results, args, env)
+    elapsed = time.perf_counter() - started
+    notes = [n for g in results["groups"] for n in g["notes"]]
+    runs_line = (f"{args.runs} timed runs per tool and output location ({args.runs_big} for Hugo on the "
+                 f"1,000,000-row workload, alternating with the others in the first {args.runs_big} rounds), after "
+                 f"{args.warmup} warm-up run(s); tools alternate in a rotating order; medians. Harness run took {elapsed / 60:.1f} min. Command: "
+                 f"`python3 benches/run.py --cases {','.join(cases)} --runs {args.runs}"
+                 f"{' --runs-big ' + str(args.runs_big) if args.runs_big != max(1, min(args.runs, 3)) else ''}`. The "
+                 f"machine is shared: differences under ~25 % between runs of one tool are noise.")
+    body = "\n".join(
+        ["## Results", "", "Machine:", ""] + machine_note(env) + ["", runs_line, "", table, "",
+         "Ratios divide medians of the same output location from this run. \"cp -r (inputs)\" copies the "
+         "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file.",
+         "", "### Targets (from the issue; measured above, in this run)", ""] + targets
+        + ["", "### Converted sites", ""] + [f"- {n}" for n in notes])
+    log("\n" + body)
+    if args.out_md:
+        write_markdown(args.out_md, body)
+        log(f"\nwrote {args.out_md}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
