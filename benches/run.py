@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """datapages build-speed harness: datapages vs Hugo vs `cp -r` on the neutral workload.
 
-    python3 benches/run.py [--cases small,n1000,rows1m,rows1m-all,rss] [--runs 5]
-                           [--runs-big 3] [--out-md BENCHMARKS.md]
+    python3 benches/run.py [--cases small,n1000,rows1m,rows1m-all,rss,serve] [--runs 5]
+                           [--runs-big 3] [--serve-edits 20] [--out-md BENCHMARKS.md]
 
 What it does, per case:
   1. generates the workload with ../shared/bench/gen_synth.py (--format raw and --format
@@ -25,7 +25,9 @@ Cases (workloads: N datasets x R rows x 10 columns):
   rows1m-all  N=1    x R=1,000,000, table_rows = "all"
               (rows1m and rows1m-all share one alternation group when both are chosen)
   rss         datapages only: R=10,000 vs R=1,000,000, table_rows = "all"; peak RSS ratio
-  serve       HOOK ONLY: serve reload latency, not measured yet (see measure_serve_reload)
+  serve       `datapages serve` on copies of the bundled site and of the N=1000 x R=200 site:
+              latency from an edit's write to the page's live-reload poll answering reload=true,
+              pages re-rendered, files replaced, server peak RSS (see measure_serve_reload)
 
 Needs: Python 3.11 (stdlib only), GNU time at /usr/bin/time (`apt-get install -y time`),
 hugo for the Hugo columns (`apt-get install -y hugo`), and the release binary
@@ -38,14 +40,22 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
+import http.client
+import json
+import math
 import os
 import platform
+import queue
 import re
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,7 +69,7 @@ MARK_BEGIN = "<!-- bench:results:begin (written by benches/run.py; edit outside 
 MARK_END = "<!-- bench:results:end -->"
 
 ALL_CASES = ["small", "n1000", "rows1m", "rows1m-all", "rss", "serve"]
-DEFAULT_CASES = ["small", "n1000", "rows1m", "rows1m-all", "rss"]
+DEFAULT_CASES = ALL_CASES
 
 
 # ------------------------------------------------------------------ small helpers
@@ -339,25 +349,412 @@ def run_rss_case(args, env) -> dict:
     return {"tools": tools}
 
 
+# ------------------------------------------------------------------ serve
+
+BUNDLED_PARTS = ["content", "data", "templates", "static", "site.toml"]
+SERVE_DIR = f"{WORK}/serve"
+SERVE_START_TIMEOUT = 180.0   # the first build of the 1,000-dataset site takes about 1 s
+SERVE_POLL_TIMEOUT = 30.0     # the server answers a poll after at most 20 s anyway
+SERVE_LINE_TIMEOUT = 15.0     # the rebuild's summary line, after the poll answered
+
+
+class ServeProcess:
+    """`datapages serve` on 127.0.0.1 with an ephemeral port; stdout lines are collected with
+    their arrival time by a reader thread, stderr goes to a log file (every rebuild prints
+    the whole site's warnings there)."""
+
+    def __init__(self, dp: str, name: str, root: str, output: str):
+        self.name, self.root, self.output = name, root, output
+        os.makedirs(f"{WORK}/logs", exist_ok=True)
+        self.stderr_path = f"{WORK}/logs/serve-{name}.stderr.txt"
+        self.stderr = open(self.stderr_path, "w")
+        # Absolute paths: with a relative --root the server never sees an edit (see BENCHMARKS.md).
+        self.proc = subprocess.Popen([dp, "serve", "--root", os.path.abspath(root), "--output",
+                                      os.path.abspath(output), "--bind", "127.0.0.1", "--port", "0"],
+                                     stdout=subprocess.PIPE, stderr=self.stderr, text=True, bufsize=1)
+        self.lines: "queue.Queue[tuple[float, str]]" = queue.Queue()
+        self.all_lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        self.build_line = ""
+        self.port = 0
+        deadline = time.monotonic() + SERVE_START_TIMEOUT
+        while not self.port:
+            line = self.next_line(deadline - time.monotonic())
+            if line is None:
+                self.kill()
+                raise SystemExit(f"serve {name}: no 'Serving ... at http://127.0.0.1:PORT/' line within "
+                                 f"{SERVE_START_TIMEOUT:.0f} s; stdout so far: {self.all_lines}; stderr in {self.stderr_path}")
+            if line.startswith("Built "):
+                self.build_line = line
+            m = re.match(r"Serving .* at http://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                self.port = int(m.group(1))
+        m = re.match(r"Built (\d+) pages, (\d+) datasets .*?, (\d+) files", self.build_line)
+        self.full_pages, self.full_datasets, self.full_files = (int(x) for x in m.groups()) if m else (None,) * 3
+        self.hwm_after_start = self.vm_kib("VmHWM")
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            line = line.rstrip("\n")
+            self.all_lines.append(line)
+            self.lines.put((time.perf_counter(), line))
+
+    def next_line(self, timeout: float) -> str | None:
+        try:
+            return self.lines.get(timeout=max(0.0, timeout))[1]
+        except queue.Empty:
+            return None
+
+    def drain(self) -> list[str]:
+        out = []
+        while True:
+            try:
+                out.append(self.lines.get_nowait()[1])
+            except queue.Empty:
+                return out
+
+    def vm_kib(self, key: str) -> int | None:
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith(key + ":"):
+                        return int(line.split()[1])
+        except OSError:
+            return None
+        return None
+
+    def get(self, target: str, timeout: float = SERVE_POLL_TIMEOUT) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", target)
+            resp = conn.getresponse()
+            return resp.status, resp.read()
+        finally:
+            conn.close()
+
+    def generation(self) -> int:
+        status, body = self.get("/__datapages/poll?since=0&path=/", timeout=10)
+        if status != 200:
+            raise SystemExit(f"serve {self.name}: poll answered {status}")
+        return json.loads(body)["generation"]
+
+    def stop(self) -> tuple[int | None, bool]:
+        """SIGINT, as Ctrl-C; returns (exit code, whether it printed 'Stopped.')."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            rc = self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            rc = None
+        time.sleep(0.1)  # let the reader thread take the last line
+        self.stderr.close()
+        return rc, "Stopped." in self.all_lines
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=15)
+
+
+def output_snapshot(folder: str) -> dict[str, tuple[int, int, int]]:
+    """path -> (inode, mtime_ns, size) of every output file: which files a rebuild replaced."""
+    snap = {}
+    for base, _, names in os.walk(folder):
+        for n in names:
+            p = os.path.join(base, n)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue
+            snap[os.path.relpath(p, folder)] = (st.st_ino, st.st_mtime_ns, st.st_size)
+    return snap
+
+
+def write_in_place(path: str, data: bytes) -> None:
+    """One open(O_TRUNC) + write + close, as a plain editor save that does not rename."""
+    fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def lede_editor(md_path: str):
+    """Edits the lede (first paragraph after the front matter): appends a sentence that
+    carries the edit number, so every write changes the file; returns (edit(i) -> marker)."""
+    with open(md_path, encoding="utf-8") as f:
+        original = f.read()
+    head, sep, body = original.partition("\n+++\n")  # the closing line of the front matter
+    assert sep and head.startswith("+++"), md_path
+    lines = body.split("\n")
+    start = next(i for i, l in enumerate(lines) if l.strip())
+    assert not lines[start].startswith("#"), f"{md_path}: no lede paragraph"
+    end = start
+    while end + 1 < len(lines) and lines[end + 1].strip():
+        end += 1
+
+    def edit(i: int) -> str:
+        marker = f"Benchmark edit {i} ({'odd' if i % 2 else 'even'})."
+        new = lines[:end] + [lines[end] + " " + marker] + lines[end + 1:]
+        write_in_place(md_path, (head + sep + "\n".join(new)).encode("utf-8"))
+        return marker
+    return edit, lambda: write_in_place(md_path, original.encode("utf-8"))
+
+
+def csv_editor(csv_path: str):
+    """Edits the first data row's `code` cell (a string column) to a value that names the edit."""
+    with open(csv_path, encoding="utf-8") as f:
+        original = f.read()
+    header, first, rest = original.split("\n", 2)
+    assert header.split(",")[0] == "code", csv_path
+    cells = first.split(",")
+
+    def edit(i: int) -> str:
+        marker = f"B{900000 + i}"
+        new = header + "\n" + ",".join([marker] + cells[1:]) + "\n" + rest
+        write_in_place(csv_path, new.encode("utf-8"))
+        return marker
+    return edit, lambda: write_in_place(csv_path, original.encode("utf-8"))
+
+
+@dataclass
+class ServeCase:
+    key: str
+    label: str
+    server: ServeProcess
+    slug: str
+    edit: object           # i -> marker (after writing)
+    restore: object
+    samples: list = field(default_factory=list)  # dicts, one per timed edit
+    failures: list = field(default_factory=list)
+
+
+def serve_one_edit(case: ServeCase, i: int) -> dict:
+    s = case.server
+    stray = s.drain()  # lines between edits (none expected)
+    page = f"/datasets/{case.slug}/"
+    before = output_snapshot(s.output)
+    g = s.generation()
+    conn = http.client.HTTPConnection("127.0.0.1", s.port, timeout=SERVE_POLL_TIMEOUT)
+    conn.request("GET", f"/__datapages/poll?since={g}&path={urllib.parse.quote(page, safe='')}")
+    time.sleep(0.05)  # the poll is waiting in the server before the write (it would answer at once otherwise)
+    t0 = time.perf_counter()
+    marker = case.edit(i)
+    t_written = time.perf_counter()
+    try:
+        resp = conn.getresponse()
+        body = resp.read()
+        t_poll = time.perf_counter()
+        status = resp.status
+    except (socket.timeout, OSError) as e:
+        conn.close()
+        raise SystemExit(f"serve {case.key}: the poll for {page} did not answer within {SERVE_POLL_TIMEOUT:.0f} s "
+                         f"after edit {i} ({e}); stdout: {s.all_lines[-5:]}")
+    conn.close()
+    answer = json.loads(body) if status == 200 else {}
+    pstatus, html = s.get(page, timeout=10)
+    t_page = time.perf_counter()
+    line = s.next_line(SERVE_LINE_TIMEOUT)
+    extra = []
+    # Any further rebuild lines for this one write (a split burst) show up here.
+    time.sleep(0.15)
+    extra = s.drain()
+    m = re.match(r"(.*) changed: (re-rendered|rebuilt everything) (\d+) pages \((\d+) files\) in (\d+) ms", line or "")
+    after = output_snapshot(s.output)
+    changed = [p for p in set(before) | set(after) if before.get(p) != after.get(p)]
+    return {
+        "i": i, "status": status, "answer": answer,
+        "latency": t_poll - t0, "write": t_written - t0, "page_latency": t_page - t0,
+        "page_has_edit": pstatus == 200 and marker.encode() in html,
+        "generation_before": g, "line": line, "extra_lines": extra, "stray_lines": stray,
+        "what": m.group(2) if m else None,
+        "pages": int(m.group(3)) if m else None, "files": int(m.group(4)) if m else None,
+        "server_ms": int(m.group(5)) if m else None,
+        "html_rewritten": sum(1 for p in changed if p.endswith(".html")), "files_rewritten": len(changed),
+    }
+
+
+def edit_ok(r: dict) -> str | None:
+    """Why an edit's measurement does not count, or None."""
+    if r["status"] != 200:
+        return f"poll answered HTTP {r['status']}"
+    if r["answer"].get("errors"):
+        return f"rebuild reported errors: {r['answer']['errors'][0].get('message')}"
+    if not r["answer"].get("reload"):
+        return f"poll returned reload=false (generation {r['answer'].get('generation')})"
+    if r["answer"].get("generation") != r["generation_before"] + 1:
+        return f"generation went {r['generation_before']} -> {r['answer'].get('generation')}"
+    if not r["page_has_edit"]:
+        return "the page served after the reload does not carry the edit"
+    if r["pages"] is None:
+        return f"no 're-rendered N pages' line (got {r['line']!r})"
+    return None
+
+
+def pct(values: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    v = sorted(values)
+    return v[max(0, math.ceil(q * len(v)) - 1)]
+
+
 def measure_serve_reload(args, env) -> dict | None:
-    """HOOK (not implemented): serve reload latency.
+    """serve reload latency: from an edit's write to the page's live-reload poll answering.
 
-    Intended measurement, once `datapages serve` exists: start
-    `datapages serve --root SITE --port P` on a converted site (N=100 x R=200 and
-    N=1 x R=1,000,000), wait until it answers, then repeatedly edit one dataset's .md
-    (e.g. its headline) and its CSV, and time from the write to the first HTTP response
-    that carries the change (poll the page, or the live-reload event stream if there is
-    one). Report the median and the worst latency, and peak RSS of the server.
-
-    Until then this returns None and the report says "not measured". Never fill in numbers
-    here by hand.
+    Two servers run at once, each on a temporary copy (in /tmp, ext4) of a site, output in
+    /tmp too: the bundled site (this repository's content/, data/, templates/, static/,
+    site.toml) and the converted N=1000 x R=200 site (its CSVs copied, not hard-linked,
+    since they are edited). Cases, alternating edit by edit in a rotating order:
+      bundled-md  the flagship dataset's Markdown lede
+      n1000-md    dataset-00500's Markdown lede
+      n1000-csv   dataset-00500's CSV (the first row's `code` cell)
+    Per edit: read the generation G (poll since=0), open the page's long-poll
+    (`/__datapages/poll?since=G&path=/datasets/<slug>/`), wait 50 ms so it is waiting in the
+    server, then write the file in place (open with O_TRUNC, one write) with text that
+    names the edit number, and time until the poll's response is read; it must say
+    reload=true, generation G+1, no errors, and the page fetched right after must carry
+    the edit. The server's line for the rebuild gives the pages it re-rendered and its own
+    milliseconds; a stat of every output file before and after counts the files actually
+    replaced. --serve-warmup edits per case are not counted, then --serve-edits are.
+    Peak RSS is each server's VmHWM at the end; then SIGINT, and the exit code must be 0.
     """
     help_text = run_quiet([env["datapages"], "--help"]).stdout
-    has_serve = re.search(r"^\s+serve\b", help_text, flags=re.M) is not None
-    status = ("`datapages serve` exists, but this hook is not implemented yet" if has_serve
-              else "`datapages serve` does not exist yet")
-    log(f"\n== serve: not measured ({status}; hook: measure_serve_reload in benches/run.py)")
-    return {"status": status}
+    if re.search(r"^\s+serve\b", help_text, flags=re.M) is None:
+        log("\n== serve: not measured (`datapages serve` does not exist in this binary)")
+        return {"status": "`datapages serve` does not exist in this binary"}
+    log(f"\n== serve: reload latency, {args.serve_warmup} warm-up + {args.serve_edits} timed edits per case, "
+        "cases alternating")
+    rm(SERVE_DIR)
+    os.makedirs(SERVE_DIR)
+    bundled = f"{SERVE_DIR}/bundled-site"
+    os.makedirs(bundled)
+    for part in BUNDLED_PARTS:
+        src = os.path.join(REPO, part)
+        (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, os.path.join(bundled, part))
+    n1000 = f"{SERVE_DIR}/n1000-site"
+    shutil.copytree(datapages_site(1000, 200, None), n1000, copy_function=shutil.copyfile,
+                    ignore=shutil.ignore_patterns(".bench-stamp"))
+    servers: list[ServeProcess] = []
+    result: dict = {"status": "measured"}
+    try:
+        sb = ServeProcess(env["datapages"], "bundled", bundled, f"{SERVE_DIR}/bundled-out")
+        servers.append(sb)
+        sn = ServeProcess(env["datapages"], "n1000", n1000, f"{SERVE_DIR}/n1000-out")
+        servers.append(sn)
+        for s in servers:
+            log(f"  [serve {s.name}] port {s.port}: {s.build_line}")
+        flagship = "sata-sas-nvme-measured-throughput"
+        slug = "dataset-00500"
+        cases = []
+        for key, label, server, sl, (edit, restore) in [
+            ("bundled-md", "bundled site (4 datasets), Markdown lede of the flagship dataset", sb, flagship,
+             lede_editor(f"{bundled}/content/datasets/{flagship}.md")),
+            ("n1000-md", "N=1000 x R=200 site, Markdown lede of one dataset", sn, slug,
+             lede_editor(f"{n1000}/content/datasets/{slug}.md")),
+            ("n1000-csv", "N=1000 x R=200 site, CSV of one dataset (one cell of the first row)", sn, slug,
+             csv_editor(f"{n1000}/data/datasets/{slug}.csv")),
+        ]:
+            cases.append(ServeCase(key, label, server, sl, edit, restore))
+        total = args.serve_warmup + args.serve_edits
+        for rnd in range(total):
+            k = rnd % len(cases)
+            for case in cases[k:] + cases[:k]:
+                r = serve_one_edit(case, rnd + 1)
+                why = edit_ok(r)
+                warm = rnd < args.serve_warmup
+                tag = "warm-up" if warm else f"edit {rnd + 1 - args.serve_warmup}/{args.serve_edits}"
+                log(f"  [serve {case.key:<10} {tag}] poll {r['latency'] * 1000:6.1f} ms, page {r['page_latency'] * 1000:6.1f} ms; "
+                    f"server: {r['line']}" + (f"  ** {why}" if why else "")
+                    + (f"  (extra lines: {r['extra_lines']})" if r["extra_lines"] else ""))
+                if warm:
+                    continue
+                if why:
+                    case.failures.append(f"edit {rnd + 1 - args.serve_warmup}: {why}")
+                else:
+                    case.samples.append(r)
+        for case in cases:
+            case.restore()
+        time.sleep(0.5)
+        for s in servers:
+            s.drain()
+        result["servers"] = {}
+        for s in servers:
+            hwm, rss = s.vm_kib("VmHWM"), s.vm_kib("VmRSS")
+            rc, stopped = s.stop()
+            result["servers"][s.name] = {"full_pages": s.full_pages, "full_files": s.full_files,
+                                         "full_datasets": s.full_datasets, "build_line": s.build_line,
+                                         "hwm_start": s.hwm_after_start, "hwm": hwm, "rss_end": rss,
+                                         "rc": rc, "stopped": stopped, "stderr": s.stderr_path}
+            log(f"  [serve {s.name}] VmHWM {hwm / 1024:.1f} MiB (after the first build {s.hwm_after_start / 1024:.1f} MiB), "
+                f"VmRSS at end {rss / 1024:.1f} MiB; SIGINT: exit {rc}, 'Stopped.' printed: {stopped}")
+        servers = []
+        result["cases"] = cases
+    finally:
+        for s in servers:
+            s.kill()
+    return result
+
+
+def serve_report(serve: dict, args) -> tuple[list[str], list[str]]:
+    """The serve table and its target lines."""
+    if serve.get("status") != "measured":
+        return [], [f"- serve reload latency: not measured ({serve.get('status')})"]
+    lines = [
+        "| edit | timed edits (valid) | write → poll answered: median / p90 / max (ms) | write → edited page fetched, median (ms) "
+        "| server's own rebuild time, median (ms) | re-rendered pages printed (min–max) | HTML files replaced (measured) "
+        "| all files replaced | full build: pages / files | server peak RSS (VmHWM, MiB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    targets = []
+    stats = {}
+    for case in serve["cases"]:
+        srv = serve["servers"][case.server.name]
+        s = case.samples
+        if not s:
+            lines.append(f"| {case.label} | 0 of {args.serve_edits} | — | — | — | — | — | — | "
+                         f"{srv['full_pages']} / {srv['full_files']} | {srv['hwm'] / 1024:.1f} |")
+            stats[case.key] = None
+            continue
+        lat = [x["latency"] * 1000 for x in s]
+        st = {"median": statistics.median(lat), "p90": pct(lat, 0.9), "max": max(lat),
+              "pages": sorted({x["pages"] for x in s}), "html": sorted({x["html_rewritten"] for x in s}),
+              "files": sorted({x["files_rewritten"] for x in s}), "n": len(s)}
+        stats[case.key] = st
+        rng = lambda v: f"{v[0]}" if len(v) == 1 else f"{v[0]}–{v[-1]}"
+        lines.append(
+            f"| {case.label} | {len(s)} of {args.serve_edits} | {st['median']:.1f} / {st['p90']:.1f} / {st['max']:.1f} | "
+            f"{statistics.median(x['page_latency'] * 1000 for x in s):.1f} | "
+            f"{statistics.median(x['server_ms'] for x in s):.0f} | {rng(st['pages'])} | {rng(st['html'])} | "
+            f"{rng(st['files'])} | {srv['full_pages']} / {srv['full_files']} | {srv['hwm'] / 1024:.1f} |")
+    verdict = lambda ok: "**met**" if ok else "**missed**"
+    b = stats.get("bundled-md")
+    if b:
+        targets.append(f"- serve, bundled site, Markdown edit: write → reload median {b['median']:.1f} ms "
+                       f"(p90 {b['p90']:.1f}, max {b['max']:.1f}; {b['n']} edits; target median < 50 ms): "
+                       f"{verdict(b['median'] < 50)}")
+    else:
+        targets.append("- serve, bundled site (< 50 ms): not measured (no valid edit)")
+    full = serve["servers"]["n1000"]["full_pages"]
+    for key, what in (("n1000-md", "Markdown edit"), ("n1000-csv", "CSV edit")):
+        n = stats.get(key)
+        if not n:
+            targets.append(f"- serve, N=1000 site, {what}: not measured (no valid edit)")
+            continue
+        few = max(n["pages"]) < full and max(n["html"]) <= max(n["pages"]) + 1
+        targets.append(
+            f"- serve, N=1000 x R=200 site, {what} of one dataset: re-rendered {', '.join(map(str, n['pages']))} pages "
+            f"as printed ({', '.join(map(str, n['html']))} HTML files replaced, measured) of the full build's {full} "
+            f"pages; write → reload median {n['median']:.1f} ms (p90 {n['p90']:.1f}, max {n['max']:.1f}; target: only "
+            f"the affected pages, median < 150 ms): {verdict(few and n['median'] < 150)}")
+    for name, srv in serve["servers"].items():
+        ok = srv["rc"] == 0 and srv["stopped"]
+        targets.append(f"- serve ({name}): SIGINT → exit code {srv['rc']}, printed \"Stopped.\": {srv['stopped']}"
+                       f" ({'as expected' if ok else 'NOT as expected'})")
+    for case in serve["cases"]:
+        for f in case.failures:
+            targets.append(f"- serve {case.key}: edit not counted: {f}")
+    return lines, targets
 
 
 # ------------------------------------------------------------------ report
@@ -502,10 +899,13 @@ def build_report(results: dict, args, env) -> tuple[str, list[str]]:
     else:
         targets.append("- Peak RSS flat in the row count (≤ 1.5): not measured (case rss not run)")
     serve = results.get("serve")
-    targets.append("- serve reload latency: not measured"
-                   + (f" ({serve['status']}; hook `measure_serve_reload` in benches/run.py)" if serve
-                      else " (hook `measure_serve_reload` in benches/run.py; case `serve`)"))
-    return "\n".join(lines), targets
+    serve_lines: list[str] = []
+    if serve:
+        serve_lines, serve_targets = serve_report(serve, args)
+        targets += serve_targets
+    else:
+        targets.append("- serve reload latency: not measured (case `serve` not run)")
+    return "\n".join(lines), targets, serve_lines
 
 
 def write_markdown(path: str, body: str) -> None:
@@ -535,6 +935,8 @@ def main(argv=None) -> int:
     ap.add_argument("--runs-big", type=int, default=None,
                     help="timed Hugo runs on the 1,000,000-row workload, ~15 s each (default min(runs, 3))")
     ap.add_argument("--warmup", type=int, default=1, help="untimed warm-up runs per tool (default 1)")
+    ap.add_argument("--serve-edits", type=int, default=20, help="timed edits per serve case (default 20)")
+    ap.add_argument("--serve-warmup", type=int, default=2, help="untimed edits per serve case first (default 2)")
     ap.add_argument("--datapages", default=os.path.join(REPO, "target", "release", "datapages"),
                     help="the datapages binary (default: target/release/datapages)")
     ap.add_argument("--out-md", help="write the results into this Markdown file (e.g. BENCHMARKS.md)")
@@ -589,20 +991,33 @@ def main(argv=None) -> int:
         results["serve"] = measure_serve_reload(args, env)
 
     env["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    table, targets = build_report(results, args, env)
+    table, targets, serve_lines = build_report(results, args, env)
     elapsed = time.perf_counter() - started
     notes = [n for g in results["groups"] for n in g["notes"]]
     runs_line = (f"{args.runs} timed runs per tool and output location ({args.runs_big} for Hugo on the "
                  f"1,000,000-row workload, alternating with the others in the first {args.runs_big} rounds), after "
                  f"{args.warmup} warm-up run(s); tools alternate in a rotating order; medians. Harness run took {elapsed / 60:.1f} min. Command: "
                  f"`python3 benches/run.py --cases {','.join(cases)} --runs {args.runs}"
-                 f"{' --runs-big ' + str(args.runs_big) if args.runs_big != max(1, min(args.runs, 3)) else ''}`. The "
+                 f"{' --runs-big ' + str(args.runs_big) if args.runs_big != max(1, min(args.runs, 3)) else ''}"
+                 f"{' --serve-edits ' + str(args.serve_edits) if args.serve_edits != 20 else ''}"
+                 f"{' --serve-warmup ' + str(args.serve_warmup) if args.serve_warmup != 2 else ''}`. The "
                  f"machine is shared: differences under ~25 % between runs of one tool are noise.")
     body = "\n".join(
-        ["## Results", "", "Machine:", ""] + machine_note(env) + ["", runs_line, "", table, "",
-         "Ratios divide medians of the same output location from this run. \"cp -r (inputs)\" copies the "
-         "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file.",
-         "", "### Targets (from the issue; measured above, in this run)", ""] + targets
+        ["## Results", "", "Machine:", ""] + machine_note(env) + ["", runs_line, ""]
+        + ([table, "",
+            "Ratios divide medians of the same output location from this run. \"cp -r (inputs)\" copies the "
+            "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file.",
+            ""] if results["groups"] or results.get("rss") else [])
+        + (["### serve: reload latency", "",
+            f"{args.serve_warmup} warm-up and {args.serve_edits} timed edits per row, the three rows alternating edit by "
+            "edit; both servers ran at once, sites and output on disk (/tmp, ext4). Latency: from just before the "
+            "file's write to the moment the page's long-poll (`/__datapages/poll?since=G&path=/datasets/<slug>/`, "
+            "opened before the write) has answered reload=true; p90 is the nearest-rank 90th percentile. \"Server's "
+            "own rebuild time\" is the milliseconds in its line; the rest of the latency is the file watcher and the "
+            "25 ms quiet period before a rebuild starts, and HTTP. \"HTML files replaced\" and \"all files "
+            "replaced\" come from a stat of every output file before and after each edit.", "", *serve_lines, ""]
+           if serve_lines else [])
+        + ["### Targets (from the issue; measured above, in this run)", ""] + targets
         + ["", "### Converted sites", ""] + [f"- {n}" for n in notes])
     log("\n" + body)
     if args.out_md:
