@@ -138,7 +138,10 @@ impl Session {
     ) -> Result<(Session, BuildReport), Diagnostics> {
         let started = Instant::now();
         let output = options.output_dir();
-        let (site, mut diagnostics) = site::load(&options.root);
+        let (site, file_diagnostics, site_diagnostics) = site::load_parts(&options.root);
+        let mut diagnostics = file_diagnostics.clone();
+        diagnostics.extend(site_diagnostics);
+        diagnostics.sort();
         let renderer = Renderer::new(&options.root);
         if let Err(problems) = &renderer {
             diagnostics.extend(problems.iter().cloned());
@@ -187,8 +190,10 @@ impl Session {
             output,
             warnings: diagnostics.clone(),
         };
+        // Only problems of single files are kept: those of the site as a whole are
+        // recomputed by every rebuild.
         let mut file_problems: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
-        for d in diagnostics {
+        for d in file_diagnostics {
             file_problems.entry(d.file.clone()).or_default().push(d);
         }
         let session = Session {
@@ -416,10 +421,20 @@ impl Session {
                 .extend(site.tags.iter().map(|t| t.slug.clone()));
             affected.listings = true;
         }
+        // Warnings about the files this rebuild read again; the rest were shown before
+        // (the first build prints them all, and `datapages check` lists them).
+        let mut touched: BTreeSet<PathBuf> = changed_pages.clone();
+        for slug in &changed_slugs {
+            touched.insert(PathBuf::from(format!("content/datasets/{slug}.md")));
+            if let Some(dataset) = site.dataset(slug) {
+                touched.insert(dataset.markdown_path.clone());
+                touched.insert(dataset.csv_display.clone());
+            }
+        }
         let warnings = Diagnostics::from_iter(
             diagnostics
                 .into_iter()
-                .filter(|d| d.severity == Severity::Warning),
+                .filter(|d| d.severity == Severity::Warning && touched.contains(&d.file)),
         );
         Ok(Plan {
             site,

@@ -123,16 +123,27 @@ pub fn load_page(root: &Path, path: &Path) -> Result<Page, Diagnostic> {
 /// Loads everything under `root`. The site is returned whenever it could be read, with all
 /// problems found; callers decide whether errors stop them.
 pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
+    let (site, mut diagnostics, site_problems) = load_parts(root);
+    diagnostics.extend(site_problems);
+    diagnostics.sort();
+    (site, diagnostics)
+}
+
+/// Like [`load`], with the problems of single files (config, front matter, CSV, pages)
+/// apart from those of the site as a whole (related slugs, tags, descriptions), which an
+/// incremental rebuild recomputes every time.
+pub fn load_parts(root: &Path) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
+    let none = Diagnostics::new();
     let config = match SiteConfig::load(root) {
         Ok(c) => c,
         Err(d) => {
             diagnostics.push(d);
-            return (None, diagnostics);
+            return (None, diagnostics, none);
         }
     };
     let Some(found) = discover(root, &mut diagnostics) else {
-        return (None, diagnostics);
+        return (None, diagnostics, none);
     };
     let loaded: Vec<(Option<Dataset>, Vec<Diagnostic>)> = found
         .dataset_files
@@ -153,10 +164,8 @@ pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
             Err(d) => diagnostics.push(d),
         }
     }
-    let (site, problems) = Site::assemble(root, config, datasets, pages, home);
-    diagnostics.extend(problems);
-    diagnostics.sort();
-    (Some(site), diagnostics)
+    let (site, site_problems) = Site::assemble(root, config, datasets, pages, home);
+    (Some(site), diagnostics, site_problems)
 }
 
 impl Site {

@@ -211,6 +211,76 @@ fn edits_show_up_and_broken_edits_keep_the_last_good_page() {
 }
 
 #[test]
+fn created_renamed_and_deleted_files_are_picked_up() {
+    let dir = site();
+    let server = Server::start(dir.path());
+    let limit = Duration::from_secs(10);
+    // A new folder under data/, then a dataset that uses it.
+    std::fs::create_dir_all(dir.path().join("data/extra")).unwrap();
+    std::fs::write(
+        dir.path().join("data/extra/extra-set.csv"),
+        "label,value\nalpha,12345\n",
+    )
+    .unwrap();
+    let front = common::SMALL_FRONT.replacen(
+        "title = \"Sample\"",
+        "title = \"Extra set\"\ndata = \"data/extra/extra-set.csv\"\nupdated = 2026-11-29",
+        1,
+    );
+    let markdown = format!("+++\n{front}+++\n{}", common::SMALL_BODY);
+    std::fs::write(dir.path().join("content/datasets/extra-set.md"), markdown).unwrap();
+    server.wait_for("/datasets/extra-set/", limit, |page| {
+        page.contains("12,345")
+    });
+    server.wait_for("/datasets/", limit, |page| page.contains("Extra set"));
+
+    std::fs::rename(
+        dir.path().join("content/datasets/extra-set.md"),
+        dir.path().join("content/datasets/extra-renamed.md"),
+    )
+    .unwrap();
+    server.wait_for("/datasets/extra-renamed/", limit, |page| {
+        page.contains("12,345")
+    });
+    assert_eq!(
+        server.raw("GET", "/datasets/extra-set/").0,
+        404,
+        "the old name is gone"
+    );
+
+    std::fs::remove_file(dir.path().join("content/datasets/extra-renamed.md")).unwrap();
+    let started = std::time::Instant::now();
+    while server.raw("GET", "/datasets/extra-renamed/").0 != 404 {
+        assert!(
+            started.elapsed() < limit,
+            "the deleted dataset is still served"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    server.wait_for("/datasets/", limit, |page| !page.contains("Extra set"));
+}
+
+#[test]
+fn the_default_relative_root_is_watched_too() {
+    let dir = site();
+    let server = Server::start_in(dir.path());
+    let markdown = dir.path().join(FLAGSHIP_MD);
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    std::fs::write(
+        &markdown,
+        text.replacen(
+            "With 128K blocks",
+            "RELATIVE ROOT EDIT: with 128K blocks",
+            1,
+        ),
+    )
+    .unwrap();
+    server.wait_for(FLAGSHIP, Duration::from_secs(10), |page| {
+        page.contains("RELATIVE ROOT EDIT")
+    });
+}
+
+#[test]
 fn a_port_in_use_is_a_clear_error() {
     let dir = site();
     let first = Server::start(dir.path());

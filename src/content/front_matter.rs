@@ -147,6 +147,18 @@ mod tests {
         kicker: Option<String>,
     }
 
+    /// The diagnostic for front matter that does not parse as `T`.
+    fn toml_error<T: DeserializeOwned + std::fmt::Debug>(text: &str) -> Diagnostic {
+        let split = split(Path::new("a.md"), text).unwrap();
+        parse_toml::<T>(
+            Path::new("a.md"),
+            text,
+            split.front_matter,
+            split.front_matter_offset,
+        )
+        .unwrap_err()
+    }
+
     #[test]
     fn splits_front_matter_and_body() {
         let text = "+++\ntitle = \"x\"\n+++\n\nBody\n";
@@ -174,14 +186,7 @@ mod tests {
     #[test]
     fn toml_errors_are_located_in_the_whole_file() {
         let text = "+++\ntitle = \"x\"\nkicker = = 3\n+++\n";
-        let split = split(Path::new("a.md"), text).unwrap();
-        let err = parse_toml::<Front>(
-            Path::new("a.md"),
-            text,
-            split.front_matter,
-            split.front_matter_offset,
-        )
-        .unwrap_err();
+        let err = toml_error::<Front>(text);
         assert_eq!(err.line, Some(3), "{err:?}");
         assert!(err.source_line.as_deref().unwrap().contains("kicker"));
     }
@@ -189,14 +194,7 @@ mod tests {
     #[test]
     fn unknown_keys_suggest_the_near_miss() {
         let text = "+++\ntitle = \"x\"\nkickr = \"y\"\n+++\n";
-        let split = split(Path::new("a.md"), text).unwrap();
-        let err = parse_toml::<Front>(
-            Path::new("a.md"),
-            text,
-            split.front_matter,
-            split.front_matter_offset,
-        )
-        .unwrap_err();
+        let err = toml_error::<Front>(text);
         assert_eq!(err.message, "unknown key `kickr`");
         assert_eq!(err.hint.as_deref(), Some("did you mean `kicker`?"));
         assert_eq!(err.line, Some(3));
@@ -210,14 +208,7 @@ mod tests {
             kind: crate::content::ChartKind,
         }
         let text = "+++\nkind = \"bars\"\n+++\n";
-        let split = split(Path::new("a.md"), text).unwrap();
-        let err = parse_toml::<Shape>(
-            Path::new("a.md"),
-            text,
-            split.front_matter,
-            split.front_matter_offset,
-        )
-        .unwrap_err();
+        let err = toml_error::<Shape>(text);
         assert_eq!(err.message, "`bars` is not one of the allowed values");
         assert_eq!(
             err.hint.as_deref(),
@@ -229,14 +220,7 @@ mod tests {
     #[test]
     fn missing_keys_are_named() {
         let text = "+++\nkicker = \"y\"\n+++\n";
-        let split = split(Path::new("a.md"), text).unwrap();
-        let err = parse_toml::<Front>(
-            Path::new("a.md"),
-            text,
-            split.front_matter,
-            split.front_matter_offset,
-        )
-        .unwrap_err();
+        let err = toml_error::<Front>(text);
         assert_eq!(err.message, "missing required key `title`");
     }
 }

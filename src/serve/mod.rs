@@ -41,12 +41,32 @@ pub struct ServeOptions {
 /// cannot start.
 pub fn serve(options: &ServeOptions) -> Result<(), String> {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    // The watcher reports absolute paths: compare them with absolute ones (`--root .`).
+    let root = options.root.canonicalize().map_err(|e| {
+        format!(
+            "cannot open the site folder {}: {e}",
+            options.root.display()
+        )
+    })?;
+    let output = match &options.output {
+        Some(path) => std::path::absolute(path)
+            .map_err(|e| format!("cannot use the output folder {}: {e}", path.display()))?,
+        None => root.join("public"),
+    };
     let build_options = BuildOptions {
-        root: options.root.clone(),
-        output: options.output.clone(),
+        root: root.clone(),
+        output: Some(output.clone()),
         date: None,
     };
-    let output = build_options.output_dir();
+    // Watch before the first build, so that no edit made while it runs is missed.
+    let (sender, messages) = mpsc::channel();
+    let stop_sender = sender.clone();
+    ctrlc::set_handler(move || {
+        let _ = stop_sender.send(Message::Stop);
+    })
+    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
+    let mut watcher =
+        watch::start(&root, sender).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
     let state = Arc::new(PreviewState::new(output.clone()));
     let commit = |staging: Staging| {
         let _guard = state.swap.write().unwrap_or_else(|p| p.into_inner());
@@ -75,14 +95,6 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
     let server = Arc::new(server);
     spawn_http(Arc::clone(&server), Arc::clone(&state));
 
-    let (sender, messages) = mpsc::channel();
-    let stop_sender = sender.clone();
-    ctrlc::set_handler(move || {
-        let _ = stop_sender.send(Message::Stop);
-    })
-    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
-    let mut watcher = watch::start(&options.root, sender)
-        .map_err(|e| format!("cannot watch {}: {e}", options.root.display()))?;
     if options.open {
         open_browser(&url);
     }
@@ -97,8 +109,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
             Message::Files(Ok(event)) if watch::changes_content(&event.kind) => event,
             Message::Files(Ok(_)) => continue,
         };
-        let (changes, stop) =
-            watch::collect(first, &messages, &options.root, &output, &mut watcher);
+        let (changes, stop) = watch::collect(first, &messages, &root, &output, &mut watcher);
         if !changes.is_empty() {
             session = rebuild(session, changes, &build_options, &state, color);
         }

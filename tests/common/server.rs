@@ -21,11 +21,20 @@ impl Server {
     }
 
     pub fn start_with(root: &Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(super::binary())
-            .arg("serve")
-            .arg("--root")
-            .arg(root)
-            .args(extra)
+        let mut command = Command::new(super::binary());
+        command.arg("serve").arg("--root").arg(root).args(extra);
+        Self::spawn(command)
+    }
+
+    /// Starts `datapages serve --port 0` inside `dir`, with the default `--root .`.
+    pub fn start_in(dir: &Path) -> Server {
+        let mut command = Command::new(super::binary());
+        command.current_dir(dir).args(["serve", "--port", "0"]);
+        Self::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Server {
+        let mut child = command
             .env("NO_COLOR", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
