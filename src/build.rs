@@ -503,16 +503,28 @@ fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize
     site.datasets.len() + 3 + site.tags.len() + site.pages.len()
 }
 
+/// Home, All datasets and the site's metadata files: each lists every dataset, so they
+/// are the slow part of a small rebuild on a large site; they render in parallel.
 fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) {
-    writer.run(
-        || writer.page("index.html", renderer.home_page(site)),
-        Path::new("content/_index.md"),
+    rayon::join(
+        || {
+            writer.run(
+                || writer.page("index.html", renderer.home_page(site)),
+                Path::new("content/_index.md"),
+            )
+        },
+        || {
+            rayon::join(
+                || {
+                    writer.run(
+                        || writer.page("datasets/index.html", renderer.datasets_page(site)),
+                        Path::new("templates/datasets.html"),
+                    )
+                },
+                || write::write_site_metadata(site, writer),
+            )
+        },
     );
-    writer.run(
-        || writer.page("datasets/index.html", renderer.datasets_page(site)),
-        Path::new("templates/datasets.html"),
-    );
-    write::write_site_metadata(site, writer);
 }
 
 fn write_tag(site: &Site, renderer: &Renderer, tag: &site::Tag, writer: &Writer) {
@@ -579,8 +591,14 @@ fn render_affected(
         }
         urls_changed.insert(format!("/{}", urls::dataset_page(slug)));
     }
-    for tag in site.tags.iter().filter(|t| affected.tags.contains(&t.slug)) {
-        write_tag(site, renderer, tag, writer);
+    let tags: Vec<&site::Tag> = site
+        .tags
+        .iter()
+        .filter(|t| affected.tags.contains(&t.slug))
+        .collect();
+    tags.par_iter()
+        .for_each(|tag| write_tag(site, renderer, tag, writer));
+    for tag in &tags {
         urls_changed.insert(format!("/{}", urls::tag_page(&tag.slug)));
     }
     for slug in &affected.removed_tags {

@@ -4,10 +4,12 @@
 //! Invariant: a failed or interrupted build never touches the previous output; the staging
 //! folder is removed when it is dropped without being committed.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Somewhere a build writes its files: a staging folder (full builds) or the live output
 /// folder that `serve` is serving (incremental rebuilds).
@@ -15,25 +17,28 @@ pub trait OutputSink: Sync {
     /// The folder files land in.
     fn root(&self) -> &Path;
 
+    /// Where to write a file first, and where it must end up (the same path when nobody
+    /// can see the folder yet). Creates the parent folders.
+    fn paths(&self, relative: &str) -> io::Result<(PathBuf, PathBuf)>;
+
     /// Opens a file for writing; it appears under its name only when finished.
-    fn create(&self, relative: &str) -> io::Result<PendingFile>;
+    fn create(&self, relative: &str) -> io::Result<PendingFile> {
+        let (temp, target) = self.paths(relative)?;
+        PendingFile::open(temp, target)
+    }
 
     /// Writes a whole file.
     fn write(&self, relative: &str, bytes: &[u8]) -> io::Result<()> {
-        let mut file = self.create(relative)?;
-        file.writer().write_all(bytes)?;
-        file.finish()
+        let (temp, target) = self.paths(relative)?;
+        fs::write(&temp, bytes)?;
+        move_into_place(&temp, &target)
     }
 
     /// Copies a file byte for byte.
     fn copy(&self, from: &Path, relative: &str) -> io::Result<()> {
-        let file = self.create(relative)?;
-        let (temp, target) = file.abandon()?;
+        let (temp, target) = self.paths(relative)?;
         fs::copy(from, &temp)?;
-        if temp != target {
-            fs::rename(&temp, &target)?;
-        }
-        Ok(())
+        move_into_place(&temp, &target)
     }
 
     /// Removes a file or a folder, if it exists.
@@ -48,6 +53,30 @@ pub trait OutputSink: Sync {
     }
 }
 
+fn move_into_place(temp: &Path, target: &Path) -> io::Result<()> {
+    if temp != target {
+        fs::rename(temp, target)?;
+    }
+    Ok(())
+}
+
+/// Creates each output folder once: a build writes thousands of files into a few folders.
+#[derive(Debug, Default)]
+struct Folders {
+    made: Mutex<HashSet<PathBuf>>,
+}
+
+impl Folders {
+    fn ensure(&self, folder: &Path) -> io::Result<()> {
+        let mut made = self.made.lock().unwrap_or_else(|p| p.into_inner());
+        if !made.contains(folder) {
+            fs::create_dir_all(folder)?;
+            made.insert(folder.to_path_buf());
+        }
+        Ok(())
+    }
+}
+
 /// A file being written; `finish` makes it visible under its final name.
 pub struct PendingFile {
     writer: BufWriter<fs::File>,
@@ -57,12 +86,11 @@ pub struct PendingFile {
 
 impl PendingFile {
     fn open(temp: PathBuf, target: PathBuf) -> io::Result<PendingFile> {
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent)?;
-        }
         let file = fs::File::create(&temp)?;
         Ok(PendingFile {
-            writer: BufWriter::with_capacity(256 * 1024, file),
+            // Below the allocator's mmap threshold: thousands of small pages must not
+            // each map and unmap a buffer.
+            writer: BufWriter::with_capacity(64 * 1024, file),
             temp,
             target,
         })
@@ -74,18 +102,9 @@ impl PendingFile {
     }
 
     /// Flushes and moves the file into place.
-    pub fn finish(self) -> io::Result<()> {
-        let (temp, target) = self.abandon()?;
-        if temp != target {
-            fs::rename(&temp, &target)?;
-        }
-        Ok(())
-    }
-
-    /// Flushes and closes, returning (temporary path, final path) for the caller to finish.
-    fn abandon(mut self) -> io::Result<(PathBuf, PathBuf)> {
+    pub fn finish(mut self) -> io::Result<()> {
         self.writer.flush()?;
-        Ok((self.temp.clone(), self.target.clone()))
+        move_into_place(&self.temp, &self.target)
     }
 }
 
@@ -95,6 +114,7 @@ impl PendingFile {
 pub struct LiveDir {
     dir: PathBuf,
     counter: AtomicU64,
+    folders: Folders,
 }
 
 impl LiveDir {
@@ -102,6 +122,7 @@ impl LiveDir {
         LiveDir {
             dir: dir.to_path_buf(),
             counter: AtomicU64::new(0),
+            folders: Folders::default(),
         }
     }
 }
@@ -111,15 +132,18 @@ impl OutputSink for LiveDir {
         &self.dir
     }
 
-    fn create(&self, relative: &str) -> io::Result<PendingFile> {
+    fn paths(&self, relative: &str) -> io::Result<(PathBuf, PathBuf)> {
         let target = self.dir.join(relative);
+        if let Some(parent) = target.parent() {
+            self.folders.ensure(parent)?;
+        }
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let n = self.counter.fetch_add(1, Ordering::Relaxed);
         let temp = target.with_file_name(format!(".{name}.partial-{}-{n}", std::process::id()));
-        PendingFile::open(temp, target)
+        Ok((temp, target))
     }
 }
 
@@ -129,6 +153,7 @@ pub struct Staging {
     target: PathBuf,
     dir: PathBuf,
     committed: bool,
+    folders: Folders,
 }
 
 impl Staging {
@@ -153,6 +178,7 @@ impl Staging {
             target: target.to_path_buf(),
             dir,
             committed: false,
+            folders: Folders::default(),
         })
     }
 
@@ -198,10 +224,13 @@ impl OutputSink for Staging {
         &self.dir
     }
 
-    fn create(&self, relative: &str) -> io::Result<PendingFile> {
+    fn paths(&self, relative: &str) -> io::Result<(PathBuf, PathBuf)> {
         // Nobody reads the staging folder until it is committed: write in place.
         let path = self.path(relative);
-        PendingFile::open(path.clone(), path)
+        if let Some(parent) = path.parent() {
+            self.folders.ensure(parent)?;
+        }
+        Ok((path.clone(), path))
     }
 }
 

@@ -112,6 +112,7 @@ pub fn write_dataset(
     write_page_with_charts(site, renderer, dataset, &charts, writer)?;
     let csv_path = urls::csv_file(&dataset.slug);
     writer.copy(&dataset.csv_path, &csv_path)?;
+    ensure_unchanged(dataset)?;
     writer.json(
         &urls::json_file(&dataset.slug),
         &metadata::datapackage::descriptor(site, dataset),
@@ -140,6 +141,7 @@ fn write_page_with_charts(
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
+    ensure_unchanged(dataset)?;
     // The page is rendered around a marker; the table rows are streamed from the CSV
     // straight into the file, so no table is ever held in memory whole.
     let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts)?;
@@ -163,6 +165,23 @@ fn write_page_with_charts(
         .map_err(|e| io_problem(&page_path, e))?;
     writer.files.fetch_add(1, Ordering::Relaxed);
     Ok(())
+}
+
+/// Refuses to publish a CSV that changed after it was checked (an editor saving during the
+/// build): its rows and download would not be the ones validated.
+fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
+    let now = std::fs::metadata(&dataset.csv_path).ok();
+    let same = now
+        .is_some_and(|m| m.len() == dataset.csv.bytes && m.modified().ok() == dataset.csv.modified);
+    if same {
+        Ok(())
+    } else {
+        Err(Diagnostic::error(
+            &dataset.csv_display,
+            "the CSV file changed while the site was being built",
+        )
+        .with_hint("build again once the file is saved"))
+    }
 }
 
 /// The catalog, sitemap, feed and robots.txt.

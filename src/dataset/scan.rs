@@ -119,6 +119,9 @@ pub struct CsvSummary {
     pub referenced_sources: BTreeSet<String>,
     /// Per column, the `DatePrecision`s seen in valid date cells, as a bit mask.
     pub date_precisions: Vec<u8>,
+    /// The file's modification time when it was scanned: pages stream rows from the file
+    /// later, and must not publish rows that were never checked.
+    pub modified: Option<std::time::SystemTime>,
     /// The longest cell of each column among the rendered rows, in characters: long text
     /// columns get a wider column so their cells wrap into readable lines.
     pub longest_cells: Vec<usize>,
@@ -323,7 +326,9 @@ pub fn scan_with_charts(
             return (None, vec![d]);
         }
     };
-    let file_bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let metadata = file.metadata().ok();
+    let file_bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
+    let modified = metadata.and_then(|m| m.modified().ok());
     let mut hashing = HashingReader {
         inner: file,
         digester: Digester::new(file_bytes),
@@ -492,6 +497,7 @@ pub fn scan_with_charts(
     }
     drop(reader);
     summary.bytes = hashing.bytes;
+    summary.modified = modified;
     match hashing.digester.finish() {
         Some(digest) => summary.sha256 = digest,
         None => {

@@ -46,15 +46,29 @@ pub fn start(root: &Path, sender: Sender<Message>) -> notify::Result<notify::Rec
 /// the build itself reads every source, and must not trigger another build).
 pub fn changes_content(kind: &notify::EventKind) -> bool {
     use notify::event::{EventKind, ModifyKind};
+    closed_after_writing(kind)
+        || matches!(
+            kind,
+            EventKind::Create(_)
+                | EventKind::Remove(_)
+                | EventKind::Modify(
+                    ModifyKind::Data(_) | ModifyKind::Name(_) | ModifyKind::Any | ModifyKind::Other
+                )
+        )
+}
+
+/// A file closed after writing: the save is complete, so the burst can end almost at once.
+fn closed_after_writing(kind: &notify::EventKind) -> bool {
+    use notify::event::{AccessKind, AccessMode, EventKind};
     matches!(
         kind,
-        EventKind::Create(_)
-            | EventKind::Remove(_)
-            | EventKind::Modify(
-                ModifyKind::Data(_) | ModifyKind::Name(_) | ModifyKind::Any | ModifyKind::Other
-            )
+        EventKind::Access(AccessKind::Close(AccessMode::Write))
     )
 }
+
+/// The quiet period after a save that closed its file: other files of the same save
+/// (an editor's rename, a second file written by a script) still arrive within it.
+const QUIET_AFTER_CLOSE: Duration = Duration::from_millis(3);
 
 /// Collects a burst of events starting with `first` and reduces it to changes. Stops early
 /// (returning `true`) when asked to stop.
@@ -67,13 +81,22 @@ pub fn collect(
 ) -> (BTreeSet<Change>, bool) {
     let started = Instant::now();
     let mut paths: Vec<PathBuf> = Vec::new();
+    let mut quiet = QUIET;
     if changes_content(&first.kind) {
+        if closed_after_writing(&first.kind) {
+            quiet = QUIET_AFTER_CLOSE;
+        }
         paths.extend(first.paths);
     }
     let mut stop = false;
     while started.elapsed() < LONGEST_BURST {
-        match messages.recv_timeout(QUIET) {
+        match messages.recv_timeout(quiet) {
             Ok(Message::Files(Ok(event))) if changes_content(&event.kind) => {
+                quiet = if closed_after_writing(&event.kind) {
+                    QUIET_AFTER_CLOSE
+                } else {
+                    QUIET
+                };
                 paths.extend(event.paths)
             }
             Ok(Message::Files(Ok(_))) => {}
