@@ -1014,7 +1014,7 @@ def main(argv=None) -> int:
             "file's write to the moment the page's long-poll (`/__datapages/poll?since=G&path=/datasets/<slug>/`, "
             "opened before the write) has answered reload=true; p90 is the nearest-rank 90th percentile. \"Server's "
             "own rebuild time\" is the milliseconds in its line; the rest of the latency is the file watcher and the "
-            "25 ms quiet period before a rebuild starts, and HTTP. \"HTML files replaced\" and \"all files "
+            "quiet period before a rebuild starts (3 ms after a save that closes its file, 25 ms otherwise), and HTTP. \"HTML files replaced\" and \"all files "
             "replaced\" come from a stat of every output file before and after each edit.", "", *serve_lines, ""]
            if serve_lines else [])
         + ["### Targets (from the issue; measured above, in this run)", ""] + targets
