@@ -358,15 +358,7 @@ impl Session {
         for relative in &changed_pages {
             file_problems.remove(relative);
             let path = root.join(relative);
-            let name = relative
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default();
-            let name = if name == "_index" {
-                String::new()
-            } else {
-                name.to_string()
-            };
+            let name = content::page_name(relative);
             pages.retain(|p| p.name != name);
             if name.is_empty() {
                 home = None;
@@ -396,10 +388,7 @@ impl Session {
         }
         let mut affected = incremental::affected(&self.site, &site, &changed_slugs);
         let titles_changed = changed_pages.iter().any(|relative| {
-            let name = relative
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or_default();
+            let name = content::page_name(relative);
             let title = |s: &Site| {
                 s.pages
                     .iter()
@@ -611,11 +600,8 @@ fn render_affected(
         urls_changed.extend(["/".to_string(), format!("/{}", urls::DATASETS)]);
     }
     for relative in &changes.pages {
-        let name = relative
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default();
-        if name == "_index" {
+        let name = content::page_name(relative);
+        if name.is_empty() {
             writer.run(
                 || writer.page("index.html", renderer.home_page(site)),
                 relative,
@@ -624,11 +610,11 @@ fn render_affected(
             pages += 1;
         } else if let Some(page) = site.pages.iter().find(|p| p.name == name) {
             write_page(site, renderer, page, writer);
-            urls_changed.insert(format!("/{}", urls::page(name)));
+            urls_changed.insert(format!("/{}", urls::page(&name)));
             pages += 1;
         } else {
-            writer.remove(&urls::page(name));
-            urls_changed.insert(format!("/{}", urls::page(name)));
+            writer.remove(&urls::page(&name));
+            urls_changed.insert(format!("/{}", urls::page(&name)));
         }
     }
     if changes.all_pages {

@@ -26,10 +26,18 @@ fn wait_until(session: &Session, script: &str, limit: Duration, what: &str) {
     }
 }
 
-#[test]
-fn the_browser_follows_edits_and_shows_the_error_overlay() {
+/// A copy of the bundled site, served, with the flagship page open in headless Chromium.
+struct Preview {
+    site: tempfile::TempDir,
+    server: Server,
+    driver: Driver,
+    session: Session,
+}
+
+/// `None` (after the skip line) when there is no browser.
+fn open_flagship() -> Option<Preview> {
     if !webdriver::browser_present() {
-        return;
+        return None;
     }
     let site = tempfile::tempdir().unwrap();
     common::copy_bundled_site(site.path());
@@ -37,6 +45,25 @@ fn the_browser_follows_edits_and_shows_the_error_overlay() {
     let driver = Driver::start();
     let session = driver.session(&[]);
     session.navigate(&server.url(FLAGSHIP));
+    Some(Preview {
+        site,
+        server,
+        driver,
+        session,
+    })
+}
+
+#[test]
+fn the_browser_follows_edits_and_shows_the_error_overlay() {
+    let Some(Preview {
+        site,
+        server: _server,
+        driver: _driver,
+        session,
+    }) = open_flagship()
+    else {
+        return;
+    };
     let lede = "return (document.querySelector('.lede') || {}).textContent || ''";
     assert!(session
         .execute(lede, vec![])
@@ -105,15 +132,15 @@ fn the_browser_follows_edits_and_shows_the_error_overlay() {
 
 #[test]
 fn a_css_edit_swaps_the_stylesheet_without_a_reload() {
-    if !webdriver::browser_present() {
+    let Some(Preview {
+        site,
+        server: _server,
+        driver: _driver,
+        session,
+    }) = open_flagship()
+    else {
         return;
-    }
-    let site = tempfile::tempdir().unwrap();
-    common::copy_bundled_site(site.path());
-    let server = Server::start(site.path());
-    let driver = Driver::start();
-    let session = driver.session(&[]);
-    session.navigate(&server.url(FLAGSHIP));
+    };
     session.execute("window.__notReloaded = true; return true;", vec![]);
     std::thread::sleep(Duration::from_millis(300));
     let css = site.path().join("static/style.css");

@@ -223,20 +223,20 @@ pub fn load_page(site_root: &Path, path: &Path) -> Result<Page, Diagnostic> {
         split.front_matter,
         split.front_matter_offset,
     )?;
-    let stem = path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default();
-    let name = if stem == "_index" {
-        String::new()
-    } else {
-        stem.to_string()
-    };
     Ok(Page {
-        name,
+        name: page_name(path),
         front,
         html: markdown::to_html(split.body),
     })
+}
+
+/// The URL name of a page file: `about` for `content/about.md`, empty for the home page
+/// (`content/_index.md`).
+pub fn page_name(path: &Path) -> String {
+    match path.file_stem().and_then(|s| s.to_str()) {
+        Some("_index") | None => String::new(),
+        Some(stem) => stem.to_string(),
+    }
 }
 
 /// A path as the author sees it: relative to the site root when it is inside it.
