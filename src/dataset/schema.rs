@@ -130,6 +130,20 @@ fn is_number(value: &str) -> bool {
 
 /// ISO 8601 calendar dates at year, month or day precision, optionally with a time.
 fn is_iso_date(value: &str) -> bool {
+    // The common shape, YYYY-MM-DD, without splitting or parsing.
+    let b = value.as_bytes();
+    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
+        let digit = |i: usize| (b[i] as char).to_digit(10);
+        let number = |range: std::ops::Range<usize>| {
+            range.map(digit).try_fold(0u32, |n, d| Some(n * 10 + d?))
+        };
+        return match (number(0..4), number(5..7), number(8..10)) {
+            (Some(y), Some(m), Some(d)) => {
+                (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
+            }
+            _ => false,
+        };
+    }
     let (date, time) = match value.split_once('T') {
         Some((d, t)) => (d, Some(t)),
         None => (value, None),
