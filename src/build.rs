@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::content;
+use crate::dataset::cache::ScanCache;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::incremental::{self, Affected, Change};
@@ -28,9 +29,16 @@ pub struct BuildOptions {
     pub output: Option<PathBuf>,
     /// `YYYY-MM-DD` for datasets whose front matter gives no date (never the clock).
     pub date: Option<String>,
+    /// Reuse the scans of unchanged large CSV files (`dataset::cache`); off with `--no-cache`.
+    pub scan_cache: bool,
 }
 
 impl BuildOptions {
+    /// The scan cache this build reads and writes, if it uses one.
+    pub fn scan_cache(&self) -> Option<ScanCache> {
+        self.scan_cache.then(|| ScanCache::in_site(&self.root))
+    }
+
     /// The output folder this build writes.
     pub fn output_dir(&self) -> PathBuf {
         self.output
@@ -68,8 +76,9 @@ impl BuildReport {
 }
 
 /// Runs every check of a build without writing anything.
-pub fn check(root: &Path) -> Diagnostics {
-    let (_, mut diagnostics) = site::load(root);
+pub fn check(root: &Path, scan_cache: bool) -> Diagnostics {
+    let cache = scan_cache.then(|| ScanCache::in_site(root));
+    let (_, mut diagnostics) = site::load(root, cache.as_ref());
     if let Err(problems) = Renderer::new(root) {
         diagnostics.extend(problems);
     }
@@ -138,7 +147,8 @@ impl Session {
     ) -> Result<(Session, BuildReport), Diagnostics> {
         let started = Instant::now();
         let output = options.output_dir();
-        let (site, file_diagnostics, site_diagnostics) = site::load_parts(&options.root);
+        let (site, file_diagnostics, site_diagnostics) =
+            site::load_parts(&options.root, options.scan_cache().as_ref());
         let mut diagnostics = file_diagnostics.clone();
         diagnostics.extend(site_diagnostics);
         diagnostics.sort();
@@ -325,13 +335,14 @@ impl Session {
                 Change::Templates | Change::Config => {}
             }
         }
+        let cache = self.options.scan_cache();
         let reloaded: Vec<(String, Option<dataset::Loaded>)> = changed_slugs
             .par_iter()
             .map(|slug| {
                 let path = root.join("content/datasets").join(format!("{slug}.md"));
                 let loaded = path
                     .is_file()
-                    .then(|| dataset::load(&root, &path, &self.site.config));
+                    .then(|| dataset::load(&root, &path, &self.site.config, cache.as_ref()));
                 (slug.clone(), loaded)
             })
             .collect();

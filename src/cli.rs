@@ -16,6 +16,7 @@ Examples:
   datapages build --output /tmp/out    write the output somewhere else
   datapages check                      validate everything, write nothing
   datapages check --strict             treat warnings as errors too
+  datapages build --no-cache           check every CSV again, even unchanged ones
   datapages serve                      preview at http://127.0.0.1:1111/ with live reload
   datapages serve --port 8000 --open   another port, and open the browser";
 
@@ -41,6 +42,9 @@ pub enum Command {
         /// Date (YYYY-MM-DD) for datasets whose front matter has none; output never uses the clock.
         #[arg(long, value_parser = parse_date)]
         date: Option<String>,
+        /// Scan every CSV again instead of reusing the checks of unchanged large files.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild on every change and reload open pages.
     #[command(after_help = EXAMPLES)]
@@ -60,6 +64,9 @@ pub enum Command {
         /// Open the site in the system's browser.
         #[arg(long)]
         open: bool,
+        /// Scan every CSV again instead of reusing the checks of unchanged large files.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Run every validation of a build without writing anything.
     #[command(after_help = EXAMPLES)]
@@ -70,6 +77,9 @@ pub enum Command {
         /// Exit with 1 when there are warnings, too.
         #[arg(long)]
         strict: bool,
+        /// Scan every CSV again instead of reusing the checks of unchanged large files.
+        #[arg(long)]
+        no_cache: bool,
     },
 }
 
@@ -90,8 +100,18 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match cli.command {
-        Command::Build { root, output, date } => {
-            let options = BuildOptions { root, output, date };
+        Command::Build {
+            root,
+            output,
+            date,
+            no_cache,
+        } => {
+            let options = BuildOptions {
+                root,
+                output,
+                date,
+                scan_cache: !no_cache,
+            };
             match build::build(&options) {
                 Ok(report) => {
                     if !report.warnings.is_empty() {
@@ -116,6 +136,7 @@ pub fn run() -> ExitCode {
             port,
             bind,
             open,
+            no_cache,
         } => {
             let options = crate::serve::ServeOptions {
                 root,
@@ -123,6 +144,7 @@ pub fn run() -> ExitCode {
                 bind,
                 port,
                 open,
+                scan_cache: !no_cache,
             };
             match crate::serve::serve(&options) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -132,8 +154,12 @@ pub fn run() -> ExitCode {
                 }
             }
         }
-        Command::Check { root, strict } => {
-            let diagnostics: Diagnostics = build::check(&root);
+        Command::Check {
+            root,
+            strict,
+            no_cache,
+        } => {
+            let diagnostics: Diagnostics = build::check(&root, !no_cache);
             if diagnostics.is_empty() {
                 println!("No problems found.");
                 return ExitCode::SUCCESS;

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 use crate::config::SiteConfig;
 use crate::content::{self, markdown::slugify, Page};
+use crate::dataset::cache::ScanCache;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
 
@@ -122,8 +123,8 @@ pub fn load_page(root: &Path, path: &Path) -> Result<Page, Diagnostic> {
 
 /// Loads everything under `root`. The site is returned whenever it could be read, with all
 /// problems found; callers decide whether errors stop them.
-pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
-    let (site, mut diagnostics, site_problems) = load_parts(root);
+pub fn load(root: &Path, cache: Option<&ScanCache>) -> (Option<Site>, Diagnostics) {
+    let (site, mut diagnostics, site_problems) = load_parts(root, cache);
     diagnostics.extend(site_problems);
     diagnostics.sort();
     (site, diagnostics)
@@ -132,7 +133,10 @@ pub fn load(root: &Path) -> (Option<Site>, Diagnostics) {
 /// Like [`load`], with the problems of single files (config, front matter, CSV, pages)
 /// apart from those of the site as a whole (related slugs, tags, descriptions), which an
 /// incremental rebuild recomputes every time.
-pub fn load_parts(root: &Path) -> (Option<Site>, Diagnostics, Diagnostics) {
+pub fn load_parts(
+    root: &Path,
+    cache: Option<&ScanCache>,
+) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let none = Diagnostics::new();
     let config = match SiteConfig::load(root) {
@@ -148,7 +152,7 @@ pub fn load_parts(root: &Path) -> (Option<Site>, Diagnostics, Diagnostics) {
     let loaded: Vec<(Option<Dataset>, Vec<Diagnostic>)> = found
         .dataset_files
         .par_iter()
-        .map(|path| dataset::load(root, path, &config))
+        .map(|path| dataset::load(root, path, &config, cache))
         .collect();
     let mut datasets = Vec::with_capacity(loaded.len());
     for (dataset, problems) in loaded {

@@ -16,6 +16,7 @@ fn start(root: &Path) -> Session {
         root: root.to_path_buf(),
         output: None,
         date: None,
+        scan_cache: true,
     };
     match Session::start(&options, |staging| staging.commit()) {
         Ok((session, _)) => session,

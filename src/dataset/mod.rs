@@ -1,5 +1,6 @@
 //! A dataset: its front matter and prose, checked against its CSV in one streaming pass.
 
+pub mod cache;
 pub mod scan;
 pub mod schema;
 
@@ -14,6 +15,7 @@ use crate::content::{
     TableRows,
 };
 use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
+use cache::ScanCache;
 use scan::{ChartColumns, CompiledColumn, CsvSummary};
 
 /// Everything known about one dataset after loading and validation.
@@ -68,7 +70,12 @@ pub type Loaded = (Option<Dataset>, Vec<Diagnostic>);
 
 /// Reads and checks one dataset. Returns the dataset when it could be loaded at all (even
 /// with errors, so that later checks still run) and every problem found.
-pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
+pub fn load(
+    root: &Path,
+    markdown_file: &Path,
+    config: &SiteConfig,
+    cache: Option<&ScanCache>,
+) -> Loaded {
     let display = content::display_path(root, markdown_file);
     let mut problems = Vec::new();
     let text = match std::fs::read_to_string(markdown_file) {
@@ -307,14 +314,28 @@ pub fn load(root: &Path, markdown_file: &Path, config: &SiteConfig) -> Loaded {
     let csv_display = PathBuf::from(&csv_relative);
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
     let (summary, csv_problems) = if csv_path.is_file() {
-        scan::scan_with_charts(
-            &csv_path,
-            &csv_display,
-            &compiled,
-            &chart_columns,
-            &source_ids,
-            table_rows.limit(),
-        )
+        let scan = || {
+            scan::scan_with_charts(
+                &csv_path,
+                &csv_display,
+                &compiled,
+                &chart_columns,
+                &source_ids,
+                table_rows.limit(),
+            )
+        };
+        match cache {
+            Some(cache) => {
+                let inputs = cache::ScanInputs {
+                    columns: &compiled,
+                    charts: &chart_columns,
+                    source_ids: &source_ids,
+                    rows_to_render: table_rows.limit(),
+                };
+                cache.scan(&csv_path, &inputs, scan)
+            }
+            None => scan(),
+        }
     } else {
         let d = front_error(
             format!("the data file {csv_relative} does not exist"),

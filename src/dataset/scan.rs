@@ -41,7 +41,7 @@ pub struct ChartColumns {
 }
 
 /// One point of a chart, read from one row.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChartPoint {
     pub x: String,
     pub series: Option<String>,
@@ -51,7 +51,7 @@ pub struct ChartPoint {
 }
 
 /// What one chart collected during the scan.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChartPoints {
     pub points: Vec<ChartPoint>,
     /// Rows the filter kept whose `y` cell is empty: not drawn, and said so.
@@ -105,7 +105,7 @@ pub struct CompiledColumn<'a> {
 }
 
 /// What the scan learned about a CSV file.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CsvSummary {
     pub header: Vec<String>,
     /// Data rows, not counting the header.
@@ -121,6 +121,7 @@ pub struct CsvSummary {
     pub date_precisions: Vec<u8>,
     /// The file's modification time when it was scanned: pages stream rows from the file
     /// later, and must not publish rows that were never checked.
+    #[serde(skip)]
     pub modified: Option<std::time::SystemTime>,
     /// The longest cell of each column among the rendered rows, in characters: long text
     /// columns get a wider column so their cells wrap into readable lines.
@@ -867,7 +868,8 @@ fn field_column(line: &str, field: usize) -> Option<usize> {
     None
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hexadecimal, as digests are written in metadata.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes
         .iter()

@@ -35,6 +35,8 @@ pub struct ServeOptions {
     pub port: u16,
     /// Open the site in the system's browser.
     pub open: bool,
+    /// Reuse the scans of unchanged large CSV files (`dataset::cache`).
+    pub scan_cache: bool,
 }
 
 /// Runs the preview until Ctrl-C. Errors are for people: the port in use, a watcher that
@@ -57,6 +59,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         root: root.clone(),
         output: Some(output.clone()),
         date: None,
+        scan_cache: options.scan_cache,
     };
     // Watch before the first build, so that no edit made while it runs is missed.
     let (sender, messages) = mpsc::channel();

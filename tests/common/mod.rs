@@ -35,6 +35,7 @@ pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
         root: bundled_site(),
         output: Some(output.clone()),
         date: None,
+        scan_cache: true,
     };
     match datapages::build::build(&options) {
         Ok(_) => {}
