@@ -44,7 +44,7 @@ for spec in "n100-r200:100 200 none" "n1-r100000-all:1 100000 all"; do
   rm -rf "$SITE_OUT"
   echo "== callgrind $name ($s)"
   valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind-$name.out" \
-    "$BIN" build --root "$s" --output "$SITE_OUT" 2>&1 | grep -E 'Collected|^Built' || true
+    "$BIN" build --no-cache --root "$s" --output "$SITE_OUT" 2>&1 | grep -E 'Collected|^Built' || true
   callgrind_annotate --inclusive=yes "$OUT/callgrind-$name.out" 2>/dev/null | sed -n '/file:function/,$p' | filter | head -40 \
     | tee "$OUT/callgrind-$name.txt"
 done
@@ -56,7 +56,7 @@ if perf record -e cpu-clock -o "$OUT/probe.data" true >/dev/null 2>&1; then
     rm -rf "$SITE_OUT"
     echo "== perf $name ($s)"
     perf record -q -e cpu-clock -F 4000 --call-graph dwarf,16384 -o "$OUT/perf-$name.data" \
-      "$BIN" build --root "$s" --output "$SITE_OUT" 2>&1 | grep -E '^Built' || true
+      "$BIN" build --no-cache --root "$s" --output "$SITE_OUT" 2>&1 | grep -E '^Built' || true
     perf report -i "$OUT/perf-$name.data" --children --sort sym -g none 2>/dev/null | grep -v '^#' |
       grep -v -E '\(inlined\)|typenum|rayon|std::|core::ops|__libc|_start|clone3|start_thread|^$' | head -40 \
       | cut -c1-160 | tee "$OUT/perf-$name.txt"
