@@ -34,13 +34,7 @@ fn write_csv(
 }
 
 fn compiled(specs: &[ColumnSpec]) -> Vec<CompiledColumn<'_>> {
-    specs
-        .iter()
-        .map(|spec| CompiledColumn {
-            spec,
-            pattern: None,
-        })
-        .collect()
+    CompiledColumn::without_patterns(specs)
 }
 
 proptest! {

@@ -16,14 +16,13 @@
 //! problem is reported on every build. The cache can be deleted at any time, and
 //! `--no-cache` ignores it.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::scan::{hex, ChartColumns, CompiledColumn, CsvSummary};
+use super::scan::{hex, CsvSummary, ScanInputs};
 
 /// The cache folder, relative to the site root.
 pub const CACHE_DIR: &str = ".datapages-cache";
@@ -95,26 +94,16 @@ struct Entry {
     summary: CsvSummary,
 }
 
-/// What the scan of one file depends on besides the file.
-pub struct ScanInputs<'a> {
-    pub columns: &'a [CompiledColumn<'a>],
-    pub charts: &'a [ChartColumns],
-    pub source_ids: &'a HashSet<&'a str>,
-    pub rows_to_render: u64,
-}
-
-impl ScanInputs<'_> {
-    /// A digest of everything that changes what the scan reports.
-    fn fingerprint(&self) -> String {
-        let specs: Vec<_> = self.columns.iter().map(|c| c.spec).collect();
-        let mut ids: Vec<&str> = self.source_ids.iter().copied().collect();
-        ids.sort_unstable();
-        let description = format!(
-            "{specs:?}\n{:?}\n{ids:?}\n{}",
-            self.charts, self.rows_to_render
-        );
-        hex(&Sha256::digest(description.as_bytes()))
-    }
+/// A digest of everything besides the file that changes what the scan reports.
+fn fingerprint(inputs: &ScanInputs) -> String {
+    let specs: Vec<_> = inputs.columns.iter().map(|c| c.spec).collect();
+    let mut ids: Vec<&str> = inputs.source_ids.iter().copied().collect();
+    ids.sort_unstable();
+    let description = format!(
+        "{specs:?}\n{:?}\n{ids:?}\n{}",
+        inputs.charts, inputs.rows_to_render
+    );
+    hex(&Sha256::digest(description.as_bytes()))
 }
 
 impl ScanCache {
@@ -143,7 +132,7 @@ impl ScanCache {
             Some(stamp) if stamp.size >= CACHED_FROM_BYTES => stamp,
             _ => return scan(),
         };
-        let fingerprint = inputs.fingerprint();
+        let fingerprint = fingerprint(inputs);
         let entry_path = self.entry_path(csv);
         if let Some(summary) = self.recall(&entry_path, csv, &before, &fingerprint) {
             return (Some(summary), Vec::new());

@@ -314,26 +314,15 @@ pub fn load(
     let csv_display = PathBuf::from(&csv_relative);
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
     let (summary, csv_problems) = if csv_path.is_file() {
-        let scan = || {
-            scan::scan_with_charts(
-                &csv_path,
-                &csv_display,
-                &compiled,
-                &chart_columns,
-                &source_ids,
-                table_rows.limit(),
-            )
+        let inputs = scan::ScanInputs {
+            columns: &compiled,
+            charts: &chart_columns,
+            source_ids: &source_ids,
+            rows_to_render: table_rows.limit(),
         };
+        let scan = || scan::scan_with_charts(&csv_path, &csv_display, &inputs);
         match cache {
-            Some(cache) => {
-                let inputs = cache::ScanInputs {
-                    columns: &compiled,
-                    charts: &chart_columns,
-                    source_ids: &source_ids,
-                    rows_to_render: table_rows.limit(),
-                };
-                cache.scan(&csv_path, &inputs, scan)
-            }
+            Some(cache) => cache.scan(&csv_path, &inputs, scan),
             None => scan(),
         }
     } else {

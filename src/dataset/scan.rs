@@ -104,6 +104,19 @@ pub struct CompiledColumn<'a> {
     pub pattern: Option<Regex>,
 }
 
+impl CompiledColumn<'_> {
+    /// The columns of `specs` without their patterns (for checks that ignore them).
+    pub fn without_patterns(specs: &[ColumnSpec]) -> Vec<CompiledColumn<'_>> {
+        specs
+            .iter()
+            .map(|spec| CompiledColumn {
+                spec,
+                pattern: None,
+            })
+            .collect()
+    }
+}
+
 /// What the scan learned about a CSV file.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CsvSummary {
@@ -205,6 +218,13 @@ pub fn escape_html_into(text: &str, out: &mut String) {
 /// Files at least this large are hashed on a second thread while the first parses.
 const HASH_THREAD_FROM_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Files at least this large are checked in two halves at once when there are two cores
+/// (see [`scan_with_charts`]); below this the second thread costs more than it saves.
+const SPLIT_FROM_BYTES: u64 = 8 * 1024 * 1024;
+
+/// How far past the middle of a file the split looks for the end of a line.
+const SPLIT_SEARCH_BYTES: usize = 64 * 1024;
+
 /// The read buffer of the CSV parser: few system calls on large files.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
 
@@ -216,6 +236,8 @@ enum Digester {
         chunks: std::sync::mpsc::SyncSender<Vec<u8>>,
         done: std::thread::JoinHandle<Sha256>,
     },
+    /// A split scan hashes the file on its own thread, reading it separately.
+    Elsewhere,
 }
 
 impl Digester {
@@ -242,10 +264,11 @@ impl Digester {
                 // unless it panicked; `finish` reports that.
                 let _ = chunks.send(bytes.to_vec());
             }
+            Digester::Elsewhere => {}
         }
     }
 
-    /// The lowercase hex digest; `None` if the hashing thread died.
+    /// The lowercase hex digest; `None` if the hashing thread died (or hashes elsewhere).
     fn finish(self) -> Option<String> {
         let hasher = match self {
             Digester::Inline(hasher) => hasher,
@@ -253,6 +276,7 @@ impl Digester {
                 drop(chunks);
                 done.join().ok()?
             }
+            Digester::Elsewhere => return None,
         };
         Some(hex(&hasher.finalize()))
     }
@@ -272,6 +296,25 @@ impl<R: Read> Read for HashingReader<R> {
         self.bytes += n as u64;
         Ok(n)
     }
+}
+
+/// Reads a whole file on its own, for a split scan: (hex SHA-256, bytes).
+fn hash_file(path: &Path) -> io::Result<(String, u64)> {
+    let mut file = File::open(path)?;
+    let mut buffer = vec![0; READ_BUFFER_BYTES];
+    let mut hasher = Sha256::new();
+    let mut bytes = 0;
+    loop {
+        let n = match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buffer[..n]);
+        bytes += n as u64;
+    }
+    Ok((hex(&hasher.finalize()), bytes))
 }
 
 /// A cell problem found during the scan, located once the scan is over.
@@ -306,18 +349,366 @@ pub fn scan(
     source_ids: &HashSet<&str>,
     rows_to_render: u64,
 ) -> (Option<CsvSummary>, Vec<Diagnostic>) {
-    scan_with_charts(path, display, columns, &[], source_ids, rows_to_render)
+    let inputs = ScanInputs {
+        columns,
+        charts: &[],
+        source_ids,
+        rows_to_render,
+    };
+    scan_with_charts(path, display, &inputs)
+}
+
+/// What every record of one file is checked against.
+struct ScanContext<'a> {
+    display: &'a Path,
+    columns: &'a [CompiledColumn<'a>],
+    charts: &'a [ChartColumns],
+    source_ids: &'a HashSet<&'a str>,
+    rows_to_render: u64,
+    /// Fields per row: the header's.
+    width: usize,
+    /// Whether the header matches the columns; cells are only checked when it does.
+    header_ok: bool,
+    /// Per column: whether the type is its only check (no enum, bounds, pattern or
+    /// references), so that a valid cell needs nothing more.
+    type_only: Vec<bool>,
+}
+
+/// What the records of one stretch of a file told the scan.
+struct Records {
+    /// Whether the stretch starts at the first data row, so that row numbers are known.
+    /// The second half of a split scan does not know how many rows came before it.
+    from_start: bool,
+    rows: u64,
+    pending: Vec<PendingProblem>,
+    counter: ProblemCounter,
+    /// Problems already located (invalid UTF-8).
+    diagnostics: Vec<Diagnostic>,
+    unique_seen: Vec<Option<HashMap<u128, u64>>>,
+    has_empty_cells: bool,
+    /// Second half only: the first row (counted in the half) with an empty cell.
+    first_empty_row: Option<u64>,
+    longest_cells: Vec<usize>,
+    referenced_sources: BTreeSet<String>,
+    date_precisions: Vec<u8>,
+    charts: Vec<ChartPoints>,
+}
+
+impl Records {
+    fn new(ctx: &ScanContext, from_start: bool) -> Records {
+        Records {
+            from_start,
+            rows: 0,
+            pending: Vec::new(),
+            counter: ProblemCounter::default(),
+            diagnostics: Vec::new(),
+            unique_seen: ctx
+                .columns
+                .iter()
+                .map(|c| c.spec.unique.then(HashMap::new))
+                .collect(),
+            has_empty_cells: false,
+            first_empty_row: None,
+            longest_cells: Vec::new(),
+            referenced_sources: BTreeSet::new(),
+            date_precisions: vec![0; ctx.columns.len()],
+            charts: vec![ChartPoints::default(); ctx.charts.len()],
+        }
+    }
+
+    /// Whether anything was found that the report must show.
+    fn found_problems(&self) -> bool {
+        !self.pending.is_empty() || !self.diagnostics.is_empty() || !self.counter.counts.is_empty()
+    }
+
+    /// Checks one record. `record` is handed back as it came (its buffer is reused).
+    fn check(&mut self, record: &mut csv::ByteRecord, ctx: &ScanContext) {
+        self.rows += 1;
+        let position = record
+            .position()
+            .cloned()
+            .unwrap_or_else(csv::Position::new);
+        let (line, byte) = (position.line(), position.byte());
+        if record.len() != ctx.width {
+            if self.counter.record(usize::MAX, "ragged") {
+                self.pending.push(PendingProblem {
+                    line,
+                    record_byte: byte,
+                    field: None,
+                    message: format!(
+                        "row has {} fields, the header has {}",
+                        record.len(),
+                        ctx.width
+                    ),
+                    hint: Some(
+                        "every row needs one value per column; quote values that contain commas"
+                            .into(),
+                    ),
+                });
+            }
+            return;
+        }
+        if !self.from_start {
+            if self.first_empty_row.is_none() && record.iter().any(<[u8]>::is_empty) {
+                self.first_empty_row = Some(self.rows);
+            }
+        } else if self.rows <= ctx.rows_to_render {
+            // What the page's table needs to know about the rows it shows.
+            self.has_empty_cells |= record.iter().any(<[u8]>::is_empty);
+            if self.rows <= ROWS_MEASURED {
+                self.longest_cells.resize(ctx.width, 0);
+                for (longest, field) in self.longest_cells.iter_mut().zip(record.iter()) {
+                    let chars = String::from_utf8_lossy(field).chars().count();
+                    *longest = (*longest).max(chars);
+                }
+            }
+        }
+        if !ctx.header_ok {
+            return;
+        }
+        for (chart, points) in ctx.charts.iter().zip(self.charts.iter_mut()) {
+            if let Some(y_column) = ctx.columns.get(chart.y) {
+                chart.collect(record, y_column.spec.column_type, points);
+            }
+        }
+        // UTF-8 is checked once for the whole record; only a bad record is looked at
+        // field by field, to say where.
+        let text = match csv::StringRecord::from_byte_record(std::mem::take(record)) {
+            Ok(text) => text,
+            Err(error) => {
+                let bytes = error.into_byte_record();
+                for (index, field) in bytes.iter().enumerate() {
+                    if let (Err(e), Some(column)) =
+                        (std::str::from_utf8(field), ctx.columns.get(index))
+                    {
+                        if self.counter.record(index, "utf8") {
+                            // Exact for unquoted fields: the record's start, the fields and
+                            // commas before this one, and the valid bytes of this one.
+                            let offset = byte + field_offset(&bytes, index, e.valid_up_to());
+                            let d = invalid_utf8(ctx.display, line, offset);
+                            self.diagnostics.push(d.with_hint(format!(
+                                "column `{}`: save the file as UTF-8",
+                                column.spec.name
+                            )));
+                        }
+                    }
+                }
+                *record = bytes;
+                return;
+            }
+        };
+        for (index, (value, column)) in text.iter().zip(ctx.columns).enumerate() {
+            let column_type = column.spec.column_type;
+            // Most cells are non-empty and need only their type checked.
+            let problem =
+                if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
+                    None
+                } else {
+                    check_cell(value, column, ctx.source_ids, &mut self.referenced_sources)
+                };
+            if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
+                self.date_precisions[index] |= DatePrecision::of(value) as u8;
+            }
+            if let Some((kind, message, hint)) = problem {
+                if self.counter.record(index, kind) {
+                    self.pending.push(PendingProblem {
+                        line,
+                        record_byte: byte,
+                        field: Some(index),
+                        message,
+                        hint,
+                    });
+                }
+            }
+            if let Some(seen) = self.unique_seen[index].as_mut() {
+                if !value.is_empty() {
+                    if let Some(first_line) = seen.get(&fingerprint(value)) {
+                        if self.counter.record(index, "unique") {
+                            self.pending.push(PendingProblem {
+                                line,
+                                record_byte: byte,
+                                field: Some(index),
+                                message: format!(
+                                    "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
+                                    column.spec.name, value
+                                ),
+                                hint: Some("remove the duplicate row or drop `unique = true`".into()),
+                            });
+                        }
+                    } else {
+                        seen.insert(fingerprint(value), line);
+                    }
+                }
+            }
+        }
+        *record = text.into_byte_record();
+    }
+
+    /// Adds the second half of a split scan, if the result is exactly what one pass over
+    /// the whole file would have found; otherwise returns false and changes nothing.
+    fn absorb(&mut self, tail: Records, ctx: &ScanContext) -> bool {
+        // The first half must cover every row whose details the page needs.
+        let needs_rows = ctx.rows_to_render.min(ROWS_MEASURED);
+        let unique_overlap = self
+            .unique_seen
+            .iter()
+            .zip(&tail.unique_seen)
+            .any(|(head, tail)| match (head, tail) {
+                (Some(head), Some(tail)) => tail.keys().any(|key| head.contains_key(key)),
+                _ => false,
+            });
+        if tail.found_problems() || unique_overlap || self.rows < needs_rows {
+            return false;
+        }
+        if let Some(row) = tail.first_empty_row {
+            self.has_empty_cells |= self.rows.saturating_add(row) <= ctx.rows_to_render;
+        }
+        self.rows += tail.rows;
+        self.referenced_sources.extend(tail.referenced_sources);
+        for (mine, theirs) in self.date_precisions.iter_mut().zip(tail.date_precisions) {
+            *mine |= theirs;
+        }
+        for (mine, theirs) in self.charts.iter_mut().zip(tail.charts) {
+            mine.missing += theirs.missing;
+            mine.dropped += theirs.dropped;
+            for point in theirs.points {
+                if mine.points.len() < CHART_POINTS_CAP {
+                    mine.points.push(point);
+                } else {
+                    mine.dropped += 1;
+                }
+            }
+        }
+        #[cfg(test)]
+        HALVES_JOINED.with(|n| n.set(n.get() + 1));
+        true
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Split scans whose halves were put together, so tests can tell them from one pass.
+    static HALVES_JOINED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Where a split scan cuts the file: just after the first line end past the middle.
+struct Split {
+    /// The byte where the second half starts.
+    at: u64,
+    /// Whether the line ends with `\r\n` (the parser ends a record at the `\r`).
+    crlf: bool,
+}
+
+impl Split {
+    /// Where to cut a file of `file_bytes`, if it has `from_bytes` or more.
+    fn find(path: &Path, file_bytes: u64, from_bytes: Option<u64>) -> Option<Split> {
+        if from_bytes.is_none_or(|from| file_bytes < from) || file_bytes < 4 {
+            return None;
+        }
+        let from = file_bytes / 2 - 1;
+        let mut file = File::open(path).ok()?;
+        file.seek(SeekFrom::Start(from)).ok()?;
+        let mut window = vec![0; SPLIT_SEARCH_BYTES];
+        let mut filled = 0;
+        while filled < window.len() {
+            match file.read(&mut window[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
+        }
+        // window[0] is the byte before the middle, so a `\r` before the first `\n` is seen.
+        let newline = window[1..filled].iter().position(|&b| b == b'\n')? + 1;
+        Some(Split {
+            at: from + newline as u64 + 1,
+            crlf: window[newline - 1] == b'\r',
+        })
+    }
+
+    /// Whether a parser that has read everything before `position` is exactly where the
+    /// second half starts: between records.
+    fn reached(&self, position: u64) -> bool {
+        position == self.at || (self.crlf && position + 1 == self.at)
+    }
+}
+
+/// The second half of a split scan: every record from `split.at` to the end. Stops early
+/// (returning what it has, which [`Records::absorb`] then refuses) at the first problem or
+/// when the first half asks it to.
+fn scan_tail(
+    path: &Path,
+    split_at: u64,
+    ctx: &ScanContext,
+    cancelled: &std::sync::atomic::AtomicBool,
+) -> Option<Records> {
+    let mut file = File::open(path).ok()?;
+    file.seek(SeekFrom::Start(split_at)).ok()?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .buffer_capacity(READ_BUFFER_BYTES)
+        .from_reader(file);
+    let mut records = Records::new(ctx, false);
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => return Some(records),
+            Err(_) => return None,
+        }
+        records.check(&mut record, ctx);
+        if records.found_problems()
+            || (records.rows.is_multiple_of(4096)
+                && cancelled.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return None;
+        }
+    }
 }
 
 /// [`scan`] that also collects the points of `charts` in the same pass.
+///
+/// A file of [`SPLIT_FROM_BYTES`] or more is checked by two threads at once: this one from
+/// the start, another from the first line end past the middle, while a third hashes it. The
+/// halves are put together only when that is provably what one pass would have found: the
+/// first half's parser must arrive exactly where the second half started (so the cut was not
+/// inside a quoted field), the second half must have found no problem at all (so every
+/// message, line number and count comes from one pass), `unique` values must not repeat
+/// across the halves, and the first half must hold every row whose details the page needs.
+/// Otherwise the first half simply reads on to the end, as a single pass.
 pub fn scan_with_charts(
     path: &Path,
     display: &Path,
-    columns: &[CompiledColumn],
-    charts: &[ChartColumns],
-    source_ids: &HashSet<&str>,
-    rows_to_render: u64,
+    inputs: &ScanInputs,
 ) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    scan_file(path, display, inputs, two_cores.then_some(SPLIT_FROM_BYTES))
+}
+
+/// What the scan of a file depends on besides the file (the scan cache's key includes it).
+#[derive(Clone, Copy)]
+pub struct ScanInputs<'a> {
+    pub columns: &'a [CompiledColumn<'a>],
+    pub charts: &'a [ChartColumns],
+    pub source_ids: &'a HashSet<&'a str>,
+    /// Rows the page's table shows.
+    pub rows_to_render: u64,
+}
+
+/// The scan; files of `split_from` bytes or more are checked in two halves at once.
+fn scan_file(
+    path: &Path,
+    display: &Path,
+    inputs: &ScanInputs,
+    split_from: Option<u64>,
+) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let ScanInputs {
+        columns,
+        charts,
+        source_ids,
+        rows_to_render,
+    } = *inputs;
     let mut diagnostics = Vec::new();
     let file = match File::open(path) {
         Ok(f) => f,
@@ -330,9 +721,16 @@ pub fn scan_with_charts(
     let metadata = file.metadata().ok();
     let file_bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
     let modified = metadata.and_then(|m| m.modified().ok());
+    let split = Split::find(path, file_bytes, split_from);
+    // Decided before the header is read: the hashing thread reads the file on its own.
+    let hash_separately = split.is_some();
     let mut hashing = HashingReader {
         inner: file,
-        digester: Digester::new(file_bytes),
+        digester: if hash_separately {
+            Digester::Elsewhere
+        } else {
+            Digester::new(file_bytes)
+        },
         bytes: 0,
     };
     let mut reader = csv::ReaderBuilder::new()
@@ -342,13 +740,6 @@ pub fn scan_with_charts(
         .from_reader(&mut hashing);
     let mut record = csv::ByteRecord::new();
     let mut summary = CsvSummary::default();
-    let mut pending: Vec<PendingProblem> = Vec::new();
-    let mut counter = ProblemCounter::default();
-    let mut unique_seen: Vec<Option<HashMap<u128, u64>>> = columns
-        .iter()
-        .map(|c| c.spec.unique.then(HashMap::new))
-        .collect();
-    summary.charts = vec![ChartPoints::default(); charts.len()];
 
     // The header.
     match reader.read_byte_record(&mut record) {
@@ -379,133 +770,89 @@ pub fn scan_with_charts(
         }
     }
     let header_ok = check_header(display, &summary.header, columns, &mut diagnostics);
-    summary.date_precisions = vec![0; columns.len()];
-    let width = summary.header.len();
-
-    loop {
-        match reader.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                diagnostics.push(csv_error(display, &e));
-                break;
-            }
-        }
-        summary.rows += 1;
-        let position = record
-            .position()
-            .cloned()
-            .unwrap_or_else(csv::Position::new);
-        let (line, byte) = (position.line(), position.byte());
-        if record.len() != width {
-            if counter.record(usize::MAX, "ragged") {
-                pending.push(PendingProblem {
-                    line,
-                    record_byte: byte,
-                    field: None,
-                    message: format!("row has {} fields, the header has {}", record.len(), width),
-                    hint: Some(
-                        "every row needs one value per column; quote values that contain commas"
-                            .into(),
-                    ),
-                });
-            }
-            continue;
-        }
-        if summary.rows <= rows_to_render {
-            // What the page's table needs to know about the rows it shows.
-            summary.has_empty_cells |= record.iter().any(<[u8]>::is_empty);
-            if summary.rows <= ROWS_MEASURED {
-                summary.longest_cells.resize(width, 0);
-                for (longest, field) in summary.longest_cells.iter_mut().zip(record.iter()) {
-                    let chars = String::from_utf8_lossy(field).chars().count();
-                    *longest = (*longest).max(chars);
-                }
-            }
-        }
-        if !header_ok {
-            continue;
-        }
-        for (chart, points) in charts.iter().zip(summary.charts.iter_mut()) {
-            if let Some(y_column) = columns.get(chart.y) {
-                chart.collect(&record, y_column.spec.column_type, points);
-            }
-        }
-        // UTF-8 is checked once for the whole record; only a bad record is looked at
-        // field by field, to say where.
-        let text = match csv::StringRecord::from_byte_record(std::mem::take(&mut record)) {
-            Ok(text) => text,
-            Err(error) => {
-                let bytes = error.into_byte_record();
-                for (index, field) in bytes.iter().enumerate() {
-                    if let (Err(e), Some(column)) = (std::str::from_utf8(field), columns.get(index))
-                    {
-                        if counter.record(index, "utf8") {
-                            // Exact for unquoted fields: the record's start, the fields and
-                            // commas before this one, and the valid bytes of this one.
-                            let offset = byte + field_offset(&bytes, index, e.valid_up_to());
-                            let d = invalid_utf8(display, line, offset);
-                            diagnostics.push(d.with_hint(format!(
-                                "column `{}`: save the file as UTF-8",
-                                column.spec.name
-                            )));
-                        }
+    let ctx = ScanContext {
+        display,
+        columns,
+        charts,
+        source_ids,
+        rows_to_render,
+        width: summary.header.len(),
+        header_ok,
+        type_only: columns
+            .iter()
+            .map(|c| {
+                let spec = c.spec;
+                spec.enum_values.is_none()
+                    && spec.minimum.is_none()
+                    && spec.maximum.is_none()
+                    && c.pattern.is_none()
+                    && !spec.references_sources()
+            })
+            .collect(),
+    };
+    // A split only pays when the header was read within the first half.
+    let split = split.filter(|s| reader.position().byte() < s.at);
+    let mut records = Records::new(&ctx, true);
+    let cancelled = std::sync::atomic::AtomicBool::new(false);
+    let hashed = std::thread::scope(|scope| {
+        let mut second_half = split.as_ref().map(|s| {
+            let (ctx, cancelled) = (&ctx, &cancelled);
+            scope.spawn(move || scan_tail(path, s.at, ctx, cancelled))
+        });
+        let hashing_thread = hash_separately.then(|| scope.spawn(|| hash_file(path)));
+        loop {
+            if let (Some(split), Some(_)) = (&split, &second_half) {
+                let position = reader.position().byte();
+                if split.reached(position) {
+                    let tail = second_half.take().and_then(|h| h.join().ok()).flatten();
+                    if tail.is_some_and(|tail| records.absorb(tail, &ctx)) {
+                        break;
                     }
-                }
-                record = bytes;
-                continue;
-            }
-        };
-        for (index, (value, column)) in text.iter().zip(columns).enumerate() {
-            let problem = check_cell(value, column, source_ids, &mut summary.referenced_sources);
-            if problem.is_none() && column.spec.column_type == ColumnType::Date && !value.is_empty()
-            {
-                summary.date_precisions[index] |= DatePrecision::of(value) as u8;
-            }
-            if let Some((kind, message, hint)) = problem {
-                if counter.record(index, kind) {
-                    pending.push(PendingProblem {
-                        line,
-                        record_byte: byte,
-                        field: Some(index),
-                        message,
-                        hint,
-                    });
+                } else if position > split.at {
+                    // The cut fell inside a quoted field: read on as one pass.
+                    cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
+                    second_half = None;
                 }
             }
-            if let Some(seen) = unique_seen[index].as_mut() {
-                if !value.is_empty() {
-                    if let Some(first_line) = seen.get(&fingerprint(value)) {
-                        if counter.record(index, "unique") {
-                            pending.push(PendingProblem {
-                                line,
-                                record_byte: byte,
-                                field: Some(index),
-                                message: format!(
-                                    "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
-                                    column.spec.name, value
-                                ),
-                                hint: Some("remove the duplicate row or drop `unique = true`".into()),
-                            });
-                        }
-                    } else {
-                        seen.insert(fingerprint(value), line);
-                    }
+            match reader.read_byte_record(&mut record) {
+                Ok(false) => break,
+                Ok(true) => {}
+                Err(e) => {
+                    diagnostics.push(csv_error(display, &e));
+                    break;
                 }
             }
+            records.check(&mut record, &ctx);
         }
-        record = text.into_byte_record();
-    }
+        cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
+        hashing_thread.map(|h| h.join().ok().and_then(Result::ok))
+    });
     drop(reader);
-    summary.bytes = hashing.bytes;
-    summary.modified = modified;
-    match hashing.digester.finish() {
-        Some(digest) => summary.sha256 = digest,
+    let digest = match hashed {
+        Some(hashed) => hashed,
+        None => {
+            let bytes = hashing.bytes;
+            hashing.digester.finish().map(|digest| (digest, bytes))
+        }
+    };
+    match digest {
+        Some((digest, bytes)) => {
+            summary.sha256 = digest;
+            summary.bytes = bytes;
+        }
         None => {
             diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
             return (None, diagnostics);
         }
     }
+    summary.modified = modified;
+    summary.rows = records.rows;
+    summary.has_empty_cells = records.has_empty_cells;
+    summary.longest_cells = records.longest_cells;
+    summary.referenced_sources = records.referenced_sources;
+    summary.date_precisions = records.date_precisions;
+    summary.charts = records.charts;
+    diagnostics.extend(records.diagnostics);
 
     if summary.rows == 0 {
         diagnostics.push(
@@ -514,7 +861,7 @@ pub fn scan_with_charts(
                 .with_hint("add the data rows, or remove the dataset until it has some"),
         );
     }
-    diagnostics.extend(locate(path, display, pending));
+    diagnostics.extend(locate(path, display, records.pending));
     for (chart, points) in charts.iter().zip(&summary.charts) {
         if points.dropped > 0 {
             let (mut cap, mut total) = (String::new(), String::new());
@@ -533,7 +880,7 @@ pub fn scan_with_charts(
             );
         }
     }
-    for ((column, kind), count) in counter.counts {
+    for ((column, kind), count) in records.counter.counts {
         if count > ERRORS_SHOWN_PER_COLUMN {
             let name = if column == usize::MAX {
                 "rows".to_string()
@@ -1148,13 +1495,7 @@ mod tests {
             csv.push_str("w,a,1\n");
         }
         std::fs::write(&path, csv).unwrap();
-        let compiled: Vec<CompiledColumn> = specs
-            .iter()
-            .map(|spec| CompiledColumn {
-                spec,
-                pattern: None,
-            })
-            .collect();
+        let compiled = CompiledColumn::without_patterns(&specs);
         let filtered = ChartColumns {
             id: "filtered".into(),
             x: 0,
@@ -1169,15 +1510,22 @@ mod tests {
             series: None,
             filter: Vec::new(),
         };
-        let (summary, problems) = scan_with_charts(
-            &path,
-            Path::new("t.csv"),
-            &compiled,
-            &[filtered, all],
-            &HashSet::new(),
-            10,
+        let charts = [filtered, all];
+        let ids = HashSet::new();
+        let inputs = ScanInputs {
+            columns: &compiled,
+            charts: &charts,
+            source_ids: &ids,
+            rows_to_render: 10,
+        };
+        let (summary, problems) = scan_with_charts(&path, Path::new("t.csv"), &inputs);
+        let (split, split_problems) = scan_file(&path, Path::new("t.csv"), &inputs, Some(0));
+        assert_eq!(
+            split_problems, problems,
+            "the halves put together say the same"
         );
         let summary = summary.unwrap();
+        assert_eq!(split.unwrap().charts, summary.charts);
         let first = &summary.charts[0];
         assert_eq!(first.points.len(), 2);
         assert_eq!(first.points[0].y_text, "10,366");
@@ -1197,5 +1545,167 @@ mod tests {
     fn field_columns_respect_quotes() {
         assert_eq!(field_column("a,\"b,c\",d", 2), Some(9));
         assert_eq!(field_column("a,b", 5), None);
+    }
+
+    /// Everything a scan reports, for comparing a split scan with a single pass.
+    fn report(result: (Option<CsvSummary>, Vec<Diagnostic>)) -> String {
+        let (summary, mut problems) = result;
+        // The "more problems not shown" lines come in no particular order.
+        problems.sort_by_key(|d| format!("{d:?}"));
+        let summary = summary.map(|s| {
+            (
+                s.header,
+                s.rows,
+                s.bytes,
+                s.sha256,
+                s.has_empty_cells,
+                s.referenced_sources,
+                s.date_precisions,
+                s.longest_cells,
+                s.charts,
+            )
+        });
+        format!("{summary:?}\n{problems:#?}")
+    }
+
+    /// The scan of `csv` in one pass and split in the middle must report the same. Returns
+    /// whether the split scan put two halves together (rather than reading on as one pass).
+    fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
+        let specs = [
+            column("id", "integer", "unique = true"),
+            column("v", "number", "minimum = 0"),
+            column("when", "date", ""),
+            column("src", "string", "references = \"sources\""),
+            column("note", "string", ""),
+        ];
+        let compiled = CompiledColumn::without_patterns(&specs);
+        let charts = [ChartColumns {
+            id: "v".into(),
+            x: 0,
+            y: 1,
+            series: None,
+            filter: Vec::new(),
+        }];
+        let ids: HashSet<&str> = ["a", "b"].into_iter().collect();
+        let inputs = ScanInputs {
+            columns: &compiled,
+            charts: &charts,
+            source_ids: &ids,
+            rows_to_render,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        let display = Path::new("t.csv");
+        let one_pass = report(scan_file(&path, display, &inputs, None));
+        let joined_before = HALVES_JOINED.with(|n| n.get());
+        let split = report(scan_file(&path, display, &inputs, Some(0)));
+        assert_eq!(split, one_pass, "{}", String::from_utf8_lossy(csv));
+        HALVES_JOINED.with(|n| n.get()) > joined_before
+    }
+
+    #[test]
+    fn clean_halves_are_put_together() {
+        let rows = |count: usize| {
+            let mut csv = String::from("id,v,when,src,note\n");
+            for i in 0..count {
+                let v = if i % 7 == 0 {
+                    String::new()
+                } else {
+                    format!("{}.{}", i % 97, i % 10)
+                };
+                csv.push_str(&format!(
+                    "{i},{v},2021-{:02},a,\"row {i}, quoted\"\n",
+                    i % 12 + 1
+                ));
+            }
+            csv.into_bytes()
+        };
+        assert!(
+            assert_split_agrees(&rows(3000), 1000),
+            "the halves were joined"
+        );
+        assert!(
+            assert_split_agrees(&rows(3000), 1),
+            "the halves were joined"
+        );
+        assert!(
+            assert_split_agrees(&rows(12_000), u64::MAX),
+            "the halves were joined"
+        );
+        // With every row shown, the page measures the first 5,000 rows, which the first
+        // half of 3,000 rows does not hold: one pass instead.
+        assert!(!assert_split_agrees(&rows(3000), u64::MAX));
+    }
+
+    #[test]
+    fn a_cut_inside_a_quoted_field_reads_on_as_one_pass() {
+        let mut csv = String::from("id,v,when,src,note\r\n");
+        for i in 0..40 {
+            csv.push_str(&format!("{i},{i}.5,2021-0{},a,plain\r\n", i % 9 + 1));
+        }
+        // A note of many lines straddles the middle of the file.
+        let lines: String = (0..200).map(|i| format!("line {i}\n")).collect();
+        csv.push_str(&format!("40,1,2021,b,\"{lines}\"\r\n"));
+        for i in 41..80 {
+            csv.push_str(&format!("{i},{i},2021-05,a,\"x, y\"\r\n"));
+        }
+        assert!(!assert_split_agrees(csv.as_bytes(), 1000));
+        assert!(!assert_split_agrees(csv.as_bytes(), 3));
+        // And with a problem in the second half, and a duplicate across the halves.
+        let broken = csv.replace("79,79,", "79,-4,").replace("78,78", "3,78");
+        assert!(!assert_split_agrees(broken.as_bytes(), 1000));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+        /// Rows drawn from good and bad cells, quoted commas and newlines, blank lines,
+        /// ragged rows, CRLF and LF: splitting never changes what the scan reports.
+        #[test]
+        fn a_split_scan_reports_what_one_pass_reports(
+            rows in proptest::collection::vec(
+                (0u8..6, 0u8..6, 0u8..5, 0u8..4, 0u8..6),
+                0..120,
+            ),
+            crlf in proptest::bool::ANY,
+            clean in proptest::bool::ANY,
+            rows_to_render in proptest::sample::select(vec![1u64, 5, 1000, u64::MAX]),
+        ) {
+            let end = if crlf { "\r\n" } else { "\n" };
+            let mut csv = format!("id,v,when,src,note{end}");
+            for (i, &(id, v, when, src, note)) in rows.iter().enumerate() {
+                // Clean files are the ones whose halves are put together.
+                let (id, v, when, src, note) = if clean {
+                    (3, [0, 2, 4][v as usize % 3], [0, 1, 3, 4][when as usize % 4], src % 2, [0, 1, 2, 5][note as usize % 4])
+                } else {
+                    (id, v, when, src, note)
+                };
+                let id = match id { 0 => String::new(), 1 => "x".into(), 2 => "7".into(), _ => i.to_string() };
+                let v = ["1.5", "-2", "", "1,000", "2.5e3", "abc"][v as usize];
+                let when = ["2021", "2021-02", "2021-02-30", "", "2021-05-21T10:00:00Z"][when as usize];
+                let src = ["a", "b", "c", ""][src as usize];
+                match note {
+                    0 => csv.push_str(&format!("{id},{v},{when},{src},plain{end}")),
+                    1 => csv.push_str(&format!("{id},\"{v}\",{when},{src},\"a, b\"{end}")),
+                    2 => csv.push_str(&format!("{id},{v},{when},{src},\"two\nlines\"{end}")),
+                    3 => csv.push_str(&format!("{id},{v},{when}{end}")),
+                    4 => csv.push_str(&format!("{end}{id},{v},{when},{src},{end}")),
+                    _ => csv.push_str(&format!("{id},{v},{when},{src},\"say \"\"hi\"\"\"{end}")),
+                }
+            }
+            assert_split_agrees(csv.as_bytes(), rows_to_render);
+        }
+
+        /// A duplicate across the halves of an otherwise clean file is still reported.
+        #[test]
+        fn a_duplicate_across_the_halves_is_found(rows in 50usize..400, from in 0usize..10, to in 0usize..10) {
+            let mut csv = String::from("id,v,when,src,note\n");
+            for i in 0..rows {
+                let id = if i == rows - 1 - to { from } else { i + 10 };
+                csv.push_str(&format!("{id},1.5,2021,a,x\n"));
+            }
+            assert_split_agrees(csv.as_bytes(), 1000);
+        }
     }
 }

@@ -31,16 +31,21 @@ impl ColumnType {
         matches!(self, ColumnType::Integer | ColumnType::Number)
     }
 
-    /// Checks one non-empty cell; the error says what a valid cell looks like.
-    pub fn check(self, value: &str) -> Result<(), &'static str> {
-        let ok = match self {
+    /// Whether one non-empty cell is of this type.
+    #[inline]
+    pub fn is_valid(self, value: &str) -> bool {
+        match self {
             ColumnType::String => true,
             ColumnType::Integer => is_integer(value),
             ColumnType::Number => is_number(value),
             ColumnType::Date => is_iso_date(value),
             ColumnType::Boolean => parse_boolean(value).is_some(),
-        };
-        if ok {
+        }
+    }
+
+    /// Checks one non-empty cell; the error says what a valid cell looks like.
+    pub fn check(self, value: &str) -> Result<(), &'static str> {
+        if self.is_valid(value) {
             Ok(())
         } else {
             Err(match self {
@@ -222,15 +227,15 @@ pub enum DatePrecision {
 
 impl DatePrecision {
     /// The precision of a cell that passed the date check.
+    ///
+    /// Valid dates are `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or longer with a time, so the length
+    /// alone tells (this runs for every date cell).
     pub fn of(value: &str) -> DatePrecision {
-        if value.contains('T') {
-            DatePrecision::DateTime
-        } else {
-            match value.matches('-').count() {
-                0 => DatePrecision::Year,
-                1 => DatePrecision::YearMonth,
-                _ => DatePrecision::Day,
-            }
+        match value.len() {
+            ..=4 => DatePrecision::Year,
+            5..=7 => DatePrecision::YearMonth,
+            8..=10 => DatePrecision::Day,
+            _ => DatePrecision::DateTime,
         }
     }
 
@@ -348,6 +353,20 @@ mod tests {
         let mut out = String::new();
         format_cell(t, v, &mut out);
         out
+    }
+
+    #[test]
+    fn the_precision_of_a_valid_date_follows_its_length() {
+        for (value, precision) in [
+            ("2021", DatePrecision::Year),
+            ("2021-04", DatePrecision::YearMonth),
+            ("2021-05-21", DatePrecision::Day),
+            ("2021-05-21T10:00", DatePrecision::DateTime),
+            ("2021-05-21T10:00:00+02:00", DatePrecision::DateTime),
+        ] {
+            assert!(ColumnType::Date.is_valid(value), "{value}");
+            assert_eq!(DatePrecision::of(value), precision, "{value}");
+        }
     }
 
     #[test]
