@@ -372,14 +372,15 @@ class ServeProcess:
     their arrival time by a reader thread, stderr goes to a log file (every rebuild prints
     the whole site's warnings there)."""
 
-    def __init__(self, dp: str, name: str, root: str, output: str):
+    def __init__(self, dp: str, name: str, root: str, output: str, flags: list[str] | None = None):
         self.name, self.root, self.output = name, root, output
         os.makedirs(f"{WORK}/logs", exist_ok=True)
         self.stderr_path = f"{WORK}/logs/serve-{name}.stderr.txt"
         self.stderr = open(self.stderr_path, "w")
         # Absolute paths: with a relative --root the server never sees an edit (see BENCHMARKS.md).
         self.proc = subprocess.Popen([dp, "serve", "--root", os.path.abspath(root), "--output",
-                                      os.path.abspath(output), "--bind", "127.0.0.1", "--port", "0"],
+                                      os.path.abspath(output), "--bind", "127.0.0.1", "--port", "0"]
+                                     + (flags or []),
                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True, bufsize=1)
         self.lines: "queue.Queue[tuple[float, str]]" = queue.Queue()
         self.all_lines: list[str] = []
@@ -619,6 +620,13 @@ def measure_serve_reload(args, env) -> dict | None:
       bundled-md  the flagship dataset's Markdown lede
       n1000-md    dataset-00500's Markdown lede
       n1000-csv   dataset-00500's CSV (the first row's `code` cell)
+      rows1m-md   the Markdown lede of the N=1 x R=1,000,000 site (default cap), whose CSV is
+                  unchanged: the scan cache spares the rescan
+      rows1m-md-nocache  the same on a second copy served with --no-cache (every edit checks
+                  the million rows again)
+    The 1,000,000-row copies are left to settle for 2.5 s before their servers start, so that
+    the scan cache may remember the first build's scan (it never remembers a file changed
+    less than 2 s before).
     Per edit: read the generation G (poll since=0), open the page's long-poll
     (`/__datapages/poll?since=G&path=/datasets/<slug>/`), wait 50 ms so it is waiting in the
     server, then write the file in place (open with O_TRUNC, one write) with text that
@@ -645,6 +653,12 @@ def measure_serve_reload(args, env) -> dict | None:
     n1000 = f"{SERVE_DIR}/n1000-site"
     shutil.copytree(datapages_site(1000, 200, None), n1000, copy_function=shutil.copyfile,
                     ignore=shutil.ignore_patterns(".bench-stamp"))
+    rows1m_sites = {}
+    for name in ("rows1m", "rows1m-nocache"):
+        rows1m_sites[name] = f"{SERVE_DIR}/{name}-site"
+        shutil.copytree(datapages_site(1, 1_000_000, None), rows1m_sites[name], copy_function=shutil.copyfile,
+                        ignore=shutil.ignore_patterns(".bench-stamp", ".datapages-cache"))
+    time.sleep(2.5)
     servers: list[ServeProcess] = []
     result: dict = {"status": "measured"}
     try:
@@ -652,6 +666,11 @@ def measure_serve_reload(args, env) -> dict | None:
         servers.append(sb)
         sn = ServeProcess(env["datapages"], "n1000", n1000, f"{SERVE_DIR}/n1000-out")
         servers.append(sn)
+        sr = ServeProcess(env["datapages"], "rows1m", rows1m_sites["rows1m"], f"{SERVE_DIR}/rows1m-out")
+        servers.append(sr)
+        srn = ServeProcess(env["datapages"], "rows1m-nocache", rows1m_sites["rows1m-nocache"],
+                           f"{SERVE_DIR}/rows1m-nocache-out", ["--no-cache"])
+        servers.append(srn)
         for s in servers:
             log(f"  [serve {s.name}] port {s.port}: {s.build_line}")
         flagship = "sata-sas-nvme-measured-throughput"
@@ -664,6 +683,10 @@ def measure_serve_reload(args, env) -> dict | None:
              lede_editor(f"{n1000}/content/datasets/{slug}.md")),
             ("n1000-csv", "N=1000 x R=200 site, CSV of one dataset (one cell of the first row)", sn, slug,
              csv_editor(f"{n1000}/data/datasets/{slug}.csv")),
+            ("rows1m-md", "N=1 x R=1,000,000 site, Markdown lede (CSV unchanged; scan cache on, the default)", sr,
+             "dataset-00001", lede_editor(f"{rows1m_sites['rows1m']}/content/datasets/dataset-00001.md")),
+            ("rows1m-md-nocache", "N=1 x R=1,000,000 site, Markdown lede, served with --no-cache", srn,
+             "dataset-00001", lede_editor(f"{rows1m_sites['rows1m-nocache']}/content/datasets/dataset-00001.md")),
         ]:
             cases.append(ServeCase(key, label, server, sl, edit, restore))
         total = args.serve_warmup + args.serve_edits
@@ -756,6 +779,11 @@ def serve_report(serve: dict, args) -> tuple[list[str], list[str]]:
             f"as printed ({', '.join(map(str, n['html']))} HTML files replaced, measured) of the full build's {full} "
             f"pages; write → reload median {n['median']:.1f} ms (p90 {n['p90']:.1f}, max {n['max']:.1f}; target: only "
             f"the affected pages, median < 150 ms): {verdict(few and n['median'] < 150)}")
+    cached, uncached = stats.get("rows1m-md"), stats.get("rows1m-md-nocache")
+    if cached and uncached:
+        targets.append(f"- serve, N=1 x R=1,000,000 site, Markdown edit (no target; what the scan cache saves): "
+                       f"write → reload median {cached['median']:.1f} ms with the cache, "
+                       f"{uncached['median']:.1f} ms with --no-cache")
     for name, srv in serve["servers"].items():
         ok = srv["rc"] == 0 and srv["stopped"]
         targets.append(f"- serve ({name}): SIGINT → exit code {srv['rc']}, printed \"Stopped.\": {srv['stopped']}"
