@@ -1048,8 +1048,9 @@ def main(argv=None) -> int:
             "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file.",
             ""] if results["groups"] or results.get("rss") else [])
         + (["### serve: reload latency", "",
-            f"{args.serve_warmup} warm-up and {args.serve_edits} timed edits per row, the three rows alternating edit by "
-            "edit; both servers ran at once, sites and output on disk (/tmp, ext4). Latency: from just before the "
+            f"{args.serve_warmup} warm-up and {args.serve_edits} timed edits per row, the rows alternating edit by "
+            "edit; the four servers (bundled, N=1000, and two copies of the 1,000,000-row site) ran at once, sites "
+            "and output on disk (/tmp, ext4). Latency: from just before the "
             "file's write to the moment the page's long-poll (`/__datapages/poll?since=G&path=/datasets/<slug>/`, "
             "opened before the write) has answered reload=true; p90 is the nearest-rank 90th percentile. \"Server's "
             "own rebuild time\" is the milliseconds in its line; the rest of the latency is the file watcher and the "

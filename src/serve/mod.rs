@@ -141,7 +141,11 @@ fn rebuild(
         Some(mut session) => {
             match session.rebuild(changes, commit) {
                 Ok(report) => {
-                    print_warnings(&report.warnings, color);
+                    if report.full {
+                        print_warnings(&report.warnings, color);
+                    } else {
+                        print_changed_warnings(&report.warnings, &report.changed, color);
+                    }
                     println!("{}", report.summary());
                     state.publish(if report.full {
                         Changed::All
@@ -172,6 +176,36 @@ fn print_warnings(warnings: &Diagnostics, color: bool) {
     if !warnings.is_empty() {
         eprint!("{}", warnings.render(color));
     }
+}
+
+/// After an incremental rebuild, the warnings of the files that changed in full and a count
+/// of the rest: the whole site's warnings after every save (2,000 on a site of 1,000
+/// datasets without dates) would bury the one line that says what the rebuild did.
+fn print_changed_warnings(warnings: &Diagnostics, changed: &[String], color: bool) {
+    let (touched, others) = warnings_of_changed_files(warnings, changed);
+    if !touched.is_empty() {
+        eprint!("{}", touched.render(color));
+    }
+    if others > 0 {
+        eprintln!(
+            "({others} more {} in files this change did not touch; `datapages check` lists them all)",
+            if others == 1 { "warning" } else { "warnings" }
+        );
+    }
+}
+
+/// The warnings about the changed files (a dataset's Markdown and CSV count as one: they
+/// share the slug), and how many others there are.
+fn warnings_of_changed_files(warnings: &Diagnostics, changed: &[String]) -> (Diagnostics, usize) {
+    let stems: std::collections::HashSet<&std::ffi::OsStr> = changed
+        .iter()
+        .filter_map(|c| std::path::Path::new(c).file_stem())
+        .collect();
+    let (touched, others): (Vec<_>, Vec<_>) = warnings.items().iter().partition(|d| {
+        changed.iter().any(|c| d.file == std::path::Path::new(c))
+            || d.file.file_stem().is_some_and(|stem| stems.contains(stem))
+    });
+    (touched.into_iter().cloned().collect(), others.len())
 }
 
 fn report_failure(diagnostics: &Diagnostics, state: &PreviewState, color: bool) {
@@ -229,5 +263,34 @@ fn open_browser(url: &str) {
     };
     if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
         eprintln!("cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Diagnostic;
+
+    #[test]
+    fn a_rebuild_shows_the_warnings_of_what_changed_and_counts_the_rest() {
+        let warnings: Diagnostics = [
+            Diagnostic::warning("content/datasets/a.md", "no Limits"),
+            Diagnostic::warning("data/datasets/a.csv", "header but no rows"),
+            Diagnostic::warning("content/datasets/b.md", "no Limits"),
+            Diagnostic::warning("content/datasets/c.md", "no date"),
+        ]
+        .into_iter()
+        .collect();
+        let (touched, others) =
+            warnings_of_changed_files(&warnings, &["content/datasets/a.md".to_string()]);
+        let files: Vec<_> = touched.items().iter().map(|d| d.file.clone()).collect();
+        assert_eq!(
+            files,
+            [
+                std::path::PathBuf::from("content/datasets/a.md"),
+                std::path::PathBuf::from("data/datasets/a.csv")
+            ]
+        );
+        assert_eq!(others, 2);
     }
 }
