@@ -18,7 +18,7 @@ use crate::incremental::{self, Affected, Change};
 use crate::output::{LiveDir, Staging};
 use crate::render::{urls, Renderer};
 use crate::site::{self, Site};
-use crate::write::{self, Writer};
+use crate::write::{self, CsvCopy, Writer};
 
 /// What to build and where.
 #[derive(Debug, Clone)]
@@ -258,11 +258,28 @@ impl Session {
         let plan = self.plan()?;
         let live = LiveDir::new(&self.output_dir());
         let writer = Writer::new(&live);
+        let csv_unchanged = plan
+            .affected
+            .datasets
+            .iter()
+            .filter(
+                |slug| match (self.site.dataset(slug), plan.site.dataset(slug)) {
+                    (Some(before), Some(now)) => {
+                        before.csv_path == now.csv_path
+                            && before.csv.stamp.is_some()
+                            && before.csv.stamp == now.csv.stamp
+                    }
+                    _ => false,
+                },
+            )
+            .cloned()
+            .collect();
         let (pages, urls) = render_affected(
             &plan.site,
             &self.renderer,
             &plan.affected,
             &plan.changes,
+            &csv_unchanged,
             &writer,
         );
         let files = writer.files();
@@ -484,7 +501,7 @@ fn describe(change: &Change, site: &Site) -> String {
 fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
     site.datasets.par_iter().for_each(|dataset| {
         writer.run(
-            || write::write_dataset(site, renderer, dataset, writer),
+            || write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write),
             &dataset.markdown_path,
         );
     });
@@ -544,11 +561,14 @@ fn write_page(site: &Site, renderer: &Renderer, page: &content::Page, writer: &W
 }
 
 /// Writes what an incremental rebuild affects; returns (pages rendered, URL paths changed).
+/// `csv_unchanged` names the datasets whose CSV has the stamp it had when it was last
+/// written (their copy stays, if it is still there).
 fn render_affected(
     site: &Site,
     renderer: &Renderer,
     affected: &Affected,
     changes: &PlannedChanges,
+    csv_unchanged: &BTreeSet<String>,
     writer: &Writer,
 ) -> (usize, Vec<String>) {
     let mut urls_changed = BTreeSet::new();
@@ -558,8 +578,13 @@ fn render_affected(
         .filter(|d| affected.datasets.contains(&d.slug))
         .collect();
     datasets.par_iter().for_each(|dataset| {
+        let csv_copy = if csv_unchanged.contains(&dataset.slug) {
+            CsvCopy::KeepIfPresent
+        } else {
+            CsvCopy::Write
+        };
         writer.run(
-            || write::write_dataset(site, renderer, dataset, writer),
+            || write::write_dataset(site, renderer, dataset, writer, csv_copy),
             &dataset.markdown_path,
         );
     });

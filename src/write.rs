@@ -6,6 +6,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crate::dataset::cache::FileStamp;
 use crate::dataset::{scan, Dataset};
 use crate::diagnostics::Diagnostic;
 use crate::metadata;
@@ -49,6 +50,12 @@ impl<'a> Writer<'a> {
             .map_err(|e| io_problem(relative, e))?;
         self.files.fetch_add(1, Ordering::Relaxed);
         Ok(())
+    }
+
+    /// The size of an output file that is already there (from an earlier write).
+    pub fn existing_len(&self, relative: &str) -> Option<u64> {
+        let metadata = std::fs::metadata(self.sink.root().join(relative)).ok()?;
+        metadata.is_file().then_some(metadata.len())
     }
 
     /// Removes an output file or folder.
@@ -95,12 +102,25 @@ fn io_problem(relative: &str, error: std::io::Error) -> Diagnostic {
         .with_hint("check free disk space and permissions of the output folder")
 }
 
+/// Whether the output already holds this dataset's CSV: `serve` knows when the file's stamp
+/// has not moved since it last copied it, and a Markdown edit then need not copy a large
+/// CSV again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CsvCopy {
+    /// Copy it (every full build).
+    Write,
+    /// The copy from the last write is still the file's content, if the output still has
+    /// a file of its size.
+    KeepIfPresent,
+}
+
 /// The page, the CSV download and the metadata of one dataset.
 pub fn write_dataset(
     site: &Site,
     renderer: &Renderer,
     dataset: &Dataset,
     writer: &Writer,
+    csv_copy: CsvCopy,
 ) -> Result<(), Diagnostic> {
     let charts = dataset_charts(dataset);
     for chart in &charts {
@@ -111,7 +131,11 @@ pub fn write_dataset(
     }
     write_page_with_charts(site, renderer, dataset, &charts, writer)?;
     let csv_path = urls::csv_file(&dataset.slug);
-    writer.copy(&dataset.csv_path, &csv_path)?;
+    let kept = csv_copy == CsvCopy::KeepIfPresent
+        && writer.existing_len(&csv_path) == Some(dataset.csv.bytes);
+    if !kept {
+        writer.copy(&dataset.csv_path, &csv_path)?;
+    }
     ensure_unchanged(dataset)?;
     writer.json(
         &urls::json_file(&dataset.slug),
@@ -171,8 +195,10 @@ fn write_page_with_charts(
 /// build): its rows and download would not be the ones validated.
 fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
     let now = std::fs::metadata(&dataset.csv_path).ok();
-    let same = now
-        .is_some_and(|m| m.len() == dataset.csv.bytes && m.modified().ok() == dataset.csv.modified);
+    let same = now.is_some_and(|m| match dataset.csv.stamp {
+        Some(stamp) => FileStamp::from_metadata(&m) == Some(stamp),
+        None => m.len() == dataset.csv.bytes && m.modified().ok() == dataset.csv.modified,
+    });
     if same {
         Ok(())
     } else {

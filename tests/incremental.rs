@@ -77,12 +77,12 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         })
         .unwrap_or_else(|d| panic!("{}", d.render(false)));
     assert!(!report.full);
-    // Its page, its 5 tag pages, home and All datasets; nothing relates to it.
+    // Its page, its 5 tag pages, home and All datasets; nothing relates to it. The CSV
+    // did not change, so its copy stays.
     assert_eq!(report.pages, 8, "{report:?}");
     let changed = touched(&before, &mtimes(&output));
     let expected: BTreeSet<String> = [
         "datasets/vsan-consumer-kit-iometer/index.html",
-        "data/datasets/vsan-consumer-kit-iometer.csv",
         "data/datasets/vsan-consumer-kit-iometer.json",
         "data/datasets/vsan-consumer-kit-iometer.csv-metadata.json",
         "tags/storage-throughput/index.html",
@@ -118,6 +118,31 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
     assert!(report
         .summary()
         .starts_with("content/datasets/vsan-consumer-kit-iometer.md changed: re-rendered 8 pages"));
+
+    // An edit of the CSV is copied; so is an unchanged CSV whose copy went missing.
+    let csv = site
+        .path()
+        .join("data/datasets/vsan-consumer-kit-iometer.csv");
+    let published = output.join("data/datasets/vsan-consumer-kit-iometer.csv");
+    let mut bytes = std::fs::read(&csv).unwrap();
+    bytes.extend_from_slice(b"\n");
+    std::fs::write(&csv, &bytes).unwrap();
+    session
+        .rebuild(
+            [Change::DataFile(
+                "data/datasets/vsan-consumer-kit-iometer.csv".into(),
+            )],
+            |s| s.commit(),
+        )
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert_eq!(std::fs::read(&published).unwrap(), bytes);
+    std::fs::remove_file(&published).unwrap();
+    session
+        .rebuild([Change::Dataset("vsan-consumer-kit-iometer".into())], |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert_eq!(std::fs::read(&published).unwrap(), bytes);
 }
 
 #[test]

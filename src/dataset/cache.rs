@@ -42,9 +42,10 @@ pub struct ScanCache {
     dir: PathBuf,
 }
 
-/// What identifies one version of a file on disk.
+/// What identifies one version of a file on disk: equal stamps mean the same bytes (the
+/// kernel moves the status-change time on every write, and programs cannot set it back).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-struct FileStamp {
+pub struct FileStamp {
     device: u64,
     inode: u64,
     size: u64,
@@ -53,10 +54,15 @@ struct FileStamp {
 }
 
 impl FileStamp {
+    /// The stamp of the file at `path` now; `None` where the platform has no ctime.
+    pub fn of(path: &Path) -> Option<FileStamp> {
+        FileStamp::from_metadata(&std::fs::metadata(path).ok()?)
+    }
+
+    /// The stamp of an open file, from its metadata.
     #[cfg(unix)]
-    fn of(path: &Path) -> Option<FileStamp> {
+    pub fn from_metadata(m: &std::fs::Metadata) -> Option<FileStamp> {
         use std::os::unix::fs::MetadataExt;
-        let m = std::fs::metadata(path).ok()?;
         let ns = |secs: i64, nanos: i64| i128::from(secs) * 1_000_000_000 + i128::from(nanos);
         Some(FileStamp {
             device: m.dev(),
@@ -69,7 +75,7 @@ impl FileStamp {
 
     /// Without a status-change time there is no safe stamp: never cache.
     #[cfg(not(unix))]
-    fn of(_path: &Path) -> Option<FileStamp> {
+    pub fn from_metadata(_m: &std::fs::Metadata) -> Option<FileStamp> {
         None
     }
 
@@ -168,6 +174,7 @@ impl ScanCache {
         }
         let mut summary = entry.summary;
         summary.modified = std::fs::metadata(csv).and_then(|m| m.modified()).ok();
+        summary.stamp = Some(*stamp);
         Some(summary)
     }
 

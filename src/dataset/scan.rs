@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 use sha2::{Digest, Sha256};
 
+use super::cache::FileStamp;
 use super::schema::{
     compare_to_bound, format_cell, format_number_html, ColumnSpec, ColumnType, DatePrecision,
 };
@@ -136,6 +137,11 @@ pub struct CsvSummary {
     /// later, and must not publish rows that were never checked.
     #[serde(skip)]
     pub modified: Option<std::time::SystemTime>,
+    /// The file's stamp when it was scanned (`None` where the platform has none): the
+    /// download is published only while it still matches, and `serve` need not copy a CSV
+    /// whose stamp did not move.
+    #[serde(skip)]
+    pub stamp: Option<FileStamp>,
     /// The longest cell of each column among the rendered rows, in characters: long text
     /// columns get a wider column so their cells wrap into readable lines.
     pub longest_cells: Vec<usize>,
@@ -720,6 +726,7 @@ fn scan_file(
     };
     let metadata = file.metadata().ok();
     let file_bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
+    let stamp = metadata.as_ref().and_then(FileStamp::from_metadata);
     let modified = metadata.and_then(|m| m.modified().ok());
     let split = Split::find(path, file_bytes, split_from);
     // Decided before the header is read: the hashing thread reads the file on its own.
@@ -846,6 +853,7 @@ fn scan_file(
         }
     }
     summary.modified = modified;
+    summary.stamp = stamp;
     summary.rows = records.rows;
     summary.has_empty_cells = records.has_empty_cells;
     summary.longest_cells = records.longest_cells;
