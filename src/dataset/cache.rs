@@ -79,6 +79,16 @@ impl FileStamp {
         None
     }
 
+    /// The modification time the stamp records.
+    pub fn modified(&self) -> SystemTime {
+        let nanos = |ns: i128| Duration::from_nanos(u64::try_from(ns).unwrap_or(u64::MAX));
+        if self.modified_ns >= 0 {
+            SystemTime::UNIX_EPOCH + nanos(self.modified_ns)
+        } else {
+            SystemTime::UNIX_EPOCH - nanos(-self.modified_ns)
+        }
+    }
+
     /// Whether both times are at least [`SETTLED`] before `now`.
     fn settled(&self, now: SystemTime) -> bool {
         let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
@@ -173,7 +183,7 @@ impl ScanCache {
             return None;
         }
         let mut summary = entry.summary;
-        summary.modified = std::fs::metadata(csv).and_then(|m| m.modified()).ok();
+        summary.modified = Some(stamp.modified());
         summary.stamp = Some(*stamp);
         Some(summary)
     }
@@ -214,6 +224,17 @@ impl ScanCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stamp_records_the_modification_time_the_file_system_reports() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, "a\n1\n").unwrap();
+        let stamp = FileStamp::of(&path).unwrap();
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        assert_eq!(stamp.modified(), modified);
+    }
 
     #[test]
     fn a_stamp_is_settled_only_after_the_margin() {

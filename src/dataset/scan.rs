@@ -367,10 +367,7 @@ pub fn scan(
 /// What every record of one file is checked against.
 struct ScanContext<'a> {
     display: &'a Path,
-    columns: &'a [CompiledColumn<'a>],
-    charts: &'a [ChartColumns],
-    source_ids: &'a HashSet<&'a str>,
-    rows_to_render: u64,
+    inputs: ScanInputs<'a>,
     /// Fields per row: the header's.
     width: usize,
     /// Whether the header matches the columns; cells are only checked when it does.
@@ -409,6 +406,7 @@ impl Records {
             counter: ProblemCounter::default(),
             diagnostics: Vec::new(),
             unique_seen: ctx
+                .inputs
                 .columns
                 .iter()
                 .map(|c| c.spec.unique.then(HashMap::new))
@@ -417,8 +415,8 @@ impl Records {
             first_empty_row: None,
             longest_cells: Vec::new(),
             referenced_sources: BTreeSet::new(),
-            date_precisions: vec![0; ctx.columns.len()],
-            charts: vec![ChartPoints::default(); ctx.charts.len()],
+            date_precisions: vec![0; ctx.inputs.columns.len()],
+            charts: vec![ChartPoints::default(); ctx.inputs.charts.len()],
         }
     }
 
@@ -458,7 +456,7 @@ impl Records {
             if self.first_empty_row.is_none() && record.iter().any(<[u8]>::is_empty) {
                 self.first_empty_row = Some(self.rows);
             }
-        } else if self.rows <= ctx.rows_to_render {
+        } else if self.rows <= ctx.inputs.rows_to_render {
             // What the page's table needs to know about the rows it shows.
             self.has_empty_cells |= record.iter().any(<[u8]>::is_empty);
             if self.rows <= ROWS_MEASURED {
@@ -472,8 +470,8 @@ impl Records {
         if !ctx.header_ok {
             return;
         }
-        for (chart, points) in ctx.charts.iter().zip(self.charts.iter_mut()) {
-            if let Some(y_column) = ctx.columns.get(chart.y) {
+        for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
+            if let Some(y_column) = ctx.inputs.columns.get(chart.y) {
                 chart.collect(record, y_column.spec.column_type, points);
             }
         }
@@ -485,7 +483,7 @@ impl Records {
                 let bytes = error.into_byte_record();
                 for (index, field) in bytes.iter().enumerate() {
                     if let (Err(e), Some(column)) =
-                        (std::str::from_utf8(field), ctx.columns.get(index))
+                        (std::str::from_utf8(field), ctx.inputs.columns.get(index))
                     {
                         if self.counter.record(index, "utf8") {
                             // Exact for unquoted fields: the record's start, the fields and
@@ -503,14 +501,19 @@ impl Records {
                 return;
             }
         };
-        for (index, (value, column)) in text.iter().zip(ctx.columns).enumerate() {
+        for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
             // Most cells are non-empty and need only their type checked.
             let problem =
                 if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
                     None
                 } else {
-                    check_cell(value, column, ctx.source_ids, &mut self.referenced_sources)
+                    check_cell(
+                        value,
+                        column,
+                        ctx.inputs.source_ids,
+                        &mut self.referenced_sources,
+                    )
                 };
             if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
@@ -554,7 +557,7 @@ impl Records {
     /// the whole file would have found; otherwise returns false and changes nothing.
     fn absorb(&mut self, tail: Records, ctx: &ScanContext) -> bool {
         // The first half must cover every row whose details the page needs.
-        let needs_rows = ctx.rows_to_render.min(ROWS_MEASURED);
+        let needs_rows = ctx.inputs.rows_to_render.min(ROWS_MEASURED);
         let unique_overlap = self
             .unique_seen
             .iter()
@@ -567,7 +570,7 @@ impl Records {
             return false;
         }
         if let Some(row) = tail.first_empty_row {
-            self.has_empty_cells |= self.rows.saturating_add(row) <= ctx.rows_to_render;
+            self.has_empty_cells |= self.rows.saturating_add(row) <= ctx.inputs.rows_to_render;
         }
         self.rows += tail.rows;
         self.referenced_sources.extend(tail.referenced_sources);
@@ -709,12 +712,7 @@ fn scan_file(
     inputs: &ScanInputs,
     split_from: Option<u64>,
 ) -> (Option<CsvSummary>, Vec<Diagnostic>) {
-    let ScanInputs {
-        columns,
-        charts,
-        source_ids,
-        rows_to_render,
-    } = *inputs;
+    let columns = inputs.columns;
     let mut diagnostics = Vec::new();
     let file = match File::open(path) {
         Ok(f) => f,
@@ -779,10 +777,7 @@ fn scan_file(
     let header_ok = check_header(display, &summary.header, columns, &mut diagnostics);
     let ctx = ScanContext {
         display,
-        columns,
-        charts,
-        source_ids,
-        rows_to_render,
+        inputs: *inputs,
         width: summary.header.len(),
         header_ok,
         type_only: columns
@@ -870,7 +865,7 @@ fn scan_file(
         );
     }
     diagnostics.extend(locate(path, display, records.pending));
-    for (chart, points) in charts.iter().zip(&summary.charts) {
+    for (chart, points) in inputs.charts.iter().zip(&summary.charts) {
         if points.dropped > 0 {
             let (mut cap, mut total) = (String::new(), String::new());
             format_cell(ColumnType::Integer, &CHART_POINTS_CAP.to_string(), &mut cap);
