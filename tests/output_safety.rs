@@ -114,7 +114,7 @@ fn every_spelling_of_a_source_folder_as_output_is_refused() {
     );
     let text = stderr(&run_in(&root, &["build", "--output", "./content/"]));
     assert!(
-        text.contains("./content/") && text.contains("content/ folder"),
+        text.contains("./content/") && text.contains("is the site's content/ folder"),
         "{text}"
     );
     assert!(text.contains("choose an output folder outside"), "{text}");
@@ -261,4 +261,50 @@ fn a_build_killed_at_any_moment_leaves_a_complete_output() {
     println!("complete old or new output after every kill: {seen:?}");
     build(dates[0]);
     assert_eq!(leftovers(&root), Vec::<String>::new());
+}
+
+/// An output folder that is a mount point cannot be renamed: its contents are replaced.
+/// Mounting needs root (`unshare -m`); elsewhere the test says so and passes, as the
+/// decision itself is unit-tested in `output::swap`.
+#[test]
+fn a_mount_point_output_has_its_contents_replaced() {
+    let (_dir, root) = site();
+    let script = r#"
+        set -e
+        mkdir out
+        mount -t tmpfs none out || exit 77
+        "$BIN" build --output out
+        echo stale > out/stale.txt
+        "$BIN" build --output out
+        test -f out/index.html
+        test -f out/.datapages-output
+        test ! -e out/stale.txt
+        if ls -a | grep -q 'staging\|old-'; then exit 3; fi
+        rm out/.datapages-output
+        if "$BIN" build --output out; then exit 4; fi
+        test -f out/stale.txt || test -f out/index.html
+    "#;
+    let result = Command::new("unshare")
+        .args(["-m", "sh", "-c", script])
+        .current_dir(&root)
+        .env("BIN", common::binary())
+        .env("NO_COLOR", "1")
+        .output();
+    let result = match result {
+        Ok(result) if result.status.code() == Some(77) || !unshare_worked(&result) => {
+            println!("skipped: mounting a tmpfs needs root (unshare -m)");
+            return;
+        }
+        Ok(result) => result,
+        Err(e) => {
+            println!("skipped: unshare: {e}");
+            return;
+        }
+    };
+    assert!(result.status.success(), "{}", stderr(&result));
+}
+
+/// False when `unshare` itself was refused (no privilege for a mount namespace).
+fn unshare_worked(result: &Output) -> bool {
+    !stderr(result).starts_with("unshare:")
 }

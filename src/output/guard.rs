@@ -78,12 +78,19 @@ fn clash(root: &Path, output: &Path) -> Option<String> {
         // A source folder may itself be a symlink to elsewhere: protect where it leads.
         let folder = resolve(&root.join(name)).unwrap_or_else(|_| root.join(name));
         for protected in [root.join(name), folder] {
-            if output.starts_with(&protected) || protected.starts_with(output) {
-                return Some(format!(
-                    "the output folder is, holds or lies inside the site's {name}/ folder; \
-                     building would replace those files"
-                ));
-            }
+            let relation = if output == protected {
+                "is"
+            } else if output.starts_with(&protected) {
+                "lies inside"
+            } else if protected.starts_with(output) {
+                "holds"
+            } else {
+                continue;
+            };
+            return Some(format!(
+                "the output folder {relation} the site's {name}/ folder; building would \
+                 replace those files"
+            ));
         }
     }
     None
