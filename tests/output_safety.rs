@@ -186,9 +186,9 @@ fn large_site() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
     common::copy_bundled_site(&root);
-    for n in 0..60 {
+    for n in 0..30 {
         let mut csv = String::from("label,value\n");
-        for row in 0..400 {
+        for row in 0..300 {
             let _ = writeln!(csv, "\"row {row} of set {n}\",{}", row * n);
         }
         std::fs::write(root.join(format!("data/datasets/gen-{n:02}.csv")), csv).unwrap();
