@@ -15,7 +15,7 @@ use crate::dataset::cache::ScanCache;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::incremental::{self, Affected, Change};
-use crate::output::{LiveDir, Staging};
+use crate::output::{guard, LiveDir, Staging};
 use crate::render::{urls, Renderer};
 use crate::site::{self, Site};
 use crate::write::{self, CsvCopy, Writer};
@@ -31,6 +31,8 @@ pub struct BuildOptions {
     pub date: Option<String>,
     /// Reuse the scans of unchanged large CSV files (`dataset::cache`); off with `--no-cache`.
     pub scan_cache: bool,
+    /// Replace an existing output folder even when datapages did not write it (`--force`).
+    pub force: bool,
 }
 
 impl BuildOptions {
@@ -163,11 +165,14 @@ impl Session {
         if diagnostics.has_errors() {
             return Err(diagnostics);
         }
-        if let Some(problem) = output_problem(&site.root, &output) {
-            diagnostics.push(problem);
-            return Err(diagnostics);
-        }
-        let staging = Staging::create(&output).map_err(|e| {
+        let target = match guard::check_output(&site.root, &output, options.force) {
+            Ok(target) => target,
+            Err(problem) => {
+                diagnostics.push(problem);
+                return Err(diagnostics);
+            }
+        };
+        let staging = Staging::create(&target).map_err(|e| {
             let mut d = diagnostics.clone();
             d.push(Diagnostic::error(
                 &output,
@@ -675,29 +680,4 @@ fn render_affected(
         urls_changed.insert(format!("/{name}"));
     }
     (pages, urls_changed.into_iter().collect())
-}
-
-/// Refuses output folders that would overwrite the site's own sources.
-fn output_problem(root: &Path, output: &Path) -> Option<Diagnostic> {
-    let canonical_root = root.canonicalize().ok()?;
-    let parent = output.parent().and_then(|p| p.canonicalize().ok());
-    let name = output.file_name()?;
-    let resolved = parent
-        .map(|p| p.join(name))
-        .unwrap_or_else(|| output.to_path_buf());
-    let protected = ["content", "data", "templates", "static"];
-    let clash = resolved == canonical_root
-        || canonical_root.starts_with(&resolved)
-        || protected
-            .iter()
-            .any(|p| resolved.starts_with(canonical_root.join(p)));
-    clash.then(|| {
-        Diagnostic::error(
-            output,
-            "the output folder would replace the site's own files",
-        )
-        .with_hint(
-            "choose an output folder outside content/, data/, templates/ and static/, e.g. public",
-        )
-    })
 }

@@ -14,6 +14,7 @@ Examples:
   datapages build                      build the site in this folder into ./public
   datapages build --root my-site       build another folder's site into my-site/public
   datapages build --output /tmp/out    write the output somewhere else
+  datapages build --output out --force replace a folder datapages did not write
   datapages check                      validate everything, write nothing
   datapages check --strict             treat warnings as errors too
   datapages build --no-cache           check every CSV again, even unchanged ones
@@ -45,6 +46,9 @@ pub enum Command {
         /// Scan every CSV again instead of reusing the checks of unchanged large files.
         #[arg(long)]
         no_cache: bool,
+        /// Replace the output folder even if datapages did not write it (deletes its files).
+        #[arg(long)]
+        force: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild on every change and reload open pages.
     #[command(after_help = EXAMPLES)]
@@ -67,6 +71,9 @@ pub enum Command {
         /// Scan every CSV again instead of reusing the checks of unchanged large files.
         #[arg(long)]
         no_cache: bool,
+        /// Replace the output folder even if datapages did not write it (deletes its files).
+        #[arg(long)]
+        force: bool,
     },
     /// Run every validation of a build without writing anything.
     #[command(after_help = EXAMPLES)]
@@ -105,12 +112,14 @@ pub fn run() -> ExitCode {
             output,
             date,
             no_cache,
+            force,
         } => {
             let options = BuildOptions {
                 root,
                 output,
                 date,
                 scan_cache: !no_cache,
+                force,
             };
             match build::build(&options) {
                 Ok(report) => {
@@ -137,7 +146,15 @@ pub fn run() -> ExitCode {
             bind,
             open,
             no_cache,
+            force,
         } => {
+            // Refuse a dangerous or foreign output before serving anything: a failed first
+            // build would otherwise keep the preview running with an error overlay.
+            let output_dir = output.clone().unwrap_or_else(|| root.join("public"));
+            if let Err(problem) = crate::output::guard::check_output(&root, &output_dir, force) {
+                eprint!("{}", problem.render(color));
+                return ExitCode::from(1);
+            }
             let options = crate::serve::ServeOptions {
                 root,
                 output,
@@ -145,6 +162,7 @@ pub fn run() -> ExitCode {
                 port,
                 open,
                 scan_cache: !no_cache,
+                force,
             };
             match crate::serve::serve(&options) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -17,6 +17,7 @@ fn start(root: &Path) -> Session {
         output: None,
         date: None,
         scan_cache: true,
+        force: false,
     };
     match Session::start(&options, |staging| staging.commit()) {
         Ok((session, _)) => session,

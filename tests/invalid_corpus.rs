@@ -39,6 +39,8 @@ fn seed_public(public: &Path) {
     )
     .unwrap();
     std::fs::write(public.join("removed-dataset.csv"), "a,b\n1,2\n").unwrap();
+    // Datapages' own output carries its marker; without it a build refuses to replace it.
+    std::fs::write(public.join(".datapages-output"), "previous build\n").unwrap();
 }
 
 fn stderr_of(output: &std::process::Output) -> String {

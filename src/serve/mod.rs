@@ -37,6 +37,8 @@ pub struct ServeOptions {
     pub open: bool,
     /// Reuse the scans of unchanged large CSV files (`dataset::cache`).
     pub scan_cache: bool,
+    /// Replace an output folder that datapages did not write (`--force`).
+    pub force: bool,
 }
 
 /// Runs the preview until Ctrl-C. Errors are for people: the port in use, a watcher that
@@ -60,6 +62,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         output: Some(output.clone()),
         date: None,
         scan_cache: options.scan_cache,
+        force: options.force,
     };
     // Watch before the first build, so that no edit made while it runs is missed.
     let (sender, messages) = mpsc::channel();

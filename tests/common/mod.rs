@@ -36,6 +36,7 @@ pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
         output: Some(output.clone()),
         date: None,
         scan_cache: true,
+        force: false,
     };
     match datapages::build::build(&options) {
         Ok(_) => {}

@@ -2,7 +2,12 @@
 //! replaces the old output only after the whole build has succeeded.
 //!
 //! Invariant: a failed or interrupted build never touches the previous output; the staging
-//! folder is removed when it is dropped without being committed.
+//! folder is removed when it is dropped without being committed, and by the next build
+//! when the process was killed. Only folders that carry [`MARKER`] are ever replaced
+//! ([`guard`]); the replacement is atomic where the system allows ([`swap`]).
+
+pub mod guard;
+pub mod swap;
 
 use std::collections::HashSet;
 use std::fs;
@@ -10,6 +15,41 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+
+/// The file every output (and every staging folder) holds, so that datapages can tell its
+/// own folders from anyone else's. A dotfile: static hosts serve it as plain text at most,
+/// and nothing links to it.
+pub const MARKER: &str = ".datapages-output";
+
+const MARKER_TEXT: &str = "This folder is written by datapages and replaced by every build: \
+do not edit or add files here (datapages deletes them).\n";
+
+/// Whether `folder` holds datapages' marker file.
+pub fn has_marker(folder: &Path) -> bool {
+    fs::symlink_metadata(folder.join(MARKER)).is_ok_and(|m| m.is_file())
+}
+
+/// Removes a file, a symlink or a folder, if it exists (never following a symlink).
+fn remove_path(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
+        Ok(_) => fs::remove_file(path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Removes one of our folders with its marker last: a removal cut short by a kill leaves a
+/// folder that the next build can still prove is ours (`swap::remove_stale`).
+fn remove_marked_folder(folder: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(folder)? {
+        let entry = entry?;
+        if entry.file_name() != MARKER {
+            remove_path(&entry.path())?;
+        }
+    }
+    fs::remove_dir_all(folder)
+}
 
 /// Somewhere a build writes its files: a staging folder (full builds) or the live output
 /// folder that `serve` is serving (incremental rebuilds).
@@ -43,13 +83,7 @@ pub trait OutputSink: Sync {
 
     /// Removes a file or a folder, if it exists.
     fn remove(&self, relative: &str) -> io::Result<()> {
-        let path = self.root().join(relative);
-        match fs::symlink_metadata(&path) {
-            Ok(meta) if meta.is_dir() => fs::remove_dir_all(path),
-            Ok(_) => fs::remove_file(path),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(e),
-        }
+        remove_path(&self.root().join(relative))
     }
 }
 
@@ -157,8 +191,9 @@ pub struct Staging {
 }
 
 impl Staging {
-    /// Creates an empty staging folder next to `target` (same file system, so the final
-    /// swap is a rename).
+    /// Creates an empty staging folder (holding only the marker) next to `target` (same
+    /// file system, so the final swap is a rename), after removing the leftovers of killed
+    /// builds. `target` should be resolved (`guard::check_output`).
     pub fn create(target: &Path) -> io::Result<Staging> {
         let parent = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -169,11 +204,11 @@ impl Staging {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "public".into());
+        swap::remove_stale(&parent, &name);
         let dir = parent.join(format!(".{name}.staging-{}", std::process::id()));
-        if dir.exists() {
-            fs::remove_dir_all(&dir)?;
-        }
+        remove_path(&dir)?;
         fs::create_dir_all(&dir)?;
+        fs::write(dir.join(MARKER), MARKER_TEXT)?;
         Ok(Staging {
             target: target.to_path_buf(),
             dir,
@@ -187,34 +222,18 @@ impl Staging {
         self.dir.join(relative)
     }
 
-    /// Replaces the target with the staged output.
+    /// Replaces the target with the staged output (`swap::publish`).
     pub fn commit(mut self) -> io::Result<()> {
-        let old = self.dir.with_file_name(format!(
-            ".{}.old-{}",
-            self.target
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            std::process::id()
-        ));
-        let had_old = self.target.exists();
-        if had_old {
-            if old.exists() {
-                fs::remove_dir_all(&old)?;
-            }
-            fs::rename(&self.target, &old)?;
-        }
-        if let Err(e) = fs::rename(&self.dir, &self.target) {
-            if had_old {
-                // Put the previous output back rather than leave nothing.
-                let _ = fs::rename(&old, &self.target);
-            }
-            return Err(e);
-        }
+        let name = self
+            .target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let aside = self
+            .dir
+            .with_file_name(format!(".{name}.old-{}", std::process::id()));
+        swap::publish(&self.dir, &self.target, &aside)?;
         self.committed = true;
-        if had_old {
-            fs::remove_dir_all(&old)?;
-        }
         Ok(())
     }
 }
@@ -237,7 +256,7 @@ impl OutputSink for Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = fs::remove_dir_all(&self.dir);
+            let _ = remove_marked_folder(&self.dir);
         }
     }
 }
@@ -289,6 +308,7 @@ mod tests {
         staging.commit().unwrap();
         assert!(!target.join("old").exists());
         assert_eq!(fs::read_to_string(target.join("new/b.txt")).unwrap(), "new");
+        assert!(has_marker(&target));
         let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "only public/ remains");
     }
