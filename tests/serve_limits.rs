@@ -190,6 +190,36 @@ fn idle_and_slow_connections_are_closed() {
 }
 
 #[test]
+fn connections_past_the_cap_get_503_at_once() {
+    let dir = site();
+    let server = serve(&dir, &[("DATAPAGES_SERVE_MAX_CONNECTIONS", "4")]);
+    let held: Vec<TcpStream> = (0..4).map(|_| connect(&server)).collect();
+    // Let the server take the four before the fifth arrives.
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let mut extra = connect(&server);
+    let mut answer = String::new();
+    let _ = extra.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    drop(held);
+    // The held connections' threads see them close and free their places.
+    let started = Instant::now();
+    loop {
+        // Read leniently: a refused connection may be reset under the request.
+        let mut stream = connect(&server);
+        let _ = stream.write_all(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        if answer.starts_with(b"HTTP/1.1 200 ") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "still refused");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
 fn oversized_heads_and_other_methods_are_refused() {
     let dir = site();
     let server = serve(&dir, &[]);

@@ -57,20 +57,24 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// The defaults, with two hidden overrides in milliseconds so tests of the timeouts take
-    /// a second, not ten: `DATAPAGES_SERVE_IDLE_MS` (keep-alive idle) and
-    /// `DATAPAGES_SERVE_HEADER_MS` (reading a request head).
+    /// The defaults, with hidden overrides so that tests of the limits take a second, not
+    /// ten: `DATAPAGES_SERVE_IDLE_MS` (keep-alive idle), `DATAPAGES_SERVE_HEADER_MS`
+    /// (reading a request head), `DATAPAGES_SERVE_MAX_CONNECTIONS`. Values are clamped, so
+    /// no setting can make a deadline overflow.
     pub fn from_env() -> Self {
-        let millis = |name: &str| {
+        let number = |name: &str, most: u64| {
             std::env::var(name)
                 .ok()
-                .and_then(|v| v.parse().ok())
-                .map(Duration::from_millis)
+                .and_then(|v| v.parse::<u64>().ok())
+                .map(|n| n.clamp(1, most))
         };
+        let millis = |name: &str| number(name, 3_600_000).map(Duration::from_millis);
         let defaults = Limits::default();
         Limits {
             idle_timeout: millis("DATAPAGES_SERVE_IDLE_MS").unwrap_or(defaults.idle_timeout),
             header_timeout: millis("DATAPAGES_SERVE_HEADER_MS").unwrap_or(defaults.header_timeout),
+            max_connections: number("DATAPAGES_SERVE_MAX_CONNECTIONS", 100_000)
+                .map_or(defaults.max_connections, |n| n as usize),
             ..defaults
         }
     }
