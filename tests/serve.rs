@@ -132,9 +132,9 @@ fn edits_show_up_and_broken_edits_keep_the_last_good_page() {
     });
     let answer = poll(&server, generation, FLAGSHIP);
     assert_eq!(answer["reload"], true, "{answer}");
-    assert!(server
-        .printed()
-        .contains("content/datasets/sata-sas-nvme-measured-throughput.md changed: re-rendered"));
+    // The summary line travels through a pipe and a reader thread: it may trail the answer.
+    server
+        .wait_printed("content/datasets/sata-sas-nvme-measured-throughput.md changed: re-rendered");
 
     // A broken edit: the page keeps its last good version and the poll reports the error.
     let generation = answer["generation"].as_u64().unwrap();
@@ -162,9 +162,7 @@ fn edits_show_up_and_broken_edits_keep_the_last_good_page() {
         String::from_utf8_lossy(&page).contains("LIVE EDIT"),
         "the last good page is still served"
     );
-    assert!(server
-        .printed()
-        .contains("still serving the last good build"));
+    server.wait_printed("still serving the last good build");
 
     // Fixing the Markdown while breaking the CSV: now the CSV's problem is reported.
     let csv = dir
@@ -242,11 +240,12 @@ fn created_renamed_and_deleted_files_are_picked_up() {
     server.wait_for("/datasets/extra-renamed/", limit, |page| {
         page.contains("12,345")
     });
-    assert_eq!(
-        server.raw("GET", "/datasets/extra-set/").0,
-        404,
-        "the old name is gone"
-    );
+    // A rebuild writes the new page before it removes the old one: wait for the removal.
+    let started = std::time::Instant::now();
+    while server.raw("GET", "/datasets/extra-set/").0 != 404 {
+        assert!(started.elapsed() < limit, "the old name is still served");
+        std::thread::sleep(Duration::from_millis(25));
+    }
 
     std::fs::remove_file(dir.path().join("content/datasets/extra-renamed.md")).unwrap();
     let started = std::time::Instant::now();

@@ -1,397 +1,310 @@
-//! The preview's HTTP side: mapping request paths safely onto the output folder, content
-//! types, the 404 page, the live-reload poll endpoint and the script injected into pages.
+//! HTTP/1.1 for the preview, as little as a browser needs: reading one request head within
+//! size limits, response heads (always with Content-Length, so keep-alive works), and
+//! single byte ranges. Nothing here touches files or sockets' lifetimes; see `server` and
+//! `files`.
 
-use std::fs::File;
-use std::io::{Cursor, Read};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+/// The most header lines a request may have (a browser sends about fifteen).
+const MAX_HEADERS: usize = 64;
 
-use tiny_http::{Header, Method, Request, Response, StatusCode};
-
-use super::state::PreviewState;
-
-/// Where the injected script asks for news.
-pub const POLL_PATH: &str = "/__datapages/poll";
-
-/// How long a poll waits for a rebuild before answering "nothing new".
-const POLL_TIMEOUT: Duration = Duration::from_secs(20);
-
-const LIVE_RELOAD_JS: &str = include_str!("livereload.js");
-
-/// What a request path refers to.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Target {
-    /// A file inside the output folder.
-    File(PathBuf),
-    /// A folder requested without its trailing slash: redirect so relative links work.
-    Redirect(String),
-    NotFound,
-    /// A path that tries to leave the output folder or is not a path at all.
-    BadRequest,
+/// What the server needs from a request head; owned, so the read buffer can be reused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub method: String,
+    /// The request target as sent (path and query).
+    pub target: String,
+    /// The connection may carry another request after this one.
+    pub keep_alive: bool,
+    /// Declared body length (0 when none).
+    pub body_length: u64,
+    /// The body is chunked: its length is unknown, so it is never read.
+    pub chunked: bool,
+    pub range: Option<String>,
 }
 
-/// Maps the request target (path and query, as sent) onto a file under `root`, refusing
-/// anything that could read outside it: `..` segments (plain or percent-encoded), NUL bytes,
-/// backslashes, absolute-form URLs, and symbolic links that lead outside.
-pub fn resolve(root: &Path, request_target: &str) -> Target {
-    let raw_path = request_target.split(['?', '#']).next().unwrap_or_default();
-    if !raw_path.starts_with('/') || raw_path.contains('\\') {
-        return Target::BadRequest;
+impl Request {
+    pub fn is_head(&self) -> bool {
+        self.method == "HEAD"
     }
-    let Some(decoded) = percent_decode(raw_path) else {
-        return Target::BadRequest;
+}
+
+/// Why a head cannot be answered normally.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeadError {
+    /// More bytes are needed.
+    Partial,
+    /// 414: the request line is longer than the limit.
+    TargetTooLong,
+    /// 431: the head (or one header line) is longer than the limit, or has too many lines.
+    HeadersTooLarge,
+    /// 400: not HTTP, or a target with bytes a URL cannot hold.
+    Malformed,
+}
+
+impl HeadError {
+    /// The status and text that answer it (`Partial` never gets an answer).
+    pub fn status(self) -> (u16, &'static str) {
+        match self {
+            HeadError::TargetTooLong => (414, "The request target is too long.\n"),
+            HeadError::HeadersTooLarge => (431, "The request headers are too large.\n"),
+            HeadError::Partial | HeadError::Malformed => (400, "Bad request.\n"),
+        }
+    }
+}
+
+/// Size limits on a request head.
+#[derive(Debug, Clone, Copy)]
+pub struct HeadLimits {
+    /// The request line and each header line.
+    pub line: usize,
+    /// The whole head.
+    pub head: usize,
+}
+
+/// Parses the head at the start of `buffer`; on success, also returns its length in bytes.
+pub fn parse_head(buffer: &[u8], limits: HeadLimits) -> Result<(Request, usize), HeadError> {
+    let line_end = buffer.iter().position(|&b| b == b'\n');
+    if line_end.map_or(buffer.len(), |end| end) > limits.line {
+        return Err(HeadError::TargetTooLong);
+    }
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut parsed = httparse::Request::new(&mut headers);
+    let length = match parsed.parse(buffer) {
+        Ok(httparse::Status::Complete(length)) => length,
+        Ok(httparse::Status::Partial) if buffer.len() > limits.head => {
+            return Err(HeadError::HeadersTooLarge)
+        }
+        Ok(httparse::Status::Partial) => return Err(HeadError::Partial),
+        Err(httparse::Error::TooManyHeaders) => return Err(HeadError::HeadersTooLarge),
+        Err(_) => return Err(HeadError::Malformed),
     };
-    if decoded.contains('\0') || decoded.contains('\\') {
-        return Target::BadRequest;
+    if length > limits.head {
+        return Err(HeadError::HeadersTooLarge);
     }
-    let mut relative = PathBuf::new();
-    for segment in decoded.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => return Target::BadRequest,
-            s if s.contains(':') => return Target::BadRequest,
-            s => relative.push(s),
-        }
-    }
-    let candidate = root.join(&relative);
-    let (Ok(real_root), Ok(real)) = (root.canonicalize(), candidate.canonicalize()) else {
-        return Target::NotFound;
+    let (Some(method), Some(target), Some(version)) = (parsed.method, parsed.path, parsed.version)
+    else {
+        return Err(HeadError::Malformed);
     };
-    if !real.starts_with(&real_root) {
-        return Target::NotFound;
+    // The target ends up in a Location header and in file lookups: visible ASCII only.
+    if target.is_empty() || !target.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(HeadError::Malformed);
     }
-    if real.is_dir() {
-        if !decoded.ends_with('/') {
-            let query = request_target.strip_prefix(raw_path).unwrap_or_default();
-            return Target::Redirect(format!("{raw_path}/{query}"));
+    let mut request = Request {
+        method: method.to_string(),
+        target: target.to_string(),
+        keep_alive: version == 1,
+        body_length: 0,
+        chunked: false,
+        range: None,
+    };
+    let mut lengths = Vec::new();
+    for header in parsed.headers.iter() {
+        if header.name.len() + header.value.len() + 4 > limits.line {
+            return Err(HeadError::HeadersTooLarge);
         }
-        let index = real.join("index.html");
-        return if index.is_file() {
-            Target::File(index)
-        } else {
-            Target::NotFound
-        };
-    }
-    if real.is_file() {
-        Target::File(real)
-    } else {
-        Target::NotFound
-    }
-}
-
-/// Decodes `%XX` escapes; `None` for malformed escapes or bytes that are not UTF-8.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
+        let value = String::from_utf8_lossy(header.value);
+        let value = value.trim();
+        if header.name.eq_ignore_ascii_case("connection") {
+            for option in value.split(',').map(str::trim) {
+                if option.eq_ignore_ascii_case("close") {
+                    request.keep_alive = false;
+                } else if option.eq_ignore_ascii_case("keep-alive") && version == 0 {
+                    request.keep_alive = true;
+                }
+            }
+        } else if header.name.eq_ignore_ascii_case("content-length") {
+            lengths.push(value.parse::<u64>().map_err(|_| HeadError::Malformed)?);
+        } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
+            request.chunked = true;
+        } else if header.name.eq_ignore_ascii_case("range") {
+            request.range = Some(value.to_string());
         }
     }
-    String::from_utf8(out).ok()
+    // Differing lengths are how requests get smuggled: refuse them.
+    if lengths.windows(2).any(|pair| pair[0] != pair[1]) {
+        return Err(HeadError::Malformed);
+    }
+    request.body_length = lengths.first().copied().unwrap_or(0);
+    Ok((request, length))
 }
 
-/// The Content-Type for a file name.
-pub fn content_type(path: &Path) -> &'static str {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("html" | "htm") => "text/html; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("js" | "mjs") => "text/javascript; charset=utf-8",
-        Some("json") => "application/json",
-        Some("csv") => "text/csv; charset=utf-8",
-        Some("xml") => "application/xml",
-        Some("txt") => "text/plain; charset=utf-8",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("gif") => "image/gif",
-        Some("webp") => "image/webp",
-        Some("ico") => "image/x-icon",
-        Some("woff2") => "font/woff2",
-        Some("pdf") => "application/pdf",
-        _ => "application/octet-stream",
+/// The reason phrase of the statuses this server sends.
+fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        206 => "Partial Content",
+        301 => "Moved Permanently",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        408 => "Request Timeout",
+        414 => "URI Too Long",
+        416 => "Range Not Satisfiable",
+        431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
+        503 => "Service Unavailable",
+        _ => "Unknown",
     }
 }
 
-/// Adds the live-reload script (with the generation the page was served at) before `</body>`.
-pub fn inject_live_reload(html: &str, generation: u64) -> String {
-    let script = format!(
-        "<script data-datapages-live-reload>window.__datapagesGeneration={generation};window.__datapagesPoll=\"{POLL_PATH}\";\n{LIVE_RELOAD_JS}</script>\n"
-    );
-    match html.rfind("</body>") {
-        Some(at) => format!("{}{script}{}", &html[..at], &html[at..]),
-        None => format!("{html}{script}"),
+/// A response head: status line, the given headers, and the ones every answer carries
+/// (Content-Length, no caching: a preview must never show a stale page, Connection).
+pub fn head(status: u16, headers: &[(&str, &str)], length: u64, keep_alive: bool) -> Vec<u8> {
+    let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
     }
+    head.push_str(&format!(
+        "Content-Length: {length}\r\nCache-Control: no-store\r\nConnection: {}\r\n\r\n",
+        if keep_alive { "keep-alive" } else { "close" }
+    ));
+    head.into_bytes()
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).unwrap_or_else(|_| {
-        Header::from_bytes(&b"X-Invalid"[..], &b"1"[..]).expect("a constant header is valid")
-    })
+/// What a `Range` header asks of a file of `length` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteRange {
+    /// No range, or one this server ignores (several ranges, another unit, bad syntax).
+    Whole,
+    /// Bytes `first..=last`.
+    Part { first: u64, last: u64 },
+    /// 416: starts past the end.
+    Unsatisfiable,
 }
 
-fn respond(request: Request, response: Response<Box<dyn Read + Send>>) {
-    let response = response.with_header(header("Cache-Control", "no-store"));
-    // A client that went away is not an error worth reporting.
-    let _ = request.respond(response);
-}
-
-fn text_response(status: u16, body: &str) -> Response<Box<dyn Read + Send>> {
-    let bytes = body.as_bytes().to_vec();
-    let length = bytes.len();
-    Response::new(
-        StatusCode(status),
-        vec![header("Content-Type", "text/plain; charset=utf-8")],
-        Box::new(Cursor::new(bytes)),
-        Some(length),
-        None,
-    )
-}
-
-fn bytes_response(
-    status: u16,
-    content_type: &str,
-    bytes: Vec<u8>,
-) -> Response<Box<dyn Read + Send>> {
-    let length = bytes.len();
-    Response::new(
-        StatusCode(status),
-        vec![header("Content-Type", content_type)],
-        Box::new(Cursor::new(bytes)),
-        Some(length),
-        None,
-    )
-}
-
-/// Answers one request.
-pub fn handle(request: Request, state: &PreviewState) {
-    if !matches!(request.method(), Method::Get | Method::Head) {
-        let response = text_response(405, "Only GET and HEAD are served.\n")
-            .with_header(header("Allow", "GET, HEAD"));
-        return respond(request, response);
+/// Reads `bytes=a-b`, `bytes=a-` and `bytes=-n` (one range only).
+pub fn byte_range(header: Option<&str>, length: u64) -> ByteRange {
+    let Some(spec) = header.and_then(|h| h.trim().strip_prefix("bytes=")) else {
+        return ByteRange::Whole;
+    };
+    let Some((first, last)) = spec.trim().split_once('-') else {
+        return ByteRange::Whole;
+    };
+    if spec.contains(',') {
+        return ByteRange::Whole;
     }
-    let target = request.url().to_string();
-    if target == POLL_PATH || target.starts_with(&format!("{POLL_PATH}?")) {
-        let (since, path, first) = poll_query(&target);
-        let answer = state.poll(since, &path, first, POLL_TIMEOUT);
-        let body = serde_json::to_vec(&answer).unwrap_or_default();
-        return respond(request, bytes_response(200, "application/json", body));
-    }
-    let response = match resolve(&state.output, &target) {
-        Target::BadRequest => {
-            text_response(400, "Bad request: that path is not inside the site.\n")
+    let number = |text: &str| -> Option<u64> {
+        let text = text.trim();
+        (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| text.parse().ok())
+            .flatten()
+    };
+    match (number(first), number(last), last.trim().is_empty()) {
+        // `-n`: the last n bytes.
+        (None, Some(suffix), _) if first.trim().is_empty() => {
+            if suffix == 0 || length == 0 {
+                ByteRange::Unsatisfiable
+            } else {
+                ByteRange::Part {
+                    first: length.saturating_sub(suffix),
+                    last: length - 1,
+                }
+            }
         }
-        Target::Redirect(location) => {
-            text_response(301, "Moved.\n").with_header(header("Location", &location))
-        }
-        Target::NotFound => not_found(state),
-        Target::File(path) => match serve_file(&path, state) {
-            Some(response) => response,
-            None => not_found(state),
+        (Some(first), None, true) if first < length => ByteRange::Part {
+            first,
+            last: length - 1,
         },
-    };
-    respond(request, response)
-}
-
-/// Reads a file under the swap lock (so a full rebuild's folder swap is never seen halfway).
-fn serve_file(path: &Path, state: &PreviewState) -> Option<Response<Box<dyn Read + Send>>> {
-    let content_type = content_type(path);
-    let _guard = state.swap.read().unwrap_or_else(|p| p.into_inner());
-    if content_type.starts_with("text/html") {
-        let html = std::fs::read_to_string(path).ok()?;
-        let body = inject_live_reload(&html, state.generation()).into_bytes();
-        return Some(bytes_response(200, content_type, body));
+        (Some(first), Some(last), _) if first <= last && first < length => ByteRange::Part {
+            first,
+            last: last.min(length - 1),
+        },
+        (Some(first), _, _) if first >= length => ByteRange::Unsatisfiable,
+        _ => ByteRange::Whole,
     }
-    let file = File::open(path).ok()?;
-    let length = file.metadata().ok()?.len();
-    let length = usize::try_from(length).ok();
-    Some(Response::new(
-        StatusCode(200),
-        vec![header("Content-Type", content_type)],
-        Box::new(file),
-        length,
-        None,
-    ))
-}
-
-/// The site's own 404 page (with live reload), status 404.
-fn not_found(state: &PreviewState) -> Response<Box<dyn Read + Send>> {
-    let page = {
-        let _guard = state.swap.read().unwrap_or_else(|p| p.into_inner());
-        std::fs::read_to_string(state.output.join("404.html")).ok()
-    };
-    match page {
-        Some(html) => bytes_response(
-            404,
-            "text/html; charset=utf-8",
-            inject_live_reload(&html, state.generation()).into_bytes(),
-        ),
-        // No build yet (the first one failed): a page that can still show the overlay.
-        None => bytes_response(
-            404,
-            "text/html; charset=utf-8",
-            inject_live_reload(
-                "<!DOCTYPE html><html lang=\"en\"><title>Not found</title><body><p>Not found.</p></body></html>",
-                state.generation(),
-            )
-            .into_bytes(),
-        ),
-    }
-}
-
-/// `since`, `path` and `first` from `/__datapages/poll?since=3&path=/datasets/x/&first=1`.
-fn poll_query(target: &str) -> (u64, String, bool) {
-    let query = target.split_once('?').map(|(_, q)| q).unwrap_or_default();
-    let mut since = 0;
-    let mut path = String::from("/");
-    let mut first = false;
-    for pair in query.split('&') {
-        match pair.split_once('=') {
-            Some(("since", value)) => since = value.parse().unwrap_or(0),
-            Some(("path", value)) => path = percent_decode(value).unwrap_or_default(),
-            Some(("first", value)) => first = value == "1",
-            _ => {}
-        }
-    }
-    (since, path, first)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn site() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("public/datasets/x")).unwrap();
-        std::fs::write(
-            dir.path().join("public/datasets/x/index.html"),
-            "<body>x</body>",
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("public/style.css"), "a{}").unwrap();
-        std::fs::write(dir.path().join("secret.txt"), "secret").unwrap();
-        dir
-    }
+    const LIMITS: HeadLimits = HeadLimits {
+        line: 8 * 1024,
+        head: 32 * 1024,
+    };
 
     #[test]
-    fn resolves_files_folders_and_redirects() {
-        let dir = site();
-        let root = dir.path().join("public");
-        let real = root.canonicalize().unwrap();
+    fn heads_are_read_with_their_keep_alive_and_range() {
+        let text = b"GET /a?b=1 HTTP/1.1\r\nHost: x\r\nRange: bytes=0-9\r\n\r\nGET /next";
+        let (request, length) = parse_head(text, LIMITS).unwrap();
+        assert_eq!(request.target, "/a?b=1");
+        assert!(request.keep_alive);
+        assert_eq!(request.range.as_deref(), Some("bytes=0-9"));
+        assert_eq!(&text[length..], b"GET /next");
+        let (request, _) = parse_head(b"GET / HTTP/1.0\r\n\r\n", LIMITS).unwrap();
+        assert!(!request.keep_alive, "HTTP/1.0 closes unless asked");
+        let (request, _) =
+            parse_head(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", LIMITS).unwrap();
+        assert!(!request.keep_alive);
         assert_eq!(
-            resolve(&root, "/style.css"),
-            Target::File(real.join("style.css"))
-        );
-        assert_eq!(
-            resolve(&root, "/datasets/x/"),
-            Target::File(real.join("datasets/x/index.html"))
-        );
-        assert_eq!(
-            resolve(&root, "/datasets/x/?a=1"),
-            Target::File(real.join("datasets/x/index.html"))
-        );
-        assert_eq!(
-            resolve(&root, "/datasets/x?a=1"),
-            Target::Redirect("/datasets/x/?a=1".into())
-        );
-        assert_eq!(
-            resolve(&root, "/datasets/%78/"),
-            Target::File(real.join("datasets/x/index.html"))
-        );
-        assert_eq!(resolve(&root, "/nothing"), Target::NotFound);
-        assert_eq!(
-            resolve(&root, "/datasets/"),
-            Target::NotFound,
-            "a folder without index.html"
+            parse_head(b"GET / HTTP/1.1\r\nHost: x\r\n", LIMITS),
+            Err(HeadError::Partial)
         );
     }
 
     #[test]
-    fn never_leaves_the_output_folder() {
-        let dir = site();
-        let root = dir.path().join("public");
-        for attempt in [
-            "/../secret.txt",
-            "/%2e%2e/secret.txt",
-            "/%2E%2E/secret.txt",
-            "/..%2fsecret.txt",
-            "/..%2Fsecret.txt",
-            "/datasets/../../secret.txt",
-            "/%2e%2e%2f%2e%2e%2fsecret.txt",
-            "/style.css%00.html",
-            "/..\\secret.txt",
-            "/%5c..%5csecret.txt",
-            "http://localhost/../secret.txt",
-            "secret.txt",
-            "/C:/Windows/win.ini",
-            "/%",
-            "/%zz",
-            "/%ff",
+    fn oversized_and_malformed_heads_are_refused() {
+        let long_line = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(9000));
+        assert_eq!(
+            parse_head(long_line.as_bytes(), LIMITS),
+            Err(HeadError::TargetTooLong)
+        );
+        let long_header = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(9000));
+        assert_eq!(
+            parse_head(long_header.as_bytes(), LIMITS),
+            Err(HeadError::HeadersTooLarge)
+        );
+        let many = format!("GET / HTTP/1.1\r\n{}", "X: aaaaaaaa\r\n".repeat(3000));
+        assert_eq!(
+            parse_head(many.as_bytes(), LIMITS),
+            Err(HeadError::HeadersTooLarge)
+        );
+        assert_eq!(
+            parse_head(
+                b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+                LIMITS
+            ),
+            Err(HeadError::Malformed)
+        );
+        assert_eq!(
+            parse_head(b"\x16\x03\x01 hello\r\n\r\n", LIMITS),
+            Err(HeadError::Malformed)
+        );
+    }
+
+    #[test]
+    fn single_byte_ranges() {
+        let part = |first, last| ByteRange::Part { first, last };
+        assert_eq!(byte_range(Some("bytes=0-9"), 100), part(0, 9));
+        assert_eq!(byte_range(Some("bytes=90-"), 100), part(90, 99));
+        assert_eq!(byte_range(Some("bytes=90-500"), 100), part(90, 99));
+        assert_eq!(byte_range(Some("bytes=-10"), 100), part(90, 99));
+        assert_eq!(byte_range(Some("bytes=-500"), 100), part(0, 99));
+        assert_eq!(
+            byte_range(Some("bytes=100-"), 100),
+            ByteRange::Unsatisfiable
+        );
+        assert_eq!(
+            byte_range(Some("bytes=200-300"), 100),
+            ByteRange::Unsatisfiable
+        );
+        assert_eq!(byte_range(Some("bytes=-0"), 100), ByteRange::Unsatisfiable);
+        for ignored in [
+            None,
+            Some("bytes=5-2"),
+            Some("bytes=0-1,5-6"),
+            Some("items=0-1"),
         ] {
-            let target = resolve(&root, attempt);
-            assert!(
-                matches!(target, Target::BadRequest | Target::NotFound),
-                "{attempt}: {target:?}"
-            );
-        }
-        // An absolute path after the slash stays inside the folder.
-        let target = resolve(&root, "//etc/passwd");
-        assert_eq!(target, Target::NotFound);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn symlinks_out_of_the_folder_are_not_followed() {
-        let dir = site();
-        let root = dir.path().join("public");
-        std::os::unix::fs::symlink(dir.path().join("secret.txt"), root.join("link.txt")).unwrap();
-        assert_eq!(resolve(&root, "/link.txt"), Target::NotFound);
-    }
-
-    #[test]
-    fn content_types_by_extension() {
-        for (name, expected) in [
-            ("a.html", "text/html; charset=utf-8"),
-            ("a.css", "text/css; charset=utf-8"),
-            ("a.js", "text/javascript; charset=utf-8"),
-            ("a.svg", "image/svg+xml"),
-            ("a.png", "image/png"),
-            ("a.json", "application/json"),
-            ("a.csv", "text/csv; charset=utf-8"),
-            ("a.xml", "application/xml"),
-            ("a.txt", "text/plain; charset=utf-8"),
-            ("a.bin", "application/octet-stream"),
-        ] {
-            assert_eq!(content_type(Path::new(name)), expected);
+            assert_eq!(byte_range(ignored, 100), ByteRange::Whole, "{ignored:?}");
         }
     }
 
     #[test]
-    fn the_script_goes_before_the_body_end() {
-        let html = inject_live_reload("<html><body><p>x</p></body></html>", 7);
-        let at_script = html.find("data-datapages-live-reload").unwrap();
-        assert!(at_script < html.find("</body>").unwrap());
-        assert!(html.contains("window.__datapagesGeneration=7"));
-        assert!(inject_live_reload("no body", 1).starts_with("no body<script"));
-    }
-
-    #[test]
-    fn poll_queries_are_read() {
-        assert_eq!(
-            poll_query("/__datapages/poll?since=12&path=%2Fdatasets%2Fx%2F&first=1"),
-            (12, "/datasets/x/".into(), true)
-        );
-        assert_eq!(poll_query("/__datapages/poll"), (0, "/".into(), false));
+    fn heads_carry_length_caching_and_connection() {
+        let text =
+            String::from_utf8(head(404, &[("Content-Type", "text/plain")], 5, false)).unwrap();
+        assert!(text.starts_with("HTTP/1.1 404 Not Found\r\n"));
+        assert!(text.contains("Content-Length: 5\r\n"));
+        assert!(text.contains("Cache-Control: no-store\r\n"));
+        assert!(text.ends_with("Connection: close\r\n\r\n"));
     }
 }

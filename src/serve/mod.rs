@@ -1,18 +1,22 @@
 //! `datapages serve`: build, serve the output over HTTP on 127.0.0.1, watch the sources,
 //! rebuild what a change affects, and tell open pages to reload (or show the errors).
 //!
-//! The pieces: [`state`] (what request threads and the rebuild loop share), [`http`]
-//! (safe path mapping, content types, injection), [`watch`] (file events to changes).
+//! The pieces: [`state`] (what request threads and the rebuild loop share), [`server`]
+//! (listener, connection cap, timeouts), [`http`] (request heads, response heads, ranges),
+//! [`routes`] (what each request gets), [`files`] (safe path mapping, content types,
+//! streaming with the live-reload script), [`watch`] (file events to changes).
 //! Building itself is the library's [`Session`]; nothing here knows how pages are made.
 
+pub mod files;
 pub mod http;
+pub mod routes;
+pub mod server;
 pub mod state;
 pub mod watch;
 
 use std::io::IsTerminal;
-use std::net::SocketAddr;
+use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
@@ -21,9 +25,6 @@ use crate::diagnostics::Diagnostics;
 use crate::output::Staging;
 use state::{Changed, PreviewState};
 use watch::Message;
-
-/// Requests handled at once; past it the server answers 503 (a preview has one user).
-const MAX_CONCURRENT_REQUESTS: usize = 64;
 
 /// How to serve.
 #[derive(Debug, Clone)]
@@ -90,16 +91,15 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         }
     };
 
-    let server = start_server(options)?;
-    let address = server
-        .server_addr()
-        .to_ip()
+    let listener = listen(options)?;
+    let address = listener
+        .local_addr()
         .map(|a| a.to_string())
-        .unwrap_or_else(|| format!("{}:{}", options.bind, options.port));
+        .unwrap_or_else(|_| format!("{}:{}", options.bind, options.port));
     let url = format!("http://{address}/");
+    server::spawn(listener, Arc::clone(&state), server::Limits::from_env())
+        .map_err(|e| format!("cannot start the server thread: {e}"))?;
     println!("Serving {} at {url} (Ctrl-C to stop)", output.display());
-    let server = Arc::new(server);
-    spawn_http(Arc::clone(&server), Arc::clone(&state));
 
     if options.open {
         open_browser(&url);
@@ -123,7 +123,6 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
             break;
         }
     }
-    server.unblock();
     println!("Stopped.");
     Ok(())
 }
@@ -217,7 +216,7 @@ fn report_failure(diagnostics: &Diagnostics, state: &PreviewState, color: bool) 
     state.fail(diagnostics);
 }
 
-fn start_server(options: &ServeOptions) -> Result<tiny_http::Server, String> {
+fn listen(options: &ServeOptions) -> Result<TcpListener, String> {
     let address: SocketAddr = format!("{}:{}", options.bind, options.port)
         .parse()
         .map_err(|_| {
@@ -226,36 +225,13 @@ fn start_server(options: &ServeOptions) -> Result<tiny_http::Server, String> {
                 options.bind, options.port
             )
         })?;
-    tiny_http::Server::http(address).map_err(|e| {
-        let in_use = e
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse);
-        if in_use {
+    TcpListener::bind(address).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AddrInUse {
             format!("port {} on {} is already in use: stop the other server, or pass --port with another number", options.port, options.bind)
         } else {
             format!("cannot listen on {address}: {e}")
         }
     })
-}
-
-fn spawn_http(server: Arc<tiny_http::Server>, state: Arc<PreviewState>) {
-    let in_flight = Arc::new(AtomicUsize::new(0));
-    std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            if in_flight.load(Ordering::Relaxed) >= MAX_CONCURRENT_REQUESTS {
-                let _ = request
-                    .respond(tiny_http::Response::from_string("Busy.\n").with_status_code(503));
-                continue;
-            }
-            in_flight.fetch_add(1, Ordering::Relaxed);
-            let state = Arc::clone(&state);
-            let in_flight = Arc::clone(&in_flight);
-            std::thread::spawn(move || {
-                http::handle(request, &state);
-                in_flight.fetch_sub(1, Ordering::Relaxed);
-            });
-        }
-    });
 }
 
 fn open_browser(url: &str) {

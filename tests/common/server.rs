@@ -33,7 +33,8 @@ impl Server {
         Self::spawn(command)
     }
 
-    fn spawn(mut command: Command) -> Server {
+    /// Starts a prepared `serve` command (extra environment, limits set before exec).
+    pub fn spawn(mut command: Command) -> Server {
         let mut child = command
             .env("NO_COLOR", "1")
             .stdout(Stdio::piped())

@@ -1,0 +1,409 @@
+//! `datapages serve` against hostile or careless clients, over raw TCP on 127.0.0.1: running
+//! out of file descriptors, idle and slow connections, oversized heads, a 200 MB page, keep-
+//! alive latency, byte ranges and redirects that must not leave the host. Every wait is
+//! bounded.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::server::Server;
+
+fn site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(dir.path());
+    dir
+}
+
+/// `serve` on a copy of the bundled site, with extra environment.
+fn serve(dir: &tempfile::TempDir, env: &[(&str, &str)]) -> Server {
+    let mut command = Command::new(common::binary());
+    command
+        .args(["serve", "--port", "0", "--root"])
+        .arg(dir.path())
+        .envs(env.iter().copied());
+    Server::spawn(command)
+}
+
+fn connect(server: &Server) -> TcpStream {
+    let stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .set_write_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream
+}
+
+/// Reads one response (head, then exactly Content-Length bytes); head lowercased.
+fn read_response(reader: &mut BufReader<TcpStream>, head_only: bool) -> (u16, String, Vec<u8>) {
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "closed mid-head");
+        if line == "\r\n" {
+            break;
+        }
+        head.push_str(&line.to_lowercase());
+    }
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let mut body = vec![0; if head_only { 0 } else { content_length(&head) }];
+    reader.read_exact(&mut body).unwrap();
+    (status, head, body)
+}
+
+fn content_length(head: &str) -> usize {
+    head.lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .expect("a content-length")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Sends raw bytes on a fresh connection and reads one response (its head only when
+/// `head_only`); returns the connection too, to read on.
+fn exchange_on(
+    server: &Server,
+    request: &[u8],
+    head_only: bool,
+) -> (BufReader<TcpStream>, (u16, String, Vec<u8>)) {
+    let stream = connect(server);
+    (&stream).write_all(request).unwrap();
+    let mut reader = BufReader::new(stream);
+    let response = read_response(&mut reader, head_only);
+    (reader, response)
+}
+
+fn exchange(server: &Server, request: &[u8]) -> (u16, String, Vec<u8>) {
+    exchange_on(server, request, false).1
+}
+
+fn get(server: &Server, target: &str, extra: &str) -> (u16, String, Vec<u8>) {
+    let request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n");
+    exchange(server, request.as_bytes())
+}
+
+/// Whether the server closed `stream` (end of stream or reset) within its read timeout.
+fn closed_by_server(mut stream: &TcpStream) -> bool {
+    let mut byte = [0; 1];
+    match stream.read(&mut byte) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    }
+}
+
+#[test]
+fn the_listener_survives_running_out_of_descriptors() {
+    let dir = site();
+    let mut command = Command::new(common::binary());
+    command
+        .args(["serve", "--port", "0", "--root"])
+        .arg(dir.path());
+    // SAFETY: setrlimit is async-signal-safe; it only lowers the child's own limit.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let server = Server::spawn(command);
+    // Far more half-open requests than the server has descriptors.
+    let mut held = Vec::new();
+    for _ in 0..150 {
+        let address = std::net::SocketAddr::from(([127, 0, 0, 1], server.port));
+        let Ok(stream) = TcpStream::connect_timeout(&address, Duration::from_millis(300)) else {
+            break;
+        };
+        let _ = (&stream).write_all(b"GET / HTTP/1.1\r\n");
+        held.push(stream);
+    }
+    server.wait_printed("cannot accept connections");
+    drop(held);
+    let started = Instant::now();
+    let stream = connect(&server);
+    stream
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    (&stream)
+        .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .unwrap();
+    let (status, _, body) = read_response(&mut BufReader::new(stream), false);
+    assert_eq!(status, 200);
+    assert!(!body.is_empty());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "answered after {:?}",
+        started.elapsed()
+    );
+    assert!(
+        !server.printed().contains("panicked"),
+        "{}",
+        server.printed()
+    );
+}
+
+#[test]
+fn idle_and_slow_connections_are_closed() {
+    let dir = site();
+    let server = serve(
+        &dir,
+        &[
+            ("DATAPAGES_SERVE_IDLE_MS", "300"),
+            ("DATAPAGES_SERVE_HEADER_MS", "600"),
+        ],
+    );
+    // Connected, never a byte sent.
+    let silent = connect(&server);
+    // One request, then idle on the kept-alive connection.
+    let request = b"GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    let (idle, (status, head, _)) = exchange_on(&server, request, false);
+    assert_eq!(status, 200);
+    assert!(head.contains("connection: keep-alive"), "{head}");
+    // Half a head, then nothing: a 408.
+    let slow = connect(&server);
+    (&slow).write_all(b"GET / HTTP/1.1\r\nHost: 1").unwrap();
+
+    let started = Instant::now();
+    assert!(closed_by_server(&silent));
+    assert!(closed_by_server(idle.get_ref()));
+    let mut answer = String::new();
+    BufReader::new(&slow).read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "closed after {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn connections_past_the_cap_get_503_at_once() {
+    let dir = site();
+    let server = serve(&dir, &[("DATAPAGES_SERVE_MAX_CONNECTIONS", "4")]);
+    let held: Vec<TcpStream> = (0..4).map(|_| connect(&server)).collect();
+    // Let the server take the four before the fifth arrives.
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let mut extra = connect(&server);
+    let mut answer = String::new();
+    let _ = extra.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    drop(held);
+    // The held connections' threads see them close and free their places.
+    let started = Instant::now();
+    loop {
+        // Read leniently: a refused connection may be reset under the request.
+        let mut stream = connect(&server);
+        let _ = stream.write_all(b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n");
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        if answer.starts_with(b"HTTP/1.1 200 ") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "still refused");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn oversized_heads_and_other_methods_are_refused() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    let big_header = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(40 * 1024)
+    );
+    assert_eq!(exchange(&server, big_header.as_bytes()).0, 431);
+    let many_headers = format!(
+        "GET / HTTP/1.1\r\n{}\r\n",
+        format!("X-Some: {}\r\n", "b".repeat(1000)).repeat(40)
+    );
+    assert_eq!(exchange(&server, many_headers.as_bytes()).0, 431);
+    let long_target = format!("GET /{} HTTP/1.1\r\n\r\n", "c".repeat(9000));
+    assert_eq!(exchange(&server, long_target.as_bytes()).0, 414);
+
+    // A large body is not read: the answer comes, then the connection closes.
+    let post = format!(
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000000\r\n\r\n{}",
+        "d".repeat(1000)
+    );
+    let (reader, (status, head, _)) = exchange_on(&server, post.as_bytes(), false);
+    assert_eq!(status, 405);
+    assert!(head.contains("allow: get, head"), "{head}");
+    assert!(closed_by_server(reader.get_ref()));
+    // And the server is still there.
+    assert_eq!(get(&server, "/", "").0, 200);
+}
+
+#[test]
+fn a_200_mb_page_streams_with_the_script_in_little_memory() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    // Straight into the served folder: no rebuild copies it, so only serving is measured.
+    let path = dir.path().join("public/big.html");
+    let line = format!("<p>{}</p>\n", "x".repeat(1017));
+    let lines = 200 * 1024;
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        file.write_all(b"<!DOCTYPE html><html><body>\n").unwrap();
+        for _ in 0..lines {
+            file.write_all(line.as_bytes()).unwrap();
+        }
+        file.write_all(b"</body></html>\n").unwrap();
+    }
+    let file_length = std::fs::metadata(&path).unwrap().len();
+    assert!(file_length >= 200 * 1024 * 1024);
+
+    let request = b"GET /big.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let (mut reader, (status, head, _)) = exchange_on(&server, request, true);
+    assert_eq!(status, 200);
+    let declared = content_length(&head) as u64;
+    assert!(declared > file_length, "the script adds to the length");
+    let mut received = 0u64;
+    let mut tail: Vec<u8> = Vec::new();
+    let mut chunk = vec![0; 256 * 1024];
+    loop {
+        let read = reader.read(&mut chunk).unwrap();
+        if read == 0 {
+            break;
+        }
+        received += read as u64;
+        tail.extend_from_slice(&chunk[..read]);
+        if tail.len() > 64 * 1024 {
+            tail.drain(..tail.len() - 32 * 1024);
+        }
+    }
+    assert_eq!(received, declared, "the body matches its Content-Length");
+    let tail = String::from_utf8_lossy(&tail);
+    assert!(
+        tail.ends_with("</script>\n</body></html>\n"),
+        "{}",
+        &tail[tail.len() - 200..]
+    );
+    assert!(tail.contains("<script data-datapages-live-reload>"));
+
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(
+        peak_kib < 64 * 1024,
+        "peak resident memory {peak_kib} KiB while serving a {file_length}-byte page"
+    );
+}
+
+#[test]
+fn keep_alive_requests_answer_within_10_ms() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    assert_eq!(get(&server, "/", "").0, 200, "warm up");
+    let stream = connect(&server);
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    for target in [
+        "/style.css",
+        "/",
+        "/data/datasets/sata-sas-nvme-measured-throughput.csv",
+    ] {
+        let started = Instant::now();
+        (&stream)
+            .write_all(format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
+            .unwrap();
+        let (status, _, body) = read_response(&mut reader, false);
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{target}");
+        assert!(!body.is_empty());
+        assert!(took < Duration::from_millis(10), "{target} took {took:?}");
+    }
+}
+
+#[test]
+fn byte_ranges_of_files() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    let csv = "/data/datasets/sata-sas-nvme-measured-throughput.csv";
+    let whole = std::fs::read(
+        dir.path()
+            .join("public/data/datasets/sata-sas-nvme-measured-throughput.csv"),
+    )
+    .unwrap();
+    let length = whole.len();
+    for (range, first, last) in [
+        ("bytes=0-9", 0, 9),
+        ("bytes=10-", 10, length - 1),
+        ("bytes=-5", length - 5, length - 1),
+        ("bytes=5-999999999", 5, length - 1),
+    ] {
+        let (status, head, body) = get(&server, csv, &format!("Range: {range}\r\n"));
+        assert_eq!(status, 206, "{range}");
+        assert!(
+            head.contains(&format!("content-range: bytes {first}-{last}/{length}")),
+            "{range}: {head}"
+        );
+        assert_eq!(body, whole[first..=last], "{range}");
+    }
+    let (status, head, _) = get(&server, csv, &format!("Range: bytes={length}-\r\n"));
+    assert_eq!(status, 416);
+    assert!(
+        head.contains(&format!("content-range: bytes */{length}")),
+        "{head}"
+    );
+    let (status, _, body) = get(&server, csv, "Range: bytes=0-1,5-6\r\n");
+    assert_eq!(
+        (status, body.len()),
+        (200, length),
+        "several ranges: the whole file"
+    );
+    let (status, _, page) = get(&server, "/", "Range: bytes=0-9\r\n");
+    assert_eq!(status, 200, "pages carry the script: no ranges");
+    assert!(String::from_utf8_lossy(&page).contains("data-datapages-live-reload"));
+}
+
+#[test]
+fn redirects_never_point_at_another_host() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    std::fs::create_dir_all(dir.path().join("public/evil.example")).unwrap();
+    std::fs::write(
+        dir.path().join("public/evil.example/index.html"),
+        "<body></body>",
+    )
+    .unwrap();
+    let (status, head, _) = get(&server, "//evil.example", "");
+    assert_eq!(status, 301);
+    assert!(head.contains("location: /evil.example/\r\n"), "{head}");
+    for target in [
+        "//evil.example?x=1",
+        "///evil.example",
+        "//datasets",
+        "/%2F%2Fevil.example",
+        "/%2f/evil.example",
+        "//./evil.example",
+        "/.//evil.example",
+    ] {
+        let (status, head, _) = get(&server, target, "");
+        let location = head.lines().find_map(|l| l.strip_prefix("location: "));
+        if let Some(location) = location {
+            assert!(
+                location.starts_with('/') && !location.starts_with("//"),
+                "{target} -> {location}"
+            );
+        }
+        assert!(matches!(status, 301 | 400 | 404), "{target}: {status}");
+    }
+}
