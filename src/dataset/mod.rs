@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 
 use crate::config::SiteConfig;
+use crate::confine;
 use crate::content::{
     self, front_matter, markdown, Body, ChartKind, ChartSpec, DatasetFrontMatter, License,
     TableRows,
@@ -25,7 +26,7 @@ pub struct Dataset {
     pub slug: String,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
-    /// The CSV file on disk.
+    /// The CSV file on disk, symbolic links resolved (inside the site folder: `confine`).
     pub csv_path: PathBuf,
     /// The CSV file relative to the site root.
     pub csv_display: PathBuf,
@@ -78,7 +79,15 @@ pub fn load(
 ) -> Loaded {
     let display = content::display_path(root, markdown_file);
     let mut problems = Vec::new();
-    let text = match std::fs::read_to_string(markdown_file) {
+    let root_canonical = match confine::canonical_root(root) {
+        Ok(r) => r,
+        Err(d) => return (None, vec![d]),
+    };
+    let markdown_real = match confine::resolve_file(&root_canonical, &display) {
+        Ok(real) => real,
+        Err(refusal) => return (None, vec![refusal.diagnostic(&display)]),
+    };
+    let text = match std::fs::read_to_string(&markdown_real) {
         Ok(t) => t,
         Err(e) => {
             problems.push(Diagnostic::error(
@@ -310,33 +319,37 @@ pub fn load(
         .data
         .clone()
         .unwrap_or_else(|| format!("data/datasets/{slug}.csv"));
-    let csv_path = root.join(&csv_relative);
     let csv_display = PathBuf::from(&csv_relative);
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
-    let (summary, csv_problems) = if csv_path.is_file() {
-        let inputs = scan::ScanInputs {
-            columns: &compiled,
-            charts: &chart_columns,
-            source_ids: &source_ids,
-            rows_to_render: table_rows.limit(),
+    // Resolved before anything is opened: a path or link that leads outside the site is
+    // never read, so no diagnostic can quote a byte of it.
+    let (csv_path, summary, csv_problems) =
+        match confine::resolve_file(&root_canonical, &csv_display) {
+            Ok(csv_path) => {
+                let inputs = scan::ScanInputs {
+                    columns: &compiled,
+                    charts: &chart_columns,
+                    source_ids: &source_ids,
+                    rows_to_render: table_rows.limit(),
+                };
+                let scan = || scan::scan_with_charts(&csv_path, &csv_display, &inputs);
+                let (summary, problems) = match cache {
+                    Some(cache) => cache.scan(&csv_path, &inputs, scan),
+                    None => scan(),
+                };
+                (csv_path, summary, problems)
+            }
+            Err(refusal) => {
+                let d = data_refusal(
+                    &refusal,
+                    &csv_display,
+                    front.data.is_some(),
+                    &text,
+                    &display,
+                );
+                (PathBuf::new(), None, vec![d])
+            }
         };
-        let scan = || scan::scan_with_charts(&csv_path, &csv_display, &inputs);
-        match cache {
-            Some(cache) => cache.scan(&csv_path, &inputs, scan),
-            None => scan(),
-        }
-    } else {
-        let d = front_error(
-            format!("the data file {csv_relative} does not exist"),
-            "data =",
-        )
-        .with_hint(if front.data.is_some() {
-            "fix the `data` path (relative to the site root)".to_string()
-        } else {
-            format!("put the CSV at {csv_relative}, or set `data = \"…\"` in the front matter")
-        });
-        (None, vec![d])
-    };
     problems.extend(csv_problems);
 
     if let Some(summary) = &summary {
@@ -385,6 +398,72 @@ pub fn load(
         table_rows,
     });
     (dataset, problems)
+}
+
+/// The problem with a dataset's CSV path. A `data` the author wrote is blamed at its
+/// front-matter line; the default path (or a link there) at the CSV file itself.
+fn data_refusal(
+    refusal: &confine::Refusal,
+    csv: &Path,
+    written: bool,
+    text: &str,
+    markdown: &Path,
+) -> Diagnostic {
+    use confine::Refusal;
+    let csv_text = csv.display();
+    if !written {
+        return match refusal {
+            Refusal::Missing {
+                dangling_link: false,
+            } => Diagnostic::error(markdown, format!("the data file {csv_text} does not exist"))
+                .with_hint(format!(
+                    "put the CSV at {csv_text}, or set `data = \"…\"` in the front matter"
+                )),
+            other => other.diagnostic(csv),
+        };
+    }
+    let (message, hint) = match refusal {
+        Refusal::Absolute => (
+            "`data` points outside the site folder: it is an absolute path".to_string(),
+            refusal.hint().to_string(),
+        ),
+        Refusal::Outside {
+            through_link: false,
+        } => (
+            "`data` points outside the site folder".to_string(),
+            "write a path inside the site folder, relative to it, e.g. data/datasets/<slug>.csv"
+                .to_string(),
+        ),
+        Refusal::Outside { through_link: true } => (
+            "`data` points outside the site folder".to_string(),
+            format!("{csv_text} is a symbolic link that leads outside it; datapages reads only files inside the site folder"),
+        ),
+        Refusal::Missing {
+            dangling_link: false,
+        } => (
+            format!("the data file {csv_text} does not exist"),
+            "fix the `data` path (relative to the site root)".to_string(),
+        ),
+        other => (
+            format!("`data` cannot be read: {}", other.message(csv)),
+            other.hint().to_string(),
+        ),
+    };
+    let d = Diagnostic::error(markdown, message).with_hint(hint);
+    let line = text.lines().position(|line| {
+        line.trim_start()
+            .strip_prefix("data")
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    });
+    match line {
+        Some(index) => {
+            let column = text.lines().nth(index).map_or(1, |l| {
+                l.chars().count() - l.trim_start().chars().count() + 1
+            });
+            d.at(index + 1, column).with_source_from(text)
+        }
+        None => d,
+    }
 }
 
 /// Finds `needle` inside the `occurrence`-th (0-based) `[[charts]]` table of a dataset file,
