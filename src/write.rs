@@ -249,8 +249,8 @@ pub fn copy_static(root: &Path, writer: &Writer) {
 }
 
 /// Brings one changed file of `static/` (`relative` inside it) up to date in the output:
-/// copied when it is a file inside the site folder, removed when it is gone, reported when
-/// it leads outside.
+/// copied when it is a file inside the site folder, removed when it is gone, reported (the
+/// served copy kept, as for any failed rebuild) when it leads outside.
 pub fn update_static(root: &Path, relative: &Path, writer: &Writer) {
     let name = relative.to_string_lossy().replace('\\', "/");
     let shown = Path::new("static").join(relative);
@@ -261,9 +261,6 @@ pub fn update_static(root: &Path, relative: &Path, writer: &Writer) {
     }
     match crate::confine::resolve_under(root, &source) {
         Ok(real) => writer.run(|| writer.copy(&real, &name), &shown),
-        Err(problem) => {
-            writer.remove(&name);
-            writer.run(|| Err(problem), &shown);
-        }
+        Err(problem) => writer.run(|| Err(problem), &shown),
     }
 }

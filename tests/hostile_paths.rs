@@ -229,3 +229,65 @@ fn a_header_error_never_quotes_an_outside_file() {
     assert!(!stderr.contains(MARKER), "{stderr}");
     assert!(!stderr.contains("root:"), "{stderr}");
 }
+
+/// `serve` reloads single files without walking their folders: a link made while it runs
+/// is refused there too, and nothing outside reaches the live output.
+#[test]
+fn serve_rebuilds_refuse_links_made_while_serving() {
+    use datapages::build::{BuildOptions, Session};
+    use datapages::incremental::Change;
+    use std::os::unix::fs::symlink;
+
+    let work = tempfile::tempdir().unwrap();
+    let site = work.path().join("site");
+    let outside = work.path().join("outside");
+    common::copy_tree(
+        &common::bundled_site().join("tests/fixtures/hostile/_base"),
+        &site,
+    );
+    write_outside(&outside);
+    let options = BuildOptions {
+        root: site.clone(),
+        output: Some(site.join("public")),
+        date: None,
+        scan_cache: false,
+    };
+    let (mut session, _) = match Session::start(&options, |staging| staging.commit()) {
+        Ok(started) => started,
+        Err(d) => panic!("the base site builds:\n{}", d.render(false)),
+    };
+    let csv = site.join("data/datasets/sample.csv");
+    std::fs::remove_file(&csv).unwrap();
+    let steps: [(&str, &Path, Change, &str); 3] = [
+        (
+            "static/leak.txt",
+            &outside.join("secret.txt"),
+            Change::Static("leak.txt".into()),
+            "static/leak.txt is a symbolic link that leads outside the site folder",
+        ),
+        (
+            "content/leak.md",
+            &outside.join("secret.md"),
+            Change::Page("content/leak.md".into()),
+            "content/leak.md is a symbolic link that leads outside the site folder",
+        ),
+        (
+            "data/datasets/sample.csv",
+            &outside.join("secret.csv"),
+            Change::DataFile("data/datasets/sample.csv".into()),
+            "data/datasets/sample.csv is a symbolic link that leads outside the site folder",
+        ),
+    ];
+    for (link, target, change, message) in steps {
+        symlink(target, site.join(link)).unwrap();
+        match session.rebuild([change], |staging| staging.commit()) {
+            Ok(report) => panic!("{link}: the rebuild succeeded: {}", report.summary()),
+            Err(d) => {
+                let text = d.render(false);
+                assert!(text.contains(message), "{link}: {text}");
+                assert!(!text.contains(MARKER), "{link}: {text}");
+            }
+        }
+    }
+    assert_eq!(files_with_marker(&site), Vec::<PathBuf>::new());
+}
