@@ -670,14 +670,11 @@ fn render_affected(
         urls_changed.clear();
     }
     for relative in &changes.statics {
-        let name = relative.to_string_lossy().replace('\\', "/");
-        let source = site.root.join("static").join(relative);
-        if source.is_file() {
-            writer.run(|| writer.copy(&source, &name), Path::new("static"));
-        } else {
-            writer.remove(&name);
-        }
-        urls_changed.insert(format!("/{name}"));
+        write::update_static(&site.root, relative, writer);
+        urls_changed.insert(format!(
+            "/{}",
+            relative.to_string_lossy().replace('\\', "/")
+        ));
     }
     (pages, urls_changed.into_iter().collect())
 }

@@ -8,6 +8,7 @@
 pub mod build;
 pub mod cli;
 pub mod config;
+pub mod confine;
 pub mod content;
 pub mod dataset;
 pub mod diagnostics;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::config::SiteConfig;
+use crate::confine;
 use crate::content::{self, markdown::slugify, Page};
 use crate::dataset::cache::ScanCache;
 use crate::dataset::{self, Dataset};
@@ -73,22 +74,20 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
         );
         return None;
     }
-    let mut found = Discovered::default();
-    for entry in walkdir::WalkDir::new(&content_dir).sort_by_file_name() {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                diagnostics.push(Diagnostic::error(
-                    "content",
-                    format!("cannot read the content folder: {e}"),
-                ));
-                continue;
-            }
-        };
-        let path = entry.path();
-        if !entry.file_type().is_file() || path.extension().and_then(|e| e.to_str()) != Some("md") {
-            continue;
+    let root_canonical = match confine::canonical_root(root) {
+        Ok(r) => r,
+        Err(d) => {
+            diagnostics.push(d);
+            return None;
         }
+    };
+    let walk = confine::walk(root, &root_canonical, Path::new("content"), &|p| {
+        p.extension().and_then(|e| e.to_str()) == Some("md")
+    });
+    diagnostics.extend(walk.problems);
+    let mut found = Discovered::default();
+    for file in walk.files {
+        let path = file.path.as_path();
         let relative = path.strip_prefix(&content_dir).unwrap_or(path);
         let depth = relative.components().count();
         if depth == 2 && relative.starts_with("datasets") {
@@ -108,8 +107,10 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
     Some(found)
 }
 
-/// Reads a plain page, refusing names that generated pages use.
+/// Reads a plain page, refusing names that generated pages use and files that lead outside
+/// the site folder.
 pub fn load_page(root: &Path, path: &Path) -> Result<Page, Diagnostic> {
+    confine::resolve_under(root, path)?;
     let page = content::load_page(root, path)?;
     if ["datasets", "tags", "data"].contains(&page.name.as_str()) {
         return Err(Diagnostic::error(
@@ -139,6 +140,11 @@ pub fn load_parts(
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let none = Diagnostics::new();
+    if let Some(problem) = site_toml_problem(root) {
+        diagnostics.push(problem);
+        return (None, diagnostics, none);
+    }
+    diagnostics.extend(static_files(root).problems);
     let config = match SiteConfig::load(root) {
         Ok(c) => c,
         Err(d) => {
@@ -170,6 +176,34 @@ pub fn load_parts(
     }
     let (site, site_problems) = Site::assemble(root, config, datasets, pages, home);
     (Some(site), diagnostics, site_problems)
+}
+
+/// site.toml is read only when it is a regular file inside the site folder (it may be a
+/// symbolic link that stays inside); a missing one is reported by [`SiteConfig::load`].
+fn site_toml_problem(root: &Path) -> Option<Diagnostic> {
+    let root_canonical = match confine::canonical_root(root) {
+        Ok(r) => r,
+        Err(d) => return Some(d),
+    };
+    match confine::resolve_file(&root_canonical, Path::new("site.toml")) {
+        Ok(_)
+        | Err(confine::Refusal::Missing {
+            dangling_link: false,
+        }) => None,
+        Err(refusal) => Some(refusal.diagnostic(Path::new("site.toml"))),
+    }
+}
+
+/// The files of `static/`, copied as they are into the output, with the problems of the
+/// links among them (checked while loading, so `check` reports them too).
+pub fn static_files(root: &Path) -> confine::Walk {
+    match confine::canonical_root(root) {
+        Ok(root_canonical) => confine::walk(root, &root_canonical, Path::new("static"), &|_| true),
+        Err(d) => confine::Walk {
+            files: Vec::new(),
+            problems: vec![d],
+        },
+    }
 }
 
 impl Site {

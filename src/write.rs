@@ -236,37 +236,31 @@ pub fn write_site_metadata(site: &Site, writer: &Writer) {
     );
 }
 
-/// Copies `static/` into the output root as is.
+/// Copies `static/` into the output root as is (symbolic links followed when they stay
+/// inside the site folder; the others were reported while loading).
 pub fn copy_static(root: &Path, writer: &Writer) {
-    let dir = root.join("static");
-    if !dir.is_dir() {
+    let walk = crate::site::static_files(root);
+    for problem in walk.problems {
+        writer.run(|| Err(problem), Path::new("static"));
+    }
+    for file in &walk.files {
+        writer.run(|| writer.copy(&file.real, &file.name), Path::new("static"));
+    }
+}
+
+/// Brings one changed file of `static/` (`relative` inside it) up to date in the output:
+/// copied when it is a file inside the site folder, removed when it is gone, reported (the
+/// served copy kept, as for any failed rebuild) when it leads outside.
+pub fn update_static(root: &Path, relative: &Path, writer: &Writer) {
+    let name = relative.to_string_lossy().replace('\\', "/");
+    let shown = Path::new("static").join(relative);
+    let source = root.join(&shown);
+    if std::fs::symlink_metadata(&source).is_err() {
+        writer.remove(&name);
         return;
     }
-    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                writer.run(
-                    || {
-                        Err(Diagnostic::error(
-                            "static",
-                            format!("cannot read static/: {e}"),
-                        ))
-                    },
-                    Path::new("static"),
-                );
-                continue;
-            }
-        };
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let relative = entry
-            .path()
-            .strip_prefix(&dir)
-            .unwrap_or(entry.path())
-            .to_string_lossy()
-            .replace('\\', "/");
-        writer.run(|| writer.copy(entry.path(), &relative), Path::new("static"));
+    match crate::confine::resolve_under(root, &source) {
+        Ok(real) => writer.run(|| writer.copy(&real, &name), &shown),
+        Err(problem) => writer.run(|| Err(problem), &shown),
     }
 }

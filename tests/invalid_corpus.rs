@@ -144,12 +144,7 @@ fn every_invalid_case_reports_its_problem_and_loses_nothing() {
             failures.push(format!("{case}: the source files were modified"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} problems:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    common::assert_no_failures(&failures);
 }
 
 #[test]

@@ -217,3 +217,43 @@ fn sha256_of_published(output: &Path) -> String {
         .unwrap_or_default()
         .to_string()
 }
+
+/// The cache folder and its entries are the site's own plain files: a symbolic link in
+/// their place (committed in a pull request, say) could lead outside the site, so the cache
+/// neither writes through it nor reads an entry through it.
+#[cfg(unix)]
+#[test]
+fn the_cache_follows_no_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    write_site(&root, "A reading.");
+    write_csv(&root);
+    std::thread::sleep(SETTLE);
+    let output = dir.path().join("public");
+
+    std::os::unix::fs::symlink(&outside, root.join(".datapages-cache")).unwrap();
+    assert_ok(&build(&root, &output, &[]));
+    assert_ok(&build(&root, &output, &[]));
+    assert_eq!(
+        std::fs::read_dir(&outside).unwrap().count(),
+        0,
+        "nothing is written through a linked cache folder"
+    );
+
+    // A real cache folder whose one entry is replaced by a link to a tampered copy.
+    std::fs::remove_file(root.join(".datapages-cache")).unwrap();
+    assert_ok(&build(&root, &output, &[]));
+    tamper_rows(&root, 7);
+    let entry = entries(&root).remove(0);
+    let copy = outside.join("entry.json");
+    std::fs::rename(&entry, &copy).unwrap();
+    std::os::unix::fs::symlink(&copy, &entry).unwrap();
+    assert_ok(&build(&root, &output, &[]));
+    assert_eq!(
+        shown_rows(&output),
+        "30,000",
+        "the linked entry was not read"
+    );
+}

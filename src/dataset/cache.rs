@@ -130,6 +130,19 @@ impl ScanCache {
         }
     }
 
+    /// The cache folders are datapages' own plain folders (or not there yet). A symbolic link
+    /// in their place, committed to the site, could lead outside it: entries would be read
+    /// from there and written there, so such a cache is not used.
+    fn folders_are_own(&self) -> bool {
+        [self.dir.parent(), Some(self.dir.as_path())]
+            .into_iter()
+            .flatten()
+            .all(|folder| match std::fs::symlink_metadata(folder) {
+                Ok(m) => m.file_type().is_dir(),
+                Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+            })
+    }
+
     fn entry_path(&self, csv: &Path) -> PathBuf {
         let absolute = std::path::absolute(csv).unwrap_or_else(|_| csv.to_path_buf());
         let digest = Sha256::digest(absolute.as_os_str().as_encoded_bytes());
@@ -145,7 +158,7 @@ impl ScanCache {
         scan: impl FnOnce() -> (Option<CsvSummary>, Vec<crate::diagnostics::Diagnostic>),
     ) -> (Option<CsvSummary>, Vec<crate::diagnostics::Diagnostic>) {
         let before = match FileStamp::of(csv) {
-            Some(stamp) if stamp.size >= CACHED_FROM_BYTES => stamp,
+            Some(stamp) if stamp.size >= CACHED_FROM_BYTES && self.folders_are_own() => stamp,
             _ => return scan(),
         };
         let fingerprint = fingerprint(inputs);
@@ -171,6 +184,10 @@ impl ScanCache {
         stamp: &FileStamp,
         fingerprint: &str,
     ) -> Option<CsvSummary> {
+        // An entry is a plain file datapages wrote: never follow a link in its place.
+        if !std::fs::symlink_metadata(entry_path).is_ok_and(|m| m.file_type().is_file()) {
+            return None;
+        }
         let text = std::fs::read(entry_path).ok()?;
         // A damaged or foreign entry is not an error: the file is scanned again.
         let entry: Entry = serde_json::from_slice(&text).ok()?;

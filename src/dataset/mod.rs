@@ -1,6 +1,7 @@
 //! A dataset: its front matter and prose, checked against its CSV in one streaming pass.
 
 pub mod cache;
+mod data_path;
 pub mod scan;
 pub mod schema;
 
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 
 use crate::config::SiteConfig;
+use crate::confine;
 use crate::content::{
     self, front_matter, markdown, Body, ChartKind, ChartSpec, DatasetFrontMatter, License,
     TableRows,
@@ -25,7 +27,7 @@ pub struct Dataset {
     pub slug: String,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
-    /// The CSV file on disk.
+    /// The CSV file on disk, symbolic links resolved (inside the site folder: `confine`).
     pub csv_path: PathBuf,
     /// The CSV file relative to the site root.
     pub csv_display: PathBuf,
@@ -78,7 +80,15 @@ pub fn load(
 ) -> Loaded {
     let display = content::display_path(root, markdown_file);
     let mut problems = Vec::new();
-    let text = match std::fs::read_to_string(markdown_file) {
+    let root_canonical = match confine::canonical_root(root) {
+        Ok(r) => r,
+        Err(d) => return (None, vec![d]),
+    };
+    let markdown_real = match confine::resolve_file(&root_canonical, &display) {
+        Ok(real) => real,
+        Err(refusal) => return (None, vec![refusal.diagnostic(&display)]),
+    };
+    let text = match std::fs::read_to_string(&markdown_real) {
         Ok(t) => t,
         Err(e) => {
             problems.push(Diagnostic::error(
@@ -310,33 +320,37 @@ pub fn load(
         .data
         .clone()
         .unwrap_or_else(|| format!("data/datasets/{slug}.csv"));
-    let csv_path = root.join(&csv_relative);
     let csv_display = PathBuf::from(&csv_relative);
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
-    let (summary, csv_problems) = if csv_path.is_file() {
-        let inputs = scan::ScanInputs {
-            columns: &compiled,
-            charts: &chart_columns,
-            source_ids: &source_ids,
-            rows_to_render: table_rows.limit(),
+    // Resolved before anything is opened: a path or link that leads outside the site is
+    // never read, so no diagnostic can quote a byte of it.
+    let (csv_path, summary, csv_problems) =
+        match confine::resolve_file(&root_canonical, &csv_display) {
+            Ok(csv_path) => {
+                let inputs = scan::ScanInputs {
+                    columns: &compiled,
+                    charts: &chart_columns,
+                    source_ids: &source_ids,
+                    rows_to_render: table_rows.limit(),
+                };
+                let scan = || scan::scan_with_charts(&csv_path, &csv_display, &inputs);
+                let (summary, problems) = match cache {
+                    Some(cache) => cache.scan(&csv_path, &inputs, scan),
+                    None => scan(),
+                };
+                (csv_path, summary, problems)
+            }
+            Err(refusal) => {
+                let d = data_path::refusal_diagnostic(
+                    &refusal,
+                    &csv_display,
+                    front.data.is_some(),
+                    &text,
+                    &display,
+                );
+                (PathBuf::new(), None, vec![d])
+            }
         };
-        let scan = || scan::scan_with_charts(&csv_path, &csv_display, &inputs);
-        match cache {
-            Some(cache) => cache.scan(&csv_path, &inputs, scan),
-            None => scan(),
-        }
-    } else {
-        let d = front_error(
-            format!("the data file {csv_relative} does not exist"),
-            "data =",
-        )
-        .with_hint(if front.data.is_some() {
-            "fix the `data` path (relative to the site root)".to_string()
-        } else {
-            format!("put the CSV at {csv_relative}, or set `data = \"…\"` in the front matter")
-        });
-        (None, vec![d])
-    };
     problems.extend(csv_problems);
 
     if let Some(summary) = &summary {

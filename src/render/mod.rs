@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::Serialize;
 use tera::{Context, Tera};
 
+use crate::confine;
 use crate::diagnostics::Diagnostic;
 use crate::site::Site;
 use view::{DatasetSummaryView, LinkView, SiteView};
@@ -133,36 +134,31 @@ impl Renderer {
             .iter()
             .map(|(name, text)| (name.to_string(), text.to_string()))
             .collect();
-        let dir = root.join("templates");
+        let dir = Path::new("templates");
         let mut problems = Vec::new();
-        if dir.is_dir() {
-            for entry in walkdir::WalkDir::new(&dir)
-                .sort_by_file_name()
-                .into_iter()
-                .flatten()
-            {
-                if !entry.file_type().is_file() {
-                    continue;
+        let skipped =
+            |name: &str| name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp");
+        let walk = match confine::canonical_root(root) {
+            Ok(root_canonical) => confine::walk(root, &root_canonical, dir, &|p| {
+                !skipped(&p.to_string_lossy())
+            }),
+            Err(d) => confine::Walk {
+                files: Vec::new(),
+                problems: vec![d],
+            },
+        };
+        problems.extend(walk.problems);
+        for file in walk.files {
+            let name = file.name;
+            match std::fs::read_to_string(&file.real) {
+                Ok(text) => {
+                    sources.retain(|(n, _)| n != &name);
+                    sources.push((name, text));
                 }
-                let name = entry
-                    .path()
-                    .strip_prefix(&dir)
-                    .unwrap_or(entry.path())
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                if name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp") {
-                    continue;
-                }
-                match std::fs::read_to_string(entry.path()) {
-                    Ok(text) => {
-                        sources.retain(|(n, _)| n != &name);
-                        sources.push((name, text));
-                    }
-                    Err(e) => problems.push(Diagnostic::error(
-                        Path::new("templates").join(&name),
-                        format!("cannot read the template: {e}"),
-                    )),
-                }
+                Err(e) => problems.push(Diagnostic::error(
+                    dir.join(&name),
+                    format!("cannot read the template: {e}"),
+                )),
             }
         }
         if !problems.is_empty() {

@@ -170,3 +170,13 @@ pub fn browser_package(relative: &str) -> PathBuf {
         .join("tests/browser/node_modules")
         .join(relative)
 }
+
+/// Fails with every problem a corpus run collected, or passes when there are none.
+pub fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
