@@ -251,6 +251,7 @@ fn serve_rebuilds_refuse_links_made_while_serving() {
         output: Some(site.join("public")),
         date: None,
         scan_cache: false,
+        force: false,
     };
     let (mut session, _) = match Session::start(&options, |staging| staging.commit()) {
         Ok(started) => started,
