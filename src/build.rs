@@ -517,6 +517,7 @@ fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize
         write_page(site, renderer, page, writer);
     }
     write::copy_static(&site.root, writer);
+    write::write_built_in_static(&site.root, writer);
     site.datasets.len() + 3 + site.tags.len() + site.pages.len()
 }
 
@@ -669,7 +670,7 @@ fn render_affected(
         let source = site.root.join("static").join(relative);
         if source.is_file() {
             writer.run(|| writer.copy(&source, &name), Path::new("static"));
-        } else {
+        } else if !write::write_built_in_asset(&name, writer) {
             writer.remove(&name);
         }
         urls_changed.insert(format!("/{name}"));
