@@ -237,7 +237,13 @@ impl Tally {
         } else {
             Kind::Text
         };
-        let column_type = if self.markers.is_empty() {
+        // In a text column a marker is just text: it changed nothing worth a note.
+        let markers = if kind == Kind::Text {
+            Vec::new()
+        } else {
+            self.markers
+        };
+        let column_type = if markers.is_empty() {
             kind.column_type()
         } else {
             ColumnType::String
@@ -259,7 +265,7 @@ impl Tally {
             } else {
                 self.uniqueness
             },
-            markers: self.markers,
+            markers,
         }
     }
 }
