@@ -156,14 +156,23 @@ fn a_sites_own_static_file_overrides_the_built_in_one_and_eject_writes_the_theme
 }
 
 #[test]
-fn serve_serves_the_built_in_assets() {
+fn serve_serves_the_built_in_assets_and_falls_back_to_them() {
     let (_dir, site) = new_site();
+    std::fs::create_dir_all(site.join("static")).unwrap();
+    std::fs::write(site.join("static/style.css"), "body { color: teal }\n").unwrap();
     let server = common::server::Server::start(&site);
-    for asset in ["/style.css", "/table.js", "/listing.js"] {
+    for asset in ["/table.js", "/listing.js"] {
         let (status, _, body) = server.raw("GET", asset);
         assert_eq!(status, 200, "{asset}");
         assert!(!body.is_empty());
     }
+    let (_, _, own) = server.raw("GET", "/style.css");
+    assert_eq!(own, b"body { color: teal }\n");
+    // Deleting the site's own stylesheet brings the built-in one back, not a 404.
+    std::fs::remove_file(site.join("static/style.css")).unwrap();
+    server.wait_for("/style.css", std::time::Duration::from_secs(20), |body| {
+        body.starts_with("/* datapages default stylesheet.")
+    });
 }
 
 /// A CSV fixture, and the column types `new --from` must infer for it.

@@ -303,7 +303,22 @@ pub fn infer_from(input: impl std::io::Read, display: &Path) -> Result<Inference
             Err(_) => problems.push(not_utf8(display, 1)),
         }
     }
-    if tallies.is_empty() || tallies.iter().all(|t| t.name.is_empty()) {
+    for (index, tally) in tallies.iter().enumerate() {
+        if tally.name.trim().is_empty() {
+            problems.push(
+                Diagnostic::error(display, format!("column {} has no name", index + 1))
+                    .at_line(1)
+                    .with_hint("give every column a header: the page documents it by name"),
+            );
+        } else if tallies[..index].iter().any(|t| t.name == tally.name) {
+            problems.push(
+                Diagnostic::error(display, format!("two columns are named `{}`", tally.name))
+                    .at_line(1)
+                    .with_hint("rename one: each column is documented by its name"),
+            );
+        }
+    }
+    if tallies.is_empty() {
         problems.push(
             Diagnostic::error(display, "the file has no header line")
                 .with_hint("the first line must name the columns, separated by commas"),
@@ -426,6 +441,16 @@ mod tests {
         let problems = infer_from(&b"a,b\n1,2\n3\n4,\xff\n"[..], Path::new("t.csv")).unwrap_err();
         let lines: Vec<_> = problems.iter().map(|d| d.line).collect();
         assert_eq!(lines, [Some(3), Some(4)]);
+    }
+
+    #[test]
+    fn header_names_must_be_there_and_distinct() {
+        let problems = infer_from(&b"a,,a\n1,2,3\n"[..], Path::new("t.csv")).unwrap_err();
+        let messages: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["column 2 has no name", "two columns are named `a`"]
+        );
     }
 
     #[test]

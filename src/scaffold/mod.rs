@@ -10,6 +10,7 @@ pub mod infer;
 pub mod init;
 pub mod names;
 pub mod new;
+pub mod suggest;
 
 use std::path::{Path, PathBuf};
 

@@ -6,17 +6,12 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::infer::{self, ColumnGuess, Inference, Kind, Uniqueness};
+use super::infer::{self, ColumnGuess, Inference, Kind};
+use super::suggest::{is_key_candidate, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
 use crate::content::markdown::slugify;
 use crate::content::placeholders::MARKER;
-use crate::dataset::schema::ColumnType;
 use crate::diagnostics::Diagnostic;
-
-/// Charts draw at most this many points; a bigger table gets no suggested chart.
-const CHART_MAX_ROWS: u64 = 5_000;
-/// A `bar` chart (one bar per row) is suggested only for this few rows.
-const BAR_MAX_ROWS: u64 = 40;
 
 /// What `new` was asked to do.
 pub struct NewOptions {
@@ -123,85 +118,6 @@ fn read_table(from: &Path) -> Result<Inference, Vec<Diagnostic>> {
         ))]);
     }
     infer::infer(from, from)
-}
-
-/// The chart the table most obviously calls for: a numeric column against a date column
-/// (a line, split by a short category column if there is one), against a column that
-/// labels each row (bars), or against a short category column (dots).
-pub fn suggest_chart(inference: &Inference) -> Option<ChartSuggestion> {
-    if inference.rows == 0 || inference.rows > CHART_MAX_ROWS {
-        return None;
-    }
-    let columns = &inference.columns;
-    let key = columns.iter().position(is_key_candidate);
-    let y = columns.iter().enumerate().position(|(i, c)| {
-        c.column_type.is_numeric() && Some(i) != key && c.empty < inference.rows
-    })?;
-    let category = columns
-        .iter()
-        .position(|c| c.enum_values.as_ref().is_some_and(|v| v.len() > 1));
-    let name = |i: usize| columns[i].name.clone();
-    if let Some(x) = columns
-        .iter()
-        .position(|c| c.column_type == ColumnType::Date)
-    {
-        let series = category.filter(|_| columns[x].uniqueness != Uniqueness::Unique);
-        let kind = if series.is_some() || columns[x].uniqueness == Uniqueness::Unique {
-            "line"
-        } else {
-            "dot"
-        };
-        return Some(ChartSuggestion {
-            kind,
-            x: name(x),
-            y: name(y),
-            series: series.map(name),
-        });
-    }
-    let label = columns.iter().position(|c| {
-        c.column_type == ColumnType::String && c.uniqueness == Uniqueness::Unique && c.required
-    });
-    if let Some(x) = label.filter(|_| inference.rows <= BAR_MAX_ROWS) {
-        return Some(ChartSuggestion {
-            kind: "bar",
-            x: name(x),
-            y: name(y),
-            series: None,
-        });
-    }
-    category.map(|x| ChartSuggestion {
-        kind: "dot",
-        x: name(x),
-        y: name(y),
-        series: None,
-    })
-}
-
-/// A suggested `[[charts]]` entry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChartSuggestion {
-    pub kind: &'static str,
-    pub x: String,
-    pub y: String,
-    pub series: Option<String>,
-}
-
-/// A column that can identify rows: unique, never empty, and not a measurement (numbers
-/// are often unique by chance, so an integer column must be named like an identifier).
-fn is_key_candidate(column: &ColumnGuess) -> bool {
-    let named_like_a_key = || {
-        let title = names::title_and_unit(&column.name).0.to_lowercase();
-        title
-            .split(' ')
-            .any(|w| ["id", "key", "code", "index", "rank", "no", "number"].contains(&w))
-    };
-    column.uniqueness == Uniqueness::Unique
-        && column.required
-        && match column.column_type {
-            ColumnType::String | ColumnType::Date => true,
-            ColumnType::Integer => named_like_a_key(),
-            _ => false,
-        }
 }
 
 fn report_inference(
@@ -414,26 +330,6 @@ mod tests {
 
     fn inference(csv: &str) -> Inference {
         infer::infer_from(csv.as_bytes(), Path::new("t.csv")).unwrap()
-    }
-
-    #[test]
-    fn charts_follow_the_obvious_pair() {
-        let by_date = inference(
-            "day,kind,value\n2021-01-01,a,1\n2021-01-01,b,2\n2021-01-02,a,3\n2021-01-02,b,4\n",
-        );
-        let chart = suggest_chart(&by_date).unwrap();
-        assert_eq!(
-            (chart.kind, chart.x.as_str(), chart.y.as_str()),
-            ("line", "day", "value")
-        );
-        assert_eq!(chart.series.as_deref(), Some("kind"));
-        let labelled = inference("id,planet,km\n1,Mercury,4879\n2,Venus,12104\n");
-        let chart = suggest_chart(&labelled).unwrap();
-        assert_eq!(
-            (chart.kind, chart.x.as_str(), chart.y.as_str()),
-            ("bar", "planet", "km")
-        );
-        assert_eq!(suggest_chart(&inference("a,b\nx,y\n")), None);
     }
 
     #[test]
