@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::infer::{self, ColumnGuess, Inference, Kind};
-use super::suggest::{is_key_candidate, suggest_chart, ChartSuggestion};
+use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
 use crate::content::markdown::slugify;
 use crate::content::placeholders::MARKER;
@@ -133,7 +133,7 @@ fn report_inference(
         inference.rows,
         inference.columns.len()
     );
-    let key = inference.columns.iter().position(is_key_candidate);
+    let key = proposed_key(inference);
     for (index, column) in inference.columns.iter().enumerate() {
         let mut notes = Vec::new();
         if column.required {
@@ -144,6 +144,9 @@ fn report_inference(
         }
         if Some(index) == key {
             notes.push("unique, primary key".to_string());
+        }
+        if column.uniqueness == super::infer::Uniqueness::Unknown {
+            notes.push("too many values to tell if unique".to_string());
         }
         if !column.markers.is_empty() {
             notes.push(format!("markers {}", marker_list(column)));
@@ -236,12 +239,7 @@ fn page_from(
     chart: Option<&ChartSuggestion>,
     needs_license: bool,
 ) -> String {
-    let key = inference
-        .columns
-        .iter()
-        .find(|c| is_key_candidate(c))
-        .filter(|_| inference.rows > 1)
-        .map(|c| c.name.as_str());
+    let key = proposed_key(inference).map(|i| inference.columns[i].name.as_str());
     let mut page = String::new();
     front_matter_head(&mut page, slug, needs_license, key);
     for column in &inference.columns {

@@ -18,7 +18,7 @@ pub fn suggest_chart(inference: &Inference) -> Option<ChartSuggestion> {
         return None;
     }
     let columns = &inference.columns;
-    let key = columns.iter().position(is_key_candidate);
+    let key = proposed_key(inference);
     let y = columns.iter().enumerate().position(|(i, c)| {
         c.column_type.is_numeric() && Some(i) != key && c.empty < inference.rows
     })?;
@@ -71,9 +71,18 @@ pub struct ChartSuggestion {
     pub series: Option<String>,
 }
 
+/// The column proposed as primary key: the first that can identify rows, in a table of
+/// at least two rows (one row proves nothing).
+pub fn proposed_key(inference: &Inference) -> Option<usize> {
+    if inference.rows < 2 {
+        return None;
+    }
+    inference.columns.iter().position(is_key_candidate)
+}
+
 /// A column that can identify rows: unique, never empty, and not a measurement (numbers
 /// are often unique by chance, so an integer column must be named like an identifier).
-pub fn is_key_candidate(column: &ColumnGuess) -> bool {
+fn is_key_candidate(column: &ColumnGuess) -> bool {
     let named_like_a_key = || {
         let title = names::title_and_unit(&column.name).0.to_lowercase();
         title
