@@ -352,6 +352,15 @@ fn new_refuses_bad_slugs_existing_files_and_broken_rows() {
     assert!(report.contains(":3") && report.contains(":4"), "{report}");
     assert!(!site.join("content/datasets/ragged.md").exists());
 
+    // A CSV already at data/datasets/<slug>.csv is described where it is.
+    std::fs::write(site.join("data/datasets/placed.csv"), "a,b\n1,2\n").unwrap();
+    let placed = datapages(
+        &site,
+        &["new", "placed", "--from", "data/datasets/placed.csv"],
+    );
+    assert_ok(&placed, "new --from the CSV in place");
+    assert!(site.join("content/datasets/placed.md").is_file());
+
     let skeleton = datapages(&site, &["new", "later"]);
     assert_ok(&skeleton, "new without --from");
     assert!(text(&skeleton.stdout).contains("data/datasets/later.csv"));

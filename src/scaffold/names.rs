@@ -100,6 +100,15 @@ fn split_unit(lower: &[String]) -> (usize, Option<&'static str>) {
         if let Some((_, unit)) = ONE_WORD_UNITS.iter().find(|(w, _)| *w == lower[n - 1]) {
             return (n - 1, Some(unit));
         }
+        // `c` and `f` are degrees only after a word about temperature (`temp_max_c`).
+        let degrees = match lower[n - 1].as_str() {
+            "c" => Some("°C"),
+            "f" => Some("°F"),
+            _ => None,
+        };
+        if degrees.is_some() && lower[..n - 1].iter().any(|w| w.starts_with("temp")) {
+            return (n - 1, degrees);
+        }
     }
     (n, None)
 }
@@ -152,7 +161,9 @@ mod tests {
     #[test]
     fn names_are_split_into_words() {
         assert_eq!(title("temp_max"), "Temp max");
-        assert_eq!(title("maxTempC"), "Max temp c");
+        assert_eq!(title("maxTempC"), "Max temp (°C)");
+        assert_eq!(title("temperature_f"), "Temperature (°F)");
+        assert_eq!(title("grade_c"), "Grade c");
         assert_eq!(title("Miles_per_Gallon"), "Miles per gallon");
         assert_eq!(title("station-id"), "Station ID");
         assert_eq!(title("HTTPServer"), "HTTPServer");

@@ -55,10 +55,16 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Vec<Diagnostic>> {
             let inference = read_table(from)?;
             let chart = suggest_chart(&inference);
             report_inference(&mut report, from, &inference, chart.as_ref());
-            files.push(PlannedFile {
-                path: csv_path.clone(),
-                contents: Contents::CopyOf(from.clone()),
-            });
+            // A CSV already in its place is used as it is, not copied onto itself.
+            let in_place = std::fs::canonicalize(from).ok()
+                == std::fs::canonicalize(options.root.join(&csv_path)).ok()
+                && from.is_file();
+            if !in_place {
+                files.push(PlannedFile {
+                    path: csv_path.clone(),
+                    contents: Contents::CopyOf(from.clone()),
+                });
+            }
             page_from(slug, &inference, chart.as_ref(), needs_license)
         }
         None => skeleton(slug, needs_license),
@@ -73,11 +79,13 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Vec<Diagnostic>> {
         Existing::Refuse,
         "nothing was written; choose another slug, or delete the file if it is yours to replace",
     )?;
-    if options.from.is_some() {
+    if files.len() == 2 {
         let _ = writeln!(
             report,
             "Wrote {csv_path} (a byte-for-byte copy) and {markdown_path}."
         );
+    } else if options.from.is_some() {
+        let _ = writeln!(report, "Wrote {markdown_path} for {csv_path}.");
     } else {
         let _ = writeln!(
             report,
