@@ -522,6 +522,7 @@ fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize
         write_page(site, renderer, page, writer);
     }
     write::copy_static(&site.root, writer);
+    write::write_built_in_static(&site.root, writer);
     site.datasets.len() + 3 + site.tags.len() + site.pages.len()
 }
 

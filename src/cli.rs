@@ -19,7 +19,10 @@ Examples:
   datapages check --strict             treat warnings as errors too
   datapages build --no-cache           check every CSV again, even unchanged ones
   datapages serve                      preview at http://127.0.0.1:1111/ with live reload
-  datapages serve --port 8000 --open   another port, and open the browser";
+  datapages serve --port 8000 --open   another port, and open the browser
+  datapages init my-site               start a new site in ./my-site
+  datapages new rainfall --from r.csv  a dataset page drafted from a CSV you have
+  datapages eject                      write the built-in templates and styles out to edit";
 
 /// A static site generator for publishing datasets honestly.
 #[derive(Debug, Parser)]
@@ -87,6 +90,38 @@ pub enum Command {
         /// Scan every CSV again instead of reusing the checks of unchanged large files.
         #[arg(long)]
         no_cache: bool,
+    },
+    /// Create a new site (site.toml, a home page, an About page, an example dataset).
+    #[command(after_help = EXAMPLES)]
+    Init {
+        /// The folder to create the site in (created if missing).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Write into a folder that is not empty (replaces files of the same names only).
+        #[arg(long)]
+        force: bool,
+    },
+    /// Add a dataset page, its columns inferred from a CSV file.
+    #[command(after_help = EXAMPLES)]
+    New {
+        /// The dataset's slug: lowercase letters, digits and hyphens.
+        slug: String,
+        /// The CSV to publish: copied byte for byte to data/datasets/<slug>.csv.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// The site folder (the one holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+    },
+    /// Write the built-in templates and static files into the site, to edit them.
+    #[command(after_help = EXAMPLES)]
+    Eject {
+        /// The site folder (the one holding site.toml).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Replace files of the same names in templates/ and static/.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -188,6 +223,32 @@ pub fn run() -> ExitCode {
             } else {
                 ExitCode::SUCCESS
             }
+        }
+        Command::Init { dir, force } => report(crate::scaffold::init::init(&dir, force), color),
+        Command::New { slug, from, root } => report(
+            crate::scaffold::new::new_dataset(&crate::scaffold::new::NewOptions {
+                root,
+                slug,
+                from,
+            }),
+            color,
+        ),
+        Command::Eject { root, force } => report(crate::scaffold::eject(&root, force), color),
+    }
+}
+
+/// Prints what a scaffold command did, or every reason it did nothing.
+fn report(result: Result<String, Vec<crate::diagnostics::Diagnostic>>, color: bool) -> ExitCode {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(problems) => {
+            let mut diagnostics = Diagnostics::new();
+            diagnostics.extend(problems);
+            eprint!("{}", diagnostics.render(color));
+            ExitCode::from(1)
         }
     }
 }

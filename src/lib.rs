@@ -16,6 +16,8 @@ pub mod incremental;
 pub mod metadata;
 pub mod output;
 pub mod render;
+pub mod scaffold;
 pub mod serve;
 pub mod site;
+pub mod theme;
 pub mod write;

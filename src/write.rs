@@ -256,11 +256,37 @@ pub fn update_static(root: &Path, relative: &Path, writer: &Writer) {
     let shown = Path::new("static").join(relative);
     let source = root.join(&shown);
     if std::fs::symlink_metadata(&source).is_err() {
-        writer.remove(&name);
+        // The site's own file is gone: the built-in one of that name takes its place.
+        if !write_built_in_asset(&name, writer) {
+            writer.remove(&name);
+        }
         return;
     }
     match crate::confine::resolve_under(root, &source) {
         Ok(real) => writer.run(|| writer.copy(&real, &name), &shown),
         Err(problem) => writer.run(|| Err(problem), &shown),
+    }
+}
+
+/// Writes the built-in theme's static assets ([`crate::theme::STATIC_FILES`]) that the
+/// site's own `static/` does not replace, so pages never link a stylesheet or script that
+/// is not there.
+pub fn write_built_in_static(root: &Path, writer: &Writer) {
+    for (name, _) in crate::theme::STATIC_FILES {
+        if !root.join("static").join(name).is_file() {
+            write_built_in_asset(name, writer);
+        }
+    }
+}
+
+/// Writes the built-in asset of that output path; false when there is none (for `serve`,
+/// when a site's own static file is deleted and the built-in one takes its place again).
+pub fn write_built_in_asset(name: &str, writer: &Writer) -> bool {
+    match crate::theme::static_file(name) {
+        Some(bytes) => {
+            writer.run(|| writer.bytes(name, bytes), Path::new("static"));
+            true
+        }
+        None => false,
     }
 }

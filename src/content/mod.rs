@@ -5,6 +5,7 @@
 
 pub mod front_matter;
 pub mod markdown;
+pub mod placeholders;
 
 use std::collections::BTreeMap;
 use std::path::Path;

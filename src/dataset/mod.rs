@@ -132,6 +132,7 @@ pub fn load(
             return (None, problems);
         }
     };
+    problems.extend(content::placeholders::find(&display, &text));
     let body = markdown::split_body(split.body);
     let body_line = text[..split.body_offset].matches('\n').count();
 

@@ -1,7 +1,7 @@
 //! Turning a loaded site into HTML with Tera.
 //!
-//! Templates are parsed once per build. The built-in templates (the bundled site's own
-//! `templates/`, compiled in) are used for any template a site does not override.
+//! Templates are parsed once per build. The built-in templates ([`crate::theme`]) are used
+//! for any template a site does not override.
 
 pub mod chart;
 pub mod view;
@@ -104,24 +104,6 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
 /// Marker standing in for table rows that are streamed into the file after rendering.
 pub const STREAMED_ROWS_MARKER: &str = "<!-- datapages: streamed table rows -->";
 
-/// The templates every site has, from the bundled site's `templates/`.
-const BUILT_IN_TEMPLATES: &[(&str, &str)] = &[
-    ("base.html", include_str!("../../templates/base.html")),
-    ("dataset.html", include_str!("../../templates/dataset.html")),
-    (
-        "datasets.html",
-        include_str!("../../templates/datasets.html"),
-    ),
-    ("index.html", include_str!("../../templates/index.html")),
-    ("tag.html", include_str!("../../templates/tag.html")),
-    ("page.html", include_str!("../../templates/page.html")),
-    ("404.html", include_str!("../../templates/404.html")),
-    (
-        "partials/dataset_list.html",
-        include_str!("../../templates/partials/dataset_list.html"),
-    ),
-];
-
 /// Parsed templates, shared by all pages of a build.
 pub struct Renderer {
     tera: Tera,
@@ -130,7 +112,7 @@ pub struct Renderer {
 impl Renderer {
     /// Parses the built-in templates, overridden by any in `<root>/templates/`.
     pub fn new(root: &Path) -> Result<Renderer, Vec<Diagnostic>> {
-        let mut sources: Vec<(String, String)> = BUILT_IN_TEMPLATES
+        let mut sources: Vec<(String, String)> = crate::theme::TEMPLATES
             .iter()
             .map(|(name, text)| (name.to_string(), text.to_string()))
             .collect();

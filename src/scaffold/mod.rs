@@ -1,0 +1,197 @@
+//! Starting points an author fills in: `init` (a new site), `new` (a dataset page drafted
+//! from a CSV in hand) and `eject` (the built-in theme written out for editing).
+//!
+//! Each command decides every file it will write first, then refuses before writing
+//! anything if one of them is already there, so a mistake never leaves half a scaffold
+//! behind and never overwrites an author's work.
+
+pub mod dialect;
+pub mod infer;
+pub mod init;
+pub mod names;
+pub mod new;
+pub mod suggest;
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::Diagnostic;
+
+/// A file a scaffold command writes, relative to the site root.
+pub struct PlannedFile {
+    pub path: String,
+    pub contents: Contents,
+}
+
+/// What goes into a planned file.
+pub enum Contents {
+    Bytes(Vec<u8>),
+    /// A byte-for-byte copy of a file outside the site (the author's CSV).
+    CopyOf(PathBuf),
+}
+
+/// Whether files that already exist may be replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existing {
+    Refuse,
+    Overwrite,
+}
+
+/// Writes every planned file under `root`, or none: with [`Existing::Refuse`], each file
+/// that is already there is one error and nothing is written. Never deletes anything.
+pub fn write_all(
+    root: &Path,
+    files: &[PlannedFile],
+    existing: Existing,
+    hint: &str,
+) -> Result<(), Vec<Diagnostic>> {
+    if existing == Existing::Refuse {
+        let taken: Vec<Diagnostic> = files
+            .iter()
+            .filter(|f| root.join(&f.path).symlink_metadata().is_ok())
+            .map(|f| Diagnostic::error(&f.path, "the file already exists").with_hint(hint))
+            .collect();
+        if !taken.is_empty() {
+            return Err(taken);
+        }
+    }
+    let mut problems = Vec::new();
+    for file in files {
+        if let Err(e) = write_one(root, file) {
+            problems.push(Diagnostic::error(
+                &file.path,
+                format!("cannot write the file: {e}"),
+            ));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+fn write_one(root: &Path, file: &PlannedFile) -> std::io::Result<()> {
+    let target = root.join(&file.path);
+    if let Some(parent) = target.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    match &file.contents {
+        Contents::Bytes(bytes) => std::fs::write(&target, bytes),
+        Contents::CopyOf(source) => std::fs::copy(source, &target).map(|_| ()),
+    }
+}
+
+/// `datapages eject`: writes the built-in templates and static assets into the site, to be
+/// edited there. Refuses if any is already there, unless `force`.
+pub fn eject(root: &Path, force: bool) -> Result<String, Vec<Diagnostic>> {
+    let files: Vec<PlannedFile> = crate::theme::site_files()
+        .into_iter()
+        .map(|(path, bytes)| PlannedFile {
+            path,
+            contents: Contents::Bytes(bytes.to_vec()),
+        })
+        .collect();
+    let existing = if force {
+        Existing::Overwrite
+    } else {
+        Existing::Refuse
+    };
+    write_all(
+        root,
+        &files,
+        existing,
+        "nothing was written; pass --force to replace your files with the built-in ones",
+    )?;
+    let mut report = format!(
+        "Wrote the built-in theme ({} files) into {}:\n",
+        files.len(),
+        root.display()
+    );
+    for file in &files {
+        report.push_str(&format!("  {}\n", file.path));
+    }
+    report.push_str(
+        "These files now replace the built-in ones; delete any you do not change to keep \
+         getting the built-in version with each datapages upgrade.\n",
+    );
+    Ok(report)
+}
+
+/// Today's date as `YYYY-MM-DD` (UTC), for the `created`/`updated` dates of new pages.
+/// Only scaffolding reads the clock; builds never do.
+pub fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    civil_date(seconds / 86_400)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`).
+fn civil_date(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// A TOML string literal (quoted and escaped) for any text.
+pub fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(20_787), "2026-11-30");
+        assert_eq!(today().len(), 10);
+    }
+
+    #[test]
+    fn refusing_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("b.txt"), "mine").unwrap();
+        let files = [
+            PlannedFile {
+                path: "a/a.txt".into(),
+                contents: Contents::Bytes(b"new".to_vec()),
+            },
+            PlannedFile {
+                path: "b.txt".into(),
+                contents: Contents::Bytes(b"new".to_vec()),
+            },
+        ];
+        let errors = write_all(dir.path(), &files, Existing::Refuse, "h").unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].file, Path::new("b.txt"));
+        assert!(!dir.path().join("a/a.txt").exists());
+        write_all(dir.path(), &files, Existing::Overwrite, "h").unwrap();
+        assert_eq!(std::fs::read(dir.path().join("b.txt")).unwrap(), b"new");
+    }
+
+    #[test]
+    fn eject_writes_the_theme_once() {
+        let dir = tempfile::tempdir().unwrap();
+        eject(dir.path(), false).unwrap();
+        assert!(dir.path().join("static/style.css").is_file());
+        assert!(dir
+            .path()
+            .join("templates/partials/dataset_list.html")
+            .is_file());
+        let again = eject(dir.path(), false).unwrap_err();
+        assert_eq!(again.len(), crate::theme::site_files().len());
+        eject(dir.path(), true).unwrap();
+    }
+}

@@ -1,0 +1,360 @@
+//! `datapages new <slug> [--from FILE]`: a dataset page drafted from a CSV in hand. The CSV
+//! is copied byte for byte; the page gets a `[[columns]]` entry per column with the
+//! inferred type and constraints, a suggested chart, and `TODO:` placeholders for the prose
+//! only the author can write (`check` lists each one until it is written).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::infer::{self, ColumnGuess, Inference, Kind};
+use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
+use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
+use crate::content::markdown::slugify;
+use crate::content::placeholders::MARKER;
+use crate::diagnostics::Diagnostic;
+
+/// What `new` was asked to do.
+pub struct NewOptions {
+    pub root: PathBuf,
+    pub slug: String,
+    pub from: Option<PathBuf>,
+}
+
+/// Writes the dataset page (and the CSV copy), or explains why not; returns the report.
+pub fn new_dataset(options: &NewOptions) -> Result<String, Vec<Diagnostic>> {
+    let slug = &options.slug;
+    let markdown_path = format!("content/datasets/{slug}.md");
+    let csv_path = format!("data/datasets/{slug}.csv");
+    if !crate::dataset::is_valid_slug(slug) {
+        let suggestion = slugify(slug);
+        return Err(vec![Diagnostic::error(
+            &markdown_path,
+            format!("`{slug}` is not a valid dataset slug"),
+        )
+        .with_hint(if suggestion.is_empty() {
+            "use lowercase letters, digits and hyphens, e.g. rainfall-2024".to_string()
+        } else {
+            format!("use lowercase letters, digits and hyphens, e.g. {suggestion}")
+        })]);
+    }
+    if !options.root.join("site.toml").is_file() {
+        return Err(vec![Diagnostic::error(
+            "site.toml",
+            format!("{} holds no site.toml", options.root.display()),
+        )
+        .with_hint(
+            "run `datapages init` first, or pass --root with the site folder",
+        )]);
+    }
+    let config = crate::config::SiteConfig::load(&options.root).map_err(|d| vec![d])?;
+    let needs_license = config.license.is_none();
+    let mut report = String::new();
+    let mut files = Vec::new();
+    let page = match &options.from {
+        Some(from) => {
+            let inference = read_table(from)?;
+            let chart = suggest_chart(&inference);
+            report_inference(&mut report, from, &inference, chart.as_ref());
+            // A CSV already in its place is used as it is, not copied onto itself.
+            let in_place = std::fs::canonicalize(from).ok()
+                == std::fs::canonicalize(options.root.join(&csv_path)).ok()
+                && from.is_file();
+            if !in_place {
+                files.push(PlannedFile {
+                    path: csv_path.clone(),
+                    contents: Contents::CopyOf(from.clone()),
+                });
+            }
+            page_from(slug, &inference, chart.as_ref(), needs_license)
+        }
+        None => skeleton(slug, needs_license),
+    };
+    files.push(PlannedFile {
+        path: markdown_path.clone(),
+        contents: Contents::Bytes(page.into_bytes()),
+    });
+    write_all(
+        &options.root,
+        &files,
+        Existing::Refuse,
+        "nothing was written; choose another slug, or delete the file if it is yours to replace",
+    )?;
+    if files.len() == 2 {
+        let _ = writeln!(
+            report,
+            "Wrote {csv_path} (a byte-for-byte copy) and {markdown_path}."
+        );
+    } else if options.from.is_some() {
+        let _ = writeln!(report, "Wrote {markdown_path} for {csv_path}.");
+    } else {
+        let _ = writeln!(
+            report,
+            "Wrote {markdown_path}. Put the table at {csv_path} and document its columns, \
+             or start again with `datapages new {slug} --from FILE.csv` to have them filled in."
+        );
+    }
+    let _ = writeln!(
+        report,
+        "Next: replace every `{MARKER}` placeholder (`datapages check` lists them), then `datapages serve`."
+    );
+    Ok(report)
+}
+
+/// Checks the separator, then infers the columns.
+fn read_table(from: &Path) -> Result<Inference, Vec<Diagnostic>> {
+    let delimiter = dialect::detect(from).map_err(|e| {
+        vec![Diagnostic::error(
+            from,
+            format!("cannot read the file: {e}"),
+        )]
+    })?;
+    if !delimiter.is_supported() {
+        let name = if delimiter == dialect::Delimiter::Tab {
+            "\\t"
+        } else {
+            ";"
+        };
+        return Err(vec![Diagnostic::error(
+            from,
+            format!("{} files are not supported yet", delimiter.describe()),
+        )
+        .at_line(1)
+        .with_hint(format!(
+            "the download must be the file as it is, so datapages will not convert it: save it \
+             as comma-separated CSV first (a spreadsheet's \"CSV (comma delimited)\", or \
+             `python3 -c \"import csv,sys; csv.writer(sys.stdout, lineterminator='\\n').writerows(csv.reader(sys.stdin, delimiter='{name}'))\" < FILE > FILE.csv`)"
+        ))]);
+    }
+    infer::infer(from, from)
+}
+
+fn report_inference(
+    report: &mut String,
+    from: &Path,
+    inference: &Inference,
+    chart: Option<&ChartSuggestion>,
+) {
+    let _ = writeln!(
+        report,
+        "Read {}: comma-separated, {} rows, {} columns",
+        from.display(),
+        inference.rows,
+        inference.columns.len()
+    );
+    let key = proposed_key(inference);
+    for (index, column) in inference.columns.iter().enumerate() {
+        let mut notes = Vec::new();
+        if column.required {
+            notes.push("required".to_string());
+        }
+        if let Some(values) = &column.enum_values {
+            notes.push(format!("enum of {}", values.len()));
+        }
+        if Some(index) == key {
+            notes.push("unique, primary key".to_string());
+        }
+        if column.uniqueness == super::infer::Uniqueness::Unknown {
+            notes.push("too many values to tell if unique".to_string());
+        }
+        if !column.markers.is_empty() {
+            notes.push(format!("markers {}", marker_list(column)));
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join(", "))
+        };
+        let _ = writeln!(
+            report,
+            "  {} -> {}{notes}",
+            column.name,
+            column.column_type.as_str()
+        );
+    }
+    match chart {
+        Some(c) => {
+            let _ = writeln!(report, "Suggested chart: {} of {} by {}", c.kind, c.y, c.x);
+        }
+        None => {
+            let _ = writeln!(report, "No chart suggested.");
+        }
+    }
+}
+
+fn marker_list(column: &ColumnGuess) -> String {
+    column
+        .markers
+        .iter()
+        .map(|(m, n)| format!("`{m}` ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A readable title from the slug: `seattle-weather` -> "Seattle weather".
+fn title_from_slug(slug: &str) -> String {
+    names::title_and_unit(slug).0
+}
+
+/// The front matter's prose keys, to be written by the author.
+const PROSE_KEYS: &str = "\
+kicker = \"TODO: one line of context: who measured what, where, when\"
+headline = \"TODO: the main finding in one sentence, with its key figure\"
+tags = []
+";
+
+/// The one column entry of a page written without a table at hand.
+const SKELETON_COLUMN: &str = "
+[[columns]]   # one entry per CSV column, in CSV order
+name = \"TODO: the first column's header, exactly\"
+title = \"TODO: its title for readers, unit included\"
+type = \"string\"   # string | integer | number | date | boolean
+description = \"TODO: what the column holds\"
+";
+
+fn front_matter_head(page: &mut String, slug: &str, needs_license: bool, key: Option<&str>) {
+    let today = super::today();
+    let _ = writeln!(page, "+++");
+    let _ = writeln!(page, "title = {}", toml_string(&title_from_slug(slug)));
+    page.push_str(PROSE_KEYS);
+    let _ = writeln!(page, "created = {today}\nupdated = {today}");
+    if let Some(key) = key {
+        let _ = writeln!(page, "primary_key = [{}]", toml_string(key));
+    }
+    if needs_license {
+        let _ = writeln!(page, "\n[license]");
+        let _ = writeln!(
+            page,
+            "name = \"{MARKER} the license, e.g. CC BY 4.0 (or set a default [license] in site.toml)\""
+        );
+    }
+}
+
+const BODY: &str = "\
+TODO: the lede: one paragraph on what the table shows, with its key figures.
+
+## Method
+
+TODO: how the figures were obtained: sources, instruments, selection, processing.
+
+## Limits
+
+TODO: what the table does not show, and what a reader should not conclude from it.
+";
+
+fn page_from(
+    slug: &str,
+    inference: &Inference,
+    chart: Option<&ChartSuggestion>,
+    needs_license: bool,
+) -> String {
+    let key = proposed_key(inference).map(|i| inference.columns[i].name.as_str());
+    let mut page = String::new();
+    front_matter_head(&mut page, slug, needs_license, key);
+    for column in &inference.columns {
+        write_column(&mut page, column, Some(column.name.as_str()) == key);
+    }
+    if let Some(chart) = chart {
+        let title_of = |name: &str| names::title_and_unit(name).0;
+        let _ = writeln!(page, "\n[[charts]]");
+        let _ = writeln!(page, "kind = \"{}\"", chart.kind);
+        let title = format!(
+            "{} by {}",
+            title_of(&chart.y),
+            title_of(&chart.x).to_lowercase()
+        );
+        let _ = writeln!(page, "title = {}", toml_string(&title));
+        let _ = writeln!(
+            page,
+            "caption = \"{MARKER} what the chart draws and what it leaves out\""
+        );
+        let _ = writeln!(page, "x = {}", toml_string(&chart.x));
+        let _ = writeln!(page, "y = {}", toml_string(&chart.y));
+        if let Some(series) = &chart.series {
+            let _ = writeln!(page, "series = {}", toml_string(series));
+        }
+    }
+    let _ = writeln!(page, "+++\n");
+    page.push_str(BODY);
+    page
+}
+
+fn write_column(page: &mut String, column: &ColumnGuess, key: bool) {
+    let (title, unit) = names::title_and_unit(&column.name);
+    let _ = writeln!(page, "\n[[columns]]");
+    let _ = writeln!(page, "name = {}", toml_string(&column.name));
+    let _ = writeln!(page, "title = {}", toml_string(&title));
+    let _ = writeln!(page, "type = \"{}\"", column.column_type.as_str());
+    let mut description = format!("{MARKER} what the column holds");
+    if !column.markers.is_empty() {
+        let _ = write!(
+            description,
+            ". It holds {} values but also the markers {}, which no column type accepts yet, \
+             so it is typed as text",
+            kind_word(column.kind),
+            marker_list(column)
+        );
+    }
+    let _ = writeln!(page, "description = {}", toml_string(&description));
+    if let Some(unit) = unit {
+        let _ = writeln!(page, "unit = {}", toml_string(&unit));
+    }
+    if column.required {
+        let _ = writeln!(page, "required = true");
+    }
+    if key {
+        let _ = writeln!(page, "unique = true");
+    }
+    if let Some(values) = &column.enum_values {
+        let list: Vec<String> = values.iter().map(|v| toml_string(v)).collect();
+        let _ = writeln!(page, "enum = [{}]", list.join(", "));
+    }
+}
+
+fn kind_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Integer => "whole-number",
+        Kind::Number => "numeric",
+        Kind::Year | Kind::Date | Kind::DateTime => "date",
+        Kind::Boolean => "true/false",
+        Kind::Text | Kind::Empty => "text",
+    }
+}
+
+/// The page to fill in by hand, for a table that is not at hand yet.
+fn skeleton(slug: &str, needs_license: bool) -> String {
+    let mut page = String::new();
+    front_matter_head(&mut page, slug, needs_license, None);
+    page.push_str(SKELETON_COLUMN);
+    let _ = writeln!(page, "+++\n");
+    page.push_str(BODY);
+    page
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inference(csv: &str) -> Inference {
+        infer::infer_from(csv.as_bytes(), Path::new("t.csv")).unwrap()
+    }
+
+    #[test]
+    fn the_page_parses_and_keeps_odd_names() {
+        let found = inference("\"we\"\"ird, name\",n\nx,1\ny,NA\n");
+        let page = page_from("odd", &found, None, true);
+        let front = page.split("+++").nth(1).unwrap();
+        let parsed: crate::content::DatasetFrontMatter = toml::from_str(front).unwrap();
+        assert_eq!(parsed.columns[0].name, "we\"ird, name");
+        assert_eq!(parsed.primary_key, ["we\"ird, name"]);
+        assert!(parsed.columns[1].description.contains("`NA` ×1"));
+        let placeholders = crate::content::placeholders::find(Path::new("p"), &page);
+        assert_eq!(
+            placeholders.len(),
+            2 + 1 + 2 + 3,
+            "kicker, headline, license, columns, body"
+        );
+        let skeleton = skeleton("odd", false);
+        let front = skeleton.split("+++").nth(1).unwrap();
+        assert!(toml::from_str::<crate::content::DatasetFrontMatter>(front).is_ok());
+    }
+}
