@@ -58,6 +58,12 @@ impl Diagnostic {
         }
     }
 
+    /// The same problem at another severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
     /// Locates the problem at a 1-based line and column.
     pub fn at(mut self, line: usize, column: usize) -> Self {
         self.line = Some(to_u32(line));
@@ -154,9 +160,17 @@ struct ShownLine {
 const SHOWN_WIDTH: usize = 100;
 
 fn shorten_for_display(text: &str, column: usize) -> ShownLine {
+    // Control characters from a hostile file would drive the terminal (ESC starts escape
+    // sequences): show a visible stand-in, one character for one so the caret stays put.
     let chars: Vec<char> = text
         .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
+        .map(|c| {
+            if c == '\t' {
+                ' '
+            } else {
+                crate::text::visible(c)
+            }
+        })
         .collect();
     if chars.len() <= SHOWN_WIDTH {
         return ShownLine {
@@ -365,6 +379,17 @@ mod tests {
         assert_eq!(did_you_mean("titel", keys), Some("title"));
         assert_eq!(did_you_mean("headlines", keys), Some("headline"));
         assert_eq!(did_you_mean("zzz", keys), None);
+    }
+
+    #[test]
+    fn control_characters_in_source_lines_are_shown_not_sent() {
+        let rendered = Diagnostic::error("a.csv", "bad")
+            .at(2, 3)
+            .with_source_line("ab\u{1b}[2J\u{0}c")
+            .render(false);
+        assert!(rendered.contains("2 | ab␛[2J␀c"), "{rendered}");
+        assert!(rendered.contains("  |   ^"), "{rendered}");
+        assert!(!rendered.contains('\u{1b}'));
     }
 
     #[test]

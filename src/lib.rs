@@ -17,4 +17,5 @@ pub mod output;
 pub mod render;
 pub mod serve;
 pub mod site;
+pub mod text;
 pub mod write;
