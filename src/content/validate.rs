@@ -331,7 +331,7 @@ pub fn dataset_front_matter(
             Diagnostic::error(
                 file,
                 format!(
-                    "the dataset slug is {} bytes long; file names made from it hold at most {MAX_NAME_BYTES}",
+                    "the dataset slug is {} bytes long; at most {MAX_NAME_BYTES} fit the file names made from it",
                     slug.len()
                 ),
             )
@@ -355,7 +355,7 @@ pub fn dataset_front_matter(
         if bytes > MAX_NAME_BYTES {
             let d = located.at(
                 tag,
-                format!("the tag's page name would be {bytes} bytes long; file systems need it under {MAX_NAME_BYTES}"),
+                format!("the tag's page name would be {bytes} bytes long; at most {MAX_NAME_BYTES} fit a file name"),
             );
             located.problems.push(d.with_hint("shorten the tag"));
         }
