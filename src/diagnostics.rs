@@ -124,10 +124,16 @@ impl Diagnostic {
         };
         let paint = if color { paint } else { "" };
         let mut out = String::new();
-        let _ = writeln!(out, "{paint}{label}{reset}{bold}: {}{reset}", self.message);
+        // What the files say (names, headers, cells) is shown, never sent to the terminal.
+        let shown = crate::text::visible_text;
+        let _ = writeln!(
+            out,
+            "{paint}{label}{reset}{bold}: {}{reset}",
+            shown(&self.message)
+        );
         let gutter = self.line.map(|l| l.to_string().len()).unwrap_or(1);
         let pad = " ".repeat(gutter);
-        let _ = writeln!(out, "{pad}{blue}-->{reset} {}", self.location());
+        let _ = writeln!(out, "{pad}{blue}-->{reset} {}", shown(&self.location()));
         if let (Some(line), Some(text)) = (self.line, &self.source_line) {
             let shown = shorten_for_display(text, self.column.unwrap_or(1) as usize);
             let _ = writeln!(out, "{pad} {blue}|{reset}");
@@ -141,7 +147,11 @@ impl Diagnostic {
             }
         }
         if let Some(hint) = &self.hint {
-            let _ = writeln!(out, "{pad} {blue}={reset} {bold}hint{reset}: {hint}");
+            let _ = writeln!(
+                out,
+                "{pad} {blue}={reset} {bold}hint{reset}: {}",
+                shown(hint)
+            );
         }
         out
     }
@@ -390,6 +400,17 @@ mod tests {
         assert!(rendered.contains("2 | ab␛[2J␀c"), "{rendered}");
         assert!(rendered.contains("  |   ^"), "{rendered}");
         assert!(!rendered.contains('\u{1b}'));
+        let rendered = Diagnostic::error("a\u{7}.csv", "column `x\u{1b}]0;` is not documented")
+            .with_hint("rename `x\u{1b}]0;`")
+            .render(false);
+        assert!(
+            !rendered.chars().any(crate::text::is_forbidden),
+            "{rendered:?}"
+        );
+        assert!(
+            rendered.contains("column `x␛]0;` is not documented"),
+            "{rendered}"
+        );
     }
 
     #[test]

@@ -83,6 +83,16 @@ pub fn replace_forbidden(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `text` with each forbidden character shown by [`visible`], for terminals: a file name,
+/// a CSV header or a cell quoted in a message must not drive the terminal.
+pub fn visible_text(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(is_forbidden) {
+        text.chars().map(visible).collect::<String>().into()
+    } else {
+        text.into()
+    }
+}
+
 /// Whether UTF-8 `bytes` hold a forbidden character: a quick look at whole CSV records,
 /// most of which hold none.
 pub fn has_forbidden(bytes: &[u8]) -> bool {
