@@ -6,6 +6,7 @@
 pub mod front_matter;
 pub mod iso8601;
 pub mod markdown;
+pub mod toml_escapes;
 pub mod validate;
 
 use std::collections::BTreeMap;
