@@ -397,10 +397,14 @@ impl Session {
                 home = None;
             }
             if path.is_file() {
-                match site::load_page(&root, &path) {
+                match site::load_page(&root, &path, &self.site.config) {
                     Ok(page) if page.name.is_empty() => home = Some(page),
                     Ok(page) => pages.push(page),
-                    Err(d) => file_problems.entry(d.file.clone()).or_default().push(d),
+                    Err(problems) => {
+                        for d in problems {
+                            file_problems.entry(d.file.clone()).or_default().push(d);
+                        }
+                    }
                 }
             }
         }

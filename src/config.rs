@@ -4,6 +4,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::content::markdown::RawHtml;
+use crate::content::validate::{self, Region};
 use crate::content::{front_matter::parse_toml, License, TableRows};
 use crate::diagnostics::Diagnostic;
 
@@ -32,6 +34,18 @@ pub struct SiteConfig {
     pub publisher: Option<Party>,
     /// Used by datasets that declare no license of their own.
     pub license: Option<License>,
+    #[serde(default)]
+    pub markdown: MarkdownSettings,
+}
+
+/// `[markdown]`: how the prose of every page is rendered.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MarkdownSettings {
+    /// `"keep"` (the default) passes HTML written in Markdown through; `"escape"` shows it
+    /// as text.
+    #[serde(default)]
+    pub raw_html: RawHtml,
 }
 
 fn default_language() -> String {
@@ -43,15 +57,27 @@ fn default_table_rows() -> TableRows {
 }
 
 impl SiteConfig {
-    /// Reads `<root>/site.toml`.
-    pub fn load(root: &Path) -> Result<SiteConfig, Diagnostic> {
+    /// Reads `<root>/site.toml`, with every problem found in it.
+    pub fn load(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
         let path = root.join("site.toml");
         let display = Path::new("site.toml");
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            Diagnostic::error(display, format!("cannot read site.toml: {e}"))
-                .with_hint("run datapages in the site folder, or pass --root DIR")
+            vec![
+                Diagnostic::error(display, format!("cannot read site.toml: {e}"))
+                    .with_hint("run datapages in the site folder, or pass --root DIR"),
+            ]
         })?;
-        let mut config: SiteConfig = parse_toml(display, &text, &text, 0)?;
+        // TOML refuses most of these characters too, in words about TOML; say what they are.
+        let characters =
+            validate::forbidden_characters(display, &text, 0..text.len(), Region::SiteToml);
+        if !characters.is_empty() {
+            return Err(characters);
+        }
+        let mut config: SiteConfig = parse_toml(display, &text, &text, 0).map_err(|d| vec![d])?;
+        let problems = validate::site_settings(display, &text);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
         if !config.base_url.ends_with('/') {
             config.base_url.push('/');
         }
@@ -100,8 +126,33 @@ mod tests {
             "title = \"T\"\nbase_ur = \"x\"\n[author]\nname = \"A\"\n",
         )
         .unwrap();
-        let err = SiteConfig::load(dir.path()).unwrap_err();
+        let err = &SiteConfig::load(dir.path()).unwrap_err()[0];
         assert_eq!(err.line, Some(2));
         assert_eq!(err.hint.as_deref(), Some("did you mean `base_url`?"));
+    }
+
+    #[test]
+    fn hostile_values_are_refused_with_their_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("site.toml"), text).unwrap();
+        write(
+            "title = \"T\\u001b[2J\"\nbase_url = \"javascript:alert(1)\"\n[author]\nname = \"A\"\n",
+        );
+        let errors = SiteConfig::load(dir.path()).unwrap_err();
+        let places: Vec<(Option<u32>, Option<u32>)> =
+            errors.iter().map(|d| (d.line, d.column)).collect();
+        assert_eq!(
+            places,
+            [(Some(1), Some(11)), (Some(2), Some(12))],
+            "{errors:?}"
+        );
+        write("title = \"T\u{0}\"\nbase_url = \"https://x.org/\"\n[author]\nname = \"A\"\n");
+        let errors = SiteConfig::load(dir.path()).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert_eq!((errors[0].line, errors[0].column), (Some(1), Some(11)));
+        assert!(errors[0].message.contains("U+0000 (NUL)"), "{errors:?}");
+        write("title = \"T\"\nbase_url = \"https://x.org/\"\n[author]\nname = \"A\"\n[markdown]\nraw_html = \"escape\"\n");
+        let config = SiteConfig::load(dir.path()).unwrap();
+        assert_eq!(config.markdown.raw_html, RawHtml::Escape);
     }
 }

@@ -58,6 +58,12 @@ impl Diagnostic {
         }
     }
 
+    /// The same problem at another severity.
+    pub fn with_severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
     /// Locates the problem at a 1-based line and column.
     pub fn at(mut self, line: usize, column: usize) -> Self {
         self.line = Some(to_u32(line));
@@ -118,10 +124,16 @@ impl Diagnostic {
         };
         let paint = if color { paint } else { "" };
         let mut out = String::new();
-        let _ = writeln!(out, "{paint}{label}{reset}{bold}: {}{reset}", self.message);
+        // What the files say (names, headers, cells) is shown, never sent to the terminal.
+        let shown = crate::text::visible_text;
+        let _ = writeln!(
+            out,
+            "{paint}{label}{reset}{bold}: {}{reset}",
+            shown(&self.message)
+        );
         let gutter = self.line.map(|l| l.to_string().len()).unwrap_or(1);
         let pad = " ".repeat(gutter);
-        let _ = writeln!(out, "{pad}{blue}-->{reset} {}", self.location());
+        let _ = writeln!(out, "{pad}{blue}-->{reset} {}", shown(&self.location()));
         if let (Some(line), Some(text)) = (self.line, &self.source_line) {
             let shown = shorten_for_display(text, self.column.unwrap_or(1) as usize);
             let _ = writeln!(out, "{pad} {blue}|{reset}");
@@ -135,7 +147,11 @@ impl Diagnostic {
             }
         }
         if let Some(hint) = &self.hint {
-            let _ = writeln!(out, "{pad} {blue}={reset} {bold}hint{reset}: {hint}");
+            let _ = writeln!(
+                out,
+                "{pad} {blue}={reset} {bold}hint{reset}: {}",
+                shown(hint)
+            );
         }
         out
     }
@@ -154,9 +170,17 @@ struct ShownLine {
 const SHOWN_WIDTH: usize = 100;
 
 fn shorten_for_display(text: &str, column: usize) -> ShownLine {
+    // Control characters from a hostile file would drive the terminal (ESC starts escape
+    // sequences): show a visible stand-in, one character for one so the caret stays put.
     let chars: Vec<char> = text
         .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
+        .map(|c| {
+            if c == '\t' {
+                ' '
+            } else {
+                crate::text::visible(c)
+            }
+        })
         .collect();
     if chars.len() <= SHOWN_WIDTH {
         return ShownLine {
@@ -365,6 +389,28 @@ mod tests {
         assert_eq!(did_you_mean("titel", keys), Some("title"));
         assert_eq!(did_you_mean("headlines", keys), Some("headline"));
         assert_eq!(did_you_mean("zzz", keys), None);
+    }
+
+    #[test]
+    fn control_characters_in_source_lines_are_shown_not_sent() {
+        let rendered = Diagnostic::error("a.csv", "bad")
+            .at(2, 3)
+            .with_source_line("ab\u{1b}[2J\u{0}c")
+            .render(false);
+        assert!(rendered.contains("2 | ab␛[2J␀c"), "{rendered}");
+        assert!(rendered.contains("  |   ^"), "{rendered}");
+        assert!(!rendered.contains('\u{1b}'));
+        let rendered = Diagnostic::error("a\u{7}.csv", "column `x\u{1b}]0;` is not documented")
+            .with_hint("rename `x\u{1b}]0;`")
+            .render(false);
+        assert!(
+            !rendered.chars().any(crate::text::is_forbidden),
+            "{rendered:?}"
+        );
+        assert!(
+            rendered.contains("column `x␛]0;` is not documented"),
+            "{rendered}"
+        );
     }
 
     #[test]

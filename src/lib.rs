@@ -19,5 +19,6 @@ pub mod render;
 pub mod scaffold;
 pub mod serve;
 pub mod site;
+pub mod text;
 pub mod theme;
 pub mod write;

@@ -109,15 +109,15 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
 
 /// Reads a plain page, refusing names that generated pages use and files that lead outside
 /// the site folder.
-pub fn load_page(root: &Path, path: &Path) -> Result<Page, Diagnostic> {
-    confine::resolve_under(root, path)?;
-    let page = content::load_page(root, path)?;
+pub fn load_page(root: &Path, path: &Path, config: &SiteConfig) -> Result<Page, Vec<Diagnostic>> {
+    let real = confine::resolve_under(root, path).map_err(|problem| vec![problem])?;
+    let page = content::load_page(root, path, &real, config.markdown.raw_html)?;
     if ["datasets", "tags", "data"].contains(&page.name.as_str()) {
-        return Err(Diagnostic::error(
+        return Err(vec![Diagnostic::error(
             content::display_path(root, path),
             format!("the page name `{}` is taken by generated pages", page.name),
         )
-        .with_hint("rename the file"));
+        .with_hint("rename the file")]);
     }
     Ok(page)
 }
@@ -147,8 +147,8 @@ pub fn load_parts(
     diagnostics.extend(static_files(root).problems);
     let config = match SiteConfig::load(root) {
         Ok(c) => c,
-        Err(d) => {
-            diagnostics.push(d);
+        Err(problems) => {
+            diagnostics.extend(problems);
             return (None, diagnostics, none);
         }
     };
@@ -168,10 +168,10 @@ pub fn load_parts(
     let mut pages = Vec::new();
     let mut home = None;
     for path in found.page_files {
-        match load_page(root, &path) {
+        match load_page(root, &path, &config) {
             Ok(page) if page.name.is_empty() => home = Some(page),
             Ok(page) => pages.push(page),
-            Err(d) => diagnostics.push(d),
+            Err(problems) => diagnostics.extend(problems),
         }
     }
     let (site, site_problems) = Site::assemble(root, config, datasets, pages, home);

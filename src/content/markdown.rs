@@ -1,7 +1,9 @@
 //! Markdown bodies: rendered with pulldown-cmark and cut into the lede, the intro and
 //! the author's `## ` sections, so templates can place each part where the page needs it.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
+use std::ops::Range;
 
 use pulldown_cmark::{html, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
@@ -50,23 +52,76 @@ impl Body {
     }
 }
 
+/// What happens to HTML written in Markdown (`[markdown] raw_html` in site.toml).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawHtml {
+    /// Passed through as written: authors are trusted, as in CommonMark.
+    #[default]
+    Keep,
+    /// Shown as text, for sites that publish prose from people they do not trust.
+    Escape,
+}
+
 fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH
 }
 
+/// The events of `markdown` as every renderer here reads them: raw HTML escaped when the
+/// site asks for it, and characters HTML cannot carry replaced (pulldown-cmark's own
+/// escaping lets them through).
+fn events(markdown: &str, raw_html: RawHtml) -> impl Iterator<Item = (Event<'_>, Range<usize>)> {
+    Parser::new_ext(markdown, options())
+        .into_offset_iter()
+        .map(move |(event, range)| {
+            let event = match event {
+                Event::Html(html) | Event::InlineHtml(html) if raw_html == RawHtml::Escape => {
+                    Event::Text(html)
+                }
+                Event::Text(text) => Event::Text(safe_text(text)),
+                Event::Code(text) => Event::Code(safe_text(text)),
+                Event::Html(html) => Event::Html(safe_text(html)),
+                Event::InlineHtml(html) => Event::InlineHtml(safe_text(html)),
+                other => other,
+            };
+            (event, range)
+        })
+}
+
+fn safe_text(text: CowStr<'_>) -> CowStr<'_> {
+    match crate::text::replace_forbidden(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(replaced) => CowStr::from(replaced),
+    }
+}
+
 /// Renders Markdown to HTML in one piece (plain pages, notes, license text).
-pub fn to_html(markdown: &str) -> String {
+pub fn to_html(markdown: &str, raw_html: RawHtml) -> String {
     let mut ids = IdAllocator::new(&[]);
-    let events: Vec<Event> = Parser::new_ext(markdown, options()).collect();
+    let events: Vec<Event> = events(markdown, raw_html).map(|(e, _)| e).collect();
     let mut out = String::new();
     html::push_html(&mut out, assign_heading_ids(events, &mut ids).into_iter());
     out
 }
 
 /// Renders inline Markdown (one paragraph) without the surrounding `<p>`.
-pub fn to_inline_html(markdown: &str) -> String {
-    let rendered = to_html(markdown);
+pub fn to_inline_html(markdown: &str, raw_html: RawHtml) -> String {
+    let rendered = to_html(markdown, raw_html);
     strip_paragraph(rendered.trim()).to_string()
+}
+
+/// The links of `markdown` whose scheme runs code or reads the reader's files
+/// (`javascript:`, `vbscript:`, `data:`, `file:`): byte offset of the link, its scheme.
+pub fn dangerous_links(markdown: &str) -> Vec<(usize, String)> {
+    Parser::new_ext(markdown, options())
+        .into_offset_iter()
+        .filter_map(|(event, range)| match event {
+            Event::Start(Tag::Link { dest_url, .. }) => crate::text::url_scheme(&dest_url)
+                .filter(|scheme| crate::text::is_dangerous_scheme(scheme))
+                .map(|scheme| (range.start, scheme)),
+            _ => None,
+        })
+        .collect()
 }
 
 fn strip_paragraph(html: &str) -> &str {
@@ -77,11 +132,9 @@ fn strip_paragraph(html: &str) -> &str {
 }
 
 /// Renders a dataset body and cuts it into lede, intro and sections.
-pub fn split_body(markdown: &str) -> Body {
+pub fn split_body(markdown: &str, raw_html: RawHtml) -> Body {
     let mut ids = IdAllocator::new(RESERVED_IDS);
-    let events: Vec<(Event, std::ops::Range<usize>)> = Parser::new_ext(markdown, options())
-        .into_offset_iter()
-        .collect();
+    let events: Vec<(Event, Range<usize>)> = events(markdown, raw_html).collect();
 
     let mut body = Body::default();
     let mut depth = 0usize;
@@ -317,7 +370,7 @@ mod tests {
 
     #[test]
     fn cuts_lede_intro_and_sections_in_order() {
-        let body = split_body(BODY);
+        let body = split_body(BODY, RawHtml::Keep);
         assert_eq!(body.lede_html, "The <em>first</em> paragraph\nis the lede.");
         assert_eq!(body.lede_text, "The first paragraph is the lede.");
         assert_eq!(body.intro_html, "<p>A second intro paragraph.</p>");
@@ -336,21 +389,27 @@ mod tests {
 
     #[test]
     fn headings_never_take_reserved_or_repeated_ids() {
-        let body = split_body("Lede.\n\n## Table\n\nx\n\n## Notes\n\ny\n\n## Notes\n\nz\n");
+        let body = split_body(
+            "Lede.\n\n## Table\n\nx\n\n## Notes\n\ny\n\n## Notes\n\nz\n",
+            RawHtml::Keep,
+        );
         let ids: Vec<&str> = body.sections.iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["table-2", "notes", "notes-2"]);
     }
 
     #[test]
     fn a_body_without_paragraphs_has_no_lede() {
-        let body = split_body("## Method\n\nText.\n");
+        let body = split_body("## Method\n\nText.\n", RawHtml::Keep);
         assert_eq!(body.lede_html, "");
         assert_eq!(body.sections.len(), 1);
     }
 
     #[test]
     fn tables_footnotes_and_strikethrough_are_enabled() {
-        let html = to_html("| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ new[^1]\n\n[^1]: note\n");
+        let html = to_html(
+            "| a | b |\n|---|---|\n| 1 | 2 |\n\n~~old~~ new[^1]\n\n[^1]: note\n",
+            RawHtml::Keep,
+        );
         assert!(html.contains("<table>"));
         assert!(html.contains("<del>old</del>"));
         assert!(html.contains("footnote"));
@@ -369,6 +428,50 @@ mod tests {
 
     #[test]
     fn inline_html_drops_the_paragraph() {
-        assert_eq!(to_inline_html("a *b*"), "a <em>b</em>");
+        assert_eq!(to_inline_html("a *b*", RawHtml::Keep), "a <em>b</em>");
+    }
+
+    #[test]
+    fn raw_html_is_kept_or_escaped_as_the_site_says() {
+        let markdown = "A <b onclick=\"x()\">bold</b> claim.\n\n<script>alert(1)</script>\n";
+        let kept = to_html(markdown, RawHtml::Keep);
+        assert!(kept.contains("<b onclick=\"x()\">bold</b>"), "{kept}");
+        assert!(kept.contains("<script>alert(1)</script>"), "{kept}");
+        let escaped = to_html(markdown, RawHtml::Escape);
+        assert!(
+            !escaped.contains("<b") && !escaped.contains("<script"),
+            "{escaped}"
+        );
+        assert!(
+            escaped.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{escaped}"
+        );
+        let body = split_body(markdown, RawHtml::Escape);
+        assert!(
+            body.lede_html.contains("&lt;b onclick"),
+            "{}",
+            body.lede_html
+        );
+    }
+
+    #[test]
+    fn characters_html_cannot_carry_never_reach_the_html() {
+        let markdown = "Lede \u{1b}[31m with `co\u{0}de`.\n\n## Method\n\nx\u{7}y <i>\u{8}</i>\n";
+        let body = split_body(markdown, RawHtml::Keep);
+        let all = format!("{}{}", body.lede_html, body.sections[0].html);
+        assert!(!all.chars().any(crate::text::is_forbidden), "{all:?}");
+        assert!(all.contains("Lede \u{fffd}[31m"), "{all:?}");
+        assert!(!to_html(markdown, RawHtml::Keep)
+            .chars()
+            .any(crate::text::is_forbidden));
+    }
+
+    #[test]
+    fn dangerous_links_are_found_where_they_are() {
+        let markdown = "See [a](https://x.org), [b](JavaScript:alert(1)) and <vbscript:x>.\n\n[c]: data:text/html,x\n\nAnd [ref][c].";
+        let found = dangerous_links(markdown);
+        let schemes: Vec<&str> = found.iter().map(|(_, s)| s.as_str()).collect();
+        assert_eq!(schemes, ["javascript", "vbscript", "data"]);
+        assert_eq!(&markdown[found[0].0..found[0].0 + 3], "[b]");
     }
 }

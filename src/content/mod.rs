@@ -4,8 +4,11 @@
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
 pub mod front_matter;
+pub mod iso8601;
 pub mod markdown;
 pub mod placeholders;
+pub mod toml_escapes;
+pub mod validate;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -212,23 +215,75 @@ pub struct Page {
     pub html: String,
 }
 
-/// Reads a plain page.
-pub fn load_page(site_root: &Path, path: &Path) -> Result<Page, Diagnostic> {
+/// Reads a plain page, with every problem found in it.
+pub fn load_page(
+    site_root: &Path,
+    path: &Path,
+    real_path: &Path,
+    raw_html: markdown::RawHtml,
+) -> Result<Page, Vec<Diagnostic>> {
     let display = display_path(site_root, path);
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::error(&display, format!("cannot read the page: {e}")))?;
-    let split = front_matter::split(&display, &text)?;
+    // Read what confinement resolved, not the path as written: a link swapped in between
+    // the check and the read must not lead outside.
+    let text = std::fs::read_to_string(real_path).map_err(|e| {
+        vec![Diagnostic::error(
+            &display,
+            format!("cannot read the page: {e}"),
+        )]
+    })?;
+    let split = front_matter::split(&display, &text).map_err(|d| vec![d])?;
+    let (front_characters, body_characters) = characters_by_region(&display, &text, &split);
+    if !front_characters.is_empty() {
+        return Err([front_characters, body_characters].concat());
+    }
     let front: PageFrontMatter = front_matter::parse_toml(
         &display,
         &text,
         split.front_matter,
         split.front_matter_offset,
-    )?;
+    )
+    .map_err(|d| vec![d])?;
+    let mut problems = body_characters;
+    problems.extend(validate::toml_escapes(
+        &display,
+        &text,
+        split.front_matter,
+        split.front_matter_offset,
+    ));
+    problems.extend(validate::markdown_body_links(
+        &display,
+        &text,
+        split.body,
+        split.body_offset,
+    ));
+    if !problems.is_empty() {
+        return Err(problems);
+    }
     Ok(Page {
         name: page_name(path),
         front,
-        html: markdown::to_html(split.body),
+        html: markdown::to_html(split.body, raw_html),
     })
+}
+
+/// The characters HTML and XML cannot carry in a Markdown file: those of the front matter
+/// (which stop the file from being read: TOML would only repeat them in its own words),
+/// and those of the body.
+pub fn characters_by_region(
+    display: &Path,
+    text: &str,
+    split: &front_matter::SplitFile,
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    use validate::{forbidden_characters, Region};
+    (
+        forbidden_characters(display, text, 0..split.body_offset, Region::FrontMatter),
+        forbidden_characters(
+            display,
+            text,
+            split.body_offset..text.len(),
+            Region::Markdown,
+        ),
+    )
 }
 
 /// The URL name of a page file: `about` for `content/about.md`, empty for the home page

@@ -33,8 +33,9 @@ const CACHED_FROM_BYTES: u64 = 1024 * 1024;
 /// How long a file must have stayed unchanged before its scan is remembered.
 const SETTLED: Duration = Duration::from_secs(2);
 
-/// Bumped whenever the entry layout or the meaning of a summary changes.
-const FORMAT: u32 = 1;
+/// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
+/// also means no cell holds a character HTML and XML cannot carry).
+const FORMAT: u32 = 2;
 
 /// Where scans are remembered; `None` in a build that does not use the cache.
 #[derive(Debug, Clone)]

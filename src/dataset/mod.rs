@@ -13,8 +13,8 @@ use regex::Regex;
 use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::{
-    self, front_matter, markdown, Body, ChartKind, ChartSpec, DatasetFrontMatter, License,
-    TableRows,
+    self, front_matter, markdown, validate, Body, ChartKind, ChartSpec, DatasetFrontMatter,
+    License, TableRows,
 };
 use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
 use cache::ScanCache;
@@ -120,6 +120,14 @@ pub fn load(
             return (None, problems);
         }
     };
+    let (front_characters, body_characters) =
+        content::characters_by_region(&display, &text, &split);
+    if !front_characters.is_empty() {
+        problems.extend(front_characters);
+        problems.extend(body_characters);
+        return (None, problems);
+    }
+    problems.extend(body_characters);
     let front: DatasetFrontMatter = match front_matter::parse_toml(
         &display,
         &text,
@@ -133,7 +141,20 @@ pub fn load(
         }
     };
     problems.extend(content::placeholders::find(&display, &text));
-    let body = markdown::split_body(split.body);
+    problems.extend(validate::dataset_front_matter(
+        &display,
+        &text,
+        split.front_matter,
+        split.front_matter_offset,
+        &slug,
+    ));
+    problems.extend(validate::markdown_body_links(
+        &display,
+        &text,
+        split.body,
+        split.body_offset,
+    ));
+    let body = markdown::split_body(split.body, config.markdown.raw_html);
     let body_line = text[..split.body_offset].matches('\n').count();
 
     // Locates the first occurrence of `needle` in the file (front matter keys and values,
@@ -291,7 +312,7 @@ pub fn load(
         }
     }
     if let Some(text) = front.license.as_ref().and_then(|l| l.text.as_ref()) {
-        for link in markdown::split_body(text).links {
+        for link in markdown::split_body(text, markdown::RawHtml::Keep).links {
             if let Some(id) = link.strip_prefix("#source-") {
                 linked_sources.insert(id.to_string());
             }

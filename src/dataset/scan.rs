@@ -17,10 +17,14 @@ use super::cache::FileStamp;
 use super::schema::{
     compare_to_bound, format_cell, format_number_html, ColumnSpec, ColumnType, DatePrecision,
 };
-use crate::diagnostics::{did_you_mean, Diagnostic};
+use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
+use crate::text::escape_html_into;
 
 /// Problems shown per column and kind before the rest are only counted.
 pub const ERRORS_SHOWN_PER_COLUMN: usize = 5;
+
+/// The kind of problem counted for cells with forbidden characters (a warning).
+const FORBIDDEN_KIND: &str = "character";
 
 /// Rows whose cell lengths decide which columns get room to wrap long text.
 const ROWS_MEASURED: u64 = 5_000;
@@ -202,25 +206,6 @@ impl RowRenderer {
     }
 }
 
-/// Escapes text for HTML element content and attribute values.
-pub fn escape_html_into(text: &str, out: &mut String) {
-    let mut last = 0;
-    for (i, b) in text.bytes().enumerate() {
-        let replacement = match b {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
-        };
-        out.push_str(&text[last..i]);
-        out.push_str(replacement);
-        last = i + 1;
-    }
-    out.push_str(&text[last..]);
-}
-
 /// Files at least this large are hashed on a second thread while the first parses.
 const HASH_THREAD_FROM_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -325,6 +310,7 @@ fn hash_file(path: &Path) -> io::Result<(String, u64)> {
 
 /// A cell problem found during the scan, located once the scan is over.
 struct PendingProblem {
+    severity: Severity,
     line: u64,
     record_byte: u64,
     field: Option<usize>,
@@ -436,6 +422,7 @@ impl Records {
         if record.len() != ctx.width {
             if self.counter.record(usize::MAX, "ragged") {
                 self.pending.push(PendingProblem {
+                    severity: Severity::Error,
                     line,
                     record_byte: byte,
                     field: None,
@@ -501,6 +488,9 @@ impl Records {
                 return;
             }
         };
+        if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
+            self.forbidden_characters(&text, line, byte, ctx);
+        }
         for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
             // Most cells are non-empty and need only their type checked.
@@ -521,6 +511,7 @@ impl Records {
             if let Some((kind, message, hint)) = problem {
                 if self.counter.record(index, kind) {
                     self.pending.push(PendingProblem {
+                        severity: Severity::Error,
                         line,
                         record_byte: byte,
                         field: Some(index),
@@ -534,6 +525,7 @@ impl Records {
                     if let Some(first_line) = seen.get(&fingerprint(value)) {
                         if self.counter.record(index, "unique") {
                             self.pending.push(PendingProblem {
+                                severity: Severity::Error,
                                 line,
                                 record_byte: byte,
                                 field: Some(index),
@@ -551,6 +543,36 @@ impl Records {
             }
         }
         *record = text.into_byte_record();
+    }
+
+    /// Cells with characters HTML and XML cannot carry: a warning, since the outputs
+    /// replace them (U+FFFD) and the download keeps the file as it is.
+    fn forbidden_characters(
+        &mut self,
+        text: &csv::StringRecord,
+        line: u64,
+        byte: u64,
+        ctx: &ScanContext,
+    ) {
+        for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
+            let Some(c) = value.chars().find(|c| crate::text::is_forbidden(*c)) else {
+                continue;
+            };
+            if self.counter.record(index, FORBIDDEN_KIND) {
+                self.pending.push(PendingProblem {
+                    severity: Severity::Warning,
+                    line,
+                    record_byte: byte,
+                    field: Some(index),
+                    message: format!(
+                        "`{}` holds {}, a character HTML and XML cannot carry",
+                        column.spec.name,
+                        crate::text::describe_char(c)
+                    ),
+                    hint: Some("pages, charts and feeds show it as \u{fffd} and the download keeps it; remove it if the export put it there".into()),
+                });
+            }
+        }
     }
 
     /// Adds the second half of a split scan, if the result is exactly what one pass over
@@ -890,13 +912,21 @@ fn scan_file(
             } else {
                 format!("column `{}`", columns[column].spec.name)
             };
-            diagnostics.push(Diagnostic::error(
-                display,
-                format!(
-                    "{} more {kind} problems in {name} not shown",
-                    count - ERRORS_SHOWN_PER_COLUMN
-                ),
-            ));
+            let severity = if kind == FORBIDDEN_KIND {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            diagnostics.push(
+                Diagnostic::error(
+                    display,
+                    format!(
+                        "{} more {kind} problems in {name} not shown",
+                        count - ERRORS_SHOWN_PER_COLUMN
+                    ),
+                )
+                .with_severity(severity),
+            );
         }
     }
     (Some(summary), diagnostics)
@@ -1169,6 +1199,7 @@ fn locate(path: &Path, display: &Path, pending: Vec<PendingProblem>) -> Vec<Diag
         .into_iter()
         .map(|problem| {
             let mut d = Diagnostic::error(PathBuf::from(display), problem.message)
+                .with_severity(problem.severity)
                 .at_line(problem.line as usize);
             if let Some(text) = file
                 .as_mut()
@@ -1357,6 +1388,52 @@ mod tests {
         assert_eq!(summary.rows, 1);
         let html = rendered(b"\xef\xbb\xbfa,b\r\n\"x, \"\"y\"\"\nz\",1.5\r\n", &specs);
         assert!(html.contains("x, &quot;y&quot;\nz"), "{html}");
+    }
+
+    #[test]
+    fn forbidden_characters_in_cells_are_warnings_and_never_rendered() {
+        let specs = [column("a", "string", ""), column("b", "string", "")];
+        let csv = b"a,b\nok,\"tab\there\nnew line\"\nx\x1b[31m,\x00\n\xc2\x85,\xef\xbf\xbe\n";
+        let (summary, problems) = run(csv, &specs);
+        assert_eq!(summary.unwrap().rows, 3);
+        let found: Vec<(Option<u32>, Option<u32>, &str)> = problems
+            .iter()
+            .map(|d| (d.line, d.column, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    Some(4),
+                    Some(1),
+                    "`a` holds U+001B (ESC), a character HTML and XML cannot carry"
+                ),
+                (
+                    Some(4),
+                    Some(8),
+                    "`b` holds U+0000 (NUL), a character HTML and XML cannot carry"
+                ),
+                (
+                    Some(5),
+                    Some(1),
+                    "`a` holds U+0085 (C1 control), a character HTML and XML cannot carry"
+                ),
+                (
+                    Some(5),
+                    Some(3),
+                    "`b` holds U+FFFE (noncharacter), a character HTML and XML cannot carry"
+                ),
+            ]
+        );
+        assert!(problems
+            .iter()
+            .all(|d| d.severity == crate::diagnostics::Severity::Warning));
+        let html = rendered(csv, &specs);
+        assert!(!html.chars().any(crate::text::is_forbidden), "{html:?}");
+        assert!(
+            html.contains("<td>x\u{fffd}[31m</td><td>\u{fffd}</td>"),
+            "{html:?}"
+        );
     }
 
     #[test]

@@ -134,7 +134,7 @@ fn is_number(value: &str) -> bool {
 }
 
 /// ISO 8601 calendar dates at year, month or day precision, optionally with a time.
-fn is_iso_date(value: &str) -> bool {
+pub fn is_iso_date(value: &str) -> bool {
     // The common shape, YYYY-MM-DD, without splitting or parsing.
     let b = value.as_bytes();
     if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
@@ -282,7 +282,7 @@ pub fn format_number_html(value: &str, out: &mut String) {
     if plain && is_number(value) {
         group_thousands(value, out);
     } else {
-        crate::dataset::scan::escape_html_into(value, out);
+        crate::text::escape_html_into(value, out);
     }
 }
 

@@ -10,6 +10,8 @@ pub mod datapackage;
 pub mod jsonld;
 pub mod site_files;
 
+use std::fmt::Write as _;
+
 use crate::dataset::schema::{ColumnType, DatePrecision};
 use crate::dataset::Dataset;
 use crate::render::urls;
@@ -88,21 +90,29 @@ pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnTyp
     }
 }
 
-/// Escapes text for XML content and attribute values.
-pub fn escape_xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    crate::dataset::scan::escape_html_into(text, &mut out);
-    out
-}
+/// Escapes text for XML content and attribute values (forbidden characters become U+FFFD).
+pub use crate::text::escape_html as escape_xml;
 
 /// JSON safe inside an HTML `<script>` element: no `</`, no `<!--`, no line separators
-/// that older parsers treat as line ends.
+/// that older parsers treat as line ends, and no character HTML cannot carry (serde_json
+/// escapes C0 controls itself; DEL, C1 and U+FFFE/U+FFFF are escaped here, so the value
+/// read back is the same).
 pub fn script_safe_json(value: &serde_json::Value) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    text.replace("</", "<\\/")
+    let mut out = String::with_capacity(text.len());
+    for c in text
+        .replace("</", "<\\/")
         .replace("<!--", "<\\u0021--")
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
+        .chars()
+    {
+        if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
+            // Forbidden characters only ever occur inside JSON strings, where escapes hold.
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -111,11 +121,12 @@ mod tests {
 
     #[test]
     fn json_in_script_cannot_close_the_element() {
-        let value = serde_json::json!({"name": "</script><script>alert(1)</script> <!-- \u{2028}"});
+        let value = serde_json::json!({"name": "</script><script>alert(1)</script> <!-- \u{2028} \u{0}\u{7f}\u{85}\u{fffe}"});
         let safe = script_safe_json(&value);
         assert!(!safe.contains("</"));
         assert!(!safe.contains("<!--"));
         assert!(!safe.contains('\u{2028}'));
+        assert!(!safe.chars().any(crate::text::is_forbidden), "{safe}");
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
     }

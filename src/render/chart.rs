@@ -12,8 +12,9 @@
 use std::fmt::Write as _;
 
 use crate::content::ChartKind;
-use crate::dataset::scan::{escape_html_into, ChartPoint};
+use crate::dataset::scan::ChartPoint;
 use crate::dataset::schema::{format_cell, ColumnType};
+use crate::text::escape_html_into;
 
 /// The narrowest width, in pixels, the layout is planned for (a 360 px phone, less margins).
 pub const NARROWEST: f64 = 300.0;

@@ -149,7 +149,9 @@ impl Renderer {
         let mut tera = Tera::default();
         tera.autoescape_on(vec![".html", ".xml"]);
         tera.register_filter("thousands", thousands_filter);
-        tera.set_escape_fn(escape_html);
+        // Tera's default also escapes `/`, which bloats every URL and unit ("MB&#x2F;s");
+        // ours escapes only what HTML needs, and replaces characters HTML cannot carry.
+        tera.set_escape_fn(crate::text::escape_html);
         if let Err(e) =
             tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         {
@@ -256,14 +258,6 @@ impl Renderer {
         context.insert("page_title", "Page not found");
         self.render("404.html", &context)
     }
-}
-
-/// Tera's default also escapes `/`, which bloats every URL and unit ("MB&#x2F;s");
-/// this escapes only what HTML needs.
-fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    crate::dataset::scan::escape_html_into(text, &mut out);
-    out
 }
 
 /// `{{ 10366 | thousands }}` -> `10,366`: counts for readers.

@@ -258,6 +258,7 @@ impl<'a> DatasetPageView<'a> {
             })
             .collect();
         let shown_rows = dataset.shown_rows();
+        let raw_html = site.config.markdown.raw_html;
         DatasetPageView {
             slug: &dataset.slug,
             title: &front.title,
@@ -295,7 +296,10 @@ impl<'a> DatasetPageView<'a> {
                     id: &drawn.id,
                     kind: spec.kind.as_str(),
                     title: &spec.title,
-                    caption_html: spec.caption.as_deref().map(markdown::to_html),
+                    caption_html: spec
+                        .caption
+                        .as_deref()
+                        .map(|m| markdown::to_html(m, raw_html)),
                     svg: &drawn.inline,
                     svg_url: urls::chart_file(&dataset.slug, &drawn.id),
                 })
@@ -307,13 +311,20 @@ impl<'a> DatasetPageView<'a> {
                 total_rows: dataset.csv.rows,
                 truncated: shown_rows < dataset.csv.rows,
                 has_empty_cells: dataset.csv.has_empty_cells,
-                note_html: front.table_note.as_deref().map(markdown::to_html),
+                note_html: front
+                    .table_note
+                    .as_deref()
+                    .map(|m| markdown::to_html(m, raw_html)),
             },
             columns,
             license: LicenseView {
                 name: &dataset.license.name,
                 url: dataset.license.url.as_deref(),
-                html: dataset.license.text.as_deref().map(markdown::to_html),
+                html: dataset
+                    .license
+                    .text
+                    .as_deref()
+                    .map(|m| markdown::to_html(m, raw_html)),
             },
             sources: front
                 .sources

@@ -46,7 +46,7 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Vec<Diagnostic>> {
             "run `datapages init` first, or pass --root with the site folder",
         )]);
     }
-    let config = crate::config::SiteConfig::load(&options.root).map_err(|d| vec![d])?;
+    let config = crate::config::SiteConfig::load(&options.root)?;
     let needs_license = config.license.is_none();
     let mut report = String::new();
     let mut files = Vec::new();

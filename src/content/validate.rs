@@ -1,0 +1,471 @@
+//! Checks on what authors write that go beyond its types: characters HTML and XML cannot
+//! carry, link schemes, `temporal_coverage`, and names longer than file systems hold.
+//! Each problem points at the character or value at fault, in the file the author edits.
+//!
+//! Positions come from the parser: the TOML is read a second time into small shapes of
+//! `toml::Spanned` values, which ignore every key they do not name.
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::iso8601;
+use super::markdown::{dangerous_links, slugify};
+use super::toml_escapes::forbidden_escapes;
+use crate::diagnostics::{line_column, Diagnostic};
+use crate::text::{describe_char, forbidden_chars, link_url_problem, web_url_problem};
+
+/// Longest dataset slug or tag slug, in bytes: file names are made of them plus a suffix
+/// (`<slug>.csv-metadata.json`, `<slug>-<chart>.svg`), and file systems hold 255.
+pub const MAX_NAME_BYTES: usize = 200;
+
+/// Longest file name most file systems hold, in bytes.
+const FILE_NAME_BYTES: usize = 255;
+
+/// Forbidden characters reported one by one per file region; the rest are counted.
+const CHARACTERS_SHOWN: usize = 5;
+
+/// The part of a file a character was found in, for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Region {
+    FrontMatter,
+    Markdown,
+    SiteToml,
+}
+
+impl Region {
+    fn name(self) -> &'static str {
+        match self {
+            Region::FrontMatter => "the front matter",
+            Region::Markdown => "the Markdown",
+            Region::SiteToml => "site.toml",
+        }
+    }
+}
+
+/// An error at a byte offset of `text`, with the line shown.
+fn error_at(file: &Path, text: &str, offset: usize, message: String) -> Diagnostic {
+    let (line, column) = line_column(text, offset);
+    Diagnostic::error(file, message)
+        .at(line, column)
+        .with_source_from(text)
+}
+
+/// Every character of `text[range]` that HTML and XML cannot carry, each located.
+pub fn forbidden_characters(
+    file: &Path,
+    text: &str,
+    range: Range<usize>,
+    region: Region,
+) -> Vec<Diagnostic> {
+    let Some(part) = text.get(range.clone()) else {
+        return Vec::new();
+    };
+    let found: Vec<(usize, char)> = forbidden_chars(part).collect();
+    let nuls = found.iter().filter(|(_, c)| *c == '\0').count();
+    let hint = if nuls >= 10 {
+        "the file looks like UTF-16: save it as UTF-8"
+    } else {
+        "delete it: most editors do not show it (it often comes with text pasted from another program)"
+    };
+    let mut problems: Vec<Diagnostic> = found
+        .iter()
+        .take(CHARACTERS_SHOWN)
+        .map(|(offset, c)| {
+            let message = format!(
+                "{} holds {}, a character HTML and XML cannot carry",
+                region.name(),
+                describe_char(*c)
+            );
+            error_at(file, text, range.start + offset, message).with_hint(hint)
+        })
+        .collect();
+    if found.len() > CHARACTERS_SHOWN {
+        problems.push(Diagnostic::error(
+            file,
+            format!(
+                "{} more such characters in {} not shown",
+                found.len() - CHARACTERS_SHOWN,
+                region.name()
+            ),
+        ));
+    }
+    problems
+}
+
+/// Escapes in TOML strings (`\u0000`, `\b`, `\f`) that stand for characters HTML and XML
+/// cannot carry. `toml_text` starts at byte `toml_offset` of `whole_text`.
+pub fn toml_escapes(
+    file: &Path,
+    whole_text: &str,
+    toml_text: &str,
+    toml_offset: usize,
+) -> Vec<Diagnostic> {
+    forbidden_escapes(toml_text)
+        .into_iter()
+        .map(|(at, length, c)| {
+            let escape = &toml_text[at..at + length];
+            let message = format!(
+                "the escape `{escape}` stands for {}, a character HTML and XML cannot carry",
+                describe_char(c)
+            );
+            error_at(file, whole_text, toml_offset + at, message)
+                .with_hint("remove it from the string")
+        })
+        .collect()
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct LicenseSpans {
+    url: Option<Spanned<String>>,
+    text: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SourceSpans {
+    id: Option<String>,
+    url: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ChartSpans {
+    id: Option<Spanned<String>>,
+    title: Option<Spanned<String>>,
+    caption: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct DatasetSpans {
+    temporal_coverage: Option<Spanned<String>>,
+    tags: Vec<Spanned<String>>,
+    license: Option<LicenseSpans>,
+    sources: Vec<SourceSpans>,
+    charts: Vec<ChartSpans>,
+    table_note: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PartySpans {
+    url: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SiteSpans {
+    base_url: Option<Spanned<String>>,
+    author: Option<PartySpans>,
+    publisher: Option<PartySpans>,
+    license: Option<LicenseSpans>,
+}
+
+/// Locates problems with values of a TOML text inside a whole file.
+struct Located<'a> {
+    file: &'a Path,
+    whole_text: &'a str,
+    toml_offset: usize,
+    problems: Vec<Diagnostic>,
+}
+
+impl Located<'_> {
+    fn at<T>(&self, value: &Spanned<T>, message: String) -> Diagnostic {
+        error_at(
+            self.file,
+            self.whole_text,
+            self.toml_offset + value.span().start,
+            message,
+        )
+    }
+
+    /// A URL published as a link: http, https or mailto.
+    fn link_url(&mut self, url: Option<&Spanned<String>>, what: &str) {
+        let Some(url) = url else { return };
+        if let Some(problem) = link_url_problem(url.get_ref()) {
+            let d = self.at(
+                url,
+                format!("{what} cannot be published as a link: {problem}"),
+            );
+            self.problems.push(
+                d.with_hint("write an address that starts with https://, http:// or mailto:"),
+            );
+        }
+    }
+
+    /// Markdown in a string value: its links must not run code.
+    fn markdown_links(&mut self, markdown: Option<&Spanned<String>>, what: &str) {
+        let Some(markdown) = markdown else { return };
+        if let Some((_, scheme)) = dangerous_links(markdown.get_ref()).first() {
+            let d = self.at(
+                markdown,
+                format!("{what} links to a `{scheme}:` address, which pages never publish"),
+            );
+            self.problems.push(d.with_hint(LINK_HINT));
+        }
+    }
+}
+
+const LINK_HINT: &str = "link to an https:// address or to a page of the site";
+
+/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in `whole_text`)
+/// and of its slug, beyond what the types check.
+pub fn dataset_front_matter(
+    file: &Path,
+    whole_text: &str,
+    toml_text: &str,
+    toml_offset: usize,
+    slug: &str,
+) -> Vec<Diagnostic> {
+    let mut located = Located {
+        file,
+        whole_text,
+        toml_offset,
+        problems: toml_escapes(file, whole_text, toml_text, toml_offset),
+    };
+    if slug.len() > MAX_NAME_BYTES {
+        located.problems.push(
+            Diagnostic::error(
+                file,
+                format!(
+                    "the dataset slug is {} bytes long; at most {MAX_NAME_BYTES} fit the file names made from it",
+                    slug.len()
+                ),
+            )
+            .with_hint(format!("rename the file (and its CSV) to a slug of at most {MAX_NAME_BYTES} characters")),
+        );
+    }
+    let spans: DatasetSpans = toml::from_str(toml_text).unwrap_or_default();
+    if let Some(coverage) = &spans.temporal_coverage {
+        if let Some(problem) = iso8601::coverage_problem(coverage.get_ref()) {
+            let d = located.at(
+                coverage,
+                format!("`temporal_coverage` is not an ISO 8601 date or interval: {problem}"),
+            );
+            located.problems.push(d.with_hint(
+                "write a date (2021, 2021-05, 2021-05-21), a date-time (2021-05-21T10:00:00Z) or an interval of them (2021-05-21/2021-06-30, `..` for an open end)",
+            ));
+        }
+    }
+    for tag in &spans.tags {
+        let bytes = slugify(tag.get_ref()).len();
+        if bytes > MAX_NAME_BYTES {
+            let d = located.at(
+                tag,
+                format!("the tag's page name would be {bytes} bytes long; at most {MAX_NAME_BYTES} fit a file name"),
+            );
+            located.problems.push(d.with_hint("shorten the tag"));
+        }
+    }
+    if let Some(license) = &spans.license {
+        located.link_url(license.url.as_ref(), "the license `url`");
+        located.markdown_links(license.text.as_ref(), "the license `text`");
+    }
+    for source in &spans.sources {
+        let what = match &source.id {
+            Some(id) => format!("the `url` of source `{id}`"),
+            None => "a source `url`".to_string(),
+        };
+        located.link_url(source.url.as_ref(), &what);
+    }
+    located.markdown_links(spans.table_note.as_ref(), "`table_note`");
+    for chart in &spans.charts {
+        located.markdown_links(chart.caption.as_ref(), "a chart `caption`");
+        let Some(named) = chart.id.as_ref().or(chart.title.as_ref()) else {
+            continue;
+        };
+        let id = match &chart.id {
+            Some(id) => id.get_ref().clone(),
+            None => slugify(named.get_ref()),
+        };
+        let file_name = format!("{slug}-{id}.svg");
+        if file_name.len() > FILE_NAME_BYTES && slug.len() <= MAX_NAME_BYTES {
+            let d = located.at(
+                named,
+                format!(
+                    "chart `{id}` would be written to a file name of {} bytes; file systems hold {FILE_NAME_BYTES}",
+                    file_name.len()
+                ),
+            );
+            located
+                .problems
+                .push(d.with_hint("give the chart a shorter `id`"));
+        }
+    }
+    located.problems
+}
+
+/// The checks of `site.toml` beyond its types: escapes, `base_url`, and the URLs of the
+/// author, the publisher and the default license.
+pub fn site_settings(file: &Path, text: &str) -> Vec<Diagnostic> {
+    let mut located = Located {
+        file,
+        whole_text: text,
+        toml_offset: 0,
+        problems: toml_escapes(file, text, text, 0),
+    };
+    let spans: SiteSpans = toml::from_str(text).unwrap_or_default();
+    if let Some(base_url) = &spans.base_url {
+        let problem = web_url_problem(base_url.get_ref()).or_else(|| {
+            base_url
+                .get_ref()
+                .contains(['?', '#'])
+                .then(|| "it has a query or fragment, which page addresses cannot follow".into())
+        });
+        if let Some(problem) = problem {
+            let d = located.at(
+                base_url,
+                format!("`base_url` must be an absolute http(s) address with a host: {problem}"),
+            );
+            located.problems.push(d.with_hint(
+                "write where the site is published, e.g. base_url = \"https://example.org/data/\"",
+            ));
+        }
+    }
+    for (party, what) in [
+        (&spans.author, "the author's `url`"),
+        (&spans.publisher, "the publisher's `url`"),
+    ] {
+        if let Some(party) = party {
+            located.link_url(party.url.as_ref(), what);
+        }
+    }
+    if let Some(license) = &spans.license {
+        located.link_url(license.url.as_ref(), "the license `url`");
+        located.markdown_links(license.text.as_ref(), "the license `text`");
+    }
+    located.problems
+}
+
+/// Links in a Markdown body (at `body_offset` in `whole_text`) that would run code.
+pub fn markdown_body_links(
+    file: &Path,
+    whole_text: &str,
+    body: &str,
+    body_offset: usize,
+) -> Vec<Diagnostic> {
+    dangerous_links(body)
+        .into_iter()
+        .map(|(at, scheme)| {
+            let message =
+                format!("the link goes to a `{scheme}:` address, which pages never publish");
+            error_at(file, whole_text, body_offset + at, message).with_hint(LINK_HINT)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file() -> &'static Path {
+        Path::new("a.md")
+    }
+
+    #[test]
+    fn forbidden_characters_are_located_exactly() {
+        let text = "+++\ntitle = \"a\u{1b}b\"\n+++\nbody é\u{0}\n";
+        let found = forbidden_characters(file(), text, 0..text.len(), Region::FrontMatter);
+        let places: Vec<(Option<u32>, Option<u32>)> =
+            found.iter().map(|d| (d.line, d.column)).collect();
+        assert_eq!(places, [(Some(2), Some(11)), (Some(4), Some(7))]);
+        assert_eq!(
+            found[0].message,
+            "the front matter holds U+001B (ESC), a character HTML and XML cannot carry"
+        );
+    }
+
+    #[test]
+    fn many_characters_are_counted_and_utf16_is_named() {
+        let text = "\u{0}a".repeat(30);
+        let found = forbidden_characters(file(), &text, 0..text.len(), Region::Markdown);
+        assert_eq!(found.len(), CHARACTERS_SHOWN + 1);
+        assert!(found[0].hint.as_deref().unwrap().contains("UTF-16"));
+        assert!(found[CHARACTERS_SHOWN].message.starts_with("25 more"));
+    }
+
+    fn front_problems(toml: &str, slug: &str) -> Vec<Diagnostic> {
+        let text = format!("+++\n{toml}+++\nBody\n");
+        dataset_front_matter(file(), &text, &text[4..4 + toml.len()], 4, slug)
+    }
+
+    #[test]
+    fn front_matter_values_are_checked_where_they_are() {
+        let problems = front_problems(
+            "title = \"t\"\ntemporal_coverage = \"2021-13\"\n[license]\nname = \"x\"\nurl = \"javascript:alert(1)\"\n[[sources]]\nid = \"a\"\nurl = \" JAVASCRIPT:x\"\n[[sources]]\nid = \"b\"\nurl = \"https://example.org/\"\n",
+            "sample",
+        );
+        let summary: Vec<(Option<u32>, &str)> = problems
+            .iter()
+            .map(|d| (d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(summary.len(), 3, "{summary:?}");
+        assert_eq!(summary[0].0, Some(3));
+        assert!(summary[0].1.contains("`2021-13` is not a date"));
+        assert_eq!(summary[1].0, Some(6));
+        assert!(summary[1]
+            .1
+            .starts_with("the license `url` cannot be published as a link"));
+        assert_eq!(summary[2].0, Some(9));
+        assert!(summary[2].1.starts_with("the `url` of source `a`"));
+        assert_eq!(problems[0].column, Some(21));
+    }
+
+    #[test]
+    fn long_names_are_refused() {
+        let long_tag = "t".repeat(MAX_NAME_BYTES + 1);
+        let problems = front_problems(&format!("tags = [\"ok\", \"{long_tag}\"]\n"), "sample");
+        assert_eq!(problems.len(), 1);
+        assert_eq!((problems[0].line, problems[0].column), (Some(2), Some(15)));
+        let problems = front_problems("", &"s".repeat(MAX_NAME_BYTES + 1));
+        assert!(problems[0].message.contains("201 bytes"));
+        let problems = front_problems(
+            &format!("[[charts]]\ntitle = \"{}\"\n", "c ".repeat(40)),
+            &"s".repeat(MAX_NAME_BYTES),
+        );
+        assert!(problems[0].message.contains("file name of"), "{problems:?}");
+        assert!(front_problems(
+            &format!("tags = [\"{}\"]\n", "t".repeat(MAX_NAME_BYTES)),
+            "s"
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn markdown_in_values_and_bodies_may_not_link_to_code() {
+        let problems = front_problems(
+            "table_note = \"See [x](javascript:alert(1)).\"\n[[charts]]\ntitle = \"c\"\ncaption = \"[y](https://ok.example/)\"\n",
+            "s",
+        );
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0]
+            .message
+            .starts_with("`table_note` links to a `javascript:` address"));
+        let text = "+++\n+++\nLede [a](#x) and [b](data:text/html,x).\n";
+        let problems = markdown_body_links(file(), text, &text[8..], 8);
+        assert_eq!((problems[0].line, problems[0].column), (Some(3), Some(18)));
+    }
+
+    #[test]
+    fn site_urls_are_checked() {
+        let text = "title = \"t\"\nbase_url = \"example.org\"\n[author]\nname = \"a\"\nurl = \"ftp://x\"\n[publisher]\nname = \"p\"\nurl = \"mailto:p@example.org\"\n";
+        let problems = site_settings(Path::new("site.toml"), text);
+        let lines: Vec<Option<u32>> = problems.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [Some(2), Some(5)], "{problems:?}");
+        for bad in ["", "javascript:alert(1)", "ftp://x", "https://x.org/?a=1"] {
+            let text = format!("base_url = \"{bad}\"\n");
+            assert_eq!(
+                site_settings(Path::new("site.toml"), &text).len(),
+                1,
+                "{bad}"
+            );
+        }
+        assert!(
+            site_settings(Path::new("site.toml"), "base_url = \"https://x.org/sub\"\n").is_empty()
+        );
+    }
+}
