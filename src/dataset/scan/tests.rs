@@ -277,3 +277,34 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         .message
         .contains("chart `all` draws only the first 5,000 of 5,003 points"));
 }
+
+#[test]
+fn ragged_rows_past_the_cap_are_counted_for_the_rows() {
+    let specs = [column("a", "string", ""), column("b", "string", "")];
+    let mut csv = b"a,b\n".to_vec();
+    for _ in 0..8 {
+        csv.extend_from_slice(b"x\n");
+    }
+    let (_, problems) = run(&csv, &specs);
+    assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
+    let last = problems.last().unwrap();
+    assert_eq!(last.message, "3 more ragged problems in rows not shown");
+    assert_eq!(last.severity, crate::diagnostics::Severity::Error);
+}
+
+#[test]
+fn forbidden_characters_past_the_cap_stay_warnings() {
+    let specs = [column("a", "string", "")];
+    let mut csv = b"a\n".to_vec();
+    for _ in 0..7 {
+        csv.extend_from_slice(b"x\x01\n");
+    }
+    let (_, problems) = run(&csv, &specs);
+    assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
+    let last = problems.last().unwrap();
+    assert_eq!(
+        last.message,
+        "2 more character problems in column `a` not shown"
+    );
+    assert_eq!(last.severity, crate::diagnostics::Severity::Warning);
+}
