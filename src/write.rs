@@ -6,11 +6,12 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::dataset::cache::FileStamp;
-use crate::dataset::{scan, Dataset};
+use crate::dataset::stamp::FileStamp;
+use crate::dataset::Dataset;
 use crate::diagnostics::Diagnostic;
 use crate::metadata;
 use crate::output::OutputSink;
+use crate::render::table_rows::{stream_rows, RowRenderer};
 use crate::render::{dataset_charts, urls, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::Site;
 
@@ -180,10 +181,10 @@ fn write_page_with_charts(
         .sink
         .create(&page_path)
         .map_err(|e| io_problem(&page_path, e))?;
-    let rows = scan::RowRenderer::new(&dataset.front.columns);
+    let rows = RowRenderer::new(&dataset.front.columns);
     let out = file.writer();
     out.write_all(before.as_bytes())
-        .and_then(|_| scan::stream_rows(&dataset.csv_path, &rows, dataset.shown_rows(), out))
+        .and_then(|_| stream_rows(&dataset.csv_path, &rows, dataset.shown_rows(), out))
         .and_then(|_| out.write_all(after.as_bytes()))
         .and_then(|_| file.finish())
         .map_err(|e| io_problem(&page_path, e))?;

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use datapages::dataset::scan::{scan, CompiledColumn};
 use datapages::dataset::schema::{format_cell, ColumnSpec, ColumnType};
+use datapages::render::table_rows::{stream_rows, RowRenderer};
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
@@ -57,7 +58,7 @@ proptest! {
         prop_assert_eq!(summary.sha256, digest);
         // The page's rows, streamed from the file: escaped, so no cell opens a tag.
         let mut out = Vec::new();
-        datapages::dataset::scan::stream_rows(&path, &datapages::dataset::scan::RowRenderer::new(&specs), 25, &mut out).unwrap();
+        stream_rows(&path, &RowRenderer::new(&specs), 25, &mut out).unwrap();
         let html = String::from_utf8(out).unwrap();
         prop_assert_eq!(html.matches("<tr>").count(), rows.len().min(25));
         prop_assert_eq!(html.matches('<').count(), rows.len().min(25) * (2 + 3 * 2));

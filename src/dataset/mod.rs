@@ -4,6 +4,7 @@ pub mod cache;
 mod data_path;
 pub mod scan;
 pub mod schema;
+pub mod stamp;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! for any template a site does not override.
 
 pub mod chart;
+pub mod table_rows;
 pub mod view;
 
 use std::path::Path;

@@ -1,0 +1,129 @@
+//! Chart points, collected during the scan: which rows each chart keeps, the points read
+//! from them (capped per chart), and the warning for charts that hit the cap.
+
+use std::path::Path;
+
+use crate::dataset::schema::{format_cell, ColumnType};
+use crate::diagnostics::Diagnostic;
+
+/// Most points one chart keeps; past this the rest are counted, reported and not drawn,
+/// so a chart of a million-row table stays a readable, bounded SVG.
+pub const CHART_POINTS_CAP: usize = 5_000;
+
+/// Which columns a chart reads (by index in the CSV) and which rows it keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartColumns {
+    /// The chart's id, for messages.
+    pub id: String,
+    pub x: usize,
+    pub y: usize,
+    pub series: Option<usize>,
+    /// A row is kept when, for every entry, its cell text is one of the values.
+    pub filter: Vec<(usize, Vec<String>)>,
+}
+
+/// One point of a chart, read from one row.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChartPoint {
+    pub x: String,
+    pub series: Option<String>,
+    pub y: f64,
+    /// `y` as the table shows it (`10,366`, `1.969`), for labels.
+    pub y_text: String,
+}
+
+/// What one chart collected during the scan.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChartPoints {
+    pub points: Vec<ChartPoint>,
+    /// Rows the filter kept whose `y` cell is empty: not drawn, and said so.
+    pub missing: u64,
+    /// Points past [`CHART_POINTS_CAP`]: not drawn, and said so.
+    pub dropped: u64,
+}
+
+impl ChartColumns {
+    /// Adds the point of one well-formed record, if the filter keeps it.
+    pub(super) fn collect(
+        &self,
+        record: &csv::ByteRecord,
+        column_type: ColumnType,
+        into: &mut ChartPoints,
+    ) {
+        let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
+        let kept = self.filter.iter().all(|(index, values)| {
+            cell(*index).is_some_and(|text| values.iter().any(|v| v == text))
+        });
+        if !kept {
+            return;
+        }
+        let Some(y_cell) = cell(self.y) else { return };
+        if y_cell.is_empty() {
+            into.missing += 1;
+            return;
+        }
+        // A cell of the wrong type is reported by the type check; it is not drawn.
+        let Ok(y) = y_cell.parse::<f64>() else { return };
+        if !y.is_finite() || column_type.check(y_cell).is_err() {
+            return;
+        }
+        if into.points.len() >= CHART_POINTS_CAP {
+            into.dropped += 1;
+            return;
+        }
+        let mut y_text = String::new();
+        format_cell(column_type, y_cell, &mut y_text);
+        into.points.push(ChartPoint {
+            x: cell(self.x).unwrap_or_default().to_string(),
+            series: self
+                .series
+                .map(|index| cell(index).unwrap_or_default().to_string()),
+            y,
+            y_text,
+        });
+    }
+}
+
+impl ChartPoints {
+    /// Appends the points a later stretch of the file collected, as if one pass had read
+    /// them after this one's (the cap still applies).
+    pub(super) fn append(&mut self, later: ChartPoints) {
+        self.missing += later.missing;
+        self.dropped += later.dropped;
+        for point in later.points {
+            if self.points.len() < CHART_POINTS_CAP {
+                self.points.push(point);
+            } else {
+                self.dropped += 1;
+            }
+        }
+    }
+}
+
+/// A warning for each chart that collected more points than it draws.
+pub(super) fn cap_warnings(
+    display: &Path,
+    charts: &[ChartColumns],
+    collected: &[ChartPoints],
+) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    for (chart, points) in charts.iter().zip(collected) {
+        if points.dropped > 0 {
+            let (mut cap, mut total) = (String::new(), String::new());
+            format_cell(ColumnType::Integer, &CHART_POINTS_CAP.to_string(), &mut cap);
+            let count = points.points.len() as u64 + points.dropped;
+            format_cell(ColumnType::Integer, &count.to_string(), &mut total);
+            warnings.push(
+                Diagnostic::warning(
+                    display,
+                    format!(
+                        "chart `{}` draws only the first {cap} of {total} points",
+                        chart.id
+                    ),
+                )
+                .with_hint("narrow the chart with `filter = { column = [\"value\"] }`"),
+            );
+        }
+    }
+    warnings
+}

@@ -1,0 +1,173 @@
+//! Header checks: the first row read as column names (a byte-order mark dropped), and
+//! compared to the documented columns (unnamed, repeated, undocumented, missing or
+//! reordered columns, with near misses suggested).
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::Path;
+
+use super::locate::{csv_error, field_offset, invalid_utf8};
+use super::CompiledColumn;
+use crate::diagnostics::{did_you_mean, Diagnostic};
+
+/// Reads the header row into `record` and returns its names; `None` when the file has no
+/// header (the reason is in `diagnostics`). Names that are not UTF-8 are reported and kept
+/// with the bad bytes replaced.
+pub(super) fn read_header<R: Read>(
+    reader: &mut csv::Reader<R>,
+    record: &mut csv::ByteRecord,
+    display: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Vec<String>> {
+    match reader.read_byte_record(record) {
+        Ok(false) => {
+            diagnostics.push(
+                Diagnostic::error(display, "the CSV file is empty").with_hint(
+                    "the first line must be the header: the column names, separated by commas",
+                ),
+            );
+            return None;
+        }
+        Err(e) => {
+            diagnostics.push(csv_error(display, &e));
+            return None;
+        }
+        Ok(true) => {}
+    }
+    let mut header = Vec::with_capacity(record.len());
+    for (index, field) in record.iter().enumerate() {
+        match std::str::from_utf8(field) {
+            Ok(name) => header.push(strip_bom(index, name).to_string()),
+            Err(e) => {
+                let offset = field_offset(record, index, e.valid_up_to());
+                diagnostics.push(invalid_utf8(display, 1, offset));
+                header.push(String::from_utf8_lossy(field).into_owned());
+            }
+        }
+    }
+    Some(header)
+}
+
+fn strip_bom(index: usize, name: &str) -> &str {
+    if index == 0 {
+        name.strip_prefix('\u{feff}').unwrap_or(name)
+    } else {
+        name
+    }
+}
+
+/// Compares the CSV header to the documented columns; false when cells cannot be checked.
+pub(super) fn check_header(
+    display: &Path,
+    header: &[String],
+    columns: &[CompiledColumn],
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let header_line = header.join(",");
+    let at = |index: usize| {
+        let column = header[..index]
+            .iter()
+            .map(|h| h.chars().count() + 1)
+            .sum::<usize>()
+            + 1;
+        (1, column)
+    };
+    let mut ok = true;
+    let mut seen = HashSet::new();
+    for (index, name) in header.iter().enumerate() {
+        let (line, column) = at(index);
+        if name.trim().is_empty() {
+            ok = false;
+            out.push(
+                Diagnostic::error(
+                    display,
+                    format!("column {} of the header has no name", index + 1),
+                )
+                .at(line, column)
+                .with_source_line(&header_line)
+                .with_hint("name every column in the first line"),
+            );
+        } else if !seen.insert(name.as_str()) {
+            ok = false;
+            out.push(
+                Diagnostic::error(display, format!("the header names `{name}` twice"))
+                    .at(line, column)
+                    .with_source_line(&header_line)
+                    .with_hint("give each column its own name"),
+            );
+        }
+    }
+    let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
+    let documented_set: HashSet<&str> = documented.iter().copied().collect();
+    for (index, name) in header.iter().enumerate() {
+        if !name.trim().is_empty() && !documented_set.contains(name.as_str()) {
+            ok = false;
+            let (line, column) = at(index);
+            let missing: Vec<&str> = documented
+                .iter()
+                .copied()
+                .filter(|d| !header.iter().any(|h| h == d))
+                .collect();
+            let hint = match did_you_mean(name, missing.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`? the front matter documents `{near}`"),
+                None => {
+                    "document the column in the front matter with a [[columns]] entry, or remove it"
+                        .into()
+                }
+            };
+            out.push(
+                Diagnostic::error(
+                    display,
+                    format!("column `{name}` is in the CSV but not documented"),
+                )
+                .at(line, column)
+                .with_source_line(&header_line)
+                .with_hint(hint),
+            );
+        }
+    }
+    for name in &documented {
+        if !header.iter().any(|h| h == name) {
+            ok = false;
+            let extra: Vec<&str> = header
+                .iter()
+                .map(String::as_str)
+                .filter(|h| !documented_set.contains(h))
+                .collect();
+            let hint = match did_you_mean(name, extra.iter().copied()) {
+                Some(near) => format!("did you mean `{near}`? the CSV header has `{near}`"),
+                None => "add the column to the CSV, or remove its [[columns]] entry".into(),
+            };
+            out.push(
+                Diagnostic::error(
+                    display,
+                    format!("documented column `{name}` is missing from the CSV header"),
+                )
+                .at(1, 1)
+                .with_source_line(&header_line)
+                .with_hint(hint),
+            );
+        }
+    }
+    if ok
+        && header
+            .iter()
+            .map(String::as_str)
+            .ne(documented.iter().copied())
+    {
+        ok = false;
+        out.push(
+            Diagnostic::error(
+                display,
+                "the columns are documented in a different order than the CSV header",
+            )
+            .at(1, 1)
+            .with_source_line(&header_line)
+            .with_hint(format!(
+                "list the [[columns]] in CSV order: {}",
+                header.join(", ")
+            )),
+        );
+    }
+    ok
+}

@@ -1,0 +1,100 @@
+//! Problem locations: the line, the character column of a cell (quote-aware) and the
+//! source line of each problem, read back from the file once the scan is over; and the
+//! diagnostics for bytes that are not UTF-8 or not CSV.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use super::problems::PendingProblem;
+use crate::diagnostics::Diagnostic;
+
+/// Turns pending problems into diagnostics with the source line and the column of the cell.
+pub(super) fn locate(path: &Path, display: &Path, pending: Vec<PendingProblem>) -> Vec<Diagnostic> {
+    let mut file = File::open(path).ok().map(BufReader::new);
+    pending
+        .into_iter()
+        .map(|problem| {
+            let mut d = Diagnostic::error(PathBuf::from(display), problem.message)
+                .with_severity(problem.severity)
+                .at_line(problem.line as usize);
+            if let Some(text) = file
+                .as_mut()
+                .and_then(|f| read_line_at(f, problem.record_byte))
+            {
+                let column = problem
+                    .field
+                    .and_then(|field| field_column(&text, field))
+                    .unwrap_or(1);
+                d = d.at(problem.line as usize, column).with_source_line(text);
+            }
+            if let Some(hint) = problem.hint {
+                d = d.with_hint(hint);
+            }
+            d
+        })
+        .collect()
+}
+
+fn read_line_at(file: &mut BufReader<File>, byte: u64) -> Option<String> {
+    file.seek(SeekFrom::Start(byte)).ok()?;
+    let mut raw = Vec::new();
+    file.read_until(b'\n', &mut raw).ok()?;
+    let text = String::from_utf8_lossy(&raw);
+    Some(text.trim_end_matches(['\n', '\r']).to_string())
+}
+
+/// The 1-based character column where field `field` starts on a CSV line (quote-aware).
+fn field_column(line: &str, field: usize) -> Option<usize> {
+    if field == 0 {
+        return Some(1);
+    }
+    let mut in_quotes = false;
+    let mut seen = 0;
+    for (column, c) in line.chars().enumerate() {
+        match c {
+            '"' => in_quotes = !in_quotes,
+            ',' if !in_quotes => {
+                seen += 1;
+                if seen == field {
+                    return Some(column + 2);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Byte offset within a record's line of `valid_up_to` bytes into field `index`.
+pub(super) fn field_offset(record: &csv::ByteRecord, index: usize, valid_up_to: usize) -> u64 {
+    (record.range(index).map_or(0, |r| r.start) + index + valid_up_to) as u64
+}
+
+pub(super) fn csv_error(display: &Path, error: &csv::Error) -> Diagnostic {
+    let mut d = Diagnostic::error(display, format!("cannot read the CSV: {error}"));
+    if let Some(position) = error.position() {
+        d = d.at_line(position.line() as usize);
+    }
+    d
+}
+
+pub(super) fn invalid_utf8(display: &Path, line: u64, byte_offset: u64) -> Diagnostic {
+    Diagnostic::error(
+        display,
+        format!("invalid UTF-8 on line {line}, at byte offset {byte_offset}"),
+    )
+    .at_line(line as usize)
+    .with_hint("save the file as UTF-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_columns_respect_quotes() {
+        assert_eq!(field_column("a,\"b,c\",d", 2), Some(9));
+        assert_eq!(field_column("a,b", 5), None);
+    }
+}

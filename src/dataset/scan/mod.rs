@@ -1,0 +1,233 @@
+//! The one streaming pass over a CSV file: check its structure and every cell against the
+//! documented columns, count rows, hash the bytes, and note what the page's table and
+//! charts need. This file holds the entry points and puts the jobs together; each job has
+//! its own file (records, cells, header, split, digest, chart, problems, locate).
+//!
+//! Memory stays flat in the row count: a record is read, checked, and dropped. Only
+//! `unique` columns keep something per row: a 128-bit fingerprint of each value seen (24
+//! bytes a row, whatever the cell length).
+
+mod cells;
+mod chart;
+mod digest;
+mod header;
+mod locate;
+mod problems;
+mod records;
+mod split;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeSet, HashSet};
+use std::fs::File;
+use std::path::Path;
+
+use regex::Regex;
+
+use crate::dataset::schema::ColumnSpec;
+use crate::dataset::stamp::FileStamp;
+use crate::diagnostics::Diagnostic;
+pub use chart::{ChartColumns, ChartPoint, ChartPoints, CHART_POINTS_CAP};
+pub(crate) use digest::hex;
+use digest::{Digester, HashingReader};
+pub use problems::ERRORS_SHOWN_PER_COLUMN;
+use records::ScanContext;
+use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
+
+/// The read buffer of the CSV parser: few system calls on large files.
+const READ_BUFFER_BYTES: usize = 256 * 1024;
+
+/// A column with its constraints ready to check.
+#[derive(Debug)]
+pub struct CompiledColumn<'a> {
+    pub spec: &'a ColumnSpec,
+    pub pattern: Option<Regex>,
+}
+
+impl CompiledColumn<'_> {
+    /// The columns of `specs` without their patterns (for checks that ignore them).
+    pub fn without_patterns(specs: &[ColumnSpec]) -> Vec<CompiledColumn<'_>> {
+        specs
+            .iter()
+            .map(|spec| CompiledColumn {
+                spec,
+                pattern: None,
+            })
+            .collect()
+    }
+}
+
+/// What the scan learned about a CSV file.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct CsvSummary {
+    pub header: Vec<String>,
+    /// Data rows, not counting the header.
+    pub rows: u64,
+    pub bytes: u64,
+    /// Lowercase hex SHA-256 of the file's bytes.
+    pub sha256: String,
+    /// Whether any cell of the rows the page shows is empty (the page explains the dash).
+    pub has_empty_cells: bool,
+    /// Source ids that cells reference.
+    pub referenced_sources: BTreeSet<String>,
+    /// Per column, the `DatePrecision`s seen in valid date cells, as a bit mask.
+    pub date_precisions: Vec<u8>,
+    /// The file's modification time when it was scanned: pages stream rows from the file
+    /// later, and must not publish rows that were never checked.
+    #[serde(skip)]
+    pub modified: Option<std::time::SystemTime>,
+    /// The file's stamp when it was scanned (`None` where the platform has none): the
+    /// download is published only while it still matches, and `serve` need not copy a CSV
+    /// whose stamp did not move.
+    #[serde(skip)]
+    pub stamp: Option<FileStamp>,
+    /// The longest cell of each column among the rendered rows, in characters: long text
+    /// columns get a wider column so their cells wrap into readable lines.
+    pub longest_cells: Vec<usize>,
+    /// The points of each chart, in the order the charts were given.
+    pub charts: Vec<ChartPoints>,
+}
+
+/// Scans `path` against `columns`. `display` is the path shown in messages.
+pub fn scan(
+    path: &Path,
+    display: &Path,
+    columns: &[CompiledColumn],
+    source_ids: &HashSet<&str>,
+    rows_to_render: u64,
+) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let inputs = ScanInputs {
+        columns,
+        charts: &[],
+        source_ids,
+        rows_to_render,
+    };
+    scan_with_charts(path, display, &inputs)
+}
+
+/// [`scan`] that also collects the points of `charts` in the same pass.
+///
+/// A file of [`SPLIT_FROM_BYTES`] or more is checked by two threads at once: this one from
+/// the start, another from the first line end past the middle, while a third hashes it. The
+/// halves are put together only when that is provably what one pass would have found: the
+/// first half's parser must arrive exactly where the second half started (so the cut was not
+/// inside a quoted field), the second half must have found no problem at all (so every
+/// message, line number and count comes from one pass), `unique` values must not repeat
+/// across the halves, and the first half must hold every row whose details the page needs.
+/// Otherwise the first half simply reads on to the end, as a single pass.
+pub fn scan_with_charts(
+    path: &Path,
+    display: &Path,
+    inputs: &ScanInputs,
+) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let two_cores = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+    scan_file(path, display, inputs, two_cores.then_some(SPLIT_FROM_BYTES))
+}
+
+/// What the scan of a file depends on besides the file (the scan cache's key includes it).
+#[derive(Clone, Copy)]
+pub struct ScanInputs<'a> {
+    pub columns: &'a [CompiledColumn<'a>],
+    pub charts: &'a [ChartColumns],
+    pub source_ids: &'a HashSet<&'a str>,
+    /// Rows the page's table shows.
+    pub rows_to_render: u64,
+}
+
+/// The scan; files of `split_from` bytes or more are checked in two halves at once.
+fn scan_file(
+    path: &Path,
+    display: &Path,
+    inputs: &ScanInputs,
+    split_from: Option<u64>,
+) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let columns = inputs.columns;
+    let mut diagnostics = Vec::new();
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => {
+            let d = Diagnostic::error(display, format!("cannot open the CSV file: {e}"))
+                .with_hint("check the `data` path in the front matter, or put the file at data/datasets/<slug>.csv");
+            return (None, vec![d]);
+        }
+    };
+    let metadata = file.metadata().ok();
+    let file_bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
+    let stamp = metadata.as_ref().and_then(FileStamp::from_metadata);
+    let modified = metadata.and_then(|m| m.modified().ok());
+    let split = Split::find(path, file_bytes, split_from);
+    // Decided before the header is read: the hashing thread reads the file on its own.
+    let hash_separately = split.is_some();
+    let mut hashing = HashingReader {
+        inner: file,
+        digester: if hash_separately {
+            Digester::Elsewhere
+        } else {
+            Digester::new(file_bytes)
+        },
+        bytes: 0,
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(false)
+        .buffer_capacity(READ_BUFFER_BYTES)
+        .from_reader(&mut hashing);
+    let mut header_record = csv::ByteRecord::new();
+    let Some(header) =
+        header::read_header(&mut reader, &mut header_record, display, &mut diagnostics)
+    else {
+        return (None, diagnostics);
+    };
+    let header_ok = header::check_header(display, &header, columns, &mut diagnostics);
+    let ctx = ScanContext::new(display, *inputs, header.len(), header_ok);
+    // A split only pays when the header was read within the first half.
+    let split = split.filter(|s| reader.position().byte() < s.at);
+    let ReadRecords {
+        records,
+        hashed_separately,
+    } = split::read_records(
+        path,
+        &mut reader,
+        split,
+        hash_separately,
+        &ctx,
+        &mut diagnostics,
+    );
+    drop(reader);
+    let digest = match hashed_separately {
+        Some(hashed) => hashed,
+        None => {
+            let bytes = hashing.bytes;
+            hashing.digester.finish().map(|digest| (digest, bytes))
+        }
+    };
+    let Some((sha256, bytes)) = digest else {
+        diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
+        return (None, diagnostics);
+    };
+    let summary = CsvSummary {
+        header,
+        rows: records.rows,
+        bytes,
+        sha256,
+        has_empty_cells: records.has_empty_cells,
+        referenced_sources: records.referenced_sources,
+        date_precisions: records.date_precisions,
+        modified,
+        stamp,
+        longest_cells: records.longest_cells,
+        charts: records.charts,
+    };
+    diagnostics.extend(records.diagnostics);
+    if summary.rows == 0 {
+        diagnostics.push(
+            Diagnostic::warning(display, "the CSV file has a header but no rows")
+                .at_line(1)
+                .with_hint("add the data rows, or remove the dataset until it has some"),
+        );
+    }
+    diagnostics.extend(locate::locate(path, display, records.pending));
+    diagnostics.extend(chart::cap_warnings(display, inputs.charts, &summary.charts));
+    diagnostics.extend(records.counter.not_shown(display, columns));
+    (Some(summary), diagnostics)
+}

@@ -1,0 +1,126 @@
+//! The kinds of problem the scan finds, where each applies (a cell's column or the whole
+//! row), and the counter that shows the first few of each and only counts the rest.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::CompiledColumn;
+use crate::diagnostics::{Diagnostic, Severity};
+
+/// Problems shown per column and kind before the rest are only counted.
+pub const ERRORS_SHOWN_PER_COLUMN: usize = 5;
+
+/// What is wrong with a row or a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum ProblemKind {
+    /// A row with more or fewer fields than the header.
+    Ragged,
+    /// Bytes that are not UTF-8.
+    Utf8,
+    /// A cell that is not of its column's type.
+    Type,
+    /// An empty cell in a required column.
+    Required,
+    /// A value outside the column's `enum`.
+    Enum,
+    /// A value beyond the column's `minimum` or `maximum`.
+    Range,
+    /// A value that does not match the column's `pattern`.
+    Pattern,
+    /// A source id that the front matter does not define.
+    Reference,
+    /// A value repeated in a `unique` column.
+    Unique,
+    /// A character HTML and XML cannot carry (a warning).
+    Character,
+}
+
+impl ProblemKind {
+    /// The word for the kind in "N more … problems" messages.
+    fn word(self) -> &'static str {
+        match self {
+            ProblemKind::Ragged => "ragged",
+            ProblemKind::Utf8 => "utf8",
+            ProblemKind::Type => "type",
+            ProblemKind::Required => "required",
+            ProblemKind::Enum => "enum",
+            ProblemKind::Range => "range",
+            ProblemKind::Pattern => "pattern",
+            ProblemKind::Reference => "reference",
+            ProblemKind::Unique => "unique",
+            ProblemKind::Character => "character",
+        }
+    }
+
+    /// Forbidden characters are replaced in every output, so they only warn.
+    pub(super) fn severity(self) -> Severity {
+        match self {
+            ProblemKind::Character => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+/// Where a problem applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Scope {
+    /// The whole row (its shape).
+    Row,
+    /// One cell: the column at this index.
+    Column(usize),
+}
+
+/// A cell problem found during the scan, located once the scan is over.
+pub(super) struct PendingProblem {
+    pub(super) severity: Severity,
+    pub(super) line: u64,
+    pub(super) record_byte: u64,
+    pub(super) field: Option<usize>,
+    pub(super) message: String,
+    pub(super) hint: Option<String>,
+}
+
+/// Counts problems per (scope, kind) so a column full of bad cells does not drown the report.
+#[derive(Default)]
+pub(super) struct ProblemCounter {
+    counts: HashMap<(Scope, ProblemKind), usize>,
+}
+
+impl ProblemCounter {
+    /// Whether this problem is among the first few of its kind in its scope.
+    pub(super) fn record(&mut self, scope: Scope, kind: ProblemKind) -> bool {
+        let count = self.counts.entry((scope, kind)).or_insert(0);
+        *count += 1;
+        *count <= ERRORS_SHOWN_PER_COLUMN
+    }
+
+    /// Whether any problem was counted.
+    pub(super) fn is_empty(&self) -> bool {
+        self.counts.is_empty()
+    }
+
+    /// One "N more … problems not shown" line per scope and kind past the shown few.
+    pub(super) fn not_shown(self, display: &Path, columns: &[CompiledColumn]) -> Vec<Diagnostic> {
+        let mut lines = Vec::new();
+        for ((scope, kind), count) in self.counts {
+            if count > ERRORS_SHOWN_PER_COLUMN {
+                let name = match scope {
+                    Scope::Row => "rows".to_string(),
+                    Scope::Column(column) => format!("column `{}`", columns[column].spec.name),
+                };
+                lines.push(
+                    Diagnostic::error(
+                        display,
+                        format!(
+                            "{} more {} problems in {name} not shown",
+                            count - ERRORS_SHOWN_PER_COLUMN,
+                            kind.word()
+                        ),
+                    )
+                    .with_severity(kind.severity()),
+                );
+            }
+        }
+        lines
+    }
+}

@@ -1,0 +1,289 @@
+//! Records and their checks: each row of a stretch of the file is counted, checked for its
+//! shape, UTF-8, forbidden characters, every cell, and `unique` repeats, and measured for
+//! what the page's table needs (empty cells, long columns) and what charts draw.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use super::cells::check_cell;
+use super::chart::ChartPoints;
+use super::locate::{field_offset, invalid_utf8};
+use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
+use super::ScanInputs;
+use crate::dataset::schema::{ColumnType, DatePrecision};
+use crate::diagnostics::Diagnostic;
+
+/// Rows whose cell lengths decide which columns get room to wrap long text.
+pub(super) const ROWS_MEASURED: u64 = 5_000;
+
+/// What every record of one file is checked against.
+pub(super) struct ScanContext<'a> {
+    pub(super) display: &'a Path,
+    pub(super) inputs: ScanInputs<'a>,
+    /// Fields per row: the header's.
+    width: usize,
+    /// Whether the header matches the columns; cells are only checked when it does.
+    header_ok: bool,
+    /// Per column: whether the type is its only check (no enum, bounds, pattern or
+    /// references), so that a valid cell needs nothing more.
+    type_only: Vec<bool>,
+}
+
+/// What the records of one stretch of a file told the scan.
+pub(super) struct Records {
+    /// Whether the stretch starts at the first data row, so that row numbers are known.
+    /// The second half of a split scan does not know how many rows came before it.
+    pub(super) from_start: bool,
+    pub(super) rows: u64,
+    pub(super) pending: Vec<PendingProblem>,
+    pub(super) counter: ProblemCounter,
+    /// Problems already located (invalid UTF-8).
+    pub(super) diagnostics: Vec<Diagnostic>,
+    pub(super) unique_seen: Vec<Option<HashMap<u128, u64>>>,
+    pub(super) has_empty_cells: bool,
+    /// Second half only: the first row (counted in the half) with an empty cell.
+    pub(super) first_empty_row: Option<u64>,
+    pub(super) longest_cells: Vec<usize>,
+    pub(super) referenced_sources: BTreeSet<String>,
+    pub(super) date_precisions: Vec<u8>,
+    pub(super) charts: Vec<ChartPoints>,
+}
+
+impl<'a> ScanContext<'a> {
+    pub(super) fn new(
+        display: &'a Path,
+        inputs: ScanInputs<'a>,
+        width: usize,
+        header_ok: bool,
+    ) -> ScanContext<'a> {
+        let type_only = inputs
+            .columns
+            .iter()
+            .map(|c| {
+                let spec = c.spec;
+                spec.enum_values.is_none()
+                    && spec.minimum.is_none()
+                    && spec.maximum.is_none()
+                    && c.pattern.is_none()
+                    && !spec.references_sources()
+            })
+            .collect();
+        ScanContext {
+            display,
+            inputs,
+            width,
+            header_ok,
+            type_only,
+        }
+    }
+}
+
+impl Records {
+    pub(super) fn new(ctx: &ScanContext, from_start: bool) -> Records {
+        Records {
+            from_start,
+            rows: 0,
+            pending: Vec::new(),
+            counter: ProblemCounter::default(),
+            diagnostics: Vec::new(),
+            unique_seen: ctx
+                .inputs
+                .columns
+                .iter()
+                .map(|c| c.spec.unique.then(HashMap::new))
+                .collect(),
+            has_empty_cells: false,
+            first_empty_row: None,
+            longest_cells: Vec::new(),
+            referenced_sources: BTreeSet::new(),
+            date_precisions: vec![0; ctx.inputs.columns.len()],
+            charts: vec![ChartPoints::default(); ctx.inputs.charts.len()],
+        }
+    }
+
+    /// Whether anything was found that the report must show.
+    pub(super) fn found_problems(&self) -> bool {
+        !self.pending.is_empty() || !self.diagnostics.is_empty() || !self.counter.is_empty()
+    }
+
+    /// Checks one record. `record` is handed back as it came (its buffer is reused).
+    pub(super) fn check(&mut self, record: &mut csv::ByteRecord, ctx: &ScanContext) {
+        self.rows += 1;
+        let position = record
+            .position()
+            .cloned()
+            .unwrap_or_else(csv::Position::new);
+        let (line, byte) = (position.line(), position.byte());
+        if record.len() != ctx.width {
+            if self.counter.record(Scope::Row, ProblemKind::Ragged) {
+                self.pending.push(PendingProblem {
+                    severity: ProblemKind::Ragged.severity(),
+                    line,
+                    record_byte: byte,
+                    field: None,
+                    message: format!(
+                        "row has {} fields, the header has {}",
+                        record.len(),
+                        ctx.width
+                    ),
+                    hint: Some(
+                        "every row needs one value per column; quote values that contain commas"
+                            .into(),
+                    ),
+                });
+            }
+            return;
+        }
+        if !self.from_start {
+            if self.first_empty_row.is_none() && record.iter().any(<[u8]>::is_empty) {
+                self.first_empty_row = Some(self.rows);
+            }
+        } else if self.rows <= ctx.inputs.rows_to_render {
+            // What the page's table needs to know about the rows it shows.
+            self.has_empty_cells |= record.iter().any(<[u8]>::is_empty);
+            if self.rows <= ROWS_MEASURED {
+                self.longest_cells.resize(ctx.width, 0);
+                for (longest, field) in self.longest_cells.iter_mut().zip(record.iter()) {
+                    let chars = String::from_utf8_lossy(field).chars().count();
+                    *longest = (*longest).max(chars);
+                }
+            }
+        }
+        if !ctx.header_ok {
+            return;
+        }
+        for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
+            if let Some(y_column) = ctx.inputs.columns.get(chart.y) {
+                chart.collect(record, y_column.spec.column_type, points);
+            }
+        }
+        // UTF-8 is checked once for the whole record; only a bad record is looked at
+        // field by field, to say where.
+        let text = match csv::StringRecord::from_byte_record(std::mem::take(record)) {
+            Ok(text) => text,
+            Err(error) => {
+                let bytes = error.into_byte_record();
+                for (index, field) in bytes.iter().enumerate() {
+                    if let (Err(e), Some(column)) =
+                        (std::str::from_utf8(field), ctx.inputs.columns.get(index))
+                    {
+                        if self.counter.record(Scope::Column(index), ProblemKind::Utf8) {
+                            // Exact for unquoted fields: the record's start, the fields and
+                            // commas before this one, and the valid bytes of this one.
+                            let offset = byte + field_offset(&bytes, index, e.valid_up_to());
+                            let d = invalid_utf8(ctx.display, line, offset);
+                            self.diagnostics.push(d.with_hint(format!(
+                                "column `{}`: save the file as UTF-8",
+                                column.spec.name
+                            )));
+                        }
+                    }
+                }
+                *record = bytes;
+                return;
+            }
+        };
+        if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
+            self.forbidden_characters(&text, line, byte, ctx);
+        }
+        for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
+            let column_type = column.spec.column_type;
+            // Most cells are non-empty and need only their type checked.
+            let problem =
+                if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
+                    None
+                } else {
+                    check_cell(
+                        value,
+                        column,
+                        ctx.inputs.source_ids,
+                        &mut self.referenced_sources,
+                    )
+                };
+            if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
+                self.date_precisions[index] |= DatePrecision::of(value) as u8;
+            }
+            if let Some(problem) = problem {
+                if self.counter.record(Scope::Column(index), problem.kind) {
+                    self.pending.push(PendingProblem {
+                        severity: problem.kind.severity(),
+                        line,
+                        record_byte: byte,
+                        field: Some(index),
+                        message: problem.message,
+                        hint: problem.hint,
+                    });
+                }
+            }
+            if let Some(seen) = self.unique_seen[index].as_mut() {
+                if !value.is_empty() {
+                    if let Some(first_line) = seen.get(&fingerprint(value)) {
+                        if self
+                            .counter
+                            .record(Scope::Column(index), ProblemKind::Unique)
+                        {
+                            self.pending.push(PendingProblem {
+                                severity: ProblemKind::Unique.severity(),
+                                line,
+                                record_byte: byte,
+                                field: Some(index),
+                                message: format!(
+                                    "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
+                                    column.spec.name, value
+                                ),
+                                hint: Some("remove the duplicate row or drop `unique = true`".into()),
+                            });
+                        }
+                    } else {
+                        seen.insert(fingerprint(value), line);
+                    }
+                }
+            }
+        }
+        *record = text.into_byte_record();
+    }
+
+    /// Cells with characters HTML and XML cannot carry: a warning, since the outputs
+    /// replace them (U+FFFD) and the download keeps the file as it is.
+    fn forbidden_characters(
+        &mut self,
+        text: &csv::StringRecord,
+        line: u64,
+        byte: u64,
+        ctx: &ScanContext,
+    ) {
+        for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
+            let Some(c) = value.chars().find(|c| crate::text::is_forbidden(*c)) else {
+                continue;
+            };
+            if self
+                .counter
+                .record(Scope::Column(index), ProblemKind::Character)
+            {
+                self.pending.push(PendingProblem {
+                    severity: ProblemKind::Character.severity(),
+                    line,
+                    record_byte: byte,
+                    field: Some(index),
+                    message: format!(
+                        "`{}` holds {}, a character HTML and XML cannot carry",
+                        column.spec.name,
+                        crate::text::describe_char(c)
+                    ),
+                    hint: Some("pages, charts and feeds show it as \u{fffd} and the download keeps it; remove it if the export put it there".into()),
+                });
+            }
+        }
+    }
+}
+
+/// A 128-bit fingerprint of a cell for `unique` checks: 24 bytes a row whatever the cell's
+/// length, with a chance of a false duplicate around 1e-26 at a million rows.
+fn fingerprint(value: &str) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let mut first = std::hash::DefaultHasher::new();
+    value.hash(&mut first);
+    let mut second = std::hash::DefaultHasher::new();
+    (0x9e37_79b9_7f4a_7c15_u64, value).hash(&mut second);
+    (u128::from(first.finish()) << 64) | u128::from(second.finish())
+}

@@ -1,0 +1,310 @@
+//! Tests of the scan: counts, hashes, cell and header problems, their locations and caps,
+//! and chart points; the split scan's own tests are in `tests/split.rs`.
+
+mod split;
+
+use super::*;
+use crate::dataset::schema::ColumnSpec;
+
+pub(super) fn column(name: &str, t: &str, extra: &str) -> ColumnSpec {
+    toml::from_str(&format!(
+        "name = \"{name}\"\ntitle = \"{name}\"\ntype = \"{t}\"\ndescription = \"d\"\n{extra}"
+    ))
+    .unwrap()
+}
+
+fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv).unwrap();
+    let compiled: Vec<CompiledColumn> = specs
+        .iter()
+        .map(|spec| CompiledColumn {
+            spec,
+            pattern: spec
+                .pattern
+                .as_ref()
+                .map(|p| Regex::new(&format!("^(?:{p})$")).unwrap()),
+        })
+        .collect();
+    let ids: HashSet<&str> = ["src-a"].into_iter().collect();
+    scan(&path, Path::new("t.csv"), &compiled, &ids, 100)
+}
+
+#[test]
+fn counts_and_hashes() {
+    let specs = [column("a", "string", ""), column("n", "integer", "")];
+    let (summary, problems) = run(b"a,n\nx,10366\n<b>,\n", &specs);
+    let summary = summary.unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(summary.rows, 2);
+    assert_eq!(summary.bytes, 17);
+    assert_eq!(summary.sha256.len(), 64);
+    assert!(summary.has_empty_cells);
+}
+
+#[test]
+fn bom_crlf_and_quoted_newlines_are_accepted() {
+    let specs = [column("a", "string", ""), column("b", "number", "")];
+    let (summary, problems) = run(b"\xef\xbb\xbfa,b\r\n\"x, \"\"y\"\"\nz\",1.5\r\n", &specs);
+    assert!(problems.is_empty(), "{problems:?}");
+    let summary = summary.unwrap();
+    assert_eq!(summary.header, ["a", "b"]);
+    assert_eq!(summary.rows, 1);
+}
+
+#[test]
+fn forbidden_characters_in_cells_are_warnings() {
+    let specs = [column("a", "string", ""), column("b", "string", "")];
+    let csv = b"a,b\nok,\"tab\there\nnew line\"\nx\x1b[31m,\x00\n\xc2\x85,\xef\xbf\xbe\n";
+    let (summary, problems) = run(csv, &specs);
+    assert_eq!(summary.unwrap().rows, 3);
+    let found: Vec<(Option<u32>, Option<u32>, &str)> = problems
+        .iter()
+        .map(|d| (d.line, d.column, d.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Some(4),
+                Some(1),
+                "`a` holds U+001B (ESC), a character HTML and XML cannot carry"
+            ),
+            (
+                Some(4),
+                Some(8),
+                "`b` holds U+0000 (NUL), a character HTML and XML cannot carry"
+            ),
+            (
+                Some(5),
+                Some(1),
+                "`a` holds U+0085 (C1 control), a character HTML and XML cannot carry"
+            ),
+            (
+                Some(5),
+                Some(3),
+                "`b` holds U+FFFE (noncharacter), a character HTML and XML cannot carry"
+            ),
+        ]
+    );
+    assert!(problems
+        .iter()
+        .all(|d| d.severity == crate::diagnostics::Severity::Warning));
+}
+
+#[test]
+fn type_errors_name_line_column_and_value() {
+    let specs = [column("a", "string", ""), column("n", "integer", "")];
+    let (_, problems) = run(b"a,n\nx,1\ny,1.5\n", &specs);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = &problems[0];
+    assert_eq!((p.line, p.column), (Some(3), Some(3)));
+    assert!(
+        p.message
+            .contains("`n` is declared integer, but \"1.5\" is not"),
+        "{}",
+        p.message
+    );
+    assert_eq!(p.source_line.as_deref(), Some("y,1.5"));
+}
+
+#[test]
+fn ragged_rows_say_expected_and_found() {
+    let specs = [column("a", "string", ""), column("b", "string", "")];
+    let (_, problems) = run(b"a,b\nx\n", &specs);
+    assert_eq!(problems[0].line, Some(2));
+    assert!(problems[0]
+        .message
+        .contains("row has 1 fields, the header has 2"));
+}
+
+#[test]
+fn constraints_are_checked() {
+    let specs = [
+        column(
+            "k",
+            "string",
+            "required = true\nunique = true\nenum = [\"SATA\", \"SAS\"]",
+        ),
+        column("v", "number", "minimum = 0\nmaximum = 10"),
+        column("p", "string", "pattern = \"[0-9]+K\""),
+        column("s", "string", "references = \"sources\""),
+    ];
+    let (summary, problems) = run(
+        b"k,v,p,s\nSATA,1,32K,src-a\nSATA,11,32,src-b\nSAT,-1,1K,src-a\n,5,2K,src-a\n",
+        &specs,
+    );
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    let text = messages.join("\n");
+    assert!(
+        text.contains("repeats the value \"SATA\" of line 2"),
+        "{text}"
+    );
+    assert!(text.contains("beyond the maximum 10"), "{text}");
+    assert!(text.contains("beyond the minimum 0"), "{text}");
+    assert!(text.contains("does not match the pattern"), "{text}");
+    assert!(text.contains("names the source \"src-b\""), "{text}");
+    assert!(text.contains("does not allow \"SAT\""), "{text}");
+    assert!(
+        text.contains("`k` is empty, but the column is required"),
+        "{text}"
+    );
+    assert_eq!(
+        summary
+            .unwrap()
+            .referenced_sources
+            .into_iter()
+            .collect::<Vec<_>>(),
+        ["src-a"]
+    );
+}
+
+#[test]
+fn header_mismatches_are_reported_with_near_misses() {
+    let specs = [column("alpha", "string", ""), column("beta", "string", "")];
+    let (_, problems) = run(b"alpha,betta,gamma\n1,2,3\n", &specs);
+    let text: Vec<String> = problems
+        .iter()
+        .map(|p| format!("{} | {:?}", p.message, p.hint))
+        .collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains("column `betta` is in the CSV but not documented"),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `beta`"), "{text}");
+    assert!(
+        text.contains("column `gamma` is in the CSV but not documented"),
+        "{text}"
+    );
+    assert!(
+        text.contains("documented column `beta` is missing"),
+        "{text}"
+    );
+}
+
+#[test]
+fn empty_and_header_only_files() {
+    let specs = [column("a", "string", "")];
+    let (summary, problems) = run(b"", &specs);
+    assert!(summary.is_none());
+    assert!(problems[0].message.contains("empty"));
+    let (_, problems) = run(b"a\n", &specs);
+    assert_eq!(problems[0].severity, crate::diagnostics::Severity::Warning);
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let specs = [column("a", "string", "")];
+    let (_, problems) = run(b"a\nok\nbad\xff\n", &specs);
+    assert_eq!(problems[0].line, Some(3));
+    assert!(problems[0].message.contains("invalid UTF-8"));
+}
+
+#[test]
+fn problems_are_capped_per_column() {
+    let specs = [column("n", "integer", "")];
+    let mut csv = b"n\n".to_vec();
+    for _ in 0..20 {
+        csv.extend_from_slice(b"x\n");
+    }
+    let (_, problems) = run(&csv, &specs);
+    assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
+    assert!(problems
+        .last()
+        .unwrap()
+        .message
+        .contains("15 more type problems in column `n`"));
+}
+
+#[test]
+fn charts_collect_filtered_points_in_the_same_pass() {
+    let specs = [
+        column("k", "string", ""),
+        column("s", "string", ""),
+        column("v", "number", ""),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    let mut csv = String::from("k,s,v\nx,a,10366\nx,b,\ny,a,1.5\nz,a,2\n");
+    for _ in 0..CHART_POINTS_CAP {
+        csv.push_str("w,a,1\n");
+    }
+    std::fs::write(&path, csv).unwrap();
+    let compiled = CompiledColumn::without_patterns(&specs);
+    let filtered = ChartColumns {
+        id: "filtered".into(),
+        x: 0,
+        y: 2,
+        series: Some(1),
+        filter: vec![(0, vec!["x".into(), "y".into()])],
+    };
+    let all = ChartColumns {
+        id: "all".into(),
+        x: 0,
+        y: 2,
+        series: None,
+        filter: Vec::new(),
+    };
+    let charts = [filtered, all];
+    let ids = HashSet::new();
+    let inputs = ScanInputs {
+        columns: &compiled,
+        charts: &charts,
+        source_ids: &ids,
+        rows_to_render: 10,
+    };
+    let (summary, problems) = scan_with_charts(&path, Path::new("t.csv"), &inputs);
+    let (split, split_problems) = scan_file(&path, Path::new("t.csv"), &inputs, Some(0));
+    assert_eq!(
+        split_problems, problems,
+        "the halves put together say the same"
+    );
+    let summary = summary.unwrap();
+    assert_eq!(split.unwrap().charts, summary.charts);
+    let first = &summary.charts[0];
+    assert_eq!(first.points.len(), 2);
+    assert_eq!(first.points[0].y_text, "10,366");
+    assert_eq!(first.points[0].series.as_deref(), Some("a"));
+    assert_eq!(first.points[1].y, 1.5);
+    assert_eq!(first.missing, 1);
+    let second = &summary.charts[1];
+    assert_eq!(second.points.len(), CHART_POINTS_CAP);
+    assert_eq!(second.dropped, 3);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0]
+        .message
+        .contains("chart `all` draws only the first 5,000 of 5,003 points"));
+}
+
+#[test]
+fn ragged_rows_past_the_cap_are_counted_for_the_rows() {
+    let specs = [column("a", "string", ""), column("b", "string", "")];
+    let mut csv = b"a,b\n".to_vec();
+    for _ in 0..8 {
+        csv.extend_from_slice(b"x\n");
+    }
+    let (_, problems) = run(&csv, &specs);
+    assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
+    let last = problems.last().unwrap();
+    assert_eq!(last.message, "3 more ragged problems in rows not shown");
+    assert_eq!(last.severity, crate::diagnostics::Severity::Error);
+}
+
+#[test]
+fn forbidden_characters_past_the_cap_stay_warnings() {
+    let specs = [column("a", "string", "")];
+    let mut csv = b"a\n".to_vec();
+    for _ in 0..7 {
+        csv.extend_from_slice(b"x\x01\n");
+    }
+    let (_, problems) = run(&csv, &specs);
+    assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
+    let last = problems.last().unwrap();
+    assert_eq!(
+        last.message,
+        "2 more character problems in column `a` not shown"
+    );
+    assert_eq!(last.severity, crate::diagnostics::Severity::Warning);
+}

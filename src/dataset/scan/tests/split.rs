@@ -1,0 +1,173 @@
+//! The split scan reports exactly what one pass reports: clean halves are put together,
+//! and a cut inside a quoted field, a problem in the second half or a duplicate across the
+//! halves makes the first half read on as one pass (property tests over generated files).
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::column;
+use crate::dataset::scan::split::HALVES_JOINED;
+use crate::dataset::scan::{scan_file, ChartColumns, CompiledColumn, CsvSummary, ScanInputs};
+use crate::diagnostics::Diagnostic;
+
+/// Everything a scan reports, for comparing a split scan with a single pass.
+fn report(result: (Option<CsvSummary>, Vec<Diagnostic>)) -> String {
+    let (summary, mut problems) = result;
+    // The "more problems not shown" lines come in no particular order.
+    problems.sort_by_key(|d| format!("{d:?}"));
+    let summary = summary.map(|s| {
+        (
+            s.header,
+            s.rows,
+            s.bytes,
+            s.sha256,
+            s.has_empty_cells,
+            s.referenced_sources,
+            s.date_precisions,
+            s.longest_cells,
+            s.charts,
+        )
+    });
+    format!("{summary:?}\n{problems:#?}")
+}
+
+/// The scan of `csv` in one pass and split in the middle must report the same. Returns
+/// whether the split scan put two halves together (rather than reading on as one pass).
+fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
+    let specs = [
+        column("id", "integer", "unique = true"),
+        column("v", "number", "minimum = 0"),
+        column("when", "date", ""),
+        column("src", "string", "references = \"sources\""),
+        column("note", "string", ""),
+    ];
+    let compiled = CompiledColumn::without_patterns(&specs);
+    let charts = [ChartColumns {
+        id: "v".into(),
+        x: 0,
+        y: 1,
+        series: None,
+        filter: Vec::new(),
+    }];
+    let ids: HashSet<&str> = ["a", "b"].into_iter().collect();
+    let inputs = ScanInputs {
+        columns: &compiled,
+        charts: &charts,
+        source_ids: &ids,
+        rows_to_render,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, csv).unwrap();
+    let display = Path::new("t.csv");
+    let one_pass = report(scan_file(&path, display, &inputs, None));
+    let joined_before = HALVES_JOINED.with(|n| n.get());
+    let split = report(scan_file(&path, display, &inputs, Some(0)));
+    assert_eq!(split, one_pass, "{}", String::from_utf8_lossy(csv));
+    HALVES_JOINED.with(|n| n.get()) > joined_before
+}
+
+#[test]
+fn clean_halves_are_put_together() {
+    let rows = |count: usize| {
+        let mut csv = String::from("id,v,when,src,note\n");
+        for i in 0..count {
+            let v = if i % 7 == 0 {
+                String::new()
+            } else {
+                format!("{}.{}", i % 97, i % 10)
+            };
+            csv.push_str(&format!(
+                "{i},{v},2021-{:02},a,\"row {i}, quoted\"\n",
+                i % 12 + 1
+            ));
+        }
+        csv.into_bytes()
+    };
+    assert!(
+        assert_split_agrees(&rows(3000), 1000),
+        "the halves were joined"
+    );
+    assert!(
+        assert_split_agrees(&rows(3000), 1),
+        "the halves were joined"
+    );
+    assert!(
+        assert_split_agrees(&rows(12_000), u64::MAX),
+        "the halves were joined"
+    );
+    // With every row shown, the page measures the first 5,000 rows, which the first
+    // half of 3,000 rows does not hold: one pass instead.
+    assert!(!assert_split_agrees(&rows(3000), u64::MAX));
+}
+
+#[test]
+fn a_cut_inside_a_quoted_field_reads_on_as_one_pass() {
+    let mut csv = String::from("id,v,when,src,note\r\n");
+    for i in 0..40 {
+        csv.push_str(&format!("{i},{i}.5,2021-0{},a,plain\r\n", i % 9 + 1));
+    }
+    // A note of many lines straddles the middle of the file.
+    let lines: String = (0..200).map(|i| format!("line {i}\n")).collect();
+    csv.push_str(&format!("40,1,2021,b,\"{lines}\"\r\n"));
+    for i in 41..80 {
+        csv.push_str(&format!("{i},{i},2021-05,a,\"x, y\"\r\n"));
+    }
+    assert!(!assert_split_agrees(csv.as_bytes(), 1000));
+    assert!(!assert_split_agrees(csv.as_bytes(), 3));
+    // And with a problem in the second half, and a duplicate across the halves.
+    let broken = csv.replace("79,79,", "79,-4,").replace("78,78", "3,78");
+    assert!(!assert_split_agrees(broken.as_bytes(), 1000));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// Rows drawn from good and bad cells, quoted commas and newlines, blank lines,
+    /// ragged rows, CRLF and LF: splitting never changes what the scan reports.
+    #[test]
+    fn a_split_scan_reports_what_one_pass_reports(
+        rows in proptest::collection::vec(
+            (0u8..6, 0u8..6, 0u8..5, 0u8..4, 0u8..6),
+            0..120,
+        ),
+        crlf in proptest::bool::ANY,
+        clean in proptest::bool::ANY,
+        rows_to_render in proptest::sample::select(vec![1u64, 5, 1000, u64::MAX]),
+    ) {
+        let end = if crlf { "\r\n" } else { "\n" };
+        let mut csv = format!("id,v,when,src,note{end}");
+        for (i, &(id, v, when, src, note)) in rows.iter().enumerate() {
+            // Clean files are the ones whose halves are put together.
+            let (id, v, when, src, note) = if clean {
+                (3, [0, 2, 4][v as usize % 3], [0, 1, 3, 4][when as usize % 4], src % 2, [0, 1, 2, 5][note as usize % 4])
+            } else {
+                (id, v, when, src, note)
+            };
+            let id = match id { 0 => String::new(), 1 => "x".into(), 2 => "7".into(), _ => i.to_string() };
+            let v = ["1.5", "-2", "", "1,000", "2.5e3", "abc"][v as usize];
+            let when = ["2021", "2021-02", "2021-02-30", "", "2021-05-21T10:00:00Z"][when as usize];
+            let src = ["a", "b", "c", ""][src as usize];
+            match note {
+                0 => csv.push_str(&format!("{id},{v},{when},{src},plain{end}")),
+                1 => csv.push_str(&format!("{id},\"{v}\",{when},{src},\"a, b\"{end}")),
+                2 => csv.push_str(&format!("{id},{v},{when},{src},\"two\nlines\"{end}")),
+                3 => csv.push_str(&format!("{id},{v},{when}{end}")),
+                4 => csv.push_str(&format!("{end}{id},{v},{when},{src},{end}")),
+                _ => csv.push_str(&format!("{id},{v},{when},{src},\"say \"\"hi\"\"\"{end}")),
+            }
+        }
+        assert_split_agrees(csv.as_bytes(), rows_to_render);
+    }
+
+    /// A duplicate across the halves of an otherwise clean file is still reported.
+    #[test]
+    fn a_duplicate_across_the_halves_is_found(rows in 50usize..400, from in 0usize..10, to in 0usize..10) {
+        let mut csv = String::from("id,v,when,src,note\n");
+        for i in 0..rows {
+            let id = if i == rows - 1 - to { from } else { i + 10 };
+            csv.push_str(&format!("{id},1.5,2021,a,x\n"));
+        }
+        assert_split_agrees(csv.as_bytes(), 1000);
+    }
+}

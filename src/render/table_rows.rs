@@ -1,0 +1,175 @@
+//! The rows of a dataset page's table: CSV records rendered as HTML `<tr>` rows (numbers
+//! grouped, references linked, empty cells marked, every cell escaped) and streamed from
+//! the file straight into the page, so no table is held in memory.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::Path;
+
+use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
+use crate::text::escape_html_into;
+
+/// Renders CSV records as the `<tr>` rows of a dataset page's table.
+#[derive(Debug, Clone)]
+pub struct RowRenderer {
+    columns: Vec<(ColumnType, bool)>,
+}
+
+impl RowRenderer {
+    pub fn new(columns: &[ColumnSpec]) -> Self {
+        RowRenderer {
+            columns: columns
+                .iter()
+                .map(|c| (c.column_type, c.references_sources()))
+                .collect(),
+        }
+    }
+
+    /// Appends one `<tr>`.
+    pub fn render(&self, record: &csv::ByteRecord, out: &mut String) {
+        out.push_str("<tr>");
+        for (index, field) in record.iter().enumerate() {
+            let value = match std::str::from_utf8(field) {
+                Ok(v) => std::borrow::Cow::Borrowed(v),
+                Err(_) => String::from_utf8_lossy(field),
+            };
+            let (column_type, is_reference) = self
+                .columns
+                .get(index)
+                .copied()
+                .unwrap_or((ColumnType::String, false));
+            if value.is_empty() {
+                out.push_str("<td class=\"empty\">—</td>");
+                continue;
+            }
+            if is_reference {
+                out.push_str("<td><a href=\"#source-");
+                escape_html_into(&value, out);
+                out.push_str("\">");
+                escape_html_into(&value, out);
+                out.push_str("</a></td>");
+            } else if column_type.is_numeric() {
+                out.push_str("<td class=\"num\">");
+                format_number_html(&value, out);
+                out.push_str("</td>");
+            } else {
+                out.push_str("<td>");
+                escape_html_into(&value, out);
+                out.push_str("</td>");
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+}
+
+/// Streams every table row of `path` (skipping the header) into `out`; used for pages that
+/// show more rows than the scan keeps in memory.
+pub fn stream_rows(
+    path: &Path,
+    renderer: &RowRenderer,
+    limit: u64,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let file = File::open(path)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(true)
+        .buffer_capacity(64 * 1024)
+        .from_reader(file);
+    let mut record = csv::ByteRecord::new();
+    let mut chunk = String::with_capacity(64 * 1024);
+    let mut written = 0;
+    while written < limit
+        && reader
+            .read_byte_record(&mut record)
+            .map_err(io::Error::other)?
+    {
+        renderer.render(&record, &mut chunk);
+        written += 1;
+        if chunk.len() > 60 * 1024 {
+            out.write_all(chunk.as_bytes())?;
+            chunk.clear();
+        }
+    }
+    out.write_all(chunk.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn column(name: &str, t: &str, extra: &str) -> ColumnSpec {
+        toml::from_str(&format!(
+            "name = \"{name}\"\ntitle = \"{name}\"\ntype = \"{t}\"\ndescription = \"d\"\n{extra}"
+        ))
+        .unwrap()
+    }
+
+    fn rendered(csv: &[u8], specs: &[ColumnSpec]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        let mut out = Vec::new();
+        stream_rows(&path, &RowRenderer::new(specs), u64::MAX, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn numbers_are_grouped_and_empty_cells_marked() {
+        let specs = [column("a", "string", ""), column("n", "integer", "")];
+        let html = rendered(b"a,n\nx,10366\n<b>,\n", &specs);
+        assert!(html.contains("<td class=\"num\">10,366</td>"), "{html}");
+        assert!(
+            html.contains("<td>&lt;b&gt;</td><td class=\"empty\">—</td>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn rows_render_escaped_and_grouped() {
+        let specs = [
+            column("s", "string", ""),
+            column("n", "number", ""),
+            column("r", "string", "references = \"sources\""),
+        ];
+        let html = rendered(
+            b"s,n,r\n\"a&'\\\"\"\",-1234567.50,src-a\nz,2.5e3,\n",
+            &specs,
+        );
+        assert!(html.contains("<td>a&amp;&#39;\\&quot;</td>"), "{html}");
+        assert!(
+            html.contains("<td class=\"num\">-1,234,567.50</td>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<td><a href=\"#source-src-a\">src-a</a></td>"),
+            "{html}"
+        );
+        assert!(html.contains("<td class=\"num\">2.5e3</td>"), "{html}");
+        assert_eq!(
+            rendered(b"s,n,r\na,1,b\nc,2,d\n", &specs)
+                .matches("<tr>")
+                .count(),
+            2
+        );
+    }
+
+    #[test]
+    fn bom_crlf_and_quoted_newlines_render() {
+        let specs = [column("a", "string", ""), column("b", "number", "")];
+        let html = rendered(b"\xef\xbb\xbfa,b\r\n\"x, \"\"y\"\"\nz\",1.5\r\n", &specs);
+        assert!(html.contains("x, &quot;y&quot;\nz"), "{html}");
+    }
+
+    #[test]
+    fn forbidden_characters_are_never_rendered() {
+        let specs = [column("a", "string", ""), column("b", "string", "")];
+        let csv = b"a,b\nok,\"tab\there\nnew line\"\nx\x1b[31m,\x00\n\xc2\x85,\xef\xbf\xbe\n";
+        let html = rendered(csv, &specs);
+        assert!(!html.chars().any(crate::text::is_forbidden), "{html:?}");
+        assert!(
+            html.contains("<td>x\u{fffd}[31m</td><td>\u{fffd}</td>"),
+            "{html:?}"
+        );
+    }
+}
