@@ -621,6 +621,7 @@ fn render_affected(
             urls::csv_file(slug),
             urls::json_file(slug),
             urls::csvw_file(slug),
+            urls::croissant_file(slug),
         ] {
             writer.remove(&path);
         }

@@ -83,10 +83,24 @@ impl<'a> Writer<'a> {
     }
 
     pub fn json(&self, relative: &str, value: &serde_json::Value) -> Result<(), Diagnostic> {
-        let mut bytes = serde_json::to_vec_pretty(value)
-            .map_err(|e| io_problem(relative, std::io::Error::other(e)))?;
-        bytes.push(b'\n');
-        self.bytes(relative, &bytes)
+        self.bytes(relative, &metadata::json_file(value))
+    }
+
+    /// Writes a file from a function that streams into it.
+    pub fn stream(
+        &self,
+        relative: &str,
+        write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), Diagnostic> {
+        let mut file = self
+            .sink
+            .create(relative)
+            .map_err(|e| io_problem(relative, e))?;
+        write(file.writer())
+            .and_then(|_| file.finish())
+            .map_err(|e| io_problem(relative, e))?;
+        self.files.fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 
     pub fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
@@ -145,6 +159,10 @@ pub fn write_dataset(
     writer.json(
         &urls::csvw_file(&dataset.slug),
         &metadata::csvw::table(site, dataset),
+    )?;
+    writer.json(
+        &urls::croissant_file(&dataset.slug),
+        &metadata::croissant::dataset(site, dataset),
     )
 }
 
@@ -235,6 +253,12 @@ pub fn write_site_metadata(site: &Site, writer: &Writer) {
         || writer.bytes("robots.txt", metadata::site_files::robots(site).as_bytes()),
         no_file,
     );
+    for (path, syntax) in metadata::dcat::FILES {
+        writer.run(
+            || writer.stream(path, |out| metadata::dcat::write(site, syntax, out)),
+            no_file,
+        );
+    }
 }
 
 /// Copies `static/` into the output root as is (symbolic links followed when they stay

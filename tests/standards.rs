@@ -41,7 +41,9 @@ fn dataset_files(output: &Path, suffix: &str) -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();
-            name.ends_with(suffix) && (suffix != ".json" || !name.ends_with(".csv-metadata.json"))
+            name.ends_with(suffix)
+                && (suffix != ".json"
+                    || !(name.ends_with(".csv-metadata.json") || name.ends_with(".croissant.json")))
         })
         .collect();
     files.sort();

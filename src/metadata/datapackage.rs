@@ -19,6 +19,14 @@ pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
     package.insert("title".into(), json!(front.title));
     package.insert("description".into(), json!(super::description(dataset)));
     package.insert("homepage".into(), json!(super::page_url(site, dataset)));
+    // Not a Data Package property (custom properties are allowed): the same CSV described
+    // for machine-learning platforms.
+    package.insert(
+        "croissant".into(),
+        json!(site
+            .config
+            .absolute_url(&crate::render::urls::croissant_file(&dataset.slug))),
+    );
     package.insert("keywords".into(), json!(front.tags));
     package.insert("licenses".into(), json!([license(site, dataset)]));
     package.insert(

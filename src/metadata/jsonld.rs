@@ -8,7 +8,8 @@ use crate::render::urls;
 use crate::render::view::human_size;
 use crate::site::Site;
 
-fn organization(party: &crate::config::Party) -> Value {
+/// A schema.org `Organization` (also read by Croissant, whose vocabulary is schema.org).
+pub(super) fn organization(party: &crate::config::Party) -> Value {
     let mut out = Map::new();
     out.insert("@type".into(), json!("Organization"));
     out.insert("name".into(), json!(party.name));

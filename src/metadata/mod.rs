@@ -5,9 +5,12 @@
 //! Everything here is deterministic: keys are emitted sorted (serde_json's default map),
 //! listings are sorted, and dates come from the content (or `--date`), never the clock.
 
+pub mod croissant;
 pub mod csvw;
 pub mod datapackage;
+pub mod dcat;
 pub mod jsonld;
+mod rdf;
 pub mod site_files;
 
 use std::fmt::Write as _;
@@ -88,6 +91,14 @@ pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnTyp
         }
         other => other.as_str(),
     }
+}
+
+/// The bytes of a JSON output file: pretty-printed, one final newline. The DCAT catalog
+/// states the size and SHA-256 of these same bytes.
+pub fn json_file(value: &serde_json::Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
 }
 
 /// Escapes text for XML content and attribute values (forbidden characters become U+FFFD).

@@ -32,6 +32,9 @@ pub mod urls {
     pub fn csvw_file(slug: &str) -> String {
         format!("data/datasets/{slug}.csv-metadata.json")
     }
+    pub fn croissant_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.croissant.json")
+    }
     /// A chart's standalone SVG, next to the CSV it is drawn from.
     pub fn chart_file(slug: &str, chart_id: &str) -> String {
         format!("data/datasets/{slug}-{chart_id}.svg")

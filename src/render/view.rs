@@ -214,6 +214,7 @@ pub struct DatasetPageView<'a> {
     /// The suggested citation (also the JSON-LD `creditText`).
     pub citation: String,
     pub csvw_url: String,
+    pub croissant_url: String,
 }
 
 /// Cells longer than this (in characters) make a column wide.
@@ -343,6 +344,7 @@ impl<'a> DatasetPageView<'a> {
             version: front.version.as_deref(),
             citation: crate::metadata::citation(site, dataset),
             csvw_url: urls::csvw_file(&dataset.slug),
+            croissant_url: urls::croissant_file(&dataset.slug),
         }
     }
 }

@@ -112,6 +112,8 @@ pub fn content_type(path: &Path) -> &'static str {
         Some("css") => "text/css; charset=utf-8",
         Some("js" | "mjs") => "text/javascript; charset=utf-8",
         Some("json") => "application/json",
+        Some("jsonld") => "application/ld+json",
+        Some("ttl") => "text/turtle; charset=utf-8",
         Some("csv") => "text/csv; charset=utf-8",
         Some("xml") => "application/xml",
         Some("txt") => "text/plain; charset=utf-8",

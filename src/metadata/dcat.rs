@@ -1,0 +1,409 @@
+//! The site as a DCAT-AP 3 catalog, `data/catalog.ttl` and `data/catalog.jsonld`, for the
+//! data portals that harvest DCAT (CKAN's harvester, data.europa.eu, national portals):
+//! every dataset with its CSV, Data Package, CSVW and Croissant distributions. Both files
+//! are written from the same nodes ([`super::rdf`]), one dataset at a time.
+
+use std::io::{self, Write};
+
+use sha2::{Digest, Sha256};
+
+use super::rdf::{self, Node};
+use crate::content::date_string;
+use crate::dataset::Dataset;
+use crate::render::urls;
+use crate::site::Site;
+
+/// The two syntaxes of the same graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    Turtle,
+    JsonLd,
+}
+
+/// Where each syntax is written.
+pub const FILES: [(&str, Syntax); 2] = [
+    ("data/catalog.ttl", Syntax::Turtle),
+    ("data/catalog.jsonld", Syntax::JsonLd),
+];
+
+const EU: &str = "http://publications.europa.eu/resource/authority/";
+const IANA: &str = "http://www.iana.org/assignments/media-types/";
+const STABLE: &str = "http://publications.europa.eu/resource/authority/planned-availability/STABLE";
+const SHA256: &str = "http://spdx.org/rdf/terms#checksumAlgorithm_sha256";
+
+/// One kind of distribution of every dataset: where it is, what it is.
+struct Kind {
+    fragment: &'static str,
+    title: &'static str,
+    description: &'static str,
+    media_type: &'static str,
+    file_type: &'static str,
+    conforms_to: Option<&'static str>,
+}
+
+const KINDS: [Kind; 4] = [
+    Kind {
+        fragment: "csv",
+        title: "CSV",
+        description: "The table as a CSV file (UTF-8, comma-separated, one header row), byte for byte as the page describes it.",
+        media_type: "text/csv",
+        file_type: "CSV",
+        conforms_to: None,
+    },
+    Kind {
+        fragment: "datapackage",
+        title: "Data Package",
+        description: "Frictionless Data Package (v2) descriptor of the CSV: schema, constraints, size and SHA-256.",
+        media_type: "application/json",
+        file_type: "JSON",
+        conforms_to: Some(super::datapackage::PROFILE),
+    },
+    Kind {
+        fragment: "csvw",
+        title: "CSVW metadata",
+        description: "CSV on the Web (W3C) table metadata for the CSV.",
+        media_type: "application/csvm+json",
+        file_type: "JSON_LD",
+        conforms_to: Some("http://www.w3.org/ns/csvw"),
+    },
+    Kind {
+        fragment: "croissant",
+        title: "Croissant metadata",
+        description: "Croissant (MLCommons) metadata: the CSV as a file object and one record set of typed fields.",
+        media_type: "application/ld+json",
+        file_type: "JSON_LD",
+        conforms_to: Some(super::croissant::CONFORMS_TO),
+    },
+];
+
+/// Writes the whole catalog in one syntax. Memory holds one dataset's nodes at a time.
+pub fn write(site: &Site, syntax: Syntax, out: &mut dyn Write) -> io::Result<()> {
+    let mut first = true;
+    let mut emit = |nodes: Vec<Node>, out: &mut dyn Write| -> io::Result<()> {
+        for node in &nodes {
+            match syntax {
+                Syntax::Turtle => rdf::turtle_node(node, out)?,
+                Syntax::JsonLd => {
+                    let text = serde_json::to_string_pretty(&rdf::json_ld_node(node))
+                        .map_err(io::Error::other)?;
+                    // JSON strings never hold a raw line break, so indenting is safe.
+                    let separator = if first { "\n    " } else { ",\n    " };
+                    write!(out, "{separator}{}", text.replace('\n', "\n    "))?;
+                }
+            }
+            first = false;
+        }
+        Ok(())
+    };
+    match syntax {
+        Syntax::Turtle => {
+            rdf::turtle_prefixes(out)?;
+            writeln!(out)?;
+        }
+        Syntax::JsonLd => {
+            let context =
+                serde_json::to_string(&rdf::json_ld_context()).map_err(io::Error::other)?;
+            write!(out, "{{\n  \"@context\": {context},\n  \"@graph\": [")?;
+        }
+    }
+    emit(site_nodes(site), out)?;
+    for dataset in &site.datasets {
+        emit(dataset_nodes(site, dataset), out)?;
+    }
+    if syntax == Syntax::JsonLd {
+        writeln!(out, "\n  ]\n}}")?;
+    }
+    Ok(())
+}
+
+fn language(site: &Site) -> Option<&str> {
+    Some(site.config.language.as_str())
+}
+
+fn publisher_iri(site: &Site) -> String {
+    format!("{}#publisher", site.config.base_url)
+}
+
+fn creator_iri(site: &Site) -> String {
+    if site.config.publisher() == &site.config.author {
+        publisher_iri(site)
+    } else {
+        format!("{}#creator", site.config.base_url)
+    }
+}
+
+/// The dataset itself, distinct from its page (the `dcat:landingPage`, a document).
+fn dataset_iri(site: &Site, dataset: &Dataset) -> String {
+    format!("{}#dataset", super::page_url(site, dataset))
+}
+
+fn contact_iri(site: &Site) -> String {
+    format!("{}#contact", site.config.base_url)
+}
+
+/// The EU Publications Office language IRI for the site's language, when it is one of the
+/// common ones (DCAT-AP asks for that vocabulary).
+fn language_iri(tag: &str) -> Option<String> {
+    const CODES: &str = "bg:BUL ca:CAT cs:CES da:DAN de:DEU el:ELL en:ENG es:SPA et:EST eu:EUS fi:FIN fr:FRA ga:GLE gl:GLG hr:HRV hu:HUN is:ISL it:ITA ja:JPN ko:KOR lt:LIT lv:LAV mt:MLT nb:NOB nl:NLD nn:NNO no:NOR pl:POL pt:POR ro:RON ru:RUS sk:SLK sl:SLV sv:SWE tr:TUR uk:UKR zh:ZHO";
+    let primary = tag.split('-').next()?.to_ascii_lowercase();
+    CODES
+        .split(' ')
+        .filter_map(|pair| pair.split_once(':'))
+        .find(|(code, _)| *code == primary)
+        .map(|(_, eu)| format!("{EU}language/{eu}"))
+}
+
+/// The catalog, its agents and the shared vocabulary terms (media types, formats, standards).
+fn site_nodes(site: &Site) -> Vec<Node> {
+    let config = &site.config;
+    let lang = language(site);
+    let mut nodes = Vec::new();
+    let mut catalog = Node::new(&format!("{}#catalog", config.base_url), &["dcat:Catalog"]);
+    catalog.text("dct:title", &config.title, lang);
+    let description = if config.description.trim().is_empty() {
+        &config.title
+    } else {
+        &config.description
+    };
+    catalog
+        .text("dct:description", description, lang)
+        .iri("dct:publisher", &publisher_iri(site))
+        .iri("foaf:homepage", &config.base_url);
+    let language = language_iri(&config.language);
+    if let Some(language) = &language {
+        catalog.iri("dct:language", language);
+    }
+    if let Some(url) = config.license.as_ref().and_then(|l| l.url.as_ref()) {
+        catalog.iri("dct:license", url);
+    }
+    let created = site
+        .datasets
+        .iter()
+        .filter_map(|d| d.front.created.as_ref())
+        .map(date_string)
+        .min();
+    if let Some(created) = created {
+        catalog.typed("dct:issued", &created, "xsd:date");
+    }
+    if let Some(updated) = site
+        .datasets
+        .iter()
+        .filter_map(|d| super::updated(site, d))
+        .max()
+    {
+        catalog.typed("dct:modified", &updated, rdf::temporal_datatype(&updated));
+    }
+    for dataset in &site.datasets {
+        catalog.iri("dcat:dataset", &dataset_iri(site, dataset));
+    }
+    nodes.push(catalog);
+
+    let mut homepage = Node::new(&config.base_url, &["foaf:Document"]);
+    homepage.text("dct:title", &config.title, lang);
+    nodes.push(homepage);
+    if let Some(license) = &config.license {
+        if let Some(url) = &license.url {
+            let mut node = Node::new(url, &["dct:LicenseDocument"]);
+            node.text("dct:title", &license.name, lang);
+            nodes.push(node);
+        }
+    }
+    if let Some(language) = &language {
+        nodes.push(Node::new(language, &["dct:LinguisticSystem"]));
+    }
+    let mut parties = vec![(publisher_iri(site), config.publisher())];
+    if creator_iri(site) != publisher_iri(site) {
+        parties.push((creator_iri(site), &config.author));
+    }
+    for (id, party) in parties {
+        let mut agent = Node::new(&id, &["foaf:Agent"]);
+        agent.text("foaf:name", &party.name, None);
+        if let Some(url) = party.url.as_ref().filter(|u| u.starts_with("http")) {
+            agent.iri("foaf:homepage", url);
+        }
+        nodes.push(agent);
+    }
+    let mut contact = Node::new(&contact_iri(site), &["vcard:Kind"]);
+    contact.text("vcard:fn", &config.publisher().name, None);
+    for party in [config.publisher(), &config.author] {
+        if let Some(url) = &party.url {
+            let predicate = if url.starts_with("mailto:") {
+                "vcard:hasEmail"
+            } else {
+                "vcard:hasURL"
+            };
+            contact.iri(predicate, url);
+            break;
+        }
+    }
+    nodes.push(contact);
+    let mut stable = Node::new(STABLE, &["skos:Concept"]);
+    stable.text("skos:prefLabel", "stable", Some("en"));
+    nodes.push(stable);
+    nodes.push(Node::new(SHA256, &["spdx:ChecksumAlgorithm"]));
+    for kind in &KINDS {
+        let media_type = Node::new(&format!("{IANA}{}", kind.media_type), &["dct:MediaType"]);
+        let file_type = Node::new(
+            &format!("{EU}file-type/{}", kind.file_type),
+            &["dct:MediaTypeOrExtent"],
+        );
+        let standard = kind.conforms_to.map(|s| Node::new(s, &["dct:Standard"]));
+        for node in [Some(media_type), Some(file_type), standard]
+            .into_iter()
+            .flatten()
+        {
+            if !nodes.contains(&node) {
+                nodes.push(node);
+            }
+        }
+    }
+    nodes
+}
+
+/// The dataset, its distributions, their checksums, its license and temporal coverage.
+fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
+    let lang = language(site);
+    let front = &dataset.front;
+    let page = super::page_url(site, dataset);
+    let license = super::license_url(site, dataset);
+    let modified = super::updated(site, dataset);
+    let mut nodes = Vec::new();
+
+    let mut node = Node::new(&dataset_iri(site, dataset), &["dcat:Dataset"]);
+    node.text("dct:title", &front.title, lang)
+        .text("dct:description", &super::description(dataset), lang)
+        .text("dct:identifier", &page, None)
+        .iri("dcat:landingPage", &page)
+        .iri("dct:publisher", &publisher_iri(site))
+        .iri("dct:creator", &creator_iri(site))
+        .iri("dcat:contactPoint", &contact_iri(site));
+    for tag in &front.tags {
+        node.text("dcat:keyword", tag, lang);
+    }
+    if let Some(created) = &front.created {
+        node.typed("dct:issued", &date_string(created), "xsd:date");
+    }
+    if let Some(modified) = &modified {
+        node.typed("dct:modified", modified, rdf::temporal_datatype(modified));
+    }
+    if let Some(version) = &front.version {
+        node.text("dcat:version", version, None);
+    }
+    let temporal = front.temporal_coverage.as_deref().map(|coverage| {
+        let (start, end) = coverage.split_once('/').unwrap_or((coverage, coverage));
+        let mut period = Node::new(&format!("{page}#temporal"), &["dct:PeriodOfTime"]);
+        if let Some((value, datatype)) = rdf::coverage_end(start) {
+            period.typed("dcat:startDate", value, datatype);
+        }
+        if let Some((value, datatype)) = rdf::coverage_end(end) {
+            period.typed("dcat:endDate", value, datatype);
+        }
+        period
+    });
+    if let Some(period) = &temporal {
+        node.iri("dct:temporal", &period.id);
+    }
+    let distributions: Vec<Node> = KINDS
+        .iter()
+        .map(|kind| {
+            distribution(
+                site,
+                dataset,
+                kind,
+                &license,
+                modified.as_deref(),
+                &mut nodes,
+            )
+        })
+        .collect();
+    for distribution in &distributions {
+        node.iri("dcat:distribution", &distribution.id);
+    }
+    let mut license_node = Node::new(&license, &["dct:LicenseDocument"]);
+    license_node.text("dct:title", &dataset.license.name, lang);
+    let mut landing = Node::new(&page, &["foaf:Document"]);
+    landing.text("dct:title", &front.title, lang);
+    let mut all = vec![node, landing];
+    all.extend(temporal);
+    all.extend(distributions);
+    all.append(&mut nodes);
+    all.push(license_node);
+    all
+}
+
+/// One distribution node; its checksum node goes into `extra`.
+fn distribution(
+    site: &Site,
+    dataset: &Dataset,
+    kind: &Kind,
+    license: &str,
+    modified: Option<&str>,
+    extra: &mut Vec<Node>,
+) -> Node {
+    let lang = language(site);
+    let slug = &dataset.slug;
+    let page = super::page_url(site, dataset);
+    let (path, bytes, sha256) = match kind.fragment {
+        "csv" => (
+            urls::csv_file(slug),
+            dataset.csv.bytes,
+            dataset.csv.sha256.clone(),
+        ),
+        other => {
+            let (path, value) = match other {
+                "datapackage" => (
+                    urls::json_file(slug),
+                    super::datapackage::descriptor(site, dataset),
+                ),
+                "csvw" => (urls::csvw_file(slug), super::csvw::table(site, dataset)),
+                _ => (
+                    urls::croissant_file(slug),
+                    super::croissant::dataset(site, dataset),
+                ),
+            };
+            let bytes = super::json_file(&value);
+            (
+                path,
+                bytes.len() as u64,
+                crate::dataset::scan::hex(&Sha256::digest(&bytes)),
+            )
+        }
+    };
+    let url = site.config.absolute_url(&path);
+    let mut node = Node::new(&format!("{page}#{}", kind.fragment), &["dcat:Distribution"]);
+    node.text(
+        "dct:title",
+        &format!(
+            "{} ({})",
+            kind.title,
+            path.rsplit('/').next().unwrap_or(&path)
+        ),
+        lang,
+    )
+    .text("dct:description", kind.description, lang)
+    .iri("dcat:accessURL", &url)
+    .iri("dcat:downloadURL", &url)
+    .iri("dcat:mediaType", &format!("{IANA}{}", kind.media_type))
+    .iri("dct:format", &format!("{EU}file-type/{}", kind.file_type))
+    .iri("dct:license", license)
+    .iri("dcatap:availability", STABLE)
+    .typed(
+        "dcat:byteSize",
+        &bytes.to_string(),
+        "xsd:nonNegativeInteger",
+    );
+    if let Some(standard) = kind.conforms_to {
+        node.iri("dct:conformsTo", standard);
+    }
+    if let Some(modified) = modified {
+        node.typed("dct:modified", modified, rdf::temporal_datatype(modified));
+    }
+    let checksum_id = format!("{page}#{}-checksum", kind.fragment);
+    node.iri("spdx:checksum", &checksum_id);
+    let mut checksum = Node::new(&checksum_id, &["spdx:Checksum"]);
+    checksum
+        .iri("spdx:algorithm", SHA256)
+        .typed("spdx:checksumValue", &sha256, "xsd:hexBinary");
+    extra.push(checksum);
+    node
+}

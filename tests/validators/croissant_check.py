@@ -1,0 +1,75 @@
+"""Loads a Croissant file's one record set with mlcroissant and checks it against the CSV.
+
+Usage: croissant_check.py CROISSANT.json CSV
+
+The FileObject's contentUrl points at the published site; it is mapped to the local CSV so
+nothing is fetched. Prints one JSON line: rows read, the CSV's rows, and any problem (a
+value whose Python type does not match the field's declared dataType). Exits 1 when the
+record set cannot be read at all (mlcroissant raised), 0 otherwise.
+"""
+
+import csv
+import datetime
+import json
+import sys
+
+import mlcroissant as mlc
+
+# What mlcroissant hands back for each declared dataType (None for an empty cell).
+EXPECTED = {
+    "https://schema.org/Integer": (int,),
+    "https://schema.org/Float": (float,),
+    "https://schema.org/Boolean": (bool,),
+    "https://schema.org/Text": (bytes, str),
+    "https://schema.org/Date": (datetime.date, datetime.datetime),
+    "https://schema.org/DateTime": (datetime.datetime,),
+}
+
+
+def is_empty(value):
+    # pandas reads an empty cell of a numeric column as NaN, of a date column as NaT.
+    return value is None or (isinstance(value, float) and value != value) or str(value) == "NaT"
+
+
+def main():
+    croissant, csv_path = sys.argv[1], sys.argv[2]
+    with open(croissant, encoding="utf-8") as f:
+        jsonld = json.load(f)
+    file_id = jsonld["distribution"][0]["@id"]
+    record_set = jsonld["recordSet"][0]["@id"]
+    declared = {
+        field["@id"]: "https://schema.org/" + field["dataType"].removeprefix("sc:")
+        for field in jsonld["recordSet"][0]["field"]
+    }
+    with open(csv_path, newline="", encoding="utf-8") as f:
+        csv_rows = list(csv.DictReader(f))
+    columns = {field["@id"]: field["source"]["extract"]["column"] for field in jsonld["recordSet"][0]["field"]}
+    problems = []
+    rows = 0
+    try:
+        dataset = mlc.Dataset(jsonld=croissant, mapping={file_id: csv_path})
+        for index, record in enumerate(dataset.records(record_set=record_set)):
+            rows += 1
+            for field_id, value in record.items():
+                expected = EXPECTED.get(declared.get(field_id))
+                if expected is None:
+                    problems.append(f"{field_id}: no declared dataType")
+                    continue
+                cell = csv_rows[index][columns[field_id]] if index < len(csv_rows) else None
+                if cell == "":
+                    if not is_empty(value):
+                        problems.append(f"row {index + 1} {field_id}: empty cell read as {value!r}")
+                elif is_empty(value) or not isinstance(value, expected) or (
+                    expected == (int,) and isinstance(value, bool)
+                ):
+                    problems.append(
+                        f"row {index + 1} {field_id}: {value!r} ({type(value).__name__}) is not {declared[field_id]}"
+                    )
+    except Exception as error:  # mlcroissant raises its own and pandas' errors
+        print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
+        sys.exit(1)
+    print(json.dumps({"rows": rows, "csv_rows": len(csv_rows), "problems": problems[:20]}))
+
+
+if __name__ == "__main__":
+    main()
