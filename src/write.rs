@@ -144,7 +144,8 @@ pub fn write_dataset(
     writer.json(
         &urls::csvw_file(&dataset.slug),
         &metadata::csvw::table(site, dataset),
-    )
+    )?;
+    metadata::citation_files::write(site, dataset, writer)
 }
 
 /// The HTML page of one dataset alone (its downloads and chart files unchanged).

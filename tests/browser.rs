@@ -271,6 +271,203 @@ fn flagship_page_sorts_filters_and_fits_a_phone() {
     );
 }
 
+/// Lines of text each cell of column `position` takes (distinct line tops of its text).
+fn cell_lines(session: &Session, position: usize) -> Vec<u64> {
+    let value = session.execute(
+        "var position = arguments[0];\
+         return [].map.call(document.querySelectorAll('#table tbody tr'), function (tr) {\
+           var range = document.createRange(); range.selectNodeContents(tr.cells[position - 1]);\
+           var tops = {}; [].forEach.call(range.getClientRects(), function (r) { if (r.width > 0) tops[Math.round(r.top)] = 1; });\
+           return Object.keys(tops).length;\
+         });",
+        vec![json!(position)],
+    );
+    value
+        .as_array()
+        .expect("lines")
+        .iter()
+        .map(|v| v.as_u64().unwrap_or(0))
+        .collect()
+}
+
+/// After the table is scrolled fully right: [cell left, cell right, box left, box right,
+/// the cell is what is drawn at its centre, its right edge shadow] for the first body row's
+/// cell of column `position`.
+fn key_cell_after_scrolling_right(session: &Session, position: usize) -> Value {
+    session.execute(
+        "var s = document.querySelector('.table-scroll'); s.scrollLeft = s.scrollWidth;\
+         var td = document.querySelector('#table tbody tr').cells[arguments[0] - 1];\
+         td.scrollIntoView({block: 'center', inline: 'nearest'}); s.scrollLeft = s.scrollWidth;\
+         var r = td.getBoundingClientRect(), b = s.getBoundingClientRect();\
+         var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);\
+         return [r.left, r.right, b.left, b.right, !!hit && td.contains(hit), getComputedStyle(td).boxShadow, s.scrollLeft];",
+        vec![json!(position)],
+    )
+}
+
+#[test]
+fn flagship_table_reads_well_at_any_width() {
+    let Some(visit) = visit() else { return };
+    let (session, output) = (&visit.session, &visit.output);
+    session.set_viewport(1280, 900);
+    session.open(&flagship(output));
+    wait_for(
+        session,
+        "return !document.querySelector('.table-tools').hidden;",
+        "the table script",
+    );
+
+    // Rows stay compact: no body row is taller than three lines of text.
+    let rows = session.execute(
+        "var td = document.querySelector('#table tbody td'); var cs = getComputedStyle(td);\
+         var line = parseFloat(cs.lineHeight), pad = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);\
+         return {line: line, limit: 3 * line + pad + 2,\
+                 heights: [].map.call(document.querySelectorAll('#table tbody tr'), function (tr) { return tr.getBoundingClientRect().height; })};",
+        vec![],
+    );
+    let limit = rows["limit"].as_f64().expect("limit");
+    let heights: Vec<f64> = rows["heights"]
+        .as_array()
+        .expect("heights")
+        .iter()
+        .map(|h| h.as_f64().unwrap_or(f64::MAX))
+        .collect();
+    assert_eq!(heights.len(), 11);
+    let tallest = heights.iter().cloned().fold(0.0, f64::max);
+    assert!(
+        tallest <= limit,
+        "rows at most three lines ({limit:.1} px): {heights:?}"
+    );
+    println!(
+        "flagship rows at 1280 px: tallest {tallest:.1} px, limit {limit:.1} px (line {})",
+        rows["line"]
+    );
+
+    // Long text is clamped with a button for the rest; the button opens it.
+    let opened = session.execute(
+        "var b = document.querySelector('#table .cell-more'); if (!b) return null;\
+         var tr = b.closest('tr'); var before = tr.getBoundingClientRect().height; b.click();\
+         var after = tr.getBoundingClientRect().height; var state = b.getAttribute('aria-expanded'); b.click();\
+         return [before, after, state];",
+        vec![],
+    );
+    assert!(
+        opened[1].as_f64() > opened[0].as_f64() && opened[2] == json!("true"),
+        "the more button shows the whole cell: {opened}"
+    );
+
+    // Dates, numbers and identifiers never break inside.
+    for title in [
+        "Result date",
+        "Figure",
+        "Source",
+        "Cluster throughput (MB/s)",
+        "Drive (as printed)",
+    ] {
+        let Some(position) = (session.execute(
+            "var ths = document.querySelectorAll('#table thead th');\
+             for (var i = 0; i < ths.length; i++) { if (ths[i].textContent.trim() === arguments[0]) return i + 1; } return 0;",
+            vec![json!(title)],
+        ))
+        .as_u64()
+        .filter(|p| *p > 0) else {
+            assert_ne!(title, "Result date", "no date column");
+            continue;
+        };
+        let lines = cell_lines(session, position as usize);
+        assert!(
+            lines.iter().all(|n| *n <= 1),
+            "{title}: every cell on one line: {lines:?}"
+        );
+    }
+
+    // Empty cells' dashes align with their column: right in a number column.
+    let position = column_position(session, "Cluster throughput (MB/s)");
+    let align = session.execute(
+        "var p = arguments[0] - 1;\
+         return [].filter.call(document.querySelectorAll('#table tbody tr'), function (tr) { return tr.cells[p].classList.contains('empty'); })\
+           .map(function (tr) { return getComputedStyle(tr.cells[p]).textAlign; });",
+        vec![json!(position)],
+    );
+    assert!(
+        align
+            .as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(|v| v == "right")),
+        "{align}"
+    );
+
+    // The key columns (the primary key: Figure, Block size, Interface) stay in view, with
+    // an edge, after the table is scrolled fully right.
+    let keys: Vec<usize> = ["Figure", "Block size (as printed)", "Interface"]
+        .iter()
+        .map(|t| column_position(session, t))
+        .collect();
+    for (i, key) in keys.iter().enumerate() {
+        let seen = key_cell_after_scrolling_right(session, *key);
+        let (left, right, box_left, box_right) = (
+            seen[0].as_f64().unwrap_or(-1.0),
+            seen[1].as_f64().unwrap_or(-1.0),
+            seen[2].as_f64().unwrap_or(0.0),
+            seen[3].as_f64().unwrap_or(0.0),
+        );
+        assert!(seen[6].as_f64() > Some(100.0), "the table scrolled: {seen}");
+        assert!(
+            left >= box_left - 1.0 && right <= box_right + 1.0 && seen[4] == json!(true),
+            "key column {key} in view and on top after scrolling right: {seen}"
+        );
+        let last = i == keys.len() - 1;
+        assert_eq!(
+            seen[5] != json!("none"),
+            last,
+            "the edge is drawn on the last key column only: {seen}"
+        );
+    }
+
+    // The author's note comes before the table, the generated line after it.
+    let order = session.execute(
+        "var note = document.querySelector('#table .table-note'), table = document.querySelector('#table table'), dash = document.querySelector('#table .dash-note');\
+         return [!!(note.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING), !!(table.compareDocumentPosition(dash) & Node.DOCUMENT_POSITION_FOLLOWING)];",
+        vec![],
+    );
+    assert_eq!(order, json!([true, true]));
+    let caption = text_of(session, "#table caption");
+    assert_eq!(
+        caption.matches(':').count(),
+        1,
+        "one colon, the title's: {caption}"
+    );
+
+    // A phone: the page never scrolls sideways; the first key column stays in view.
+    session.set_viewport(360, 780);
+    session.navigate(&file_url(&flagship(output)));
+    wait_for(
+        session,
+        "return !document.querySelector('.table-tools').hidden;",
+        "the table script",
+    );
+    let overflow = session.execute(
+        "var d = document.documentElement; return [d.scrollWidth, d.clientWidth];",
+        vec![],
+    );
+    assert!(
+        overflow[0].as_i64() <= overflow[1].as_i64(),
+        "no sideways scrolling at 360 px: {overflow}"
+    );
+    let seen = key_cell_after_scrolling_right(session, keys[0]);
+    assert!(
+        seen[0].as_f64() >= seen[2].as_f64().map(|l| l - 1.0)
+            && seen[1].as_f64() <= seen[3].as_f64().map(|r| r + 1.0)
+            && seen[4] == json!(true)
+            && seen[5] != json!("none"),
+        "the key column stays in view at 360 px: {seen}"
+    );
+    let key_width = seen[1].as_f64().unwrap_or(0.0) - seen[0].as_f64().unwrap_or(0.0);
+    assert!(
+        key_width < 180.0,
+        "the key leaves room at 360 px: {key_width}"
+    );
+}
+
 /// "figure block interface" of every CSV row that mentions NVMe in any cell.
 fn nvme_rows() -> Vec<String> {
     let path = common::bundled_site().join(format!("data/datasets/{FLAGSHIP}.csv"));
