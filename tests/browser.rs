@@ -423,6 +423,13 @@ fn flagship_table_reads_well_at_any_width() {
         );
     }
 
+    // For people: the table scrolled fully right, the key columns still in view.
+    std::fs::write(
+        webdriver::screenshot_dir().join("flagship-1280-table-scrolled-right.png"),
+        session.full_page_png(),
+    )
+    .expect("write");
+
     // The author's note comes before the table, the generated line after it.
     let order = session.execute(
         "var note = document.querySelector('#table .table-note'), table = document.querySelector('#table table'), dash = document.querySelector('#table .dash-note');\
