@@ -475,6 +475,61 @@ fn flagship_table_reads_well_at_any_width() {
     );
 }
 
+#[test]
+fn headlines_listings_and_prose_tables_sit_right_at_1280() {
+    let Some(visit) = visit() else { return };
+    let (session, output) = (&visit.session, &visit.output);
+    session.set_viewport(1280, 900);
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
+        .expect("datasets")
+        .map(|e| e.expect("entry").path().join("index.html"))
+        .filter(|p| p.is_file() && p.parent() != Some(&output.join("datasets")))
+        .collect();
+    pages.sort();
+    for page in &pages {
+        session.open(page);
+        let lines = session.execute(
+            "var h = document.querySelector('h1'); return h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight);",
+            vec![],
+        );
+        println!("{}: headline {lines} lines", page.display());
+        assert!(
+            lines.as_f64().unwrap_or(99.0) <= 4.05,
+            "{}: the headline runs to {lines} lines",
+            page.display()
+        );
+        // A Markdown table in prose keeps space below it.
+        let margin = session.execute(
+            "var t = document.createElement('table'); t.innerHTML = '<tr><td>a</td></tr>';\
+             document.querySelector('.prose').appendChild(t); return parseFloat(getComputedStyle(t).marginBottom);",
+            vec![],
+        );
+        assert!(margin.as_f64().unwrap_or(0.0) >= 12.0, "{margin}");
+    }
+    // Home: the Datasets heading lines up with the text column; listings newest first.
+    session.open(&output.join("index.html"));
+    let edges = session.execute(
+        "return [document.getElementById('datasets-heading').getBoundingClientRect().left,\
+                 document.querySelector('.dataset-list').getBoundingClientRect().left];",
+        vec![],
+    );
+    assert_eq!(edges[0], edges[1], "{edges}");
+    let dates = session.execute(
+        "return [].map.call(document.querySelectorAll('.dataset-item time'), function (t) { return t.getAttribute('datetime'); });",
+        vec![],
+    );
+    let dates: Vec<String> = dates
+        .as_array()
+        .expect("dates")
+        .iter()
+        .map(|d| d.as_str().unwrap_or_default().to_string())
+        .collect();
+    let mut newest_first = dates.clone();
+    newest_first.sort_by(|a, b| b.cmp(a));
+    assert_eq!(dates, newest_first);
+    assert_eq!(dates.len(), 4);
+}
+
 /// "figure block interface" of every CSV row that mentions NVMe in any cell.
 fn nvme_rows() -> Vec<String> {
     let path = common::bundled_site().join(format!("data/datasets/{FLAGSHIP}.csv"));
