@@ -59,6 +59,17 @@ fn flagship(output: &Path) -> PathBuf {
     output.join("datasets").join(FLAGSHIP).join("index.html")
 }
 
+/// Every dataset page of the output, sorted.
+fn dataset_pages(output: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
+        .expect("datasets")
+        .map(|e| e.expect("entry").path().join("index.html"))
+        .filter(|p| p.is_file() && p.parent() != Some(&output.join("datasets")))
+        .collect();
+    pages.sort();
+    pages
+}
+
 /// Polls a script until it returns true, for up to five seconds.
 fn wait_for(session: &Session, script: &str, what: &str) {
     let started = Instant::now();
@@ -480,13 +491,7 @@ fn headlines_listings_and_prose_tables_sit_right_at_1280() {
     let Some(visit) = visit() else { return };
     let (session, output) = (&visit.session, &visit.output);
     session.set_viewport(1280, 900);
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
-        .expect("datasets")
-        .map(|e| e.expect("entry").path().join("index.html"))
-        .filter(|p| p.is_file() && p.parent() != Some(&output.join("datasets")))
-        .collect();
-    pages.sort();
-    for page in &pages {
+    for page in &dataset_pages(output) {
         session.open(page);
         let lines = session.execute(
             "var h = document.querySelector('h1'); return h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight);",
@@ -704,12 +709,7 @@ fn axe_finds_no_serious_or_critical_violations() {
         output.join("index.html"),
         output.join("datasets/index.html"),
     ];
-    let mut slugs: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
-        .expect("datasets")
-        .map(|e| e.expect("entry").path().join("index.html"))
-        .filter(|p| p.is_file() && p.parent() != Some(&output.join("datasets")))
-        .collect();
-    slugs.sort();
+    let slugs = dataset_pages(output);
     assert_eq!(slugs.len(), 4, "{slugs:?}");
     pages.extend(slugs);
     let mut problems = Vec::new();
