@@ -625,6 +625,9 @@ fn render_affected(
         ] {
             writer.remove(&path);
         }
+        for (_, path) in crate::metadata::citation_files::file_paths(slug) {
+            writer.remove(&path);
+        }
         urls_changed.insert(format!("/{}", urls::dataset_page(slug)));
     }
     let tags: Vec<&site::Tag> = site

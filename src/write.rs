@@ -163,7 +163,8 @@ pub fn write_dataset(
     writer.json(
         &urls::croissant_file(&dataset.slug),
         &metadata::croissant::dataset(site, dataset),
-    )
+    )?;
+    metadata::citation_files::write(site, dataset, writer)
 }
 
 /// The HTML page of one dataset alone (its downloads and chart files unchanged).

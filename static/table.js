@@ -98,3 +98,104 @@
   tools.hidden = false;
   applyFilter();
 })();
+
+// Long text cells show two lines and a "more" button at the end of the second (the whole text stays in the page,
+// and shows whole without this script and in print). The button's words come from CSS,
+// so sorting and filtering read only the cell's own text.
+(function () {
+  "use strict";
+
+  var table = document.querySelector("table.sortable");
+  if (!table || !table.tHead || !table.tBodies.length) return;
+  var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+  var wide = [];
+  headers.forEach(function (th, index) { if (th.classList.contains("wide")) wide.push(index); });
+  var rows = table.tBodies[0].rows;
+  var clamps = [];
+  wide.forEach(function (column) {
+    for (var r = 0; r < rows.length; r++) {
+      var cell = rows[r].cells[column];
+      if (!cell || cell.classList.contains("empty")) continue;
+      var wrap = document.createElement("div");
+      wrap.className = "cell-wrap";
+      var clamp = document.createElement("div");
+      clamp.className = "cell-clamp";
+      while (cell.firstChild) clamp.appendChild(cell.firstChild);
+      wrap.appendChild(clamp);
+      cell.appendChild(wrap);
+      clamps.push(clamp);
+    }
+  });
+  // All writes first, then all reads: one layout for the whole table.
+  var overflowing = clamps.filter(function (clamp) { return clamp.scrollHeight > clamp.clientHeight + 1; });
+  overflowing.forEach(function (clamp) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "cell-more";
+    button.setAttribute("aria-label", "Whole text of this cell");
+    button.setAttribute("aria-expanded", "false");
+    button.addEventListener("click", function () {
+      var open = clamp.classList.toggle("open");
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    clamp.parentNode.appendChild(button);
+  });
+
+  // A key of several columns: the first stays in view by the page's own rules; on a
+  // screen wide enough, the others stick beside it, and the edge moves to the last one.
+  var keys = [];
+  headers.forEach(function (th, index) { if (th.classList.contains("key")) keys.push(index); });
+  var scroller = table.closest(".table-scroll");
+  if (keys.length < 2 || !scroller) return;
+  var style = document.createElement("style");
+  document.head.appendChild(style);
+  function stick() {
+    var rules = "";
+    if (scroller.clientWidth >= 640) {
+      var left = 0;
+      keys.forEach(function (column, i) {
+        var n = column + 1;
+        var last = i === keys.length - 1;
+        rules += "#table tr>:nth-child(" + n + "){position:sticky;left:" + left + "px;z-index:1;background:var(--paper);box-shadow:" + (last ? "var(--key-edge)" : "none") + "}" +
+          "#table thead tr>:nth-child(" + n + "){z-index:3;background:var(--panel);box-shadow:" + (last ? "var(--key-edge)," : "") + "inset 0 -1px 0 var(--rule)}" +
+          "#table tbody tr:hover>:nth-child(" + n + "){background:var(--panel)}";
+        left += headers[column].getBoundingClientRect().width;
+      });
+    }
+    style.textContent = rules;
+  }
+  stick();
+  var pending = null;
+  window.addEventListener("resize", function () {
+    if (pending) cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(stick);
+  });
+})();
+
+// Cite this dataset: a copy button for each citation format.
+(function () {
+  "use strict";
+
+  if (!navigator.clipboard) return;
+  Array.prototype.forEach.call(document.querySelectorAll(".cite-format"), function (details) {
+    var code = details.querySelector("pre");
+    var summary = details.querySelector("summary");
+    if (!code || !summary) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy-button";
+    button.textContent = "Copy " + summary.textContent.replace(/\s*\(.*\)$/, "");
+    var status = document.createElement("span");
+    status.className = "copy-status";
+    status.setAttribute("role", "status");
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(code.textContent).then(function () {
+        status.textContent = "Copied";
+      }, function () {
+        status.textContent = "Copying was refused: select the text instead";
+      });
+    });
+    details.appendChild(button);
+    details.appendChild(status);
+  });
+})();

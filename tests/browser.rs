@@ -59,6 +59,17 @@ fn flagship(output: &Path) -> PathBuf {
     output.join("datasets").join(FLAGSHIP).join("index.html")
 }
 
+/// Every dataset page of the output, sorted.
+fn dataset_pages(output: &Path) -> Vec<PathBuf> {
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
+        .expect("datasets")
+        .map(|e| e.expect("entry").path().join("index.html"))
+        .filter(|p| p.is_file() && p.parent() != Some(&output.join("datasets")))
+        .collect();
+    pages.sort();
+    pages
+}
+
 /// Polls a script until it returns true, for up to five seconds.
 fn wait_for(session: &Session, script: &str, what: &str) {
     let started = Instant::now();
@@ -271,6 +282,259 @@ fn flagship_page_sorts_filters_and_fits_a_phone() {
     );
 }
 
+/// Lines of text each cell of column `position` takes (distinct line tops of its text).
+fn cell_lines(session: &Session, position: usize) -> Vec<u64> {
+    let value = session.execute(
+        "var position = arguments[0];\
+         return [].map.call(document.querySelectorAll('#table tbody tr'), function (tr) {\
+           var range = document.createRange(); range.selectNodeContents(tr.cells[position - 1]);\
+           var tops = {}; [].forEach.call(range.getClientRects(), function (r) { if (r.width > 0) tops[Math.round(r.top)] = 1; });\
+           return Object.keys(tops).length;\
+         });",
+        vec![json!(position)],
+    );
+    value
+        .as_array()
+        .expect("lines")
+        .iter()
+        .map(|v| v.as_u64().unwrap_or(0))
+        .collect()
+}
+
+/// After the table is scrolled fully right: [cell left, cell right, box left, box right,
+/// the cell is what is drawn at its centre, its right edge shadow] for the first body row's
+/// cell of column `position`.
+fn key_cell_after_scrolling_right(session: &Session, position: usize) -> Value {
+    session.execute(
+        "var s = document.querySelector('.table-scroll'); s.scrollLeft = s.scrollWidth;\
+         var td = document.querySelector('#table tbody tr').cells[arguments[0] - 1];\
+         td.scrollIntoView({block: 'center', inline: 'nearest'}); s.scrollLeft = s.scrollWidth;\
+         var r = td.getBoundingClientRect(), b = s.getBoundingClientRect();\
+         var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);\
+         return [r.left, r.right, b.left, b.right, !!hit && td.contains(hit), getComputedStyle(td).boxShadow, s.scrollLeft];",
+        vec![json!(position)],
+    )
+}
+
+#[test]
+fn flagship_table_reads_well_at_any_width() {
+    let Some(visit) = visit() else { return };
+    let (session, output) = (&visit.session, &visit.output);
+    session.set_viewport(1280, 900);
+    session.open(&flagship(output));
+    wait_for(
+        session,
+        "return !document.querySelector('.table-tools').hidden;",
+        "the table script",
+    );
+
+    // Rows stay compact: no body row is taller than three lines of text.
+    let rows = session.execute(
+        "var td = document.querySelector('#table tbody td'); var cs = getComputedStyle(td);\
+         var line = parseFloat(cs.lineHeight), pad = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);\
+         return {line: line, limit: 3 * line + pad + 2,\
+                 heights: [].map.call(document.querySelectorAll('#table tbody tr'), function (tr) { return tr.getBoundingClientRect().height; })};",
+        vec![],
+    );
+    let limit = rows["limit"].as_f64().expect("limit");
+    let heights: Vec<f64> = rows["heights"]
+        .as_array()
+        .expect("heights")
+        .iter()
+        .map(|h| h.as_f64().unwrap_or(f64::MAX))
+        .collect();
+    assert_eq!(heights.len(), 11);
+    let tallest = heights.iter().cloned().fold(0.0, f64::max);
+    assert!(
+        tallest <= limit,
+        "rows at most three lines ({limit:.1} px): {heights:?}"
+    );
+    println!(
+        "flagship rows at 1280 px: tallest {tallest:.1} px, limit {limit:.1} px (line {})",
+        rows["line"]
+    );
+
+    // Long text is clamped with a button for the rest; the button opens it.
+    let opened = session.execute(
+        "var b = document.querySelector('#table .cell-more'); if (!b) return null;\
+         var tr = b.closest('tr'); var before = tr.getBoundingClientRect().height; b.click();\
+         var after = tr.getBoundingClientRect().height; var state = b.getAttribute('aria-expanded'); b.click();\
+         return [before, after, state];",
+        vec![],
+    );
+    assert!(
+        opened[1].as_f64() > opened[0].as_f64() && opened[2] == json!("true"),
+        "the more button shows the whole cell: {opened}"
+    );
+
+    // Dates, numbers and identifiers never break inside.
+    for title in [
+        "Result date",
+        "Figure",
+        "Source",
+        "Cluster throughput (MB/s)",
+        "Drive (as printed)",
+    ] {
+        let Some(position) = (session.execute(
+            "var ths = document.querySelectorAll('#table thead th');\
+             for (var i = 0; i < ths.length; i++) { if (ths[i].textContent.trim() === arguments[0]) return i + 1; } return 0;",
+            vec![json!(title)],
+        ))
+        .as_u64()
+        .filter(|p| *p > 0) else {
+            assert_ne!(title, "Result date", "no date column");
+            continue;
+        };
+        let lines = cell_lines(session, position as usize);
+        assert!(
+            lines.iter().all(|n| *n <= 1),
+            "{title}: every cell on one line: {lines:?}"
+        );
+    }
+
+    // Empty cells' dashes align with their column: right in a number column.
+    let position = column_position(session, "Cluster throughput (MB/s)");
+    let align = session.execute(
+        "var p = arguments[0] - 1;\
+         return [].filter.call(document.querySelectorAll('#table tbody tr'), function (tr) { return tr.cells[p].classList.contains('empty'); })\
+           .map(function (tr) { return getComputedStyle(tr.cells[p]).textAlign; });",
+        vec![json!(position)],
+    );
+    assert!(
+        align
+            .as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(|v| v == "right")),
+        "{align}"
+    );
+
+    // The key columns (the primary key: Figure, Block size, Interface) stay in view, with
+    // an edge, after the table is scrolled fully right.
+    let keys: Vec<usize> = ["Figure", "Block size (as printed)", "Interface"]
+        .iter()
+        .map(|t| column_position(session, t))
+        .collect();
+    for (i, key) in keys.iter().enumerate() {
+        let seen = key_cell_after_scrolling_right(session, *key);
+        let (left, right, box_left, box_right) = (
+            seen[0].as_f64().unwrap_or(-1.0),
+            seen[1].as_f64().unwrap_or(-1.0),
+            seen[2].as_f64().unwrap_or(0.0),
+            seen[3].as_f64().unwrap_or(0.0),
+        );
+        assert!(seen[6].as_f64() > Some(100.0), "the table scrolled: {seen}");
+        assert!(
+            left >= box_left - 1.0 && right <= box_right + 1.0 && seen[4] == json!(true),
+            "key column {key} in view and on top after scrolling right: {seen}"
+        );
+        let last = i == keys.len() - 1;
+        assert_eq!(
+            seen[5] != json!("none"),
+            last,
+            "the edge is drawn on the last key column only: {seen}"
+        );
+    }
+
+    // For people: the table scrolled fully right, the key columns still in view.
+    std::fs::write(
+        webdriver::screenshot_dir().join("flagship-1280-table-scrolled-right.png"),
+        session.full_page_png(),
+    )
+    .expect("write");
+
+    // The author's note comes before the table, the generated line after it.
+    let order = session.execute(
+        "var note = document.querySelector('#table .table-note'), table = document.querySelector('#table table'), dash = document.querySelector('#table .dash-note');\
+         return [!!(note.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING), !!(table.compareDocumentPosition(dash) & Node.DOCUMENT_POSITION_FOLLOWING)];",
+        vec![],
+    );
+    assert_eq!(order, json!([true, true]));
+    let caption = text_of(session, "#table caption");
+    assert_eq!(
+        caption.matches(':').count(),
+        1,
+        "one colon, the title's: {caption}"
+    );
+
+    // A phone: the page never scrolls sideways; the first key column stays in view.
+    session.set_viewport(360, 780);
+    session.navigate(&file_url(&flagship(output)));
+    wait_for(
+        session,
+        "return !document.querySelector('.table-tools').hidden;",
+        "the table script",
+    );
+    let overflow = session.execute(
+        "var d = document.documentElement; return [d.scrollWidth, d.clientWidth];",
+        vec![],
+    );
+    assert!(
+        overflow[0].as_i64() <= overflow[1].as_i64(),
+        "no sideways scrolling at 360 px: {overflow}"
+    );
+    let seen = key_cell_after_scrolling_right(session, keys[0]);
+    assert!(
+        seen[0].as_f64() >= seen[2].as_f64().map(|l| l - 1.0)
+            && seen[1].as_f64() <= seen[3].as_f64().map(|r| r + 1.0)
+            && seen[4] == json!(true)
+            && seen[5] != json!("none"),
+        "the key column stays in view at 360 px: {seen}"
+    );
+    let key_width = seen[1].as_f64().unwrap_or(0.0) - seen[0].as_f64().unwrap_or(0.0);
+    assert!(
+        key_width < 180.0,
+        "the key leaves room at 360 px: {key_width}"
+    );
+}
+
+#[test]
+fn headlines_listings_and_prose_tables_sit_right_at_1280() {
+    let Some(visit) = visit() else { return };
+    let (session, output) = (&visit.session, &visit.output);
+    session.set_viewport(1280, 900);
+    for page in &dataset_pages(output) {
+        session.open(page);
+        let lines = session.execute(
+            "var h = document.querySelector('h1'); return h.getBoundingClientRect().height / parseFloat(getComputedStyle(h).lineHeight);",
+            vec![],
+        );
+        println!("{}: headline {lines} lines", page.display());
+        assert!(
+            lines.as_f64().unwrap_or(99.0) <= 4.05,
+            "{}: the headline runs to {lines} lines",
+            page.display()
+        );
+        // A Markdown table in prose keeps space below it.
+        let margin = session.execute(
+            "var t = document.createElement('table'); t.innerHTML = '<tr><td>a</td></tr>';\
+             document.querySelector('.prose').appendChild(t); return parseFloat(getComputedStyle(t).marginBottom);",
+            vec![],
+        );
+        assert!(margin.as_f64().unwrap_or(0.0) >= 12.0, "{margin}");
+    }
+    // Home: the Datasets heading lines up with the text column; listings newest first.
+    session.open(&output.join("index.html"));
+    let edges = session.execute(
+        "return [document.getElementById('datasets-heading').getBoundingClientRect().left,\
+                 document.querySelector('.dataset-list').getBoundingClientRect().left];",
+        vec![],
+    );
+    assert_eq!(edges[0], edges[1], "{edges}");
+    let dates = session.execute(
+        "return [].map.call(document.querySelectorAll('.dataset-item time'), function (t) { return t.getAttribute('datetime'); });",
+        vec![],
+    );
+    let dates: Vec<String> = dates
+        .as_array()
+        .expect("dates")
+        .iter()
+        .map(|d| d.as_str().unwrap_or_default().to_string())
+        .collect();
+    let mut newest_first = dates.clone();
+    newest_first.sort_by(|a, b| b.cmp(a));
+    assert_eq!(dates, newest_first);
+    assert_eq!(dates.len(), 4);
+}
+
 /// "figure block interface" of every CSV row that mentions NVMe in any cell.
 fn nvme_rows() -> Vec<String> {
     let path = common::bundled_site().join(format!("data/datasets/{FLAGSHIP}.csv"));
@@ -445,12 +709,7 @@ fn axe_finds_no_serious_or_critical_violations() {
         output.join("index.html"),
         output.join("datasets/index.html"),
     ];
-    let mut slugs: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
-        .expect("datasets")
-        .map(|e| e.expect("entry").path().join("index.html"))
-        .filter(|p| p.is_file() && p.parent() != Some(&output.join("datasets")))
-        .collect();
-    slugs.sort();
+    let slugs = dataset_pages(output);
     assert_eq!(slugs.len(), 4, "{slugs:?}");
     pages.extend(slugs);
     let mut problems = Vec::new();

@@ -29,14 +29,15 @@ fn flagship_sections_come_in_the_documented_order() {
             "Table",
             "Columns",
             "License",
-            "Sources"
+            "Sources",
+            "Cite this dataset"
         ]
     );
     // Kicker, headline, lede, download block, then the sections, in document order.
     let text = std::fs::read_to_string(flagship_page(&output)).unwrap();
     let order = [
         "class=\"kicker\">Dataset · one three-node cluster per interface · testing ended 21 May 2021<",
-        "<h1>",
+        "<h1",
         "class=\"lede\"",
         "Download CSV",
         "id=\"method\"",

@@ -84,6 +84,16 @@ pub struct Source {
     pub accessed: Option<toml::value::Datetime>,
 }
 
+/// One `[[changes]]` entry: a published version of the dataset and what changed in it.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Change {
+    pub date: toml::value::Datetime,
+    pub version: Option<String>,
+    /// Plain text: what changed.
+    pub description: String,
+}
+
 /// The front matter of `content/datasets/<slug>.md`.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -105,6 +115,9 @@ pub struct DatasetFrontMatter {
     pub created: Option<toml::value::Datetime>,
     pub updated: Option<toml::value::Datetime>,
     pub version: Option<String>,
+    /// The change history, `[[changes]]` entries (date, version, what changed).
+    #[serde(default)]
+    pub changes: Vec<Change>,
     #[serde(default)]
     pub primary_key: Vec<String>,
     pub table_rows: Option<TableRows>,

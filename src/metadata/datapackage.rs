@@ -48,6 +48,13 @@ pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
     if let Some(updated) = super::updated(site, dataset) {
         package.insert("updated".into(), json!(updated));
     }
+    if !front.changes.is_empty() {
+        // A custom property (allowed by the profile): the page's change history.
+        package.insert(
+            "changes".into(),
+            json!(crate::render::reuse_view::changes(dataset)),
+        );
+    }
     Value::Object(package)
 }
 

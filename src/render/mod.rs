@@ -4,6 +4,7 @@
 //! for any template a site does not override.
 
 pub mod chart;
+pub mod reuse_view;
 pub mod table_rows;
 pub mod view;
 
@@ -299,10 +300,18 @@ struct PageView<'a> {
     html: &'a str,
 }
 
+/// A listing's datasets, newest first, then by title (what a reader scans a list for).
 fn summaries(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<DatasetSummaryView<'_>> {
-    indexes
+    let mut list: Vec<DatasetSummaryView<'_>> = indexes
         .map(|i| DatasetSummaryView::new(&site.datasets[i]))
-        .collect()
+        .collect();
+    list.sort_by(|a, b| {
+        b.updated
+            .cmp(&a.updated)
+            .then_with(|| a.title.cmp(b.title))
+            .then_with(|| a.slug.cmp(b.slug))
+    });
+    list
 }
 
 fn tag_links(site: &Site) -> Vec<view::TagView<'_>> {

@@ -126,6 +126,9 @@ pub struct ColumnView<'a> {
     pub numeric: bool,
     /// Long text: the table gives the column room to wrap into readable lines.
     pub wide: bool,
+    /// Part of the row's identity (the `primary_key`, else the first column): the table
+    /// keeps it in view while scrolling sideways.
+    pub key: bool,
 }
 
 /// One source, with its anchor id.
@@ -166,6 +169,8 @@ pub struct TableView<'a> {
     pub truncated: bool,
     pub has_empty_cells: bool,
     pub note_html: Option<String>,
+    /// The one generated sentence about dashes, worded so it never contradicts the note.
+    pub dash_note: Option<&'static str>,
 }
 
 /// One chart, drawn at build time.
@@ -215,6 +220,10 @@ pub struct DatasetPageView<'a> {
     pub citation: String,
     pub csvw_url: String,
     pub croissant_url: String,
+    /// "Cite this dataset": BibTeX, CFF and RIS, and their files.
+    pub cite: crate::render::reuse_view::CiteView,
+    /// The change history, newest first.
+    pub changes: Vec<crate::render::reuse_view::ChangeView>,
 }
 
 /// Cells longer than this (in characters) make a column wide.
@@ -235,6 +244,11 @@ pub fn column_views(dataset: &Dataset) -> Vec<ColumnView<'_>> {
             unit: c.unit.as_deref(),
             numeric: c.column_type.is_numeric(),
             wide: dataset.csv.longest_cells.get(index).copied().unwrap_or(0) > WIDE_CELL_CHARS,
+            key: if dataset.front.primary_key.is_empty() {
+                index == 0
+            } else {
+                dataset.front.primary_key.contains(&c.name)
+            },
         })
         .collect()
 }
@@ -312,6 +326,10 @@ impl<'a> DatasetPageView<'a> {
                 total_rows: dataset.csv.rows,
                 truncated: shown_rows < dataset.csv.rows,
                 has_empty_cells: dataset.csv.has_empty_cells,
+                dash_note: crate::render::reuse_view::dash_note(
+                    dataset.csv.has_empty_cells,
+                    front.table_note.as_deref(),
+                ),
                 note_html: front
                     .table_note
                     .as_deref()
@@ -345,6 +363,8 @@ impl<'a> DatasetPageView<'a> {
             citation: crate::metadata::citation(site, dataset),
             csvw_url: urls::csvw_file(&dataset.slug),
             croissant_url: urls::croissant_file(&dataset.slug),
+            cite: crate::render::reuse_view::CiteView::new(site, dataset),
+            changes: crate::render::reuse_view::changes(dataset),
         }
     }
 }

@@ -1,0 +1,246 @@
+//! The dataset's citation in three formats reference managers read: BibTeX (`.bib`),
+//! Citation File Format (`.cff`, YAML) and RIS (`.ris`), written beside the CSV and shown
+//! in the page's "Cite this dataset" block. Every value is untrusted text, made safe for
+//! its format here: one line, the format's special characters escaped or quoted.
+
+use crate::dataset::Dataset;
+use crate::site::Site;
+
+/// The three citation texts of one dataset, and where their files go.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Citations {
+    pub bibtex: String,
+    pub cff: String,
+    pub ris: String,
+}
+
+/// The output paths (site-relative) of the three files, beside the CSV.
+pub fn file_paths(slug: &str) -> [(&'static str, String); 3] {
+    [
+        ("bib", format!("data/datasets/{slug}.bib")),
+        ("cff", format!("data/datasets/{slug}.cff")),
+        ("ris", format!("data/datasets/{slug}.ris")),
+    ]
+}
+
+/// What every format states, gathered once.
+struct Facts {
+    key: String,
+    author: String,
+    title: String,
+    publisher: String,
+    /// `YYYY-MM-DD`, when the dataset has a date.
+    date: Option<String>,
+    version: Option<String>,
+    url: String,
+    abstract_text: String,
+    keywords: Vec<String>,
+    license_url: Option<String>,
+}
+
+fn facts(site: &Site, dataset: &Dataset) -> Facts {
+    let date = super::updated(site, dataset);
+    let year = date.as_deref().map(|d| &d[..d.len().min(4)]);
+    Facts {
+        key: match year {
+            Some(year) => format!("{}-{year}", dataset.slug),
+            None => dataset.slug.clone(),
+        },
+        author: one_line(&site.config.author.name),
+        title: one_line(&dataset.front.title),
+        publisher: one_line(&site.config.publisher().name),
+        date,
+        version: dataset.front.version.as_deref().map(one_line),
+        url: one_line(&super::page_url(site, dataset)),
+        abstract_text: one_line(&super::description(dataset)),
+        keywords: dataset.front.tags.iter().map(|t| one_line(t)).collect(),
+        license_url: dataset.license.url.as_deref().map(one_line),
+    }
+}
+
+/// The three texts for one dataset.
+pub fn citations(site: &Site, dataset: &Dataset) -> Citations {
+    let facts = facts(site, dataset);
+    Citations {
+        bibtex: bibtex(&facts),
+        cff: cff(&facts),
+        ris: ris(&facts),
+    }
+}
+
+/// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
+pub fn write(
+    site: &Site,
+    dataset: &Dataset,
+    writer: &crate::write::Writer,
+) -> Result<(), crate::diagnostics::Diagnostic> {
+    let texts = citations(site, dataset);
+    let [bib, cff, ris] = file_paths(&dataset.slug);
+    writer.bytes(&bib.1, texts.bibtex.as_bytes())?;
+    writer.bytes(&cff.1, texts.cff.as_bytes())?;
+    writer.bytes(&ris.1, texts.ris.as_bytes())
+}
+
+/// Collapses every run of whitespace (line breaks included) into one space and replaces
+/// characters no text format may carry.
+fn one_line(text: &str) -> String {
+    let cleaned: String = text
+        .chars()
+        .map(|c| {
+            if crate::text::is_forbidden(c) || c.is_control() {
+                if c.is_whitespace() {
+                    ' '
+                } else {
+                    '\u{FFFD}'
+                }
+            } else {
+                c
+            }
+        })
+        .collect();
+    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A BibTeX field value: the characters TeX treats specially are escaped, so braces
+/// always balance and nothing is read as a command.
+fn tex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' | '}' | '%' | '&' | '$' | '#' | '_' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '@' => out.push_str("{@}"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A URL in BibTeX: only the characters that would unbalance the entry are escaped.
+fn tex_url(url: &str) -> String {
+    url.replace('\\', "%5C")
+        .replace('{', "%7B")
+        .replace('}', "%7D")
+        .replace('%', "\\%")
+}
+
+fn bibtex(f: &Facts) -> String {
+    let mut fields: Vec<(&str, String)> = vec![
+        // Double braces: an organisation is one name, not "last, first".
+        ("author", format!("{{{}}}", tex(&f.author))),
+        ("title", format!("{{{}}}", tex(&f.title))),
+    ];
+    if let Some(date) = &f.date {
+        fields.push(("year", date[..date.len().min(4)].to_string()));
+        fields.push(("date", date.clone()));
+    }
+    if let Some(version) = &f.version {
+        fields.push(("version", tex(version)));
+    }
+    fields.push(("publisher", tex(&f.publisher)));
+    fields.push(("howpublished", format!("\\url{{{}}}", tex_url(&f.url))));
+    fields.push(("url", tex_url(&f.url)));
+    fields.push(("note", "Data set".to_string()));
+    let mut out = format!("@misc{{{},\n", f.key);
+    for (name, value) in fields {
+        out.push_str(&format!("  {name} = {{{value}}},\n"));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A YAML double-quoted scalar: JSON string syntax, which YAML reads the same way.
+fn yaml(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
+}
+
+fn cff(f: &Facts) -> String {
+    let mut out = String::from("cff-version: \"1.2.0\"\n");
+    out.push_str("message: \"If you use this dataset, please cite it as below.\"\n");
+    out.push_str("type: dataset\n");
+    out.push_str(&format!("title: {}\n", yaml(&f.title)));
+    out.push_str(&format!("authors:\n  - name: {}\n", yaml(&f.author)));
+    if let Some(version) = &f.version {
+        out.push_str(&format!("version: {}\n", yaml(version)));
+    }
+    if let Some(date) = &f.date {
+        out.push_str(&format!("date-released: {}\n", yaml(date)));
+    }
+    out.push_str(&format!("url: {}\n", yaml(&f.url)));
+    if let Some(license) = &f.license_url {
+        out.push_str(&format!("license-url: {}\n", yaml(license)));
+    }
+    if !f.abstract_text.is_empty() {
+        out.push_str(&format!("abstract: {}\n", yaml(&f.abstract_text)));
+    }
+    if !f.keywords.is_empty() {
+        out.push_str("keywords:\n");
+        for keyword in &f.keywords {
+            out.push_str(&format!("  - {}\n", yaml(keyword)));
+        }
+    }
+    out
+}
+
+fn ris(f: &Facts) -> String {
+    let mut lines: Vec<(&str, String)> = vec![
+        ("TY", "DATA".to_string()),
+        ("AU", f.author.clone()),
+        ("TI", f.title.clone()),
+    ];
+    if let Some(date) = &f.date {
+        lines.push(("PY", date[..date.len().min(4)].to_string()));
+        lines.push(("DA", date.replace('-', "/")));
+    }
+    if let Some(version) = &f.version {
+        lines.push(("ET", version.clone()));
+    }
+    lines.push(("PB", f.publisher.clone()));
+    lines.push(("UR", f.url.clone()));
+    if !f.abstract_text.is_empty() {
+        lines.push(("AB", f.abstract_text.clone()));
+    }
+    for keyword in &f.keywords {
+        lines.push(("KW", keyword.clone()));
+    }
+    let mut out = String::new();
+    for (tag, value) in lines {
+        out.push_str(&format!("{tag}  - {value}\r\n"));
+    }
+    out.push_str("ER  - \r\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tex_escapes_keep_braces_balanced() {
+        let escaped = tex("a}{b \\ 50% & $x #1 _ ~^ @");
+        let depth = escaped.chars().fold((0i32, false), |(d, esc), c| match c {
+            '\\' if !esc => (d, true),
+            '{' if !esc => (d + 1, false),
+            '}' if !esc => (d - 1, false),
+            _ => (d, false),
+        });
+        assert_eq!(depth.0, 0, "{escaped}");
+        assert!(escaped.contains("\\}\\{"), "{escaped}");
+        assert!(escaped.contains("50\\%"), "{escaped}");
+    }
+
+    #[test]
+    fn values_are_one_line_without_control_characters() {
+        assert_eq!(one_line("a\n b\tc\u{0}d\u{85}"), "a b c\u{FFFD}d");
+    }
+
+    #[test]
+    fn urls_cannot_break_out_of_their_braces() {
+        assert_eq!(tex_url("https://x/{a}%20"), "https://x/\\%7Ba\\%7D\\%20");
+    }
+}

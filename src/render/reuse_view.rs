@@ -1,0 +1,110 @@
+//! The views of the page's reuse parts: "Cite this dataset" (the citation in BibTeX, CFF
+//! and RIS, with their files), the change history, and the one generated table note.
+
+use serde::Serialize;
+
+use crate::content;
+use crate::dataset::Dataset;
+use crate::metadata::citation_files;
+use crate::site::Site;
+
+/// One citation format: its name, its text, and its file.
+#[derive(Debug, Serialize)]
+pub struct CiteFormatView {
+    /// Anchor `#cite-<id>`: `bibtex`, `cff`, `ris`.
+    pub id: &'static str,
+    /// "BibTeX".
+    pub name: &'static str,
+    pub text: String,
+    /// Site-relative URL of the file.
+    pub url: String,
+    /// `<slug>.bib`: the download's file name.
+    pub file_name: String,
+}
+
+/// The "Cite this dataset" block.
+#[derive(Debug, Serialize)]
+pub struct CiteView {
+    pub formats: Vec<CiteFormatView>,
+}
+
+impl CiteView {
+    pub fn new(site: &Site, dataset: &Dataset) -> Self {
+        let texts = citation_files::citations(site, dataset);
+        let [bib, cff, ris] = citation_files::file_paths(&dataset.slug);
+        let format = |id, name, text, (extension, url): (&str, String)| CiteFormatView {
+            id,
+            name,
+            text,
+            url,
+            file_name: format!("{}.{extension}", dataset.slug),
+        };
+        CiteView {
+            formats: vec![
+                format("bibtex", "BibTeX", texts.bibtex, bib),
+                format("cff", "CFF (CITATION.cff)", texts.cff, cff),
+                format("ris", "RIS", texts.ris, ris),
+            ],
+        }
+    }
+}
+
+/// One entry of the change history.
+#[derive(Debug, Serialize)]
+pub struct ChangeView {
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    pub description: String,
+}
+
+/// The `[[changes]]` entries, newest first (the author's order among equal dates).
+pub fn changes(dataset: &Dataset) -> Vec<ChangeView> {
+    let mut list: Vec<ChangeView> = dataset
+        .front
+        .changes
+        .iter()
+        .map(|c| ChangeView {
+            date: content::date_string(&c.date),
+            version: c.version.clone(),
+            description: c.description.trim().to_string(),
+        })
+        .collect();
+    list.sort_by(|a, b| b.date.cmp(&a.date));
+    list
+}
+
+/// The generated sentence under the table, when a cell is empty. An author's note that
+/// speaks of dashes itself says what they mean, so the sentence then only states what the
+/// dash stands for on the page and points to the note.
+pub fn dash_note(has_empty_cells: bool, table_note: Option<&str>) -> Option<&'static str> {
+    if !has_empty_cells {
+        return None;
+    }
+    let note_speaks_of_dashes = table_note.is_some_and(|note| {
+        let lower = note.to_lowercase();
+        lower.contains("dash") || lower.contains('—') || lower.contains("blank")
+    });
+    Some(if note_speaks_of_dashes {
+        "A dash (—) stands for a cell left empty in the CSV; the note above the table says what an empty cell means."
+    } else {
+        "A dash (—) stands for a cell left empty in the CSV."
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dash_note_defers_to_an_author_who_explains_dashes() {
+        assert_eq!(dash_note(false, None), None);
+        assert_eq!(
+            dash_note(true, None),
+            Some("A dash (—) stands for a cell left empty in the CSV.")
+        );
+        let deferring = dash_note(true, Some("A dash does not mark a missing measurement."));
+        assert!(deferring.is_some_and(|s| s.contains("note above")));
+    }
+}
