@@ -57,7 +57,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
     let output = match &options.output {
         Some(path) => std::path::absolute(path)
             .map_err(|e| format!("cannot use the output folder {}: {e}", path.display()))?,
-        None => root.join("public"),
+        None => root.join(crate::layout::DEFAULT_OUTPUT),
     };
     let build_options = BuildOptions {
         root: root.clone(),
