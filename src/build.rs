@@ -76,9 +76,10 @@ impl BuildReport {
 /// Runs every check of a build without writing anything.
 pub fn check(root: &Path, scan_cache: bool) -> Diagnostics {
     let cache = scan_cache.then(|| ScanCache::in_site(root));
-    let (_, mut diagnostics) = site::load(root, cache.as_ref());
-    if let Err(problems) = Renderer::new(root) {
-        diagnostics.extend(problems);
+    let (site, mut diagnostics) = site::load(root, cache.as_ref());
+    match Renderer::new(root) {
+        Err(problems) => diagnostics.extend(problems),
+        Ok(renderer) => pages::check_rendering(site, &renderer, &mut diagnostics),
     }
     diagnostics
 }

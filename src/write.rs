@@ -55,8 +55,7 @@ impl<'a> Writer<'a> {
 
     /// The size of an output file that is already there (from an earlier write).
     pub fn existing_len(&self, relative: &str) -> Option<u64> {
-        let metadata = std::fs::metadata(self.sink.root().join(relative)).ok()?;
-        metadata.is_file().then_some(metadata.len())
+        self.sink.existing_len(relative)
     }
 
     /// Removes an output file or folder.
