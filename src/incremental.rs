@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::content::markdown::slugify;
+use crate::layout::{urls, CONTENT, DATA, DATASETS, SITE_TOML, STATIC, TEMPLATES};
 use crate::site::Site;
 
 /// A source change, reduced from a file event.
@@ -71,14 +72,14 @@ pub fn classify(root: &Path, output: &Path, path: &Path) -> Option<Change> {
         .collect::<Option<Vec<_>>>()?;
     let extension = relative.extension().and_then(|e| e.to_str());
     match parts.as_slice() {
-        ["site.toml"] => Some(Change::Config),
-        ["templates", ..] => Some(Change::Templates),
-        ["static", rest @ ..] if !rest.is_empty() => Some(Change::Static(rest.iter().collect())),
-        ["content", "datasets", file] if extension == Some("md") => {
+        [SITE_TOML] => Some(Change::Config),
+        [TEMPLATES, ..] => Some(Change::Templates),
+        [STATIC, rest @ ..] if !rest.is_empty() => Some(Change::Static(rest.iter().collect())),
+        [CONTENT, DATASETS, file] if extension == Some("md") => {
             Some(Change::Dataset(file.trim_end_matches(".md").to_string()))
         }
-        ["content", _file] if extension == Some("md") => Some(Change::Page(relative.to_path_buf())),
-        ["data", ..] if extension == Some("csv") => Some(Change::DataFile(relative.to_path_buf())),
+        [CONTENT, _file] if extension == Some("md") => Some(Change::Page(relative.to_path_buf())),
+        [DATA, ..] if extension == Some("csv") => Some(Change::DataFile(relative.to_path_buf())),
         _ => None,
     }
 }
@@ -136,7 +137,7 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
                     d.front
                         .charts
                         .iter()
-                        .map(|c| crate::render::urls::chart_file(slug, &c.id()))
+                        .map(|c| urls::chart_file(slug, &c.id()))
                         .collect()
                 })
                 .unwrap_or_default()

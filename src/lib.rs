@@ -13,6 +13,7 @@ pub mod content;
 pub mod dataset;
 pub mod diagnostics;
 pub mod incremental;
+pub mod layout;
 pub mod metadata;
 pub mod output;
 pub mod render;

@@ -13,6 +13,7 @@ use crate::content::{self, markdown::slugify, Page};
 use crate::dataset::cache::ScanCache;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
+use crate::layout::{self, urls};
 
 /// A tag and the datasets that carry it.
 #[derive(Debug, Clone)]
@@ -65,10 +66,10 @@ pub struct Discovered {
 
 /// Finds the dataset and page files under `<root>/content`.
 pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered> {
-    let content_dir = root.join("content");
+    let content_dir = root.join(layout::CONTENT);
     if !content_dir.is_dir() {
         diagnostics.push(
-            Diagnostic::error("content", "the site has no content/ folder").with_hint(
+            Diagnostic::error(layout::CONTENT, "the site has no content/ folder").with_hint(
                 "create content/datasets/<slug>.md for each dataset (see docs/content-format.md)",
             ),
         );
@@ -81,7 +82,7 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
             return None;
         }
     };
-    let walk = confine::walk(root, &root_canonical, Path::new("content"), &|p| {
+    let walk = confine::walk(root, &root_canonical, Path::new(layout::CONTENT), &|p| {
         p.extension().and_then(|e| e.to_str()) == Some("md")
     });
     diagnostics.extend(walk.problems);
@@ -90,7 +91,7 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
         let path = file.path.as_path();
         let relative = path.strip_prefix(&content_dir).unwrap_or(path);
         let depth = relative.components().count();
-        if depth == 2 && relative.starts_with("datasets") {
+        if depth == 2 && relative.starts_with(layout::DATASETS) {
             found.dataset_files.push(path.to_path_buf());
         } else if depth == 1 {
             found.page_files.push(path.to_path_buf());
@@ -112,7 +113,7 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
 pub fn load_page(root: &Path, path: &Path, config: &SiteConfig) -> Result<Page, Vec<Diagnostic>> {
     let real = confine::resolve_under(root, path).map_err(|problem| vec![problem])?;
     let page = content::load_page(root, path, &real, config.markdown.raw_html)?;
-    if ["datasets", "tags", "data"].contains(&page.name.as_str()) {
+    if layout::RESERVED_PAGE_NAMES.contains(&page.name.as_str()) {
         return Err(vec![Diagnostic::error(
             content::display_path(root, path),
             format!("the page name `{}` is taken by generated pages", page.name),
@@ -120,6 +121,36 @@ pub fn load_page(root: &Path, path: &Path, config: &SiteConfig) -> Result<Page, 
         .with_hint("rename the file")]);
     }
     Ok(page)
+}
+
+/// Reads one plain page file ([`load_page`]) and puts it in its place: the home page for
+/// `content/_index.md`, else among `pages`. Full loads and incremental rebuilds alike.
+pub fn place_page(
+    root: &Path,
+    path: &Path,
+    config: &SiteConfig,
+    pages: &mut Vec<Page>,
+    home: &mut Option<Page>,
+) -> Result<(), Vec<Diagnostic>> {
+    let page = load_page(root, path, config)?;
+    if page.name.is_empty() {
+        *home = Some(page);
+    } else {
+        pages.push(page);
+    }
+    Ok(())
+}
+
+/// Reads the dataset `content/datasets/<slug>.md` again; `None` when that file is gone.
+pub fn load_dataset(
+    root: &Path,
+    slug: &str,
+    config: &SiteConfig,
+    cache: Option<&ScanCache>,
+) -> Option<dataset::Loaded> {
+    let path = root.join(layout::dataset_markdown(slug));
+    path.is_file()
+        .then(|| dataset::load(root, &path, config, cache))
 }
 
 /// Loads everything under `root`. The site is returned whenever it could be read, with all
@@ -168,10 +199,8 @@ pub fn load_parts(
     let mut pages = Vec::new();
     let mut home = None;
     for path in found.page_files {
-        match load_page(root, &path, &config) {
-            Ok(page) if page.name.is_empty() => home = Some(page),
-            Ok(page) => pages.push(page),
-            Err(problems) => diagnostics.extend(problems),
+        if let Err(problems) = place_page(root, &path, &config, &mut pages, &mut home) {
+            diagnostics.extend(problems);
         }
     }
     let (site, site_problems) = Site::assemble(root, config, datasets, pages, home);
@@ -185,12 +214,12 @@ fn site_toml_problem(root: &Path) -> Option<Diagnostic> {
         Ok(r) => r,
         Err(d) => return Some(d),
     };
-    match confine::resolve_file(&root_canonical, Path::new("site.toml")) {
+    match confine::resolve_file(&root_canonical, Path::new(layout::SITE_TOML)) {
         Ok(_)
         | Err(confine::Refusal::Missing {
             dangling_link: false,
         }) => None,
-        Err(refusal) => Some(refusal.diagnostic(Path::new("site.toml"))),
+        Err(refusal) => Some(refusal.diagnostic(Path::new(layout::SITE_TOML))),
     }
 }
 
@@ -198,7 +227,9 @@ fn site_toml_problem(root: &Path) -> Option<Diagnostic> {
 /// links among them (checked while loading, so `check` reports them too).
 pub fn static_files(root: &Path) -> confine::Walk {
     match confine::canonical_root(root) {
-        Ok(root_canonical) => confine::walk(root, &root_canonical, Path::new("static"), &|_| true),
+        Ok(root_canonical) => {
+            confine::walk(root, &root_canonical, Path::new(layout::STATIC), &|_| true)
+        }
         Err(d) => confine::Walk {
             files: Vec::new(),
             problems: vec![d],
@@ -236,10 +267,28 @@ impl Site {
     }
 }
 
+/// The description used in every metadata format: the author's `description`, or the
+/// lede followed by the first paragraph of Method.
+pub fn description(dataset: &Dataset) -> String {
+    if let Some(d) = &dataset.front.description {
+        return d.trim().to_string();
+    }
+    let mut text = dataset.body.lede_text.clone();
+    if let Some(method) = dataset.body.section("Method") {
+        if !method.summary_text.is_empty() {
+            if !text.is_empty() {
+                text.push_str(" Method: ");
+            }
+            text.push_str(&method.summary_text);
+        }
+    }
+    text
+}
+
 /// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.
 fn check_descriptions(site: &Site, diagnostics: &mut Diagnostics) {
     for dataset in &site.datasets {
-        let length = crate::metadata::description(dataset).chars().count();
+        let length = description(dataset).chars().count();
         let problem = if length < 50 {
             Some(format!("the description for metadata is {length} characters; search engines want at least 50"))
         } else if length > 5000 {
@@ -265,11 +314,7 @@ fn check_descriptions(site: &Site, diagnostics: &mut Diagnostics) {
 
 /// Whether `slug` names a dataset file that exists (but did not load).
 fn failed_to_load(root: &Path, slug: &str) -> bool {
-    dataset::is_valid_slug(slug)
-        && root
-            .join("content/datasets")
-            .join(format!("{slug}.md"))
-            .is_file()
+    dataset::is_valid_slug(slug) && root.join(layout::dataset_markdown(slug)).is_file()
 }
 
 /// `related` must name datasets. A dataset whose file exists but failed to load has its own
@@ -311,7 +356,7 @@ fn check_chart_files(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
     let mut taken: HashMap<String, &str> = HashMap::new();
     for dataset in datasets {
         for chart in &dataset.front.charts {
-            let file = crate::render::urls::chart_file(&dataset.slug, &chart.id());
+            let file = urls::chart_file(&dataset.slug, &chart.id());
             match taken.get(&file) {
                 Some(owner) => diagnostics.push(
                     Diagnostic::error(

@@ -9,10 +9,11 @@ use std::sync::Mutex;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::Dataset;
 use crate::diagnostics::Diagnostic;
+use crate::layout::{self, urls};
 use crate::metadata;
 use crate::output::OutputSink;
 use crate::render::table_rows::{stream_rows, RowRenderer};
-use crate::render::{dataset_charts, urls, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
+use crate::render::{dataset_charts, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::Site;
 
 /// Shared state of a (parallel) write phase: where files go, how many were written, and
@@ -55,8 +56,7 @@ impl<'a> Writer<'a> {
 
     /// The size of an output file that is already there (from an earlier write).
     pub fn existing_len(&self, relative: &str) -> Option<u64> {
-        let metadata = std::fs::metadata(self.sink.root().join(relative)).ok()?;
-        metadata.is_file().then_some(metadata.len())
+        self.sink.existing_len(relative)
     }
 
     /// Removes an output file or folder.
@@ -184,7 +184,7 @@ fn write_page_with_charts(
     charts: &[RenderedChart],
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
-    let page_path = format!("{}index.html", urls::dataset_page(&dataset.slug));
+    let page_path = urls::index_file(&urls::dataset_page(&dataset.slug));
     ensure_unchanged(dataset)?;
     // The page is rendered around a marker; the table rows are streamed from the CSV
     // straight into the file, so no table is ever held in memory whole.
@@ -232,26 +232,26 @@ fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
 
 /// The catalog, sitemap, feed and robots.txt.
 pub fn write_site_metadata(site: &Site, writer: &Writer) {
-    let no_file = Path::new("site.toml");
+    let no_file = Path::new(layout::SITE_TOML);
     writer.run(
-        || writer.json("data/catalog.json", &metadata::site_files::catalog(site)),
+        || writer.json(urls::CATALOG, &metadata::site_files::catalog(site)),
         no_file,
     );
     writer.run(
         || {
             writer.bytes(
-                "sitemap.xml",
+                urls::SITEMAP,
                 metadata::site_files::sitemap(site).as_bytes(),
             )
         },
         no_file,
     );
     writer.run(
-        || writer.bytes("feed.xml", metadata::site_files::feed(site).as_bytes()),
+        || writer.bytes(urls::FEED, metadata::site_files::feed(site).as_bytes()),
         no_file,
     );
     writer.run(
-        || writer.bytes("robots.txt", metadata::site_files::robots(site).as_bytes()),
+        || writer.bytes(urls::ROBOTS, metadata::site_files::robots(site).as_bytes()),
         no_file,
     );
     for (path, syntax) in metadata::dcat::FILES {
@@ -267,10 +267,13 @@ pub fn write_site_metadata(site: &Site, writer: &Writer) {
 pub fn copy_static(root: &Path, writer: &Writer) {
     let walk = crate::site::static_files(root);
     for problem in walk.problems {
-        writer.run(|| Err(problem), Path::new("static"));
+        writer.run(|| Err(problem), Path::new(layout::STATIC));
     }
     for file in &walk.files {
-        writer.run(|| writer.copy(&file.real, &file.name), Path::new("static"));
+        writer.run(
+            || writer.copy(&file.real, &file.name),
+            Path::new(layout::STATIC),
+        );
     }
 }
 
@@ -279,7 +282,7 @@ pub fn copy_static(root: &Path, writer: &Writer) {
 /// served copy kept, as for any failed rebuild) when it leads outside.
 pub fn update_static(root: &Path, relative: &Path, writer: &Writer) {
     let name = relative.to_string_lossy().replace('\\', "/");
-    let shown = Path::new("static").join(relative);
+    let shown = Path::new(layout::STATIC).join(relative);
     let source = root.join(&shown);
     if std::fs::symlink_metadata(&source).is_err() {
         // The site's own file is gone: the built-in one of that name takes its place.
@@ -299,7 +302,7 @@ pub fn update_static(root: &Path, relative: &Path, writer: &Writer) {
 /// is not there.
 pub fn write_built_in_static(root: &Path, writer: &Writer) {
     for (name, _) in crate::theme::STATIC_FILES {
-        if !root.join("static").join(name).is_file() {
+        if !root.join(layout::STATIC).join(name).is_file() {
             write_built_in_asset(name, writer);
         }
     }
@@ -310,7 +313,7 @@ pub fn write_built_in_static(root: &Path, writer: &Writer) {
 pub fn write_built_in_asset(name: &str, writer: &Writer) -> bool {
     match crate::theme::static_file(name) {
         Some(bytes) => {
-            writer.run(|| writer.bytes(name, bytes), Path::new("static"));
+            writer.run(|| writer.bytes(name, bytes), Path::new(layout::STATIC));
             true
         }
         None => false,

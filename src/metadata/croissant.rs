@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
-use crate::render::urls;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// The version of the Croissant specification the files conform to.

@@ -25,7 +25,7 @@ pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
         "croissant".into(),
         json!(site
             .config
-            .absolute_url(&crate::render::urls::croissant_file(&dataset.slug))),
+            .absolute_url(&crate::layout::urls::croissant_file(&dataset.slug))),
     );
     package.insert("keywords".into(), json!(front.tags));
     package.insert("licenses".into(), json!([license(site, dataset)]));

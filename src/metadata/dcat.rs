@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::rdf::{self, Node};
 use crate::content::date_string;
 use crate::dataset::Dataset;
-use crate::render::urls;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// The two syntaxes of the same graph.

@@ -3,9 +3,9 @@
 
 use serde_json::{json, Map, Value};
 
+use super::human_size;
 use crate::dataset::Dataset;
-use crate::render::urls;
-use crate::render::view::human_size;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// A schema.org `Organization` (also read by Croissant, whose vocabulary is schema.org).

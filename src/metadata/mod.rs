@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 
 use crate::dataset::schema::{ColumnType, DatePrecision};
 use crate::dataset::Dataset;
-use crate::render::urls;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// The absolute URL of a dataset's page.
@@ -34,23 +34,9 @@ pub fn license_url(site: &Site, dataset: &Dataset) -> String {
     }
 }
 
-/// The description used in every metadata format: the author's `description`, or the
-/// lede followed by the first paragraph of Method.
-pub fn description(dataset: &Dataset) -> String {
-    if let Some(d) = &dataset.front.description {
-        return d.trim().to_string();
-    }
-    let mut text = dataset.body.lede_text.clone();
-    if let Some(method) = dataset.body.section("Method") {
-        if !method.summary_text.is_empty() {
-            if !text.is_empty() {
-                text.push_str(" Method: ");
-            }
-            text.push_str(&method.summary_text);
-        }
-    }
-    text
-}
+/// The description used in every metadata format (the rule lives with the site, whose
+/// checks measure it).
+pub use crate::site::description;
 
 /// The dataset's `updated` date, else `created`, else the build's `--date`.
 pub fn updated(site: &Site, dataset: &Dataset) -> Option<String> {
@@ -102,6 +88,24 @@ pub fn json_file(value: &serde_json::Value) -> Vec<u8> {
     bytes
 }
 
+/// File sizes for readers: "812 B", "2.1 kB", "73.4 MB" (decimal units).
+pub fn human_size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    if bytes < 1000 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64;
+    let mut unit = "B";
+    for next in UNITS {
+        if value < 1000.0 {
+            break;
+        }
+        value /= 1000.0;
+        unit = next;
+    }
+    format!("{value:.1} {unit}")
+}
+
 /// Escapes text for XML content and attribute values (forbidden characters become U+FFFD).
 pub use crate::text::escape_html as escape_xml;
 
@@ -130,6 +134,13 @@ pub fn script_safe_json(value: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_naturally() {
+        assert_eq!(human_size(812), "812 B");
+        assert_eq!(human_size(2_100), "2.1 kB");
+        assert_eq!(human_size(73_400_000), "73.4 MB");
+    }
 
     #[test]
     fn json_in_script_cannot_close_the_element() {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 
 use super::escape_xml;
-use crate::render::urls;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// `data/catalog.json`: every dataset with where to find it and how to verify it.

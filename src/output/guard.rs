@@ -12,17 +12,15 @@ use std::path::{Component, Path, PathBuf};
 
 use super::{has_marker, MARKER};
 use crate::diagnostics::Diagnostic;
+use crate::layout;
 
-/// The folders of a site that a build reads or keeps: the output may be none of them, be
-/// inside none of them, and hold none of them.
-const SOURCE_FOLDERS: [&str; 6] = [
-    "content",
-    "data",
-    "templates",
-    "static",
-    ".git",
-    ".datapages-cache",
-];
+/// The folders of a site that a build reads or keeps (its sources, its scan cache, its
+/// history): the output may be none of them, be inside none of them, and hold none of them.
+fn kept_folders() -> impl Iterator<Item = &'static str> {
+    layout::SOURCE_DIRS
+        .into_iter()
+        .chain([".git", layout::CACHE])
+}
 
 /// Checks `output` for a build of the site in `root`; returns the output folder resolved
 /// (absolute, symlinks followed), which is where the build must write.
@@ -74,7 +72,7 @@ fn clash(root: &Path, output: &Path) -> Option<String> {
             root.display()
         ));
     }
-    for name in SOURCE_FOLDERS {
+    for name in kept_folders() {
         // A source folder may itself be a symlink to elsewhere: protect where it leads.
         let folder = resolve(&root.join(name)).unwrap_or_else(|_| root.join(name));
         for protected in [root.join(name), folder] {

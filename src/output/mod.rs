@@ -51,11 +51,18 @@ fn remove_marked_folder(folder: &Path) -> io::Result<()> {
     fs::remove_dir_all(folder)
 }
 
-/// Somewhere a build writes its files: a staging folder (full builds) or the live output
-/// folder that `serve` is serving (incremental rebuilds).
+/// Somewhere a build writes its files: a staging folder (full builds), the live output
+/// folder that `serve` is serving (incremental rebuilds), or nowhere (`check`).
 pub trait OutputSink: Sync {
     /// The folder files land in.
     fn root(&self) -> &Path;
+
+    /// The size of an output file that is already there (from an earlier write), so a
+    /// rebuild can keep a large copy it made before.
+    fn existing_len(&self, relative: &str) -> Option<u64> {
+        let metadata = fs::metadata(self.root().join(relative)).ok()?;
+        metadata.is_file().then_some(metadata.len())
+    }
 
     /// Where to write a file first, and where it must end up (the same path when nobody
     /// can see the folder yet). Creates the parent folders.
@@ -113,32 +120,106 @@ impl Folders {
 
 /// A file being written; `finish` makes it visible under its final name.
 pub struct PendingFile {
-    writer: BufWriter<fs::File>,
-    temp: PathBuf,
-    target: PathBuf,
+    writer: BufWriter<Destination>,
+    /// Where it is written and where it must end up; none for a discarded file.
+    place: Option<(PathBuf, PathBuf)>,
 }
+
+/// Where a pending file's bytes go.
+pub enum Destination {
+    File(fs::File),
+    /// Nowhere: `check` renders every page but keeps none.
+    Discarded,
+}
+
+impl Write for Destination {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Destination::File(file) => file.write(bytes),
+            Destination::Discarded => Ok(bytes.len()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Destination::File(file) => file.flush(),
+            Destination::Discarded => Ok(()),
+        }
+    }
+}
+
+/// Below the allocator's mmap threshold: thousands of small pages must not each map and
+/// unmap a buffer.
+const PAGE_BUFFER: usize = 64 * 1024;
 
 impl PendingFile {
     fn open(temp: PathBuf, target: PathBuf) -> io::Result<PendingFile> {
         let file = fs::File::create(&temp)?;
         Ok(PendingFile {
-            // Below the allocator's mmap threshold: thousands of small pages must not
-            // each map and unmap a buffer.
-            writer: BufWriter::with_capacity(64 * 1024, file),
-            temp,
-            target,
+            writer: BufWriter::with_capacity(PAGE_BUFFER, Destination::File(file)),
+            place: Some((temp, target)),
         })
     }
 
+    fn discarded() -> PendingFile {
+        PendingFile {
+            writer: BufWriter::with_capacity(PAGE_BUFFER, Destination::Discarded),
+            place: None,
+        }
+    }
+
     /// Where to write the content.
-    pub fn writer(&mut self) -> &mut BufWriter<fs::File> {
+    pub fn writer(&mut self) -> &mut BufWriter<Destination> {
         &mut self.writer
     }
 
     /// Flushes and moves the file into place.
     pub fn finish(mut self) -> io::Result<()> {
         self.writer.flush()?;
-        move_into_place(&self.temp, &self.target)
+        match &self.place {
+            Some((temp, target)) => move_into_place(temp, target),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An output that keeps nothing: `check` renders every page and file into it, so every
+/// problem a build would meet while rendering is found, without a folder to write.
+#[derive(Debug, Default)]
+pub struct Discard;
+
+impl OutputSink for Discard {
+    /// No folder: nothing lands anywhere.
+    fn root(&self) -> &Path {
+        Path::new("")
+    }
+
+    fn paths(&self, relative: &str) -> io::Result<(PathBuf, PathBuf)> {
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!("{relative} is discarded, never written"),
+        ))
+    }
+
+    fn existing_len(&self, _relative: &str) -> Option<u64> {
+        None
+    }
+
+    fn create(&self, _relative: &str) -> io::Result<PendingFile> {
+        Ok(PendingFile::discarded())
+    }
+
+    fn write(&self, _relative: &str, _bytes: &[u8]) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// The source must still open, as a build's copy needs it to.
+    fn copy(&self, from: &Path, _relative: &str) -> io::Result<()> {
+        fs::File::open(from).map(|_| ())
+    }
+
+    fn remove(&self, _relative: &str) -> io::Result<()> {
+        Ok(())
     }
 }
 
@@ -287,6 +368,24 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["c.txt"]);
+    }
+
+    #[test]
+    fn discard_takes_every_write_and_keeps_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("a.csv");
+        fs::write(&source, "a\n1\n").unwrap();
+        let sink = Discard;
+        let mut file = sink.create("datasets/a/index.html").unwrap();
+        file.writer().write_all(b"<html>").unwrap();
+        file.finish().unwrap();
+        sink.write("feed.xml", b"<feed/>").unwrap();
+        sink.copy(&source, "data/datasets/a.csv").unwrap();
+        sink.remove("datasets").unwrap();
+        assert_eq!(sink.existing_len("data/datasets/a.csv"), None);
+        assert!(sink.copy(&dir.path().join("gone.csv"), "b.csv").is_err());
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "only the source file is there");
     }
 
     #[test]

@@ -15,39 +15,9 @@ use tera::{Context, Tera};
 
 use crate::confine;
 use crate::diagnostics::Diagnostic;
+use crate::layout::{self, urls};
 use crate::site::Site;
 use view::{DatasetSummaryView, LinkView, SiteView};
-
-/// Where things live in the output, as site-relative URLs (no leading slash), so links
-/// work under any base path.
-pub mod urls {
-    pub fn dataset_page(slug: &str) -> String {
-        format!("datasets/{slug}/")
-    }
-    pub fn csv_file(slug: &str) -> String {
-        format!("data/datasets/{slug}.csv")
-    }
-    pub fn json_file(slug: &str) -> String {
-        format!("data/datasets/{slug}.json")
-    }
-    pub fn csvw_file(slug: &str) -> String {
-        format!("data/datasets/{slug}.csv-metadata.json")
-    }
-    pub fn croissant_file(slug: &str) -> String {
-        format!("data/datasets/{slug}.croissant.json")
-    }
-    /// A chart's standalone SVG, next to the CSV it is drawn from.
-    pub fn chart_file(slug: &str, chart_id: &str) -> String {
-        format!("data/datasets/{slug}-{chart_id}.svg")
-    }
-    pub fn tag_page(slug: &str) -> String {
-        format!("tags/{slug}/")
-    }
-    pub fn page(name: &str) -> String {
-        format!("{name}/")
-    }
-    pub const DATASETS: &str = "datasets/";
-}
 
 /// One chart of a dataset, drawn once and used twice: inline in the page and as a file.
 #[derive(Debug, Clone)]
@@ -121,7 +91,7 @@ impl Renderer {
             .iter()
             .map(|(name, text)| (name.to_string(), text.to_string()))
             .collect();
-        let dir = Path::new("templates");
+        let dir = Path::new(layout::TEMPLATES);
         let mut problems = Vec::new();
         let skipped =
             |name: &str| name.starts_with('.') || name.ends_with('~') || name.ends_with(".swp");

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::content::{self, markdown};
 use crate::dataset::Dataset;
-use crate::render::urls;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// Site-wide settings, on every page as `site`.
@@ -288,7 +288,7 @@ impl<'a> DatasetPageView<'a> {
                 rows: dataset.csv.rows,
                 columns: dataset.csv.header.len(),
                 bytes: dataset.csv.bytes,
-                size: human_size(dataset.csv.bytes),
+                size: crate::metadata::human_size(dataset.csv.bytes),
                 sha256: dataset.csv.sha256.clone(),
             },
             tags: tag_links(dataset),
@@ -366,35 +366,5 @@ impl<'a> DatasetPageView<'a> {
             cite: crate::render::reuse_view::CiteView::new(site, dataset),
             changes: crate::render::reuse_view::changes(dataset),
         }
-    }
-}
-
-/// File sizes for readers: "812 B", "2.1 kB", "73.4 MB" (decimal units).
-pub fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
-    if bytes < 1000 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64;
-    let mut unit = "B";
-    for next in UNITS {
-        if value < 1000.0 {
-            break;
-        }
-        value /= 1000.0;
-        unit = next;
-    }
-    format!("{value:.1} {unit}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_naturally() {
-        assert_eq!(human_size(812), "812 B");
-        assert_eq!(human_size(2_100), "2.1 kB");
-        assert_eq!(human_size(73_400_000), "73.4 MB");
     }
 }

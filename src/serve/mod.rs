@@ -11,6 +11,7 @@ pub mod files;
 pub mod http;
 pub mod routes;
 pub mod server;
+pub mod shared;
 pub mod state;
 pub mod watch;
 
@@ -56,7 +57,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
     let output = match &options.output {
         Some(path) => std::path::absolute(path)
             .map_err(|e| format!("cannot use the output folder {}: {e}", path.display()))?,
-        None => root.join("public"),
+        None => root.join(crate::layout::DEFAULT_OUTPUT),
     };
     let build_options = BuildOptions {
         root: root.clone(),
@@ -97,7 +98,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         .map(|a| a.to_string())
         .unwrap_or_else(|_| format!("{}:{}", options.bind, options.port));
     let url = format!("http://{address}/");
-    server::spawn(listener, Arc::clone(&state), server::Limits::from_env())
+    server::spawn(listener, Arc::clone(&state), shared::Limits::from_env())
         .map_err(|e| format!("cannot start the server thread: {e}"))?;
     println!("Serving {} at {url} (Ctrl-C to stop)", output.display());
 

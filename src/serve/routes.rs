@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::files::{self, ChunkWriter, Target};
 use super::http::{self, ByteRange, Request};
-use super::server::{Shared, Slot};
+use super::shared::{Shared, Slot};
 
 /// Where the injected script asks for news.
 pub const POLL_PATH: &str = "/__datapages/poll";

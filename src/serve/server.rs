@@ -5,12 +5,13 @@
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::http::{self, HeadError, HeadLimits, Request};
+use super::http::{self, HeadError, Request};
 use super::routes;
+use super::shared::{Limits, Shared, Slot};
 use super::state::PreviewState;
 
 /// How long the accept loop waits after a failed accept (out of descriptors, mostly) before
@@ -20,94 +21,6 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(20);
 /// A connection thread's stack: handling a request needs little, and a small stack keeps a
 /// full house of connections cheap.
 const STACK_SIZE: usize = 512 * 1024;
-
-/// The server's limits. Defaults suit a preview with a handful of tabs; see [`Limits::from_env`].
-#[derive(Debug, Clone)]
-pub struct Limits {
-    /// Open connections (one thread each); past it, 503 and close.
-    pub max_connections: usize,
-    /// Long polls waiting at once (each also holds a connection); past it, 503.
-    pub max_polls: usize,
-    /// From a connection's first byte (or its accept) to the end of a request head.
-    pub header_timeout: Duration,
-    /// Between requests on a kept-alive connection.
-    pub idle_timeout: Duration,
-    /// One write to a client that does not read.
-    pub write_timeout: Duration,
-    pub head: HeadLimits,
-    /// The largest request body read (and dropped) to keep a connection; larger ones close it.
-    pub max_body: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_connections: 128,
-            max_polls: 32,
-            header_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(5),
-            write_timeout: Duration::from_secs(30),
-            head: HeadLimits {
-                line: 8 * 1024,
-                head: 32 * 1024,
-            },
-            max_body: 8 * 1024,
-        }
-    }
-}
-
-impl Limits {
-    /// The defaults, with hidden overrides so that tests of the limits take a second, not
-    /// ten: `DATAPAGES_SERVE_IDLE_MS` (keep-alive idle), `DATAPAGES_SERVE_HEADER_MS`
-    /// (reading a request head), `DATAPAGES_SERVE_MAX_CONNECTIONS`. Values are clamped, so
-    /// no setting can make a deadline overflow.
-    pub fn from_env() -> Self {
-        let number = |name: &str, most: u64| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.parse::<u64>().ok())
-                .map(|n| n.clamp(1, most))
-        };
-        let millis = |name: &str| number(name, 3_600_000).map(Duration::from_millis);
-        let defaults = Limits::default();
-        Limits {
-            idle_timeout: millis("DATAPAGES_SERVE_IDLE_MS").unwrap_or(defaults.idle_timeout),
-            header_timeout: millis("DATAPAGES_SERVE_HEADER_MS").unwrap_or(defaults.header_timeout),
-            max_connections: number("DATAPAGES_SERVE_MAX_CONNECTIONS", 100_000)
-                .map_or(defaults.max_connections, |n| n as usize),
-            ..defaults
-        }
-    }
-}
-
-/// What every connection thread shares.
-pub struct Shared {
-    pub state: Arc<PreviewState>,
-    pub limits: Limits,
-    /// Long polls now waiting.
-    pub polls: Arc<AtomicUsize>,
-}
-
-/// One place in a counted, capped set (open connections, waiting polls); given back when
-/// dropped, also when a thread unwinds.
-pub struct Slot(Arc<AtomicUsize>);
-
-impl Slot {
-    pub fn try_take(counter: &Arc<AtomicUsize>, cap: usize) -> Option<Slot> {
-        counter
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < cap).then_some(n + 1)
-            })
-            .ok()
-            .map(|_| Slot(Arc::clone(counter)))
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
 
 /// Accepts connections on `listener` for the life of the process, on its own thread.
 pub fn spawn(listener: TcpListener, state: Arc<PreviewState>, limits: Limits) -> io::Result<()> {

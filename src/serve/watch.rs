@@ -9,9 +9,7 @@ use std::time::{Duration, Instant};
 use notify::{RecursiveMode, Watcher};
 
 use crate::incremental::{classify, Change};
-
-/// The folders whose contents make the site.
-pub const SOURCE_DIRS: [&str; 4] = ["content", "data", "templates", "static"];
+use crate::layout::SOURCE_DIRS;
 
 /// How long the tree must stay quiet before a burst of events counts as one change.
 pub const QUIET: Duration = Duration::from_millis(25);

@@ -1,0 +1,128 @@
+//! Writing what an incremental rebuild affects, and removing what it no longer writes.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::pages::{write_home, write_listings, write_not_found, write_page, write_tag};
+use super::plan::PlannedChanges;
+use crate::content;
+use crate::dataset::Dataset;
+use crate::incremental::Affected;
+use crate::layout::urls;
+use crate::render::Renderer;
+use crate::site::{self, Site};
+use crate::write::{self, CsvCopy, Writer};
+
+/// Writes what an incremental rebuild affects; returns (pages rendered, URL paths changed).
+/// `csv_unchanged` names the datasets whose CSV has the stamp it had when it was last
+/// written (their copy stays, if it is still there).
+pub(super) fn render_affected(
+    site: &Site,
+    renderer: &Renderer,
+    affected: &Affected,
+    changes: &PlannedChanges,
+    csv_unchanged: &BTreeSet<String>,
+    writer: &Writer,
+) -> (usize, Vec<String>) {
+    let mut urls_changed = BTreeSet::new();
+    let datasets: Vec<&Arc<Dataset>> = site
+        .datasets
+        .iter()
+        .filter(|d| affected.datasets.contains(&d.slug))
+        .collect();
+    datasets.par_iter().for_each(|dataset| {
+        let csv_copy = if csv_unchanged.contains(&dataset.slug) {
+            CsvCopy::KeepIfPresent
+        } else {
+            CsvCopy::Write
+        };
+        writer.run(
+            || write::write_dataset(site, renderer, dataset, writer, csv_copy),
+            &dataset.markdown_path,
+        );
+    });
+    let related: Vec<&Arc<Dataset>> = site
+        .datasets
+        .iter()
+        .filter(|d| affected.related_pages.contains(&d.slug))
+        .collect();
+    related.par_iter().for_each(|dataset| {
+        writer.run(
+            || write::write_dataset_page(site, renderer, dataset, writer),
+            &dataset.markdown_path,
+        );
+    });
+    for dataset in datasets.iter().chain(&related) {
+        urls_changed.insert(format!("/{}", urls::dataset_page(&dataset.slug)));
+    }
+    for file in &affected.stale_files {
+        writer.remove(file);
+    }
+    for slug in &affected.removed_datasets {
+        for path in [
+            urls::dataset_page(slug),
+            urls::csv_file(slug),
+            urls::json_file(slug),
+            urls::csvw_file(slug),
+            urls::croissant_file(slug),
+        ] {
+            writer.remove(&path);
+        }
+        for (_, path) in crate::metadata::citation_files::file_paths(slug) {
+            writer.remove(&path);
+        }
+        urls_changed.insert(format!("/{}", urls::dataset_page(slug)));
+    }
+    let tags: Vec<&site::Tag> = site
+        .tags
+        .iter()
+        .filter(|t| affected.tags.contains(&t.slug))
+        .collect();
+    tags.par_iter()
+        .for_each(|tag| write_tag(site, renderer, tag, writer));
+    for tag in &tags {
+        urls_changed.insert(format!("/{}", urls::tag_page(&tag.slug)));
+    }
+    for slug in &affected.removed_tags {
+        writer.remove(&urls::tag_page(slug));
+        urls_changed.insert(format!("/{}", urls::tag_page(slug)));
+    }
+    let mut pages = affected.page_count();
+    if affected.listings {
+        write_listings(site, renderer, writer);
+        urls_changed.extend(["/".to_string(), format!("/{}", urls::DATASETS)]);
+    }
+    for relative in &changes.pages {
+        let name = content::page_name(relative);
+        if name.is_empty() {
+            write_home(site, renderer, writer, relative);
+            urls_changed.insert("/".to_string());
+            pages += 1;
+        } else if let Some(page) = site.pages.iter().find(|p| p.name == name) {
+            write_page(site, renderer, page, writer);
+            urls_changed.insert(format!("/{}", urls::page(&name)));
+            pages += 1;
+        } else {
+            writer.remove(&urls::page(&name));
+            urls_changed.insert(format!("/{}", urls::page(&name)));
+        }
+    }
+    if changes.all_pages {
+        for page in &site.pages {
+            write_page(site, renderer, page, writer);
+            pages += 1;
+        }
+        write_not_found(site, renderer, writer);
+        urls_changed.clear();
+    }
+    for relative in &changes.statics {
+        write::update_static(&site.root, relative, writer);
+        urls_changed.insert(format!(
+            "/{}",
+            relative.to_string_lossy().replace('\\', "/")
+        ));
+    }
+    (pages, urls_changed.into_iter().collect())
+}

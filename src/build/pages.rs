@@ -1,0 +1,108 @@
+//! Rendering and writing every output of a site (full builds and `check`), and the pages
+//! an incremental rebuild shares with them.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::content;
+use crate::diagnostics::Diagnostics;
+use crate::layout::{self, urls};
+use crate::output::Discard;
+use crate::render::Renderer;
+use crate::site::{self, Site};
+use crate::write::{self, CsvCopy, Writer};
+
+/// Renders every output into [`Discard`], as a build would once loading found no error,
+/// so `check` rejects whatever `build` rejects (templates that fail only when rendering).
+pub(super) fn check_rendering(
+    site: Option<Site>,
+    renderer: &Renderer,
+    diagnostics: &mut Diagnostics,
+) {
+    let Some(site) = site else { return };
+    if diagnostics.has_errors() {
+        return;
+    }
+    let writer = Writer::new(&Discard);
+    render_everything(&site, renderer, &writer);
+    let problems = writer.into_problems();
+    if !problems.is_empty() {
+        diagnostics.extend(problems);
+        diagnostics.sort();
+    }
+}
+
+/// Renders and writes every output of the site; returns the number of HTML pages.
+pub(super) fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
+    site.datasets.par_iter().for_each(|dataset| {
+        writer.run(
+            || write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write),
+            &dataset.markdown_path,
+        );
+    });
+    write_listings(site, renderer, writer);
+    write_not_found(site, renderer, writer);
+    site.tags
+        .par_iter()
+        .for_each(|tag| write_tag(site, renderer, tag, writer));
+    for page in &site.pages {
+        write_page(site, renderer, page, writer);
+    }
+    write::copy_static(&site.root, writer);
+    write::write_built_in_static(&site.root, writer);
+    site.datasets.len() + 3 + site.tags.len() + site.pages.len()
+}
+
+/// Home, All datasets and the site's metadata files: each lists every dataset, so they
+/// are the slow part of a small rebuild on a large site; they render in parallel.
+pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) {
+    rayon::join(
+        || write_home(site, renderer, writer, Path::new(layout::HOME_PAGE)),
+        || {
+            rayon::join(
+                || {
+                    writer.run(
+                        || {
+                            writer.page(
+                                &urls::index_file(urls::DATASETS),
+                                renderer.datasets_page(site),
+                            )
+                        },
+                        Path::new("templates/datasets.html"),
+                    )
+                },
+                || write::write_site_metadata(site, writer),
+            )
+        },
+    );
+}
+
+pub(super) fn write_tag(site: &Site, renderer: &Renderer, tag: &site::Tag, writer: &Writer) {
+    let path = urls::index_file(&urls::tag_page(&tag.slug));
+    writer.run(
+        || writer.page(&path, renderer.tag_page(site, tag)),
+        Path::new("templates/tag.html"),
+    );
+}
+
+pub(super) fn write_page(site: &Site, renderer: &Renderer, page: &content::Page, writer: &Writer) {
+    let path = urls::index_file(&urls::page(&page.name));
+    writer.run(
+        || writer.page(&path, renderer.plain_page(site, page)),
+        Path::new(layout::CONTENT),
+    );
+}
+
+/// The home page; its problems are reported against `source` (its Markdown file).
+pub(super) fn write_home(site: &Site, renderer: &Renderer, writer: &Writer, source: &Path) {
+    writer.run(|| writer.page(urls::HOME, renderer.home_page(site)), source);
+}
+
+/// The page hosts serve for missing paths.
+pub(super) fn write_not_found(site: &Site, renderer: &Renderer, writer: &Writer) {
+    writer.run(
+        || writer.page(urls::NOT_FOUND, renderer.not_found_page(site)),
+        Path::new("templates/404.html"),
+    );
+}

@@ -1,0 +1,246 @@
+//! A loaded, rendered site kept between builds, so `serve` rebuilds only what a change
+//! affects: templates or site.toml rebuild everything through staging; other changes
+//! re-render the affected outputs in place.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::{affected, pages, plan, BuildOptions, BuildReport};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::incremental::Change;
+use crate::layout;
+use crate::output::{guard, LiveDir, Staging};
+use crate::render::Renderer;
+use crate::site::{self, Site};
+use crate::write::Writer;
+
+/// What an incremental rebuild did, for the one-line terminal report.
+#[derive(Debug, Clone)]
+pub struct RebuildReport {
+    /// The source files that changed, as the user knows them.
+    pub changed: Vec<String>,
+    /// Whether everything was rebuilt (templates or site.toml changed).
+    pub full: bool,
+    /// HTML pages rendered.
+    pub pages: usize,
+    /// Files written or removed.
+    pub files: usize,
+    /// Site-relative URL paths whose content changed (`/datasets/x/`, `/style.css`), for
+    /// live reload; empty with `full`.
+    pub urls: Vec<String>,
+    pub elapsed: Duration,
+    pub warnings: Diagnostics,
+}
+
+impl RebuildReport {
+    /// "content/datasets/x.md changed: re-rendered 5 pages (9 files) in 12 ms".
+    pub fn summary(&self) -> String {
+        let what = if self.full {
+            "rebuilt everything"
+        } else {
+            "re-rendered"
+        };
+        format!(
+            "{} changed: {what} {} pages ({} files) in {} ms",
+            self.changed.join(", "),
+            self.pages,
+            self.files,
+            self.elapsed.as_millis()
+        )
+    }
+}
+
+/// A loaded, rendered site that can be rebuilt in part when its sources change.
+pub struct Session {
+    pub(super) options: BuildOptions,
+    pub(super) site: Site,
+    pub(super) renderer: Renderer,
+    /// Problems of each source file as of its last load (errors and warnings), so every
+    /// rebuild reports the state of the whole site, not just of the last edit.
+    pub(super) file_problems: BTreeMap<PathBuf, Vec<Diagnostic>>,
+    /// Changes whose rebuild failed; retried with the next change.
+    pub(super) pending: BTreeSet<Change>,
+}
+
+impl Session {
+    /// A full build; `commit` moves the finished staging folder into place (serve takes a
+    /// lock around it so no request sees the swap).
+    pub fn start(
+        options: &BuildOptions,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
+    ) -> Result<(Session, BuildReport), Diagnostics> {
+        let started = Instant::now();
+        let output = options.output_dir();
+        let (site, file_diagnostics, site_diagnostics) =
+            site::load_parts(&options.root, options.scan_cache().as_ref());
+        let mut diagnostics = file_diagnostics.clone();
+        diagnostics.extend(site_diagnostics);
+        diagnostics.sort();
+        let renderer = Renderer::new(&options.root);
+        if let Err(problems) = &renderer {
+            diagnostics.extend(problems.iter().cloned());
+        }
+        let (Some(mut site), Ok(renderer)) = (site, renderer) else {
+            return Err(diagnostics);
+        };
+        site.default_date = options.date.clone();
+        if diagnostics.has_errors() {
+            return Err(diagnostics);
+        }
+        let target = match guard::check_output(&site.root, &output, options.force) {
+            Ok(target) => target,
+            Err(problem) => {
+                diagnostics.push(problem);
+                return Err(diagnostics);
+            }
+        };
+        let staging = Staging::create(&target).map_err(|e| {
+            let mut d = diagnostics.clone();
+            d.push(Diagnostic::error(
+                &output,
+                format!("cannot create the output folder: {e}"),
+            ));
+            d
+        })?;
+        let writer = Writer::new(&staging);
+        let pages = pages::render_everything(&site, &renderer, &writer);
+        let files = writer.files();
+        let problems = writer.into_problems();
+        if !problems.is_empty() {
+            diagnostics.extend(problems);
+            diagnostics.sort();
+            return Err(diagnostics);
+        }
+        if let Err(e) = commit(staging) {
+            diagnostics.push(Diagnostic::error(
+                &output,
+                format!("cannot move the new output into place: {e}"),
+            ));
+            return Err(diagnostics);
+        }
+        let report = BuildReport {
+            pages,
+            datasets: site.datasets.len(),
+            rows: site.total_rows(),
+            files,
+            elapsed: started.elapsed(),
+            output,
+            warnings: diagnostics.clone(),
+        };
+        // Only problems of single files are kept: those of the site as a whole are
+        // recomputed by every rebuild.
+        let mut file_problems = BTreeMap::new();
+        plan::record(&mut file_problems, file_diagnostics);
+        let session = Session {
+            options: options.clone(),
+            site,
+            renderer,
+            file_problems,
+            pending: BTreeSet::new(),
+        };
+        Ok((session, report))
+    }
+
+    /// The site as last built successfully.
+    pub fn site(&self) -> &Site {
+        &self.site
+    }
+
+    /// The output folder.
+    pub fn output_dir(&self) -> PathBuf {
+        self.options.output_dir()
+    }
+
+    /// Applies source changes. Templates or site.toml rebuild everything (through staging,
+    /// committed with `commit`); other changes re-render only the affected outputs in place,
+    /// each file replaced atomically. On error nothing is written and the changes are kept
+    /// to retry with the next one.
+    pub fn rebuild(
+        &mut self,
+        changes: impl IntoIterator<Item = Change>,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
+    ) -> Result<RebuildReport, Diagnostics> {
+        let started = Instant::now();
+        self.pending.extend(changes);
+        let changed = self
+            .pending
+            .iter()
+            .map(|c| describe(c, &self.site))
+            .collect();
+        if self.pending.iter().any(Change::is_global) {
+            let (session, report) = Session::start(&self.options, commit)?;
+            *self = session;
+            return Ok(RebuildReport {
+                changed,
+                full: true,
+                pages: report.pages,
+                files: report.files,
+                urls: Vec::new(),
+                elapsed: started.elapsed(),
+                warnings: report.warnings,
+            });
+        }
+        let plan = self.plan()?;
+        let live = LiveDir::new(&self.output_dir());
+        let writer = Writer::new(&live);
+        let csv_unchanged = plan
+            .affected
+            .datasets
+            .iter()
+            .filter(
+                |slug| match (self.site.dataset(slug), plan.site.dataset(slug)) {
+                    (Some(before), Some(now)) => {
+                        before.csv_path == now.csv_path
+                            && before.csv.stamp.is_some()
+                            && before.csv.stamp == now.csv.stamp
+                    }
+                    _ => false,
+                },
+            )
+            .cloned()
+            .collect();
+        let (pages, urls) = affected::render_affected(
+            &plan.site,
+            &self.renderer,
+            &plan.affected,
+            &plan.changes,
+            &csv_unchanged,
+            &writer,
+        );
+        let files = writer.files();
+        let problems = writer.into_problems();
+        if !problems.is_empty() {
+            let mut diagnostics = Diagnostics::new();
+            diagnostics.extend(problems);
+            return Err(diagnostics);
+        }
+        self.site = plan.site;
+        self.file_problems = plan.file_problems;
+        self.pending.clear();
+        Ok(RebuildReport {
+            changed,
+            full: false,
+            pages,
+            files,
+            urls,
+            elapsed: started.elapsed(),
+            warnings: plan.warnings,
+        })
+    }
+}
+
+/// The user-facing name of a change.
+fn describe(change: &Change, site: &Site) -> String {
+    match change {
+        Change::Dataset(slug) => site
+            .dataset(slug)
+            .map(|d| d.markdown_path.display().to_string())
+            .unwrap_or_else(|| layout::dataset_markdown(slug).display().to_string()),
+        Change::DataFile(p) | Change::Page(p) => p.display().to_string(),
+        Change::Static(p) => format!("{}/{}", layout::STATIC, p.display()),
+        Change::Templates => format!("{}/", layout::TEMPLATES),
+        Change::Config => layout::SITE_TOML.to_string(),
+    }
+}

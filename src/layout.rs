@@ -1,0 +1,115 @@
+//! Where things are: the folder and file names of a site's sources, and the URLs of its
+//! output. Every other module spells a site path through these names, so the layout of a
+//! site is stated once.
+
+use std::path::PathBuf;
+
+/// The site's settings file, at the root.
+pub const SITE_TOML: &str = "site.toml";
+
+/// Markdown: plain pages directly inside, dataset pages in [`DATASETS`] below it.
+pub const CONTENT: &str = "content";
+
+/// The name of the dataset folders, under [`CONTENT`] and [`DATA`] alike.
+pub const DATASETS: &str = "datasets";
+
+/// `content/datasets`: one Markdown file per dataset, named after its slug.
+pub const CONTENT_DATASETS: &str = "content/datasets";
+
+/// The home page's intro, `content/_index.md`.
+pub const HOME_PAGE: &str = "content/_index.md";
+
+/// CSV files; `data/datasets/<slug>.csv` unless the front matter names another.
+pub const DATA: &str = "data";
+
+/// `data/datasets`: where a dataset's CSV is when its front matter names none.
+pub const DATA_DATASETS: &str = "data/datasets";
+
+/// A site's own templates, which replace the built-in ones of the same name.
+pub const TEMPLATES: &str = "templates";
+
+/// Files copied into the output as they are.
+pub const STATIC: &str = "static";
+
+/// The scan cache (`dataset::cache`), inside the site folder.
+pub const CACHE: &str = ".datapages-cache";
+
+/// The output folder when `--output` is not given, inside the site folder.
+pub const DEFAULT_OUTPUT: &str = "public";
+
+/// The folders whose files become the site: `serve` watches them, and no output may be
+/// written over them.
+pub const SOURCE_DIRS: [&str; 4] = [CONTENT, DATA, TEMPLATES, STATIC];
+
+/// Page names the generated pages use (`/datasets/`, `/tags/`, `/data/`): a plain page
+/// `content/<name>.md` may not take them.
+pub const RESERVED_PAGE_NAMES: [&str; 3] = [DATASETS, "tags", DATA];
+
+/// `content/datasets/<slug>.md`, relative to the site root.
+pub fn dataset_markdown(slug: &str) -> PathBuf {
+    PathBuf::from(format!("{CONTENT_DATASETS}/{slug}.md"))
+}
+
+/// Where things live in the output, as site-relative URLs (no leading slash), so links
+/// work under any base path.
+pub mod urls {
+    pub fn dataset_page(slug: &str) -> String {
+        format!("datasets/{slug}/")
+    }
+    pub fn csv_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.csv")
+    }
+    pub fn json_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.json")
+    }
+    pub fn csvw_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.csv-metadata.json")
+    }
+    pub fn croissant_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.croissant.json")
+    }
+    /// A chart's standalone SVG, next to the CSV it is drawn from.
+    pub fn chart_file(slug: &str, chart_id: &str) -> String {
+        format!("data/datasets/{slug}-{chart_id}.svg")
+    }
+    pub fn tag_page(slug: &str) -> String {
+        format!("tags/{slug}/")
+    }
+    pub fn page(name: &str) -> String {
+        format!("{name}/")
+    }
+    pub const DATASETS: &str = "datasets/";
+    pub const HOME: &str = "index.html";
+    pub const NOT_FOUND: &str = "404.html";
+    pub const CATALOG: &str = "data/catalog.json";
+    pub const SITEMAP: &str = "sitemap.xml";
+    pub const FEED: &str = "feed.xml";
+    pub const ROBOTS: &str = "robots.txt";
+
+    /// The HTML file of a page whose URL is a folder (`datasets/x/` -> `datasets/x/index.html`).
+    pub fn index_file(folder_url: &str) -> String {
+        format!("{folder_url}index.html")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joined_names_are_made_of_their_parts() {
+        assert_eq!(CONTENT_DATASETS, format!("{CONTENT}/{DATASETS}"));
+        assert_eq!(DATA_DATASETS, format!("{DATA}/{DATASETS}"));
+        assert_eq!(HOME_PAGE, format!("{CONTENT}/_index.md"));
+        assert_eq!(urls::DATASETS, format!("{DATASETS}/"));
+        assert!(urls::csv_file("x").starts_with(DATA_DATASETS));
+        assert_eq!(
+            dataset_markdown("abc"),
+            PathBuf::from("content/datasets/abc.md")
+        );
+        assert_eq!(
+            urls::index_file(&urls::dataset_page("a")),
+            "datasets/a/index.html"
+        );
+    }
+}

@@ -1,0 +1,126 @@
+//! Charts drawn at build time: a chart's spec and the points the CSV scan collected
+//! become one self-contained SVG string. Pure (no I/O) and deterministic: the same
+//! input gives the same bytes.
+//!
+//! Horizontal positions are percentages of the SVG's width and vertical positions are
+//! pixels, with no `viewBox`. Text therefore keeps its size at any width (readable on a
+//! 360 px phone, not oversized on a wide screen) while bars, lines and gridlines stretch.
+//! The layout is planned so that nothing collides down to [`NARROWEST`] pixels.
+//! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
+//! follows the reader's colour scheme too.
+
+mod describe;
+mod rows;
+mod scale;
+mod svg;
+#[cfg(test)]
+mod tests;
+mod xy;
+
+use std::fmt::Write as _;
+
+use crate::content::ChartKind;
+use crate::dataset::scan::ChartPoint;
+use crate::text::escape_html_into;
+use describe::{describe, notes};
+use rows::rows_layout;
+use scale::series_names;
+use svg::{Body, STYLE};
+use xy::xy_layout;
+
+/// The narrowest width, in pixels, the layout is planned for (a 360 px phone, less margins).
+pub const NARROWEST: f64 = 300.0;
+
+/// A generous estimate of the width of one character at the 13 px label size.
+pub(super) const CHAR_WIDTH: f64 = 7.4;
+
+/// Points a single-series chart still labels with their values.
+pub(super) const LABELLED_POINTS: usize = 12;
+
+/// Points the description (read by screen readers) lists one by one.
+pub(super) const DESCRIBED_POINTS: usize = 40;
+
+/// How the horizontal axis of a line or dot chart places `x`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XScale {
+    /// Evenly spaced, in the order the values first appear.
+    Category,
+    /// A linear scale of numbers.
+    Number,
+    /// A linear time scale of ISO 8601 dates.
+    Date,
+}
+
+/// Everything a chart needs: the words from the spec and columns, and the points.
+#[derive(Debug, Clone)]
+pub struct ChartInput<'a> {
+    /// The chart id: prefixes ids inside the SVG so several charts can share a page.
+    pub id: &'a str,
+    pub kind: ChartKind,
+    pub title: &'a str,
+    /// Column titles, units included: they label the axes.
+    pub x_title: &'a str,
+    pub y_title: &'a str,
+    pub series_title: Option<&'a str>,
+    pub x_scale: XScale,
+    pub points: &'a [ChartPoint],
+    /// Rows kept by the filter but without a value: not drawn, and the chart says so.
+    pub missing: u64,
+    /// Points past the cap: not drawn, and the chart says so.
+    pub dropped: u64,
+}
+
+/// Where a chart goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Inside a page, under an HTML heading that carries the visible title.
+    Inline,
+    /// A file of its own: an XML declaration, and the title drawn in the chart.
+    File,
+}
+
+/// Renders the chart as SVG.
+pub fn render(chart: &ChartInput, placement: Placement) -> String {
+    let series = series_names(chart.points);
+    let mut body = Body::default();
+    let mut y = match placement {
+        Placement::Inline => 0.0,
+        Placement::File => body.wrapped(chart.title, 0.0, 18.0, "h", 35, 20.0) + 8.0,
+    };
+    let category_rows = matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar)
+        || chart.x_scale == XScale::Category && chart.kind == ChartKind::Dot;
+    let mut unplaced = 0;
+    y = if category_rows {
+        rows_layout(chart, &series, &mut body, y)
+    } else {
+        let (next, skipped) = xy_layout(chart, &series, &mut body, y);
+        unplaced = skipped;
+        next
+    };
+    for note in notes(chart, unplaced) {
+        y = body.wrapped(&note, 0.0, y + 14.0, "m", 44, 16.0);
+    }
+    let height = (y + 10.0).ceil();
+    let id = chart.id;
+    let mut out = String::with_capacity(body.out.len() + STYLE.len() + 1024);
+    if placement == Placement::File {
+        out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    }
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dpc\" width=\"100%\" height=\"{height}\" role=\"img\" aria-labelledby=\"dpc-{id}-title dpc-{id}-desc\">\n<title id=\"dpc-{id}-title\">"
+    );
+    escape_html_into(chart.title, &mut out);
+    let _ = write!(out, "</title>\n<desc id=\"dpc-{id}-desc\">");
+    escape_html_into(&describe(chart, &series, unplaced), &mut out);
+    let _ = write!(
+        out,
+        "</desc>\n<style>{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
+    );
+    out.push_str(&body.out);
+    out.push_str("</svg>");
+    if placement == Placement::File {
+        out.push('\n');
+    }
+    out
+}
