@@ -13,8 +13,9 @@ use toml::Spanned;
 
 use super::iso8601;
 use super::markdown::{dangerous_links, slugify};
+use super::spans::error_at;
 use super::toml_escapes::forbidden_escapes;
-use crate::diagnostics::{line_column, Diagnostic};
+use crate::diagnostics::Diagnostic;
 use crate::text::{describe_char, forbidden_chars, link_url_problem, web_url_problem};
 
 /// Longest dataset slug or tag slug, in bytes: file names are made of them plus a suffix
@@ -43,14 +44,6 @@ impl Region {
             Region::SiteToml => "site.toml",
         }
     }
-}
-
-/// An error at a byte offset of `text`, with the line shown.
-fn error_at(file: &Path, text: &str, offset: usize, message: String) -> Diagnostic {
-    let (line, column) = line_column(text, offset);
-    Diagnostic::error(file, message)
-        .at(line, column)
-        .with_source_from(text)
 }
 
 /// Every character of `text[range]` that HTML and XML cannot carry, each located.
