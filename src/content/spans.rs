@@ -18,6 +18,8 @@ use crate::diagnostics::{line_column, Diagnostic};
 pub struct Spans {
     keys: HashMap<String, usize>,
     values: HashMap<String, usize>,
+    /// The string values, decoded, for the checks that read them with their place.
+    strings: HashMap<String, String>,
 }
 
 impl Spans {
@@ -40,6 +42,18 @@ impl Spans {
     /// header of an entry of an array of tables (`charts[1]`).
     pub fn value(&self, path: &str) -> Option<usize> {
         self.values.get(path).copied()
+    }
+
+    /// The string at `path` and where its value starts.
+    pub fn string(&self, path: &str) -> Option<(&str, usize)> {
+        Some((self.strings.get(path)?.as_str(), self.value(path)?))
+    }
+
+    /// The paths of the entries of the array at `path`: `tags[0]`, `tags[1]`, ….
+    pub fn entries<'a>(&'a self, path: &'a str) -> impl Iterator<Item = String> + 'a {
+        (0..)
+            .map(move |n| format!("{path}[{n}]"))
+            .take_while(|entry| self.values.contains_key(entry))
     }
 
     fn table(&mut self, path: &str, table: &Table, offset: usize) {
@@ -84,6 +98,9 @@ impl Spans {
                     }
                     self.value_of(&child, element, offset);
                 }
+            }
+            Value::String(text) => {
+                self.strings.insert(path.to_string(), text.value().clone());
             }
             _ => {}
         }
@@ -216,6 +233,11 @@ mod tests {
         assert_eq!(at(spans.value("charts[0].filter.kind[1]")), (16, 25));
         assert_eq!(at(spans.value("charts[0].filter.\"a.b\"")), (16, 39));
         assert_eq!(spans.key("columns[0].pattern"), None);
+        let (text, offset) = spans.string("columns[0].description").unwrap();
+        assert_eq!((text, line_column(TEXT, offset)), ("pattern", (7, 15)));
+        let tags: Vec<String> = spans.entries("tags").collect();
+        assert_eq!(tags, ["tags[0]", "tags[1]"]);
+        assert_eq!(spans.entries("columns").count(), 2);
     }
 
     #[test]

@@ -50,13 +50,14 @@ fn load_into(
     let split = front_matter::split(&display, text)
         .map_err(|d| problems.push(d))
         .ok()?;
-    let front = parse_front_matter(&display, text, &split, &slug, problems)?;
-    let body = markdown::split_body(split.body, config.markdown.raw_html);
+    let front = parse_front_matter(&display, text, &split, problems)?;
     let locator = Locator {
         file: &display,
         text,
         spans: Spans::parse(split.front_matter, split.front_matter_offset),
     };
+    check_beyond_types(&locator, &split, &slug, problems);
+    let body = markdown::split_body(split.body, config.markdown.raw_html);
 
     let source_ids = columns::source_ids(&front, &locator, problems);
     let documented = columns::compile_columns(&front, &locator, problems);
@@ -150,12 +151,11 @@ fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>)
 }
 
 /// The front matter, typed, after the characters no output can carry (which stop the
-/// load), and the checks beyond its types: placeholders, values, links of the prose.
+/// load).
 fn parse_front_matter(
     display: &Path,
     text: &str,
     split: &SplitFile,
-    slug: &str,
     problems: &mut Vec<Diagnostic>,
 ) -> Option<DatasetFrontMatter> {
     let (front_characters, body_characters) = content::characters_by_region(display, text, split);
@@ -169,10 +169,21 @@ fn parse_front_matter(
         front_matter::parse_toml(display, text, split.front_matter, split.front_matter_offset)
             .map_err(|d| problems.push(d))
             .ok()?;
+    Some(front)
+}
+
+/// The checks beyond the types: placeholders left by `new`, values (escapes, dates, URLs,
+/// name lengths) and the links of the prose.
+fn check_beyond_types(
+    locator: &Locator,
+    split: &SplitFile,
+    slug: &str,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let (display, text) = (locator.file, locator.text);
     problems.extend(content::placeholders::find(display, text));
     problems.extend(validate::dataset_front_matter(
-        display,
-        text,
+        locator,
         split.front_matter,
         split.front_matter_offset,
         slug,
@@ -183,7 +194,6 @@ fn parse_front_matter(
         split.body,
         split.body_offset,
     ));
-    Some(front)
 }
 
 /// The lede, the `## Method` and `## Limits` sections, and the prose's links to sources.
