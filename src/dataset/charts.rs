@@ -78,7 +78,11 @@ pub(super) fn compile_charts(
         };
         let x = resolve("x", &chart.x);
         let y = resolve("y", &chart.y);
-        let series = chart.series.as_ref().map(|s| resolve("series", s));
+        // No series is fine; a series that names no column is not.
+        let series = match &chart.series {
+            None => Some(None),
+            Some(s) => resolve("series", s).map(Some),
+        };
         let mut filter = Vec::new();
         for (column, values) in &chart.filter {
             let filter_key = child_path("filter", column);
@@ -127,12 +131,12 @@ pub(super) fn compile_charts(
             check_y_is_numeric(front, y, &place, problems);
         }
         check_chart_shape(chart, &place, problems);
-        if let (Some(x), Some(y), Some(series)) = (x, y, series.unwrap_or(Some(usize::MAX))) {
+        if let (Some(x), Some(y), Some(series)) = (x, y, series) {
             compiled.push(ChartColumns {
                 id,
                 x,
                 y,
-                series: (series != usize::MAX).then_some(series),
+                series,
                 filter,
             });
         }
