@@ -186,13 +186,13 @@ pub fn load_parts(
     let Some(found) = discover(root, &mut diagnostics) else {
         return (None, diagnostics, none);
     };
-    let loaded: Vec<(Option<Dataset>, Vec<Diagnostic>)> = found
+    let loaded: Vec<dataset::Loaded> = found
         .dataset_files
         .par_iter()
         .map(|path| dataset::load(root, path, &config, cache))
         .collect();
     let mut datasets = Vec::with_capacity(loaded.len());
-    for (dataset, problems) in loaded {
+    for dataset::Loaded { dataset, problems } in loaded {
         diagnostics.extend(problems);
         datasets.extend(dataset.map(Arc::new));
     }
@@ -322,7 +322,7 @@ fn failed_to_load(root: &Path, slug: &str) -> bool {
 fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
     let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
     for dataset in datasets {
-        for related in &dataset.front.related {
+        for (n, related) in dataset.front.related.iter().enumerate() {
             let problem = if related == &dataset.slug {
                 Some((
                     "a dataset cannot be related to itself".to_string(),
@@ -343,8 +343,8 @@ fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagn
                 None
             };
             if let Some((message, hint)) = problem {
-                diagnostics
-                    .push(Diagnostic::error(&dataset.markdown_path, message).with_hint(hint));
+                let problem = Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
+                diagnostics.push(dataset.locate_related(n, problem));
             }
         }
     }

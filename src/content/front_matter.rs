@@ -68,56 +68,102 @@ fn toml_diagnostic(
     toml_offset: usize,
     err: &toml::de::Error,
 ) -> Diagnostic {
-    let message = err.message().trim().to_string();
-    let mut diagnostic = Diagnostic::error(file, describe_toml_message(&message));
+    let message = err.message().trim();
+    let problem = TomlProblem::read(message);
+    let mut diagnostic = Diagnostic::error(file, problem.describe(message));
     if let Some(span) = err.span() {
         let (line, column) = line_column(whole_text, toml_offset + span.start);
         diagnostic = diagnostic.at(line, column).with_source_from(whole_text);
     }
-    if let Some(hint) = hint_for_toml_message(&message) {
+    if let Some(hint) = problem.hint() {
         diagnostic = diagnostic.with_hint(hint);
     }
     diagnostic
 }
 
-fn describe_toml_message(message: &str) -> String {
-    if let Some(name) = backticked(message, "unknown field ") {
-        return format!("unknown key `{name}`");
-    }
-    if let Some(name) = backticked(message, "missing field ") {
-        return format!("missing required key `{name}`");
-    }
-    if let Some(value) = backticked(message, "unknown variant ") {
-        return format!("`{value}` is not one of the allowed values");
-    }
-    format!("invalid TOML: {message}")
+/// What a TOML error says, read once from its message.
+///
+/// `toml::de::Error` has a span but no kind: serde's `unknown_field`, `missing_field`,
+/// `unknown_variant` and `invalid_type` reach it only as formatted English. So the words
+/// are read here and nowhere else, and the tests below pin the exact texts the crate
+/// writes today: an upgrade that rewords them fails those tests, not the users' messages.
+#[derive(Debug, PartialEq)]
+enum TomlProblem<'a> {
+    /// "unknown field `kickr`, expected one of `title`, `kicker`"
+    UnknownKey { name: &'a str, known: Vec<&'a str> },
+    /// "missing field `title`"
+    MissingKey { name: &'a str },
+    /// "unknown variant `bars`, expected one of `bar`, `line`"
+    UnknownValue {
+        value: &'a str,
+        allowed: Vec<&'a str>,
+    },
+    /// "invalid type: integer `3`, expected a string", and the syntax errors that name
+    /// what they expected ("invalid string\nexpected `\"`, `'`").
+    Unexpected,
+    /// Anything else ("duplicate key `title` in document root", "invalid date-time").
+    Other,
 }
 
-fn hint_for_toml_message(message: &str) -> Option<String> {
-    if let Some(name) = backticked(message, "unknown field ") {
-        let expected = expected_names(message);
-        return Some(match did_you_mean(name, expected.iter().copied()) {
-            Some(near) => format!("did you mean `{near}`?"),
-            None if !expected.is_empty() => format!("known keys here: {}", expected.join(", ")),
-            None => "remove the key or check its spelling".to_string(),
-        });
+impl<'a> TomlProblem<'a> {
+    fn read(message: &'a str) -> TomlProblem<'a> {
+        if let Some(name) = backticked(message, "unknown field ") {
+            return TomlProblem::UnknownKey {
+                name,
+                known: expected_names(message),
+            };
+        }
+        if let Some(name) = backticked(message, "missing field ") {
+            return TomlProblem::MissingKey { name };
+        }
+        if let Some(value) = backticked(message, "unknown variant ") {
+            return TomlProblem::UnknownValue {
+                value,
+                allowed: expected_names(message),
+            };
+        }
+        if message.contains("invalid type") || message.contains("expected") {
+            return TomlProblem::Unexpected;
+        }
+        TomlProblem::Other
     }
-    if let Some(value) = backticked(message, "unknown variant ") {
-        let allowed = expected_names(message);
-        return Some(match did_you_mean(value, allowed.iter().copied()) {
-            Some(near) => format!("did you mean `{near}`? allowed: {}", allowed.join(", ")),
-            None => format!("allowed: {}", allowed.join(", ")),
-        });
+
+    /// The message users see; `message` is the crate's own, shown when not rewritten.
+    fn describe(&self, message: &str) -> String {
+        match self {
+            TomlProblem::UnknownKey { name, .. } => format!("unknown key `{name}`"),
+            TomlProblem::MissingKey { name } => format!("missing required key `{name}`"),
+            TomlProblem::UnknownValue { value, .. } => {
+                format!("`{value}` is not one of the allowed values")
+            }
+            TomlProblem::Unexpected | TomlProblem::Other => format!("invalid TOML: {message}"),
+        }
     }
-    if let Some(name) = backticked(message, "missing field ") {
-        return Some(format!(
-            "add `{name} = …` to the front matter (see docs/content-format.md)"
-        ));
+
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            TomlProblem::UnknownKey { name, known } => {
+                match did_you_mean(name, known.iter().copied()) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None if !known.is_empty() => format!("known keys here: {}", known.join(", ")),
+                    None => "remove the key or check its spelling".to_string(),
+                }
+            }
+            TomlProblem::UnknownValue { value, allowed } => {
+                match did_you_mean(value, allowed.iter().copied()) {
+                    Some(near) => format!("did you mean `{near}`? allowed: {}", allowed.join(", ")),
+                    None => format!("allowed: {}", allowed.join(", ")),
+                }
+            }
+            TomlProblem::MissingKey { name } => {
+                format!("add `{name} = …` to the front matter (see docs/content-format.md)")
+            }
+            TomlProblem::Unexpected => {
+                "check the value's type against docs/content-format.md".to_string()
+            }
+            TomlProblem::Other => return None,
+        })
     }
-    if message.contains("invalid type") || message.contains("expected") {
-        return Some("check the value's type against docs/content-format.md".to_string());
-    }
-    None
 }
 
 /// The backticked names after "expected" in a serde message.
@@ -222,5 +268,125 @@ mod tests {
         let text = "+++\nkicker = \"y\"\n+++\n";
         let err = toml_error::<Front>(text);
         assert_eq!(err.message, "missing required key `title`");
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Shapes {
+        title: String,
+        count: Option<u32>,
+        date: Option<toml::value::Datetime>,
+        kind: Option<crate::content::ChartKind>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Empty {}
+
+    /// The crate's own message for `toml`, and what the user sees: message and hint.
+    fn shape<T: DeserializeOwned + std::fmt::Debug>(
+        toml: &str,
+    ) -> (String, String, Option<String>) {
+        let crate_message = toml::from_str::<T>(toml).unwrap_err().message().to_string();
+        let seen = toml_error::<T>(&format!("+++\n{toml}+++\n"));
+        (crate_message, seen.message, seen.hint)
+    }
+
+    // One test per message shape read or passed on: each pins the toml crate's exact
+    // words (first) and what users see (then). A change in the crate's words fails here.
+
+    #[test]
+    fn unknown_field_message() {
+        let (words, message, hint) = shape::<Shapes>("title = \"x\"\ntitel = 1\n");
+        assert_eq!(
+            words,
+            "unknown field `titel`, expected one of `title`, `count`, `date`, `kind`"
+        );
+        assert_eq!(message, "unknown key `titel`");
+        assert_eq!(hint.as_deref(), Some("did you mean `title`?"));
+        let (_, _, hint) = shape::<Shapes>("title = \"x\"\nzzz = 1\n");
+        assert_eq!(
+            hint.as_deref(),
+            Some("known keys here: title, count, date, kind")
+        );
+        let (words, message, hint) = shape::<Empty>("x = 1\n");
+        assert_eq!(words, "unknown field `x`, there are no fields");
+        assert_eq!(message, "unknown key `x`");
+        assert_eq!(
+            hint.as_deref(),
+            Some("remove the key or check its spelling")
+        );
+    }
+
+    #[test]
+    fn wrong_type_message() {
+        let (words, message, hint) = shape::<Shapes>("title = 3\n");
+        assert_eq!(words, "invalid type: integer `3`, expected a string");
+        assert_eq!(
+            message,
+            "invalid TOML: invalid type: integer `3`, expected a string"
+        );
+        assert_eq!(
+            hint.as_deref(),
+            Some("check the value's type against docs/content-format.md")
+        );
+        let (words, _, _) = shape::<Shapes>("title = \"x\"\ncount = \"2\"\n");
+        assert_eq!(words, "invalid type: string \"2\", expected u32");
+    }
+
+    #[test]
+    fn missing_field_message() {
+        let (words, message, hint) = shape::<Shapes>("count = 1\n");
+        assert_eq!(words, "missing field `title`");
+        assert_eq!(message, "missing required key `title`");
+        assert_eq!(
+            hint.as_deref(),
+            Some("add `title = …` to the front matter (see docs/content-format.md)")
+        );
+    }
+
+    #[test]
+    fn duplicate_key_message() {
+        let (words, message, hint) = shape::<Shapes>("title = \"a\"\ntitle = \"b\"\n");
+        assert_eq!(words, "duplicate key `title` in document root");
+        assert_eq!(
+            message,
+            "invalid TOML: duplicate key `title` in document root"
+        );
+        assert_eq!(hint, None);
+    }
+
+    #[test]
+    fn invalid_date_message() {
+        let (words, message, hint) = shape::<Shapes>("title = \"a\"\ndate = 2021-13-01\n");
+        assert_eq!(words, "invalid date-time\nvalue is out of range");
+        assert_eq!(
+            message,
+            "invalid TOML: invalid date-time\nvalue is out of range"
+        );
+        assert_eq!(hint, None);
+    }
+
+    #[test]
+    fn unknown_variant_message() {
+        let (words, message, _) = shape::<Shapes>("title = \"a\"\nkind = \"bars\"\n");
+        assert_eq!(
+            words,
+            "unknown variant `bars`, expected one of `bar`, `grouped-bar`, `line`, `dot`"
+        );
+        assert_eq!(message, "`bars` is not one of the allowed values");
+    }
+
+    #[test]
+    fn syntax_error_message() {
+        let (words, message, hint) = shape::<Shapes>("title = = 1\n");
+        assert_eq!(words, "invalid string\nexpected `\"`, `'`");
+        assert_eq!(message, "invalid TOML: invalid string\nexpected `\"`, `'`");
+        assert_eq!(
+            hint.as_deref(),
+            Some("check the value's type against docs/content-format.md")
+        );
     }
 }

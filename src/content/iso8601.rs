@@ -1,6 +1,7 @@
-//! `temporal_coverage` as schema.org reads it: an ISO 8601 date or date-time, or an
-//! interval of them (`start/end`, `..` for an open end). Durations (`P1Y`) are left out:
-//! a period a table covers is best stated by its dates.
+//! ISO 8601 dates as datapages reads them: `temporal_coverage` as schema.org reads it (a
+//! date or date-time, or an interval of them: `start/end`, `..` for an open end), and the
+//! date predicate date cells are checked with. Durations (`P1Y`) are left out: a period a
+//! table covers is best stated by its dates.
 
 /// Why `value` is not a date, date-time or interval of them, if it is not.
 pub fn coverage_problem(value: &str) -> Option<String> {
@@ -45,12 +46,94 @@ fn date_part(instant: &str) -> &str {
 /// A date (`2021`, `2021-05`, `2021-05-21`) or a date-time (`2021-05-21T10:00`,
 /// `2021-05-21T10:00:00.5Z`, `2021-05-21T10:00:00+02:00`), as date cells are checked.
 fn instant(text: &str) -> Result<(), String> {
-    if crate::dataset::schema::is_iso_date(text) {
+    if is_iso_date(text) {
         Ok(())
     } else {
         Err(format!(
             "`{text}` is not a date (YYYY, YYYY-MM, YYYY-MM-DD) or a date-time (YYYY-MM-DDThh:mm:ssZ)"
         ))
+    }
+}
+
+/// ISO 8601 calendar dates at year, month or day precision, optionally with a time.
+pub fn is_iso_date(value: &str) -> bool {
+    // The common shape, YYYY-MM-DD, without splitting or parsing.
+    let b = value.as_bytes();
+    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
+        let digit = |i: usize| (b[i] as char).to_digit(10);
+        let number = |range: std::ops::Range<usize>| {
+            range.map(digit).try_fold(0u32, |n, d| Some(n * 10 + d?))
+        };
+        return match (number(0..4), number(5..7), number(8..10)) {
+            (Some(y), Some(m), Some(d)) => {
+                (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
+            }
+            _ => false,
+        };
+    }
+    let (date, time) = match value.split_once('T') {
+        Some((d, t)) => (d, Some(t)),
+        None => (value, None),
+    };
+    // At most three parts; a fourth makes it invalid. No allocation: this runs per cell.
+    let mut parts: [&str; 3] = [""; 3];
+    let mut count = 0;
+    for part in date.splitn(4, '-') {
+        if count == 3 {
+            return false;
+        }
+        parts[count] = part;
+        count += 1;
+    }
+    let parts = &parts[..count];
+    let number = |s: &str, len: usize| -> Option<u32> {
+        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
+    };
+    let date_ok = match parts {
+        [y] => number(y, 4).is_some(),
+        [y, m] => number(y, 4).is_some() && number(m, 2).is_some_and(|m| (1..=12).contains(&m)),
+        [y, m, d] => match (number(y, 4), number(m, 2), number(d, 2)) {
+            (Some(y), Some(m), Some(d)) => {
+                (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    date_ok && time.is_none_or(|t| parts.len() == 3 && is_iso_time(t))
+}
+
+fn is_iso_time(value: &str) -> bool {
+    let (clock, zone) = if let Some(clock) = value.strip_suffix('Z') {
+        (clock, None)
+    } else if let Some(i) = value.rfind(['+', '-']) {
+        (&value[..i], Some(&value[i + 1..]))
+    } else {
+        (value, None)
+    };
+    let clock = clock.split('.').next().unwrap_or(clock);
+    let fields: Vec<&str> = clock.split(':').collect();
+    let two = |s: &str, max: u32| s.len() == 2 && s.parse::<u32>().is_ok_and(|v| v <= max);
+    let clock_ok = match fields.as_slice() {
+        [h, m] => two(h, 23) && two(m, 59),
+        [h, m, s] => two(h, 23) && two(m, 59) && two(s, 60),
+        _ => false,
+    };
+    let zone_ok = zone.is_none_or(|z| match z.split_once(':') {
+        Some((h, m)) => two(h, 23) && two(m, 59),
+        None => false,
+    });
+    clock_ok && zone_ok
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
     }
 }
 

@@ -3,10 +3,12 @@
 //! The types here mirror `docs/content-format.md` one to one; serde rejects unknown keys
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
+pub mod columns;
 pub mod front_matter;
 pub mod iso8601;
 pub mod markdown;
 pub mod placeholders;
+pub mod spans;
 pub mod toml_escapes;
 pub mod validate;
 
@@ -15,8 +17,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::Diagnostic;
+pub use columns::{ColumnSpec, ColumnType};
 pub use markdown::{Body, Section};
 
 /// How many table rows a page shows: a number, or every row.

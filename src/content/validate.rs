@@ -2,19 +2,17 @@
 //! carry, link schemes, `temporal_coverage`, and names longer than file systems hold.
 //! Each problem points at the character or value at fault, in the file the author edits.
 //!
-//! Positions come from the parser: the TOML is read a second time into small shapes of
-//! `toml::Spanned` values, which ignore every key they do not name.
+//! Positions come from the parser: the values are read with their places from the TOML's
+//! span index (`super::spans`), the one second parse of the text.
 
 use std::ops::Range;
 use std::path::Path;
 
-use serde::Deserialize;
-use toml::Spanned;
-
 use super::iso8601;
 use super::markdown::{dangerous_links, slugify};
+use super::spans::{error_at, Locator, Spans};
 use super::toml_escapes::forbidden_escapes;
-use crate::diagnostics::{line_column, Diagnostic};
+use crate::diagnostics::Diagnostic;
 use crate::text::{describe_char, forbidden_chars, link_url_problem, web_url_problem};
 
 /// Longest dataset slug or tag slug, in bytes: file names are made of them plus a suffix
@@ -43,14 +41,6 @@ impl Region {
             Region::SiteToml => "site.toml",
         }
     }
-}
-
-/// An error at a byte offset of `text`, with the line shown.
-fn error_at(file: &Path, text: &str, offset: usize, message: String) -> Diagnostic {
-    let (line, column) = line_column(text, offset);
-    Diagnostic::error(file, message)
-        .at(line, column)
-        .with_source_from(text)
 }
 
 /// Every character of `text[range]` that HTML and XML cannot carry, each located.
@@ -117,79 +107,22 @@ pub fn toml_escapes(
         .collect()
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct LicenseSpans {
-    url: Option<Spanned<String>>,
-    text: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct SourceSpans {
-    id: Option<String>,
-    url: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ChartSpans {
-    id: Option<Spanned<String>>,
-    title: Option<Spanned<String>>,
-    caption: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct DatasetSpans {
-    temporal_coverage: Option<Spanned<String>>,
-    tags: Vec<Spanned<String>>,
-    license: Option<LicenseSpans>,
-    sources: Vec<SourceSpans>,
-    charts: Vec<ChartSpans>,
-    table_note: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct PartySpans {
-    url: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct SiteSpans {
-    base_url: Option<Spanned<String>>,
-    author: Option<PartySpans>,
-    publisher: Option<PartySpans>,
-    license: Option<LicenseSpans>,
-}
-
-/// Locates problems with values of a TOML text inside a whole file.
+/// Locates problems with the values of a TOML text, by their spans.
 struct Located<'a> {
-    file: &'a Path,
-    whole_text: &'a str,
-    toml_offset: usize,
+    locator: &'a Locator<'a>,
     problems: Vec<Diagnostic>,
 }
 
 impl Located<'_> {
-    fn at<T>(&self, value: &Spanned<T>, message: String) -> Diagnostic {
-        error_at(
-            self.file,
-            self.whole_text,
-            self.toml_offset + value.span().start,
-            message,
-        )
-    }
-
     /// A URL published as a link: http, https or mailto.
-    fn link_url(&mut self, url: Option<&Spanned<String>>, what: &str) {
-        let Some(url) = url else { return };
-        if let Some(problem) = link_url_problem(url.get_ref()) {
-            let d = self.at(
-                url,
+    fn link_url(&mut self, path: &str, what: &str) {
+        let Some((url, at)) = self.locator.spans.string(path) else {
+            return;
+        };
+        if let Some(problem) = link_url_problem(url) {
+            let d = self.locator.error(
                 format!("{what} cannot be published as a link: {problem}"),
+                Some(at),
             );
             self.problems.push(
                 d.with_hint("write an address that starts with https://, http:// or mailto:"),
@@ -198,12 +131,14 @@ impl Located<'_> {
     }
 
     /// Markdown in a string value: its links must not run code.
-    fn markdown_links(&mut self, markdown: Option<&Spanned<String>>, what: &str) {
-        let Some(markdown) = markdown else { return };
-        if let Some((_, scheme)) = dangerous_links(markdown.get_ref()).first() {
-            let d = self.at(
-                markdown,
+    fn markdown_links(&mut self, path: &str, what: &str) {
+        let Some((markdown, at)) = self.locator.spans.string(path) else {
+            return;
+        };
+        if let Some((_, scheme)) = dangerous_links(markdown).first() {
+            let d = self.locator.error(
                 format!("{what} links to a `{scheme}:` address, which pages never publish"),
+                Some(at),
             );
             self.problems.push(d.with_hint(LINK_HINT));
         }
@@ -212,20 +147,18 @@ impl Located<'_> {
 
 const LINK_HINT: &str = "link to an https:// address or to a page of the site";
 
-/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in `whole_text`)
-/// and of its slug, beyond what the types check.
+/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in the file) and
+/// of its slug, beyond what the types check. Values and places come from `locator`.
 pub fn dataset_front_matter(
-    file: &Path,
-    whole_text: &str,
+    locator: &Locator,
     toml_text: &str,
     toml_offset: usize,
     slug: &str,
 ) -> Vec<Diagnostic> {
+    let file = locator.file;
     let mut located = Located {
-        file,
-        whole_text,
-        toml_offset,
-        problems: toml_escapes(file, whole_text, toml_text, toml_offset),
+        locator,
+        problems: toml_escapes(file, locator.text, toml_text, toml_offset),
     };
     if slug.len() > MAX_NAME_BYTES {
         located.problems.push(
@@ -239,57 +172,59 @@ pub fn dataset_front_matter(
             .with_hint(format!("rename the file (and its CSV) to a slug of at most {MAX_NAME_BYTES} characters")),
         );
     }
-    let spans: DatasetSpans = toml::from_str(toml_text).unwrap_or_default();
-    if let Some(coverage) = &spans.temporal_coverage {
-        if let Some(problem) = iso8601::coverage_problem(coverage.get_ref()) {
-            let d = located.at(
-                coverage,
+    let spans = &locator.spans;
+    if let Some((coverage, at)) = spans.string("temporal_coverage") {
+        if let Some(problem) = iso8601::coverage_problem(coverage) {
+            let d = locator.error(
                 format!("`temporal_coverage` is not an ISO 8601 date or interval: {problem}"),
+                Some(at),
             );
             located.problems.push(d.with_hint(
                 "write a date (2021, 2021-05, 2021-05-21), a date-time (2021-05-21T10:00:00Z) or an interval of them (2021-05-21/2021-06-30, `..` for an open end)",
             ));
         }
     }
-    for tag in &spans.tags {
-        let bytes = slugify(tag.get_ref()).len();
+    for tag in spans.entries("tags") {
+        let Some((tag, at)) = spans.string(&tag) else {
+            continue;
+        };
+        let bytes = slugify(tag).len();
         if bytes > MAX_NAME_BYTES {
-            let d = located.at(
-                tag,
+            let d = locator.error(
                 format!("the tag's page name would be {bytes} bytes long; at most {MAX_NAME_BYTES} fit a file name"),
+                Some(at),
             );
             located.problems.push(d.with_hint("shorten the tag"));
         }
     }
-    if let Some(license) = &spans.license {
-        located.link_url(license.url.as_ref(), "the license `url`");
-        located.markdown_links(license.text.as_ref(), "the license `text`");
-    }
-    for source in &spans.sources {
-        let what = match &source.id {
-            Some(id) => format!("the `url` of source `{id}`"),
+    located.link_url("license.url", "the license `url`");
+    located.markdown_links("license.text", "the license `text`");
+    for source in spans.entries("sources") {
+        let what = match spans.string(&format!("{source}.id")) {
+            Some((id, _)) => format!("the `url` of source `{id}`"),
             None => "a source `url`".to_string(),
         };
-        located.link_url(source.url.as_ref(), &what);
+        located.link_url(&format!("{source}.url"), &what);
     }
-    located.markdown_links(spans.table_note.as_ref(), "`table_note`");
-    for chart in &spans.charts {
-        located.markdown_links(chart.caption.as_ref(), "a chart `caption`");
-        let Some(named) = chart.id.as_ref().or(chart.title.as_ref()) else {
+    located.markdown_links("table_note", "`table_note`");
+    for chart in spans.entries("charts") {
+        located.markdown_links(&format!("{chart}.caption"), "a chart `caption`");
+        let given_id = spans.string(&format!("{chart}.id"));
+        let Some((named, at)) = given_id.or_else(|| spans.string(&format!("{chart}.title"))) else {
             continue;
         };
-        let id = match &chart.id {
-            Some(id) => id.get_ref().clone(),
-            None => slugify(named.get_ref()),
+        let id = match given_id {
+            Some((id, _)) => id.to_string(),
+            None => slugify(named),
         };
         let file_name = format!("{slug}-{id}.svg");
         if file_name.len() > FILE_NAME_BYTES && slug.len() <= MAX_NAME_BYTES {
-            let d = located.at(
-                named,
+            let d = locator.error(
                 format!(
                     "chart `{id}` would be written to a file name of {} bytes; file systems hold {FILE_NAME_BYTES}",
                     file_name.len()
                 ),
+                Some(at),
             );
             located
                 .problems
@@ -302,42 +237,35 @@ pub fn dataset_front_matter(
 /// The checks of `site.toml` beyond its types: escapes, `base_url`, and the URLs of the
 /// author, the publisher and the default license.
 pub fn site_settings(file: &Path, text: &str) -> Vec<Diagnostic> {
-    let mut located = Located {
+    let locator = Locator {
         file,
-        whole_text: text,
-        toml_offset: 0,
+        text,
+        spans: Spans::parse(text, 0),
+    };
+    let mut located = Located {
+        locator: &locator,
         problems: toml_escapes(file, text, text, 0),
     };
-    let spans: SiteSpans = toml::from_str(text).unwrap_or_default();
-    if let Some(base_url) = &spans.base_url {
-        let problem = web_url_problem(base_url.get_ref()).or_else(|| {
+    if let Some((base_url, at)) = locator.spans.string("base_url") {
+        let problem = web_url_problem(base_url).or_else(|| {
             base_url
-                .get_ref()
                 .contains(['?', '#'])
                 .then(|| "it has a query or fragment, which page addresses cannot follow".into())
         });
         if let Some(problem) = problem {
-            let d = located.at(
-                base_url,
+            let d = locator.error(
                 format!("`base_url` must be an absolute http(s) address with a host: {problem}"),
+                Some(at),
             );
             located.problems.push(d.with_hint(
                 "write where the site is published, e.g. base_url = \"https://example.org/data/\"",
             ));
         }
     }
-    for (party, what) in [
-        (&spans.author, "the author's `url`"),
-        (&spans.publisher, "the publisher's `url`"),
-    ] {
-        if let Some(party) = party {
-            located.link_url(party.url.as_ref(), what);
-        }
-    }
-    if let Some(license) = &spans.license {
-        located.link_url(license.url.as_ref(), "the license `url`");
-        located.markdown_links(license.text.as_ref(), "the license `text`");
-    }
+    located.link_url("author.url", "the author's `url`");
+    located.link_url("publisher.url", "the publisher's `url`");
+    located.link_url("license.url", "the license `url`");
+    located.markdown_links("license.text", "the license `text`");
     located.problems
 }
 
@@ -390,7 +318,13 @@ mod tests {
 
     fn front_problems(toml: &str, slug: &str) -> Vec<Diagnostic> {
         let text = format!("+++\n{toml}+++\nBody\n");
-        dataset_front_matter(file(), &text, &text[4..4 + toml.len()], 4, slug)
+        let toml_text = &text[4..4 + toml.len()];
+        let locator = Locator {
+            file: file(),
+            text: &text,
+            spans: Spans::parse(toml_text, 4),
+        };
+        dataset_front_matter(&locator, toml_text, 4, slug)
     }
 
     #[test]

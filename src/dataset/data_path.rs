@@ -4,17 +4,14 @@
 use std::path::Path;
 
 use crate::confine::Refusal;
+use crate::content::spans::Locator;
 use crate::diagnostics::Diagnostic;
 
 /// The problem with a dataset's CSV path. A `data` the author wrote is blamed at its
 /// front-matter line; the default path (or a link there) at the CSV file itself.
-pub(super) fn refusal_diagnostic(
-    refusal: &Refusal,
-    csv: &Path,
-    written: bool,
-    text: &str,
-    markdown: &Path,
-) -> Diagnostic {
+pub(super) fn refusal_diagnostic(refusal: &Refusal, csv: &Path, locator: &Locator) -> Diagnostic {
+    let markdown = locator.file;
+    let written = locator.key("data").is_some();
     let csv_text = csv.display();
     if !written {
         return match refusal {
@@ -54,19 +51,5 @@ pub(super) fn refusal_diagnostic(
             other.hint().to_string(),
         ),
     };
-    let d = Diagnostic::error(markdown, message).with_hint(hint);
-    let line = text.lines().position(|line| {
-        line.trim_start()
-            .strip_prefix("data")
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
-    });
-    match line {
-        Some(index) => {
-            let column = text.lines().nth(index).map_or(1, |l| {
-                l.chars().count() - l.trim_start().chars().count() + 1
-            });
-            d.at(index + 1, column).with_source_from(text)
-        }
-        None => d,
-    }
+    locator.error(message, locator.key("data")).with_hint(hint)
 }

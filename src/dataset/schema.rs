@@ -1,36 +1,13 @@
-//! Column metadata: the declared type and constraints of each CSV column, how a cell is
-//! checked against them, and how it is shown to a reader.
+//! Cells against their column: whether a cell is of the declared type and within its
+//! constraints, and how it is shown to a reader. What the author declares is
+//! `crate::content::columns`.
 
-use serde::Deserialize;
+pub use crate::content::columns::{ColumnSpec, ColumnType};
+use crate::content::iso8601::is_iso_date;
 
-/// The type a column's cells must parse as. Names follow Frictionless Table Schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ColumnType {
-    String,
-    Integer,
-    Number,
-    Date,
-    Boolean,
-}
-
+/// The checks of a cell against its column's type. They live here, beside the rest of
+/// the cell checks, while the type itself is part of what authors write (`content`).
 impl ColumnType {
-    /// The name used in front matter and metadata.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ColumnType::String => "string",
-            ColumnType::Integer => "integer",
-            ColumnType::Number => "number",
-            ColumnType::Date => "date",
-            ColumnType::Boolean => "boolean",
-        }
-    }
-
-    /// Numeric columns are right-aligned with tabular figures.
-    pub fn is_numeric(self) -> bool {
-        matches!(self, ColumnType::Integer | ColumnType::Number)
-    }
-
     /// Whether one non-empty cell is of this type.
     #[inline]
     pub fn is_valid(self, value: &str) -> bool {
@@ -60,38 +37,6 @@ impl ColumnType {
                 ColumnType::Boolean => "true, false, True, False, TRUE, FALSE, 1 or 0",
             })
         }
-    }
-}
-
-/// One column as the author documents it in `[[columns]]`.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct ColumnSpec {
-    /// Exactly the CSV header of the column.
-    pub name: String,
-    /// The table header shown to readers, units included.
-    pub title: String,
-    #[serde(rename = "type")]
-    pub column_type: ColumnType,
-    pub description: String,
-    pub unit: Option<String>,
-    #[serde(default)]
-    pub required: bool,
-    #[serde(default)]
-    pub unique: bool,
-    #[serde(rename = "enum")]
-    pub enum_values: Option<Vec<String>>,
-    pub minimum: Option<toml::Value>,
-    pub maximum: Option<toml::Value>,
-    pub pattern: Option<String>,
-    /// `"sources"`: every cell is the id of a source of the dataset.
-    pub references: Option<String>,
-}
-
-impl ColumnSpec {
-    /// Whether cells link to the dataset's sources.
-    pub fn references_sources(&self) -> bool {
-        self.references.as_deref() == Some("sources")
     }
 }
 
@@ -131,88 +76,6 @@ fn is_number(value: &str) -> bool {
         }
     }
     i == bytes.len()
-}
-
-/// ISO 8601 calendar dates at year, month or day precision, optionally with a time.
-pub fn is_iso_date(value: &str) -> bool {
-    // The common shape, YYYY-MM-DD, without splitting or parsing.
-    let b = value.as_bytes();
-    if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
-        let digit = |i: usize| (b[i] as char).to_digit(10);
-        let number = |range: std::ops::Range<usize>| {
-            range.map(digit).try_fold(0u32, |n, d| Some(n * 10 + d?))
-        };
-        return match (number(0..4), number(5..7), number(8..10)) {
-            (Some(y), Some(m), Some(d)) => {
-                (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
-            }
-            _ => false,
-        };
-    }
-    let (date, time) = match value.split_once('T') {
-        Some((d, t)) => (d, Some(t)),
-        None => (value, None),
-    };
-    // At most three parts; a fourth makes it invalid. No allocation: this runs per cell.
-    let mut parts: [&str; 3] = [""; 3];
-    let mut count = 0;
-    for part in date.splitn(4, '-') {
-        if count == 3 {
-            return false;
-        }
-        parts[count] = part;
-        count += 1;
-    }
-    let parts = &parts[..count];
-    let number = |s: &str, len: usize| -> Option<u32> {
-        (s.len() == len && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
-    };
-    let date_ok = match parts {
-        [y] => number(y, 4).is_some(),
-        [y, m] => number(y, 4).is_some() && number(m, 2).is_some_and(|m| (1..=12).contains(&m)),
-        [y, m, d] => match (number(y, 4), number(m, 2), number(d, 2)) {
-            (Some(y), Some(m), Some(d)) => {
-                (1..=12).contains(&m) && d >= 1 && d <= days_in_month(y, m)
-            }
-            _ => false,
-        },
-        _ => false,
-    };
-    date_ok && time.is_none_or(|t| parts.len() == 3 && is_iso_time(t))
-}
-
-fn is_iso_time(value: &str) -> bool {
-    let (clock, zone) = if let Some(clock) = value.strip_suffix('Z') {
-        (clock, None)
-    } else if let Some(i) = value.rfind(['+', '-']) {
-        (&value[..i], Some(&value[i + 1..]))
-    } else {
-        (value, None)
-    };
-    let clock = clock.split('.').next().unwrap_or(clock);
-    let fields: Vec<&str> = clock.split(':').collect();
-    let two = |s: &str, max: u32| s.len() == 2 && s.parse::<u32>().is_ok_and(|v| v <= max);
-    let clock_ok = match fields.as_slice() {
-        [h, m] => two(h, 23) && two(m, 59),
-        [h, m, s] => two(h, 23) && two(m, 59) && two(s, 60),
-        _ => false,
-    };
-    let zone_ok = zone.is_none_or(|z| match z.split_once(':') {
-        Some((h, m)) => two(h, 23) && two(m, 59),
-        None => false,
-    });
-    clock_ok && zone_ok
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
-            29
-        }
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
 }
 
 /// How precise a valid date cell is; metadata maps a column to the matching

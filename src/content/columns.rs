@@ -1,0 +1,66 @@
+//! What an author writes about a CSV column in `[[columns]]`: its name, words, type and
+//! constraints. How cells are checked against them is the dataset's job
+//! (`crate::dataset::schema`); this module only says what the front matter holds.
+
+use serde::Deserialize;
+
+/// The type a column's cells must parse as. Names follow Frictionless Table Schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColumnType {
+    String,
+    Integer,
+    Number,
+    Date,
+    Boolean,
+}
+
+impl ColumnType {
+    /// The name used in front matter and metadata.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ColumnType::String => "string",
+            ColumnType::Integer => "integer",
+            ColumnType::Number => "number",
+            ColumnType::Date => "date",
+            ColumnType::Boolean => "boolean",
+        }
+    }
+
+    /// Numeric columns are right-aligned with tabular figures.
+    pub fn is_numeric(self) -> bool {
+        matches!(self, ColumnType::Integer | ColumnType::Number)
+    }
+}
+
+/// One column as the author documents it in `[[columns]]`.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnSpec {
+    /// Exactly the CSV header of the column.
+    pub name: String,
+    /// The table header shown to readers, units included.
+    pub title: String,
+    #[serde(rename = "type")]
+    pub column_type: ColumnType,
+    pub description: String,
+    pub unit: Option<String>,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub unique: bool,
+    #[serde(rename = "enum")]
+    pub enum_values: Option<Vec<String>>,
+    pub minimum: Option<toml::Value>,
+    pub maximum: Option<toml::Value>,
+    pub pattern: Option<String>,
+    /// `"sources"`: every cell is the id of a source of the dataset.
+    pub references: Option<String>,
+}
+
+impl ColumnSpec {
+    /// Whether cells link to the dataset's sources.
+    pub fn references_sources(&self) -> bool {
+        self.references.as_deref() == Some("sources")
+    }
+}

@@ -1,0 +1,272 @@
+//! The checks of a dataset's `[[charts]]` against its documented columns, and their
+//! columns resolved to CSV positions for the scan. Each problem points at the key or
+//! value of the chart it is about, found by its TOML span.
+
+use std::collections::{HashMap, HashSet};
+
+use super::is_valid_slug;
+use super::scan::ChartColumns;
+use crate::content::markdown;
+use crate::content::spans::{child_path, Locator};
+use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter};
+use crate::diagnostics::{did_you_mean, Diagnostic};
+
+/// Checks every `[[charts]]` entry against the documented columns and resolves its
+/// columns to CSV positions. Returns no charts at all when any is wrong, so that the
+/// points the scan collects always line up with `front.charts`.
+pub(super) fn compile_charts(
+    front: &DatasetFrontMatter,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<ChartColumns> {
+    let index: HashMap<&str, usize> = front
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.as_str(), i))
+        .collect();
+    let names: Vec<&str> = front.columns.iter().map(|c| c.name.as_str()).collect();
+    let column_hint = |name: &str| match did_you_mean(name, names.iter().copied()) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None => format!("the columns are: {}", names.join(", ")),
+    };
+    let before = problems.len();
+    let mut ids = HashSet::new();
+    let mut compiled = Vec::with_capacity(front.charts.len());
+    for (n, chart) in front.charts.iter().enumerate() {
+        let id = chart.id();
+        let place = ChartPlace {
+            locator,
+            path: format!("charts[{n}]"),
+            id: &id,
+        };
+        if chart.title.trim().is_empty() {
+            problems.push(
+                place
+                    .at_key("title", "the title is empty".into())
+                    .with_hint(
+                    "say what the chart shows: it is the chart's heading and its accessible name",
+                ),
+            );
+        } else if !is_valid_slug(&id) {
+            let key = if chart.id.is_some() { "id" } else { "title" };
+            problems.push(place.at_key(key, format!("`{id}` is not a valid chart id")).with_hint(
+                format!(
+                    "set `id = \"{}\"`: lowercase letters, digits and hyphens; it names the anchor #chart-<id> and the file <slug>-<id>.svg",
+                    ascii_slug(&id)
+                ),
+            ));
+        }
+        if !ids.insert(id.clone()) {
+            let key = if chart.id.is_some() { "id" } else { "title" };
+            problems.push(
+                place
+                    .at_key(key, "another chart has the same id".into())
+                    .with_hint("give each chart its own `id` (or title)"),
+            );
+        }
+        let mut resolve = |key: &str, name: &str| -> Option<usize> {
+            if let Some(i) = index.get(name) {
+                return Some(*i);
+            }
+            problems.push(
+                place
+                    .at_value(key, format!("{key} names `{name}`, which is not a column"))
+                    .with_hint(column_hint(name)),
+            );
+            None
+        };
+        let x = resolve("x", &chart.x);
+        let y = resolve("y", &chart.y);
+        // No series is fine; a series that names no column is not.
+        let series = match &chart.series {
+            None => Some(None),
+            Some(s) => resolve("series", s).map(Some),
+        };
+        let mut filter = Vec::new();
+        for (column, values) in &chart.filter {
+            let filter_key = child_path("filter", column);
+            let Some(i) = index.get(column.as_str()) else {
+                problems.push(
+                    place
+                        .at_key(
+                            &filter_key,
+                            format!("the filter names `{column}`, which is not a column"),
+                        )
+                        .with_hint(column_hint(column)),
+                );
+                continue;
+            };
+            if let Some(allowed) = &front.columns[*i].enum_values {
+                for (k, value) in values.0.iter().enumerate() {
+                    if !allowed.contains(value) {
+                        let near = did_you_mean(value, allowed.iter().map(String::as_str));
+                        let hint = match near {
+                            Some(near) => {
+                                format!("did you mean {near:?}? allowed: {}", allowed.join(", "))
+                            }
+                            None => format!("allowed: {}", allowed.join(", ")),
+                        };
+                        // One string or a list of them: the element when it is a list.
+                        let element = format!("{filter_key}[{k}]");
+                        let key = if place.value(&element).is_some() {
+                            element
+                        } else {
+                            filter_key.clone()
+                        };
+                        problems.push(
+                            place
+                                .at_value(
+                                    &key,
+                                    format!("the filter on `{column}` keeps {value:?}, which the column does not allow"),
+                                )
+                                .with_hint(hint),
+                        );
+                    }
+                }
+            }
+            filter.push((*i, values.0.clone()));
+        }
+        if let Some(y) = y {
+            check_y_is_numeric(front, y, &place, problems);
+        }
+        check_chart_shape(chart, &place, problems);
+        if let (Some(x), Some(y), Some(series)) = (x, y, series) {
+            compiled.push(ChartColumns {
+                id,
+                x,
+                y,
+                series,
+                filter,
+            });
+        }
+    }
+    if problems.len() > before {
+        return Vec::new();
+    }
+    compiled
+}
+
+/// Problems of one chart: `chart `<id>`: …`, at a key or value of its table, else at its
+/// `[[charts]]` header.
+struct ChartPlace<'a> {
+    locator: &'a Locator<'a>,
+    /// `charts[<n>]`.
+    path: String,
+    id: &'a str,
+}
+
+impl ChartPlace<'_> {
+    fn value(&self, key: &str) -> Option<usize> {
+        self.locator.value(&format!("{}.{key}", self.path))
+    }
+
+    fn error(&self, message: String, at: Option<usize>) -> Diagnostic {
+        let at = at.or_else(|| self.locator.value(&self.path));
+        self.locator
+            .error(format!("chart `{}`: {message}", self.id), at)
+    }
+
+    /// At `key` of the chart (`series`, `filter.kind`).
+    fn at_key(&self, key: &str, message: String) -> Diagnostic {
+        let at = self.locator.key(&format!("{}.{key}", self.path));
+        self.error(message, at)
+    }
+
+    /// At the value of `key` of the chart (`y`, `filter.kind[1]`).
+    fn at_value(&self, key: &str, message: String) -> Diagnostic {
+        self.error(message, self.value(key))
+    }
+}
+
+/// `y` is what the chart measures: a number or integer column.
+fn check_y_is_numeric(
+    front: &DatasetFrontMatter,
+    y: usize,
+    place: &ChartPlace,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let column = &front.columns[y];
+    if column.column_type.is_numeric() {
+        return;
+    }
+    let numeric: Vec<&str> = front
+        .columns
+        .iter()
+        .filter(|c| c.column_type.is_numeric())
+        .map(|c| c.name.as_str())
+        .collect();
+    let hint = if numeric.is_empty() {
+        "the table has no number or integer column to chart".to_string()
+    } else {
+        format!("numeric columns: {}", numeric.join(", "))
+    };
+    problems.push(
+        place
+            .at_value(
+                "y",
+                format!(
+                    "y is `{}`, a {} column; a chart measures a number or integer column",
+                    column.name,
+                    column.column_type.as_str()
+                ),
+            )
+            .with_hint(hint),
+    );
+}
+
+/// The rules that tie a chart's kind to its columns.
+fn check_chart_shape(chart: &ChartSpec, place: &ChartPlace, problems: &mut Vec<Diagnostic>) {
+    match (chart.kind, &chart.series) {
+        (ChartKind::GroupedBar, None) => problems.push(
+            place.at_key(
+                "kind",
+                "a grouped-bar chart needs `series`, the column whose values make the bars of each group".into(),
+            )
+            .with_hint("add `series = \"<column>\"`, or use kind = \"bar\""),
+        ),
+        (ChartKind::Bar, Some(series)) => problems.push(
+            place.at_key("series", "a bar chart has no series".into()).with_hint(format!(
+                "use kind = \"grouped-bar\" to split the bars by `{series}`, or remove `series`"
+            )),
+        ),
+        (_, Some(series)) if *series == chart.x => problems.push(
+            place.at_key("series", format!("x and series are both `{series}`"))
+                .with_hint("series splits the points by another column than x"),
+        ),
+        _ => {}
+    }
+}
+
+/// The error for a chart the scan found no point for, at its `[[charts]]` header.
+pub(super) fn nothing_to_draw(locator: &Locator, n: usize, spec: &ChartSpec) -> Diagnostic {
+    let filtered = if spec.filter.is_empty() {
+        ""
+    } else {
+        "matches the filter and "
+    };
+    locator
+        .error(
+            format!(
+                "chart `{}` has nothing to draw: no row {filtered}has a value in `{}`",
+                spec.id(),
+                spec.y
+            ),
+            locator.value(&format!("charts[{n}]")),
+        )
+        .with_hint("check the filter values against the CSV cells (they must match exactly), or remove the chart")
+}
+
+/// A chart id made of ASCII letters, digits and hyphens, for hints.
+fn ascii_slug(text: &str) -> String {
+    let slug: String = markdown::slugify(text)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let parts: Vec<&str> = slug.split('-').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        "chart".into()
+    } else {
+        parts.join("-")
+    }
+}

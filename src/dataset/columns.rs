@@ -1,0 +1,145 @@
+//! The checks of a dataset's `[[sources]]` and `[[columns]]` that need no CSV: ids,
+//! duplicates, `references`, `pattern` and `primary_key`. Each problem points at the key
+//! or value at fault, found by its TOML span.
+
+use std::collections::HashSet;
+
+use regex::Regex;
+
+use super::is_valid_slug;
+use super::scan::CompiledColumn;
+use crate::content::spans::Locator;
+use crate::content::DatasetFrontMatter;
+use crate::diagnostics::{did_you_mean, Diagnostic};
+
+/// The ids of the dataset's sources, each reported when it is not a slug or repeats.
+pub(super) fn source_ids<'a>(
+    front: &'a DatasetFrontMatter,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) -> HashSet<&'a str> {
+    let mut ids = HashSet::new();
+    for (n, source) in front.sources.iter().enumerate() {
+        let at = locator.value(&format!("sources[{n}].id"));
+        if !is_valid_slug(&source.id) {
+            problems.push(
+                locator
+                    .error(format!("source id `{}` is not valid", source.id), at)
+                    .with_hint(
+                        "use lowercase letters, digits and hyphens: it becomes the anchor #source-<id>",
+                    ),
+            );
+        }
+        if !ids.insert(source.id.as_str()) {
+            problems.push(locator.error(format!("source id `{}` is defined twice", source.id), at));
+        }
+    }
+    ids
+}
+
+/// The documented columns, with their patterns compiled.
+pub(super) struct Columns<'a> {
+    pub compiled: Vec<CompiledColumn<'a>>,
+    pub names: HashSet<&'a str>,
+}
+
+/// Checks every `[[columns]]` entry and compiles its pattern.
+pub(super) fn compile_columns<'a>(
+    front: &'a DatasetFrontMatter,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) -> Columns<'a> {
+    let mut compiled = Vec::with_capacity(front.columns.len());
+    let mut names = HashSet::new();
+    for (n, column) in front.columns.iter().enumerate() {
+        let path = format!("columns[{n}]");
+        if !names.insert(column.name.as_str()) {
+            problems.push(locator.error(
+                format!("column `{}` is documented twice", column.name),
+                locator.value(&format!("{path}.name")),
+            ));
+        }
+        if let Some(reference) = &column.references {
+            if reference != "sources" {
+                problems.push(
+                    locator
+                        .error(
+                            format!(
+                                "column `{}`: unknown references target {reference:?}",
+                                column.name
+                            ),
+                            locator.key(&format!("{path}.references")),
+                        )
+                        .with_hint("the only target is \"sources\""),
+                );
+            }
+        }
+        let pattern = column.pattern.as_ref().and_then(|p| {
+            Regex::new(&format!("^(?:{p})$"))
+                .map_err(|e| {
+                    let detail = e.to_string();
+                    let hint = detail.lines().last().unwrap_or_default().trim().to_string();
+                    problems.push(
+                        locator
+                            .error(
+                                format!(
+                                    "column `{}`: the pattern is not a valid regular expression",
+                                    column.name
+                                ),
+                                locator.key(&format!("{path}.pattern")),
+                            )
+                            .with_hint(hint),
+                    );
+                })
+                .ok()
+        });
+        compiled.push(CompiledColumn {
+            spec: column,
+            pattern,
+        });
+    }
+    if front.columns.is_empty() {
+        let at = locator.key("columns").or(Some(opening_fence(locator.text)));
+        problems.push(
+            locator
+                .error("no [[columns]] are documented", at)
+                .with_hint(
+                    "add a [[columns]] entry for every CSV column: name, title, type, description",
+                ),
+        );
+    }
+    Columns { compiled, names }
+}
+
+/// Where the opening `+++` is: after a byte order mark, if the file has one.
+fn opening_fence(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
+/// `primary_key` must name documented columns.
+pub(super) fn check_primary_key(
+    front: &DatasetFrontMatter,
+    names: &HashSet<&str>,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    for key in &front.primary_key {
+        if !names.contains(key.as_str()) {
+            let hint = did_you_mean(key, names.iter().copied())
+                .map(|n| format!("did you mean `{n}`?"))
+                .unwrap_or_else(|| "name documented columns".into());
+            problems.push(
+                locator
+                    .error(
+                        format!("primary_key names `{key}`, which is not a column"),
+                        locator.key("primary_key"),
+                    )
+                    .with_hint(hint),
+            );
+        }
+    }
+}

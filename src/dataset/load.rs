@@ -1,0 +1,372 @@
+//! Loading one dataset, step by step: read the page, parse and check its front matter,
+//! check its prose, resolve and scan its CSV, then the checks that need the scan.
+//! Every step adds its problems to the list and the load goes on as far as it can, so one
+//! `check` shows everything.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::cache::ScanCache;
+use super::scan::{self, ChartColumns, CsvSummary};
+use super::{charts, columns, data_path, is_valid_slug, Dataset};
+use crate::config::SiteConfig;
+use crate::confine;
+use crate::content::front_matter::{self, SplitFile};
+use crate::content::spans::{Locator, Spans};
+use crate::content::{self, markdown, validate, Body, DatasetFrontMatter, License};
+use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
+
+/// A dataset as loaded, when it could be loaded at all (even with errors, so that later
+/// checks still run), with every problem found.
+#[derive(Debug)]
+pub struct Loaded {
+    pub dataset: Option<Dataset>,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// Reads and checks one dataset.
+pub fn load(
+    root: &Path,
+    markdown_file: &Path,
+    config: &SiteConfig,
+    cache: Option<&ScanCache>,
+) -> Loaded {
+    let mut problems = Vec::new();
+    let dataset = load_into(root, markdown_file, config, cache, &mut problems);
+    Loaded { dataset, problems }
+}
+
+fn load_into(
+    root: &Path,
+    markdown_file: &Path,
+    config: &SiteConfig,
+    cache: Option<&ScanCache>,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Dataset> {
+    let display = content::display_path(root, markdown_file);
+    let page = read_page(root, &display, problems)?;
+    let text = page.text.as_str();
+    let slug = slug_of(markdown_file, &display, problems);
+    let split = front_matter::split(&display, text)
+        .map_err(|d| problems.push(d))
+        .ok()?;
+    let front = parse_front_matter(&display, text, &split, problems)?;
+    let locator = Locator {
+        file: &display,
+        text,
+        spans: Spans::parse(split.front_matter, split.front_matter_offset),
+    };
+    check_beyond_types(&locator, &split, &slug, problems);
+    let body = markdown::split_body(split.body, config.markdown.raw_html);
+
+    let source_ids = columns::source_ids(&front, &locator, problems);
+    let documented = columns::compile_columns(&front, &locator, problems);
+    columns::check_primary_key(&front, &documented.names, &locator, problems);
+    let chart_columns = charts::compile_charts(&front, &locator, problems);
+    let linked_sources = check_prose(&body, &front, &source_ids, &locator, &split, problems);
+    let license = license(&front, config, &display, problems);
+
+    let table_rows = front.table_rows.unwrap_or(config.table_rows);
+    let inputs = scan::ScanInputs {
+        columns: &documented.compiled,
+        charts: &chart_columns,
+        source_ids: &source_ids,
+        rows_to_render: table_rows.limit(),
+    };
+    let scanned = scan_csv(&page.root, &slug, &front, &inputs, &locator, cache);
+    problems.extend(scanned.problems);
+    let summary = scanned.summary?;
+    check_scanned(
+        &summary,
+        &chart_columns,
+        &front,
+        &linked_sources,
+        &locator,
+        problems,
+    );
+    let related_places = (0..front.related.len())
+        .map(|n| locator.place_of_value(&format!("related[{n}]")))
+        .collect();
+    drop(documented);
+    Some(Dataset {
+        slug,
+        markdown_path: display.clone(),
+        csv_path: scanned.csv_path,
+        csv_display: scanned.csv_display,
+        front,
+        body,
+        csv: summary,
+        license,
+        table_rows,
+        related_places,
+    })
+}
+
+/// The page's text, read where confinement resolved it, and the site root it is
+/// confined to.
+struct PageText {
+    root: PathBuf,
+    text: String,
+}
+
+fn read_page(root: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> Option<PageText> {
+    let root_canonical = confine::canonical_root(root)
+        .map_err(|d| problems.push(d))
+        .ok()?;
+    let markdown_real = confine::resolve_file(&root_canonical, display)
+        .map_err(|refusal| problems.push(refusal.diagnostic(display)))
+        .ok()?;
+    let text = std::fs::read_to_string(&markdown_real)
+        .map_err(|e| {
+            problems.push(Diagnostic::error(
+                display,
+                format!("cannot read the dataset page: {e}"),
+            ))
+        })
+        .ok()?;
+    Some(PageText {
+        root: root_canonical,
+        text,
+    })
+}
+
+/// The slug, from the file name, reported when it is not one.
+fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> String {
+    let slug = markdown_file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
+    if !is_valid_slug(&slug) {
+        problems.push(
+            Diagnostic::error(display, format!("`{slug}` is not a valid dataset slug")).with_hint(
+                format!(
+                    "rename the file to {}.md: lowercase letters, digits and hyphens",
+                    markdown::slugify(&slug)
+                ),
+            ),
+        );
+    }
+    slug
+}
+
+/// The front matter, typed, after the characters no output can carry (which stop the
+/// load).
+fn parse_front_matter(
+    display: &Path,
+    text: &str,
+    split: &SplitFile,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<DatasetFrontMatter> {
+    let (front_characters, body_characters) = content::characters_by_region(display, text, split);
+    if !front_characters.is_empty() {
+        problems.extend(front_characters);
+        problems.extend(body_characters);
+        return None;
+    }
+    problems.extend(body_characters);
+    let front =
+        front_matter::parse_toml(display, text, split.front_matter, split.front_matter_offset)
+            .map_err(|d| problems.push(d))
+            .ok()?;
+    Some(front)
+}
+
+/// The checks beyond the types: placeholders left by `new`, values (escapes, dates, URLs,
+/// name lengths) and the links of the prose.
+fn check_beyond_types(
+    locator: &Locator,
+    split: &SplitFile,
+    slug: &str,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let (display, text) = (locator.file, locator.text);
+    problems.extend(content::placeholders::find(display, text));
+    problems.extend(validate::dataset_front_matter(
+        locator,
+        split.front_matter,
+        split.front_matter_offset,
+        slug,
+    ));
+    problems.extend(validate::markdown_body_links(
+        display,
+        text,
+        split.body,
+        split.body_offset,
+    ));
+}
+
+/// The lede, the `## Method` and `## Limits` sections, and the prose's links to sources.
+/// Returns the ids of the sources the prose (or the license text) links to.
+fn check_prose(
+    body: &Body,
+    front: &DatasetFrontMatter,
+    source_ids: &HashSet<&str>,
+    locator: &Locator,
+    split: &SplitFile,
+    problems: &mut Vec<Diagnostic>,
+) -> HashSet<String> {
+    let text = locator.text;
+    if body.lede_text.is_empty() {
+        let body_line = text[..split.body_offset].matches('\n').count();
+        problems.push(
+            Diagnostic::warning(locator.file, "the page has no lede")
+                .at_line(body_line + 1)
+                .with_hint("start the body with a paragraph that says what the table shows, with its key figures"),
+        );
+    }
+    for expected in ["Method", "Limits"] {
+        if body.section(expected).is_none() {
+            problems.push(
+                Diagnostic::warning(
+                    locator.file,
+                    format!("the page has no `## {expected}` section"),
+                )
+                .with_hint(if expected == "Method" {
+                    "say how the figures were obtained"
+                } else {
+                    "say what the table does not show"
+                }),
+            );
+        }
+    }
+    let mut linked_sources = HashSet::new();
+    for link in &body.links {
+        let Some(id) = link.strip_prefix("#source-") else {
+            continue;
+        };
+        if source_ids.contains(id) {
+            linked_sources.insert(id.to_string());
+            continue;
+        }
+        let hint = did_you_mean(id, source_ids.iter().copied())
+            .map(|n| format!("did you mean `#source-{n}`?"))
+            .unwrap_or_else(|| "add a [[sources]] entry with this id".into());
+        // The link's first occurrence in the body (Markdown, not TOML: no spans here).
+        let at = text[split.body_offset..]
+            .find(link.as_str())
+            .map(|i| split.body_offset + i);
+        problems.push(
+            locator
+                .error(
+                    format!("the prose links to source `{id}`, which is not defined"),
+                    at,
+                )
+                .with_hint(hint),
+        );
+    }
+    if let Some(text) = front.license.as_ref().and_then(|l| l.text.as_ref()) {
+        for link in markdown::split_body(text, markdown::RawHtml::Keep).links {
+            if let Some(id) = link.strip_prefix("#source-") {
+                linked_sources.insert(id.to_string());
+            }
+        }
+    }
+    linked_sources
+}
+
+/// The dataset's license, else the site's default; an error when there is neither.
+fn license(
+    front: &DatasetFrontMatter,
+    config: &SiteConfig,
+    display: &Path,
+    problems: &mut Vec<Diagnostic>,
+) -> License {
+    if let Some(license) = front.license.clone().or_else(|| config.license.clone()) {
+        return license;
+    }
+    problems.push(
+        Diagnostic::error(display, "the dataset has no license")
+            .with_hint("add [license] to the front matter, or a default [license] to site.toml"),
+    );
+    License {
+        id: None,
+        name: String::new(),
+        url: None,
+        text: None,
+    }
+}
+
+/// What scanning the CSV gave: its paths, its summary when it could be read, and its
+/// problems.
+struct CsvScan {
+    /// The file on disk, links resolved (empty when the path was refused).
+    csv_path: PathBuf,
+    /// The path as the author wrote it (or the default), relative to the site root.
+    csv_display: PathBuf,
+    summary: Option<CsvSummary>,
+    problems: Vec<Diagnostic>,
+}
+
+/// Resolves the CSV path before anything is opened (a path or link that leads outside the
+/// site is never read, so no diagnostic can quote a byte of it), then scans the file.
+fn scan_csv(
+    root_canonical: &Path,
+    slug: &str,
+    front: &DatasetFrontMatter,
+    inputs: &scan::ScanInputs,
+    locator: &Locator,
+    cache: Option<&ScanCache>,
+) -> CsvScan {
+    let csv_display = PathBuf::from(
+        front
+            .data
+            .clone()
+            .unwrap_or_else(|| format!("data/datasets/{slug}.csv")),
+    );
+    match confine::resolve_file(root_canonical, &csv_display) {
+        Ok(csv_path) => {
+            let scan = || scan::scan_with_charts(&csv_path, &csv_display, inputs);
+            let (summary, problems) = match cache {
+                Some(cache) => cache.scan(&csv_path, inputs, scan),
+                None => scan(),
+            };
+            CsvScan {
+                csv_path,
+                csv_display,
+                summary,
+                problems,
+            }
+        }
+        Err(refusal) => {
+            let d = data_path::refusal_diagnostic(&refusal, &csv_display, locator);
+            CsvScan {
+                csv_path: PathBuf::new(),
+                csv_display,
+                summary: None,
+                problems: vec![d],
+            }
+        }
+    }
+}
+
+/// The checks that need the scan: charts with nothing to draw, sources never cited.
+fn check_scanned(
+    summary: &CsvSummary,
+    chart_columns: &[ChartColumns],
+    front: &DatasetFrontMatter,
+    linked_sources: &HashSet<String>,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    for (n, (_, points)) in chart_columns.iter().zip(&summary.charts).enumerate() {
+        if points.points.is_empty() {
+            problems.push(charts::nothing_to_draw(locator, n, &front.charts[n]));
+        }
+    }
+    for (n, source) in front.sources.iter().enumerate() {
+        if !summary.referenced_sources.contains(&source.id) && !linked_sources.contains(&source.id)
+        {
+            let unused = locator
+                .error(
+                    format!("source `{}` is defined but never cited", source.id),
+                    locator.value(&format!("sources[{n}].id")),
+                )
+                .with_hint("cite it from a CSV column with references = \"sources\", link it as [text](#source-<id>), or remove it");
+            problems.push(Diagnostic {
+                severity: Severity::Warning,
+                ..unused
+            });
+        }
+    }
+}
