@@ -164,7 +164,16 @@ pub fn write_dataset(
         &urls::croissant_file(&dataset.slug),
         &metadata::croissant::dataset(site, dataset),
     )?;
-    metadata::citation_files::write(site, dataset, writer)
+    write_citation_files(site, dataset, writer)
+}
+
+/// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
+fn write_citation_files(site: &Site, dataset: &Dataset, writer: &Writer) -> Result<(), Diagnostic> {
+    let texts = metadata::citation_files::citations(site, dataset);
+    let [bib, cff, ris] = metadata::citation_files::file_paths(&dataset.slug);
+    writer.bytes(&bib.1, texts.bibtex.as_bytes())?;
+    writer.bytes(&cff.1, texts.cff.as_bytes())?;
+    writer.bytes(&ris.1, texts.ris.as_bytes())
 }
 
 /// The HTML page of one dataset alone (its downloads and chart files unchanged).

@@ -68,19 +68,6 @@ pub fn citations(site: &Site, dataset: &Dataset) -> Citations {
     }
 }
 
-/// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
-pub fn write(
-    site: &Site,
-    dataset: &Dataset,
-    writer: &crate::write::Writer,
-) -> Result<(), crate::diagnostics::Diagnostic> {
-    let texts = citations(site, dataset);
-    let [bib, cff, ris] = file_paths(&dataset.slug);
-    writer.bytes(&bib.1, texts.bibtex.as_bytes())?;
-    writer.bytes(&cff.1, texts.cff.as_bytes())?;
-    writer.bytes(&ris.1, texts.ris.as_bytes())
-}
-
 /// Collapses every run of whitespace (line breaks included) into one space and replaces
 /// characters no text format may carry.
 fn one_line(text: &str) -> String {

@@ -50,10 +50,7 @@ pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
     }
     if !front.changes.is_empty() {
         // A custom property (allowed by the profile): the page's change history.
-        package.insert(
-            "changes".into(),
-            json!(crate::render::reuse_view::changes(dataset)),
-        );
+        package.insert("changes".into(), json!(super::changes(dataset)));
     }
     Value::Object(package)
 }

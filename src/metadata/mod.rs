@@ -131,6 +131,32 @@ pub fn script_safe_json(value: &serde_json::Value) -> String {
     out
 }
 
+/// One entry of the change history.
+#[derive(Debug, serde::Serialize)]
+pub struct ChangeView {
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    pub description: String,
+}
+
+/// The `[[changes]]` entries, newest first (the author's order among equal dates).
+pub fn changes(dataset: &Dataset) -> Vec<ChangeView> {
+    let mut list: Vec<ChangeView> = dataset
+        .front
+        .changes
+        .iter()
+        .map(|c| ChangeView {
+            date: crate::content::date_string(&c.date),
+            version: c.version.clone(),
+            description: c.description.trim().to_string(),
+        })
+        .collect();
+    list.sort_by(|a, b| b.date.cmp(&a.date));
+    list
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

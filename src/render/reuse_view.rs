@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use crate::content;
 use crate::dataset::Dataset;
 use crate::metadata::citation_files;
 use crate::site::Site;
@@ -49,31 +48,7 @@ impl CiteView {
     }
 }
 
-/// One entry of the change history.
-#[derive(Debug, Serialize)]
-pub struct ChangeView {
-    /// `YYYY-MM-DD`.
-    pub date: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    pub description: String,
-}
-
-/// The `[[changes]]` entries, newest first (the author's order among equal dates).
-pub fn changes(dataset: &Dataset) -> Vec<ChangeView> {
-    let mut list: Vec<ChangeView> = dataset
-        .front
-        .changes
-        .iter()
-        .map(|c| ChangeView {
-            date: content::date_string(&c.date),
-            version: c.version.clone(),
-            description: c.description.trim().to_string(),
-        })
-        .collect();
-    list.sort_by(|a, b| b.date.cmp(&a.date));
-    list
-}
+pub use crate::metadata::{changes, ChangeView};
 
 /// The generated sentence under the table, when a cell is empty. An author's note that
 /// speaks of dashes itself says what they mean, so the sentence then only states what the
