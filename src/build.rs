@@ -13,31 +13,73 @@ use rayon::prelude::*;
 use crate::content;
 use crate::dataset::cache::ScanCache;
 use crate::dataset::{self, Dataset};
-use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
+use crate::diagnostics::{Diagnostic, Diagnostics, Error, Severity};
 use crate::incremental::{self, Affected, Change};
 use crate::output::{guard, LiveDir, Staging};
 use crate::render::{urls, Renderer};
 use crate::site::{self, Site};
 use crate::write::{self, CsvCopy, Writer};
 
-/// What to build and where.
+/// What to build and where: `BuildOptions::new(root)`, then the setters for the rest.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct BuildOptions {
     /// The site folder (holds site.toml).
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Where to write; `<root>/public` when not given.
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// `YYYY-MM-DD` for datasets whose front matter gives no date (never the clock).
-    pub date: Option<String>,
+    pub(crate) date: Option<String>,
     /// Reuse the scans of unchanged large CSV files (`dataset::cache`); off with `--no-cache`.
-    pub scan_cache: bool,
+    pub(crate) scan_cache: bool,
     /// Replace an existing output folder even when datapages did not write it (`--force`).
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 impl BuildOptions {
+    /// Builds the site in `root` into `<root>/public`, with the scan cache, never replacing
+    /// a folder datapages did not write.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        BuildOptions {
+            root: root.into(),
+            output: None,
+            date: None,
+            scan_cache: true,
+            force: false,
+        }
+    }
+
+    /// Writes the site into `output` instead of `<root>/public`.
+    pub fn output(mut self, output: impl Into<PathBuf>) -> Self {
+        self.output = Some(output.into());
+        self
+    }
+
+    /// The date (`YYYY-MM-DD`) of datasets whose front matter gives none.
+    pub fn date(mut self, date: impl Into<String>) -> Self {
+        self.date = Some(date.into());
+        self
+    }
+
+    /// Whether to reuse the scans of unchanged large CSV files (on by default).
+    pub fn scan_cache(mut self, scan_cache: bool) -> Self {
+        self.scan_cache = scan_cache;
+        self
+    }
+
+    /// Whether to replace an output folder that datapages did not write (off by default).
+    pub fn force(mut self, force: bool) -> Self {
+        self.force = force;
+        self
+    }
+
+    /// The site folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The scan cache this build reads and writes, if it uses one.
-    pub fn scan_cache(&self) -> Option<ScanCache> {
+    pub(crate) fn active_scan_cache(&self) -> Option<ScanCache> {
         self.scan_cache.then(|| ScanCache::in_site(&self.root))
     }
 
@@ -51,12 +93,19 @@ impl BuildOptions {
 
 /// What a successful build did, for the summary line.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct BuildReport {
+    /// HTML pages written.
     pub pages: usize,
+    /// Dataset pages among them.
     pub datasets: usize,
+    /// Rows of all the datasets' CSV files.
     pub rows: u64,
+    /// Files written, pages included.
     pub files: usize,
+    /// How long the build took.
     pub elapsed: Duration,
+    /// The output folder.
     pub output: PathBuf,
     /// Warnings found along the way (errors stop the build).
     pub warnings: Diagnostics,
@@ -77,19 +126,35 @@ impl BuildReport {
     }
 }
 
-/// Runs every check of a build without writing anything.
-pub fn check(root: &Path, scan_cache: bool) -> Diagnostics {
-    let cache = scan_cache.then(|| ScanCache::in_site(root));
-    let (_, mut diagnostics) = site::load(root, cache.as_ref());
-    if let Err(problems) = Renderer::new(root) {
+/// What a check found that does not stop a build.
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct CheckReport {
+    /// Warnings: a build would succeed, but `check --strict` fails.
+    pub warnings: Diagnostics,
+}
+
+/// Runs every check of a build without writing anything (`output` and `force` are not
+/// used). A site with errors is an [`Error::Problems`] holding its warnings too, in the
+/// order they are shown; warnings alone are not a failure, so they come back in the report.
+pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
+    let (_, mut diagnostics) = site::load(&options.root, options.active_scan_cache().as_ref());
+    if let Err(problems) = Renderer::new(&options.root) {
         diagnostics.extend(problems);
     }
-    diagnostics
+    if diagnostics.has_errors() {
+        return Err(Error::Problems(diagnostics));
+    }
+    Ok(CheckReport {
+        warnings: diagnostics,
+    })
 }
 
 /// Builds the site. On any error the previous output is left exactly as it was.
-pub fn build(options: &BuildOptions) -> Result<BuildReport, Diagnostics> {
-    Session::start(options, |staging| staging.commit()).map(|(_, report)| report)
+pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
+    Session::start(options, |staging| staging.commit())
+        .map(|(_, report)| report)
+        .map_err(Error::Problems)
 }
 
 /// What an incremental rebuild did, for the one-line terminal report.
@@ -150,7 +215,7 @@ impl Session {
         let started = Instant::now();
         let output = options.output_dir();
         let (site, file_diagnostics, site_diagnostics) =
-            site::load_parts(&options.root, options.scan_cache().as_ref());
+            site::load_parts(&options.root, options.active_scan_cache().as_ref());
         let mut diagnostics = file_diagnostics.clone();
         diagnostics.extend(site_diagnostics);
         diagnostics.sort();
@@ -357,7 +422,7 @@ impl Session {
                 Change::Templates | Change::Config => {}
             }
         }
-        let cache = self.options.scan_cache();
+        let cache = self.options.active_scan_cache();
         let reloaded: Vec<(String, Option<dataset::Loaded>)> = changed_slugs
             .par_iter()
             .map(|slug| {

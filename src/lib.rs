@@ -1,9 +1,22 @@
 //! datapages: a static site generator for publishing datasets honestly.
 //!
-//! Data flows one way: [`site::load`] reads and checks everything (config, front matter,
-//! Markdown, every CSV in one streaming pass), [`render`] turns it into HTML with Tera,
-//! [`build`] writes it through [`output::Staging`] so a failed build never touches the
-//! previous output. See ARCHITECTURE.md for the map.
+//! Data flows one way: the site is loaded and checked (config, front matter, Markdown,
+//! every CSV in one streaming pass), rendered into HTML with Tera, and written into a
+//! staging folder that replaces the previous output only when everything succeeded.
+//! See ARCHITECTURE.md for the map.
+//!
+//! The library's surface is small: [`build`] and [`check`] a site described by
+//! [`BuildOptions`], [`serve`] it with [`ServeOptions`], or keep a [`Session`] to rebuild
+//! what a [`Change`] affects. Every entry point fails with one [`Error`], which holds the
+//! located [`Diagnostics`].
+//!
+//! ```no_run
+//! let options = datapages::BuildOptions::new("my-site").output("/tmp/my-site");
+//! match datapages::build(&options) {
+//!     Ok(report) => println!("{}", report.summary()),
+//!     Err(error) => eprint!("{}", error.render(false)),
+//! }
+//! ```
 
 pub mod build;
 pub mod cli;
@@ -22,3 +35,9 @@ pub mod site;
 pub mod text;
 pub mod theme;
 pub mod write;
+
+pub use build::{build, check, BuildOptions, BuildReport, CheckReport, RebuildReport, Session};
+pub use cli::run;
+pub use diagnostics::{Diagnostic, Diagnostics, Error, Severity};
+pub use incremental::Change;
+pub use serve::{serve, ServeOptions};
