@@ -13,13 +13,16 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The build stops; nothing is written.
     Error,
+    /// The build goes on; `check --strict` fails.
     Warning,
 }
 
 /// One problem, with where it is and what to do about it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Diagnostic {
+    /// Whether it stops the build.
     pub severity: Severity,
     /// The file, relative to the site root where possible.
     pub file: PathBuf,
@@ -28,6 +31,7 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     /// 1-based column (in characters) on that line.
     pub column: Option<u32>,
+    /// What is wrong, in one sentence.
     pub message: String,
     /// The text of the offending line, for the caret display.
     pub source_line: Option<String>,
@@ -215,34 +219,42 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// No problems yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Adds one problem.
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.items.push(diagnostic);
     }
 
+    /// Adds problems, in their order.
     pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
         self.items.extend(other);
     }
 
+    /// Every problem, in the order found (or sorted, after [`Diagnostics::sort`]).
     pub fn items(&self) -> &[Diagnostic] {
         &self.items
     }
 
+    /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
 
+    /// How many problems stop the build.
     pub fn error_count(&self) -> usize {
         self.count(Severity::Error)
     }
 
+    /// How many problems do not.
     pub fn warning_count(&self) -> usize {
         self.count(Severity::Warning)
     }
 
+    /// Whether any problem stops the build.
     pub fn has_errors(&self) -> bool {
         self.error_count() > 0
     }

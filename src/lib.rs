@@ -18,25 +18,27 @@
 //! }
 //! ```
 
-pub mod build;
-pub mod cli;
-pub mod config;
-pub mod confine;
-pub mod content;
-pub mod dataset;
-pub mod diagnostics;
-pub mod incremental;
-pub mod metadata;
-pub mod output;
-pub mod render;
-pub mod scaffold;
-pub mod serve;
-pub mod site;
-pub mod text;
-pub mod theme;
-pub mod write;
+#![warn(missing_docs)]
 
-pub use build::{build, check, BuildOptions, BuildReport, CheckReport, RebuildReport, Session};
+mod build;
+mod cli;
+mod config;
+mod confine;
+mod content;
+mod dataset;
+mod diagnostics;
+mod incremental;
+mod metadata;
+mod output;
+mod render;
+mod scaffold;
+mod serve;
+mod site;
+mod text;
+mod theme;
+mod write;
+
+pub use build::{build, check, BuildOptions, BuildReport, CheckReport, Session};
 pub use cli::run;
 pub use diagnostics::{Diagnostic, Diagnostics, Error, Severity};
 pub use incremental::Change;

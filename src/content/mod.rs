@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::Diagnostic;
-pub use markdown::{Body, Section};
+pub use markdown::Body;
 
 /// How many table rows a page shows: a number, or every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
