@@ -11,29 +11,71 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::dataset::cache::ScanCache;
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, Error};
 use crate::render::Renderer;
 use crate::site;
 pub use session::{RebuildReport, Session};
 
-/// What to build and where.
+/// What to build and where: `BuildOptions::new(root)`, then the setters for the rest.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct BuildOptions {
     /// The site folder (holds site.toml).
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Where to write; `<root>/public` when not given.
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// `YYYY-MM-DD` for datasets whose front matter gives no date (never the clock).
-    pub date: Option<String>,
+    pub(crate) date: Option<String>,
     /// Reuse the scans of unchanged large CSV files (`dataset::cache`); off with `--no-cache`.
-    pub scan_cache: bool,
+    pub(crate) scan_cache: bool,
     /// Replace an existing output folder even when datapages did not write it (`--force`).
-    pub force: bool,
+    pub(crate) force: bool,
 }
 
 impl BuildOptions {
+    /// Builds the site in `root` into `<root>/public`, with the scan cache, never replacing
+    /// a folder datapages did not write.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        BuildOptions {
+            root: root.into(),
+            output: None,
+            date: None,
+            scan_cache: true,
+            force: false,
+        }
+    }
+
+    /// Writes the site into `output` instead of `<root>/public`.
+    pub fn output(mut self, output: impl Into<PathBuf>) -> Self {
+        self.output = Some(output.into());
+        self
+    }
+
+    /// The date (`YYYY-MM-DD`) of datasets whose front matter gives none.
+    pub fn date(mut self, date: impl Into<String>) -> Self {
+        self.date = Some(date.into());
+        self
+    }
+
+    /// Whether to reuse the scans of unchanged large CSV files (on by default).
+    pub fn scan_cache(mut self, scan_cache: bool) -> Self {
+        self.scan_cache = scan_cache;
+        self
+    }
+
+    /// Whether to replace an output folder that datapages did not write (off by default).
+    pub fn force(mut self, force: bool) -> Self {
+        self.force = force;
+        self
+    }
+
+    /// The site folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     /// The scan cache this build reads and writes, if it uses one.
-    pub fn scan_cache(&self) -> Option<ScanCache> {
+    pub(crate) fn active_scan_cache(&self) -> Option<ScanCache> {
         self.scan_cache.then(|| ScanCache::in_site(&self.root))
     }
 
@@ -47,12 +89,19 @@ impl BuildOptions {
 
 /// What a successful build did, for the summary line.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct BuildReport {
+    /// HTML pages written.
     pub pages: usize,
+    /// Dataset pages among them.
     pub datasets: usize,
+    /// Rows of all the datasets' CSV files.
     pub rows: u64,
+    /// Files written, pages included.
     pub files: usize,
+    /// How long the build took.
     pub elapsed: Duration,
+    /// The output folder.
     pub output: PathBuf,
     /// Warnings found along the way (errors stop the build).
     pub warnings: Diagnostics,
@@ -73,18 +122,36 @@ impl BuildReport {
     }
 }
 
-/// Runs every check of a build without writing anything.
-pub fn check(root: &Path, scan_cache: bool) -> Diagnostics {
-    let cache = scan_cache.then(|| ScanCache::in_site(root));
-    let (site, mut diagnostics) = site::load(root, cache.as_ref());
-    match Renderer::new(root) {
+/// What a check found that does not stop a build.
+#[derive(Debug, Default)]
+#[non_exhaustive]
+pub struct CheckReport {
+    /// Warnings: a build would succeed, but `check --strict` fails.
+    pub warnings: Diagnostics,
+}
+
+/// Runs every check of a build, rendering every page into a sink that keeps nothing, so
+/// whatever `build` rejects `check` rejects (`output` and `force` are not used). A site with
+/// errors is an [`Error::Problems`] holding its warnings too, in the order they are shown;
+/// warnings alone are not a failure, so they come back in the report.
+pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
+    let cache = options.active_scan_cache();
+    let (site, mut diagnostics) = site::load(&options.root, cache.as_ref());
+    match Renderer::new(&options.root) {
         Err(problems) => diagnostics.extend(problems),
         Ok(renderer) => pages::check_rendering(site, &renderer, &mut diagnostics),
     }
-    diagnostics
+    if diagnostics.has_errors() {
+        return Err(Error::Problems(diagnostics));
+    }
+    Ok(CheckReport {
+        warnings: diagnostics,
+    })
 }
 
 /// Builds the site. On any error the previous output is left exactly as it was.
-pub fn build(options: &BuildOptions) -> Result<BuildReport, Diagnostics> {
-    Session::start(options, |staging| staging.commit()).map(|(_, report)| report)
+pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
+    Session::start(options, |staging| staging.commit())
+        .map(|(_, report)| report)
+        .map_err(Error::Problems)
 }

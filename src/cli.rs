@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::build::{self, BuildOptions};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::Error;
+use crate::serve::ServeOptions;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -149,13 +150,10 @@ pub fn run() -> ExitCode {
             no_cache,
             force,
         } => {
-            let options = BuildOptions {
-                root,
-                output,
-                date,
-                scan_cache: !no_cache,
-                force,
-            };
+            let mut options = build_options(root, output, no_cache, force);
+            if let Some(date) = date {
+                options = options.date(date);
+            }
             match build::build(&options) {
                 Ok(report) => {
                     if !report.warnings.is_empty() {
@@ -164,8 +162,8 @@ pub fn run() -> ExitCode {
                     println!("{}", report.summary());
                     ExitCode::SUCCESS
                 }
-                Err(diagnostics) => {
-                    eprint!("{}", diagnostics.render(color));
+                Err(error) => {
+                    eprint!("{}", error.render(color));
                     eprintln!(
                         "Build failed; {} was left as it was.",
                         options.output_dir().display()
@@ -185,24 +183,22 @@ pub fn run() -> ExitCode {
         } => {
             // Refuse a dangerous or foreign output before serving anything: a failed first
             // build would otherwise keep the preview running with an error overlay.
-            let output_dir = output.clone().unwrap_or_else(|| root.join("public"));
-            if let Err(problem) = crate::output::guard::check_output(&root, &output_dir, force) {
+            let build_options = build_options(root, output, no_cache, force);
+            let output_dir = build_options.output_dir();
+            if let Err(problem) =
+                crate::output::guard::check_output(build_options.root(), &output_dir, force)
+            {
                 eprint!("{}", problem.render(color));
                 return ExitCode::from(1);
             }
-            let options = crate::serve::ServeOptions {
-                root,
-                output,
-                bind,
-                port,
-                open,
-                scan_cache: !no_cache,
-                force,
-            };
+            let options = ServeOptions::new(build_options)
+                .bind(bind)
+                .port(port)
+                .open(open);
             match crate::serve::serve(&options) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(message) => {
-                    eprintln!("error: {message}");
+                Err(error) => {
+                    eprint!("{}", error.render(color));
                     ExitCode::from(1)
                 }
             }
@@ -212,16 +208,24 @@ pub fn run() -> ExitCode {
             strict,
             no_cache,
         } => {
-            let diagnostics: Diagnostics = build::check(&root, !no_cache);
-            if diagnostics.is_empty() {
-                println!("No problems found.");
-                return ExitCode::SUCCESS;
-            }
-            eprint!("{}", diagnostics.render(color));
-            if diagnostics.has_errors() || (strict && diagnostics.warning_count() > 0) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
+            let options = BuildOptions::new(root).scan_cache(!no_cache);
+            match build::check(&options) {
+                Ok(report) if report.warnings.is_empty() => {
+                    println!("No problems found.");
+                    ExitCode::SUCCESS
+                }
+                Ok(report) => {
+                    eprint!("{}", report.warnings.render(color));
+                    if strict {
+                        ExitCode::from(1)
+                    } else {
+                        ExitCode::SUCCESS
+                    }
+                }
+                Err(error) => {
+                    eprint!("{}", error.render(color));
+                    ExitCode::from(1)
+                }
             }
         }
         Command::Init { dir, force } => report(crate::scaffold::init::init(&dir, force), color),
@@ -237,17 +241,29 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// The options `build` and `serve` share, from their flags.
+fn build_options(
+    root: PathBuf,
+    output: Option<PathBuf>,
+    no_cache: bool,
+    force: bool,
+) -> BuildOptions {
+    let options = BuildOptions::new(root).scan_cache(!no_cache).force(force);
+    match output {
+        Some(output) => options.output(output),
+        None => options,
+    }
+}
+
 /// Prints what a scaffold command did, or every reason it did nothing.
-fn report(result: Result<String, Vec<crate::diagnostics::Diagnostic>>, color: bool) -> ExitCode {
+fn report(result: Result<String, Error>, color: bool) -> ExitCode {
     match result {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        Err(problems) => {
-            let mut diagnostics = Diagnostics::new();
-            diagnostics.extend(problems);
-            eprint!("{}", diagnostics.render(color));
+        Err(error) => {
+            eprint!("{}", error.render(color));
             ExitCode::from(1)
         }
     }

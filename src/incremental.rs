@@ -26,7 +26,9 @@ pub enum Change {
     Page(PathBuf),
     /// A file under `static/` (relative to `static/`).
     Static(PathBuf),
+    /// A file under `templates/`: every page is rendered again.
     Templates,
+    /// `site.toml`: everything is loaded and rendered again.
     Config,
 }
 

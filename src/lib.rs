@@ -1,25 +1,46 @@
 //! datapages: a static site generator for publishing datasets honestly.
 //!
-//! Data flows one way: [`site::load`] reads and checks everything (config, front matter,
-//! Markdown, every CSV in one streaming pass), [`render`] turns it into HTML with Tera,
-//! [`build`] writes it through [`output::Staging`] so a failed build never touches the
-//! previous output. See ARCHITECTURE.md for the map.
+//! Data flows one way: the site is loaded and checked (config, front matter, Markdown,
+//! every CSV in one streaming pass), rendered into HTML with Tera, and written into a
+//! staging folder that replaces the previous output only when everything succeeded.
+//! See ARCHITECTURE.md for the map.
+//!
+//! The library's surface is small: [`build`] and [`check`] a site described by
+//! [`BuildOptions`], [`serve`] it with [`ServeOptions`], or keep a [`Session`] to rebuild
+//! what a [`Change`] affects. Every entry point fails with one [`Error`], which holds the
+//! located [`Diagnostics`].
+//!
+//! ```no_run
+//! let options = datapages::BuildOptions::new("my-site").output("/tmp/my-site");
+//! match datapages::build(&options) {
+//!     Ok(report) => println!("{}", report.summary()),
+//!     Err(error) => eprint!("{}", error.render(false)),
+//! }
+//! ```
 
-pub mod build;
-pub mod cli;
-pub mod config;
-pub mod confine;
-pub mod content;
-pub mod dataset;
-pub mod diagnostics;
-pub mod incremental;
-pub mod layout;
-pub mod metadata;
-pub mod output;
-pub mod render;
-pub mod scaffold;
-pub mod serve;
-pub mod site;
-pub mod text;
-pub mod theme;
-pub mod write;
+#![warn(missing_docs)]
+
+mod build;
+mod cli;
+mod config;
+mod confine;
+mod content;
+mod dataset;
+mod diagnostics;
+mod incremental;
+mod layout;
+mod metadata;
+mod output;
+mod render;
+mod scaffold;
+mod serve;
+mod site;
+mod text;
+mod theme;
+mod write;
+
+pub use build::{build, check, BuildOptions, BuildReport, CheckReport, RebuildReport, Session};
+pub use cli::run;
+pub use diagnostics::{Diagnostic, Diagnostics, Error, Severity};
+pub use incremental::Change;
+pub use serve::{serve, ServeOptions};

@@ -1,3 +1,5 @@
+//! The `datapages` command: parses the command line and runs it (all in the library).
+
 fn main() -> std::process::ExitCode {
-    datapages::cli::run()
+    datapages::run()
 }

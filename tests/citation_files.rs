@@ -148,15 +148,11 @@ fn hostile_titles_stay_one_value_in_every_format() {
     ) + "[[changes]]\ndate = 2026-01-02\ndescription = \"Line one.\"\n";
     common::write_small_site(&root, &front, common::SMALL_BODY, b"label,value\na,1\n");
     let output = dir.path().join("public");
-    let options = datapages::build::BuildOptions {
-        root: root.clone(),
-        output: Some(output.clone()),
-        date: None,
-        scan_cache: false,
-        force: false,
-    };
-    if let Err(d) = datapages::build::build(&options) {
-        panic!("builds:\n{}", d.render(false));
+    let options = datapages::BuildOptions::new(&root)
+        .output(&output)
+        .scan_cache(false);
+    if let Err(error) = datapages::build(&options) {
+        panic!("builds:\n{error}");
     }
     let report = check(&python, &output, "sample");
     assert_valid(

@@ -234,8 +234,7 @@ fn a_header_error_never_quotes_an_outside_file() {
 /// is refused there too, and nothing outside reaches the live output.
 #[test]
 fn serve_rebuilds_refuse_links_made_while_serving() {
-    use datapages::build::{BuildOptions, Session};
-    use datapages::incremental::Change;
+    use datapages::{BuildOptions, Change, Session};
     use std::os::unix::fs::symlink;
 
     let work = tempfile::tempdir().unwrap();
@@ -246,13 +245,9 @@ fn serve_rebuilds_refuse_links_made_while_serving() {
         &site,
     );
     write_outside(&outside);
-    let options = BuildOptions {
-        root: site.clone(),
-        output: Some(site.join("public")),
-        date: None,
-        scan_cache: false,
-        force: false,
-    };
+    let options = BuildOptions::new(&site)
+        .output(site.join("public"))
+        .scan_cache(false);
     let (mut session, _) = match Session::start(&options, |staging| staging.commit()) {
         Ok(started) => started,
         Err(d) => panic!("the base site builds:\n{}", d.render(false)),

@@ -8,17 +8,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use datapages::build::{BuildOptions, Session};
-use datapages::incremental::Change;
+use datapages::{BuildOptions, Change, Session};
 
 fn start(root: &Path) -> Session {
-    let options = BuildOptions {
-        root: root.to_path_buf(),
-        output: None,
-        date: None,
-        scan_cache: true,
-        force: false,
-    };
+    let options = BuildOptions::new(root);
     match Session::start(&options, |staging| staging.commit()) {
         Ok((session, _)) => session,
         Err(d) => panic!("{}", d.render(false)),

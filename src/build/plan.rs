@@ -78,7 +78,7 @@ impl Session {
                 Change::Templates | Change::Config => {}
             }
         }
-        let cache = self.options.scan_cache();
+        let cache = self.options.active_scan_cache();
         let reloaded: Vec<(String, Option<dataset::Loaded>)> = changed_slugs
             .par_iter()
             .map(|slug| {

@@ -30,7 +30,9 @@ pub struct RebuildReport {
     /// Site-relative URL paths whose content changed (`/datasets/x/`, `/style.css`), for
     /// live reload; empty with `full`.
     pub urls: Vec<String>,
+    /// How long the rebuild took.
     pub elapsed: Duration,
+    /// Warnings of the whole site after the rebuild (errors make it fail).
     pub warnings: Diagnostics,
 }
 
@@ -74,7 +76,7 @@ impl Session {
         let started = Instant::now();
         let output = options.output_dir();
         let (site, file_diagnostics, site_diagnostics) =
-            site::load_parts(&options.root, options.scan_cache().as_ref());
+            site::load_parts(&options.root, options.active_scan_cache().as_ref());
         let mut diagnostics = file_diagnostics.clone();
         diagnostics.extend(site_diagnostics);
         diagnostics.sort();

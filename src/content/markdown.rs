@@ -105,6 +105,7 @@ pub fn to_html(markdown: &str, raw_html: RawHtml) -> String {
 }
 
 /// Renders inline Markdown (one paragraph) without the surrounding `<p>`.
+#[cfg(test)]
 pub fn to_inline_html(markdown: &str, raw_html: RawHtml) -> String {
     let rendered = to_html(markdown, raw_html);
     strip_paragraph(rendered.trim()).to_string()
@@ -124,6 +125,7 @@ pub fn dangerous_links(markdown: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+#[cfg(test)]
 fn strip_paragraph(html: &str) -> &str {
     html.strip_prefix("<p>")
         .and_then(|s| s.strip_suffix("</p>"))

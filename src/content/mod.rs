@@ -18,8 +18,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::diagnostics::Diagnostic;
-pub use columns::{ColumnSpec, ColumnType};
-pub use markdown::{Body, Section};
+pub use columns::ColumnSpec;
+pub use markdown::Body;
 
 /// How many table rows a page shows: a number, or every row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -312,7 +312,7 @@ fn scan_csv(
         front
             .data
             .clone()
-            .unwrap_or_else(|| format!("data/datasets/{slug}.csv")),
+            .unwrap_or_else(|| format!("{}/{slug}.csv", crate::layout::DATA_DATASETS)),
     );
     match confine::resolve_file(root_canonical, &csv_display) {
         Ok(csv_path) => {

@@ -6,6 +6,7 @@
 pub mod chart;
 pub mod reuse_view;
 pub mod table_rows;
+mod template_errors;
 pub mod view;
 
 use std::path::Path;
@@ -130,15 +131,15 @@ impl Renderer {
         if let Err(e) =
             tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         {
-            return Err(vec![template_diagnostic(&e, &sources)]);
+            return Err(vec![template_errors::load_error(&e, &sources)]);
         }
         Ok(Renderer { tera })
     }
 
     fn render(&self, template: &str, context: &Context) -> Result<String, Diagnostic> {
-        self.tera.render(template, context).map_err(|e| {
-            template_diagnostic(&e, &[]).with_hint(format!("while rendering {template}"))
-        })
+        self.tera
+            .render(template, context)
+            .map_err(|e| template_errors::render_error(&e, template))
     }
 
     fn base_context(site: &Site, root: &str) -> Context {
@@ -307,55 +308,4 @@ fn nav_links(site: &Site) -> Vec<LinkView> {
         url: urls::page(&p.name),
     }));
     links
-}
-
-/// A Tera error as a diagnostic naming the template file and, for parse errors, the line.
-fn template_diagnostic(error: &tera::Error, sources: &[(String, String)]) -> Diagnostic {
-    let mut messages = vec![error.to_string()];
-    let mut source = std::error::Error::source(error);
-    while let Some(inner) = source {
-        messages.push(inner.to_string());
-        source = inner.source();
-    }
-    let full = messages.join("\n");
-    let template = full
-        .split('\'')
-        .nth(1)
-        .filter(|name| name.ends_with(".html") || name.ends_with(".xml"))
-        .unwrap_or("")
-        .to_string();
-    let file = if template.is_empty() {
-        Path::new("templates").to_path_buf()
-    } else {
-        Path::new("templates").join(&template)
-    };
-    let location = full.lines().find_map(|line| {
-        let rest = line.trim().strip_prefix("-->")?.trim();
-        let (l, c) = rest.split_once(':')?;
-        Some((
-            l.trim().parse::<usize>().ok()?,
-            c.trim().parse::<usize>().ok()?,
-        ))
-    });
-    let summary = messages.last().cloned().unwrap_or_default();
-    let summary = summary
-        .lines()
-        .last()
-        .unwrap_or_default()
-        .trim()
-        .to_string();
-    let mut d = Diagnostic::error(
-        file,
-        format!(
-            "template error: {}",
-            if summary.is_empty() { &full } else { &summary }
-        ),
-    );
-    if let Some((line, column)) = location {
-        d = d.at(line, column);
-        if let Some((_, text)) = sources.iter().find(|(n, _)| n == &template) {
-            d = d.with_source_from(text);
-        }
-    }
-    d.with_hint(messages.first().cloned().unwrap_or_default())
 }

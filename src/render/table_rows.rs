@@ -114,6 +114,30 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 128, ..Default::default() })]
+
+        /// Any table of text (commas, quotes, newlines, any Unicode) streams as at most
+        /// `limit` rows, escaped, so no cell opens a tag.
+        #[test]
+        fn any_text_table_streams_as_escaped_rows(rows in proptest::collection::vec(proptest::collection::vec(".{0,12}", 3), 0..40)) {
+            let specs = [column("a", "string", ""), column("b", "string", ""), column("c", "string", "")];
+            let mut writer = csv::Writer::from_writer(Vec::new());
+            writer.write_record(["a", "b", "c"]).unwrap();
+            for row in &rows {
+                writer.write_record(row).unwrap();
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("t.csv");
+            std::fs::write(&path, writer.into_inner().unwrap()).unwrap();
+            let mut out = Vec::new();
+            stream_rows(&path, &RowRenderer::new(&specs), 25, &mut out).unwrap();
+            let html = String::from_utf8(out).unwrap();
+            proptest::prop_assert_eq!(html.matches("<tr>").count(), rows.len().min(25));
+            proptest::prop_assert_eq!(html.matches('<').count(), rows.len().min(25) * (2 + 3 * 2));
+        }
+    }
+
     #[test]
     fn numbers_are_grouped_and_empty_cells_marked() {
         let specs = [column("a", "string", ""), column("n", "integer", "")];

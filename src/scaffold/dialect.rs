@@ -13,6 +13,7 @@ pub enum Delimiter {
 }
 
 impl Delimiter {
+    #[cfg(test)]
     pub fn byte(self) -> u8 {
         match self {
             Delimiter::Comma => b',',

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::{write_all, Contents, Existing, PlannedFile};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Error};
 
 const SITE_TOML: &str = r#"# Settings for the whole site. Every dataset page is checked against them on each build.
 title = "My data site"
@@ -148,14 +148,17 @@ This is a teaching example, not a reference. The values are rounded and the tabl
 
 /// Writes a new site into `dir`. A folder that is not empty is refused unless `force`;
 /// then init's own files are written over any of the same name and nothing else changes.
-pub fn init(dir: &Path, force: bool) -> Result<String, Vec<Diagnostic>> {
+pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
     let occupied = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
     if occupied && !force {
-        return Err(vec![Diagnostic::error(dir, "the folder is not empty")
-            .with_hint(
+        return Err(Error::from(vec![Diagnostic::error(
+            dir,
+            "the folder is not empty",
+        )
+        .with_hint(
             "choose a new or empty folder (`datapages init my-site`), or pass --force to write \
              init's files into it: files of the same names are replaced, nothing is deleted",
-        )]);
+        )]));
     }
     let files = site_files();
     write_all(dir, &files, Existing::Overwrite, "")?;
@@ -221,7 +224,14 @@ mod tests {
     fn the_example_is_a_site_without_problems() {
         let dir = tempfile::tempdir().unwrap();
         init(&dir.path().join("site"), false).unwrap();
-        let diagnostics = crate::build::check(&dir.path().join("site"), false);
-        assert!(diagnostics.is_empty(), "{}", diagnostics.render(false));
+        let options = crate::build::BuildOptions::new(dir.path().join("site")).scan_cache(false);
+        match crate::build::check(&options) {
+            Ok(report) => assert!(
+                report.warnings.is_empty(),
+                "{}",
+                report.warnings.render(false)
+            ),
+            Err(error) => panic!("{error}"),
+        }
     }
 }

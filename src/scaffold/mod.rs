@@ -14,7 +14,7 @@ pub mod suggest;
 
 use std::path::{Path, PathBuf};
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Error};
 
 /// A file a scaffold command writes, relative to the site root.
 pub struct PlannedFile {
@@ -83,7 +83,7 @@ fn write_one(root: &Path, file: &PlannedFile) -> std::io::Result<()> {
 
 /// `datapages eject`: writes the built-in templates and static assets into the site, to be
 /// edited there. Refuses if any is already there, unless `force`.
-pub fn eject(root: &Path, force: bool) -> Result<String, Vec<Diagnostic>> {
+pub fn eject(root: &Path, force: bool) -> Result<String, Error> {
     let files: Vec<PlannedFile> = crate::theme::site_files()
         .into_iter()
         .map(|(path, bytes)| PlannedFile {
@@ -191,7 +191,8 @@ mod tests {
             .join("templates/partials/dataset_list.html")
             .is_file());
         let again = eject(dir.path(), false).unwrap_err();
-        assert_eq!(again.len(), crate::theme::site_files().len());
+        let refused = again.diagnostics().map_or(0, |d| d.items().len());
+        assert_eq!(refused, crate::theme::site_files().len());
         eject(dir.path(), true).unwrap();
     }
 }

@@ -11,7 +11,7 @@ use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
 use crate::content::markdown::slugify;
 use crate::content::placeholders::MARKER;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Error};
 
 /// What `new` was asked to do.
 pub struct NewOptions {
@@ -21,13 +21,13 @@ pub struct NewOptions {
 }
 
 /// Writes the dataset page (and the CSV copy), or explains why not; returns the report.
-pub fn new_dataset(options: &NewOptions) -> Result<String, Vec<Diagnostic>> {
+pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     let slug = &options.slug;
     let markdown_path = format!("content/datasets/{slug}.md");
-    let csv_path = format!("data/datasets/{slug}.csv");
+    let csv_path = format!("{}/{slug}.csv", crate::layout::DATA_DATASETS);
     if !crate::dataset::is_valid_slug(slug) {
         let suggestion = slugify(slug);
-        return Err(vec![Diagnostic::error(
+        return Err(Error::from(vec![Diagnostic::error(
             &markdown_path,
             format!("`{slug}` is not a valid dataset slug"),
         )
@@ -35,16 +35,16 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Vec<Diagnostic>> {
             "use lowercase letters, digits and hyphens, e.g. rainfall-2024".to_string()
         } else {
             format!("use lowercase letters, digits and hyphens, e.g. {suggestion}")
-        })]);
+        })]));
     }
     if !options.root.join("site.toml").is_file() {
-        return Err(vec![Diagnostic::error(
+        return Err(Error::from(vec![Diagnostic::error(
             "site.toml",
             format!("{} holds no site.toml", options.root.display()),
         )
         .with_hint(
             "run `datapages init` first, or pass --root with the site folder",
-        )]);
+        )]));
     }
     let config = crate::config::SiteConfig::load(&options.root)?;
     let needs_license = config.license.is_none();

@@ -17,54 +17,85 @@ pub mod watch;
 
 use std::io::IsTerminal;
 use std::net::{SocketAddr, TcpListener};
-use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::Arc;
 
 use crate::build::{BuildOptions, Session};
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, Error};
 use crate::output::Staging;
 use state::{Changed, PreviewState};
 use watch::Message;
 
-/// How to serve.
+/// How to serve: `ServeOptions::new(build_options)`, then the setters for the rest.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ServeOptions {
-    pub root: PathBuf,
-    pub output: Option<PathBuf>,
-    pub bind: String,
+    /// What to build and where (the site, the output folder, the scan cache, `--force`).
+    pub(crate) build: BuildOptions,
+    pub(crate) bind: String,
     /// 0 picks a free port.
-    pub port: u16,
+    pub(crate) port: u16,
     /// Open the site in the system's browser.
-    pub open: bool,
-    /// Reuse the scans of unchanged large CSV files (`dataset::cache`).
-    pub scan_cache: bool,
-    /// Replace an output folder that datapages did not write (`--force`).
-    pub force: bool,
+    pub(crate) open: bool,
+}
+
+impl ServeOptions {
+    /// Serves what `build` builds at http://127.0.0.1:1111/, without opening a browser.
+    pub fn new(build: BuildOptions) -> Self {
+        ServeOptions {
+            build,
+            bind: "127.0.0.1".to_string(),
+            port: 1111,
+            open: false,
+        }
+    }
+
+    /// The address to listen on; others can see the preview unless it is a loopback one.
+    pub fn bind(mut self, bind: impl Into<String>) -> Self {
+        self.bind = bind.into();
+        self
+    }
+
+    /// The port to listen on; 0 picks a free one.
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = port;
+        self
+    }
+
+    /// Whether to open the site in the system's browser.
+    pub fn open(mut self, open: bool) -> Self {
+        self.open = open;
+        self
+    }
 }
 
 /// Runs the preview until Ctrl-C. Errors are for people: the port in use, a watcher that
 /// cannot start.
-pub fn serve(options: &ServeOptions) -> Result<(), String> {
+pub fn serve(options: &ServeOptions) -> Result<(), Error> {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // The watcher reports absolute paths: compare them with absolute ones (`--root .`).
-    let root = options.root.canonicalize().map_err(|e| {
-        format!(
-            "cannot open the site folder {}: {e}",
-            options.root.display()
+    let root = options.build.root.canonicalize().map_err(|e| {
+        Error::environment(
+            format!(
+                "cannot open the site folder {}",
+                options.build.root.display()
+            ),
+            e,
         )
     })?;
-    let output = match &options.output {
-        Some(path) => std::path::absolute(path)
-            .map_err(|e| format!("cannot use the output folder {}: {e}", path.display()))?,
+    let output = match &options.build.output {
+        Some(path) => std::path::absolute(path).map_err(|e| {
+            Error::environment(
+                format!("cannot use the output folder {}", path.display()),
+                e,
+            )
+        })?,
         None => root.join(crate::layout::DEFAULT_OUTPUT),
     };
     let build_options = BuildOptions {
         root: root.clone(),
         output: Some(output.clone()),
-        date: None,
-        scan_cache: options.scan_cache,
-        force: options.force,
+        ..options.build.clone()
     };
     // Watch before the first build, so that no edit made while it runs is missed.
     let (sender, messages) = mpsc::channel();
@@ -72,9 +103,9 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
     ctrlc::set_handler(move || {
         let _ = stop_sender.send(Message::Stop);
     })
-    .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
-    let mut watcher =
-        watch::start(&root, sender).map_err(|e| format!("cannot watch {}: {e}", root.display()))?;
+    .map_err(|e| Error::environment("cannot handle Ctrl-C", e))?;
+    let mut watcher = watch::start(&root, sender)
+        .map_err(|e| Error::environment(format!("cannot watch {}", root.display()), e))?;
     let state = Arc::new(PreviewState::new(output.clone()));
     let commit = |staging: Staging| {
         let _guard = state.swap.write().unwrap_or_else(|p| p.into_inner());
@@ -99,7 +130,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         .unwrap_or_else(|_| format!("{}:{}", options.bind, options.port));
     let url = format!("http://{address}/");
     server::spawn(listener, Arc::clone(&state), shared::Limits::from_env())
-        .map_err(|e| format!("cannot start the server thread: {e}"))?;
+        .map_err(|e| Error::environment("cannot start the server thread", e))?;
     println!("Serving {} at {url} (Ctrl-C to stop)", output.display());
 
     if options.open {
@@ -217,20 +248,20 @@ fn report_failure(diagnostics: &Diagnostics, state: &PreviewState, color: bool) 
     state.fail(diagnostics);
 }
 
-fn listen(options: &ServeOptions) -> Result<TcpListener, String> {
+fn listen(options: &ServeOptions) -> Result<TcpListener, Error> {
     let address: SocketAddr = format!("{}:{}", options.bind, options.port)
         .parse()
         .map_err(|_| {
-            format!(
+            Error::environment_message(format!(
                 "{}:{} is not an address to listen on (try --bind 127.0.0.1)",
                 options.bind, options.port
-            )
+            ))
         })?;
     TcpListener::bind(address).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AddrInUse {
-            format!("port {} on {} is already in use: stop the other server, or pass --port with another number", options.port, options.bind)
+            Error::environment_message(format!("port {} on {} is already in use: stop the other server, or pass --port with another number", options.port, options.bind))
         } else {
-            format!("cannot listen on {address}: {e}")
+            Error::environment(format!("cannot listen on {address}"), e)
         }
     })
 }

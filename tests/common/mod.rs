@@ -31,18 +31,22 @@ pub fn run(args: &[&str]) -> Output {
 pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let output = dir.path().join("public");
-    let options = datapages::build::BuildOptions {
-        root: bundled_site(),
-        output: Some(output.clone()),
-        date: None,
-        scan_cache: true,
-        force: false,
-    };
-    match datapages::build::build(&options) {
+    let options = datapages::BuildOptions::new(bundled_site()).output(&output);
+    match datapages::build(&options) {
         Ok(_) => {}
-        Err(d) => panic!("the bundled site must build:\n{}", d.render(false)),
+        Err(error) => panic!("the bundled site must build:\n{error}"),
     }
     (dir, output)
+}
+
+/// Checks the site in `root` without the scan cache; returns every problem, errors and
+/// warnings alike.
+pub fn check_all(root: &Path) -> datapages::Diagnostics {
+    match datapages::check(&datapages::BuildOptions::new(root).scan_cache(false)) {
+        Ok(report) => report.warnings,
+        Err(datapages::Error::Problems(diagnostics)) => diagnostics,
+        Err(error) => panic!("check failed outside the site's files: {error}"),
+    }
 }
 
 /// Copies the bundled site's sources (not its output) into `to`.

@@ -27,10 +27,9 @@ use regex::Regex;
 use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
-pub use chart::{ChartColumns, ChartPoint, ChartPoints, CHART_POINTS_CAP};
+pub use chart::{ChartColumns, ChartPoint, ChartPoints};
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
-pub use problems::ERRORS_SHOWN_PER_COLUMN;
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
 
@@ -46,6 +45,7 @@ pub struct CompiledColumn<'a> {
 
 impl CompiledColumn<'_> {
     /// The columns of `specs` without their patterns (for checks that ignore them).
+    #[cfg(test)]
     pub fn without_patterns(specs: &[ColumnSpec]) -> Vec<CompiledColumn<'_>> {
         specs
             .iter()
@@ -89,6 +89,7 @@ pub struct CsvSummary {
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
+#[cfg(test)]
 pub fn scan(
     path: &Path,
     display: &Path,

@@ -1,8 +1,11 @@
 //! Tests of the scan: counts, hashes, cell and header problems, their locations and caps,
-//! and chart points; the split scan's own tests are in `tests/split.rs`.
+//! and chart points; the split scan's own tests are in `tests/split.rs`, property tests in `tests/properties.rs`.
 
+mod properties;
 mod split;
 
+use super::chart::CHART_POINTS_CAP;
+use super::problems::ERRORS_SHOWN_PER_COLUMN;
 use super::*;
 use crate::dataset::schema::ColumnSpec;
 
