@@ -151,7 +151,5 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
 
 /// Builds the site. On any error the previous output is left exactly as it was.
 pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
-    Session::start(options, |staging| staging.commit())
-        .map(|(_, report)| report)
-        .map_err(Error::Problems)
+    Session::start(options, |staging| staging.commit()).map(|(_, report)| report)
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::{affected, pages, plan, BuildOptions, BuildReport};
-use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
 use crate::layout;
 use crate::output::{guard, LiveDir, Staging};
@@ -70,6 +70,14 @@ impl Session {
     /// A full build; `commit` moves the finished staging folder into place (serve takes a
     /// lock around it so no request sees the swap).
     pub fn start(
+        options: &BuildOptions,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
+    ) -> Result<(Session, BuildReport), Error> {
+        Session::start_located(options, commit).map_err(Error::Problems)
+    }
+
+    /// [`Session::start`] with the problems as they are, for serve's error overlay.
+    pub(crate) fn start_located(
         options: &BuildOptions,
         commit: impl FnOnce(Staging) -> io::Result<()>,
     ) -> Result<(Session, BuildReport), Diagnostics> {
@@ -163,6 +171,16 @@ impl Session {
         &mut self,
         changes: impl IntoIterator<Item = Change>,
         commit: impl FnOnce(Staging) -> io::Result<()>,
+    ) -> Result<RebuildReport, Error> {
+        self.rebuild_located(changes, commit)
+            .map_err(Error::Problems)
+    }
+
+    /// [`Session::rebuild`] with the problems as they are, for serve's error overlay.
+    pub(crate) fn rebuild_located(
+        &mut self,
+        changes: impl IntoIterator<Item = Change>,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
     ) -> Result<RebuildReport, Diagnostics> {
         let started = Instant::now();
         self.pending.extend(changes);
@@ -172,7 +190,7 @@ impl Session {
             .map(|c| describe(c, &self.site))
             .collect();
         if self.pending.iter().any(Change::is_global) {
-            let (session, report) = Session::start(&self.options, commit)?;
+            let (session, report) = Session::start_located(&self.options, commit)?;
             *self = session;
             return Ok(RebuildReport {
                 changed,

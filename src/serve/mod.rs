@@ -111,7 +111,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
         let _guard = state.swap.write().unwrap_or_else(|p| p.into_inner());
         staging.commit()
     };
-    let mut session = match Session::start(&build_options, commit) {
+    let mut session = match Session::start_located(&build_options, commit) {
         Ok((session, report)) => {
             print_warnings(&report.warnings, color);
             println!("{}", report.summary());
@@ -173,7 +173,7 @@ fn rebuild(
     };
     match session {
         Some(mut session) => {
-            match session.rebuild(changes, commit) {
+            match session.rebuild_located(changes, commit) {
                 Ok(report) => {
                     if report.full {
                         print_warnings(&report.warnings, color);
@@ -191,7 +191,7 @@ fn rebuild(
             }
             Some(session)
         }
-        None => match Session::start(build_options, commit) {
+        None => match Session::start_located(build_options, commit) {
             Ok((session, report)) => {
                 print_warnings(&report.warnings, color);
                 println!("{}", report.summary());
