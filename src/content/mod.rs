@@ -112,6 +112,9 @@ pub struct DatasetFrontMatter {
     pub data: Option<String>,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Concepts of a theme vocabulary (e.g. the EU data themes), for DCAT catalogs.
+    #[serde(default)]
+    pub themes: Vec<Theme>,
     #[serde(default)]
     pub related: Vec<String>,
     pub created: Option<toml::value::Datetime>,
@@ -321,6 +324,18 @@ pub fn date_string(value: &toml::value::Datetime) -> String {
         Some(d) => format!("{:04}-{:02}-{:02}", d.year, d.month, d.day),
         None => value.to_string(),
     }
+}
+
+/// A theme the dataset belongs to: a concept of a published vocabulary, with the label
+/// that vocabulary gives it (DCAT-AP wants both).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Theme {
+    /// The concept's address, e.g.
+    /// `http://publications.europa.eu/resource/authority/data-theme/TECH`.
+    pub iri: String,
+    /// Its label, e.g. "Science and technology".
+    pub label: String,
 }
 
 #[cfg(test)]

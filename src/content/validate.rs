@@ -206,6 +206,20 @@ pub fn dataset_front_matter(
         };
         located.link_url(&format!("{source}.url"), &what);
     }
+    for theme in spans.entries("themes") {
+        let Some((iri, at)) = spans.string(&format!("{theme}.iri")) else {
+            continue;
+        };
+        if let Some(problem) = web_url_problem(iri) {
+            let d = located.locator.error(
+                format!("a theme's `iri` must be the http(s) address of a concept: {problem}"),
+                Some(at),
+            );
+            located.problems.push(d.with_hint(
+                "name a concept of a theme vocabulary, e.g. \"http://publications.europa.eu/resource/authority/data-theme/TECH\"",
+            ));
+        }
+    }
     located.markdown_links("table_note", "`table_note`");
     for chart in spans.entries("charts") {
         located.markdown_links(&format!("{chart}.caption"), "a chart `caption`");

@@ -280,6 +280,13 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
     for tag in &front.tags {
         node.text("dcat:keyword", tag, lang);
     }
+    for theme in &front.themes {
+        node.iri("dcat:theme", &theme.iri);
+        // DCAT-AP's shapes want a theme to be a labelled skos:Concept.
+        let mut concept = Node::new(&theme.iri, &["skos:Concept"]);
+        concept.text("skos:prefLabel", &theme.label, lang);
+        nodes.push(concept);
+    }
     if let Some(created) = &front.created {
         node.typed("dct:issued", &date_string(created), "xsd:date");
     }
