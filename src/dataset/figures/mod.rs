@@ -241,7 +241,11 @@ pub fn resolve(
             first
         }));
     }
-    let key: Vec<usize> = table.primary_key.iter().filter_map(|k| index(k)).collect();
+    // Rows are named by their primary key, else by their first columns.
+    let mut key: Vec<usize> = table.primary_key.iter().filter_map(|k| index(k)).collect();
+    if key.is_empty() {
+        key = (0..names.len().min(3)).collect();
+    }
     let pass = match scan::run(table.csv, &selectors, |_| key.clone()) {
         Ok(pass) => pass,
         Err(e) => {
