@@ -270,3 +270,42 @@ fn templates_rebuild_everything_and_static_files_are_copied() {
     assert!(report.full);
     assert!(report.pages > 10);
 }
+
+#[test]
+fn a_csv_edit_re_renders_the_figures_its_pages_quote() {
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    let slug = "sata-sas-nvme-measured-throughput";
+    let csv = site.path().join(format!("data/datasets/{slug}.csv"));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(
+        &csv,
+        text.replacen("128K,NVMe,10366,", "128K,NVMe,10412,", 1),
+    )
+    .unwrap();
+    let report = session
+        .rebuild([Change::Dataset(slug.into())], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(
+        report.urls.contains(&format!("/datasets/{slug}/")),
+        "{report:?}"
+    );
+    let page = common::html(
+        &site
+            .path()
+            .join(format!("public/datasets/{slug}/index.html")),
+    );
+    let headline = common::texts(&page, "h1").join(" ");
+    assert!(
+        headline.contains("delivered 10,412 MB/s with NVMe"),
+        "{headline}"
+    );
+    let lede = common::texts(&page, ".lede").join(" ");
+    assert!(lede.contains("moved 10,412 MB/s"), "{lede}");
+    let summary = report.summary();
+    assert!(
+        summary.contains(&format!("{slug} headline: 10,366 -> 10,412")),
+        "the terminal line names the changed figures: {summary}"
+    );
+}

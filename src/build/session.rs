@@ -32,6 +32,8 @@ pub struct RebuildReport {
     pub urls: Vec<String>,
     /// How long the rebuild took.
     pub elapsed: Duration,
+    /// Figures of the prose whose text changed ("slug headline: 10,366 -> 10,412").
+    pub figures: Vec<String>,
     /// Warnings of the whole site after the rebuild (errors make it fail).
     pub warnings: Diagnostics,
 }
@@ -44,8 +46,12 @@ impl RebuildReport {
         } else {
             "re-rendered"
         };
+        let figures = match self.figures.is_empty() {
+            true => String::new(),
+            false => format!("; figures: {}", self.figures.join(", ")),
+        };
         format!(
-            "{} changed: {what} {} pages ({} files) in {} ms",
+            "{} changed: {what} {} pages ({} files) in {} ms{figures}",
             self.changed.join(", "),
             self.pages,
             self.files,
@@ -199,6 +205,7 @@ impl Session {
                 files: report.files,
                 urls: Vec::new(),
                 elapsed: started.elapsed(),
+                figures: Vec::new(),
                 warnings: report.warnings,
             });
         }
@@ -236,6 +243,17 @@ impl Session {
             diagnostics.extend(problems);
             return Err(diagnostics);
         }
+        let figures = plan
+            .site
+            .datasets
+            .iter()
+            .filter_map(|now| Some((self.site.dataset(&now.slug)?, now)))
+            .flat_map(|(before, now)| {
+                crate::dataset::figures::changes(&before.figures, &now.figures)
+                    .into_iter()
+                    .map(move |c| format!("{} {c}", now.slug))
+            })
+            .collect();
         self.site = plan.site;
         self.file_problems = plan.file_problems;
         self.pending.clear();
@@ -246,6 +264,7 @@ impl Session {
             files,
             urls,
             elapsed: started.elapsed(),
+            figures,
             warnings: plan.warnings,
         })
     }

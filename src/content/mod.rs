@@ -4,6 +4,7 @@
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
 pub mod columns;
+pub mod figures;
 pub mod front_matter;
 pub mod iso8601;
 pub mod markdown;

@@ -50,14 +50,14 @@ fn load_into(
     let split = front_matter::split(&display, text)
         .map_err(|d| problems.push(d))
         .ok()?;
-    let front = parse_front_matter(&display, text, &split, problems)?;
+    let mut front = parse_front_matter(&display, text, &split, problems)?;
     let locator = Locator {
         file: &display,
         text,
         spans: Spans::parse(split.front_matter, split.front_matter_offset),
     };
     check_beyond_types(&locator, &split, &slug, problems);
-    let body = markdown::split_body(split.body, config.markdown.raw_html);
+    let mut body = markdown::split_body(split.body, config.markdown.raw_html);
 
     let source_ids = columns::source_ids(&front, &locator, problems);
     let documented = columns::compile_columns(&front, &locator, problems);
@@ -84,10 +84,21 @@ fn load_into(
         &locator,
         problems,
     );
+    drop(documented);
+    let figures = super::figures::quote(
+        &mut front,
+        &mut body,
+        split.body,
+        split.body_offset,
+        &locator,
+        &scanned.csv_path,
+        config.markdown.raw_html,
+        table_rows.limit(),
+        problems,
+    );
     let related_places = (0..front.related.len())
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
-    drop(documented);
     Some(Dataset {
         slug,
         markdown_path: display.clone(),
@@ -99,6 +110,7 @@ fn load_into(
         license,
         table_rows,
         related_places,
+        figures,
     })
 }
 

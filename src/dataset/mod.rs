@@ -4,6 +4,7 @@ pub mod cache;
 mod charts;
 mod columns;
 mod data_path;
+pub mod figures;
 mod load;
 pub mod scan;
 pub mod schema;
@@ -37,6 +38,8 @@ pub struct Dataset {
     pub table_rows: TableRows,
     /// Where each `related` entry is written, for the checks across datasets.
     related_places: Vec<Option<Place>>,
+    /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
+    pub figures: Vec<figures::Quoted>,
 }
 
 impl Dataset {

@@ -52,6 +52,10 @@ pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
         // A custom property (allowed by the profile): the page's change history.
         package.insert("changes".into(), json!(super::changes(dataset)));
     }
+    if !dataset.figures.is_empty() {
+        // A custom property: the cells the page's text quotes (rows numbered from 1).
+        package.insert("datapages:quotes".into(), json!(dataset.figures));
+    }
     Value::Object(package)
 }
 

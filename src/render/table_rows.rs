@@ -25,9 +25,12 @@ impl RowRenderer {
         }
     }
 
-    /// Appends one `<tr>`.
-    pub fn render(&self, record: &csv::ByteRecord, out: &mut String) {
-        out.push_str("<tr>");
+    /// Appends one `<tr>`, with the id the prose's figures link to (`row-1` is the
+    /// first data row).
+    pub fn render(&self, record: &csv::ByteRecord, row: u64, out: &mut String) {
+        out.push_str("<tr id=\"row-");
+        out.push_str(&row.to_string());
+        out.push_str("\">");
         for (index, field) in record.iter().enumerate() {
             let value = match std::str::from_utf8(field) {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
@@ -84,8 +87,8 @@ pub fn stream_rows(
             .read_byte_record(&mut record)
             .map_err(io::Error::other)?
     {
-        renderer.render(&record, &mut chunk);
         written += 1;
+        renderer.render(&record, written, &mut chunk);
         if chunk.len() > 60 * 1024 {
             out.write_all(chunk.as_bytes())?;
             chunk.clear();
@@ -133,7 +136,7 @@ mod tests {
             let mut out = Vec::new();
             stream_rows(&path, &RowRenderer::new(&specs), 25, &mut out).unwrap();
             let html = String::from_utf8(out).unwrap();
-            proptest::prop_assert_eq!(html.matches("<tr>").count(), rows.len().min(25));
+            proptest::prop_assert_eq!(html.matches("<tr id=").count(), rows.len().min(25));
             proptest::prop_assert_eq!(html.matches('<').count(), rows.len().min(25) * (2 + 3 * 2));
         }
     }
@@ -172,7 +175,7 @@ mod tests {
         assert!(html.contains("<td class=\"num\">2.5e3</td>"), "{html}");
         assert_eq!(
             rendered(b"s,n,r\na,1,b\nc,2,d\n", &specs)
-                .matches("<tr>")
+                .matches("<tr id=")
                 .count(),
             2
         );

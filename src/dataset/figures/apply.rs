@@ -1,0 +1,175 @@
+//! Putting resolved figures into the texts: plain text in the headline and kicker,
+//! Markdown-escaped text in the table note and captions, and in the body a private-use
+//! marker that survives Markdown and becomes, in the HTML, a `<data>` linked to the
+//! quoted row (`mark_body`) and, in the plain-text summaries, just the figure.
+
+use std::ops::Range;
+
+use super::Quoted;
+use crate::content::Body;
+use crate::text::escape_html_into;
+
+const OPEN: char = '\u{E000}';
+const MID: char = '\u{E001}';
+const CLOSE: char = '\u{E002}';
+
+/// How a text takes its figures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Texts {
+    Plain,
+    Markdown,
+    /// Markdown whose figures are marked up after rendering (`mark_body`).
+    Marked,
+}
+
+/// `text` with each resolved reference replaced; figures are appended to `quoted` (their
+/// marker index is their position there). A failed reference keeps its source text.
+pub fn apply(
+    text: &str,
+    resolved: &[(Range<usize>, Option<Quoted>)],
+    how: Texts,
+    quoted: &mut Vec<Quoted>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, figure) in resolved {
+        out.push_str(&text[at..range.start]);
+        at = range.end;
+        let Some(figure) = figure else {
+            out.push_str(&text[range.clone()]);
+            continue;
+        };
+        match how {
+            Texts::Plain => out.push_str(&figure.text),
+            Texts::Markdown => push_escaped_markdown(&figure.text, &mut out),
+            Texts::Marked => {
+                out.push(OPEN);
+                out.push_str(&quoted.len().to_string());
+                out.push(MID);
+                push_escaped_markdown(&figure.text, &mut out);
+                out.push(CLOSE);
+            }
+        }
+        quoted.push(figure.clone());
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+fn push_escaped_markdown(text: &str, out: &mut String) {
+    for c in text.chars() {
+        if c.is_ascii_punctuation() && !matches!(c, ',' | '.' | '-' | '+' | '%' | '/' | ':') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+}
+
+/// Replaces the markers of `body`: `<data>` in the HTML (a link to the row when the page
+/// shows it), the bare figure in the plain text.
+pub fn mark_body(body: &mut Body, quoted: &[Quoted], shown_rows: u64) {
+    body.lede_html = markup(&body.lede_html, quoted, shown_rows);
+    body.intro_html = markup(&body.intro_html, quoted, shown_rows);
+    body.lede_text = strip(&body.lede_text);
+    for section in &mut body.sections {
+        section.html = markup(&section.html, quoted, shown_rows);
+        section.title = strip(&section.title);
+        section.summary_text = strip(&section.summary_text);
+    }
+}
+
+/// Each marker as `f(index, figure text)`.
+fn replace(text: &str, mut f: impl FnMut(Option<usize>, &str, &mut String)) -> String {
+    if !text.contains(OPEN) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 256);
+    let mut rest = text;
+    while let Some(start) = rest.find(OPEN) {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + OPEN.len_utf8()..];
+        let (Some(mid), Some(close)) = (after.find(MID), after.find(CLOSE)) else {
+            out.push_str(after);
+            return out;
+        };
+        let index = after[..mid].parse::<usize>().ok();
+        f(index, &after[mid + MID.len_utf8()..close], &mut out);
+        rest = &after[close + CLOSE.len_utf8()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn strip(text: &str) -> String {
+    replace(text, |_, figure, out| out.push_str(figure))
+}
+
+fn markup(html: &str, quoted: &[Quoted], shown_rows: u64) -> String {
+    replace(html, |index, figure, out| {
+        let Some(q) = index.and_then(|i| quoted.get(i)) else {
+            out.push_str(figure);
+            return;
+        };
+        let row = (q.rows.len() == 1 || q.function != "cell")
+            .then(|| q.rows.first().copied())
+            .flatten()
+            .filter(|r| *r <= shown_rows);
+        match row {
+            Some(r) => out.push_str(&format!("<a class=\"figure\" href=\"#row-{r}\">")),
+            None => out.push_str("<span class=\"figure\">"),
+        }
+        out.push_str("<data value=\"");
+        escape_html_into(&q.value, out);
+        out.push_str("\" title=\"");
+        escape_html_into(&q.title, out);
+        out.push_str("\">");
+        out.push_str(figure);
+        out.push_str("</data>");
+        out.push_str(if row.is_some() { "</a>" } else { "</span>" });
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Field;
+    use super::*;
+
+    fn quoted(text: &str) -> Quoted {
+        Quoted {
+            field: Field::Body,
+            line: 1,
+            function: "cell",
+            text: text.into(),
+            value: "10366".into(),
+            column: Some("x".into()),
+            rows: vec![9],
+            title: "X, row 9 (a=<b>)".into(),
+        }
+    }
+
+    #[test]
+    fn markers_become_data_in_html_and_figures_in_text() {
+        let mut list = Vec::new();
+        let source = "moved {{ cell() }} MB/s";
+        let marked = apply(
+            source,
+            &[(6..18, Some(quoted("10,366")))],
+            Texts::Marked,
+            &mut list,
+        );
+        let html = markup(&format!("<p>{marked}</p>"), &list, 11);
+        assert_eq!(
+            html,
+            "<p>moved <a class=\"figure\" href=\"#row-9\"><data value=\"10366\" title=\"X, row 9 (a=&lt;b&gt;)\">10,366</data></a> MB/s</p>"
+        );
+        assert_eq!(strip(&marked), "moved 10,366 MB/s");
+        assert!(markup(&marked, &list, 5).contains("<span class=\"figure\">"));
+        let plain = apply(
+            source,
+            &[(6..18, Some(quoted("10,366")))],
+            Texts::Plain,
+            &mut list,
+        );
+        assert_eq!(plain, "moved 10,366 MB/s");
+    }
+}

@@ -1,0 +1,237 @@
+//! Computing one figure from what the CSV pass found: the single row of a `cell` (or of
+//! each side of a pair) with its problems (no row, several rows), the pair arithmetic,
+//! the aggregates, rounding, and the check of a bound figure.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::scan::{Selector, Tally};
+use super::{describe, locate, Found, Quoted, Table};
+use crate::content::figures::Function;
+use crate::dataset::schema::ColumnType;
+use crate::diagnostics::{did_you_mean, Diagnostic};
+
+type Distinct = BTreeMap<usize, BTreeSet<String>>;
+
+/// The one row a `cell` (or each side of a pair) selects, or the problem.
+fn single<'t>(
+    f: &Found,
+    tally: &'t Tally,
+    selector: &Selector,
+    distinct: &Distinct,
+    table: &Table,
+) -> Result<&'t Tally, Diagnostic> {
+    let wanted = describe(selector, table);
+    match tally.matches {
+        1 => Ok(tally),
+        0 => {
+            let mut hints: Vec<String> = Vec::new();
+            for (c, v) in &selector.conditions {
+                let values = distinct.get(c).cloned().unwrap_or_default();
+                if !values.contains(v) {
+                    let name = &table.columns[*c].name;
+                    let suggestion = did_you_mean(v, values.iter().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`? "))
+                        .unwrap_or_default();
+                    let listed: Vec<&str> = values.iter().map(String::as_str).collect();
+                    hints.push(format!(
+                        "{suggestion}no row has {name}=\"{v}\"; it holds: {}",
+                        listed.join(", ")
+                    ));
+                }
+            }
+            if hints.is_empty() {
+                hints.push("each condition matches some row, but no row matches them all".into());
+            }
+            Err(locate(table, f.offset, format!("no row matches {wanted}"))
+                .with_hint(hints.join("; ")))
+        }
+        n => Err(locate(
+            table,
+            f.offset,
+            format!("{n} rows match {wanted}: {}", tally.candidates.join("; ")),
+        )
+        .with_hint(match table.primary_key.is_empty() {
+            true => "add a condition that tells these rows apart".to_string(),
+            false => format!(
+                "add a condition on the primary key: {}",
+                table.primary_key.join(", ")
+            ),
+        })),
+    }
+}
+
+pub(super) fn compute(
+    f: &Found,
+    tallies: &[Tally],
+    selectors: &[Selector],
+    distinct: &Distinct,
+    table: &Table,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Quoted> {
+    let r = &f.reference;
+    let column = selectors[0].column.map(|c| &table.columns[c]);
+    let column_title = column.map(|c| c.title.as_str()).unwrap_or("rows");
+    let fail = |problems: &mut Vec<Diagnostic>, message: String| {
+        problems.push(locate(table, f.offset, message));
+        None
+    };
+    let number = |t: &Tally| t.first_value.parse::<f64>().ok().filter(|n| n.is_finite());
+    let (value, text, title, rows) = match r.function {
+        Function::Cell => {
+            let t = single(f, &tallies[0], &selectors[0], distinct, table)
+                .map_err(|d| problems.push(d))
+                .ok()?;
+            if t.first_value.is_empty() {
+                return fail(
+                    problems,
+                    format!("the cell `{}` of row {} is empty", column?.name, t.rows[0]),
+                );
+            }
+            let mut text = String::new();
+            crate::dataset::schema::format_cell(column?.column_type, &t.first_value, &mut text);
+            let title = format!("{column_title}, {}", t.candidates[0]);
+            (t.first_value.clone(), text, title, t.rows.clone())
+        }
+        Function::Ratio | Function::Difference | Function::PercentChange => {
+            let a = single(f, &tallies[0], &selectors[0], distinct, table)
+                .map_err(|d| problems.push(d));
+            let b = single(f, &tallies[1], &selectors[1], distinct, table)
+                .map_err(|d| problems.push(d));
+            let (a, b) = (a.ok()?, b.ok()?);
+            let (Some(x), Some(y)) = (number(a), number(b)) else {
+                return fail(
+                    problems,
+                    format!(
+                        "`{}` needs two numbers; the cells read `{}` and `{}`",
+                        r.function.name(),
+                        a.first_value,
+                        b.first_value
+                    ),
+                );
+            };
+            let v = match r.function {
+                Function::Ratio => x / y,
+                Function::Difference => x - y,
+                _ => (x - y) / y * 100.0,
+            };
+            if !v.is_finite() {
+                return fail(problems, format!("`{}` divides by zero", r.function.name()));
+            }
+            let title = format!(
+                "{} of {column_title}: {} against {}",
+                r.function.name().replace('_', " "),
+                a.candidates[0],
+                b.candidates[0]
+            );
+            (
+                v.to_string(),
+                round(v, r.digits.unwrap_or(2)),
+                title,
+                vec![a.rows[0], b.rows[0]],
+            )
+        }
+        Function::Count => {
+            let t = &tallies[0];
+            let n = if column.is_some() {
+                t.numbers + t.non_numeric
+            } else {
+                t.matches
+            };
+            (
+                n.to_string(),
+                round(n as f64, 0),
+                format!(
+                    "count of {column_title} where {}",
+                    describe(&selectors[0], table)
+                ),
+                t.rows.clone(),
+            )
+        }
+        Function::Min | Function::Max | Function::Sum | Function::Mean => {
+            let t = &tallies[0];
+            if t.numbers == 0 || t.non_numeric > 0 {
+                return fail(
+                    problems,
+                    format!(
+                        "`{}` needs numbers: {} matching rows, {} numeric cells, {} not numeric",
+                        r.function.name(),
+                        t.matches,
+                        t.numbers,
+                        t.non_numeric
+                    ),
+                );
+            }
+            let extreme = match r.function {
+                Function::Min => t.min.clone(),
+                Function::Max => t.max.clone(),
+                _ => None,
+            };
+            let v = match r.function {
+                Function::Sum => t.sum,
+                Function::Mean => t.sum / t.numbers as f64,
+                _ => extreme.as_ref().map(|(v, _)| *v).unwrap_or_default(),
+            };
+            let text = match (&extreme, r.digits) {
+                (Some((_, raw)), None) => {
+                    let mut s = String::new();
+                    crate::dataset::schema::format_cell(ColumnType::Number, raw, &mut s);
+                    s
+                }
+                _ => round(v, r.digits.unwrap_or(2)),
+            };
+            let title = format!(
+                "{} of {column_title} over {} rows where {}",
+                r.function.name(),
+                t.numbers,
+                describe(&selectors[0], table)
+            );
+            (v.to_string(), text, title, t.rows.clone())
+        }
+    };
+    if let Some(typed) = &r.bound {
+        if *typed != text {
+            return fail(
+                problems,
+                format!(
+                    "the figure reads `{typed}` but {} gives `{text}`",
+                    match r.function {
+                        Function::Cell => "its cell".to_string(),
+                        other => format!("`{}`", other.name()),
+                    }
+                ),
+            )
+            .or_else(|| {
+                if let Some(last) = problems.last_mut() {
+                    *last = last.clone().with_hint(format!(
+                        "write `{text}` (or correct the table if the figure is right)"
+                    ));
+                }
+                None
+            });
+        }
+    }
+    Some(Quoted {
+        field: f.field.clone(),
+        line: f
+            .offset
+            .map(|o| table.file_text[..o].matches('\n').count() + 1)
+            .unwrap_or(0),
+        function: r.function.name(),
+        text,
+        value,
+        column: column.map(|c| c.name.clone()),
+        rows,
+        title,
+    })
+}
+
+/// `v` at `digits` decimals, thousands grouped, never `-0`.
+fn round(v: f64, digits: u32) -> String {
+    let mut s = format!("{:.*}", digits as usize, v);
+    if s.starts_with('-') && s[1..].bytes().all(|b| b == b'0' || b == b'.') {
+        s.remove(0);
+    }
+    let mut out = String::new();
+    crate::dataset::schema::format_cell(ColumnType::Number, &s, &mut out);
+    out
+}

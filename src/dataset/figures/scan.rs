@@ -1,0 +1,131 @@
+//! The second streaming pass over a CSV for the figures its prose quotes: each selector
+//! keeps only what it needs (match count, first matching row and cell, a few candidate
+//! rows, running min/max/sum), so memory stays flat in rows whatever the table's size.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// Rows a selector picks: every condition (column index, value) holds, and the cell of
+/// `column` is read.
+#[derive(Debug, Clone)]
+pub struct Selector {
+    pub conditions: Vec<(usize, String)>,
+    pub column: Option<usize>,
+}
+
+/// How many candidate rows a diagnostic lists, and how many distinct values of a
+/// condition column a hint offers.
+const CANDIDATES: usize = 10;
+const DISTINCT: usize = 25;
+/// How many rows an aggregate lists in the metadata.
+pub const LISTED_ROWS: usize = 100;
+
+/// What one selector found.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub matches: u64,
+    /// 1-based data row numbers of the first matches (up to `LISTED_ROWS`).
+    pub rows: Vec<u64>,
+    pub first_value: String,
+    /// The first matching rows, described by `describe` columns.
+    pub candidates: Vec<String>,
+    pub numbers: u64,
+    pub non_numeric: u64,
+    pub sum: f64,
+    pub min: Option<(f64, String)>,
+    pub max: Option<(f64, String)>,
+}
+
+/// Tallies of every selector, and up to `DISTINCT` values of each condition column.
+pub struct Pass {
+    pub tallies: Vec<Tally>,
+    pub distinct: BTreeMap<usize, BTreeSet<String>>,
+}
+
+/// Reads `path` once. `describe` names the columns that identify a row in messages.
+pub fn run(
+    path: &Path,
+    selectors: &[Selector],
+    describe: impl Fn(&[String]) -> Vec<usize>,
+) -> io::Result<Pass> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .has_headers(true)
+        .from_reader(File::open(path)?);
+    let header: Vec<String> = reader
+        .byte_headers()
+        .map_err(io::Error::other)?
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect();
+    let described = describe(&header);
+    let mut tallies = vec![Tally::default(); selectors.len()];
+    let mut distinct: BTreeMap<usize, BTreeSet<String>> = selectors
+        .iter()
+        .flat_map(|s| s.conditions.iter().map(|(c, _)| (*c, BTreeSet::new())))
+        .collect();
+    let mut record = csv::ByteRecord::new();
+    let mut row = 0u64;
+    while reader
+        .read_byte_record(&mut record)
+        .map_err(io::Error::other)?
+    {
+        row += 1;
+        let field = |i: usize| std::str::from_utf8(record.get(i).unwrap_or_default()).unwrap_or("");
+        for (column, values) in distinct.iter_mut() {
+            if values.len() < DISTINCT {
+                values.insert(field(*column).to_string());
+            }
+        }
+        for (selector, tally) in selectors.iter().zip(tallies.iter_mut()) {
+            if !selector.conditions.iter().all(|(c, v)| field(*c) == v) {
+                continue;
+            }
+            tally.matches += 1;
+            if tally.rows.len() < LISTED_ROWS {
+                tally.rows.push(row);
+            }
+            let value = selector.column.map(field).unwrap_or_default();
+            if tally.matches == 1 {
+                tally.first_value = value.to_string();
+            }
+            if tally.candidates.len() < CANDIDATES {
+                let keys: Vec<String> = described
+                    .iter()
+                    .filter_map(|&i| Some(format!("{}={}", header.get(i)?, field(i))))
+                    .collect();
+                tally
+                    .candidates
+                    .push(format!("row {row} ({})", keys.join(", ")));
+            }
+            if selector.column.is_some() {
+                add_number(tally, value);
+            }
+        }
+    }
+    Ok(Pass { tallies, distinct })
+}
+
+fn add_number(tally: &mut Tally, value: &str) {
+    if value.is_empty() {
+        return;
+    }
+    let Ok(number) = value.parse::<f64>() else {
+        tally.non_numeric += 1;
+        return;
+    };
+    if !number.is_finite() {
+        tally.non_numeric += 1;
+        return;
+    }
+    tally.numbers += 1;
+    tally.sum += number;
+    if tally.min.as_ref().is_none_or(|(m, _)| number < *m) {
+        tally.min = Some((number, value.to_string()));
+    }
+    if tally.max.as_ref().is_none_or(|(m, _)| number > *m) {
+        tally.max = Some((number, value.to_string()));
+    }
+}

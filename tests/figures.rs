@@ -1,0 +1,205 @@
+//! Figures in the prose bound to the table (issue #13): a reference renders its cell as the
+//! table formats it, computed figures round as asked, a bound figure is checked, the
+//! flagship's headline follows its CSV, and no figure of the flagship's headline or lede
+//! that equals a table cell is typed by hand.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::Path;
+
+const CSV: &[u8] = b"label,value\nalpha,10366\nbeta,2776\ngamma,4566\n";
+
+fn build(root: &Path) -> (std::process::Output, String) {
+    let out = root.join("public");
+    let output = common::run(&[
+        "build",
+        "--root",
+        root.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(out.join("datasets/sample/index.html")).unwrap_or_default();
+    (output, page)
+}
+
+#[test]
+fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let front = common::SMALL_FRONT.replace(
+        "headline = \"A sample dataset\"",
+        "headline = 'Alpha reached {{ cell(label=\"alpha\", col=\"value\") }} units'",
+    );
+    let body = "\nAlpha moved {{ cell(label=\"alpha\", col=\"value\") }} units, \
+        {{ ratio(col=\"value\", a.label=\"alpha\", b.label=\"beta\", digits=2) }} times beta and \
+        {{ percent_change(col=\"value\", a.label=\"gamma\", b.label=\"beta\", digits=0) }} percent above it; \
+        the mean is {{ mean(col=\"value\", digits=1) }} over {{ count() }} rows, \
+        {{ 4,566 = max(col=\"value\", label=\"gamma\") }} at most for gamma ([source](#source-src)).\n\n\
+        ## Method\n\nCounted; {{ page.title }} stays text.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, CSV);
+    let (output, page) = build(dir.path());
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let document = common::html(&dir.path().join("public/datasets/sample/index.html"));
+    let lede = common::texts(&document, ".lede").join(" ");
+    assert!(
+        lede.contains("Alpha moved 10,366 units, 3.73 times beta and 64 percent above it; the mean is 5,902.7 over 3 rows, 4,566 at most"),
+        "{lede}"
+    );
+    assert!(page.contains("Alpha reached 10,366 units"), "headline");
+    assert!(
+        page.contains("{{ page.title }} stays text"),
+        "other braces stay literal"
+    );
+    assert!(
+        page.contains("<a class=\"figure\" href=\"#row-1\"><data value=\"10366\" title=\"Value (units), row 1 (label=alpha, value=10366)\">10,366</data></a>"),
+        "a figure is marked and linked to its row"
+    );
+    assert!(page.contains("<tr id=\"row-1\">"), "rows carry ids");
+    let package: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("public/data/datasets/sample.json")).unwrap(),
+    )
+    .unwrap();
+    let quotes = &package["datapages:quotes"];
+    assert_eq!(quotes[0]["field"], "headline", "{quotes}");
+    assert_eq!(quotes[0]["rows"], serde_json::json!([1]), "{quotes}");
+    assert_eq!(quotes[0]["column"], "value", "{quotes}");
+    assert_eq!(quotes[2]["function"], "ratio", "{quotes}");
+    assert_eq!(quotes[2]["rows"], serde_json::json!([1, 2]), "{quotes}");
+}
+
+#[test]
+fn a_bound_figure_that_no_longer_matches_fails_with_both_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "\nAlpha is {{ 10,366 = cell(label=\"alpha\", col=\"value\") }} ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), common::SMALL_FRONT, body, CSV);
+    assert!(build(dir.path()).0.status.success());
+    let edited = String::from_utf8_lossy(CSV).replace("10366", "10412");
+    std::fs::write(dir.path().join("data/datasets/sample.csv"), edited).unwrap();
+    let (output, _) = build(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the figure reads `10,366` but its cell gives `10,412`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("content/datasets/sample.md:"), "{stderr}");
+}
+
+const FLAGSHIP: &str = "sata-sas-nvme-measured-throughput";
+
+#[test]
+fn changing_one_flagship_cell_changes_its_headline_on_the_next_build() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(dir.path());
+    let headline = |root: &Path| {
+        let output = common::run(&[
+            "build",
+            "--root",
+            root.to_str().unwrap(),
+            "--output",
+            root.join("public").to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let page = common::html(&root.join(format!("public/datasets/{FLAGSHIP}/index.html")));
+        common::texts(&page, "h1").join(" | ")
+    };
+    let before = headline(dir.path());
+    assert!(before.contains("delivered 10,366 MB/s with NVMe drives"));
+    let csv = dir.path().join(format!("data/datasets/{FLAGSHIP}.csv"));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    std::fs::write(&csv, text.replace("128K,NVMe,10366,", "128K,NVMe,10412,")).unwrap();
+    let after = headline(dir.path());
+    assert!(
+        after.contains("delivered 10,412 MB/s with NVMe drives"),
+        "the headline follows the cell"
+    );
+    assert!(
+        !after.contains("10,366"),
+        "no stale figure is left on the page"
+    );
+}
+
+/// The numbers of `text` standing alone (not inside a word such as CD6 or a date), with
+/// thousands separators removed.
+fn numbers(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        if chars[i].is_ascii_digit() && !before.is_some_and(|c| c.is_alphanumeric() || c == '-') {
+            let mut j = i;
+            while j < chars.len()
+                && (chars[j].is_ascii_digit()
+                    || (matches!(chars[j], ',' | '.')
+                        && chars.get(j + 1).is_some_and(char::is_ascii_digit)))
+            {
+                j += 1;
+            }
+            let after = chars.get(j).copied();
+            if !after.is_some_and(|c| c.is_alphabetic() || c == '-') {
+                found.push(chars[i..j].iter().filter(|c| **c != ',').collect());
+            }
+            i = j;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// `text` with every `{{ ... }}` taken out.
+fn without_references(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("}}") {
+            Some(end) => rest = &rest[start + end + 2..],
+            None => return out,
+        }
+    }
+    out + rest
+}
+
+#[test]
+fn no_figure_of_the_flagship_headline_or_lede_equal_to_a_cell_is_typed_by_hand() {
+    let root = common::bundled_site();
+    let source =
+        std::fs::read_to_string(root.join(format!("content/datasets/{FLAGSHIP}.md"))).unwrap();
+    let csv = std::fs::read_to_string(root.join(format!("data/datasets/{FLAGSHIP}.csv"))).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let cells: HashSet<String> = reader
+        .records()
+        .flat_map(|r| r.unwrap().iter().map(str::to_string).collect::<Vec<_>>())
+        .filter(|c| !c.is_empty())
+        .collect();
+    let (front, body) = source
+        .trim_start_matches("+++")
+        .split_once("\n+++\n")
+        .unwrap();
+    let headline_line = front.lines().find(|l| l.starts_with("headline =")).unwrap();
+    let lede = body.trim_start().split("\n\n").next().unwrap();
+    for (name, text) in [("headline", headline_line), ("lede", lede)] {
+        let typed: Vec<String> = numbers(&without_references(text))
+            .into_iter()
+            .filter(|n| cells.contains(n))
+            .collect();
+        assert!(
+            typed.is_empty(),
+            "the {name} types table cells by hand: {typed:?}"
+        );
+    }
+    assert!(
+        numbers("10,366 MB/s on CD6, 6 Gbps, 2021-05-21") == ["10366", "6"],
+        "the reader of numbers works"
+    );
+}
