@@ -49,6 +49,12 @@ pub fn format_mean(mean: f64) -> String {
     };
     let decimals = (3 - magnitude).clamp(0, 6) as usize;
     let text = format!("{mean:.decimals$}");
+    // "9.000" reads as a measured precision the mean does not have: "9".
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
     let mut out = String::new();
     format_cell(ColumnType::Number, &text, &mut out);
     out
@@ -115,9 +121,12 @@ fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String
     let bins = histogram.dense();
     let width = histogram.width();
     let tallest = bins.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
-    let bar = WIDTH / bins.len().max(1) as f64;
+    // Few bins stay narrow bars rather than one block across the width.
+    let bar = WIDTH / bins.len().max(10) as f64;
     let mut svg = format!(
-        "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{HEIGHT}\" viewBox=\"0 0 {WIDTH} {HEIGHT}\"><title>"
+        "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{}\" viewBox=\"0 0 {WIDTH} {}\"><title>",
+        HEIGHT + 1.0,
+        HEIGHT + 1.0
     );
     escape_html_into(
         &format!("Histogram of {title}: values from {min} to {max}, in bins {width} wide"),
@@ -147,6 +156,22 @@ fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String
         );
         svg.push_str("</title></rect>");
     }
-    svg.push_str("</svg>");
+    svg.push_str(&format!(
+        "<line class=\"baseline\" x1=\"0\" y1=\"{HEIGHT}\" x2=\"{WIDTH}\" y2=\"{HEIGHT}\"/></svg>"
+    ));
     svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_read_without_false_precision() {
+        assert_eq!(format_mean(9.0), "9");
+        assert_eq!(format_mean(4.6041), "4.604");
+        assert_eq!(format_mean(86_219.6), "86,220");
+        assert_eq!(format_mean(0.001_234_5), "0.001234");
+        assert_eq!(format_mean(-12.5), "-12.5");
+    }
 }

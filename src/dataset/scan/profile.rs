@@ -61,18 +61,81 @@ pub struct DateRange {
 /// The distinct values of a text column, with their counts; `None` once there are more than
 /// [`DISTINCT_CAP`].
 #[derive(Clone, Serialize, Deserialize)]
+#[serde(into = "StoredDistinct", try_from = "StoredDistinct")]
 pub struct Distinct {
     /// Fingerprint of the value -> (count, the value cut to [`KEPT_CHARS`]).
     values: Option<Vec<(u128, u64, String)>>,
-    #[serde(skip)]
     index: HashMap<u128, usize>,
 }
 
+/// [`Distinct`] in the scan cache: fingerprints as text, since JSON numbers stop at 64 bits.
+type StoredDistinct = Option<Vec<(String, u64, String)>>;
+
+impl From<Distinct> for StoredDistinct {
+    fn from(distinct: Distinct) -> Self {
+        distinct.values.map(|values| {
+            values
+                .into_iter()
+                .map(|(key, count, text)| (format!("{key:032x}"), count, text))
+                .collect()
+        })
+    }
+}
+
+impl TryFrom<StoredDistinct> for Distinct {
+    type Error = std::num::ParseIntError;
+
+    fn try_from(stored: StoredDistinct) -> Result<Self, Self::Error> {
+        let values = match stored {
+            Some(values) => Some(
+                values
+                    .into_iter()
+                    .map(|(key, count, text)| Ok((u128::from_str_radix(&key, 16)?, count, text)))
+                    .collect::<Result<Vec<_>, Self::Error>>()?,
+            ),
+            None => None,
+        };
+        let index = values
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, v)| (v.0, i))
+            .collect();
+        Ok(Distinct { values, index })
+    }
+}
+
 /// A sum of doubles without rounding: each value is an integer mantissa times a power of
-/// two, added into the integer bucket of its exponent (32 exponents a bucket).
+/// two, added into the integer bucket of its exponent (32 exponents a bucket). Stored as
+/// (bucket, decimal text) pairs of the buckets in use: JSON numbers stop at 64 bits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Vec<(usize, String)>", try_from = "Vec<(usize, String)>")]
 struct ExactSum {
     buckets: Vec<i128>,
+}
+
+impl From<ExactSum> for Vec<(usize, String)> {
+    fn from(sum: ExactSum) -> Self {
+        sum.buckets
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b != 0)
+            .map(|(i, b)| (i, b.to_string()))
+            .collect()
+    }
+}
+
+impl TryFrom<Vec<(usize, String)>> for ExactSum {
+    type Error = String;
+
+    fn try_from(stored: Vec<(usize, String)>) -> Result<Self, Self::Error> {
+        let mut sum = ExactSum::default();
+        for (i, text) in stored {
+            let value = text.parse::<i128>().map_err(|e| e.to_string())?;
+            *sum.buckets.get_mut(i).ok_or("no such bucket")? = value;
+        }
+        Ok(sum)
+    }
 }
 
 /// A histogram whose bins are `2^exponent` wide, bin `k` holding values in
@@ -130,6 +193,12 @@ impl ColumnProfile {
                 .get_or_insert_with(Distinct::new)
                 .add(fingerprint, 1, value),
         }
+    }
+
+    /// Whether [`ColumnProfile::add`] needs the cell's fingerprint: text still counted.
+    pub fn counts_distinct(&self, column_type: ColumnType) -> bool {
+        matches!(column_type, ColumnType::String | ColumnType::Boolean)
+            && self.text.as_ref().is_none_or(|t| t.values.is_some())
     }
 
     /// Adds the profile of other rows of the same column: the result does not depend on
@@ -337,10 +406,6 @@ impl Distinct {
         let Some(values) = &mut self.values else {
             return;
         };
-        if self.index.len() != values.len() {
-            // Read back from the cache: the index is rebuilt once.
-            self.index = values.iter().enumerate().map(|(i, v)| (v.0, i)).collect();
-        }
         if let Some(&i) = self.index.get(&key) {
             values[i].1 += count;
         } else if values.len() < DISTINCT_CAP {
@@ -459,6 +524,18 @@ mod tests {
                 .count(),
             Some(DISTINCT_CAP)
         );
+    }
+
+    #[test]
+    fn profiles_survive_the_cache() {
+        let mut p = profile(&["1e300", "-3.5", "", "7"], ColumnType::Number);
+        p.merge(profile(&["x", "y", "x"], ColumnType::String));
+        let json = serde_json::to_string(&p).unwrap();
+        let back: ColumnProfile = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, p);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let again: ColumnProfile = serde_json::from_value(value).unwrap();
+        assert_eq!(again, p);
     }
 
     #[test]

@@ -224,7 +224,8 @@ impl Records {
                 }
             }
             // Text is profiled and `unique` values are checked by fingerprint.
-            let needs_print = !column_type.is_numeric() || self.unique_seen[index].is_some();
+            let needs_print = self.unique_seen[index].is_some()
+                || self.profiles[index].counts_distinct(column_type);
             let print = if needs_print && !value.is_empty() {
                 fingerprint(value)
             } else {
