@@ -272,7 +272,8 @@ fn sources_are_anchored_and_cited_cells_link_to_them() {
     let columns = texts(&page, "#columns li");
     assert_eq!(columns.len(), 17);
     assert!(
-        columns[3].starts_with("cluster_throughput_mb_s (number): "),
+        columns[3]
+            .starts_with("Cluster throughput (MB/s) cluster_throughput_mb_s (number, MB/s): "),
         "{}",
         columns[3]
     );

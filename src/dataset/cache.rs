@@ -35,8 +35,8 @@ const CACHED_FROM_BYTES: u64 = 1024 * 1024;
 const SETTLED: Duration = Duration::from_secs(2);
 
 /// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
-/// also means no cell holds a character HTML and XML cannot carry).
-const FORMAT: u32 = 2;
+/// also means no cell holds a character HTML and XML cannot carry; 3: column profiles).
+const FORMAT: u32 = 3;
 
 /// Where scans are remembered; `None` in a build that does not use the cache.
 #[derive(Debug, Clone)]

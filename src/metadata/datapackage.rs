@@ -148,6 +148,12 @@ fn resource(dataset: &Dataset) -> Value {
             if !constraints.is_empty() {
                 field.insert("constraints".into(), Value::Object(constraints));
             }
+            if let Some(profile) = dataset.csv.profiles.get(index) {
+                field.insert(
+                    "datapages:profile".into(),
+                    super::profile::profile_json(profile),
+                );
+            }
             Value::Object(field)
         })
         .collect();

@@ -11,6 +11,7 @@ pub mod csvw;
 pub mod datapackage;
 pub mod dcat;
 pub mod jsonld;
+mod profile;
 mod rdf;
 pub mod site_files;
 

@@ -4,6 +4,7 @@
 //! for any template a site does not override.
 
 pub mod chart;
+pub mod profile_view;
 pub mod reuse_view;
 pub mod table_rows;
 mod template_errors;

@@ -129,6 +129,8 @@ pub struct ColumnView<'a> {
     /// Part of the row's identity (the `primary_key`, else the first column): the table
     /// keeps it in view while scrolling sideways.
     pub key: bool,
+    /// What the scan found in the column (the Columns section).
+    pub profile: Option<crate::render::profile_view::ProfileView>,
 }
 
 /// One source, with its anchor id.
@@ -249,6 +251,11 @@ pub fn column_views(dataset: &Dataset) -> Vec<ColumnView<'_>> {
             } else {
                 dataset.front.primary_key.contains(&c.name)
             },
+            profile: dataset
+                .csv
+                .profiles
+                .get(index)
+                .map(|p| crate::render::profile_view::ProfileView::new(c, p)),
         })
         .collect()
 }

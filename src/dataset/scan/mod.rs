@@ -13,6 +13,7 @@ mod digest;
 mod header;
 mod locate;
 mod problems;
+mod profile;
 mod records;
 mod split;
 #[cfg(test)]
@@ -30,6 +31,7 @@ use crate::diagnostics::Diagnostic;
 pub use chart::{ChartColumns, ChartPoint, ChartPoints};
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
+pub use profile::{ColumnProfile, Histogram, DISTINCT_CAP};
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
 
@@ -86,6 +88,8 @@ pub struct CsvSummary {
     pub longest_cells: Vec<usize>,
     /// The points of each chart, in the order the charts were given.
     pub charts: Vec<ChartPoints>,
+    /// Per documented column, its profile (empty when the header does not match).
+    pub profiles: Vec<ColumnProfile>,
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
@@ -218,6 +222,7 @@ fn scan_file(
         stamp,
         longest_cells: records.longest_cells,
         charts: records.charts,
+        profiles: records.profiles,
     };
     diagnostics.extend(records.diagnostics);
     if summary.rows == 0 {

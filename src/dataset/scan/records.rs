@@ -9,6 +9,7 @@ use super::cells::check_cell;
 use super::chart::ChartPoints;
 use super::locate::{field_offset, invalid_utf8};
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
+use super::profile::ColumnProfile;
 use super::ScanInputs;
 use crate::dataset::schema::{ColumnType, DatePrecision};
 use crate::diagnostics::Diagnostic;
@@ -47,6 +48,8 @@ pub(super) struct Records {
     pub(super) referenced_sources: BTreeSet<String>,
     pub(super) date_precisions: Vec<u8>,
     pub(super) charts: Vec<ChartPoints>,
+    /// Per column, what the Columns section shows (empty until the header matches).
+    pub(super) profiles: Vec<ColumnProfile>,
 }
 
 impl<'a> ScanContext<'a> {
@@ -98,6 +101,11 @@ impl Records {
             referenced_sources: BTreeSet::new(),
             date_precisions: vec![0; ctx.inputs.columns.len()],
             charts: vec![ChartPoints::default(); ctx.inputs.charts.len()],
+            profiles: if ctx.header_ok {
+                vec![ColumnProfile::default(); ctx.inputs.columns.len()]
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -215,9 +223,18 @@ impl Records {
                     });
                 }
             }
+            // Text is profiled and `unique` values are checked by fingerprint.
+            let needs_print = self.unique_seen[index].is_some()
+                || self.profiles[index].counts_distinct(column_type);
+            let print = if needs_print && !value.is_empty() {
+                fingerprint(value)
+            } else {
+                0
+            };
+            self.profiles[index].add(value, column_type, print);
             if let Some(seen) = self.unique_seen[index].as_mut() {
                 if !value.is_empty() {
-                    if let Some(first_line) = seen.get(&fingerprint(value)) {
+                    if let Some(first_line) = seen.get(&print) {
                         if self
                             .counter
                             .record(Scope::Column(index), ProblemKind::Unique)
@@ -235,7 +252,7 @@ impl Records {
                             });
                         }
                     } else {
-                        seen.insert(fingerprint(value), line);
+                        seen.insert(print, line);
                     }
                 }
             }

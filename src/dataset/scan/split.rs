@@ -110,6 +110,9 @@ impl Records {
         for (mine, theirs) in self.charts.iter_mut().zip(tail.charts) {
             mine.append(theirs);
         }
+        for (mine, theirs) in self.profiles.iter_mut().zip(tail.profiles) {
+            mine.merge(theirs);
+        }
         #[cfg(test)]
         HALVES_JOINED.with(|n| n.set(n.get() + 1));
         true

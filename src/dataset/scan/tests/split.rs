@@ -1,6 +1,7 @@
 //! The split scan reports exactly what one pass reports: clean halves are put together,
 //! and a cut inside a quoted field, a problem in the second half or a duplicate across the
 //! halves makes the first half read on as one pass (property tests over generated files).
+//! Column profiles included: joined halves give the figures one pass gives.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -26,6 +27,7 @@ fn report(result: (Option<CsvSummary>, Vec<Diagnostic>)) -> String {
             s.date_precisions,
             s.longest_cells,
             s.charts,
+            s.profiles,
         )
     });
     format!("{summary:?}\n{problems:#?}")
@@ -99,6 +101,22 @@ fn clean_halves_are_put_together() {
     // With every row shown, the page measures the first 5,000 rows, which the first
     // half of 3,000 rows does not hold: one pass instead.
     assert!(!assert_split_agrees(&rows(3000), u64::MAX));
+    // Distinct text: within the cap in all, and beyond it only once the halves are joined.
+    for distinct in [800, 1500] {
+        let mut csv = String::from("id,v,when,src,note\n");
+        for i in 0..3000 {
+            let note = if distinct == 800 { i % 800 } else { i / 2 };
+            csv.push_str(&format!(
+                "{i},{}.25,2021-03-0{},b,n{note}\n",
+                i % 13,
+                i % 9 + 1
+            ));
+        }
+        assert!(
+            assert_split_agrees(csv.as_bytes(), 10),
+            "the halves were joined"
+        );
+    }
 }
 
 #[test]

@@ -1,0 +1,459 @@
+//! Column profiles, accumulated during the scan: per column the cells with a value and the
+//! empty ones; for numbers the minimum, maximum, exact mean and a histogram; for dates the
+//! range; for text the distinct values (exact up to [`DISTINCT_CAP`]) and their counts.
+//!
+//! Memory is bounded per column, never per row, and every figure is independent of the
+//! order the rows were read in, so the two halves of a split scan join into exactly what
+//! one pass finds ([`ColumnProfile::merge`]): the sum behind the mean is exact (integer
+//! buckets by binary exponent), the histogram's bins are powers of two wide and aligned to
+//! multiples of their width, and distinct values are counted exactly or not at all.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::dataset::schema::ColumnType;
+
+/// Distinct values counted per text column; past this the page says "more than 1,000".
+pub const DISTINCT_CAP: usize = 1_000;
+
+/// Characters of a distinct value kept for display (the value is counted by fingerprint).
+const KEPT_CHARS: usize = 80;
+
+/// Most bins of a histogram.
+pub const HISTOGRAM_BINS: i64 = 20;
+
+/// The finest bin width, as a power of two.
+const FINEST_EXPONENT: i32 = -40;
+
+/// What the scan learned about one column.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ColumnProfile {
+    /// Cells with a value.
+    pub filled: u64,
+    /// Empty cells.
+    pub empty: u64,
+    pub numbers: Option<Numbers>,
+    pub dates: Option<DateRange>,
+    pub text: Option<Distinct>,
+}
+
+/// The numbers of a column.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Numbers {
+    pub count: u64,
+    pub min: f64,
+    /// The cell that holds the minimum, as written (the first in text order on a tie).
+    pub min_text: String,
+    pub max: f64,
+    pub max_text: String,
+    sum: ExactSum,
+    pub histogram: Histogram,
+}
+
+/// The earliest and latest date of a column (ISO 8601 text compares in date order).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DateRange {
+    pub earliest: String,
+    pub latest: String,
+}
+
+/// The distinct values of a text column, with their counts; `None` once there are more than
+/// [`DISTINCT_CAP`].
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(into = "StoredDistinct", try_from = "StoredDistinct")]
+pub struct Distinct {
+    /// Fingerprint of the value -> (count, the value cut to [`KEPT_CHARS`]).
+    values: Option<Vec<(u128, u64, String)>>,
+    index: HashMap<u128, usize>,
+}
+
+/// [`Distinct`] in the scan cache: fingerprints as text, since JSON numbers stop at 64 bits.
+type StoredDistinct = Option<Vec<(String, u64, String)>>;
+
+impl From<Distinct> for StoredDistinct {
+    fn from(distinct: Distinct) -> Self {
+        distinct.values.map(|values| {
+            values
+                .into_iter()
+                .map(|(key, count, text)| (format!("{key:032x}"), count, text))
+                .collect()
+        })
+    }
+}
+
+impl TryFrom<StoredDistinct> for Distinct {
+    type Error = std::num::ParseIntError;
+
+    fn try_from(stored: StoredDistinct) -> Result<Self, Self::Error> {
+        let values = match stored {
+            Some(values) => Some(
+                values
+                    .into_iter()
+                    .map(|(key, count, text)| Ok((u128::from_str_radix(&key, 16)?, count, text)))
+                    .collect::<Result<Vec<_>, Self::Error>>()?,
+            ),
+            None => None,
+        };
+        let index = values
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, v)| (v.0, i))
+            .collect();
+        Ok(Distinct { values, index })
+    }
+}
+
+/// A sum of doubles without rounding: each value is an integer mantissa times a power of
+/// two, added into the integer bucket of its exponent (32 exponents a bucket). Stored as
+/// (bucket, decimal text) pairs of the buckets in use: JSON numbers stop at 64 bits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Vec<(usize, String)>", try_from = "Vec<(usize, String)>")]
+struct ExactSum {
+    buckets: Vec<i128>,
+}
+
+impl From<ExactSum> for Vec<(usize, String)> {
+    fn from(sum: ExactSum) -> Self {
+        sum.buckets
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b != 0)
+            .map(|(i, b)| (i, b.to_string()))
+            .collect()
+    }
+}
+
+impl TryFrom<Vec<(usize, String)>> for ExactSum {
+    type Error = String;
+
+    fn try_from(stored: Vec<(usize, String)>) -> Result<Self, Self::Error> {
+        let mut sum = ExactSum::default();
+        for (i, text) in stored {
+            let value = text.parse::<i128>().map_err(|e| e.to_string())?;
+            *sum.buckets.get_mut(i).ok_or("no such bucket")? = value;
+        }
+        Ok(sum)
+    }
+}
+
+/// A histogram whose bins are `2^exponent` wide, bin `k` holding values in
+/// `[k * 2^exponent, (k + 1) * 2^exponent)`; at most [`HISTOGRAM_BINS`] bins from the
+/// lowest to the highest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Histogram {
+    pub exponent: i32,
+    pub bins: BTreeMap<i64, u64>,
+}
+
+impl ColumnProfile {
+    /// Adds one cell of a column of `column_type`. A cell that fails its type check is
+    /// counted as filled and otherwise ignored (the check reports it).
+    pub fn add(&mut self, value: &str, column_type: ColumnType, fingerprint: u128) {
+        if value.is_empty() {
+            self.empty += 1;
+            return;
+        }
+        self.filled += 1;
+        match column_type {
+            ColumnType::Integer | ColumnType::Number => {
+                let Ok(x) = value.parse::<f64>() else { return };
+                if !x.is_finite() || !column_type.is_valid(value) {
+                    return;
+                }
+                match &mut self.numbers {
+                    Some(numbers) => numbers.add(x, value),
+                    None => self.numbers = Some(Numbers::new(x, value)),
+                }
+            }
+            ColumnType::Date => {
+                if !column_type.is_valid(value) {
+                    return;
+                }
+                match &mut self.dates {
+                    Some(range) => {
+                        if value < range.earliest.as_str() {
+                            range.earliest = value.to_string();
+                        }
+                        if value > range.latest.as_str() {
+                            range.latest = value.to_string();
+                        }
+                    }
+                    None => {
+                        self.dates = Some(DateRange {
+                            earliest: value.to_string(),
+                            latest: value.to_string(),
+                        })
+                    }
+                }
+            }
+            ColumnType::String | ColumnType::Boolean => self
+                .text
+                .get_or_insert_with(Distinct::new)
+                .add(fingerprint, 1, value),
+        }
+    }
+
+    /// Whether [`ColumnProfile::add`] needs the cell's fingerprint: text still counted.
+    pub fn counts_distinct(&self, column_type: ColumnType) -> bool {
+        matches!(column_type, ColumnType::String | ColumnType::Boolean)
+            && self.text.as_ref().is_none_or(|t| t.values.is_some())
+    }
+
+    /// Adds the profile of other rows of the same column: the result does not depend on
+    /// which rows were read first.
+    pub fn merge(&mut self, other: ColumnProfile) {
+        self.filled += other.filled;
+        self.empty += other.empty;
+        self.numbers = match (self.numbers.take(), other.numbers) {
+            (Some(mut mine), Some(theirs)) => {
+                mine.merge(theirs);
+                Some(mine)
+            }
+            (mine, theirs) => mine.or(theirs),
+        };
+        self.dates = match (self.dates.take(), other.dates) {
+            (Some(mine), Some(theirs)) => Some(DateRange {
+                earliest: mine.earliest.min(theirs.earliest),
+                latest: mine.latest.max(theirs.latest),
+            }),
+            (mine, theirs) => mine.or(theirs),
+        };
+        self.text = match (self.text.take(), other.text) {
+            (Some(mut mine), Some(theirs)) => {
+                match theirs.values {
+                    Some(values) => {
+                        for (key, count, text) in values {
+                            mine.add(key, count, &text);
+                        }
+                    }
+                    None => mine.values = None,
+                }
+                Some(mine)
+            }
+            (mine, theirs) => mine.or(theirs),
+        };
+    }
+}
+
+impl Numbers {
+    fn new(x: f64, text: &str) -> Numbers {
+        let mut numbers = Numbers {
+            count: 0,
+            min: x,
+            min_text: text.to_string(),
+            max: x,
+            max_text: text.to_string(),
+            sum: ExactSum::default(),
+            histogram: Histogram {
+                exponent: FINEST_EXPONENT,
+                bins: BTreeMap::new(),
+            },
+        };
+        numbers.add(x, text);
+        numbers
+    }
+
+    fn add(&mut self, x: f64, text: &str) {
+        self.count += 1;
+        self.sum.add(x);
+        self.histogram.add(x);
+        self.extremes(x, text, x, text);
+    }
+
+    fn extremes(&mut self, min: f64, min_text: &str, max: f64, max_text: &str) {
+        if min < self.min || (min == self.min && min_text < self.min_text.as_str()) {
+            self.min = min;
+            self.min_text = min_text.to_string();
+        }
+        if max > self.max || (max == self.max && max_text < self.max_text.as_str()) {
+            self.max = max;
+            self.max_text = max_text.to_string();
+        }
+    }
+
+    fn merge(&mut self, other: Numbers) {
+        self.count += other.count;
+        self.extremes(other.min, &other.min_text, other.max, &other.max_text);
+        for (mine, theirs) in self.sum.buckets.iter_mut().zip(other.sum.buckets) {
+            *mine = mine.wrapping_add(theirs);
+        }
+        self.histogram.merge(other.histogram);
+    }
+
+    /// The arithmetic mean, from the exact sum (rounded once).
+    pub fn mean(&self) -> f64 {
+        self.sum.value() / self.count as f64
+    }
+}
+
+impl Default for ExactSum {
+    fn default() -> ExactSum {
+        ExactSum {
+            buckets: vec![0; 64],
+        }
+    }
+}
+
+impl ExactSum {
+    fn add(&mut self, x: f64) {
+        let bits = x.to_bits();
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        let fraction = (bits & ((1 << 52) - 1)) as i128;
+        // x = mantissa * 2^(shift - 1074), shift in 0..=2045.
+        let (mantissa, shift) = if biased == 0 {
+            (fraction, 0)
+        } else {
+            (fraction | (1 << 52), biased - 1)
+        };
+        let signed = if bits >> 63 == 1 { -mantissa } else { mantissa };
+        let bucket = (shift / 32) as usize;
+        self.buckets[bucket] = self.buckets[bucket].wrapping_add(signed << (shift % 32));
+    }
+
+    fn value(&self) -> f64 {
+        self.buckets
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, b)| **b != 0)
+            .map(|(i, b)| *b as f64 * 2f64.powi(32 * i as i32 - 1074))
+            .sum()
+    }
+}
+
+/// `2^exponent` for exponents a double holds exactly.
+pub fn power_of_two(exponent: i32) -> f64 {
+    f64::from_bits(((exponent.clamp(-1022, 1023) + 1023) as u64) << 52)
+}
+
+impl Histogram {
+    /// The finest exponent at which `x` keeps its bin number well inside an `i64`.
+    fn finest_for(x: f64) -> i32 {
+        let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
+        (biased - 1023 - 50).max(FINEST_EXPONENT)
+    }
+
+    fn bin(&self, x: f64) -> i64 {
+        (x / power_of_two(self.exponent)).floor() as i64
+    }
+
+    fn coarsen(&mut self, exponent: i32) {
+        if exponent <= self.exponent {
+            return;
+        }
+        let shift = (exponent - self.exponent).min(63) as u32;
+        let old = std::mem::take(&mut self.bins);
+        for (key, count) in old {
+            *self.bins.entry(key >> shift).or_insert(0) += count;
+        }
+        self.exponent = exponent;
+    }
+
+    /// Widens the bins until the lowest and highest are fewer than [`HISTOGRAM_BINS`] apart.
+    fn fit(&mut self) {
+        while let (Some(lo), Some(hi)) = (self.bins.keys().next(), self.bins.keys().next_back()) {
+            if hi - lo < HISTOGRAM_BINS {
+                break;
+            }
+            self.coarsen(self.exponent + 1);
+        }
+    }
+
+    fn add(&mut self, x: f64) {
+        self.coarsen(Histogram::finest_for(x));
+        *self.bins.entry(self.bin(x)).or_insert(0) += 1;
+        self.fit();
+    }
+
+    fn merge(&mut self, mut other: Histogram) {
+        let exponent = self.exponent.max(other.exponent);
+        self.coarsen(exponent);
+        other.coarsen(exponent);
+        for (key, count) in other.bins {
+            *self.bins.entry(key).or_insert(0) += count;
+        }
+        self.fit();
+    }
+
+    /// The bins from the lowest to the highest, empty ones included: (lower edge, count).
+    pub fn dense(&self) -> Vec<(f64, u64)> {
+        let (Some(lo), Some(hi)) = (self.bins.keys().next(), self.bins.keys().next_back()) else {
+            return Vec::new();
+        };
+        let width = power_of_two(self.exponent);
+        (*lo..=*hi)
+            .map(|k| (k as f64 * width, self.bins.get(&k).copied().unwrap_or(0)))
+            .collect()
+    }
+
+    /// The width of one bin.
+    pub fn width(&self) -> f64 {
+        power_of_two(self.exponent)
+    }
+}
+
+impl Distinct {
+    fn new() -> Distinct {
+        Distinct {
+            values: Some(Vec::new()),
+            index: HashMap::new(),
+        }
+    }
+
+    fn add(&mut self, key: u128, count: u64, text: &str) {
+        let Some(values) = &mut self.values else {
+            return;
+        };
+        if let Some(&i) = self.index.get(&key) {
+            values[i].1 += count;
+        } else if values.len() < DISTINCT_CAP {
+            self.index.insert(key, values.len());
+            values.push((key, count, text.chars().take(KEPT_CHARS).collect()));
+        } else {
+            self.values = None;
+            self.index = HashMap::new();
+        }
+    }
+
+    /// The number of distinct values, `None` when more than [`DISTINCT_CAP`].
+    pub fn count(&self) -> Option<usize> {
+        self.values.as_ref().map(Vec::len)
+    }
+
+    /// The `n` most common values with their counts, most common first, then by value.
+    pub fn most_common(&self, n: usize) -> Vec<(&str, u64)> {
+        let Some(values) = &self.values else {
+            return Vec::new();
+        };
+        let mut all: Vec<(&str, u64)> = values.iter().map(|v| (v.2.as_str(), v.1)).collect();
+        all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        all.truncate(n);
+        all
+    }
+}
+
+impl Distinct {
+    /// The values and counts in one order, whichever order they were first seen in.
+    fn sorted(&self) -> Option<Vec<(u128, u64, String)>> {
+        self.values.clone().map(|mut v| {
+            v.sort_unstable();
+            v
+        })
+    }
+}
+
+impl PartialEq for Distinct {
+    fn eq(&self, other: &Distinct) -> bool {
+        self.sorted() == other.sorted()
+    }
+}
+
+impl std::fmt::Debug for Distinct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Distinct")
+            .field("values", &self.sorted())
+            .finish()
+    }
+}

@@ -1,0 +1,90 @@
+//! Column profiles: figures from cells, and halves that merge into what one pass gives.
+
+use crate::dataset::scan::profile::*;
+use crate::dataset::schema::ColumnType;
+
+fn profile(cells: &[&str], column_type: ColumnType) -> ColumnProfile {
+    let mut p = ColumnProfile::default();
+    for (i, c) in cells.iter().enumerate() {
+        let _ = i;
+        p.add(c, column_type, u128::from(c.len() as u64) << 64 | hash(c));
+    }
+    p
+}
+
+fn hash(s: &str) -> u128 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    s.hash(&mut h);
+    u128::from(h.finish())
+}
+
+#[test]
+fn numbers_give_exact_mean_and_extremes() {
+    let p = profile(&["0.1", "0.2", "", "0.3", "-1e3"], ColumnType::Number);
+    assert_eq!((p.filled, p.empty), (4, 1));
+    let n = p.numbers.unwrap();
+    assert_eq!((n.min, n.max), (-1000.0, 0.3));
+    assert_eq!(n.min_text, "-1e3");
+    assert_eq!(n.mean(), (0.1 + 0.2 + 0.3 - 1000.0) / 4.0);
+    assert_eq!(n.histogram.bins.values().sum::<u64>(), 4);
+    let span =
+        n.histogram.bins.keys().next_back().unwrap() - n.histogram.bins.keys().next().unwrap();
+    assert!(span < HISTOGRAM_BINS);
+}
+
+#[test]
+fn merging_halves_equals_one_pass() {
+    let cells: Vec<String> = (0..500)
+        .map(|i| format!("{}", (i * 37 % 101) as f64 * 0.7 - 20.0))
+        .collect();
+    let all: Vec<&str> = cells.iter().map(String::as_str).collect();
+    for cut in [0, 1, 250, 499, 500] {
+        let mut head = profile(&all[..cut], ColumnType::Number);
+        head.merge(profile(&all[cut..], ColumnType::Number));
+        assert_eq!(head, profile(&all, ColumnType::Number), "cut {cut}");
+    }
+}
+
+#[test]
+fn text_counts_distinct_values_up_to_the_cap() {
+    let p = profile(&["a", "b", "a", "", "c", "a"], ColumnType::String);
+    let text = p.text.unwrap();
+    assert_eq!(text.count(), Some(3));
+    assert_eq!(text.most_common(2), vec![("a", 3), ("b", 1)]);
+    let many: Vec<String> = (0..=DISTINCT_CAP).map(|i| i.to_string()).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    assert_eq!(
+        profile(&many, ColumnType::String).text.unwrap().count(),
+        None
+    );
+    assert_eq!(
+        profile(&many[1..], ColumnType::String)
+            .text
+            .unwrap()
+            .count(),
+        Some(DISTINCT_CAP)
+    );
+}
+
+#[test]
+fn profiles_survive_the_cache() {
+    let mut p = profile(&["1e300", "-3.5", "", "7"], ColumnType::Number);
+    p.merge(profile(&["x", "y", "x"], ColumnType::String));
+    let json = serde_json::to_string(&p).unwrap();
+    let back: ColumnProfile = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, p);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let again: ColumnProfile = serde_json::from_value(value).unwrap();
+    assert_eq!(again, p);
+}
+
+#[test]
+fn dates_give_their_range() {
+    let p = profile(&["2021-05-01", "2019", "2024-01"], ColumnType::Date);
+    let d = p.dates.unwrap();
+    assert_eq!(
+        (d.earliest.as_str(), d.latest.as_str()),
+        ("2019", "2024-01")
+    );
+}

@@ -1,0 +1,177 @@
+//! What the Columns section shows of a column's profile: the counts, range, mean, distinct
+//! and most common values as short phrases, and a small histogram drawn as inline SVG.
+
+use serde::Serialize;
+
+use crate::content::columns::{ColumnSpec, ColumnType};
+use crate::dataset::scan::{ColumnProfile, Histogram, DISTINCT_CAP};
+use crate::dataset::schema::format_cell;
+use crate::text::escape_html_into;
+
+/// Most common values shown per text column.
+const MOST_COMMON: usize = 5;
+
+/// The histogram's size in SVG units (drawn at this size in CSS pixels).
+const WIDTH: f64 = 160.0;
+const HEIGHT: f64 = 32.0;
+
+/// One column's profile, in words.
+#[derive(Debug, Serialize)]
+pub struct ProfileView {
+    /// Phrases the template joins into one sentence ("17 rows with a value", …).
+    pub facts: Vec<String>,
+    /// The most common values, most common first (only when a value repeats).
+    pub most_common: Vec<CommonValue>,
+    /// The finished, escaped `<svg>` histogram of a numeric column.
+    pub histogram_svg: Option<String>,
+}
+
+/// A value and how many rows hold it.
+#[derive(Debug, Serialize)]
+pub struct CommonValue {
+    pub value: String,
+    pub count: String,
+}
+
+/// `1234` -> `1,234`.
+pub fn thousands(n: u64) -> String {
+    let mut out = String::new();
+    format_cell(ColumnType::Integer, &n.to_string(), &mut out);
+    out
+}
+
+/// A mean to about four significant digits, grouped for reading.
+pub fn format_mean(mean: f64) -> String {
+    let magnitude = if mean == 0.0 {
+        0
+    } else {
+        mean.abs().log10().floor() as i32
+    };
+    let decimals = (3 - magnitude).clamp(0, 6) as usize;
+    let text = format!("{mean:.decimals$}");
+    // "9.000" reads as a measured precision the mean does not have: "9".
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    let mut out = String::new();
+    format_cell(ColumnType::Number, &text, &mut out);
+    out
+}
+
+impl ProfileView {
+    pub fn new(spec: &ColumnSpec, profile: &ColumnProfile) -> ProfileView {
+        let mut facts = vec![format!(
+            "{} {} with a value",
+            thousands(profile.filled),
+            if profile.filled == 1 { "row" } else { "rows" }
+        )];
+        if profile.empty > 0 {
+            facts.push(format!("{} empty", thousands(profile.empty)));
+        }
+        let mut histogram_svg = None;
+        if let Some(numbers) = &profile.numbers {
+            let (mut min, mut max) = (String::new(), String::new());
+            format_cell(spec.column_type, &numbers.min_text, &mut min);
+            format_cell(spec.column_type, &numbers.max_text, &mut max);
+            facts.push(format!("from {min} to {max}"));
+            facts.push(format!("mean {}", format_mean(numbers.mean())));
+            histogram_svg = Some(histogram(&spec.title, &min, &max, &numbers.histogram));
+        }
+        if let Some(dates) = &profile.dates {
+            facts.push(format!("from {} to {}", dates.earliest, dates.latest));
+        }
+        let mut most_common = Vec::new();
+        if let Some(text) = &profile.text {
+            match text.count() {
+                Some(n) => facts.push(format!(
+                    "{} distinct {}",
+                    thousands(n as u64),
+                    if n == 1 { "value" } else { "values" }
+                )),
+                None => facts.push(format!(
+                    "more than {} distinct values (counted up to {})",
+                    thousands(DISTINCT_CAP as u64),
+                    thousands(DISTINCT_CAP as u64)
+                )),
+            }
+            let top = text.most_common(MOST_COMMON);
+            if top.first().is_some_and(|(_, count)| *count > 1) {
+                most_common = top
+                    .into_iter()
+                    .map(|(value, count)| CommonValue {
+                        value: value.to_string(),
+                        count: thousands(count),
+                    })
+                    .collect();
+            }
+        }
+        ProfileView {
+            facts,
+            most_common,
+            histogram_svg,
+        }
+    }
+}
+
+/// A bar per bin, each with its range and count in a `<title>`; the whole an image titled
+/// with what it shows.
+fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String {
+    let bins = histogram.dense();
+    let width = histogram.width();
+    let tallest = bins.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
+    // Few bins stay narrow bars rather than one block across the width.
+    let bar = WIDTH / bins.len().max(10) as f64;
+    let mut svg = format!(
+        "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{}\" viewBox=\"0 0 {WIDTH} {}\"><title>",
+        HEIGHT + 1.0,
+        HEIGHT + 1.0
+    );
+    escape_html_into(
+        &format!("Histogram of {title}: values from {min} to {max}, in bins {width} wide"),
+        &mut svg,
+    );
+    svg.push_str("</title>");
+    for (i, (lower, count)) in bins.iter().enumerate() {
+        let height = if *count == 0 {
+            0.0
+        } else {
+            (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0)
+        };
+        svg.push_str(&format!(
+            "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{height:.2}\"><title>",
+            i as f64 * bar + 0.5,
+            HEIGHT - height,
+            (bar - 1.0).max(0.5),
+        ));
+        let row_word = if *count == 1 { "row" } else { "rows" };
+        escape_html_into(
+            &format!(
+                "{lower} to under {}: {} {row_word}",
+                lower + width,
+                thousands(*count)
+            ),
+            &mut svg,
+        );
+        svg.push_str("</title></rect>");
+    }
+    svg.push_str(&format!(
+        "<line class=\"baseline\" x1=\"0\" y1=\"{HEIGHT}\" x2=\"{WIDTH}\" y2=\"{HEIGHT}\"/></svg>"
+    ));
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn means_read_without_false_precision() {
+        assert_eq!(format_mean(9.0), "9");
+        assert_eq!(format_mean(4.6041), "4.604");
+        assert_eq!(format_mean(86_219.6), "86,220");
+        assert_eq!(format_mean(0.001_234_5), "0.001234");
+        assert_eq!(format_mean(-12.5), "-12.5");
+    }
+}
