@@ -22,6 +22,10 @@ use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
 pub struct Loaded {
     pub dataset: Option<Dataset>,
     pub problems: Vec<Diagnostic>,
+    /// The file name without `.md`, even when it is not a valid slug.
+    pub slug: String,
+    /// `draft = true` in front matter that could be read.
+    pub draft: bool,
 }
 
 /// Reads and checks one dataset.
@@ -32,8 +36,26 @@ pub fn load(
     cache: Option<&ScanCache>,
 ) -> Loaded {
     let mut problems = Vec::new();
-    let dataset = load_into(root, markdown_file, config, cache, &mut problems);
-    Loaded { dataset, problems }
+    let mut draft = false;
+    let dataset = load_into(
+        root,
+        markdown_file,
+        config,
+        cache,
+        &mut problems,
+        &mut draft,
+    );
+    let slug = markdown_file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
+    Loaded {
+        dataset,
+        problems,
+        slug,
+        draft,
+    }
 }
 
 fn load_into(
@@ -42,6 +64,7 @@ fn load_into(
     config: &SiteConfig,
     cache: Option<&ScanCache>,
     problems: &mut Vec<Diagnostic>,
+    draft: &mut bool,
 ) -> Option<Dataset> {
     let display = content::display_path(root, markdown_file);
     let page = read_page(root, &display, problems)?;
@@ -51,6 +74,7 @@ fn load_into(
         .map_err(|d| problems.push(d))
         .ok()?;
     let front = parse_front_matter(&display, text, &split, problems)?;
+    *draft = front.draft;
     let locator = Locator {
         file: &display,
         text,
