@@ -16,6 +16,8 @@ use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
 use crate::layout::{self, urls};
 
 mod drafts;
+#[cfg(test)]
+mod reference_keys;
 pub use drafts::LoadOptions;
 
 /// A tag and the datasets that carry it.
