@@ -3,7 +3,7 @@
 //! `crate::content::columns`.
 
 pub use crate::content::columns::{ColumnSpec, ColumnType};
-use crate::content::iso8601::is_iso_date;
+use crate::content::iso8601::{is_iso_date, is_iso_datetime};
 
 /// The checks of a cell against its column's type. They live here, beside the rest of
 /// the cell checks, while the type itself is part of what authors write (`content`).
@@ -16,6 +16,7 @@ impl ColumnType {
             ColumnType::Integer => is_integer(value),
             ColumnType::Number => is_number(value),
             ColumnType::Date => is_iso_date(value),
+            ColumnType::Datetime => is_iso_datetime(value),
             ColumnType::Boolean => parse_boolean(value).is_some(),
         }
     }
@@ -34,6 +35,9 @@ impl ColumnType {
                     "a number such as 1.969, 16.0 or 2.5e3 (no thousands separators)"
                 }
                 ColumnType::Date => "an ISO 8601 date: 2021, 2021-04 or 2021-05-21",
+                ColumnType::Datetime => {
+                    "an ISO 8601 date and time with a zone: 2011-09-19T17:54:28Z or 2011-09-19T19:54:28+02:00"
+                }
                 ColumnType::Boolean => "true, false, True, False, TRUE, FALSE, 1 or 0",
             })
         }
@@ -196,7 +200,8 @@ pub fn compare_to_bound(
             };
             cell.partial_cmp(&bound)
         }
-        ColumnType::Date => {
+        // Compared as text: right for dates, and for date-times written in one zone.
+        ColumnType::Date | ColumnType::Datetime => {
             let bound = match bound {
                 toml::Value::Datetime(d) => crate::content::date_string(d),
                 toml::Value::String(s) => s.clone(),
@@ -229,6 +234,28 @@ mod tests {
         ] {
             assert!(ColumnType::Date.is_valid(value), "{value}");
             assert_eq!(DatePrecision::of(value), precision, "{value}");
+        }
+    }
+
+    #[test]
+    fn a_datetime_has_a_full_date_a_time_and_a_zone() {
+        for value in [
+            "2011-09-19T17:54:28Z",
+            "2011-09-19T17:54:28.5Z",
+            "2011-09-19T19:54:28+02:00",
+            "2011-09-19T12:54-05:00",
+        ] {
+            assert!(ColumnType::Datetime.is_valid(value), "{value}");
+        }
+        for value in [
+            "2011-09-19T17:54:28",
+            "2011-09-19",
+            "2011-09T17:54Z",
+            "2011-02-30T17:54:28Z",
+            "2011-09-19 17:54:28Z",
+            "2011-09-19T25:00:00Z",
+        ] {
+            assert!(ColumnType::Datetime.check(value).is_err(), "{value}");
         }
     }
 
