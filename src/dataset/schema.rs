@@ -32,7 +32,7 @@ impl ColumnType {
                     "a whole number such as 10366 or -12 (no thousands separators)"
                 }
                 ColumnType::Number => {
-                    "a number such as 1.969, 16.0 or 2.5e3 (no thousands separators)"
+                    "a number such as 1.969, 16.0 or 2.5e3 (no thousands separators), or NaN, INF, -INF"
                 }
                 ColumnType::Date => "an ISO 8601 date: 2021, 2021-04 or 2021-05-21",
                 ColumnType::Datetime => {
@@ -49,9 +49,13 @@ fn is_integer(value: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// `[+-]digits[.digits][e[+-]digits]`, with digits on at least one side of the point.
+/// `[+-]digits[.digits][e[+-]digits]`, with digits on at least one side of the point, or
+/// one of Table Schema's special values `NaN`, `INF`, `-INF` (spelled exactly so).
 /// One pass over the bytes, no allocation: this runs for every numeric cell.
 fn is_number(value: &str) -> bool {
+    if matches!(value, "NaN" | "INF" | "-INF") {
+        return true;
+    }
     let bytes = value.as_bytes();
     let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
     let digits = |i: &mut usize| {
@@ -132,7 +136,8 @@ pub fn parse_boolean(value: &str) -> Option<bool> {
 /// at the precision the CSV prints (`1.969` stays `1.969`), everything else as is.
 /// The output is not escaped; numbers never need it.
 pub fn format_cell(column_type: ColumnType, value: &str, out: &mut String) {
-    if column_type.is_numeric() && column_type.check(value).is_ok() && !value.contains(['e', 'E']) {
+    let finite = value.bytes().any(|b| b.is_ascii_digit()) && !value.contains(['e', 'E']);
+    if column_type.is_numeric() && finite && column_type.check(value).is_ok() {
         group_thousands(value, out);
     } else {
         out.push_str(value);
@@ -260,6 +265,21 @@ mod tests {
     }
 
     #[test]
+    fn table_schema_special_numbers_are_numbers_as_spelled() {
+        for value in ["NaN", "INF", "-INF"] {
+            assert!(ColumnType::Number.is_valid(value), "{value}");
+            assert_eq!(shown(ColumnType::Number, value), value);
+            let mut html = String::new();
+            format_number_html(value, &mut html);
+            assert_eq!(html, value);
+        }
+        for value in ["nan", "inf", "-inf", "Infinity", "+INF", "NAN"] {
+            assert!(ColumnType::Number.check(value).is_err(), "{value}");
+        }
+        assert!(ColumnType::Integer.check("INF").is_err());
+    }
+
+    #[test]
     fn integers_get_thousands_separators() {
         assert_eq!(shown(ColumnType::Integer, "10366"), "10,366");
         assert_eq!(shown(ColumnType::Integer, "86165"), "86,165");
@@ -296,7 +316,7 @@ mod tests {
             assert!(ColumnType::Number.check(ok).is_ok(), "{ok}");
         }
         for bad in [
-            "", ".", "1,5", "1.2.3", "NaN", "inf", "e5", "1e", "--1", "1 000",
+            "", ".", "1,5", "1.2.3", "nan", "inf", "e5", "1e", "--1", "1 000",
         ] {
             assert!(ColumnType::Number.check(bad).is_err(), "{bad}");
         }
