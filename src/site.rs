@@ -270,6 +270,7 @@ impl Site {
         datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         check_related(root, &datasets, &mut diagnostics);
+        check_dataset_links(root, &datasets, &mut diagnostics);
         check_chart_files(&datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {
@@ -365,6 +366,29 @@ fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagn
                 let problem = Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
                 diagnostics.push(dataset.locate_related(n, problem));
             }
+        }
+    }
+}
+
+/// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
+/// load has its own errors; a draft left out is a warning, see `drafts`).
+fn check_dataset_links(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
+    let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
+    for dataset in datasets {
+        for (slug, place) in &dataset.dataset_links {
+            if slugs.contains(&slug.as_str()) || failed_to_load(root, slug) {
+                continue;
+            }
+            let hint = match did_you_mean(slug, slugs.iter().copied()) {
+                Some(near) => format!("did you mean `../{near}/`?"),
+                None => "link to ../<slug>/ of a dataset of this site".to_string(),
+            };
+            let problem = Diagnostic::error(
+                &dataset.markdown_path,
+                format!("the prose links to `../{slug}/`, which is not a dataset page"),
+            )
+            .with_hint(hint);
+            diagnostics.push(place.locate(problem));
         }
     }
 }

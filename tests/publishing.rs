@@ -33,7 +33,7 @@ fn all_text(dir: &Path) -> String {
 }
 
 #[test]
-fn a_draft_is_left_out_of_build_everywhere_and_related_to_it_warns() {
+fn a_draft_is_left_out_of_build_everywhere_and_links_to_it_warn() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
     site_with_draft(&root);
@@ -61,14 +61,23 @@ fn a_draft_is_left_out_of_build_everywhere_and_related_to_it_warns() {
         .collect();
     assert_eq!(
         related,
+        // Each page's `related` entry (line 6) and its prose link to the draft's page.
         [
             (
                 "content/datasets/nvme-server-dd-fio.md".to_string(),
                 Some(6)
             ),
             (
+                "content/datasets/nvme-server-dd-fio.md".to_string(),
+                Some(283)
+            ),
+            (
                 "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
                 Some(6)
+            ),
+            (
+                "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
+                Some(207)
             ),
         ]
     );
@@ -79,7 +88,7 @@ fn a_draft_is_left_out_of_build_everywhere_and_related_to_it_warns() {
             .iter()
             .filter(|d| d.message.contains("a draft"))
             .count(),
-        2
+        4
     );
 }
 

@@ -112,6 +112,7 @@ fn load_into(
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
     drop(documented);
+    let dataset_links = dataset_links(&body, text, split.body_offset);
     Some(Dataset {
         slug,
         markdown_path: display.clone(),
@@ -123,7 +124,36 @@ fn load_into(
         license,
         table_rows,
         related_places,
+        dataset_links,
     })
+}
+
+/// The prose's links to dataset pages, `../<slug>/` with an optional anchor, each placed
+/// at its first `](link` in the body (Markdown has no spans here).
+fn dataset_links(
+    body: &Body,
+    text: &str,
+    body_offset: usize,
+) -> Vec<(String, content::spans::Place)> {
+    let prose = &text[body_offset..];
+    body.links
+        .iter()
+        .filter_map(|link| {
+            let rest = link.strip_prefix("../")?;
+            let (slug, _) = rest.split_once('/').unwrap_or((rest, ""));
+            if slug.is_empty() || slug == ".." {
+                return None;
+            }
+            let at = prose
+                .find(&format!("]({link}"))
+                .map(|i| i + 2)
+                .or_else(|| prose.find(link.as_str()))?;
+            Some((
+                slug.to_string(),
+                content::spans::Place::of(text, body_offset + at),
+            ))
+        })
+        .collect()
 }
 
 /// The page's text, read where confinement resolved it, and the site root it is

@@ -37,6 +37,8 @@ pub struct Dataset {
     pub table_rows: TableRows,
     /// Where each `related` entry is written, for the checks across datasets.
     related_places: Vec<Option<Place>>,
+    /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
+    pub(crate) dataset_links: Vec<(String, Place)>,
 }
 
 impl Dataset {

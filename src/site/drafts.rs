@@ -67,5 +67,17 @@ pub fn check_related_drafts(
                 diagnostics.push(dataset.locate_related(n, problem));
             }
         }
+        for (slug, place) in &dataset.dataset_links {
+            if drafts.binary_search(slug).is_ok() {
+                let problem = Diagnostic::warning(
+                    &dataset.markdown_path,
+                    format!(
+                        "the prose links to `../{slug}/`, a draft, which this build leaves out"
+                    ),
+                )
+                .with_hint("publish the draft (remove `draft = true`) or remove the link");
+                diagnostics.push(place.locate(problem));
+            }
+        }
     }
 }
