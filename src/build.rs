@@ -30,6 +30,10 @@ pub struct BuildOptions {
     pub(crate) scan_cache: bool,
     /// Replace an existing output folder even when datapages did not write it (`--force`).
     pub(crate) force: bool,
+    /// Replaces site.toml's `base_url` for this build (`--base-url`, deploy previews).
+    pub(crate) base_url: Option<String>,
+    /// Builds `draft = true` datasets too (`--drafts`; `serve` always does).
+    pub(crate) drafts: bool,
 }
 
 impl BuildOptions {
@@ -42,6 +46,28 @@ impl BuildOptions {
             date: None,
             scan_cache: true,
             force: false,
+            base_url: None,
+            drafts: false,
+        }
+    }
+
+    /// Uses `base_url` instead of site.toml's for absolute URLs (checked the same way).
+    pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// Whether `draft = true` datasets are built (off by default; `serve` turns it on).
+    pub fn drafts(mut self, drafts: bool) -> Self {
+        self.drafts = drafts;
+        self
+    }
+
+    /// What the site load needs of these options.
+    pub(crate) fn site_options(&self) -> site::LoadOptions {
+        site::LoadOptions {
+            base_url: self.base_url.clone(),
+            drafts: self.drafts,
         }
     }
 
@@ -136,7 +162,8 @@ pub struct CheckReport {
 /// warnings alone are not a failure, so they come back in the report.
 pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
     let cache = options.active_scan_cache();
-    let (site, mut diagnostics) = site::load(&options.root, cache.as_ref());
+    let (site, mut diagnostics) =
+        site::load(&options.root, cache.as_ref(), &options.site_options());
     match Renderer::new(&options.root) {
         Err(problems) => diagnostics.extend(problems),
         Ok(renderer) => pages::check_rendering(site, &renderer, &mut diagnostics),

@@ -19,6 +19,8 @@ Examples:
   datapages check                      validate everything, write nothing
   datapages check --strict             treat warnings as errors too
   datapages build --no-cache           check every CSV again, even unchanged ones
+  datapages build --base-url https://preview.example.org/   a deploy preview's address
+  datapages build --drafts             build `draft = true` datasets too
   datapages serve                      preview at http://127.0.0.1:1111/ with live reload
   datapages serve --port 8000 --open   another port, and open the browser
   datapages init my-site               start a new site in ./my-site
@@ -53,6 +55,12 @@ pub enum Command {
         /// Replace the output folder even if datapages did not write it (deletes its files).
         #[arg(long)]
         force: bool,
+        /// Publish at this address instead of site.toml's base_url (deploy previews).
+        #[arg(long, value_parser = parse_base_url)]
+        base_url: Option<String>,
+        /// Build `draft = true` datasets too (serve always does).
+        #[arg(long)]
+        drafts: bool,
     },
     /// Build, serve on 127.0.0.1, rebuild on every change and reload open pages.
     #[command(after_help = EXAMPLES)]
@@ -88,6 +96,9 @@ pub enum Command {
         /// Exit with 1 when there are warnings, too.
         #[arg(long)]
         strict: bool,
+        /// Build `draft = true` datasets too (serve always does).
+        #[arg(long)]
+        drafts: bool,
         /// Scan every CSV again instead of reusing the checks of unchanged large files.
         #[arg(long)]
         no_cache: bool,
@@ -126,6 +137,13 @@ pub enum Command {
     },
 }
 
+fn parse_base_url(value: &str) -> Result<String, String> {
+    match crate::content::validate::base_url_problem(value) {
+        Some(problem) => Err(problem),
+        None => Ok(value.to_string()),
+    }
+}
+
 fn parse_date(value: &str) -> Result<String, String> {
     let ok = value.len() == 10
         && crate::dataset::schema::ColumnType::Date
@@ -149,10 +167,15 @@ pub fn run() -> ExitCode {
             date,
             no_cache,
             force,
+            base_url,
+            drafts,
         } => {
-            let mut options = build_options(root, output, no_cache, force);
+            let mut options = build_options(root, output, no_cache, force).drafts(drafts);
             if let Some(date) = date {
                 options = options.date(date);
+            }
+            if let Some(base_url) = base_url {
+                options = options.base_url(base_url);
             }
             match build::build(&options) {
                 Ok(report) => {
@@ -207,8 +230,9 @@ pub fn run() -> ExitCode {
             root,
             strict,
             no_cache,
+            drafts,
         } => {
-            let options = BuildOptions::new(root).scan_cache(!no_cache);
+            let options = BuildOptions::new(root).scan_cache(!no_cache).drafts(drafts);
             match build::check(&options) {
                 Ok(report) if report.warnings.is_empty() => {
                     println!("No problems found.");

@@ -15,6 +15,11 @@ use crate::dataset::{self, Dataset};
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
 use crate::layout::{self, urls};
 
+mod drafts;
+#[cfg(test)]
+mod reference_keys;
+pub use drafts::LoadOptions;
+
 /// A tag and the datasets that carry it.
 #[derive(Debug, Clone)]
 pub struct Tag {
@@ -155,8 +160,12 @@ pub fn load_dataset(
 
 /// Loads everything under `root`. The site is returned whenever it could be read, with all
 /// problems found; callers decide whether errors stop them.
-pub fn load(root: &Path, cache: Option<&ScanCache>) -> (Option<Site>, Diagnostics) {
-    let (site, mut diagnostics, site_problems) = load_parts(root, cache);
+pub fn load(
+    root: &Path,
+    cache: Option<&ScanCache>,
+    options: &LoadOptions,
+) -> (Option<Site>, Diagnostics) {
+    let (site, mut diagnostics, site_problems) = load_parts(root, cache, options);
     diagnostics.extend(site_problems);
     diagnostics.sort();
     (site, diagnostics)
@@ -168,6 +177,7 @@ pub fn load(root: &Path, cache: Option<&ScanCache>) -> (Option<Site>, Diagnostic
 pub fn load_parts(
     root: &Path,
     cache: Option<&ScanCache>,
+    options: &LoadOptions,
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let none = Diagnostics::new();
@@ -176,23 +186,31 @@ pub fn load_parts(
         return (None, diagnostics, none);
     }
     diagnostics.extend(static_files(root).problems);
-    let config = match SiteConfig::load(root) {
+    let mut config = match SiteConfig::load(root) {
         Ok(c) => c,
         Err(problems) => {
             diagnostics.extend(problems);
             return (None, diagnostics, none);
         }
     };
+    if let Some(problem) = drafts::apply_base_url(&mut config, options) {
+        diagnostics.push(problem);
+        return (None, diagnostics, none);
+    }
     let Some(found) = discover(root, &mut diagnostics) else {
         return (None, diagnostics, none);
     };
-    let loaded: Vec<dataset::Loaded> = found
+    let mut loaded: Vec<dataset::Loaded> = found
         .dataset_files
         .par_iter()
         .map(|path| dataset::load(root, path, &config, cache))
         .collect();
+    let left_out = drafts::leave_out_drafts(&mut loaded, options);
     let mut datasets = Vec::with_capacity(loaded.len());
-    for dataset::Loaded { dataset, problems } in loaded {
+    for dataset::Loaded {
+        dataset, problems, ..
+    } in loaded
+    {
         diagnostics.extend(problems);
         datasets.extend(dataset.map(Arc::new));
     }
@@ -203,7 +221,8 @@ pub fn load_parts(
             diagnostics.extend(problems);
         }
     }
-    let (site, site_problems) = Site::assemble(root, config, datasets, pages, home);
+    let (site, mut site_problems) = Site::assemble(root, config, datasets, pages, home);
+    drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
     (Some(site), diagnostics, site_problems)
 }
 
@@ -251,6 +270,7 @@ impl Site {
         datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         check_related(root, &datasets, &mut diagnostics);
+        check_dataset_links(root, &datasets, &mut diagnostics);
         check_chart_files(&datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {
@@ -346,6 +366,29 @@ fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagn
                 let problem = Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
                 diagnostics.push(dataset.locate_related(n, problem));
             }
+        }
+    }
+}
+
+/// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
+/// load has its own errors; a draft left out is a warning, see `drafts`).
+fn check_dataset_links(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
+    let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
+    for dataset in datasets {
+        for (slug, place) in &dataset.dataset_links {
+            if slugs.contains(&slug.as_str()) || failed_to_load(root, slug) {
+                continue;
+            }
+            let hint = match did_you_mean(slug, slugs.iter().copied()) {
+                Some(near) => format!("did you mean `../{near}/`?"),
+                None => "link to ../<slug>/ of a dataset of this site".to_string(),
+            };
+            let problem = Diagnostic::error(
+                &dataset.markdown_path,
+                format!("the prose links to `../{slug}/`, which is not a dataset page"),
+            )
+            .with_hint(hint);
+            diagnostics.push(place.locate(problem));
         }
     }
 }

@@ -93,7 +93,10 @@ impl Session {
             if let Some(old) = datasets.remove(&slug) {
                 file_problems.remove(&old.csv_display);
             }
-            let Some(dataset::Loaded { dataset, problems }) = loaded else {
+            let Some(dataset::Loaded {
+                dataset, problems, ..
+            }) = loaded
+            else {
                 continue;
             };
             if let Some(dataset) = &dataset {

@@ -89,8 +89,11 @@ impl Session {
     ) -> Result<(Session, BuildReport), Diagnostics> {
         let started = Instant::now();
         let output = options.output_dir();
-        let (site, file_diagnostics, site_diagnostics) =
-            site::load_parts(&options.root, options.active_scan_cache().as_ref());
+        let (site, file_diagnostics, site_diagnostics) = site::load_parts(
+            &options.root,
+            options.active_scan_cache().as_ref(),
+            &options.site_options(),
+        );
         let mut diagnostics = file_diagnostics.clone();
         diagnostics.extend(site_diagnostics);
         diagnostics.sort();

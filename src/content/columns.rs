@@ -12,6 +12,8 @@ pub enum ColumnType {
     Integer,
     Number,
     Date,
+    /// ISO 8601 date and time with a zone: `2011-09-19T17:54:28Z`, `…T17:54:28+02:00`.
+    Datetime,
     Boolean,
 }
 
@@ -23,6 +25,7 @@ impl ColumnType {
             ColumnType::Integer => "integer",
             ColumnType::Number => "number",
             ColumnType::Date => "date",
+            ColumnType::Datetime => "datetime",
             ColumnType::Boolean => "boolean",
         }
     }

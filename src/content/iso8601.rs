@@ -55,6 +55,18 @@ fn instant(text: &str) -> Result<(), String> {
     }
 }
 
+/// An ISO 8601 date-time with a time zone, as `datetime` cells are checked: a full date,
+/// `T`, a time, and `Z` or an offset (`+02:00`, `-05:00`).
+pub fn is_iso_datetime(value: &str) -> bool {
+    let Some((date, time)) = value.split_once('T') else {
+        return false;
+    };
+    let b = time.as_bytes();
+    let zoned = time.ends_with('Z')
+        || (b.len() > 6 && matches!(b[b.len() - 6], b'+' | b'-') && b[b.len() - 3] == b':');
+    date.len() == 10 && zoned && is_iso_date(value)
+}
+
 /// ISO 8601 calendar dates at year, month or day precision, optionally with a time.
 pub fn is_iso_date(value: &str) -> bool {
     // The common shape, YYYY-MM-DD, without splitting or parsing.

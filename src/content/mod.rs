@@ -136,6 +136,9 @@ pub struct DatasetFrontMatter {
     /// Charts drawn from the table at build time, in the author's order.
     #[serde(default)]
     pub charts: Vec<ChartSpec>,
+    /// Built by `serve` and `build --drafts` only; absent from every listing otherwise.
+    #[serde(default)]
+    pub draft: bool,
 }
 
 /// What a chart draws: its shape decides which columns it needs.

@@ -248,6 +248,22 @@ pub fn dataset_front_matter(
     located.problems
 }
 
+/// How a good `base_url` looks.
+pub const BASE_URL_HINT: &str =
+    "write where the site is published, e.g. base_url = \"https://example.org/data/\"";
+
+/// Why `base_url` (from site.toml or `--base-url`) cannot be where a site is published.
+pub fn base_url_problem(base_url: &str) -> Option<String> {
+    let problem = web_url_problem(base_url).or_else(|| {
+        base_url
+            .contains(['?', '#'])
+            .then(|| "it has a query or fragment, which page addresses cannot follow".into())
+    })?;
+    Some(format!(
+        "`base_url` must be an absolute http(s) address with a host: {problem}"
+    ))
+}
+
 /// The checks of `site.toml` beyond its types: escapes, `base_url`, and the URLs of the
 /// author, the publisher and the default license.
 pub fn site_settings(file: &Path, text: &str) -> Vec<Diagnostic> {
@@ -261,19 +277,9 @@ pub fn site_settings(file: &Path, text: &str) -> Vec<Diagnostic> {
         problems: toml_escapes(file, text, text, 0),
     };
     if let Some((base_url, at)) = locator.spans.string("base_url") {
-        let problem = web_url_problem(base_url).or_else(|| {
-            base_url
-                .contains(['?', '#'])
-                .then(|| "it has a query or fragment, which page addresses cannot follow".into())
-        });
-        if let Some(problem) = problem {
-            let d = locator.error(
-                format!("`base_url` must be an absolute http(s) address with a host: {problem}"),
-                Some(at),
-            );
-            located.problems.push(d.with_hint(
-                "write where the site is published, e.g. base_url = \"https://example.org/data/\"",
-            ));
+        if let Some(problem) = base_url_problem(base_url) {
+            let d = locator.error(problem, Some(at));
+            located.problems.push(d.with_hint(BASE_URL_HINT));
         }
     }
     located.link_url("author.url", "the author's `url`");

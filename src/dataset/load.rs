@@ -22,6 +22,10 @@ use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
 pub struct Loaded {
     pub dataset: Option<Dataset>,
     pub problems: Vec<Diagnostic>,
+    /// The file name without `.md`, even when it is not a valid slug.
+    pub slug: String,
+    /// `draft = true` in front matter that could be read.
+    pub draft: bool,
 }
 
 /// Reads and checks one dataset.
@@ -32,8 +36,26 @@ pub fn load(
     cache: Option<&ScanCache>,
 ) -> Loaded {
     let mut problems = Vec::new();
-    let dataset = load_into(root, markdown_file, config, cache, &mut problems);
-    Loaded { dataset, problems }
+    let mut draft = false;
+    let dataset = load_into(
+        root,
+        markdown_file,
+        config,
+        cache,
+        &mut problems,
+        &mut draft,
+    );
+    let slug = markdown_file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default()
+        .to_string();
+    Loaded {
+        dataset,
+        problems,
+        slug,
+        draft,
+    }
 }
 
 fn load_into(
@@ -42,6 +64,7 @@ fn load_into(
     config: &SiteConfig,
     cache: Option<&ScanCache>,
     problems: &mut Vec<Diagnostic>,
+    draft: &mut bool,
 ) -> Option<Dataset> {
     let display = content::display_path(root, markdown_file);
     let page = read_page(root, &display, problems)?;
@@ -51,6 +74,7 @@ fn load_into(
         .map_err(|d| problems.push(d))
         .ok()?;
     let mut front = parse_front_matter(&display, text, &split, problems)?;
+    *draft = front.draft;
     let locator = Locator {
         file: &display,
         text,
@@ -99,6 +123,7 @@ fn load_into(
     let related_places = (0..front.related.len())
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
+    let dataset_links = dataset_links(&body, text, split.body_offset);
     Some(Dataset {
         slug,
         markdown_path: display.clone(),
@@ -111,7 +136,36 @@ fn load_into(
         table_rows,
         related_places,
         figures,
+        dataset_links,
     })
+}
+
+/// The prose's links to dataset pages, `../<slug>/` with an optional anchor, each placed
+/// at its first `](link` in the body (Markdown has no spans here).
+fn dataset_links(
+    body: &Body,
+    text: &str,
+    body_offset: usize,
+) -> Vec<(String, content::spans::Place)> {
+    let prose = &text[body_offset..];
+    body.links
+        .iter()
+        .filter_map(|link| {
+            let rest = link.strip_prefix("../")?;
+            let (slug, _) = rest.split_once('/').unwrap_or((rest, ""));
+            if slug.is_empty() || slug == ".." {
+                return None;
+            }
+            let at = prose
+                .find(&format!("]({link}"))
+                .map(|i| i + 2)
+                .or_else(|| prose.find(link.as_str()))?;
+            Some((
+                slug.to_string(),
+                content::spans::Place::of(text, body_offset + at),
+            ))
+        })
+        .collect()
 }
 
 /// The page's text, read where confinement resolved it, and the site root it is

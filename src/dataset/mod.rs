@@ -40,6 +40,8 @@ pub struct Dataset {
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
     pub figures: Vec<figures::Quoted>,
+    /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
+    pub(crate) dataset_links: Vec<(String, Place)>,
 }
 
 impl Dataset {

@@ -3,7 +3,7 @@
 //! `crate::content::columns`.
 
 pub use crate::content::columns::{ColumnSpec, ColumnType};
-use crate::content::iso8601::is_iso_date;
+use crate::content::iso8601::{is_iso_date, is_iso_datetime};
 
 /// The checks of a cell against its column's type. They live here, beside the rest of
 /// the cell checks, while the type itself is part of what authors write (`content`).
@@ -16,6 +16,7 @@ impl ColumnType {
             ColumnType::Integer => is_integer(value),
             ColumnType::Number => is_number(value),
             ColumnType::Date => is_iso_date(value),
+            ColumnType::Datetime => is_iso_datetime(value),
             ColumnType::Boolean => parse_boolean(value).is_some(),
         }
     }
@@ -31,9 +32,12 @@ impl ColumnType {
                     "a whole number such as 10366 or -12 (no thousands separators)"
                 }
                 ColumnType::Number => {
-                    "a number such as 1.969, 16.0 or 2.5e3 (no thousands separators)"
+                    "a number such as 1.969, 16.0 or 2.5e3 (no thousands separators), or NaN, INF, -INF"
                 }
                 ColumnType::Date => "an ISO 8601 date: 2021, 2021-04 or 2021-05-21",
+                ColumnType::Datetime => {
+                    "an ISO 8601 date and time with a zone: 2011-09-19T17:54:28Z or 2011-09-19T19:54:28+02:00"
+                }
                 ColumnType::Boolean => "true, false, True, False, TRUE, FALSE, 1 or 0",
             })
         }
@@ -45,9 +49,13 @@ fn is_integer(value: &str) -> bool {
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// `[+-]digits[.digits][e[+-]digits]`, with digits on at least one side of the point.
+/// `[+-]digits[.digits][e[+-]digits]`, with digits on at least one side of the point, or
+/// one of Table Schema's special values `NaN`, `INF`, `-INF` (spelled exactly so).
 /// One pass over the bytes, no allocation: this runs for every numeric cell.
 fn is_number(value: &str) -> bool {
+    if matches!(value, "NaN" | "INF" | "-INF") {
+        return true;
+    }
     let bytes = value.as_bytes();
     let mut i = usize::from(matches!(bytes.first(), Some(b'+' | b'-')));
     let digits = |i: &mut usize| {
@@ -128,7 +136,8 @@ pub fn parse_boolean(value: &str) -> Option<bool> {
 /// at the precision the CSV prints (`1.969` stays `1.969`), everything else as is.
 /// The output is not escaped; numbers never need it.
 pub fn format_cell(column_type: ColumnType, value: &str, out: &mut String) {
-    if column_type.is_numeric() && column_type.check(value).is_ok() && !value.contains(['e', 'E']) {
+    let finite = value.bytes().any(|b| b.is_ascii_digit()) && !value.contains(['e', 'E']);
+    if column_type.is_numeric() && finite && column_type.check(value).is_ok() {
         group_thousands(value, out);
     } else {
         out.push_str(value);
@@ -196,7 +205,8 @@ pub fn compare_to_bound(
             };
             cell.partial_cmp(&bound)
         }
-        ColumnType::Date => {
+        // Compared as text: right for dates, and for date-times written in one zone.
+        ColumnType::Date | ColumnType::Datetime => {
             let bound = match bound {
                 toml::Value::Datetime(d) => crate::content::date_string(d),
                 toml::Value::String(s) => s.clone(),
@@ -230,6 +240,43 @@ mod tests {
             assert!(ColumnType::Date.is_valid(value), "{value}");
             assert_eq!(DatePrecision::of(value), precision, "{value}");
         }
+    }
+
+    #[test]
+    fn a_datetime_has_a_full_date_a_time_and_a_zone() {
+        for value in [
+            "2011-09-19T17:54:28Z",
+            "2011-09-19T17:54:28.5Z",
+            "2011-09-19T19:54:28+02:00",
+            "2011-09-19T12:54-05:00",
+        ] {
+            assert!(ColumnType::Datetime.is_valid(value), "{value}");
+        }
+        for value in [
+            "2011-09-19T17:54:28",
+            "2011-09-19",
+            "2011-09T17:54Z",
+            "2011-02-30T17:54:28Z",
+            "2011-09-19 17:54:28Z",
+            "2011-09-19T25:00:00Z",
+        ] {
+            assert!(ColumnType::Datetime.check(value).is_err(), "{value}");
+        }
+    }
+
+    #[test]
+    fn table_schema_special_numbers_are_numbers_as_spelled() {
+        for value in ["NaN", "INF", "-INF"] {
+            assert!(ColumnType::Number.is_valid(value), "{value}");
+            assert_eq!(shown(ColumnType::Number, value), value);
+            let mut html = String::new();
+            format_number_html(value, &mut html);
+            assert_eq!(html, value);
+        }
+        for value in ["nan", "inf", "-inf", "Infinity", "+INF", "NAN"] {
+            assert!(ColumnType::Number.check(value).is_err(), "{value}");
+        }
+        assert!(ColumnType::Integer.check("INF").is_err());
     }
 
     #[test]
@@ -269,7 +316,7 @@ mod tests {
             assert!(ColumnType::Number.check(ok).is_ok(), "{ok}");
         }
         for bad in [
-            "", ".", "1,5", "1.2.3", "NaN", "inf", "e5", "1e", "--1", "1 000",
+            "", ".", "1,5", "1.2.3", "nan", "inf", "e5", "1e", "--1", "1 000",
         ] {
             assert!(ColumnType::Number.check(bad).is_err(), "{bad}");
         }

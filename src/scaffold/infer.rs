@@ -59,7 +59,7 @@ pub enum Kind {
     /// Four-digit integers in a column named like a year.
     Year,
     Date,
-    /// ISO 8601 dates with a time (`2011-09-19T17:54:28Z`).
+    /// ISO 8601 dates with a time and a zone (`2011-09-19T17:54:28Z`), every one of them.
     DateTime,
     Boolean,
     Text,
@@ -68,12 +68,13 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The column type that holds this kind today (`date` also takes years and date-times).
+    /// The column type that holds this kind (`date` also takes years and unzoned date-times).
     pub fn column_type(self) -> ColumnType {
         match self {
             Kind::Integer => ColumnType::Integer,
             Kind::Number => ColumnType::Number,
-            Kind::Year | Kind::Date | Kind::DateTime => ColumnType::Date,
+            Kind::Year | Kind::Date => ColumnType::Date,
+            Kind::DateTime => ColumnType::Datetime,
             Kind::Boolean => ColumnType::Boolean,
             Kind::Text | Kind::Empty => ColumnType::String,
         }
@@ -120,6 +121,7 @@ struct Tally {
     integer: bool,
     number: bool,
     date: bool,
+    /// Every value so far is a zoned date-time (`datetime`).
     has_time: bool,
     boolean: bool,
     four_digits: bool,
@@ -139,7 +141,7 @@ impl Tally {
             integer: true,
             number: true,
             date: true,
-            has_time: false,
+            has_time: true,
             boolean: true,
             four_digits: true,
             leading_zero: false,
@@ -176,7 +178,7 @@ impl Tally {
         self.number = self.number && ColumnType::Number.is_valid(cell);
         if self.date {
             self.date = ColumnType::Date.is_valid(cell);
-            self.has_time |= cell.contains('T');
+            self.has_time &= ColumnType::Datetime.is_valid(cell);
         }
         self.boolean = self.boolean && ColumnType::Boolean.is_valid(cell);
     }

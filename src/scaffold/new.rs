@@ -314,7 +314,8 @@ fn kind_word(kind: Kind) -> &'static str {
     match kind {
         Kind::Integer => "whole-number",
         Kind::Number => "numeric",
-        Kind::Year | Kind::Date | Kind::DateTime => "date",
+        Kind::Year | Kind::Date => "date",
+        Kind::DateTime => "date-and-time",
         Kind::Boolean => "true/false",
         Kind::Text | Kind::Empty => "text",
     }

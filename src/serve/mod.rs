@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 
 use crate::build::{BuildOptions, Session};
-use crate::diagnostics::{Diagnostics, Error};
+use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::output::Staging;
 use state::{Changed, PreviewState};
 use watch::Message;
@@ -83,6 +83,16 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
             e,
         )
     })?;
+    // Without site.toml there is nothing to preview, and never a "last good build".
+    if !root.join(crate::layout::SITE_TOML).exists() {
+        return Err(Error::from(Diagnostic::error(
+            crate::layout::SITE_TOML,
+            format!("{} holds no site.toml, so there is no site to serve", root.display()),
+        )
+        .with_hint(
+            "run datapages serve in the site folder, pass --root DIR, or start one with datapages init",
+        )));
+    }
     let output = match &options.build.output {
         Some(path) => std::path::absolute(path).map_err(|e| {
             Error::environment(
@@ -95,6 +105,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
     let build_options = BuildOptions {
         root: root.clone(),
         output: Some(output.clone()),
+        drafts: true,
         ..options.build.clone()
     };
     // Watch before the first build, so that no edit made while it runs is missed.

@@ -167,7 +167,8 @@ impl ColumnProfile {
                     None => self.numbers = Some(Numbers::new(x, value)),
                 }
             }
-            ColumnType::Date => {
+            // Date-times compare as text: right within one zone, as their minimum and maximum do.
+            ColumnType::Date | ColumnType::Datetime => {
                 if !column_type.is_valid(value) {
                     return;
                 }

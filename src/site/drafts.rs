@@ -1,0 +1,83 @@
+//! What a build changes of the site as written: `--base-url` in place of site.toml's, and
+//! `draft = true` datasets left out (with warnings for `related` entries that name them).
+
+use std::path::Path;
+
+use crate::config::SiteConfig;
+use crate::content::validate;
+use crate::dataset::{self, Dataset};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+
+/// How to load a site: the `build` options that change what is read.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Replaces site.toml's `base_url` (`--base-url`); checked as site.toml's is.
+    pub base_url: Option<String>,
+    /// Keep `draft = true` datasets (`--drafts`, and always under `serve`).
+    pub drafts: bool,
+}
+
+/// Puts `--base-url` in place of site.toml's, or says why it cannot be used.
+pub fn apply_base_url(config: &mut SiteConfig, options: &LoadOptions) -> Option<Diagnostic> {
+    let url = options.base_url.as_deref()?;
+    if let Some(problem) = validate::base_url_problem(url) {
+        return Some(
+            Diagnostic::error(Path::new("--base-url"), problem)
+                .with_hint("give an address like --base-url https://preview.example.org/"),
+        );
+    }
+    config.base_url = url.to_string();
+    if !config.base_url.ends_with('/') {
+        config.base_url.push('/');
+    }
+    None
+}
+
+/// Leaves out drafts unless `options.drafts`, with their problems: what is not built is not
+/// checked either. Returns the slugs left out.
+pub fn leave_out_drafts(loaded: &mut Vec<dataset::Loaded>, options: &LoadOptions) -> Vec<String> {
+    if options.drafts {
+        return Vec::new();
+    }
+    let mut left_out = Vec::new();
+    loaded.retain(|l| {
+        if l.draft {
+            left_out.push(l.slug.clone());
+        }
+        !l.draft
+    });
+    left_out.sort();
+    left_out
+}
+
+/// A published dataset whose `related` names a draft links to a page that is not built.
+pub fn check_related_drafts(
+    datasets: &[std::sync::Arc<Dataset>],
+    drafts: &[String],
+    diagnostics: &mut Diagnostics,
+) {
+    for dataset in datasets {
+        for (n, related) in dataset.front.related.iter().enumerate() {
+            if drafts.binary_search(related).is_ok() {
+                let problem = Diagnostic::warning(
+                    &dataset.markdown_path,
+                    format!("`related` names `{related}`, a draft, which this build leaves out"),
+                )
+                .with_hint("publish it (remove `draft = true`) or remove it from `related`");
+                diagnostics.push(dataset.locate_related(n, problem));
+            }
+        }
+        for (slug, place) in &dataset.dataset_links {
+            if drafts.binary_search(slug).is_ok() {
+                let problem = Diagnostic::warning(
+                    &dataset.markdown_path,
+                    format!(
+                        "the prose links to `../{slug}/`, a draft, which this build leaves out"
+                    ),
+                )
+                .with_hint("publish the draft (remove `draft = true`) or remove the link");
+                diagnostics.push(place.locate(problem));
+            }
+        }
+    }
+}
