@@ -1,5 +1,6 @@
 //! `site.toml`: the settings that apply to the whole site.
 
+use std::num::NonZeroUsize;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -36,6 +37,19 @@ pub struct SiteConfig {
     pub license: Option<License>,
     #[serde(default)]
     pub markdown: MarkdownSettings,
+    /// Datasets per page of All datasets and of each tag page.
+    #[serde(default = "default_paginate_by")]
+    pub paginate_by: NonZeroUsize,
+    /// The most recently updated datasets the home page shows.
+    #[serde(default = "default_home_datasets")]
+    pub home_datasets: usize,
+    /// Entries of `feed.xml`, newest first.
+    #[serde(default = "default_feed_entries")]
+    pub feed_entries: usize,
+    /// URLs per sitemap file (the protocol's limit); past it `sitemap.xml` becomes an index.
+    /// Hidden: lowered only by tests.
+    #[serde(default = "default_sitemap_urls", rename = "_sitemap_urls")]
+    pub sitemap_urls: NonZeroUsize,
 }
 
 /// `[markdown]`: how the prose of every page is rendered.
@@ -50,6 +64,22 @@ pub struct MarkdownSettings {
 
 fn default_language() -> String {
     "en".to_string()
+}
+
+fn default_paginate_by() -> NonZeroUsize {
+    NonZeroUsize::new(100).unwrap_or(NonZeroUsize::MIN)
+}
+
+fn default_home_datasets() -> usize {
+    20
+}
+
+fn default_feed_entries() -> usize {
+    50
+}
+
+fn default_sitemap_urls() -> NonZeroUsize {
+    NonZeroUsize::new(50_000).unwrap_or(NonZeroUsize::MIN)
 }
 
 fn default_table_rows() -> TableRows {

@@ -4,7 +4,8 @@
 //! The rules, as code in [`affected`]:
 //! - a dataset's own page, CSV copy, Data Package and CSVW depend on its Markdown and CSV;
 //! - pages of datasets that list it under `related` show its title, so they depend on it too;
-//! - the home page, All datasets, the catalog, sitemap and feed list every dataset;
+//! - the home page, every page of All datasets, the catalog, search index, sitemap and feed
+//!   list every dataset (pages a shorter listing no longer has are removed);
 //! - a tag page lists the datasets with that tag, before and after the edit;
 //! - templates and site.toml shape every page: they rebuild everything.
 
@@ -13,7 +14,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::content::markdown::slugify;
 use crate::layout::{urls, CONTENT, DATA, DATASETS, SITE_TOML, STATIC, TEMPLATES};
-use crate::site::Site;
+use crate::site::{listing, Site};
 
 /// A source change, reduced from a file event.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -164,7 +165,32 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         .collect();
     out.tags.retain(|t| existing.contains(t.as_str()));
     out.listings = !changed.is_empty();
+    out.stale_files
+        .extend(stale_listing_pages(before, after, &out.tags));
     out
+}
+
+/// Pages of All datasets and of the tags in `tags` that `before` had and `after` no longer
+/// has (the listing got shorter): their folders are removed.
+fn stale_listing_pages(before: &Site, after: &Site, tags: &BTreeSet<String>) -> Vec<String> {
+    let beyond = |before: Vec<String>, after: Vec<String>| -> Vec<String> {
+        before.into_iter().skip(after.len()).collect()
+    };
+    let mut stale = beyond(
+        listing::datasets_pages(before),
+        listing::datasets_pages(after),
+    );
+    for slug in tags {
+        let find = |site: &Site| -> Vec<String> {
+            site.tags
+                .iter()
+                .find(|t| &t.slug == slug)
+                .map(|t| listing::tag_pages(site, t))
+                .unwrap_or_default()
+        };
+        stale.extend(beyond(find(before), find(after)));
+    }
+    stale
 }
 
 #[cfg(test)]

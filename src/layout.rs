@@ -79,6 +79,21 @@ pub mod urls {
         format!("{name}/")
     }
     pub const DATASETS: &str = "datasets/";
+    /// Page `number` (from 1) of a paginated listing whose first page is `first`:
+    /// `datasets/`, `datasets/page/2/`, ...
+    pub fn listing_page(first: &str, number: usize) -> String {
+        if number <= 1 {
+            first.to_string()
+        } else {
+            format!("{first}page/{number}/")
+        }
+    }
+    /// The compact index the listing filter loads when a listing has more than one page.
+    pub const SEARCH_INDEX: &str = "data/search-index.json";
+    /// A child sitemap, when `sitemap.xml` is an index (`number` from 1).
+    pub fn sitemap_child(number: usize) -> String {
+        format!("sitemap-{number}.xml")
+    }
     pub const HOME: &str = "index.html";
     pub const NOT_FOUND: &str = "404.html";
     pub const CATALOG: &str = "data/catalog.json";

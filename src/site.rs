@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+pub mod listing;
+
 use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::{self, markdown::slugify, Page};

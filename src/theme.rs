@@ -16,6 +16,10 @@ pub const TEMPLATES: &[(&str, &str)] = &[
         "partials/dataset_list.html",
         include_str!("../templates/partials/dataset_list.html"),
     ),
+    (
+        "partials/pagination.html",
+        include_str!("../templates/partials/pagination.html"),
+    ),
 ];
 
 /// Static assets by output path (relative to `static/` and to the output root). The

@@ -239,22 +239,34 @@ fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
     }
 }
 
-/// The catalog, sitemap, feed and robots.txt.
-pub fn write_site_metadata(site: &Site, writer: &Writer) {
+/// The catalog, search index, sitemap, feed and robots.txt; `ordered` is every dataset in
+/// listing order.
+pub fn write_site_metadata(site: &Site, ordered: &[usize], writer: &Writer) {
+    use metadata::catalog_files as files;
     let no_file = Path::new(layout::SITE_TOML);
     writer.run(
-        || writer.json(urls::CATALOG, &metadata::site_files::catalog(site)),
+        || writer.stream(urls::CATALOG, |out| files::write_catalog(site, out)),
         no_file,
     );
     writer.run(
         || {
-            writer.bytes(
-                urls::SITEMAP,
-                metadata::site_files::sitemap(site).as_bytes(),
-            )
+            writer.stream(urls::SEARCH_INDEX, |out| {
+                files::write_search_index(site, ordered, out)
+            })
         },
         no_file,
     );
+    let paths = files::page_paths(site);
+    for (name, start) in files::sitemap_files(site, &paths) {
+        writer.run(
+            || {
+                writer.stream(&name, |out| {
+                    files::write_sitemap(site, &paths, &name, start, out)
+                })
+            },
+            no_file,
+        );
+    }
     writer.run(
         || writer.bytes(urls::FEED, metadata::site_files::feed(site).as_bytes()),
         no_file,

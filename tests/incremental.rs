@@ -91,6 +91,7 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         "index.html",
         "datasets/index.html",
         "data/catalog.json",
+        "data/search-index.json",
         "data/catalog.ttl",
         "data/catalog.jsonld",
         "sitemap.xml",

@@ -83,7 +83,9 @@ pub(super) fn render_affected(
     tags.par_iter()
         .for_each(|tag| write_tag(site, renderer, tag, writer));
     for tag in &tags {
-        urls_changed.insert(format!("/{}", urls::tag_page(&tag.slug)));
+        for url in crate::site::listing::tag_pages(site, tag) {
+            urls_changed.insert(format!("/{url}"));
+        }
     }
     for slug in &affected.removed_tags {
         writer.remove(&urls::tag_page(slug));
@@ -92,7 +94,12 @@ pub(super) fn render_affected(
     let mut pages = affected.page_count();
     if affected.listings {
         write_listings(site, renderer, writer);
-        urls_changed.extend(["/".to_string(), format!("/{}", urls::DATASETS)]);
+        urls_changed.insert("/".to_string());
+        urls_changed.extend(
+            crate::site::listing::datasets_pages(site)
+                .iter()
+                .map(|url| format!("/{url}")),
+        );
     }
     for relative in &changes.pages {
         let name = content::page_name(relative);

@@ -51,39 +51,62 @@ pub(super) fn render_everything(site: &Site, renderer: &Renderer, writer: &Write
     }
     write::copy_static(&site.root, writer);
     write::write_built_in_static(&site.root, writer);
-    site.datasets.len() + 3 + site.tags.len() + site.pages.len()
+    let tag_pages: usize = site
+        .tags
+        .iter()
+        .map(|t| site::listing::page_count(site, t.datasets.len()))
+        .sum();
+    site.datasets.len()
+        + 2
+        + site::listing::page_count(site, site.datasets.len())
+        + tag_pages
+        + site.pages.len()
 }
 
-/// Home, All datasets and the site's metadata files: each lists every dataset, so they
-/// are the slow part of a small rebuild on a large site; they render in parallel.
+/// Home, every page of All datasets and the site's metadata files: each lists every
+/// dataset, so they are the slow part of a small rebuild on a large site; they render in
+/// parallel.
 pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) {
+    let ordered = site::listing::all(site);
+    let pages = site::listing::page_count(site, ordered.len());
     rayon::join(
         || write_home(site, renderer, writer, Path::new(layout::HOME_PAGE)),
         || {
             rayon::join(
                 || {
-                    writer.run(
-                        || {
-                            writer.page(
-                                &urls::index_file(urls::DATASETS),
-                                renderer.datasets_page(site),
-                            )
-                        },
-                        Path::new("templates/datasets.html"),
-                    )
+                    (1..=pages).into_par_iter().for_each(|number| {
+                        let url = urls::listing_page(urls::DATASETS, number);
+                        writer.run(
+                            || {
+                                writer.page(
+                                    &urls::index_file(&url),
+                                    renderer.datasets_page(site, &ordered, number),
+                                )
+                            },
+                            Path::new("templates/datasets.html"),
+                        )
+                    })
                 },
-                || write::write_site_metadata(site, writer),
+                || write::write_site_metadata(site, &ordered, writer),
             )
         },
     );
 }
 
+/// Every page of one tag.
 pub(super) fn write_tag(site: &Site, renderer: &Renderer, tag: &site::Tag, writer: &Writer) {
-    let path = urls::index_file(&urls::tag_page(&tag.slug));
-    writer.run(
-        || writer.page(&path, renderer.tag_page(site, tag)),
-        Path::new("templates/tag.html"),
-    );
+    let ordered = site::listing::order(site, tag.datasets.iter().copied());
+    for (number, url) in site::listing::tag_pages(site, tag).iter().enumerate() {
+        writer.run(
+            || {
+                writer.page(
+                    &urls::index_file(url),
+                    renderer.tag_page(site, tag, &ordered, number + 1),
+                )
+            },
+            Path::new("templates/tag.html"),
+        );
+    }
 }
 
 pub(super) fn write_page(site: &Site, renderer: &Renderer, page: &content::Page, writer: &Writer) {
@@ -96,7 +119,11 @@ pub(super) fn write_page(site: &Site, renderer: &Renderer, page: &content::Page,
 
 /// The home page; its problems are reported against `source` (its Markdown file).
 pub(super) fn write_home(site: &Site, renderer: &Renderer, writer: &Writer, source: &Path) {
-    writer.run(|| writer.page(urls::HOME, renderer.home_page(site)), source);
+    let ordered = site::listing::all(site);
+    writer.run(
+        || writer.page(urls::HOME, renderer.home_page(site, &ordered)),
+        source,
+    );
 }
 
 /// The page hosts serve for missing paths.

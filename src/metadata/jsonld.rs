@@ -120,12 +120,13 @@ pub fn dataset(site: &Site, dataset: &Dataset) -> Value {
     Value::Object(out)
 }
 
-/// The `DataCatalog` of the home page, listing every dataset.
-pub fn catalog(site: &Site) -> Value {
-    let datasets: Vec<Value> = site
-        .datasets
+/// The `DataCatalog` of the home page, listing the datasets it shows (indexes into
+/// `Site::datasets`); the whole catalog is in `data/catalog.jsonld` (DCAT) and `catalog.json`.
+pub fn catalog(site: &Site, shown: &[usize]) -> Value {
+    let datasets: Vec<Value> = shown
         .iter()
-        .map(|d| {
+        .map(|&i| {
+            let d = &site.datasets[i];
             json!({
                 "@type": "Dataset",
                 "@id": super::page_url(site, d),

@@ -5,6 +5,7 @@
 //! Everything here is deterministic: keys are emitted sorted (serde_json's default map),
 //! listings are sorted, and dates come from the content (or `--date`), never the clock.
 
+pub mod catalog_files;
 pub mod citation_files;
 pub mod croissant;
 pub mod csvw;

@@ -1,76 +1,10 @@
-//! Site-level machine-readable files: `data/catalog.json`, `sitemap.xml`, `feed.xml` (Atom)
-//! and `robots.txt`. URLs are absolute, from `base_url`.
+//! Site-level machine-readable files: `feed.xml` (Atom) and `robots.txt` (the catalog and
+//! sitemap are in `catalog_files`). URLs are absolute, from `base_url`.
 
 use std::fmt::Write as _;
 
-use serde_json::{json, Value};
-
 use super::escape_xml;
-use crate::layout::urls;
 use crate::site::Site;
-
-/// `data/catalog.json`: every dataset with where to find it and how to verify it.
-pub fn catalog(site: &Site) -> Value {
-    let datasets: Vec<Value> = site
-        .datasets
-        .iter()
-        .map(|d| {
-            json!({
-                "slug": d.slug,
-                "title": d.front.title,
-                "page": super::page_url(site, d),
-                "metadata": site.config.absolute_url(&urls::json_file(&d.slug)),
-                "csv": site.config.absolute_url(&urls::csv_file(&d.slug)),
-                "csvw": site.config.absolute_url(&urls::csvw_file(&d.slug)),
-                "rows": d.csv.rows,
-                "columns": d.csv.header.len(),
-                "bytes": d.csv.bytes,
-                "sha256": d.csv.sha256,
-                "updated": super::updated(site, d),
-            })
-        })
-        .collect();
-    json!({
-        "title": site.config.title,
-        "url": site.config.base_url,
-        "datasets": datasets,
-    })
-}
-
-/// Every page of the site, as site-relative URLs, sorted.
-pub fn page_paths(site: &Site) -> Vec<(String, Option<String>)> {
-    let mut paths: Vec<(String, Option<String>)> =
-        vec![(String::new(), None), (urls::DATASETS.to_string(), None)];
-    paths.extend(
-        site.datasets
-            .iter()
-            .map(|d| (urls::dataset_page(&d.slug), super::updated(site, d))),
-    );
-    paths.extend(site.tags.iter().map(|t| (urls::tag_page(&t.slug), None)));
-    paths.extend(site.pages.iter().map(|p| (urls::page(&p.name), None)));
-    paths.sort();
-    paths
-}
-
-/// `sitemap.xml`.
-pub fn sitemap(site: &Site) -> String {
-    let mut out = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    for (path, updated) in page_paths(site) {
-        let _ = write!(
-            out,
-            "  <url><loc>{}</loc>",
-            escape_xml(&site.config.absolute_url(&path))
-        );
-        if let Some(date) = updated {
-            let _ = write!(out, "<lastmod>{}</lastmod>", escape_xml(&date));
-        }
-        out.push_str("</url>\n");
-    }
-    out.push_str("</urlset>\n");
-    out
-}
 
 /// Atom timestamps from content dates (midnight UTC); the epoch when no date is known.
 fn atom_time(date: Option<&str>) -> String {
@@ -83,7 +17,7 @@ fn atom_time(date: Option<&str>) -> String {
     }
 }
 
-/// `feed.xml`: one Atom entry per dataset, newest first.
+/// `feed.xml`: one Atom entry per dataset, newest first, the latest `feed_entries`.
 pub fn feed(site: &Site) -> String {
     let mut entries: Vec<(String, &crate::dataset::Dataset)> = site
         .datasets
@@ -91,6 +25,7 @@ pub fn feed(site: &Site) -> String {
         .map(|d| (atom_time(super::updated(site, d).as_deref()), d.as_ref()))
         .collect();
     entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
+    entries.truncate(site.config.feed_entries);
     let newest = entries
         .first()
         .map(|e| e.0.clone())

@@ -4,6 +4,7 @@
 //! for any template a site does not override.
 
 pub mod chart;
+mod listing;
 pub mod profile_view;
 pub mod reuse_view;
 pub mod table_rows;
@@ -171,44 +172,23 @@ impl Renderer {
         self.render("dataset.html", &context)
     }
 
-    /// The home page: the site intro and every dataset.
-    pub fn home_page(&self, site: &Site) -> Result<String, Diagnostic> {
+    /// The home page: the site intro and the most recently updated datasets (`ordered` is
+    /// every dataset in listing order; the first `home_datasets` are shown).
+    pub fn home_page(&self, site: &Site, ordered: &[usize]) -> Result<String, Diagnostic> {
         let mut context = Self::base_context(site, "./");
         context.insert(
             "intro_html",
             &site.home.as_ref().map(|p| p.html.as_str()).unwrap_or(""),
         );
-        context.insert("datasets", &summaries(site, 0..site.datasets.len()));
+        let shown = &ordered[..crate::site::listing::home(site, ordered)];
+        context.insert("datasets", &summaries_in_order(site, shown.iter().copied()));
+        context.insert("total", &ordered.len());
         context.insert("page_title", &site.config.title);
         context.insert(
             "jsonld",
-            &crate::metadata::script_safe_json(&crate::metadata::jsonld::catalog(site)),
+            &crate::metadata::script_safe_json(&crate::metadata::jsonld::catalog(site, shown)),
         );
         self.render("index.html", &context)
-    }
-
-    /// "All datasets".
-    pub fn datasets_page(&self, site: &Site) -> Result<String, Diagnostic> {
-        let mut context = Self::base_context(site, "../");
-        context.insert("datasets", &summaries(site, 0..site.datasets.len()));
-        context.insert("tags", &tag_links(site));
-        context.insert("page_title", "All datasets");
-        self.render("datasets.html", &context)
-    }
-
-    /// The page of one tag.
-    pub fn tag_page(&self, site: &Site, tag: &crate::site::Tag) -> Result<String, Diagnostic> {
-        let mut context = Self::base_context(site, "../../");
-        context.insert(
-            "tag",
-            &TagView {
-                name: &tag.name,
-                slug: &tag.slug,
-            },
-        );
-        context.insert("datasets", &summaries(site, tag.datasets.iter().copied()));
-        context.insert("page_title", &tag.name);
-        self.render("tag.html", &context)
     }
 
     /// A plain page such as About.
@@ -272,18 +252,14 @@ struct PageView<'a> {
     html: &'a str,
 }
 
-/// A listing's datasets, newest first, then by title (what a reader scans a list for).
-fn summaries(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<DatasetSummaryView<'_>> {
-    let mut list: Vec<DatasetSummaryView<'_>> = indexes
+/// Summaries of datasets already in listing order (`crate::site::listing`).
+fn summaries_in_order(
+    site: &Site,
+    indexes: impl Iterator<Item = usize>,
+) -> Vec<DatasetSummaryView<'_>> {
+    indexes
         .map(|i| DatasetSummaryView::new(&site.datasets[i]))
-        .collect();
-    list.sort_by(|a, b| {
-        b.updated
-            .cmp(&a.updated)
-            .then_with(|| a.title.cmp(b.title))
-            .then_with(|| a.slug.cmp(b.slug))
-    });
-    list
+        .collect()
 }
 
 fn tag_links(site: &Site) -> Vec<view::TagView<'_>> {

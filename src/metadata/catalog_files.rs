@@ -1,0 +1,130 @@
+//! The site files whose size grows with the catalog, streamed to disk one dataset at a
+//! time: `data/catalog.json`, the listing filter's `data/search-index.json`, and the
+//! sitemap, which past `_sitemap_urls` URLs (the protocol's 50,000) becomes a sitemap index
+//! (`sitemap.xml`) of child sitemaps (`sitemap-1.xml`, ...).
+
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use super::escape_xml;
+use crate::layout::urls;
+use crate::site::{listing, Site};
+
+/// Writes `data/catalog.json`: every dataset with where to find it and how to verify it.
+/// The bytes are those of `serde_json::to_vec_pretty` of the whole document, plus a newline.
+pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"{\n  \"datasets\": [")?;
+    for (n, d) in site.datasets.iter().enumerate() {
+        let entry = json!({
+            "slug": d.slug,
+            "title": d.front.title,
+            "page": super::page_url(site, d),
+            "metadata": site.config.absolute_url(&urls::json_file(&d.slug)),
+            "csv": site.config.absolute_url(&urls::csv_file(&d.slug)),
+            "csvw": site.config.absolute_url(&urls::csvw_file(&d.slug)),
+            "rows": d.csv.rows,
+            "columns": d.csv.header.len(),
+            "bytes": d.csv.bytes,
+            "sha256": d.csv.sha256,
+            "updated": super::updated(site, d),
+        });
+        let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
+        // JSON strings never hold a raw line break, so indenting is safe.
+        let separator = if n == 0 { "\n    " } else { ",\n    " };
+        write!(out, "{separator}{}", text.replace('\n', "\n    "))?;
+    }
+    if !site.datasets.is_empty() {
+        out.write_all(b"\n  ")?;
+    }
+    let title = serde_json::to_string(&site.config.title).map_err(io::Error::other)?;
+    let url = serde_json::to_string(&site.config.base_url).map_err(io::Error::other)?;
+    write!(out, "],\n  \"title\": {title},\n  \"url\": {url}\n}}\n")
+}
+
+/// Writes `data/search-index.json`: for each dataset in listing order its slug, title, tag
+/// slugs and date, one line each, so the filter of a paginated listing finds any dataset.
+pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"[")?;
+    for (n, &i) in ordered.iter().enumerate() {
+        let d = &site.datasets[i];
+        let tags: Vec<String> = d
+            .front
+            .tags
+            .iter()
+            .map(|t| crate::content::markdown::slugify(t))
+            .collect();
+        let entry = json!({
+            "slug": d.slug,
+            "title": d.front.title,
+            "tags": tags,
+            "updated": d.updated(),
+        });
+        let text = serde_json::to_string(&entry).map_err(io::Error::other)?;
+        out.write_all(if n == 0 { b"\n" } else { b",\n" })?;
+        out.write_all(text.as_bytes())?;
+    }
+    out.write_all(b"\n]\n")
+}
+
+/// Every page of the site, as site-relative URLs with their date, sorted.
+pub fn page_paths(site: &Site) -> Vec<(String, Option<String>)> {
+    let mut paths: Vec<(String, Option<String>)> = vec![(String::new(), None)];
+    paths.extend(listing::datasets_pages(site).into_iter().map(|u| (u, None)));
+    paths.extend(
+        site.datasets
+            .iter()
+            .map(|d| (urls::dataset_page(&d.slug), super::updated(site, d))),
+    );
+    for tag in &site.tags {
+        paths.extend(listing::tag_pages(site, tag).into_iter().map(|u| (u, None)));
+    }
+    paths.extend(site.pages.iter().map(|p| (urls::page(&p.name), None)));
+    paths.sort();
+    paths
+}
+
+/// The sitemap files to write: `sitemap.xml` alone, or an index and its children. Each
+/// entry is the file's name and the URLs it lists (none for the index).
+pub fn sitemap_files(site: &Site, paths: &[(String, Option<String>)]) -> Vec<(String, usize)> {
+    let per_file = site.config.sitemap_urls.get();
+    if paths.len() <= per_file {
+        return vec![(urls::SITEMAP.to_string(), 0)];
+    }
+    let mut files = vec![(urls::SITEMAP.to_string(), 0)];
+    files.extend(
+        (0..paths.len().div_ceil(per_file)).map(|n| (urls::sitemap_child(n + 1), n * per_file)),
+    );
+    files
+}
+
+/// Writes one sitemap file of [`sitemap_files`]: `start` is the offset of its first URL;
+/// `sitemap.xml` is the index when there are children.
+pub fn write_sitemap(
+    site: &Site,
+    paths: &[(String, Option<String>)],
+    name: &str,
+    start: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let per_file = site.config.sitemap_urls.get();
+    out.write_all(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")?;
+    if name == urls::SITEMAP && paths.len() > per_file {
+        out.write_all(b"<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")?;
+        for n in 0..paths.len().div_ceil(per_file) {
+            let url = site.config.absolute_url(&urls::sitemap_child(n + 1));
+            writeln!(out, "  <sitemap><loc>{}</loc></sitemap>", escape_xml(&url))?;
+        }
+        return out.write_all(b"</sitemapindex>\n");
+    }
+    out.write_all(b"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")?;
+    for (path, updated) in paths.iter().skip(start).take(per_file) {
+        let url = site.config.absolute_url(path);
+        write!(out, "  <url><loc>{}</loc>", escape_xml(&url))?;
+        if let Some(date) = updated {
+            write!(out, "<lastmod>{}</lastmod>", escape_xml(date))?;
+        }
+        out.write_all(b"</url>\n")?;
+    }
+    out.write_all(b"</urlset>\n")
+}

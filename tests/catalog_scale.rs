@@ -1,0 +1,199 @@
+//! A catalog of 10,000 datasets (one tiny row each, built in-process in seconds): no listing
+//! page over 500 kB, every dataset reachable from All datasets' pages, the feed of the
+//! configured length, and a sitemap index (the URL limit lowered through the hidden
+//! `_sitemap_urls` setting, so that 10,000 datasets pass it as 60,000 URLs would pass the
+//! protocol's 50,000) whose children are all listed and whose every URL is a file.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+const DATASETS: usize = 10_000;
+const PAGE_LIMIT: u64 = 500_000;
+const BASE: &str = "https://example.org/cat/";
+
+fn write_catalog(root: &Path, extra_settings: &str) {
+    std::fs::create_dir_all(root.join("content/datasets")).unwrap();
+    std::fs::create_dir_all(root.join("data/datasets")).unwrap();
+    std::fs::write(
+        root.join("site.toml"),
+        format!(
+            "title = \"Big catalog\"\nbase_url = \"{BASE}\"\n{extra_settings}[author]\nname = \"Tester\"\n[license]\nname = \"CC0 1.0\"\n"
+        ),
+    )
+    .unwrap();
+    for n in 0..DATASETS {
+        let slug = format!("set-{n:05}");
+        let tag = ["Even", "Odd"][n % 2];
+        let front = format!(
+            "title = \"Set {n}\"\nkicker = \"k\"\nheadline = \"Set number {n}\"\ntags = [\"{tag}\", \"All\"]\nupdated = {}-{:02}-{:02}\n[[sources]]\nid = \"s\"\ntitle = \"S\"\n[[columns]]\nname = \"v\"\ntitle = \"V\"\ntype = \"integer\"\ndescription = \"A value.\"\n",
+            2000 + n % 25,
+            1 + n % 12,
+            1 + n % 28
+        );
+        std::fs::write(
+            root.join(format!("content/datasets/{slug}.md")),
+            format!("+++\n{front}+++\n\nA lede from [S](#source-s).\n\n## Method\n\nM.\n\n## Limits\n\nL.\n"),
+        )
+        .unwrap();
+        std::fs::write(root.join(format!("data/datasets/{slug}.csv")), b"v\n1\n").unwrap();
+    }
+}
+
+fn build(root: &Path) -> std::path::PathBuf {
+    let output = root.join("public");
+    let options = datapages::BuildOptions::new(root)
+        .output(&output)
+        .scan_cache(false);
+    if let Err(error) = datapages::build(&options) {
+        panic!("the catalog must build:\n{error}");
+    }
+    output
+}
+
+fn html_files(output: &Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(output)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| e.into_path())
+        .collect()
+}
+
+/// Every `<loc>` of an XML file.
+fn locs(xml: &str) -> Vec<String> {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut out = Vec::new();
+    let mut in_loc = false;
+    loop {
+        match reader.read_event().unwrap() {
+            quick_xml::events::Event::Start(e) if e.name().as_ref() == b"loc" => in_loc = true,
+            quick_xml::events::Event::End(e) if e.name().as_ref() == b"loc" => in_loc = false,
+            quick_xml::events::Event::Text(t) if in_loc => {
+                out.push(t.unescape().unwrap().into_owned())
+            }
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    out
+}
+
+fn root_element(xml: &str) -> String {
+    let mut reader = quick_xml::Reader::from_str(xml);
+    loop {
+        match reader.read_event().unwrap() {
+            quick_xml::events::Event::Start(e) => {
+                return String::from_utf8(e.name().as_ref().to_vec()).unwrap()
+            }
+            quick_xml::events::Event::Eof => panic!("no root element"),
+            _ => {}
+        }
+    }
+}
+
+/// The output file a sitemap URL names.
+fn file_of(output: &Path, url: &str) -> std::path::PathBuf {
+    let relative = url.strip_prefix(BASE).unwrap_or_else(|| panic!("{url}"));
+    if relative.is_empty() || relative.ends_with('/') {
+        output.join(relative).join("index.html")
+    } else {
+        output.join(relative)
+    }
+}
+
+#[test]
+fn ten_thousand_datasets_make_bounded_pages_a_short_feed_and_a_sitemap_index() {
+    let dir = tempfile::tempdir().unwrap();
+    write_catalog(dir.path(), "feed_entries = 30\n_sitemap_urls = 4000\n");
+    let output = build(dir.path());
+
+    // No page over 500 kB.
+    let pages = html_files(&output);
+    for page in &pages {
+        let size = std::fs::metadata(page).unwrap().len();
+        assert!(size <= PAGE_LIMIT, "{} is {size} bytes", page.display());
+    }
+
+    // Every dataset is reachable from All datasets by following rel="next".
+    let link = scraper::Selector::parse(".dataset-list .item-title a").unwrap();
+    let next = scraper::Selector::parse("a[rel=next]").unwrap();
+    let mut reached = BTreeSet::new();
+    let mut folder = String::from("datasets/");
+    let mut listing_pages = 0;
+    loop {
+        let html = std::fs::read_to_string(output.join(&folder).join("index.html")).unwrap();
+        let doc = scraper::Html::parse_document(&html);
+        for a in doc.select(&link) {
+            let href = a.value().attr("href").unwrap();
+            reached.insert(href.rsplit('/').nth(1).unwrap().to_string());
+        }
+        listing_pages += 1;
+        let Some(a) = doc.select(&next).next() else {
+            break;
+        };
+        let href = a.value().attr("href").unwrap();
+        // Links are relative to the page's folder.
+        let depth = folder.matches('/').count();
+        let target = href.strip_prefix(&"../".repeat(depth)).unwrap();
+        folder = target.to_string();
+    }
+    assert_eq!(listing_pages, 100, "100 datasets a page by default");
+    let all: BTreeSet<String> = (0..DATASETS).map(|n| format!("set-{n:05}")).collect();
+    assert_eq!(reached, all);
+    // The home page shows the latest 20; the search index holds them all.
+    let home =
+        scraper::Html::parse_document(&std::fs::read_to_string(output.join("index.html")).unwrap());
+    assert_eq!(home.select(&link).count(), 20);
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(output.join("data/search-index.json")).unwrap())
+            .unwrap();
+    assert_eq!(index.as_array().unwrap().len(), DATASETS);
+    let catalog: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(output.join("data/catalog.json")).unwrap()).unwrap();
+    assert_eq!(catalog["datasets"].as_array().unwrap().len(), DATASETS);
+
+    // The feed holds the configured number of entries.
+    let feed = std::fs::read_to_string(output.join("feed.xml")).unwrap();
+    assert_eq!(feed.matches("<entry>").count(), 30);
+
+    // The sitemap is an index; every child is listed and exists; every URL is a file, and
+    // the URLs cover every page.
+    let index = std::fs::read_to_string(output.join("sitemap.xml")).unwrap();
+    assert_eq!(root_element(&index), "sitemapindex");
+    let children = locs(&index);
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&output)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("sitemap-"))
+        .collect();
+    let listed: BTreeSet<String> = children
+        .iter()
+        .map(|u| u.strip_prefix(BASE).unwrap().to_string())
+        .collect();
+    assert_eq!(listed, on_disk);
+    assert!(children.len() >= 3, "{children:?}");
+    let mut urls = BTreeSet::new();
+    for child in &children {
+        let xml = std::fs::read_to_string(file_of(&output, child)).unwrap();
+        assert_eq!(root_element(&xml), "urlset");
+        let found = locs(&xml);
+        assert!(found.len() <= 4000);
+        for url in found {
+            assert!(file_of(&output, &url).is_file(), "{url} is not a file");
+            assert!(urls.insert(url.clone()), "{url} listed twice");
+        }
+    }
+    let expected: BTreeSet<String> = pages
+        .iter()
+        .filter(|p| !p.ends_with("404.html"))
+        .map(|p| {
+            let relative = p
+                .strip_prefix(&output)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            format!("{BASE}{}", relative.trim_end_matches("index.html"))
+        })
+        .collect();
+    assert_eq!(urls, expected);
+}
