@@ -92,6 +92,7 @@ fn dataset_front_matter_keys_match_the_reference() {
         "license",
         "changes[]",
         "sources[]",
+        "themes[]",
         "columns[]",
         "charts[]",
     ]);
