@@ -61,23 +61,23 @@ fn a_draft_is_left_out_of_build_everywhere_and_links_to_it_warn() {
         .collect();
     assert_eq!(
         related,
-        // Each page's `related` entry (line 6) and its prose link to the draft's page.
+        // Each page's `related` entry (line 7) and its prose link to the draft's page.
         [
             (
                 "content/datasets/nvme-server-dd-fio.md".to_string(),
-                Some(6)
+                Some(7)
             ),
             (
                 "content/datasets/nvme-server-dd-fio.md".to_string(),
-                Some(283)
+                Some(284)
             ),
             (
                 "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
-                Some(6)
+                Some(7)
             ),
             (
                 "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
-                Some(207)
+                Some(208)
             ),
         ]
     );
