@@ -284,62 +284,7 @@ fn sources_are_anchored_and_cited_cells_link_to_them() {
 #[test]
 fn every_relative_link_resolves_in_the_output() {
     let (_guard, output) = build_bundled();
-    let selector = Selector::parse("a[href], link[href], script[src], img[src]").unwrap();
-    let mut checked = 0;
-    for entry in walkdir::WalkDir::new(&output) {
-        let entry = entry.unwrap();
-        if entry.path().extension().and_then(|e| e.to_str()) != Some("html")
-            || entry.file_name() == "404.html"
-        {
-            continue;
-        }
-        let page = html(entry.path());
-        let ids: HashSet<&str> = page
-            .select(&Selector::parse("[id]").unwrap())
-            .filter_map(|e| e.value().id())
-            .collect();
-        for element in page.select(&selector) {
-            let target = element
-                .value()
-                .attr("href")
-                .or(element.value().attr("src"))
-                .unwrap();
-            if target.starts_with("http://")
-                || target.starts_with("https://")
-                || target.starts_with("mailto:")
-            {
-                continue;
-            }
-            assert!(
-                !target.starts_with('/'),
-                "{}: root-absolute link {target} breaks under a sub-path",
-                entry.path().display()
-            );
-            let (path, fragment) = target
-                .split_once('#')
-                .map(|(p, f)| (p, Some(f)))
-                .unwrap_or((target, None));
-            if path.is_empty() {
-                let fragment = fragment.unwrap_or_default();
-                assert!(
-                    ids.contains(fragment),
-                    "{}: no element #{fragment}",
-                    entry.path().display()
-                );
-            } else {
-                let mut resolved = entry.path().parent().unwrap().join(path);
-                if path.ends_with('/') {
-                    resolved = resolved.join("index.html");
-                }
-                assert!(
-                    resolved.is_file(),
-                    "{}: {target} does not resolve",
-                    entry.path().display()
-                );
-            }
-            checked += 1;
-        }
-    }
+    let checked = common::assert_local_links_resolve(&output);
     assert!(checked > 100, "only {checked} links checked");
 }
 

@@ -41,37 +41,7 @@ fn new_site() -> (tempfile::TempDir, PathBuf) {
 
 /// Every local `href` and `src` of every HTML page under `output` names a file there.
 fn assert_local_links_resolve(output: &Path) {
-    let selector = scraper::Selector::parse("[href], [src]").expect("selector");
-    let mut checked = 0;
-    for entry in walkdir::WalkDir::new(output) {
-        let entry = entry.expect("walk");
-        if entry.path().extension().and_then(|e| e.to_str()) != Some("html") {
-            continue;
-        }
-        let html = std::fs::read_to_string(entry.path()).expect("read page");
-        let document = scraper::Html::parse_document(&html);
-        let folder = entry.path().parent().expect("page folder");
-        for element in document.select(&selector) {
-            let value = element.attr("href").or(element.attr("src")).unwrap_or("");
-            let external = ["http:", "https:", "mailto:", "data:", "//", "#"]
-                .iter()
-                .any(|p| value.starts_with(p));
-            if external || value.is_empty() {
-                continue;
-            }
-            let path = value.split(['#', '?']).next().unwrap_or(value);
-            let mut target = folder.join(path);
-            if path.ends_with('/') || path.is_empty() {
-                target = target.join("index.html");
-            }
-            assert!(
-                target.is_file(),
-                "{} links {value}, which is not in the output",
-                entry.path().display()
-            );
-            checked += 1;
-        }
-    }
+    let checked = common::assert_local_links_resolve(output);
     assert!(checked > 20, "only {checked} local links were found");
 }
 

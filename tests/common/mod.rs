@@ -184,3 +184,62 @@ pub fn assert_no_failures(failures: &[String]) {
         failures.join("\n\n")
     );
 }
+
+/// Checks every local `href` and `src` of every HTML page under `output` (404.html aside,
+/// which links by absolute base_url): relative (so the site works under any sub-path), and
+/// naming a file in the output, or an element of the page for `#fragment` links. Returns
+/// how many links were checked, so callers can insist that some were.
+pub fn assert_local_links_resolve(output: &Path) -> usize {
+    let selector = scraper::Selector::parse("[href], [src]").expect("selector");
+    let id_selector = scraper::Selector::parse("[id]").expect("selector");
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(output) {
+        let entry = entry.expect("walk");
+        if entry.path().extension().and_then(|e| e.to_str()) != Some("html")
+            || entry.file_name() == "404.html"
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).expect("read page");
+        let page = scraper::Html::parse_document(&text);
+        let ids: std::collections::HashSet<&str> = page
+            .select(&id_selector)
+            .filter_map(|e| e.value().id())
+            .collect();
+        for element in page.select(&selector) {
+            let value = element.attr("href").or(element.attr("src")).unwrap_or("");
+            if ["http:", "https:", "mailto:", "data:"]
+                .iter()
+                .any(|p| value.starts_with(p))
+            {
+                continue;
+            }
+            assert!(
+                !value.starts_with('/'),
+                "{}: root-absolute link {value} breaks under a sub-path",
+                entry.path().display()
+            );
+            let (path, fragment) = value.split_once('#').unwrap_or((value, ""));
+            let path = path.split('?').next().unwrap_or(path);
+            if path.is_empty() {
+                assert!(
+                    ids.contains(fragment),
+                    "{}: no element #{fragment}",
+                    entry.path().display()
+                );
+            } else {
+                let mut resolved = entry.path().parent().expect("page folder").join(path);
+                if path.ends_with('/') {
+                    resolved = resolved.join("index.html");
+                }
+                assert!(
+                    resolved.is_file(),
+                    "{}: {value} does not resolve",
+                    entry.path().display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
