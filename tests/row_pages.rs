@@ -1,7 +1,7 @@
 //! Row pages (`row_pages = true`): a million-row dataset builds its row pages in flat
 //! memory, every row of the CSV is on exactly one page (the dataset page or a row page),
-//! the previous/next links chain every page, a cached scan still writes them, and they
-//! are off unless asked for. Memory is read with getrusage(RUSAGE_CHILDREN) of child
+//! the previous/next links chain every page, a cached scan still writes them, they are
+//! off unless asked for, and `serve` removes those a shrunk CSV no longer has. Memory is read with getrusage(RUSAGE_CHILDREN) of child
 //! `datapages` processes, so this file holds a single test.
 
 mod common;
@@ -43,6 +43,10 @@ fn write_site(root: &Path, rows: u64, site_extra: &str, front_extra: &str) {
     std::fs::create_dir_all(root.join("content/datasets")).unwrap();
     std::fs::create_dir_all(root.join("data/datasets")).unwrap();
     write_settings(root, site_extra, front_extra);
+    write_csv(root, rows);
+}
+
+fn write_csv(root: &Path, rows: u64) {
     let file = std::fs::File::create(root.join("data/datasets/counted.csv")).unwrap();
     let mut out = BufWriter::new(file);
     writeln!(out, "id,note,source,amount").unwrap();
@@ -277,4 +281,17 @@ fn a_million_rows_get_row_pages_in_flat_memory_each_row_once() {
     write_settings(small.path(), "row_pages = true\n", "row_pages = false\n");
     build(small.path());
     assert!(!dataset_dir(small.path()).join("rows").exists());
+
+    // Under `serve`, a CSV that shrinks leaves no row page of the old one behind.
+    write_site(small.path(), 10_000, "row_pages = true\n", "");
+    let server = common::server::Server::start(small.path());
+    let limit = std::time::Duration::from_secs(20);
+    server.wait_for("/datasets/counted/rows/10/", limit, |page| {
+        page.contains("rows 9,001–10,000")
+    });
+    write_csv(small.path(), 2_500);
+    server.wait_for("/datasets/counted/rows/3/", limit, |page| {
+        page.contains("rows 2,001–2,500 of 2,500 rows")
+    });
+    assert!(!dataset_dir(small.path()).join("rows/4").exists());
 }
