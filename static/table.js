@@ -349,3 +349,28 @@
   });
   start.hidden = false;
 })();
+
+// Go to page: with JavaScript, a number box under the row pages' list opens any page (a
+// static host cannot answer a form, so without the script the list of pages does it).
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form.row-jump");
+  if (!form) return;
+  var input = form.querySelector("input");
+  var base = form.getAttribute("data-base");
+  var pages = parseInt(form.getAttribute("data-pages"), 10);
+  if (!input || !base || !(pages > 1)) return;
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var n = parseInt(input.value, 10);
+    if (!(n >= 1 && n <= pages)) {
+      input.setCustomValidity("A page from 1 to " + pages);
+      input.reportValidity();
+      return;
+    }
+    window.location.href = n === 1 ? base + "#table" : base + "rows/" + n + "/";
+  });
+  input.addEventListener("input", function () { input.setCustomValidity(""); });
+  form.hidden = false;
+})();

@@ -1,6 +1,7 @@
 //! Searching every row in a real browser: a dataset with row pages, served by `datapages
 //! serve`, opened in headless Chromium; the filter box's "Search all rows" finds a value that
-//! is only on the last row page, showing its progress, and Stop stops a search. Screenshots
+//! is only on the last row page, showing its progress, Stop stops a search, and Go to page
+//! opens any page. Screenshots
 //! of the dataset page's row navigation and of a row page go to <target>/browser-screenshots/.
 //! Talks to 127.0.0.1 only; every wait is bounded. Without Chromium it prints "skipped: …"
 //! and passes (except under CI=true).
@@ -170,6 +171,27 @@ fn searching_all_rows_finds_a_late_row_with_progress_and_stop_stops() {
     assert_eq!(heading, json!("Sample: rows 19,901–20,000"));
     std::fs::write(
         webdriver::screenshot_dir().join("row-page-1280.png"),
+        session.full_page_png(),
+    )
+    .unwrap();
+
+    // Go to page: any page by its number.
+    session.type_into(&session.find("#row-jump"), "250");
+    session.click(&session.find(".row-jump button"));
+    let started = Instant::now();
+    while session.execute("return location.pathname;", vec![])
+        != json!("/datasets/sample/rows/250/")
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "Go to page did not open page 250"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    session.set_viewport(390, 800);
+    session.emulate("dark", "screen");
+    std::fs::write(
+        webdriver::screenshot_dir().join("row-page-390-dark.png"),
         session.full_page_png(),
     )
     .unwrap();
