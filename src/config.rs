@@ -31,6 +31,9 @@ pub struct SiteConfig {
     pub language: String,
     #[serde(default = "default_table_rows")]
     pub table_rows: TableRows,
+    /// Static pages for the rows past the table's cap (each dataset may say otherwise).
+    #[serde(default)]
+    pub row_pages: bool,
     pub author: Party,
     pub publisher: Option<Party>,
     /// Used by datasets that declare no license of their own.

@@ -72,6 +72,15 @@ pub mod urls {
     pub fn chart_file(slug: &str, chart_id: &str) -> String {
         format!("data/datasets/{slug}-{chart_id}.svg")
     }
+    /// The static page of rows `(n - 1) * table_rows + 1 ..= n * table_rows` (`n` from 2;
+    /// the dataset page shows the first rows).
+    pub fn row_page(slug: &str, n: u64) -> String {
+        format!("datasets/{slug}/rows/{n}/")
+    }
+    /// The folder of a dataset's row pages.
+    pub fn row_pages(slug: &str) -> String {
+        format!("datasets/{slug}/rows")
+    }
     pub fn tag_page(slug: &str) -> String {
         format!("tags/{slug}/")
     }

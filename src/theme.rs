@@ -12,6 +12,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("tag.html", include_str!("../templates/tag.html")),
     ("page.html", include_str!("../templates/page.html")),
     ("404.html", include_str!("../templates/404.html")),
+    ("rows.html", include_str!("../templates/rows.html")),
     (
         "partials/dataset_list.html",
         include_str!("../templates/partials/dataset_list.html"),
@@ -19,6 +20,22 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     (
         "partials/pagination.html",
         include_str!("../templates/partials/pagination.html"),
+    ),
+    (
+        "partials/row_nav.html",
+        include_str!("../templates/partials/row_nav.html"),
+    ),
+    (
+        "partials/table.html",
+        include_str!("../templates/partials/table.html"),
+    ),
+    (
+        "partials/table_style.html",
+        include_str!("../templates/partials/table_style.html"),
+    ),
+    (
+        "partials/table_tools.html",
+        include_str!("../templates/partials/table_tools.html"),
     ),
 ];
 

@@ -12,9 +12,11 @@ use crate::diagnostics::Diagnostic;
 use crate::layout::{self, urls};
 use crate::metadata;
 use crate::output::OutputSink;
-use crate::render::table_rows::{stream_rows, RowRenderer};
+use crate::render::table_rows::{RowRenderer, RowStream};
 use crate::render::{dataset_charts, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::Site;
+
+mod row_pages;
 
 /// Shared state of a (parallel) write phase: where files go, how many were written, and
 /// every problem met.
@@ -210,14 +212,16 @@ fn write_page_with_charts(
         .create(&page_path)
         .map_err(|e| io_problem(&page_path, e))?;
     let rows = RowRenderer::new(&dataset.front.columns);
+    let mut stream = RowStream::open(&dataset.csv_path).map_err(|e| io_problem(&page_path, e))?;
     let out = file.writer();
     out.write_all(before.as_bytes())
-        .and_then(|_| stream_rows(&dataset.csv_path, &rows, dataset.shown_rows(), out))
+        .and_then(|_| stream.copy(&rows, dataset.shown_rows(), out))
         .and_then(|_| out.write_all(after.as_bytes()))
         .and_then(|_| file.finish())
         .map_err(|e| io_problem(&page_path, e))?;
     writer.files.fetch_add(1, Ordering::Relaxed);
-    Ok(())
+    // The same reader goes on into the row pages.
+    row_pages::write_row_pages(site, renderer, dataset, &mut stream, writer)
 }
 
 /// Refuses to publish a CSV that changed after it was checked (an editor saving during the

@@ -199,3 +199,178 @@
     details.appendChild(status);
   });
 })();
+
+// Search every row: on a dataset with row pages, the filter's words are looked for on every
+// page of rows in turn (the dataset page, then rows/2/, rows/3/, …), one request at a time,
+// with the progress shown and a Stop button. The first 200 matching rows replace the table's
+// rows, each with a link to its place on its page; typing in the filter box again brings
+// the page's own rows back. Without this script the row pages are plain links.
+(function () {
+  "use strict";
+
+  var tools = document.querySelector(".table-tools[data-row-pages]");
+  var input = document.getElementById("table-filter");
+  var status = document.getElementById("table-status");
+  var table = document.querySelector("table.sortable");
+  if (!tools || !input || !status || !table || !table.tBodies.length || !window.fetch || !window.DOMParser) return;
+  var start = tools.querySelector(".search-all");
+  var stop = tools.querySelector(".search-stop");
+  if (!start || !stop) return;
+  var base = tools.getAttribute("data-row-pages");
+  var pages = parseInt(tools.getAttribute("data-pages"), 10);
+  var total = parseInt(tools.getAttribute("data-total-rows"), 10);
+  var perPage = parseInt(tools.getAttribute("data-page-rows"), 10);
+  var body = table.tBodies[0];
+  var own = Array.prototype.slice.call(body.rows);
+  var LIMIT = 200;
+  var run = null;
+
+  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function pageUrl(n) { return n === 1 ? base : base + "rows/" + n + "/"; }
+
+  // Ends a search (if one runs) and brings the page's own rows back.
+  function reset() {
+    if (run) {
+      run.stopped = true;
+      if (run.controller) run.controller.abort();
+      run = null;
+    }
+    Array.prototype.slice.call(body.querySelectorAll("tr.found")).forEach(function (tr) { body.removeChild(tr); });
+    own.forEach(function (tr) { tr.style.display = ""; });
+    stop.hidden = true;
+    start.hidden = false;
+  }
+
+  function search() {
+    var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    reset();
+    if (!words.length) {
+      status.textContent = "Type what to look for, then search all " + group(total) + " rows.";
+      return;
+    }
+    var current = { stopped: false, controller: window.AbortController ? new AbortController() : null };
+    run = current;
+    var parser = new DOMParser();
+    var found = 0;
+    var searched = 0;
+    var page = 1;
+    own.forEach(function (tr) { tr.style.display = "none"; });
+    start.hidden = true;
+    stop.hidden = false;
+
+    function report(state) {
+      var matches = found === 1 ? "1 match" : group(found) + " matches";
+      if (found > LIMIT) matches += ", the first " + LIMIT + " shown";
+      status.textContent = state + " " + group(searched) + " of " + group(total) + " rows: " + matches + ".";
+    }
+    current.report = report;
+
+    function finish(state) {
+      if (run === current) run = null;
+      stop.hidden = true;
+      start.hidden = false;
+      report(state);
+    }
+
+    function show(tr, n) {
+      var row = document.importNode(tr, true);
+      row.classList.add("found");
+      row.style.display = "";
+      var from = new URL(pageUrl(n), document.baseURI);
+      // Links in the row were written for its own page.
+      Array.prototype.forEach.call(row.querySelectorAll("a[href]"), function (a) {
+        a.setAttribute("href", new URL(a.getAttribute("href"), from).href);
+      });
+      var cell = row.cells[0];
+      if (cell) {
+        var link = document.createElement("a");
+        link.className = "row-link";
+        link.href = new URL("#" + row.id, from).href;
+        link.textContent = "row " + group(row.id.replace("row-", "")) + ", page " + group(n);
+        cell.appendChild(document.createTextNode(" "));
+        cell.appendChild(link);
+      }
+      row.removeAttribute("id");
+      body.appendChild(row);
+    }
+
+    function next() {
+      if (current.stopped) return;
+      if (page > pages || found >= LIMIT) {
+        finish(searched >= total ? "Searched" : "Stopped at " + LIMIT + " matches: searched");
+        return;
+      }
+      var n = page;
+      fetch(pageUrl(n), current.controller ? { signal: current.controller.signal } : {})
+        .then(function (response) {
+          if (!response.ok) throw new Error("HTTP " + response.status);
+          return response.text();
+        })
+        .then(function (html) {
+          if (current.stopped) return;
+          var doc = parser.parseFromString(html, "text/html");
+          var rows = doc.querySelectorAll("#table tbody tr");
+          Array.prototype.forEach.call(rows, function (tr) {
+            var text = tr.textContent.toLowerCase();
+            if (!words.every(function (word) { return text.indexOf(word) !== -1; })) return;
+            found += 1;
+            if (found <= LIMIT) show(tr, n);
+          });
+          searched += rows.length || perPage;
+          page += 1;
+          report("Searching… searched");
+          next();
+        })
+        .catch(function (error) {
+          if (current.stopped) return;
+          finish("Page " + n + " could not be read (" + error.message + "); searched");
+        });
+    }
+    report("Searching… searched");
+    next();
+  }
+
+  start.addEventListener("click", search);
+  stop.addEventListener("click", function () {
+    if (!run) return;
+    var current = run;
+    current.stopped = true;
+    if (current.controller) current.controller.abort();
+    run = null;
+    stop.hidden = true;
+    start.hidden = false;
+    current.report("Stopped: searched");
+  });
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "Enter") search();
+  });
+  input.addEventListener("input", function () {
+    if (run || body.querySelector("tr.found")) reset();
+  });
+  start.hidden = false;
+})();
+
+// Go to page: with JavaScript, a number box under the row pages' list opens any page (a
+// static host cannot answer a form, so without the script the list of pages does it).
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form.row-jump");
+  if (!form) return;
+  var input = form.querySelector("input");
+  var base = form.getAttribute("data-base");
+  var pages = parseInt(form.getAttribute("data-pages"), 10);
+  if (!input || !base || !(pages > 1)) return;
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var n = parseInt(input.value, 10);
+    if (!(n >= 1 && n <= pages)) {
+      input.setCustomValidity("A page from 1 to " + pages);
+      input.reportValidity();
+      return;
+    }
+    window.location.href = n === 1 ? base + "#table" : base + "rows/" + n + "/";
+  });
+  input.addEventListener("input", function () { input.setCustomValidity(""); });
+  form.hidden = false;
+})();

@@ -79,27 +79,6 @@ fn write_site(root: &Path, rows: u64, table_rows: &str) {
     out.flush().unwrap();
 }
 
-/// Peak RSS (KiB) of the largest child process waited for so far.
-fn children_peak_rss_kib() -> i64 {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a full rusage into the pointer we pass.
-    let usage = unsafe {
-        libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr());
-        usage.assume_init()
-    };
-    usage.ru_maxrss
-}
-
-fn build(root: &Path) -> String {
-    let result = common::run(&["build", "--root", root.to_str().unwrap()]);
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
-    String::from_utf8_lossy(&result.stdout).into_owned()
-}
-
 fn count_in_file(path: &Path, needle: &[u8]) -> usize {
     let bytes = std::fs::read(path).unwrap();
     bytes.windows(needle.len()).filter(|w| *w == needle).count()
@@ -112,10 +91,10 @@ fn a_million_rows_build_exactly_in_flat_memory() {
     write_site(small.path(), 10_000, "\"all\"");
     write_site(large.path(), 1_000_000, "\"all\"");
 
-    build(small.path());
-    let small_rss = children_peak_rss_kib();
-    let summary = build(large.path());
-    let peak_rss = children_peak_rss_kib();
+    common::build_root(small.path());
+    let small_rss = common::children_peak_rss_kib();
+    let summary = common::build_root(large.path());
+    let peak_rss = common::children_peak_rss_kib();
     assert!(summary.contains("(1000000 rows)"), "{summary}");
     // The larger of the two children; flat means the 1M-row build stays within 2x the 10k one.
     assert!(
@@ -145,7 +124,7 @@ fn a_million_rows_build_exactly_in_flat_memory() {
         "title = \"Large\"\nbase_url = \"https://example.org/\"\n[author]\nname = \"Tester\"\n[license]\nname = \"CC0 1.0\"\n",
     )
     .unwrap();
-    build(large.path());
+    common::build_root(large.path());
     let document = common::html(&page);
     assert_eq!(
         common::texts(&document, ".table-truncated"),

@@ -127,6 +127,8 @@ pub struct DatasetFrontMatter {
     #[serde(default)]
     pub primary_key: Vec<String>,
     pub table_rows: Option<TableRows>,
+    /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
+    pub row_pages: Option<bool>,
     /// Markdown shown under the table.
     pub table_note: Option<String>,
     pub license: Option<License>,

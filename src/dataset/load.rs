@@ -124,6 +124,7 @@ fn load_into(
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
     let dataset_links = dataset_links(&body, text, split.body_offset);
+    let row_pages = front.row_pages.unwrap_or(config.row_pages);
     Some(Dataset {
         slug,
         markdown_path: display.clone(),
@@ -134,6 +135,7 @@ fn load_into(
         csv: summary,
         license,
         table_rows,
+        row_pages,
         related_places,
         figures,
         dataset_links,

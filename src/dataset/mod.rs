@@ -6,6 +6,7 @@ mod columns;
 mod data_path;
 pub mod figures;
 mod load;
+pub mod paging;
 pub mod scan;
 pub mod schema;
 pub mod stamp;
@@ -36,6 +37,8 @@ pub struct Dataset {
     pub license: License,
     /// How many rows the page's table shows.
     pub table_rows: TableRows,
+    /// Whether the rows past the cap get static row pages (see [`paging`]).
+    pub row_pages: bool,
     /// Where each `related` entry is written, for the checks across datasets.
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).

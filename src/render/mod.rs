@@ -7,6 +7,8 @@ pub mod chart;
 mod listing;
 pub mod profile_view;
 pub mod reuse_view;
+pub mod row_nav;
+pub mod row_page;
 pub mod table_rows;
 mod template_errors;
 pub mod view;

@@ -13,6 +13,8 @@ use crate::text::escape_html_into;
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
     columns: Vec<(ColumnType, bool)>,
+    /// Where a source reference links: `#source-` on the dataset page.
+    source_link: &'static str,
 }
 
 impl RowRenderer {
@@ -22,6 +24,16 @@ impl RowRenderer {
                 .iter()
                 .map(|c| (c.column_type, c.references_sources()))
                 .collect(),
+            source_link: "#source-",
+        }
+    }
+
+    /// Rows for a row page (`datasets/<slug>/rows/<n>/`): source references link to the
+    /// dataset page's Sources.
+    pub fn for_row_pages(columns: &[ColumnSpec]) -> Self {
+        RowRenderer {
+            source_link: "../../#source-",
+            ..Self::new(columns)
         }
     }
 
@@ -46,7 +58,8 @@ impl RowRenderer {
                 continue;
             }
             if is_reference {
-                out.push_str("<td><a href=\"#source-");
+                out.push_str("<td><a href=\"");
+                out.push_str(self.source_link);
                 escape_html_into(&value, out);
                 out.push_str("\">");
                 escape_html_into(&value, out);
@@ -65,36 +78,73 @@ impl RowRenderer {
     }
 }
 
-/// Streams every table row of `path` (skipping the header) into `out`; used for pages that
-/// show more rows than the scan keeps in memory.
-pub fn stream_rows(
+/// Streams the first `limit` table rows of `path` (skipping the header) into `out`.
+#[cfg(test)]
+fn stream_rows(
     path: &Path,
     renderer: &RowRenderer,
     limit: u64,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let file = File::open(path)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .has_headers(true)
-        .buffer_capacity(64 * 1024)
-        .from_reader(file);
-    let mut record = csv::ByteRecord::new();
-    let mut chunk = String::with_capacity(64 * 1024);
-    let mut written = 0;
-    while written < limit
-        && reader
-            .read_byte_record(&mut record)
-            .map_err(io::Error::other)?
-    {
-        written += 1;
-        renderer.render(&record, written, &mut chunk);
-        if chunk.len() > 60 * 1024 {
-            out.write_all(chunk.as_bytes())?;
-            chunk.clear();
-        }
+    RowStream::open(path)?
+        .copy(renderer, limit, out)
+        .map(|_| ())
+}
+
+/// One pass over a CSV's rows, handed out in runs: the dataset page's rows, then each row
+/// page's, so that every row is read once and numbered exactly.
+pub struct RowStream {
+    reader: csv::Reader<File>,
+    record: csv::ByteRecord,
+    /// Rows read so far.
+    row: u64,
+    chunk: String,
+}
+
+impl RowStream {
+    /// Opens `path` and reads past its header.
+    pub fn open(path: &Path) -> io::Result<RowStream> {
+        let file = File::open(path)?;
+        let reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .has_headers(true)
+            .buffer_capacity(64 * 1024)
+            .from_reader(file);
+        Ok(RowStream {
+            reader,
+            record: csv::ByteRecord::new(),
+            row: 0,
+            chunk: String::with_capacity(64 * 1024),
+        })
     }
-    out.write_all(chunk.as_bytes())
+
+    /// Writes the next (up to) `limit` rows into `out` as `<tr>` rows; how many it wrote.
+    pub fn copy(
+        &mut self,
+        renderer: &RowRenderer,
+        limit: u64,
+        out: &mut (impl Write + ?Sized),
+    ) -> io::Result<u64> {
+        let mut written = 0;
+        self.chunk.clear();
+        while written < limit
+            && self
+                .reader
+                .read_byte_record(&mut self.record)
+                .map_err(io::Error::other)?
+        {
+            written += 1;
+            self.row += 1;
+            renderer.render(&self.record, self.row, &mut self.chunk);
+            if self.chunk.len() > 60 * 1024 {
+                out.write_all(self.chunk.as_bytes())?;
+                self.chunk.clear();
+            }
+        }
+        out.write_all(self.chunk.as_bytes())?;
+        self.chunk.clear();
+        Ok(written)
+    }
 }
 
 #[cfg(test)]

@@ -173,6 +173,8 @@ pub struct TableView<'a> {
     pub note_html: Option<String>,
     /// The one generated sentence about dashes, worded so it never contradicts the note.
     pub dash_note: Option<&'static str>,
+    /// Page 1 of the row pages, when the rows past the cap have them.
+    pub nav: Option<crate::render::row_nav::RowNavView>,
 }
 
 /// One chart, drawn at build time.
@@ -341,6 +343,7 @@ impl<'a> DatasetPageView<'a> {
                     .table_note
                     .as_deref()
                     .map(|m| markdown::to_html(m, raw_html)),
+                nav: crate::render::row_nav::RowNavView::of(dataset, 1),
             },
             columns,
             license: LicenseView {

@@ -27,6 +27,29 @@ pub fn run(args: &[&str]) -> Output {
         .expect("the datapages binary runs")
 }
 
+/// Peak RSS (KiB) of the largest child process waited for so far (getrusage of
+/// RUSAGE_CHILDREN: a test file that uses it holds a single test).
+pub fn children_peak_rss_kib() -> i64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a full rusage into the pointer we pass.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_CHILDREN, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    usage.ru_maxrss
+}
+
+/// Runs `datapages build --root <root>`, which must succeed; returns what it printed.
+pub fn build_root(root: &Path) -> String {
+    let result = run(&["build", "--root", root.to_str().expect("a UTF-8 path")]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    String::from_utf8_lossy(&result.stdout).into_owned()
+}
+
 /// Builds the bundled site into a fresh temporary folder; returns (guard, output dir).
 pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");

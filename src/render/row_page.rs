@@ -1,0 +1,81 @@
+//! Row pages (`datasets/<slug>/rows/<n>/`): the page, rendered around the streamed-rows
+//! marker like the dataset page, with the navigation of `row_nav`.
+
+use serde::Serialize;
+
+use super::row_nav::{row_range, RowNavView};
+use super::view::ColumnView;
+use super::{Renderer, STREAMED_ROWS_MARKER};
+use crate::content::markdown;
+use crate::dataset::paging::RowPaging;
+use crate::dataset::Dataset;
+use crate::diagnostics::Diagnostic;
+use crate::layout::urls;
+use crate::site::Site;
+
+/// The table of a row page: the dataset page's columns, notes and navigation.
+#[derive(Debug, Serialize)]
+struct RowTableView<'a> {
+    columns: &'a [ColumnView<'a>],
+    rows_html: &'a str,
+    total_rows: u64,
+    note_html: Option<String>,
+    dash_note: Option<&'static str>,
+    nav: RowNavView,
+}
+
+/// What a row page's template gets as `dataset`.
+#[derive(Debug, Serialize)]
+struct RowPageView<'a> {
+    slug: &'a str,
+    title: &'a str,
+    kicker: &'a str,
+    url: String,
+    csv_url: String,
+    table: RowTableView<'a>,
+}
+
+impl Renderer {
+    /// Page `page` (from 2) of a dataset's rows, with [`STREAMED_ROWS_MARKER`] where its
+    /// rows go; `columns` are the dataset's `view::column_views`, made once for all pages.
+    pub fn row_page(
+        &self,
+        site: &Site,
+        dataset: &Dataset,
+        columns: &[ColumnView<'_>],
+        paging: &RowPaging,
+        page: u64,
+    ) -> Result<String, Diagnostic> {
+        let front = &dataset.front;
+        let empty_cells = dataset.csv.profiles.iter().any(|p| p.empty > 0);
+        let view = RowPageView {
+            slug: &dataset.slug,
+            title: &front.title,
+            kicker: &front.kicker,
+            url: urls::dataset_page(&dataset.slug),
+            csv_url: urls::csv_file(&dataset.slug),
+            table: RowTableView {
+                columns,
+                rows_html: STREAMED_ROWS_MARKER,
+                total_rows: dataset.csv.rows,
+                note_html: front
+                    .table_note
+                    .as_deref()
+                    .map(|m| markdown::to_html(m, site.config.markdown.raw_html)),
+                dash_note: super::reuse_view::dash_note(empty_cells, front.table_note.as_deref()),
+                nav: RowNavView::new(&dataset.slug, paging, page),
+            },
+        };
+        let mut context = Self::base_context(site, "../../../../");
+        context.insert(
+            "page_title",
+            &format!(
+                "{} · {}",
+                front.title,
+                row_range(paging, page).to_lowercase()
+            ),
+        );
+        context.insert("dataset", &view);
+        self.render("rows.html", &context)
+    }
+}
