@@ -209,7 +209,7 @@ fn write_page_with_charts(
         .sink
         .create(&page_path)
         .map_err(|e| io_problem(&page_path, e))?;
-    let rows = RowRenderer::new(&dataset.front.columns);
+    let rows = RowRenderer::new(&dataset.front.columns).with_dialect(&dataset.front);
     let out = file.writer();
     out.write_all(before.as_bytes())
         .and_then(|_| stream_rows(&dataset.csv_path, &rows, dataset.shown_rows(), out))

@@ -6,6 +6,7 @@ mod columns;
 mod data_path;
 pub mod figures;
 mod load;
+mod prose_links;
 pub mod scan;
 pub mod schema;
 pub mod stamp;

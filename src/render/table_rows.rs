@@ -6,6 +6,8 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::content::dialect::{columns_missing_values, delimiter_byte, MissingValues};
+use crate::content::DatasetFrontMatter;
 use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
 use crate::text::escape_html_into;
 
@@ -13,6 +15,9 @@ use crate::text::escape_html_into;
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
     columns: Vec<(ColumnType, bool)>,
+    /// Per column, the cell texts shown as the empty dash (`NA`…).
+    missing: Vec<MissingValues>,
+    delimiter: u8,
 }
 
 impl RowRenderer {
@@ -22,7 +27,17 @@ impl RowRenderer {
                 .iter()
                 .map(|c| (c.column_type, c.references_sources()))
                 .collect(),
+            missing: Vec::new(),
+            delimiter: b',',
         }
+    }
+
+    /// The dataset's dialect: its field separator, and the missing values of each column
+    /// (shown as the empty dash).
+    pub fn with_dialect(mut self, front: &DatasetFrontMatter) -> Self {
+        self.missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
+        self.delimiter = delimiter_byte(front.delimiter.as_deref()).unwrap_or(b',');
+        self
     }
 
     /// Appends one `<tr>`, with the id the prose's figures link to (`row-1` is the
@@ -41,7 +56,11 @@ impl RowRenderer {
                 .get(index)
                 .copied()
                 .unwrap_or((ColumnType::String, false));
-            if value.is_empty() {
+            let declared_missing = self
+                .missing
+                .get(index)
+                .is_some_and(|m| m.has_tokens() && m.is_missing(&value));
+            if value.is_empty() || declared_missing {
                 out.push_str("<td class=\"empty\">—</td>");
                 continue;
             }
@@ -75,6 +94,7 @@ pub fn stream_rows(
 ) -> io::Result<()> {
     let file = File::open(path)?;
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(renderer.delimiter)
         .flexible(true)
         .has_headers(true)
         .buffer_capacity(64 * 1024)

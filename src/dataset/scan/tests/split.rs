@@ -57,6 +57,7 @@ fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
         charts: &charts,
         source_ids: &ids,
         rows_to_render,
+        delimiter: b',',
     };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.csv");
