@@ -90,7 +90,8 @@ fn load_into(
     let source_ids = columns::source_ids(&front, &locator, problems);
     let documented = columns::compile_columns(&front, &locator, problems);
     columns::check_primary_key(&front, &documented.names, &locator, problems);
-    let chart_columns = charts::compile_charts(&front, &locator, problems);
+    let mut chart_unknown = Vec::new();
+    let chart_columns = charts::compile_charts(&front, &locator, problems, &mut chart_unknown);
     let linked_sources = check_prose(&body, &front, &source_ids, &locator, &split, problems);
     let license = license(&front, config, &display, problems);
 
@@ -113,6 +114,17 @@ fn load_into(
         .iter()
         .any(|d| d.severity == Severity::Error);
     problems.extend(scanned.problems);
+    if let Some(summary) = &scanned.summary {
+        // A chart naming a column the CSV has but `[[columns]]` leaves out: the header
+        // error (an undocumented column) is the one to fix.
+        for (index, _) in chart_unknown
+            .iter()
+            .rev()
+            .filter(|(_, name)| summary.header.contains(name))
+        {
+            problems.remove(*index);
+        }
+    }
     let summary = scanned.summary?;
     check_scanned(
         &summary,
