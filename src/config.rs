@@ -1,5 +1,7 @@
 //! `site.toml`: the settings that apply to the whole site.
 
+mod required;
+
 use std::num::NonZeroUsize;
 use std::path::Path;
 
@@ -40,6 +42,8 @@ pub struct SiteConfig {
     pub license: Option<License>,
     #[serde(default)]
     pub markdown: MarkdownSettings,
+    /// Cell texts that mean "no value" in the datasets that declare no list of their own.
+    pub missing_values: Option<Vec<String>>,
     /// Datasets per page of All datasets and of each tag page.
     #[serde(default = "default_paginate_by")]
     pub paginate_by: NonZeroUsize,
@@ -106,8 +110,29 @@ impl SiteConfig {
         if !characters.is_empty() {
             return Err(characters);
         }
-        let mut config: SiteConfig = parse_toml(display, &text, &text, 0).map_err(|d| vec![d])?;
-        let problems = validate::site_settings(display, &text);
+        let mut config: SiteConfig = parse_toml(display, &text, &text, 0).map_err(|d| {
+            // serde stops at the first missing key; name them all, with their shapes.
+            let mut all = required::problems(display, &text);
+            // The same problem said better (a string `author`) replaces serde's words.
+            let said =
+                |r: &Diagnostic| r.message == d.message || (r.line.is_some() && r.line == d.line);
+            if !all.iter().any(said) {
+                all.insert(0, d);
+            }
+            all
+        })?;
+        let mut problems = validate::site_settings(display, &text);
+        let locator = crate::content::spans::Locator {
+            file: display,
+            text: &text,
+            spans: crate::content::spans::Spans::parse(&text, 0),
+        };
+        crate::content::dialect::check_missing_values(
+            config.missing_values.as_deref(),
+            "missing_values",
+            &locator,
+            &mut problems,
+        );
         if !problems.is_empty() {
             return Err(problems);
         }

@@ -211,8 +211,9 @@ fn write_page_with_charts(
         .sink
         .create(&page_path)
         .map_err(|e| io_problem(&page_path, e))?;
-    let rows = RowRenderer::new(&dataset.front.columns);
-    let mut stream = RowStream::open(&dataset.csv_path).map_err(|e| io_problem(&page_path, e))?;
+    let rows = RowRenderer::new(&dataset.front.columns).with_dialect(&dataset.front);
+    let mut stream = RowStream::open(&dataset.csv_path, rows.delimiter())
+        .map_err(|e| io_problem(&page_path, e))?;
     let out = file.writer();
     out.write_all(before.as_bytes())
         .and_then(|_| stream.copy(&rows, dataset.shown_rows(), out))

@@ -16,6 +16,10 @@ struct Expected {
     check_exit: i32,
     strict_exit: Option<i32>,
     messages: Vec<String>,
+    /// Text that must not be printed: follow-on errors, a correct link quoted instead of
+    /// the bad one.
+    #[serde(default)]
+    absent: Vec<String>,
 }
 
 fn corpus() -> Vec<PathBuf> {
@@ -88,6 +92,13 @@ fn every_invalid_case_reports_its_problem_and_loses_nothing() {
             if !check_text.contains(message.as_str()) {
                 failures.push(format!(
                     "{case}: check output lacks {message:?}:\n{check_text}"
+                ));
+            }
+        }
+        for text in &expected.absent {
+            if check_text.contains(text.as_str()) {
+                failures.push(format!(
+                    "{case}: check output has {text:?}, which it must not:\n{check_text}"
                 ));
             }
         }

@@ -176,8 +176,12 @@ const FIXTURES: &[Fixture] = &[
         slug: "r-style",
         // What R and pandas write for missing and infinite values.
         bytes: b"country,year,value,growth\nA,2019,1.5,NA\nB,2020,NA,inf\nC,2021,2.5,-inf\nD,2022,3,0.1\n",
-        types: &["string", "date", "string", "string"],
-        page_has: &["the markers `NA` \u{d7}1", "`inf` \u{d7}1, `-inf` \u{d7}1"],
+        // `NA` declared missing per column; pandas' `inf` accepted where declared.
+        types: &["string", "date", "number", "number"],
+        page_has: &[
+            "missing_values = [\"\", \"NA\"]",
+            "pandas_numbers = true",
+        ],
     },
     Fixture {
         slug: "categories",
@@ -267,33 +271,43 @@ fn new_from_infers_types_and_gives_a_site_that_builds_and_warns_about_placeholde
 }
 
 #[test]
-fn semicolon_and_tab_files_are_refused_by_name_and_nothing_is_written() {
+fn semicolon_and_tab_files_are_read_with_their_delimiter_and_build() {
     let (dir, site) = new_site();
-    for (name, bytes, message) in [
+    for (slug, bytes, said, line) in [
         (
-            "semi.csv",
-            &b"a;b;c\n1;2;3\n"[..],
-            "semicolon-separated files are not supported yet",
+            "semi",
+            &b"city;day;rain_mm\nOslo;2021-01-02T10:00:00Z;1.5\nBergen;2021-01-03T10:00:00Z;NA\nOslo, east;2021-01-04T10:00:00Z;0.25\n"[..],
+            "semicolon-separated",
+            "delimiter = \";\"",
         ),
         (
-            "tabs.tsv",
-            &b"a\tb\n1\t2\n"[..],
-            "tab-separated files are not supported yet",
+            "tabs",
+            &b"a\tb\n1\t2\n3\t4\n"[..],
+            "tab-separated",
+            "delimiter = \"\\t\"",
         ),
     ] {
-        let path = dir.path().join(name);
+        let path = dir.path().join(format!("{slug}.txt"));
         std::fs::write(&path, bytes).unwrap();
-        let refused = datapages(&site, &["new", "table", "--from", path.to_str().unwrap()]);
-        assert_eq!(refused.status.code(), Some(1));
-        assert!(
-            text(&refused.stderr).contains(message),
-            "{}",
-            text(&refused.stderr)
-        );
-        assert!(text(&refused.stderr).contains("comma-separated CSV"));
-        assert!(!site.join("content/datasets/table.md").exists());
-        assert!(!site.join("data/datasets/table.csv").exists());
+        let made = datapages(&site, &["new", slug, "--from", path.to_str().unwrap()]);
+        assert_ok(&made, slug);
+        assert!(text(&made.stdout).contains(said), "{}", text(&made.stdout));
+        let page =
+            std::fs::read_to_string(site.join(format!("content/datasets/{slug}.md"))).unwrap();
+        assert!(page.contains(line), "{page}");
+        let copied = std::fs::read(site.join(format!("data/datasets/{slug}.csv"))).unwrap();
+        assert_eq!(copied, bytes, "the file is copied byte for byte");
     }
+    let semi = std::fs::read_to_string(site.join("content/datasets/semi.md")).unwrap();
+    assert_eq!(column_types(&semi), ["string", "datetime", "number"]);
+    let build = datapages(&site, &["build"]);
+    assert_ok(&build, "build of the ; and tab pages");
+    let strict = datapages(&site, &["check", "--strict"]);
+    assert!(
+        text(&strict.stderr).contains("\n0 errors, "),
+        "{}",
+        text(&strict.stderr)
+    );
 }
 
 #[test]

@@ -59,6 +59,12 @@ pub struct ColumnSpec {
     pub pattern: Option<String>,
     /// `"sources"`: every cell is the id of a source of the dataset.
     pub references: Option<String>,
+    /// Cell texts that mean "no value" in this column; the dataset's list when absent.
+    pub missing_values: Option<Vec<String>>,
+    /// A `number` column also takes pandas' spellings `inf`, `-inf` and `nan`, read as
+    /// Table Schema's `INF`, `-INF` and `NaN`.
+    #[serde(default)]
+    pub pandas_numbers: bool,
 }
 
 impl ColumnSpec {

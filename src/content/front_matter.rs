@@ -75,7 +75,14 @@ fn toml_diagnostic(
         let (line, column) = line_column(whole_text, toml_offset + span.start);
         diagnostic = diagnostic.at(line, column).with_source_from(whole_text);
     }
-    if let Some(hint) = problem.hint() {
+    let hint = match problem {
+        // site.toml is not front matter: name the file the key belongs in.
+        TomlProblem::MissingKey { name } if file.ends_with("site.toml") => Some(format!(
+            "add `{name} = …` to site.toml (see docs/reference.md)"
+        )),
+        _ => problem.hint(),
+    };
+    if let Some(hint) = hint {
         diagnostic = diagnostic.with_hint(hint);
     }
     diagnostic
@@ -268,6 +275,17 @@ mod tests {
         let text = "+++\nkicker = \"y\"\n+++\n";
         let err = toml_error::<Front>(text);
         assert_eq!(err.message, "missing required key `title`");
+        assert!(err
+            .hint
+            .as_deref()
+            .unwrap_or_default()
+            .contains("front matter"));
+        let text = "kicker = \"y\"\n";
+        let err = parse_toml::<Front>(Path::new("site.toml"), text, text, 0).unwrap_err();
+        assert_eq!(
+            err.hint.as_deref(),
+            Some("add `title = …` to site.toml (see docs/reference.md)")
+        );
     }
 
     #[derive(Debug, Deserialize)]

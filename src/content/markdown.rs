@@ -26,6 +26,13 @@ pub struct Body {
     pub sections: Vec<Section>,
     /// Every link destination in the body, for checks (source anchors, relative links).
     pub links: Vec<String>,
+    /// Where each of `links` starts in the Markdown (its `[`), for located errors.
+    #[serde(skip)]
+    pub link_offsets: Vec<usize>,
+    /// The ids of the body's headings below `## ` (explicit `{#id}` ones included); the
+    /// sections' ids are in `sections`.
+    #[serde(skip)]
+    pub heading_ids: Vec<String>,
 }
 
 /// One `## ` section of the body.
@@ -152,6 +159,7 @@ pub fn split_body(markdown: &str, raw_html: RawHtml) -> Body {
     for (event, range) in events {
         if let Event::Start(Tag::Link { dest_url, .. }) = &event {
             body.links.push(dest_url.to_string());
+            body.link_offsets.push(range.start);
         }
         match &event {
             Event::Start(Tag::Heading {
@@ -277,6 +285,11 @@ fn flush(body: &mut Body, events: &mut Vec<Event>, in_section: bool) {
         ids.taken.insert(section.id.clone());
     }
     let taken_events = assign_heading_ids(std::mem::take(events), &mut ids);
+    for event in &taken_events {
+        if let Event::Start(Tag::Heading { id: Some(id), .. }) = event {
+            body.heading_ids.push(id.to_string());
+        }
+    }
     let target = match (in_section, body.sections.last_mut()) {
         (true, Some(section)) => &mut section.html,
         _ => &mut body.intro_html,

@@ -4,6 +4,7 @@
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
 pub mod columns;
+pub mod dialect;
 pub mod figures;
 pub mod front_matter;
 pub mod iso8601;
@@ -111,6 +112,11 @@ pub struct DatasetFrontMatter {
     pub temporal_coverage: Option<String>,
     /// The CSV path relative to the site root; default `data/datasets/<slug>.csv`.
     pub data: Option<String>,
+    /// The CSV's field separator: `","` (the default), `";"`, `"\t"` or `"|"`.
+    pub delimiter: Option<String>,
+    /// Cell texts that mean "no value" in every column (Table Schema `missingValues`);
+    /// the site's list when absent. The load fills it in from site.toml.
+    pub missing_values: Option<Vec<String>>,
     #[serde(default)]
     pub tags: Vec<String>,
     /// Concepts of a theme vocabulary (e.g. the EU data themes), for DCAT catalogs.

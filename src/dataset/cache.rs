@@ -57,12 +57,16 @@ struct Entry {
 
 /// A digest of everything besides the file that changes what the scan reports.
 fn fingerprint(inputs: &ScanInputs) -> String {
-    let specs: Vec<_> = inputs.columns.iter().map(|c| c.spec).collect();
+    let specs: Vec<_> = inputs
+        .columns
+        .iter()
+        .map(|c| (c.spec, &c.missing))
+        .collect();
     let mut ids: Vec<&str> = inputs.source_ids.iter().copied().collect();
     ids.sort_unstable();
     let description = format!(
-        "{specs:?}\n{:?}\n{ids:?}\n{}",
-        inputs.charts, inputs.rows_to_render
+        "{specs:?}\n{:?}\n{ids:?}\n{}\n{}",
+        inputs.charts, inputs.rows_to_render, inputs.delimiter
     );
     hex(&Sha256::digest(description.as_bytes()))
 }

@@ -14,10 +14,15 @@ use crate::diagnostics::{did_you_mean, Diagnostic};
 /// Checks every `[[charts]]` entry against the documented columns and resolves its
 /// columns to CSV positions. Returns no charts at all when any is wrong, so that the
 /// points the scan collects always line up with `front.charts`.
+///
+/// Each "names `c`, which is not a column" error is also noted in `unknown` (its index in
+/// `problems`, the name), so that the load can drop it when the CSV has that column: the
+/// header check then reports the column left out of `[[columns]]`, the real mistake.
 pub(super) fn compile_charts(
     front: &DatasetFrontMatter,
     locator: &Locator,
     problems: &mut Vec<Diagnostic>,
+    unknown: &mut Vec<(usize, String)>,
 ) -> Vec<ChartColumns> {
     let index: HashMap<&str, usize> = front
         .columns
@@ -69,6 +74,7 @@ pub(super) fn compile_charts(
             if let Some(i) = index.get(name) {
                 return Some(*i);
             }
+            unknown.push((problems.len(), name.to_string()));
             problems.push(
                 place
                     .at_value(key, format!("{key} names `{name}`, which is not a column"))
@@ -87,6 +93,7 @@ pub(super) fn compile_charts(
         for (column, values) in &chart.filter {
             let filter_key = child_path("filter", column);
             let Some(i) = index.get(column.as_str()) else {
+                unknown.push((problems.len(), column.clone()));
                 problems.push(
                     place
                         .at_key(

@@ -8,6 +8,7 @@ use regex::Regex;
 
 use super::is_valid_slug;
 use super::scan::CompiledColumn;
+use crate::content::dialect::{self, MissingValues};
 use crate::content::spans::Locator;
 use crate::content::DatasetFrontMatter;
 use crate::diagnostics::{did_you_mean, Diagnostic};
@@ -35,6 +36,21 @@ pub(super) fn source_ids<'a>(
         }
     }
     ids
+}
+
+/// The dataset's own `delimiter` and `missing_values` (before the site's list fills in).
+pub(super) fn check_dialect(
+    front: &DatasetFrontMatter,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    dialect::check_delimiter(front.delimiter.as_deref(), "delimiter", locator, problems);
+    dialect::check_missing_values(
+        front.missing_values.as_deref(),
+        "missing_values",
+        locator,
+        problems,
+    );
 }
 
 /// The documented columns, with their patterns compiled.
@@ -93,9 +109,34 @@ pub(super) fn compile_columns<'a>(
                 })
                 .ok()
         });
+        if column.pandas_numbers
+            && column.column_type != crate::content::columns::ColumnType::Number
+        {
+            problems.push(
+                locator
+                    .error(
+                        format!(
+                            "column `{}`: `pandas_numbers` applies to number columns only",
+                            column.name
+                        ),
+                        locator.key(&format!("{path}.pandas_numbers")),
+                    )
+                    .with_hint("set `type = \"number\"`, or remove `pandas_numbers`"),
+            );
+        }
+        dialect::check_missing_values(
+            column.missing_values.as_deref(),
+            &format!("{path}.missing_values"),
+            locator,
+            problems,
+        );
         compiled.push(CompiledColumn {
             spec: column,
             pattern,
+            missing: MissingValues::resolve(&[
+                column.missing_values.as_deref(),
+                front.missing_values.as_deref(),
+            ]),
         });
     }
     if front.columns.is_empty() {

@@ -13,8 +13,8 @@ use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::front_matter::{self, SplitFile};
 use crate::content::spans::{Locator, Spans};
-use crate::content::{self, markdown, validate, Body, DatasetFrontMatter, License};
-use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
+use crate::content::{self, dialect, markdown, validate, Body, DatasetFrontMatter, License};
+use crate::diagnostics::{Diagnostic, Severity};
 
 /// A dataset as loaded, when it could be loaded at all (even with errors, so that later
 /// checks still run), with every problem found.
@@ -83,25 +83,52 @@ fn load_into(
     check_beyond_types(&locator, &split, &slug, problems);
     let mut body = markdown::split_body(split.body, config.markdown.raw_html);
 
+    columns::check_dialect(&front, &locator, problems);
+    if front.missing_values.is_none() {
+        front.missing_values.clone_from(&config.missing_values);
+    }
     let source_ids = columns::source_ids(&front, &locator, problems);
     let documented = columns::compile_columns(&front, &locator, problems);
     columns::check_primary_key(&front, &documented.names, &locator, problems);
-    let chart_columns = charts::compile_charts(&front, &locator, problems);
+    let mut chart_unknown = Vec::new();
+    let chart_columns = charts::compile_charts(&front, &locator, problems, &mut chart_unknown);
     let linked_sources = check_prose(&body, &front, &source_ids, &locator, &split, problems);
     let license = license(&front, config, &display, problems);
 
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
+    // An unknown separator is reported with the front matter; read with a comma, every
+    // header and row would be a false error.
+    let delimiter = dialect::delimiter_byte(front.delimiter.as_deref())?;
     let inputs = scan::ScanInputs {
         columns: &documented.compiled,
         charts: &chart_columns,
         source_ids: &source_ids,
         rows_to_render: table_rows.limit(),
+        delimiter,
     };
     let scanned = scan_csv(&page.root, &slug, &front, &inputs, &locator, cache);
+    // A chart's "nothing to draw" follows from errors in the CSV (an undocumented column,
+    // cells of the wrong type): only the errors are reported until they are fixed.
+    let csv_errors = scanned
+        .problems
+        .iter()
+        .any(|d| d.severity == Severity::Error);
     problems.extend(scanned.problems);
+    if let Some(summary) = &scanned.summary {
+        // A chart naming a column the CSV has but `[[columns]]` leaves out: the header
+        // error (an undocumented column) is the one to fix.
+        for (index, _) in chart_unknown
+            .iter()
+            .rev()
+            .filter(|(_, name)| summary.header.contains(name))
+        {
+            problems.remove(*index);
+        }
+    }
     let summary = scanned.summary?;
     check_scanned(
         &summary,
+        csv_errors,
         &chart_columns,
         &front,
         &linked_sources,
@@ -298,31 +325,14 @@ fn check_prose(
             );
         }
     }
-    let mut linked_sources = HashSet::new();
-    for link in &body.links {
-        let Some(id) = link.strip_prefix("#source-") else {
-            continue;
-        };
-        if source_ids.contains(id) {
-            linked_sources.insert(id.to_string());
-            continue;
-        }
-        let hint = did_you_mean(id, source_ids.iter().copied())
-            .map(|n| format!("did you mean `#source-{n}`?"))
-            .unwrap_or_else(|| "add a [[sources]] entry with this id".into());
-        // The link's first occurrence in the body (Markdown, not TOML: no spans here).
-        let at = text[split.body_offset..]
-            .find(link.as_str())
-            .map(|i| split.body_offset + i);
-        problems.push(
-            locator
-                .error(
-                    format!("the prose links to source `{id}`, which is not defined"),
-                    at,
-                )
-                .with_hint(hint),
-        );
-    }
+    let mut linked_sources = super::prose_links::check(
+        body,
+        front,
+        source_ids,
+        locator,
+        split.body_offset,
+        problems,
+    );
     if let Some(text) = front.license.as_ref().and_then(|l| l.text.as_ref()) {
         for link in markdown::split_body(text, markdown::RawHtml::Keep).links {
             if let Some(id) = link.strip_prefix("#source-") {
@@ -411,6 +421,7 @@ fn scan_csv(
 /// The checks that need the scan: charts with nothing to draw, sources never cited.
 fn check_scanned(
     summary: &CsvSummary,
+    csv_errors: bool,
     chart_columns: &[ChartColumns],
     front: &DatasetFrontMatter,
     linked_sources: &HashSet<String>,
@@ -418,7 +429,7 @@ fn check_scanned(
     problems: &mut Vec<Diagnostic>,
 ) {
     for (n, (_, points)) in chart_columns.iter().zip(&summary.charts).enumerate() {
-        if points.points.is_empty() {
+        if points.points.is_empty() && !csv_errors {
             problems.push(charts::nothing_to_draw(locator, n, &front.charts[n]));
         }
     }

@@ -7,6 +7,7 @@ mod data_path;
 pub mod figures;
 mod load;
 pub mod paging;
+mod prose_links;
 pub mod scan;
 pub mod schema;
 pub mod stamp;

@@ -3,12 +3,15 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::content::dialect::columns_missing_values;
 use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
 use crate::site::Site;
 
 /// The CSVW table description for one dataset.
 pub fn table(site: &Site, dataset: &Dataset) -> Value {
+    let front = &dataset.front;
+    let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
     let columns: Vec<Value> = dataset
         .front
         .columns
@@ -26,7 +29,12 @@ pub fn table(site: &Site, dataset: &Dataset) -> Value {
                 )),
             );
             out.insert("required".into(), json!(column.required));
-            out.insert("null".into(), json!(""));
+            let missing = &missing[index];
+            if missing.has_tokens() {
+                out.insert("null".into(), json!(missing.list()));
+            } else {
+                out.insert("null".into(), json!(""));
+            }
             out.insert("dc:title".into(), json!(column.title));
             out.insert("dc:description".into(), json!(column.description));
             if let Some(unit) = &column.unit {
@@ -59,6 +67,9 @@ pub fn table(site: &Site, dataset: &Dataset) -> Value {
             "dc:modified".into(),
             json!({"@value": updated, "@type": "xsd:date"}),
         );
+    }
+    if let Some(delimiter) = &front.delimiter {
+        table.insert("dialect".into(), json!({ "delimiter": delimiter }));
     }
     table.insert("tableSchema".into(), Value::Object(schema));
     Value::Object(table)

@@ -4,6 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::content::date_string;
+use crate::content::dialect::MissingValues;
 use crate::dataset::Dataset;
 use crate::site::Site;
 
@@ -127,6 +128,19 @@ fn resource(dataset: &Dataset) -> Value {
             if let Some(unit) = &column.unit {
                 field.insert("unit".into(), json!(unit));
             }
+            if let Some(own) = &column.missing_values {
+                // Table Schema v2: a field's own list replaces the schema's.
+                let own = MissingValues::resolve(&[Some(own)]);
+                field.insert("missingValues".into(), json!(own.list()));
+            }
+            if column.pandas_numbers {
+                // A custom property: cells may read `inf`, `-inf`, `nan` (pandas), meaning
+                // Table Schema's `INF`, `-INF`, `NaN`.
+                field.insert(
+                    "datapages:pandasNumbers".into(),
+                    json!({"inf": "INF", "-inf": "-INF", "nan": "NaN"}),
+                );
+            }
             let mut constraints = Map::new();
             if column.required {
                 constraints.insert("required".into(), json!(true));
@@ -159,11 +173,12 @@ fn resource(dataset: &Dataset) -> Value {
         .collect();
     let mut schema = Map::new();
     schema.insert("fields".into(), Value::Array(fields));
-    schema.insert("missingValues".into(), json!([""]));
+    let missing = MissingValues::resolve(&[dataset.front.missing_values.as_deref()]);
+    schema.insert("missingValues".into(), json!(missing.list()));
     if !dataset.front.primary_key.is_empty() {
         schema.insert("primaryKey".into(), json!(dataset.front.primary_key));
     }
-    json!({
+    let mut resource = json!({
         "name": dataset.slug,
         "type": "table",
         "path": format!("{}.csv", dataset.slug),
@@ -175,7 +190,11 @@ fn resource(dataset: &Dataset) -> Value {
         "rows": dataset.csv.rows,
         "columns": dataset.csv.header.len(),
         "schema": Value::Object(schema),
-    })
+    });
+    if let Some(delimiter) = &dataset.front.delimiter {
+        resource["dialect"] = json!({ "delimiter": delimiter });
+    }
+    resource
 }
 
 fn toml_to_json(value: &toml::Value) -> Value {

@@ -6,6 +6,8 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::content::dialect::{columns_missing_values, delimiter_byte, MissingValues};
+use crate::content::DatasetFrontMatter;
 use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
 use crate::text::escape_html_into;
 
@@ -15,6 +17,9 @@ pub struct RowRenderer {
     columns: Vec<(ColumnType, bool)>,
     /// Where a source reference links: `#source-` on the dataset page.
     source_link: &'static str,
+    /// Per column, the cell texts shown as the empty dash (`NA`…).
+    missing: Vec<MissingValues>,
+    delimiter: u8,
 }
 
 impl RowRenderer {
@@ -25,6 +30,8 @@ impl RowRenderer {
                 .map(|c| (c.column_type, c.references_sources()))
                 .collect(),
             source_link: "#source-",
+            missing: Vec::new(),
+            delimiter: b',',
         }
     }
 
@@ -35,6 +42,19 @@ impl RowRenderer {
             source_link: "../../#source-",
             ..Self::new(columns)
         }
+    }
+
+    /// The byte that separates fields in this dataset's CSV.
+    pub fn delimiter(&self) -> u8 {
+        self.delimiter
+    }
+
+    /// The dataset's dialect: its field separator, and the missing values of each column
+    /// (shown as the empty dash).
+    pub fn with_dialect(mut self, front: &DatasetFrontMatter) -> Self {
+        self.missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
+        self.delimiter = delimiter_byte(front.delimiter.as_deref()).unwrap_or(b',');
+        self
     }
 
     /// Appends one `<tr>`, with the id the prose's figures link to (`row-1` is the
@@ -53,7 +73,11 @@ impl RowRenderer {
                 .get(index)
                 .copied()
                 .unwrap_or((ColumnType::String, false));
-            if value.is_empty() {
+            let declared_missing = self
+                .missing
+                .get(index)
+                .is_some_and(|m| m.has_tokens() && m.is_missing(&value));
+            if value.is_empty() || declared_missing {
                 out.push_str("<td class=\"empty\">—</td>");
                 continue;
             }
@@ -86,7 +110,7 @@ fn stream_rows(
     limit: u64,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    RowStream::open(path)?
+    RowStream::open(path, renderer.delimiter)?
         .copy(renderer, limit, out)
         .map(|_| ())
 }
@@ -102,10 +126,11 @@ pub struct RowStream {
 }
 
 impl RowStream {
-    /// Opens `path` and reads past its header.
-    pub fn open(path: &Path) -> io::Result<RowStream> {
+    /// Opens `path` (fields split on `delimiter`) and reads past its header.
+    pub fn open(path: &Path, delimiter: u8) -> io::Result<RowStream> {
         let file = File::open(path)?;
         let reader = csv::ReaderBuilder::new()
+            .delimiter(delimiter)
             .flexible(true)
             .has_headers(true)
             .buffer_capacity(64 * 1024)

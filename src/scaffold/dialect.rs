@@ -1,5 +1,5 @@
-//! Which character separates the fields of a CSV file. Only commas are read by the scan
-//! today; the detection stands alone so that declared dialects can use it later.
+//! Which character separates the fields of a CSV file: `new --from` detects it and writes
+//! the dataset's `delimiter` when it is not a comma.
 
 use std::io::Read;
 use std::path::Path;
@@ -13,7 +13,6 @@ pub enum Delimiter {
 }
 
 impl Delimiter {
-    #[cfg(test)]
     pub fn byte(self) -> u8 {
         match self {
             Delimiter::Comma => b',',
@@ -31,9 +30,13 @@ impl Delimiter {
         }
     }
 
-    /// Whether the scan reads files with this separator.
-    pub fn is_supported(self) -> bool {
-        self == Delimiter::Comma
+    /// The `delimiter` line of the front matter, when the file needs one.
+    pub fn front_matter_line(self) -> Option<&'static str> {
+        match self {
+            Delimiter::Comma => None,
+            Delimiter::Semicolon => Some("delimiter = \";\""),
+            Delimiter::Tab => Some("delimiter = \"\\t\"   # tab"),
+        }
     }
 }
 
@@ -84,7 +87,7 @@ mod tests {
         assert_eq!(detect_in(b"a;b;\"c,d,e\"\r\n"), Delimiter::Semicolon);
         assert_eq!(detect_in(b"a\tb\tc"), Delimiter::Tab);
         assert_eq!(detect_in(b"only\n1\n"), Delimiter::Comma);
-        assert!(!Delimiter::Tab.is_supported());
+        assert_eq!(Delimiter::Comma.front_matter_line(), None);
         assert_eq!(Delimiter::Semicolon.byte(), b';');
     }
 }

@@ -27,9 +27,9 @@ pub const FINGERPRINT_BUDGET: usize = 2_000_000;
 /// Problems reported before the pass stops listing them.
 const MAX_PROBLEMS: usize = 20;
 
-/// Spellings R, pandas and spreadsheets write for a missing or non-finite value. The
-/// column types accept none of them today (only an empty cell is missing), so a numeric
-/// or date column holding one is proposed as text, with a note.
+/// Spellings R, pandas and spreadsheets write for a missing or non-finite value. They are
+/// counted apart from the values; `super::markers` declares them (`missing_values`,
+/// `pandas_numbers`), or the column is proposed as text, with a note.
 pub const MISSING_MARKERS: &[&str] = &[
     "NA",
     "N/A",
@@ -277,19 +277,24 @@ impl Tally {
 /// Reads a comma-separated file once and guesses its columns. Problems (a row with the
 /// wrong number of fields, bytes that are not UTF-8) are listed with their line; the
 /// guess is returned only when there is none.
-pub fn infer(path: &Path, display: &Path) -> Result<Inference, Vec<Diagnostic>> {
+pub fn infer(path: &Path, display: &Path, delimiter: u8) -> Result<Inference, Vec<Diagnostic>> {
     let file = std::fs::File::open(path).map_err(|e| {
         vec![Diagnostic::error(
             display,
             format!("cannot read the file: {e}"),
         )]
     })?;
-    infer_from(std::io::BufReader::new(file), display)
+    infer_from(std::io::BufReader::new(file), display, delimiter)
 }
 
 /// [`infer`] over any reader.
-pub fn infer_from(input: impl std::io::Read, display: &Path) -> Result<Inference, Vec<Diagnostic>> {
+pub fn infer_from(
+    input: impl std::io::Read,
+    display: &Path,
+    delimiter: u8,
+) -> Result<Inference, Vec<Diagnostic>> {
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(true)
         .from_reader(input);
     let mut problems = Vec::new();
@@ -392,7 +397,7 @@ mod tests {
     use super::*;
 
     fn guess(csv: &str) -> Vec<ColumnGuess> {
-        infer_from(csv.as_bytes(), Path::new("t.csv"))
+        infer_from(csv.as_bytes(), Path::new("t.csv"), b',')
             .unwrap()
             .columns
     }
@@ -442,7 +447,8 @@ mod tests {
 
     #[test]
     fn ragged_rows_and_bad_bytes_are_located() {
-        let problems = infer_from(&b"a,b\n1,2\n3\n4,\xff\n"[..], Path::new("t.csv")).unwrap_err();
+        let problems =
+            infer_from(&b"a,b\n1,2\n3\n4,\xff\n"[..], Path::new("t.csv"), b',').unwrap_err();
         let lines: Vec<_> = problems.iter().map(|d| d.line).collect();
         assert_eq!(lines, [Some(3), Some(4)]);
     }
@@ -466,7 +472,7 @@ mod tests {
 
     #[test]
     fn header_names_must_be_there_and_distinct() {
-        let problems = infer_from(&b"a,,a\n1,2,3\n"[..], Path::new("t.csv")).unwrap_err();
+        let problems = infer_from(&b"a,,a\n1,2,3\n"[..], Path::new("t.csv"), b',').unwrap_err();
         let messages: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,

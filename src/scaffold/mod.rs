@@ -8,6 +8,7 @@
 pub mod dialect;
 pub mod infer;
 pub mod init;
+pub mod markers;
 pub mod names;
 pub mod new;
 pub mod suggest;

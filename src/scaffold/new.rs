@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::infer::{self, ColumnGuess, Inference, Kind};
+use super::markers::{self, Declared};
 use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
 use crate::content::markdown::slugify;
@@ -52,9 +53,16 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     let mut files = Vec::new();
     let page = match &options.from {
         Some(from) => {
-            let inference = read_table(from)?;
+            let (mut inference, delimiter) = read_table(from)?;
+            let declared: Vec<Declared> =
+                inference.columns.iter_mut().map(markers::declare).collect();
             let chart = suggest_chart(&inference);
-            report_inference(&mut report, from, &inference, chart.as_ref());
+            let table = Table {
+                inference: &inference,
+                declared: &declared,
+                delimiter,
+            };
+            report_inference(&mut report, from, &table, chart.as_ref());
             // A CSV already in its place is used as it is, not copied onto itself.
             let in_place = std::fs::canonicalize(from).ok()
                 == std::fs::canonicalize(options.root.join(&csv_path)).ok()
@@ -65,7 +73,7 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
                     contents: Contents::CopyOf(from.clone()),
                 });
             }
-            page_from(slug, &inference, chart.as_ref(), needs_license)
+            page_from(slug, &table, chart.as_ref(), needs_license)
         }
         None => skeleton(slug, needs_license),
     };
@@ -100,44 +108,36 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     Ok(report)
 }
 
-/// Checks the separator, then infers the columns.
-fn read_table(from: &Path) -> Result<Inference, Vec<Diagnostic>> {
+/// What `new --from` read: the columns guessed, their markers declared, the separator.
+struct Table<'a> {
+    inference: &'a Inference,
+    declared: &'a [Declared],
+    delimiter: dialect::Delimiter,
+}
+
+/// Detects the separator, then infers the columns.
+fn read_table(from: &Path) -> Result<(Inference, dialect::Delimiter), Vec<Diagnostic>> {
     let delimiter = dialect::detect(from).map_err(|e| {
         vec![Diagnostic::error(
             from,
             format!("cannot read the file: {e}"),
         )]
     })?;
-    if !delimiter.is_supported() {
-        let name = if delimiter == dialect::Delimiter::Tab {
-            "\\t"
-        } else {
-            ";"
-        };
-        return Err(vec![Diagnostic::error(
-            from,
-            format!("{} files are not supported yet", delimiter.describe()),
-        )
-        .at_line(1)
-        .with_hint(format!(
-            "the download must be the file as it is, so datapages will not convert it: save it \
-             as comma-separated CSV first (a spreadsheet's \"CSV (comma delimited)\", or \
-             `python3 -c \"import csv,sys; csv.writer(sys.stdout, lineterminator='\\n').writerows(csv.reader(sys.stdin, delimiter='{name}'))\" < FILE > FILE.csv`)"
-        ))]);
-    }
-    infer::infer(from, from)
+    Ok((infer::infer(from, from, delimiter.byte())?, delimiter))
 }
 
 fn report_inference(
     report: &mut String,
     from: &Path,
-    inference: &Inference,
+    table: &Table,
     chart: Option<&ChartSuggestion>,
 ) {
+    let inference = table.inference;
     let _ = writeln!(
         report,
-        "Read {}: comma-separated, {} rows, {} columns",
+        "Read {}: {}, {} rows, {} columns",
         from.display(),
+        table.delimiter.describe(),
         inference.rows,
         inference.columns.len()
     );
@@ -158,6 +158,17 @@ fn report_inference(
         }
         if !column.markers.is_empty() {
             notes.push(format!("markers {}", marker_list(column)));
+        }
+        let declared = &table.declared[index];
+        if declared.missing_values.len() > 1 {
+            let tokens: Vec<String> = declared.missing_values[1..]
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect();
+            notes.push(format!("missing: {}", tokens.join(", ")));
+        }
+        if declared.pandas_numbers {
+            notes.push("pandas' inf/-inf/nan".to_string());
         }
         let notes = if notes.is_empty() {
             String::new()
@@ -211,7 +222,13 @@ type = \"string\"   # string | integer | number | date | boolean
 description = \"TODO: what the column holds\"
 ";
 
-fn front_matter_head(page: &mut String, slug: &str, needs_license: bool, key: Option<&str>) {
+fn front_matter_head(
+    page: &mut String,
+    slug: &str,
+    needs_license: bool,
+    key: Option<&str>,
+    delimiter: Option<&str>,
+) {
     let today = super::today();
     let _ = writeln!(page, "+++");
     let _ = writeln!(page, "title = {}", toml_string(&title_from_slug(slug)));
@@ -219,6 +236,9 @@ fn front_matter_head(page: &mut String, slug: &str, needs_license: bool, key: Op
     let _ = writeln!(page, "created = {today}\nupdated = {today}");
     if let Some(key) = key {
         let _ = writeln!(page, "primary_key = [{}]", toml_string(key));
+    }
+    if let Some(line) = delimiter {
+        let _ = writeln!(page, "{line}");
     }
     if needs_license {
         let _ = writeln!(page, "\n[license]");
@@ -243,15 +263,22 @@ TODO: what the table does not show, and what a reader should not conclude from i
 
 fn page_from(
     slug: &str,
-    inference: &Inference,
+    table: &Table,
     chart: Option<&ChartSuggestion>,
     needs_license: bool,
 ) -> String {
+    let inference = table.inference;
     let key = proposed_key(inference).map(|i| inference.columns[i].name.as_str());
     let mut page = String::new();
-    front_matter_head(&mut page, slug, needs_license, key);
-    for column in &inference.columns {
-        write_column(&mut page, column, Some(column.name.as_str()) == key);
+    let delimiter = table.delimiter.front_matter_line();
+    front_matter_head(&mut page, slug, needs_license, key, delimiter);
+    for (column, declared) in inference.columns.iter().zip(table.declared) {
+        write_column(
+            &mut page,
+            column,
+            declared,
+            Some(column.name.as_str()) == key,
+        );
     }
     if let Some(chart) = chart {
         let title_of = |name: &str| names::title_and_unit(name).0;
@@ -278,7 +305,7 @@ fn page_from(
     page
 }
 
-fn write_column(page: &mut String, column: &ColumnGuess, key: bool) {
+fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, key: bool) {
     let (title, unit) = names::title_and_unit(&column.name);
     let _ = writeln!(page, "\n[[columns]]");
     let _ = writeln!(page, "name = {}", toml_string(&column.name));
@@ -304,6 +331,20 @@ fn write_column(page: &mut String, column: &ColumnGuess, key: bool) {
     if key {
         let _ = writeln!(page, "unique = true");
     }
+    if !declared.missing_values.is_empty() {
+        let list: Vec<String> = declared
+            .missing_values
+            .iter()
+            .map(|v| toml_string(v))
+            .collect();
+        let _ = writeln!(page, "missing_values = [{}]", list.join(", "));
+    }
+    if declared.pandas_numbers {
+        let _ = writeln!(
+            page,
+            "pandas_numbers = true   # inf, -inf, nan as pandas writes them"
+        );
+    }
     if let Some(values) = &column.enum_values {
         let list: Vec<String> = values.iter().map(|v| toml_string(v)).collect();
         let _ = writeln!(page, "enum = [{}]", list.join(", "));
@@ -324,7 +365,7 @@ fn kind_word(kind: Kind) -> &'static str {
 /// The page to fill in by hand, for a table that is not at hand yet.
 fn skeleton(slug: &str, needs_license: bool) -> String {
     let mut page = String::new();
-    front_matter_head(&mut page, slug, needs_license, None);
+    front_matter_head(&mut page, slug, needs_license, None, None);
     page.push_str(SKELETON_COLUMN);
     let _ = writeln!(page, "+++\n");
     page.push_str(BODY);
@@ -336,17 +377,24 @@ mod tests {
     use super::*;
 
     fn inference(csv: &str) -> Inference {
-        infer::infer_from(csv.as_bytes(), Path::new("t.csv")).unwrap()
+        infer::infer_from(csv.as_bytes(), Path::new("t.csv"), b',').unwrap()
     }
 
     #[test]
     fn the_page_parses_and_keeps_odd_names() {
         let found = inference("\"we\"\"ird, name\",n\nx,1\ny,NA\n");
-        let page = page_from("odd", &found, None, true);
+        let declared = vec![Declared::default(); found.columns.len()];
+        let table = Table {
+            inference: &found,
+            declared: &declared,
+            delimiter: dialect::Delimiter::Semicolon,
+        };
+        let page = page_from("odd", &table, None, true);
         let front = page.split("+++").nth(1).unwrap();
         let parsed: crate::content::DatasetFrontMatter = toml::from_str(front).unwrap();
         assert_eq!(parsed.columns[0].name, "we\"ird, name");
         assert_eq!(parsed.primary_key, ["we\"ird, name"]);
+        assert_eq!(parsed.delimiter.as_deref(), Some(";"));
         assert!(parsed.columns[1].description.contains("`NA` ×1"));
         let placeholders = crate::content::placeholders::find(Path::new("p"), &page);
         assert_eq!(

@@ -104,7 +104,7 @@ mod tests {
     use std::path::Path;
 
     fn inference(csv: &str) -> Inference {
-        super::super::infer::infer_from(csv.as_bytes(), Path::new("t.csv")).unwrap()
+        super::super::infer::infer_from(csv.as_bytes(), Path::new("t.csv"), b',').unwrap()
     }
 
     #[test]

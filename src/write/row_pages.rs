@@ -36,7 +36,7 @@ pub fn write_row_pages(
         return Ok(());
     };
     let columns = column_views(dataset);
-    let rows = RowRenderer::for_row_pages(&dataset.front.columns);
+    let rows = RowRenderer::for_row_pages(&dataset.front.columns).with_dialect(&dataset.front);
     for page in 2..=paging.pages {
         let html = renderer.row_page(site, dataset, &columns, &paging, page)?;
         let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {

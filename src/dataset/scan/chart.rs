@@ -47,9 +47,10 @@ impl ChartColumns {
     pub(super) fn collect(
         &self,
         record: &csv::ByteRecord,
-        column_type: ColumnType,
+        y_column: &super::CompiledColumn,
         into: &mut ChartPoints,
     ) {
+        let column_type = y_column.spec.column_type;
         let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
         let kept = self.filter.iter().all(|(index, values)| {
             cell(*index).is_some_and(|text| values.iter().any(|v| v == text))
@@ -58,7 +59,7 @@ impl ChartColumns {
             return;
         }
         let Some(y_cell) = cell(self.y) else { return };
-        if y_cell.is_empty() {
+        if y_column.missing.is_missing(y_cell) {
             into.missing += 1;
             return;
         }

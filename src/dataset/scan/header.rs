@@ -61,9 +61,10 @@ pub(super) fn check_header(
     display: &Path,
     header: &[String],
     columns: &[CompiledColumn],
+    delimiter: u8,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let header_line = header.join(",");
+    let header_line = header.join(char::from(delimiter).encode_utf8(&mut [0; 4]));
     let at = |index: usize| {
         let column = header[..index]
             .iter()

@@ -10,7 +10,12 @@ use super::problems::PendingProblem;
 use crate::diagnostics::Diagnostic;
 
 /// Turns pending problems into diagnostics with the source line and the column of the cell.
-pub(super) fn locate(path: &Path, display: &Path, pending: Vec<PendingProblem>) -> Vec<Diagnostic> {
+pub(super) fn locate(
+    path: &Path,
+    display: &Path,
+    pending: Vec<PendingProblem>,
+    delimiter: u8,
+) -> Vec<Diagnostic> {
     let mut file = File::open(path).ok().map(BufReader::new);
     pending
         .into_iter()
@@ -18,17 +23,32 @@ pub(super) fn locate(path: &Path, display: &Path, pending: Vec<PendingProblem>) 
             let mut d = Diagnostic::error(PathBuf::from(display), problem.message)
                 .with_severity(problem.severity)
                 .at_line(problem.line as usize);
-            if let Some(text) = file
+            let mut hint = problem.hint;
+            if let Some((text, bare_cr)) = file
                 .as_mut()
                 .and_then(|f| read_line_at(f, problem.record_byte))
             {
-                let column = problem
+                let mut column = problem
                     .field
-                    .and_then(|field| field_column(&text, field))
+                    .and_then(|field| field_column(&text, field, delimiter))
                     .unwrap_or(1);
-                d = d.at(problem.line as usize, column).with_source_line(text);
+                if let Some(at) = bare_cr.filter(|_| problem.field.is_none()) {
+                    // A row of the wrong width: the reader ended it at a carriage return
+                    // inside the line.
+                    column = text[..at].chars().count() + 1;
+                    hint = Some(format!(
+                        "line {} holds a bare carriage return (byte 0x0D, at byte offset {} of the \
+                         file) that no line feed follows: CSV readers end the row there. Remove \
+                         it, or quote the field that holds it",
+                        problem.line,
+                        problem.record_byte + at as u64
+                    ));
+                }
+                // Shown as a symbol: a raw carriage return would garble the terminal.
+                let shown = text.replace('\r', "\u{240d}");
+                d = d.at(problem.line as usize, column).with_source_line(shown);
             }
-            if let Some(hint) = problem.hint {
+            if let Some(hint) = hint {
                 d = d.with_hint(hint);
             }
             d
@@ -36,16 +56,21 @@ pub(super) fn locate(path: &Path, display: &Path, pending: Vec<PendingProblem>) 
         .collect()
 }
 
-fn read_line_at(file: &mut BufReader<File>, byte: u64) -> Option<String> {
+/// The line from `byte` on, without its line end, and the byte offset in it of a carriage
+/// return that does not end it (where the CSV reader ended the record), if any.
+fn read_line_at(file: &mut BufReader<File>, byte: u64) -> Option<(String, Option<usize>)> {
     file.seek(SeekFrom::Start(byte)).ok()?;
     let mut raw = Vec::new();
     file.read_until(b'\n', &mut raw).ok()?;
     let text = String::from_utf8_lossy(&raw);
-    Some(text.trim_end_matches(['\n', '\r']).to_string())
+    let text = text.trim_end_matches(['\n', '\r']).to_string();
+    let bare_cr = text.find('\r');
+    Some((text, bare_cr))
 }
 
 /// The 1-based character column where field `field` starts on a CSV line (quote-aware).
-fn field_column(line: &str, field: usize) -> Option<usize> {
+fn field_column(line: &str, field: usize, delimiter: u8) -> Option<usize> {
+    let delimiter = char::from(delimiter);
     if field == 0 {
         return Some(1);
     }
@@ -54,7 +79,7 @@ fn field_column(line: &str, field: usize) -> Option<usize> {
     for (column, c) in line.chars().enumerate() {
         match c {
             '"' => in_quotes = !in_quotes,
-            ',' if !in_quotes => {
+            c if c == delimiter && !in_quotes => {
                 seen += 1;
                 if seen == field {
                     return Some(column + 2);
@@ -94,7 +119,8 @@ mod tests {
 
     #[test]
     fn field_columns_respect_quotes() {
-        assert_eq!(field_column("a,\"b,c\",d", 2), Some(9));
-        assert_eq!(field_column("a,b", 5), None);
+        assert_eq!(field_column("a,\"b,c\",d", 2, b','), Some(9));
+        assert_eq!(field_column("a,b", 5, b','), None);
+        assert_eq!(field_column("a;\"b;c\";d,e", 2, b';'), Some(9));
     }
 }

@@ -25,6 +25,7 @@ use std::path::Path;
 
 use regex::Regex;
 
+use crate::content::dialect::MissingValues;
 use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
@@ -43,6 +44,8 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 pub struct CompiledColumn<'a> {
     pub spec: &'a ColumnSpec,
     pub pattern: Option<Regex>,
+    /// The cell texts that mean "no value" in this column.
+    pub missing: MissingValues,
 }
 
 impl CompiledColumn<'_> {
@@ -54,6 +57,7 @@ impl CompiledColumn<'_> {
             .map(|spec| CompiledColumn {
                 spec,
                 pattern: None,
+                missing: MissingValues::default(),
             })
             .collect()
     }
@@ -106,6 +110,7 @@ pub fn scan(
         charts: &[],
         source_ids,
         rows_to_render,
+        delimiter: b',',
     };
     scan_with_charts(path, display, &inputs)
 }
@@ -137,6 +142,8 @@ pub struct ScanInputs<'a> {
     pub source_ids: &'a HashSet<&'a str>,
     /// Rows the page's table shows.
     pub rows_to_render: u64,
+    /// The field separator (`delimiter` in the front matter).
+    pub delimiter: u8,
 }
 
 /// The scan; files of `split_from` bytes or more are checked in two halves at once.
@@ -173,6 +180,7 @@ fn scan_file(
         bytes: 0,
     };
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(inputs.delimiter)
         .flexible(true)
         .has_headers(false)
         .buffer_capacity(READ_BUFFER_BYTES)
@@ -183,7 +191,13 @@ fn scan_file(
     else {
         return (None, diagnostics);
     };
-    let header_ok = header::check_header(display, &header, columns, &mut diagnostics);
+    let header_ok = header::check_header(
+        display,
+        &header,
+        columns,
+        inputs.delimiter,
+        &mut diagnostics,
+    );
     let ctx = ScanContext::new(display, *inputs, header.len(), header_ok);
     // A split only pays when the header was read within the first half.
     let split = split.filter(|s| reader.position().byte() < s.at);
@@ -232,7 +246,12 @@ fn scan_file(
                 .with_hint("add the data rows, or remove the dataset until it has some"),
         );
     }
-    diagnostics.extend(locate::locate(path, display, records.pending));
+    diagnostics.extend(locate::locate(
+        path,
+        display,
+        records.pending,
+        inputs.delimiter,
+    ));
     diagnostics.extend(chart::cap_warnings(display, inputs.charts, &summary.charts));
     diagnostics.extend(records.counter.not_shown(display, columns));
     (Some(summary), diagnostics)

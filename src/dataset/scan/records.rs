@@ -11,7 +11,7 @@ use super::locate::{field_offset, invalid_utf8};
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
 use super::ScanInputs;
-use crate::dataset::schema::{ColumnType, DatePrecision};
+use crate::dataset::schema::{table_schema_spelling, ColumnType, DatePrecision};
 use crate::diagnostics::Diagnostic;
 
 /// Rows whose cell lengths decide which columns get room to wrap long text.
@@ -50,6 +50,10 @@ pub(super) struct Records {
     pub(super) charts: Vec<ChartPoints>,
     /// Per column, what the Columns section shows (empty until the header matches).
     pub(super) profiles: Vec<ColumnProfile>,
+    /// The line the last record started on, and whether it was of the wrong width: a
+    /// record starting on that same line is the rest of a row a bare carriage return cut.
+    last_line: u64,
+    last_ragged: bool,
 }
 
 impl<'a> ScanContext<'a> {
@@ -81,6 +85,20 @@ impl<'a> ScanContext<'a> {
     }
 }
 
+impl ScanContext<'_> {
+    /// Whether a record has an empty cell or a declared missing value (the page's dash).
+    fn any_missing(&self, record: &csv::ByteRecord) -> bool {
+        record.iter().enumerate().any(|(index, field)| {
+            field.is_empty()
+                || self
+                    .inputs
+                    .columns
+                    .get(index)
+                    .is_some_and(|c| c.missing.has_tokens() && c.missing.is_missing_bytes(field))
+        })
+    }
+}
+
 impl Records {
     pub(super) fn new(ctx: &ScanContext, from_start: bool) -> Records {
         Records {
@@ -106,6 +124,8 @@ impl Records {
             } else {
                 Vec::new()
             },
+            last_line: 0,
+            last_ragged: false,
         }
     }
 
@@ -122,6 +142,14 @@ impl Records {
             .cloned()
             .unwrap_or_else(csv::Position::new);
         let (line, byte) = (position.line(), position.byte());
+        // The rest of a row cut by a bare carriage return: that row's error (which names
+        // the byte) says it all.
+        let rest_of_cut_row = self.last_ragged && line == self.last_line;
+        self.last_line = line;
+        self.last_ragged = record.len() != ctx.width;
+        if rest_of_cut_row {
+            return;
+        }
         if record.len() != ctx.width {
             if self.counter.record(Scope::Row, ProblemKind::Ragged) {
                 self.pending.push(PendingProblem {
@@ -143,12 +171,12 @@ impl Records {
             return;
         }
         if !self.from_start {
-            if self.first_empty_row.is_none() && record.iter().any(<[u8]>::is_empty) {
+            if self.first_empty_row.is_none() && ctx.any_missing(record) {
                 self.first_empty_row = Some(self.rows);
             }
         } else if self.rows <= ctx.inputs.rows_to_render {
             // What the page's table needs to know about the rows it shows.
-            self.has_empty_cells |= record.iter().any(<[u8]>::is_empty);
+            self.has_empty_cells |= ctx.any_missing(record);
             if self.rows <= ROWS_MEASURED {
                 self.longest_cells.resize(ctx.width, 0);
                 for (longest, field) in self.longest_cells.iter_mut().zip(record.iter()) {
@@ -162,7 +190,7 @@ impl Records {
         }
         for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
             if let Some(y_column) = ctx.inputs.columns.get(chart.y) {
-                chart.collect(record, y_column.spec.column_type, points);
+                chart.collect(record, y_column, points);
             }
         }
         // UTF-8 is checked once for the whole record; only a bad record is looked at
@@ -196,6 +224,14 @@ impl Records {
         }
         for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
+            // A declared missing value (`NA`) is an empty cell to every check and profile.
+            let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
+                ""
+            } else if column.spec.pandas_numbers {
+                table_schema_spelling(value)
+            } else {
+                value
+            };
             // Most cells are non-empty and need only their type checked.
             let problem =
                 if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {

@@ -179,6 +179,7 @@ fn scan_tail(
     let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(split_at)).ok()?;
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(ctx.inputs.delimiter)
         .flexible(true)
         .has_headers(false)
         .buffer_capacity(READ_BUFFER_BYTES)

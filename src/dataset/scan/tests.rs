@@ -29,6 +29,9 @@ fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>
                 .pattern
                 .as_ref()
                 .map(|p| Regex::new(&format!("^(?:{p})$")).unwrap()),
+            missing: crate::content::dialect::MissingValues::resolve(&[spec
+                .missing_values
+                .as_deref()]),
         })
         .collect();
     let ids: HashSet<&str> = ["src-a"].into_iter().collect();
@@ -258,6 +261,7 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         charts: &charts,
         source_ids: &ids,
         rows_to_render: 10,
+        delimiter: b',',
     };
     let (summary, problems) = scan_with_charts(&path, Path::new("t.csv"), &inputs);
     let (split, split_problems) = scan_file(&path, Path::new("t.csv"), &inputs, Some(0));

@@ -36,6 +36,12 @@ fn report(result: (Option<CsvSummary>, Vec<Diagnostic>)) -> String {
 /// The scan of `csv` in one pass and split in the middle must report the same. Returns
 /// whether the split scan put two halves together (rather than reading on as one pass).
 fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
+    assert_split_agrees_in(csv, rows_to_render, b',')
+}
+
+/// [`assert_split_agrees`] for a file separated by `delimiter`, whose `v` column declares
+/// `NA` missing.
+fn assert_split_agrees_in(csv: &[u8], rows_to_render: u64, delimiter: u8) -> bool {
     let specs = [
         column("id", "integer", "unique = true"),
         column("v", "number", "minimum = 0"),
@@ -43,7 +49,9 @@ fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
         column("src", "string", "references = \"sources\""),
         column("note", "string", ""),
     ];
-    let compiled = CompiledColumn::without_patterns(&specs);
+    let mut compiled = CompiledColumn::without_patterns(&specs);
+    let na = ["".to_string(), "NA".to_string()];
+    compiled[1].missing = crate::content::dialect::MissingValues::resolve(&[Some(&na)]);
     let charts = [ChartColumns {
         id: "v".into(),
         x: 0,
@@ -57,6 +65,7 @@ fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
         charts: &charts,
         source_ids: &ids,
         rows_to_render,
+        delimiter,
     };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.csv");
@@ -67,6 +76,35 @@ fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
     let split = report(scan_file(&path, display, &inputs, Some(0)));
     assert_eq!(split, one_pass, "{}", String::from_utf8_lossy(csv));
     HALVES_JOINED.with(|n| n.get()) > joined_before
+}
+
+#[test]
+fn semicolon_and_tab_files_split_as_comma_files_do() {
+    for delimiter in [b';', b'\t'] {
+        let d = char::from(delimiter);
+        let mut csv = format!("id{d}v{d}when{d}src{d}note\n");
+        for i in 0..3000 {
+            // `NA` is missing in `v`; commas are plain text here; some notes are quoted.
+            let v = if i % 5 == 0 {
+                "NA".to_string()
+            } else {
+                format!("{}.5", i % 31)
+            };
+            let note = if i % 3 == 0 {
+                format!("\"a{d}b\"")
+            } else {
+                format!("x, {i}")
+            };
+            csv.push_str(&format!("{i}{d}{v}{d}2021-0{}{d}a{d}{note}\n", i % 9 + 1));
+        }
+        assert!(
+            assert_split_agrees_in(csv.as_bytes(), 100, delimiter),
+            "the halves were joined"
+        );
+        // An `NA` outside `v` is a type error, found in the second half: one pass instead.
+        csv.push_str(&format!("3000{d}1{d}NA{d}a{d}x\n"));
+        assert!(!assert_split_agrees_in(csv.as_bytes(), 100, delimiter));
+    }
 }
 
 #[test]

@@ -1,0 +1,155 @@
+//! The CSV dialect an author declares: the field `delimiter` of a dataset and the
+//! `missing_values` (Table Schema's `missingValues`) of a column, a dataset or the site,
+//! with their checks located by TOML spans.
+
+use super::columns::ColumnSpec;
+use super::spans::Locator;
+use crate::diagnostics::Diagnostic;
+
+/// The separators a dataset may declare with `delimiter`, as written in TOML.
+pub const DELIMITERS: [(&str, u8); 4] = [(",", b','), (";", b';'), ("\t", b'\t'), ("|", b'|')];
+
+/// The byte of a declared `delimiter` (a comma when none is declared); `None` when the
+/// declaration is not one of [`DELIMITERS`].
+pub fn delimiter_byte(declared: Option<&str>) -> Option<u8> {
+    match declared {
+        None => Some(b','),
+        Some(text) => DELIMITERS
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|(_, byte)| *byte),
+    }
+}
+
+/// The cell texts that mean "no value" in one column. An empty cell always does; the
+/// other tokens (`NA`, `n/a`, `nan`…) come from the column, else the dataset, else the
+/// site's `missing_values`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct MissingValues {
+    /// The tokens besides the empty string, in the author's order.
+    tokens: Vec<String>,
+}
+
+impl MissingValues {
+    /// The first list declared, from the most specific place to the least.
+    pub fn resolve(lists: &[Option<&[String]>]) -> MissingValues {
+        let list = lists.iter().flatten().next().copied().unwrap_or_default();
+        let mut tokens: Vec<String> = Vec::new();
+        for token in list {
+            if !token.is_empty() && !tokens.contains(token) {
+                tokens.push(token.clone());
+            }
+        }
+        MissingValues { tokens }
+    }
+
+    /// Whether a cell means "no value". Runs for every cell of a column with tokens.
+    #[inline]
+    pub fn is_missing(&self, cell: &str) -> bool {
+        cell.is_empty() || (!self.tokens.is_empty() && self.tokens.iter().any(|t| t == cell))
+    }
+
+    /// [`Self::is_missing`] on the bytes of a cell.
+    #[inline]
+    pub fn is_missing_bytes(&self, cell: &[u8]) -> bool {
+        cell.is_empty() || self.tokens.iter().any(|t| t.as_bytes() == cell)
+    }
+
+    /// Whether anything besides an empty cell means "no value".
+    pub fn has_tokens(&self) -> bool {
+        !self.tokens.is_empty()
+    }
+
+    /// The list as Table Schema and CSVW state it: the empty string first.
+    pub fn list(&self) -> Vec<String> {
+        std::iter::once(String::new())
+            .chain(self.tokens.iter().cloned())
+            .collect()
+    }
+}
+
+/// Each column's missing values, from its own list, else the dataset's.
+pub fn columns_missing_values(
+    columns: &[ColumnSpec],
+    dataset: Option<&[String]>,
+) -> Vec<MissingValues> {
+    columns
+        .iter()
+        .map(|c| MissingValues::resolve(&[c.missing_values.as_deref(), dataset]))
+        .collect()
+}
+
+/// Checks a declared `missing_values` list at `key` (e.g. `columns[2].missing_values`):
+/// it must include `""`, since every page shows an empty cell as missing.
+pub fn check_missing_values(
+    list: Option<&[String]>,
+    key: &str,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let Some(list) = list else { return };
+    if !list.iter().any(String::is_empty) {
+        let shown: Vec<String> = std::iter::once("\"\"".to_string())
+            .chain(list.iter().map(|t| format!("{t:?}")))
+            .collect();
+        problems.push(
+            locator
+                .error(
+                    format!("`{key}` leaves out \"\", the empty cell"),
+                    locator.value(key).or(locator.key(key)),
+                )
+                .with_hint(format!(
+                    "an empty cell always means missing here; write `missing_values = [{}]`",
+                    shown.join(", ")
+                )),
+        );
+    }
+}
+
+/// Checks a declared `delimiter` at `key`.
+pub fn check_delimiter(
+    declared: Option<&str>,
+    key: &str,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    if let Some(text) = declared {
+        if delimiter_byte(Some(text)).is_none() {
+            problems.push(
+                locator
+                    .error(
+                        format!("`{key}` {text:?} is not a field separator datapages reads"),
+                        locator.value(key),
+                    )
+                    .with_hint(r#"write one of ",", ";", "\t" (tab) or "|""#),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_most_specific_list_wins_and_empty_is_always_missing() {
+        let column = vec!["NA".to_string(), String::new()];
+        let dataset = vec![String::new(), "n/a".to_string()];
+        let missing = MissingValues::resolve(&[Some(&column), Some(&dataset)]);
+        assert!(missing.is_missing("NA") && missing.is_missing(""));
+        assert!(!missing.is_missing("n/a") && !missing.is_missing("na"));
+        assert!(missing.is_missing_bytes(b"NA"));
+        assert_eq!(missing.list(), ["", "NA"]);
+        let default = MissingValues::resolve(&[None, None]);
+        assert!(!default.has_tokens() && default.is_missing(""));
+        assert_eq!(default.list(), [""]);
+    }
+
+    #[test]
+    fn delimiters() {
+        assert_eq!(delimiter_byte(None), Some(b','));
+        assert_eq!(delimiter_byte(Some("\t")), Some(b'\t'));
+        assert_eq!(delimiter_byte(Some(";")), Some(b';'));
+        assert_eq!(delimiter_byte(Some(";;")), None);
+    }
+}
