@@ -14,7 +14,7 @@ use crate::dataset::scan::ChartPoint;
 use crate::text::escape_html_into;
 
 /// The most intervals the value axis is divided into.
-const MAX_INTERVALS: usize = 7;
+const MAX_INTERVALS: usize = 8;
 
 /// The value axis across: ticks, where the plot starts (pixels) and its share of the width.
 struct Axis {
