@@ -316,3 +316,28 @@ fn dots_get_a_row_each_on_their_guide_line_with_their_value() {
         "exact value in the mark's title"
     );
 }
+
+#[test]
+fn boxes_apart_at_both_ends_of_the_widths_are_apart_between() {
+    use super::place::Area;
+    // A label (about 38 px) 8 px right of a bar ending at 50 %, and a gridline at 70 %:
+    // 60 px right of the bar end at 300 px, past the label, and further at wider widths.
+    let label = Area::text(0.0, 0.5, 8.0, 100.0, "4,562", "v", "start");
+    let far = Area::vertical(0.0, 0.7, 90.0, 110.0);
+    assert!(!label.meets(&far, 1.0));
+    // A gridline at 55 %: 15 px right of the bar end at 300 px, inside the label.
+    let near = Area::vertical(0.0, 0.55, 90.0, 110.0);
+    assert!(near.meets(&label, 1.0) && label.meets(&near, 1.0));
+    // The same line above the label's row does not meet it.
+    let above = Area::vertical(0.0, 0.55, 40.0, 80.0);
+    assert!(!label.meets(&above, 1.0));
+    // A name at the left edge meets a line 20 px in from a 40 px plot start only if the
+    // name is wider than 60 px.
+    let name = Area::text(0.0, 0.0, 0.0, 100.0, "NVMe", "v", "start");
+    assert!(!name.meets(&Area::vertical(60.0, 0.0, 90.0, 110.0), 1.0));
+    let long = Area::text(0.0, 0.0, 0.0, 100.0, "64K sequential read", "v", "start");
+    assert!(long.meets(&Area::vertical(60.0, 0.0, 90.0, 110.0), 1.0));
+    // Text past the right edge at the narrowest width is not inside.
+    assert!(!Area::text(0.0, 0.95, 8.0, 100.0, "10,366", "v", "start").inside());
+    assert!(Area::text(0.0, 0.5, 8.0, 100.0, "10,366", "v", "start").inside());
+}
