@@ -70,6 +70,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 x_scale,
                 points: &points.points,
                 missing: points.missing,
+                not_finite: points.not_finite,
                 dropped: points.dropped,
             };
             RenderedChart {

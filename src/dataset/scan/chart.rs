@@ -38,6 +38,9 @@ pub struct ChartPoints {
     pub points: Vec<ChartPoint>,
     /// Rows the filter kept whose `y` cell is empty: not drawn, and said so.
     pub missing: u64,
+    /// Rows the filter kept whose `y` is NaN, INF or -INF: not drawn, and said so.
+    #[serde(default)]
+    pub not_finite: u64,
     /// Points past [`CHART_POINTS_CAP`]: not drawn, and said so.
     pub dropped: u64,
 }
@@ -65,7 +68,11 @@ impl ChartColumns {
         }
         // A cell of the wrong type is reported by the type check; it is not drawn.
         let Ok(y) = y_cell.parse::<f64>() else { return };
-        if !y.is_finite() || column_type.check(y_cell).is_err() {
+        if column_type.check(y_cell).is_err() {
+            return;
+        }
+        if !y.is_finite() {
+            into.not_finite += 1;
             return;
         }
         if into.points.len() >= CHART_POINTS_CAP {
@@ -90,6 +97,7 @@ impl ChartPoints {
     /// them after this one's (the cap still applies).
     pub(super) fn append(&mut self, later: ChartPoints) {
         self.missing += later.missing;
+        self.not_finite += later.not_finite;
         self.dropped += later.dropped;
         for point in later.points {
             if self.points.len() < CHART_POINTS_CAP {

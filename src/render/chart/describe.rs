@@ -18,6 +18,13 @@ pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
             chart.y_title
         ));
     }
+    if chart.not_finite > 0 {
+        notes.push(format!(
+            "Not drawn: {} whose {} is NaN or INF.",
+            rows(chart.not_finite),
+            chart.y_title
+        ));
+    }
     if unplaced > 0 {
         let kind = if chart.x_scale == XScale::Date {
             "an ISO date"

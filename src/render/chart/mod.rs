@@ -5,11 +5,14 @@
 //! Horizontal positions are percentages of the SVG's width and vertical positions are
 //! pixels, with no `viewBox`. Text therefore keeps its size at any width (readable on a
 //! 360 px phone, not oversized on a wide screen) while bars, lines and gridlines stretch.
-//! The layout is planned so that nothing collides down to [`NARROWEST`] pixels.
+//! The layout is planned (see `place`) so that no label meets another label, a mark or a
+//! line at any width from [`NARROWEST`] to `place::WIDEST` pixels; tests/chart_overlap.rs
+//! measures it in a browser.
 //! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
 //! follows the reader's colour scheme too.
 
 mod describe;
+mod place;
 mod rows;
 mod scale;
 mod svg;
@@ -30,9 +33,6 @@ use xy::xy_layout;
 
 /// The narrowest width, in pixels, the layout is planned for (a 360 px phone, less margins).
 pub const NARROWEST: f64 = 300.0;
-
-/// A generous estimate of the width of one character at the 13 px label size.
-pub(super) const CHAR_WIDTH: f64 = 7.4;
 
 /// Points a single-series chart still labels with their values.
 pub(super) const LABELLED_POINTS: usize = 12;
@@ -66,6 +66,8 @@ pub struct ChartInput<'a> {
     pub points: &'a [ChartPoint],
     /// Rows kept by the filter but without a value: not drawn, and the chart says so.
     pub missing: u64,
+    /// Rows kept by the filter whose value is NaN, INF or -INF: not drawn, and said so.
+    pub not_finite: u64,
     /// Points past the cap: not drawn, and the chart says so.
     pub dropped: u64,
 }
@@ -85,7 +87,7 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
     let mut body = Body::default();
     let mut y = match placement {
         Placement::Inline => 0.0,
-        Placement::File => body.wrapped(chart.title, 0.0, 18.0, "h", 35, 20.0) + 8.0,
+        Placement::File => body.wrapped(chart.title, (0.0, 18.0), "h", NARROWEST, 20.0) + 8.0,
     };
     let category_rows = matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar)
         || chart.x_scale == XScale::Category && chart.kind == ChartKind::Dot;
@@ -98,7 +100,7 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
         next
     };
     for note in notes(chart, unplaced) {
-        y = body.wrapped(&note, 0.0, y + 14.0, "m", 44, 16.0);
+        y = body.wrapped(&note, (0.0, y + 20.0), "m", NARROWEST, 16.0);
     }
     let height = (y + 10.0).ceil();
     let id = chart.id;

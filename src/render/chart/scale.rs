@@ -49,34 +49,49 @@ pub(super) fn value_range(points: &[ChartPoint]) -> (f64, f64) {
     }
 }
 
-/// Round tick values covering `lo..=hi`, about `target` steps, and the step.
-pub(super) fn nice_ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
-    let (lo, hi) = if hi > lo {
+/// Round tick values covering `lo..=hi` in steps of 1, 2 or 5 times a power of ten, at
+/// most `max_intervals` of them, and the step. The smallest such step wins, so the axis
+/// ends at the first tick at or above `hi` (10.76 -> 12 in steps of 2, 2.46 million ->
+/// 2.5 million in steps of 500,000). Equal ends get a range around them.
+pub(super) fn nice_ticks(lo: f64, hi: f64, max_intervals: usize) -> (Vec<f64>, f64) {
+    let (lo, hi) = if !(lo.is_finite() && hi.is_finite()) {
+        (0.0, 1.0)
+    } else if hi > lo {
         (lo, hi)
     } else if lo == 0.0 {
         (0.0, 1.0)
     } else {
         (lo - lo.abs() / 2.0, hi + hi.abs() / 2.0)
     };
-    let raw = (hi - lo) / target.max(1) as f64;
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let ratio = raw / magnitude;
-    let nice = if ratio <= 1.0 {
-        1.0
-    } else if ratio <= 2.0 {
-        2.0
-    } else if ratio <= 2.5 {
-        2.5
-    } else if ratio <= 5.0 {
-        5.0
-    } else {
-        10.0
-    };
-    let step = nice * magnitude;
-    let first = (lo / step + 1e-9).floor() as i64;
-    let last = (hi / step - 1e-9).ceil() as i64;
-    let ticks = (first..=last).map(|i| i as f64 * step).collect();
-    (ticks, step)
+    if !(hi - lo).is_finite() {
+        return (vec![lo, hi], f64::MAX);
+    }
+    let max_intervals = max_intervals.max(1) as f64;
+    let smallest = (hi - lo) / max_intervals;
+    let mut exponent = smallest.log10().floor() as i32 - 1;
+    loop {
+        for multiple in [1.0, 2.0, 5.0] {
+            // `multiple * 10^exponent`, exact for negative exponents too (0.2, not 0.2000…01).
+            let power: f64 = format!("1e{}", exponent.abs()).parse().unwrap_or(f64::MAX);
+            let at = |i: f64| {
+                if exponent >= 0 {
+                    i * multiple * power
+                } else {
+                    i * multiple / power
+                }
+            };
+            let step = at(1.0);
+            let first = (lo / step + 1e-9).floor();
+            let last = (hi / step - 1e-9).ceil();
+            if last - first <= max_intervals || exponent > 308 {
+                let ticks = (first as i64..=last as i64)
+                    .map(|i| at(i as f64) + 0.0)
+                    .collect();
+                return (ticks, step);
+            }
+        }
+        exponent += 1;
+    }
 }
 
 /// A tick value with the decimals its step needs and thousands separators.

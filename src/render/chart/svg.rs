@@ -3,24 +3,24 @@
 
 use std::fmt::Write as _;
 
-use super::{CHAR_WIDTH, NARROWEST};
+use super::NARROWEST;
 use crate::text::escape_html_into;
 
 /// The colours, fonts and dark variant, scoped to `svg.dpc` so an inline chart's style
-/// cannot leak into the page.
-pub(super) const STYLE: &str = "svg.dpc{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif;font-size:13px}\
-svg.dpc .bg{fill:#fbfaf7}svg.dpc text{fill:#1d1f21}svg.dpc .m{fill:#5b6066}\
-svg.dpc .h{font-size:15px;font-weight:700}svg.dpc .a{font-size:12px;font-weight:600;fill:#5b6066}\
-svg.dpc .k{font-size:12px;fill:#5b6066;font-variant-numeric:tabular-nums}svg.dpc .v{font-variant-numeric:tabular-nums}\
-svg.dpc .g{stroke:#dcd8cf;stroke-width:1}svg.dpc .z{stroke:#6f757b;stroke-width:1}\
-svg.dpc .s0{fill:#1f5f99;stroke:#1f5f99}svg.dpc .s1{fill:#b3541e;stroke:#b3541e}svg.dpc .s2{fill:#2e7d4f;stroke:#2e7d4f}\
-svg.dpc .s3{fill:#7b4ea3;stroke:#7b4ea3}svg.dpc .s4{fill:#8a6d00;stroke:#8a6d00}svg.dpc .s5{fill:#a23b72;stroke:#a23b72}\
-svg.dpc .l{fill:none;stroke-width:2.25}svg.dpc .o{fill:#fbfaf7;stroke-width:2}\
-@media screen and (prefers-color-scheme:dark){svg.dpc .bg{fill:#17191b}svg.dpc text{fill:#e8e6e1}\
-svg.dpc .m,svg.dpc .a,svg.dpc .k{fill:#a7abb0}svg.dpc .g{stroke:#3a3d41}svg.dpc .z{stroke:#8d9298}\
-svg.dpc .s0{fill:#7db7f0;stroke:#7db7f0}svg.dpc .s1{fill:#f0a36b;stroke:#f0a36b}svg.dpc .s2{fill:#74c69d;stroke:#74c69d}\
-svg.dpc .s3{fill:#c3a2e6;stroke:#c3a2e6}svg.dpc .s4{fill:#d9c15a;stroke:#d9c15a}svg.dpc .s5{fill:#f08cc0;stroke:#f08cc0}\
-svg.dpc .l{fill:none}svg.dpc .o{fill:#17191b}}";
+/// cannot leak into the page. Colours are custom properties: the dark variant (and a page
+/// that wants other colours) only redefines them.
+pub(super) const STYLE: &str = "svg.dpc{--dpc-bg:#fbfaf7;--dpc-ink:#1d1f21;--dpc-muted:#5b6066;--dpc-grid:#dcd8cf;--dpc-axis:#6f757b;\
+--dpc-s0:#1f5f99;--dpc-s1:#b3541e;--dpc-s2:#2e7d4f;--dpc-s3:#7b4ea3;--dpc-s4:#8a6d00;--dpc-s5:#a23b72;\
+font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif;font-size:13px}\
+svg.dpc .bg{fill:var(--dpc-bg)}svg.dpc text{fill:var(--dpc-ink)}svg.dpc .m{fill:var(--dpc-muted)}\
+svg.dpc .h{font-size:15px;font-weight:700}svg.dpc .a{font-size:12px;font-weight:600;fill:var(--dpc-muted)}\
+svg.dpc .k{font-size:12px;fill:var(--dpc-muted);font-variant-numeric:tabular-nums}svg.dpc .v{font-variant-numeric:tabular-nums}\
+svg.dpc .g{stroke:var(--dpc-grid);stroke-width:1}svg.dpc .z{stroke:var(--dpc-axis);stroke-width:1}\
+svg.dpc .s0{fill:var(--dpc-s0);stroke:var(--dpc-s0)}svg.dpc .s1{fill:var(--dpc-s1);stroke:var(--dpc-s1)}svg.dpc .s2{fill:var(--dpc-s2);stroke:var(--dpc-s2)}\
+svg.dpc .s3{fill:var(--dpc-s3);stroke:var(--dpc-s3)}svg.dpc .s4{fill:var(--dpc-s4);stroke:var(--dpc-s4)}svg.dpc .s5{fill:var(--dpc-s5);stroke:var(--dpc-s5)}\
+svg.dpc .l{fill:none;stroke-width:2.25}svg.dpc .o{fill:var(--dpc-bg);stroke-width:2}svg.dpc .gd{stroke-width:1;stroke-dasharray:2 3}\
+@media screen and (prefers-color-scheme:dark){svg.dpc{--dpc-bg:#17191b;--dpc-ink:#e8e6e1;--dpc-muted:#a7abb0;--dpc-grid:#3a3d41;--dpc-axis:#8d9298;\
+--dpc-s0:#7db7f0;--dpc-s1:#f0a36b;--dpc-s2:#74c69d;--dpc-s3:#c3a2e6;--dpc-s4:#d9c15a;--dpc-s5:#f08cc0}}";
 
 /// Line dash patterns per series, so lines differ by more than colour.
 pub(super) const DASHES: [&str; 4] = ["", "7 4", "2 3", "10 3 2 3"];
@@ -34,11 +34,24 @@ pub(super) struct Body {
 impl Body {
     /// A `<text>` element; `x` is already formatted (`12.5%` or `40`).
     pub(super) fn text(&mut self, x: &str, y: f64, class: &str, anchor: &str, content: &str) {
-        let _ = write!(
-            self.out,
-            "<text x=\"{x}\" y=\"{}\" class=\"{class}\"",
-            num(y)
-        );
+        self.text_dx(x, 0.0, y, class, anchor, content);
+    }
+
+    /// A `<text>` element moved `dx` pixels across from `x`.
+    pub(super) fn text_dx(
+        &mut self,
+        x: &str,
+        dx: f64,
+        y: f64,
+        class: &str,
+        anchor: &str,
+        content: &str,
+    ) {
+        let _ = write!(self.out, "<text x=\"{x}\"");
+        if dx != 0.0 {
+            let _ = write!(self.out, " dx=\"{}\"", num(dx));
+        }
+        let _ = write!(self.out, " y=\"{}\" class=\"{class}\"", num(y));
         if anchor != "start" {
             let _ = write!(self.out, " text-anchor=\"{anchor}\"");
         }
@@ -47,18 +60,18 @@ impl Body {
         self.out.push_str("</text>\n");
     }
 
-    /// Text wrapped at `chars` characters per line; returns the baseline of the last line.
+    /// Text of style `class` wrapped to `width` pixels, in lines as even as they can be;
+    /// returns the baseline of the last line.
     pub(super) fn wrapped(
         &mut self,
         text: &str,
-        x: f64,
-        y: f64,
+        (x, y): (f64, f64),
         class: &str,
-        chars: usize,
+        width: f64,
         step: f64,
     ) -> f64 {
         let mut baseline = y;
-        for (index, line) in wrap(text, chars).iter().enumerate() {
+        for (index, line) in wrap_balanced(text, class, width).iter().enumerate() {
             baseline = y + index as f64 * step;
             self.text(&num(x), baseline, class, "start", line);
         }
@@ -138,12 +151,30 @@ impl Body {
     }
 }
 
-/// Words packed into lines of at most `chars` characters (a longer word gets its own line).
-pub(super) fn wrap(text: &str, chars: usize) -> Vec<String> {
+/// As [`wrap`], in as many lines, but as even as they can be: no word left alone on a
+/// last line ("(ms)." under a long line).
+pub(super) fn wrap_balanced(text: &str, class: &str, width: f64) -> Vec<String> {
+    let lines = wrap(text, class, width);
+    let total = text_width_at(text, font(class).0, font(class).1);
+    let mut narrower = (total / lines.len().max(1) as f64).floor();
+    while narrower < width {
+        let even = wrap(text, class, narrower);
+        if even.len() == lines.len() {
+            return even;
+        }
+        narrower += 4.0;
+    }
+    lines
+}
+
+/// Words of style `class` packed into lines at most `width` pixels wide (a longer word
+/// gets its own line).
+pub(super) fn wrap(text: &str, class: &str, width: f64) -> Vec<String> {
+    let (px, bold) = font(class);
     let mut lines: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in text.split_whitespace() {
-        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > chars {
+        if !current.is_empty() && text_width_at(&format!("{current} {word}"), px, bold) > width {
             lines.push(std::mem::take(&mut current));
         }
         if !current.is_empty() {
@@ -157,8 +188,41 @@ pub(super) fn wrap(text: &str, chars: usize) -> Vec<String> {
     lines
 }
 
+/// The size and weight of a text class of the style sheet.
+pub(super) fn font(class: &str) -> (f64, bool) {
+    match class {
+        "k" => (12.0, false),
+        "a" => (12.0, true),
+        "h" => (15.0, true),
+        _ => (13.0, false),
+    }
+}
+
+/// The width of `text` at the 13 px label size (see [`text_width_at`]).
 pub(super) fn text_width(text: &str) -> f64 {
-    text.chars().count() as f64 * CHAR_WIDTH
+    text_width_at(text, 13.0, false)
+}
+
+/// A generous width of `text` at `px` pixels: the advance widths of DejaVu Sans (among
+/// the widest fallbacks of the font stack) in ems, bold a tenth wider.
+pub(super) fn text_width_at(text: &str, px: f64, bold: bool) -> f64 {
+    let ems: f64 = text.chars().map(char_ems).sum();
+    ems * px * if bold { 1.1 } else { 1.0 }
+}
+
+fn char_ems(c: char) -> f64 {
+    match c {
+        'i' | 'j' | 'l' | '\'' | '|' | 'I' | 'J' => 0.3,
+        ' ' | ',' | '.' | ':' | ';' | '!' | '/' | '\\' => 0.34,
+        'f' | 't' | '-' | '(' | ')' | '[' | ']' | '{' | '}' => 0.4,
+        'r' | '"' => 0.46,
+        's' | 'z' | 'c' => 0.56,
+        'm' | 'M' | 'W' | 'w' | '%' | '@' => 1.0,
+        'a'..='z' | '0'..='9' | '#' | '$' | '+' | '=' | '<' | '>' | '?' | '_' | '~' | '*' => 0.64,
+        'A'..='Z' => 0.8,
+        _ if c.is_ascii() => 0.64,
+        _ => 1.0,
+    }
 }
 
 /// A pixel number with at most two decimals and no trailing zeros.

@@ -1,7 +1,7 @@
 //! Chart rendering: layouts, escaping, ticks, dates and wrapping, checked on small inputs.
 
 use super::scale::{day_number, nice_ticks, tick_text};
-use super::svg::wrap;
+use super::svg::{wrap, wrap_balanced};
 use super::*;
 use crate::dataset::schema::{format_cell, ColumnType};
 
@@ -27,6 +27,7 @@ fn input<'a>(kind: ChartKind, x_scale: XScale, points: &'a [ChartPoint]) -> Char
         x_scale,
         points,
         missing: 0,
+        not_finite: 0,
         dropped: 0,
     }
 }
@@ -47,16 +48,74 @@ fn flagship_points() -> Vec<ChartPoint> {
 
 #[test]
 fn ticks_are_round_and_cover_the_data() {
-    assert_eq!(
-        nice_ticks(0.0, 10366.0, 4).0,
-        [0.0, 5000.0, 10000.0, 15000.0]
-    );
-    assert_eq!(nice_ticks(0.0, 13.88, 4).0, [0.0, 5.0, 10.0, 15.0]);
-    assert_eq!(nice_ticks(-3.0, 4.0, 4).0, [-4.0, -2.0, 0.0, 2.0, 4.0]);
-    assert_eq!(nice_ticks(0.0, 0.0, 4).0.last(), Some(&1.0));
     assert_eq!(tick_text(15000.0, 5000.0), "15,000");
-    assert_eq!(tick_text(2.5, 2.5), "2.5");
+    assert_eq!(tick_text(2.5, 0.5), "2.5");
     assert_eq!(tick_text(-0.0, 0.5), "0.0");
+}
+
+#[test]
+fn ticks_step_by_one_two_or_five_and_end_at_the_first_tick_past_the_maximum() {
+    assert_eq!(
+        nice_ticks(0.0, 10.76, 6),
+        ([0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0].to_vec(), 2.0)
+    );
+    let (ticks, step) = nice_ticks(0.0, 2_460_000.0, 6);
+    assert_eq!(step, 500_000.0);
+    assert_eq!(ticks.last(), Some(&2_500_000.0));
+    assert_eq!(nice_ticks(0.0, 10366.0, 6).0.last(), Some(&12000.0));
+    assert_eq!(
+        nice_ticks(0.0, 10.0, 6).0.last(),
+        Some(&10.0),
+        "a maximum on a tick ends there"
+    );
+    // Fewer intervals allowed: a coarser 1-2-5 step, still ending at the next tick.
+    assert_eq!(
+        nice_ticks(0.0, 10.76, 3),
+        ([0.0, 5.0, 10.0, 15.0].to_vec(), 5.0)
+    );
+    assert_eq!(
+        nice_ticks(0.0, 155_602.0, 4).0,
+        [0.0, 50_000.0, 100_000.0, 150_000.0, 200_000.0]
+    );
+}
+
+#[test]
+fn ticks_handle_negative_tiny_equal_and_huge_ranges() {
+    assert_eq!(nice_ticks(-3.0, 4.0, 4).0, [-4.0, -2.0, 0.0, 2.0, 4.0]);
+    assert_eq!(nice_ticks(-7.3, 0.0, 6).0, [-8.0, -6.0, -4.0, -2.0, 0.0]);
+    assert_eq!(
+        nice_ticks(-12.0, -3.0, 6).0,
+        [-12.0, -10.0, -8.0, -6.0, -4.0, -2.0]
+    );
+    // Tiny steps are exact decimals, not 0.30000000000000004.
+    let (ticks, step) = nice_ticks(0.0, 0.00046, 6);
+    assert_eq!(step, 0.0001);
+    assert_eq!(ticks, [0.0, 0.0001, 0.0002, 0.0003, 0.0004, 0.0005]);
+    assert_eq!(nice_ticks(0.0, 0.3, 3).0, [0.0, 0.1, 0.2, 0.3]);
+    assert_eq!(tick_text(0.0003, 0.0001), "0.0003");
+    // All values equal: zero gets a unit range, others a range around them.
+    assert_eq!(nice_ticks(0.0, 0.0, 4).0, [0.0, 0.5, 1.0]);
+    let (ticks, _) = nice_ticks(7.0, 7.0, 6);
+    assert!(
+        ticks[0] <= 3.5 && *ticks.last().unwrap() >= 10.5,
+        "{ticks:?}"
+    );
+    // Huge values stay finite and round.
+    let (ticks, step) = nice_ticks(0.0, 9.1e15, 6);
+    assert_eq!(step, 2e15);
+    assert_eq!(ticks.last(), Some(&1e16));
+    let (ticks, step) = nice_ticks(0.0, 9.5e299, 6);
+    assert_eq!((step, ticks.last()), (2e299, Some(&1e300)));
+    // Never more intervals than asked for.
+    for hi in [1.0, 1.01, 3.3, 7.7, 9.99, 12.5, 99.0, 123_456.0] {
+        for max in 1..=8 {
+            let (ticks, _) = nice_ticks(0.0, hi, max);
+            assert!(
+                ticks.len() - 1 <= max && *ticks.last().unwrap() >= hi,
+                "{hi} {max} {ticks:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -71,10 +130,18 @@ fn dates_become_day_numbers() {
 #[test]
 fn words_wrap_at_the_width() {
     assert_eq!(
-        wrap("Cluster throughput by block size and interface", 35),
+        wrap("Cluster throughput by block size and interface", "v", 230.0),
         ["Cluster throughput by block size", "and interface"]
     );
-    assert_eq!(wrap("", 10), [""]);
+    assert_eq!(wrap("", "v", 100.0), [""]);
+    // Balanced: the last line is not a lone word.
+    let even = wrap_balanced(
+        "Not drawn: 1 row with no value in Latency (ms).",
+        "m",
+        300.0,
+    );
+    assert_eq!(even.len(), 2, "{even:?}");
+    assert!(even[1].contains(' '), "{even:?}");
 }
 
 #[test]
@@ -95,9 +162,10 @@ fn grouped_bars_carry_title_description_and_escaped_text() {
         "inline charts leave the title to the page"
     );
     assert_eq!(svg.matches("<rect x=").count(), 9);
-    // 10,366 is the longest bar; its width is 10366/15000 of the bar span.
+    // 10,366 is the longest bar; the axis ends at the next round tick, 12,000.
     assert!(svg.contains(">10,366</text>"));
-    assert!(svg.contains(">15,000</text>"));
+    assert!(svg.contains(">12,000</text>"));
+    assert!(!svg.contains(">15,000</text>"));
     assert!(svg.contains(">Cluster throughput (MB/s)</text>"));
     assert!(svg.contains(">NVMe</text>"), "series name beside each bar");
     assert_eq!(
@@ -119,7 +187,9 @@ fn standalone_files_declare_xml_and_draw_the_title() {
     assert!(svg.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "));
     assert!(svg.ends_with("</svg>\n"));
     assert!(
-        svg.contains("class=\"h\">Throughput &lt;by&gt; &quot;size&quot; &amp; interface</text>")
+        svg.contains("class=\"h\">Throughput &lt;by&gt;</text>")
+            && svg.contains("class=\"h\">&quot;size&quot; &amp; interface</text>"),
+        "the title, wrapped to the narrowest width: {svg}"
     );
     assert!(svg.contains("@media screen and (prefers-color-scheme:dark)"));
 }
@@ -132,9 +202,6 @@ fn bars_grow_from_zero_both_ways() {
         ..input(ChartKind::Bar, XScale::Category, &points)
     };
     let svg = render(&chart, Placement::Inline);
-    // Ticks -2..4 in steps of 2; zero sits a third of the way along the 92.4% span
-    // (the rest is room for a two-character label).
-    assert!(svg.contains("<line x1=\"30.8%\""), "{svg}");
     assert!(
         svg.contains("text-anchor=\"end\">-2</text>"),
         "negative labels sit left"
@@ -178,12 +245,14 @@ fn left_out_rows_are_said() {
     let points = [point("a", None, 1.0)];
     let chart = ChartInput {
         missing: 2,
+        not_finite: 3,
         dropped: 1,
         ..input(ChartKind::Bar, XScale::Category, &points)
     };
     let svg = render(&chart, Placement::Inline);
     assert!(svg.contains("Not drawn: 2 rows with no value in Cluster throughput (MB/s)."));
     assert!(svg.contains("Not drawn: 1 row past the first 1; the table and the CSV have them."));
+    assert!(svg.contains("Not drawn: 3 rows whose Cluster throughput (MB/s) is NaN or INF."));
 }
 
 #[test]
@@ -197,4 +266,78 @@ fn many_categories_get_thinned_tick_labels() {
     );
     let labels = svg.matches("class=\"k\"").count();
     assert!(labels < 12 + 6, "{labels} labels");
+}
+
+#[test]
+fn dots_get_a_row_each_on_their_guide_line_with_their_value() {
+    let points = [
+        point("32K", Some("SATA"), 1.18),
+        point("32K", Some("SAS"), 1.19),
+        point("32K", Some("NVMe"), 1.05),
+    ];
+    let svg = render(
+        &input(ChartKind::Dot, XScale::Category, &points),
+        Placement::Inline,
+    );
+    for value in ["1.18", "1.19", "1.05"] {
+        assert!(
+            svg.contains(&format!(">{value}</text>")),
+            "{value} printed: {svg}"
+        );
+    }
+    // Each marker sits on the middle of its own guide line: three rows, three heights.
+    let guides: Vec<&str> = svg
+        .lines()
+        .filter(|l| l.contains("class=\"g gd\""))
+        .collect();
+    assert_eq!(guides.len(), 3, "{svg}");
+    let mut heights: Vec<String> = Vec::new();
+    for guide in guides {
+        let y1 = guide
+            .split("y1=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next());
+        let y1 = y1.unwrap_or_default().to_string();
+        assert!(guide.contains(&format!("y2=\"{y1}\"")), "{guide}");
+        assert!(
+            svg.contains(&format!("cy=\"{y1}\""))
+                || svg.contains(&format!(
+                    "y=\"{}\"",
+                    super::svg::num(y1.parse::<f64>().unwrap_or(0.0) - 4.0)
+                )),
+            "a marker centred on {y1}"
+        );
+        heights.push(y1);
+    }
+    heights.dedup();
+    assert_eq!(heights.len(), 3);
+    assert!(
+        svg.contains("<title>32K, SAS: 1.19</title>"),
+        "exact value in the mark's title"
+    );
+}
+
+#[test]
+fn boxes_apart_at_both_ends_of_the_widths_are_apart_between() {
+    use super::place::Area;
+    // A label (about 38 px) 8 px right of a bar ending at 50 %, and a gridline at 70 %:
+    // 60 px right of the bar end at 300 px, past the label, and further at wider widths.
+    let label = Area::text(0.0, 0.5, 8.0, 100.0, "4,562", "v", "start");
+    let far = Area::vertical(0.0, 0.7, 90.0, 110.0);
+    assert!(!label.meets(&far, 1.0));
+    // A gridline at 55 %: 15 px right of the bar end at 300 px, inside the label.
+    let near = Area::vertical(0.0, 0.55, 90.0, 110.0);
+    assert!(near.meets(&label, 1.0) && label.meets(&near, 1.0));
+    // The same line above the label's row does not meet it.
+    let above = Area::vertical(0.0, 0.55, 40.0, 80.0);
+    assert!(!label.meets(&above, 1.0));
+    // A name at the left edge meets a line 20 px in from a 40 px plot start only if the
+    // name is wider than 60 px.
+    let name = Area::text(0.0, 0.0, 0.0, 100.0, "NVMe", "v", "start");
+    assert!(!name.meets(&Area::vertical(60.0, 0.0, 90.0, 110.0), 1.0));
+    let long = Area::text(0.0, 0.0, 0.0, 100.0, "64K sequential read", "v", "start");
+    assert!(long.meets(&Area::vertical(60.0, 0.0, 90.0, 110.0), 1.0));
+    // Text past the right edge at the narrowest width is not inside.
+    assert!(!Area::text(0.0, 0.95, 8.0, 100.0, "10,366", "v", "start").inside());
+    assert!(Area::text(0.0, 0.5, 8.0, 100.0, "10,366", "v", "start").inside());
 }

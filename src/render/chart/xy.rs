@@ -1,8 +1,11 @@
 //! Line and scatter charts: `y` runs up, `x` across, on a category, number or date axis.
 
+use std::fmt::Write as _;
+
 use super::describe::tooltip;
+use super::place::{Area, Taken, WIDEST};
 use super::scale::{categories, day_number, nice_ticks, series_index, tick_text, value_range};
-use super::svg::{pct, text_width, Body, DASHES};
+use super::svg::{num, pct, text_width_at, Body, DASHES};
 use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
@@ -16,6 +19,16 @@ pub(super) fn xy_layout(
 ) -> (f64, u64) {
     let mut y = top;
     body.text("0", y + 12.0, "a", "start", chart.y_title);
+    let mut taken = Taken::default();
+    taken.0.push(Area::text(
+        0.0,
+        0.0,
+        0.0,
+        y + 12.0,
+        chart.y_title,
+        "a",
+        "start",
+    ));
     y += 20.0;
     if series.len() > 1 {
         y = body.legend(series, y + 12.0) + 6.0;
@@ -45,7 +58,7 @@ pub(super) fn xy_layout(
             (lo.min(*x), hi.max(*x))
         });
     let (x_ticks, x_step) = match chart.x_scale {
-        XScale::Number => nice_ticks(xlo, xhi, 4),
+        XScale::Number => nice_ticks(xlo, xhi, 6),
         _ => (Vec::new(), 1.0),
     };
     let (dxlo, dxhi) = match chart.x_scale {
@@ -55,23 +68,24 @@ pub(super) fn xy_layout(
     };
     let labelled = series.len() <= 1 && placed.len() <= LABELLED_POINTS;
     let (lo, hi) = value_range(chart.points);
-    let (ticks, step) = nice_ticks(lo.min(0.0), hi.max(0.0), 4);
+    let (ticks, step) = nice_ticks(lo.min(0.0), hi.max(0.0), 8);
     let (dlo, dhi) = (ticks[0], ticks[ticks.len() - 1]);
     // The first points start right of the value labels that sit on the gridlines.
     let widest_tick = ticks
         .iter()
-        .map(|t| text_width(&tick_text(*t, step)))
+        .map(|t| text_width_at(&tick_text(*t, step), 12.0, false))
         .fold(0.0, f64::max);
-    let left = ((widest_tick + 10.0) / NARROWEST * 100.0).clamp(4.0, 20.0);
+    let left = ((widest_tick + 12.0) / NARROWEST * 100.0).clamp(4.0, 30.0);
     let right = 96.0;
     let across = |x: f64| left + (x - dxlo) / (dxhi - dxlo) * (right - left);
     let down = |v: f64| plot_bottom - (v - dlo) / (dhi - dlo) * plot_height;
 
+    // Gridlines go here, under everything, once the point labels they make way for are placed.
+    let grid_at = body.out.len();
     for tick in &ticks {
-        let gy = down(*tick);
-        let class = if *tick == 0.0 { "z" } else { "g" };
-        body.line("0", gy, "100%", gy, class, "");
-        body.text("0", gy - 4.0, "k", "start", &tick_text(*tick, step));
+        let label = tick_text(*tick, step);
+        let area = Area::text(0.0, 0.0, 0.0, down(*tick) - 4.0, &label, "k", "start");
+        taken.0.push(area);
     }
 
     // Tick labels across: nice numbers, or the data's own values for dates and categories.
@@ -93,34 +107,82 @@ pub(super) fn xy_layout(
             seen
         }
     };
-    let widest = labels
-        .iter()
-        .map(|(_, l)| text_width(l))
-        .fold(0.0, f64::max);
-    let fit = ((NARROWEST / (widest + 12.0)).floor() as usize).clamp(2, 10);
-    if labels.len() > fit {
-        let every = labels.len().div_ceil(fit);
-        let last = labels.len() - 1;
-        labels = labels
-            .into_iter()
+    // As many labels across as keep apart at the narrowest width, evenly thinned.
+    let boxes = |labels: &[(f64, String)]| -> Vec<Area> {
+        labels
+            .iter()
+            .map(|(x, l)| {
+                let at = across(*x);
+                Area::text(
+                    0.0,
+                    at / 100.0,
+                    0.0,
+                    plot_bottom + 17.0,
+                    l,
+                    "k",
+                    edge_anchor(at),
+                )
+            })
+            .collect()
+    };
+    let all = labels.clone();
+    let mut every = 1;
+    while every < all.len() {
+        let last = all.len() - 1;
+        labels = all
+            .iter()
             .enumerate()
-            .filter(|(i, _)| i % every == 0 || *i == last && last % every >= every / 2)
-            .map(|(_, l)| l)
+            .filter(|(i, _)| i % every == 0 || *i == last && last % every >= every.div_ceil(2))
+            .map(|(_, l)| l.clone())
             .collect();
+        let placed_boxes = boxes(&labels);
+        if placed_boxes.windows(2).all(|p| !p[0].meets(&p[1], 8.0)) {
+            break;
+        }
+        every += 1;
     }
-    for (x, label) in &labels {
+    for ((x, label), area) in labels.iter().zip(boxes(&labels)) {
         let at = across(*x);
         body.text(&pct(at), plot_bottom + 17.0, "k", edge_anchor(at), label);
+        taken.0.push(area);
     }
     body.text("50%", plot_bottom + 38.0, "a", "middle", chart.x_title);
 
-    for (index, _) in series.iter().enumerate() {
-        let mut line: Vec<(f64, &ChartPoint)> = placed
-            .iter()
-            .filter(|(_, p)| series_index(series, p) == index)
-            .copied()
-            .collect();
-        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let lines: Vec<Vec<(f64, &ChartPoint)>> = series
+        .iter()
+        .enumerate()
+        .map(|(index, _)| {
+            let mut line: Vec<(f64, &ChartPoint)> = placed
+                .iter()
+                .filter(|(_, p)| series_index(series, p) == index)
+                .copied()
+                .collect();
+            line.sort_by(|a, b| a.0.total_cmp(&b.0));
+            line
+        })
+        .collect();
+    // Markers of several series on one spot would hide each other: each series then
+    // moves a few pixels across, the same for all its points, so its line follows.
+    let crowded = placed.iter().enumerate().any(|(i, (x, p))| {
+        placed[i + 1..].iter().any(|(other_x, other)| {
+            other_x == x
+                && series_index(series, p) != series_index(series, other)
+                && (down(p.y) - down(other.y)).abs() < 10.0
+        })
+    });
+    let dodge = |index: usize| {
+        if crowded {
+            let slots = series.len().min(4) as f64;
+            ((index % 4) as f64 - (slots - 1.0) / 2.0) * 8.0
+        } else {
+            0.0
+        }
+    };
+    for (index, line) in lines.iter().enumerate() {
+        let shift = dodge(index);
+        if shift != 0.0 {
+            let _ = writeln!(body.out, "<g transform=\"translate({} 0)\">", num(shift));
+        }
         if chart.kind == ChartKind::Line {
             for pair in line.windows(2) {
                 body.line(
@@ -133,26 +195,125 @@ pub(super) fn xy_layout(
                 );
             }
         }
-        for (x, point) in &line {
-            body.marker(
-                &pct(across(*x)),
-                down(point.y),
-                index,
-                Some(&tooltip(point)),
-            );
-            if labelled {
-                let at = across(*x);
-                body.text(
-                    &pct(at),
-                    down(point.y) - 9.0,
-                    "v",
-                    edge_anchor(at),
-                    &point.y_text,
-                );
+        for (x, point) in line.iter() {
+            let (at, cy) = (across(*x), down(point.y));
+            body.marker(&pct(at), cy, index, Some(&tooltip(point)));
+            taken.0.push(Area {
+                off: shift,
+                frac: at / 100.0,
+                x0: -5.0,
+                x1: 5.0,
+                y0: cy - 5.0,
+                y1: cy + 5.0,
+            });
+        }
+        if shift != 0.0 {
+            body.out.push_str("</g>\n");
+        }
+    }
+    let mut point_labels: Vec<Area> = Vec::new();
+    if labelled {
+        for line in &lines {
+            let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
+            for (i, (_, point)) in line.iter().enumerate() {
+                let joined = chart.kind == ChartKind::Line;
+                let before = if joined && i > 0 {
+                    Some(at[i - 1].1)
+                } else {
+                    None
+                };
+                let after = at.get(i + 1).filter(|_| joined).map(|a| a.1);
+                if let Some((area, x, y, anchor)) =
+                    label_place(at[i], before, after, &point.y_text, &taken)
+                {
+                    body.text_dx(&pct(at[i].0), x, y, "v", anchor, &point.y_text);
+                    taken.0.push(area);
+                    point_labels.push(area);
+                }
             }
         }
     }
+    let mut grid = Body::default();
+    for tick in &ticks {
+        let gy = down(*tick);
+        let class = if *tick == 0.0 { "z" } else { "g" };
+        grid.out.push_str("<g class=\"t\">\n");
+        let mut from = 0.0;
+        for (gap_start, gap_end) in gaps(&point_labels, gy) {
+            if gap_start > from {
+                grid.line(&pct(from), gy, &pct(gap_start), gy, class, "");
+            }
+            from = f64::max(from, gap_end);
+        }
+        if from < 100.0 {
+            grid.line(&pct(from), gy, "100%", gy, class, "");
+        }
+        grid.text("0", gy - 4.0, "k", "start", &tick_text(*tick, step));
+        grid.out.push_str("</g>\n");
+    }
+    body.out.insert_str(grid_at, &grid.out);
     (plot_bottom + 38.0, unplaced)
+}
+
+/// The stretches of a gridline at `gy`, in percent of the width, that would cross a point
+/// label at some width: the line leaves them out.
+fn gaps(labels: &[Area], gy: f64) -> Vec<(f64, f64)> {
+    let mut gaps: Vec<(f64, f64)> = labels
+        .iter()
+        .filter(|a| a.y0 - 1.0 < gy && a.y1 + 1.0 > gy)
+        .map(|a| {
+            let percent = |x: f64, width: f64| (a.off + a.frac * width + x) / width * 100.0;
+            let left = percent(a.x0, NARROWEST).min(percent(a.x0, WIDEST));
+            let right = percent(a.x1, NARROWEST).max(percent(a.x1, WIDEST));
+            ((left - 1.0).max(0.0), (right + 1.0).min(100.0))
+        })
+        .collect();
+    gaps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    gaps
+}
+
+/// Where a point's value label goes: above, beside or below the point, on a side the
+/// line does not leave the point by, and clear of everything drawn so far; `None` when
+/// no place is free (the value is still in the mark's title and the table).
+fn label_place(
+    (at, cy): (f64, f64),
+    before: Option<f64>,
+    after: Option<f64>,
+    text: &str,
+    taken: &Taken,
+) -> Option<(Area, f64, f64, &'static str)> {
+    // Screen y grows downwards: a neighbour lower on screen leaves the upper side free.
+    let up_left = before.is_none_or(|b| b >= cy);
+    let up_right = after.is_none_or(|a| a >= cy);
+    let down_left = before.is_none_or(|b| b <= cy);
+    let down_right = after.is_none_or(|a| a <= cy);
+    let mut sides: Vec<(bool, f64, &'static str)> = Vec::new();
+    for (free, up, dx, anchor) in [
+        (up_left && up_right, true, 0.0, "middle"),
+        (up_left, true, -7.0, "end"),
+        (up_right, true, 7.0, "start"),
+        (down_left && down_right, false, 0.0, "middle"),
+        (down_left, false, -7.0, "end"),
+        (down_right, false, 7.0, "start"),
+    ] {
+        if free {
+            sides.push((up, dx, anchor));
+        }
+    }
+    for extra in [0.0, 4.0, 8.0, 12.0, 16.0] {
+        for (up, dx, anchor) in &sides {
+            let y = if *up {
+                cy - 10.0 - extra
+            } else {
+                cy + 19.0 + extra
+            };
+            let area = Area::text(0.0, at / 100.0, *dx, y, text, "v", anchor);
+            if taken.free(&area, 1.0) {
+                return Some((area, *dx, y, anchor));
+            }
+        }
+    }
+    None
 }
 
 /// Text anchor that keeps a label near either edge inside the chart.
