@@ -23,6 +23,18 @@ fn build(root: &Path) -> (std::process::Output, String) {
     (output, page)
 }
 
+/// Builds the site (which must succeed): the sample page's HTML and its lede's text.
+fn built_lede(root: &Path) -> (String, String) {
+    let (output, page) = build(root);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let document = common::html(&root.join("public/datasets/sample/index.html"));
+    (page, common::texts(&document, ".lede").join(" "))
+}
+
 #[test]
 fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
     let dir = tempfile::tempdir().unwrap();
@@ -37,14 +49,7 @@ fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
         {{ 4,566 = max(col=\"value\", label=\"gamma\") }} at most for gamma ([source](#source-src)).\n\n\
         ## Method\n\nCounted; {{ page.title }} stays text.\n\n## Limits\n\nFew.\n";
     common::write_small_site(dir.path(), &front, body, CSV);
-    let (output, page) = build(dir.path());
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let document = common::html(&dir.path().join("public/datasets/sample/index.html"));
-    let lede = common::texts(&document, ".lede").join(" ");
+    let (page, lede) = built_lede(dir.path());
     assert!(
         lede.contains("Alpha moved 10,366 units, 3.73 times beta and 64 percent above it; the mean is 5,902.7 over 3 rows, 4,566 at most"),
         "{lede}"
@@ -202,4 +207,44 @@ fn no_figure_of_the_flagship_headline_or_lede_equal_to_a_cell_is_typed_by_hand()
         numbers("10,366 MB/s on CD6, 6 Gbps, 2021-05-21") == ["10366", "6"],
         "the reader of numbers works"
     );
+}
+
+#[test]
+fn a_reference_to_another_dataset_renders_its_formatted_cell_and_links_to_its_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "\nBeta of the other table is {{ cell(dataset=\"other\", label=\"beta\", col=\"value\") }} units, \
+        {{ 2,776 = cell(dataset=\"other\", label=\"beta\", col=\"value\") }} when typed, \
+        against {{ cell(label=\"alpha\", col=\"value\") }} here ([source](#source-src)).\n\n\
+        ## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), common::SMALL_FRONT, body, CSV);
+    let other_front = common::SMALL_FRONT.replace("title = \"Sample\"", "title = \"Other\"");
+    std::fs::write(
+        dir.path().join("content/datasets/other.md"),
+        format!("+++\n{other_front}+++\n{}", common::SMALL_BODY),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("data/datasets/other.csv"), CSV).unwrap();
+    let (page, lede) = built_lede(dir.path());
+    assert!(
+        lede.contains(
+            "Beta of the other table is 2,776 units, 2,776 when typed, against 10,366 here"
+        ),
+        "{lede}"
+    );
+    assert!(
+        page.contains("<a class=\"figure\" href=\"../other/#row-2\"><data value=\"2776\" title=\"other: Value (units), row 2 (label=beta, value=2776)\">2,776</data></a>"),
+        "the figure links to the other page's row: {page}"
+    );
+    assert!(
+        page.contains("<a class=\"figure\" href=\"#row-1\">"),
+        "own rows stay local"
+    );
+    let package: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("public/data/datasets/sample.json")).unwrap(),
+    )
+    .unwrap();
+    let quotes = &package["datapages:quotes"];
+    assert_eq!(quotes[0]["dataset"], "other", "{quotes}");
+    assert_eq!(quotes[0]["rows"], serde_json::json!([2]), "{quotes}");
+    assert!(quotes[2].get("dataset").is_none(), "{quotes}");
 }

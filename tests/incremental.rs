@@ -310,3 +310,43 @@ fn a_csv_edit_re_renders_the_figures_its_pages_quote() {
         "the terminal line names the changed figures: {summary}"
     );
 }
+
+#[test]
+fn a_csv_edit_re_renders_the_pages_of_other_datasets_that_quote_it() {
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let before = mtimes(&output);
+    let quoted = "storage-link-payload-ceilings";
+    let quoting = "nvme-server-dd-fio";
+    let relative = format!("data/datasets/{quoted}.csv");
+    let csv = site.path().join(&relative);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains(",3.938,15.75,"));
+    std::fs::write(&csv, text.replacen(",3.938,15.75,", ",3.938,15.76,", 1)).unwrap();
+    let report = session
+        .rebuild([Change::DataFile(PathBuf::from(&relative))], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let after = mtimes(&output);
+    let written = touched(&before, &after);
+    assert!(
+        written.contains(&format!("datasets/{quoting}/index.html")),
+        "{written:?}"
+    );
+    assert!(
+        written.contains(&format!("data/datasets/{quoting}.json")),
+        "the quoting page's Data Package lists the quoted cells: {written:?}"
+    );
+    let page = common::html(&output.join(format!("datasets/{quoting}/index.html")));
+    let text = common::texts(&page, "main").join(" ");
+    assert!(
+        text.contains("above the 15.76 GB/s theoretical payload ceiling"),
+        "{text}"
+    );
+    let summary = report.summary();
+    assert!(
+        summary.contains(&format!("{quoting} body: 15.75 -> 15.76")),
+        "the terminal line names the changed figure: {summary}"
+    );
+}

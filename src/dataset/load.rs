@@ -109,7 +109,12 @@ fn load_into(
         problems,
     );
     drop(documented);
-    let figures = super::figures::quote(
+    let figures_site = super::figures::Site {
+        root: &page.root,
+        default_rows: config.table_rows,
+    };
+    let (figures, quoted_datasets) = super::figures::quote(
+        &figures_site,
         &mut front,
         &mut body,
         split.body,
@@ -136,6 +141,7 @@ fn load_into(
         table_rows,
         related_places,
         figures,
+        quoted_datasets,
         dataset_links,
     })
 }

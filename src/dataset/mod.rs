@@ -40,6 +40,9 @@ pub struct Dataset {
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
     pub figures: Vec<figures::Quoted>,
+    /// The other datasets whose cells the texts quote (`dataset="<slug>"`): this page
+    /// depends on their CSV and Markdown.
+    pub quoted_datasets: std::collections::BTreeSet<String>,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
 }

@@ -113,9 +113,14 @@ fn markup(html: &str, quoted: &[Quoted], shown_rows: u64) -> String {
         let row = (q.rows.len() == 1 || q.function != "cell")
             .then(|| q.rows.first().copied())
             .flatten()
-            .filter(|r| *r <= shown_rows);
+            .filter(|r| *r <= q.shown_rows.unwrap_or(shown_rows));
+        let page = q
+            .dataset
+            .as_ref()
+            .map(|slug| format!("../{slug}/"))
+            .unwrap_or_default();
         match row {
-            Some(r) => out.push_str(&format!("<a class=\"figure\" href=\"#row-{r}\">")),
+            Some(r) => out.push_str(&format!("<a class=\"figure\" href=\"{page}#row-{r}\">")),
             None => out.push_str("<span class=\"figure\">"),
         }
         out.push_str("<data value=\"");
@@ -144,6 +149,8 @@ mod tests {
             column: Some("x".into()),
             rows: vec![9],
             title: "X, row 9 (a=<b>)".into(),
+            dataset: None,
+            shown_rows: None,
         }
     }
 
