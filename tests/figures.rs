@@ -47,7 +47,7 @@ fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
         {{ percent_change(col=\"value\", a.label=\"gamma\", b.label=\"beta\", digits=0) }} percent above it; \
         the mean is {{ mean(col=\"value\", digits=1) }} over {{ count() }} rows, \
         {{ 4,566 = max(col=\"value\", label=\"gamma\") }} at most for gamma ([source](#source-src)).\n\n\
-        ## Method\n\nCounted; {{ page.title }} stays text.\n\n## Limits\n\nFew.\n";
+        ## Method\n\nCounted; {{ page.title }} stays text, `{{ cell(label=\"alpha\", col=\"value\") }}` too.\n\n## Limits\n\nFew.\n";
     common::write_small_site(dir.path(), &front, body, CSV);
     let (page, lede) = built_lede(dir.path());
     assert!(
@@ -58,6 +58,10 @@ fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
     assert!(
         page.contains("{{ page.title }} stays text"),
         "other braces stay literal"
+    );
+    assert!(
+        page.contains("<code>{{ cell(label=\"alpha\", col=\"value\") }}</code>"),
+        "a reference in a code span stays literal"
     );
     assert!(
         page.contains("<a class=\"figure\" href=\"#row-1\"><data value=\"10366\" title=\"Value (units), row 1 (label=alpha, value=10366)\">10,366</data></a>"),
@@ -247,4 +251,34 @@ fn a_reference_to_another_dataset_renders_its_formatted_cell_and_links_to_its_ro
     assert_eq!(quotes[0]["dataset"], "other", "{quotes}");
     assert_eq!(quotes[0]["rows"], serde_json::json!([2]), "{quotes}");
     assert!(quotes[2].get("dataset").is_none(), "{quotes}");
+}
+
+#[test]
+fn check_lists_unbacked_typed_numbers_and_strict_fails_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let front = format!("numbers_not_data = [\"77\"]\n{}", common::SMALL_FRONT);
+    let body = "\nAlpha is 10,366 units ([source](#source-src)), beta {{ cell(label=\"beta\", col=\"value\") }}.\n\n\
+        ## Method\n\nIn May 2021, on 2021-05-21, version 3.0.1 on an R640 Gen4 read `9,999` and \
+        [a link](https://example.org/5555), 77 times; then 4,321 by hand.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, CSV);
+    let root = dir.path().to_str().unwrap();
+    let check = common::run(&["check", "--root", root]);
+    let text = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(0), "warnings only: {text}");
+    let source = std::fs::read_to_string(dir.path().join("content/datasets/sample.md")).unwrap();
+    let at = source.find("4,321").unwrap();
+    let line = source[..at].matches('\n').count() + 1;
+    let column = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    assert!(
+        text.contains(&format!("content/datasets/sample.md:{line}:{column}")),
+        "{text}"
+    );
+    assert!(text.contains("the number 4321 is typed by hand"), "{text}");
+    let reported: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("warning: the number "))
+        .collect();
+    assert_eq!(reported.len(), 1, "only 4,321 is unbacked: {reported:?}");
+    let strict = common::run(&["check", "--root", root, "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "--strict fails on it");
 }

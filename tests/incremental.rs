@@ -314,39 +314,37 @@ fn a_csv_edit_re_renders_the_figures_its_pages_quote() {
 #[test]
 fn a_csv_edit_re_renders_the_pages_of_other_datasets_that_quote_it() {
     let site = tempfile::tempdir().unwrap();
-    common::copy_bundled_site(site.path());
+    let csv = "label,value\nalpha,10366\nbeta,2776\n";
+    let body = "\nBeta of the other table is {{ cell(dataset=\"other\", label=\"beta\", col=\"value\") }} units ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(site.path(), common::SMALL_FRONT, body, csv.as_bytes());
+    let other_front = common::SMALL_FRONT.replace("title = \"Sample\"", "title = \"Other\"");
+    std::fs::write(
+        site.path().join("content/datasets/other.md"),
+        format!("+++\n{other_front}+++\n{}", common::SMALL_BODY),
+    )
+    .unwrap();
+    let relative = "data/datasets/other.csv";
+    std::fs::write(site.path().join(relative), csv).unwrap();
     let mut session = start(site.path());
     let output = site.path().join("public");
     let before = mtimes(&output);
-    let quoted = "storage-link-payload-ceilings";
-    let quoting = "nvme-server-dd-fio";
-    let relative = format!("data/datasets/{quoted}.csv");
-    let csv = site.path().join(&relative);
-    let text = std::fs::read_to_string(&csv).unwrap();
-    assert!(text.contains(",3.938,15.75,"));
-    std::fs::write(&csv, text.replacen(",3.938,15.75,", ",3.938,15.76,", 1)).unwrap();
+    std::fs::write(site.path().join(relative), csv.replace("2776", "2777")).unwrap();
     let report = session
-        .rebuild([Change::DataFile(PathBuf::from(&relative))], |s| s.commit())
+        .rebuild([Change::DataFile(PathBuf::from(relative))], |s| s.commit())
         .unwrap_or_else(|d| panic!("{}", d.render(false)));
-    let after = mtimes(&output);
-    let written = touched(&before, &after);
-    assert!(
-        written.contains(&format!("datasets/{quoting}/index.html")),
-        "{written:?}"
-    );
-    assert!(
-        written.contains(&format!("data/datasets/{quoting}.json")),
-        "the quoting page's Data Package lists the quoted cells: {written:?}"
-    );
-    let page = common::html(&output.join(format!("datasets/{quoting}/index.html")));
-    let text = common::texts(&page, "main").join(" ");
-    assert!(
-        text.contains("above the 15.76 GB/s theoretical payload ceiling"),
-        "{text}"
-    );
+    let written = touched(&before, &mtimes(&output));
+    for file in ["datasets/sample/index.html", "data/datasets/sample.json"] {
+        assert!(
+            written.contains(file),
+            "{file} is written again: {written:?}"
+        );
+    }
+    let page = common::html(&output.join("datasets/sample/index.html"));
+    let lede = common::texts(&page, ".lede").join(" ");
+    assert!(lede.contains("other table is 2,777 units"), "{lede}");
     let summary = report.summary();
     assert!(
-        summary.contains(&format!("{quoting} body: 15.75 -> 15.76")),
+        summary.contains("sample body: 2,776 -> 2,777"),
         "the terminal line names the changed figure: {summary}"
     );
 }

@@ -138,22 +138,14 @@ fn string_start(locator: &Locator, path: &str) -> Option<usize> {
     Some(at + skip)
 }
 
-/// Resolves and substitutes every figure of the page's texts (front matter strings and
-/// body); returns the figures quoted, in order, and the other datasets the references name
-/// (the page depends on them).
-#[allow(clippy::too_many_arguments)]
-pub fn quote(
-    site: &Site,
-    front: &mut DatasetFrontMatter,
-    body: &mut Body,
-    body_markdown: &str,
+/// The texts of a page that may quote figures, each with where it starts in the file:
+/// headline, kicker, table note, chart captions, then the body.
+pub fn sources<'a>(
+    front: &'a DatasetFrontMatter,
+    body_markdown: &'a str,
     body_offset: usize,
     locator: &Locator,
-    csv: &Path,
-    raw_html: RawHtml,
-    shown_rows: u64,
-    problems: &mut Vec<Diagnostic>,
-) -> (Vec<Quoted>, BTreeSet<String>) {
+) -> Vec<Source<'a>> {
     let mut sources = vec![
         Source {
             field: Field::Headline,
@@ -187,6 +179,26 @@ pub fn quote(
         text: body_markdown,
         offset: Some(body_offset),
     });
+    sources
+}
+
+/// Resolves and substitutes every figure of the page's texts (front matter strings and
+/// body); returns the figures quoted, in order, and the other datasets the references name
+/// (the page depends on them).
+#[allow(clippy::too_many_arguments)]
+pub fn quote(
+    site: &Site,
+    front: &mut DatasetFrontMatter,
+    body: &mut Body,
+    body_markdown: &str,
+    body_offset: usize,
+    locator: &Locator,
+    csv: &Path,
+    raw_html: RawHtml,
+    shown_rows: u64,
+    problems: &mut Vec<Diagnostic>,
+) -> (Vec<Quoted>, BTreeSet<String>) {
+    let sources = sources(front, body_markdown, body_offset, locator);
     let table = Table {
         file: locator.file,
         file_text: locator.text,
@@ -247,7 +259,10 @@ struct Found {
 fn collect(sources: &[Source], table: &Table, problems: &mut Vec<Diagnostic>) -> Vec<Found> {
     let mut found = Vec::new();
     for (n, source) in sources.iter().enumerate() {
-        let (references, errors) = figures::find(source.text);
+        let (references, errors) = match source.field {
+            Field::Headline | Field::Kicker => figures::find(source.text),
+            _ => figures::find_in_markdown(source.text),
+        };
         for error in errors {
             problems.push(locate(
                 table,
