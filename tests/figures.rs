@@ -23,6 +23,10 @@ fn build(root: &Path) -> (std::process::Output, String) {
     (output, page)
 }
 
+fn document_of(page: &str) -> scraper::Html {
+    scraper::Html::parse_document(page)
+}
+
 /// Builds the site (which must succeed): the sample page's HTML and its lede's text.
 fn built_lede(root: &Path) -> (String, String) {
     let (output, page) = build(root);
@@ -54,7 +58,11 @@ fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
         lede.contains("Alpha moved 10,366 units, 3.73 times beta and 64 percent above it; the mean is 5,902.7 over 3 rows, 4,566 at most"),
         "{lede}"
     );
-    assert!(page.contains("Alpha reached 10,366 units"), "headline");
+    let document_headline = common::texts(&document_of(&page), "h1").join(" ");
+    assert!(
+        document_headline.contains("Alpha reached 10,366 units"),
+        "headline: {document_headline}"
+    );
     assert!(
         page.contains("{{ page.title }} stays text"),
         "other braces stay literal"
@@ -294,4 +302,54 @@ fn check_lists_unbacked_typed_numbers_and_strict_fails_on_them() {
     assert_eq!(reported.len(), 1, "only 4,321 is unbacked: {reported:?}");
     let strict = common::run(&["check", "--root", root, "--strict"]);
     assert_eq!(strict.status.code(), Some(1), "--strict fails on it");
+}
+
+#[test]
+fn figures_in_the_headline_kicker_and_captions_are_marked_up_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let front = common::SMALL_FRONT
+        .replace(
+            "headline = \"A sample dataset\"",
+            "headline = 'Alpha reached {{ cell(label=\"alpha\", col=\"value\") }} units'",
+        )
+        .replace(
+            "kicker = \"a test\"",
+            "kicker = 'beta {{ cell(label=\"beta\", col=\"value\") }}'",
+        )
+        + "[[charts]]\nkind = \"bar\"\ntitle = \"Values\"\n\
+           caption = 'Gamma is {{ cell(label=\"gamma\", col=\"value\") }}.'\nx = \"label\"\ny = \"value\"\n";
+    common::write_small_site(dir.path(), &front, common::SMALL_BODY, CSV);
+    let (page, _) = built_lede(dir.path());
+    let data = |value: &str, row: u64, text: &str| {
+        format!(
+            "<data value=\"{value}\" title=\"Value (units), row {row} (label={}, value={value})\">{text}</data>",
+            ["alpha", "beta", "gamma"][row as usize - 1]
+        )
+    };
+    assert!(
+        page.contains(&format!(
+            "Alpha reached <span class=\"figure\">{}</span> units</h1>",
+            data("10366", 1, "10,366")
+        )),
+        "the headline marks its figure, without a link: {page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "Dataset · beta <span class=\"figure\">{}</span></p>",
+            data("2776", 2, "2,776")
+        )),
+        "the kicker marks its figure"
+    );
+    assert!(
+        page.contains(&format!(
+            "Gamma is <a class=\"figure\" href=\"#row-3\">{}</a>.",
+            data("4566", 3, "4,566")
+        )),
+        "the caption marks and links its figure"
+    );
+    let document = document_of(&page);
+    assert_eq!(
+        common::texts(&document, "h1").join(""),
+        "Alpha reached 10,366 units"
+    );
 }

@@ -113,6 +113,7 @@ fn load_into(
         root: &page.root,
         default_rows: config.table_rows,
     };
+    let mut figure_html = super::figures::FigureHtml::default();
     let (figures, quoted_datasets) = super::figures::quote(
         &figures_site,
         &mut front,
@@ -123,6 +124,7 @@ fn load_into(
         &scanned.csv_path,
         config.markdown.raw_html,
         table_rows.limit(),
+        &mut figure_html,
         problems,
     );
     let related_places = (0..front.related.len())
@@ -142,6 +144,7 @@ fn load_into(
         related_places,
         figures,
         quoted_datasets,
+        figure_html,
         dataset_links,
     })
 }

@@ -22,7 +22,7 @@ use crate::content::spans::Locator;
 use crate::content::{Body, DatasetFrontMatter, TableRows};
 use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::{did_you_mean, Diagnostic};
-use apply::{apply, mark_body, Texts};
+use apply::{apply, mark_body, markdown_html, plain_html, Texts};
 use foreign::{ForeignTable, Refused};
 use scan::Selector;
 
@@ -84,6 +84,15 @@ impl Field {
             Field::Body => "body".into(),
         }
     }
+}
+
+/// The HTML of the headline, kicker and chart captions whose figures are marked up
+/// (`<data>`, as in the body); `None` where the text quotes no figure.
+#[derive(Debug, Clone, Default)]
+pub struct FigureHtml {
+    pub headline: Option<String>,
+    pub kicker: Option<String>,
+    pub captions: Vec<Option<String>>,
 }
 
 /// One text holding references, and where its first byte is in the file.
@@ -196,6 +205,7 @@ pub fn quote(
     csv: &Path,
     raw_html: RawHtml,
     shown_rows: u64,
+    html: &mut FigureHtml,
     problems: &mut Vec<Diagnostic>,
 ) -> (Vec<Quoted>, BTreeSet<String>) {
     let sources = sources(front, body_markdown, body_offset, locator);
@@ -211,6 +221,20 @@ pub fn quote(
     let (resolved, datasets) = resolve(&sources, &table, &open, problems);
     if resolved.iter().all(Vec::is_empty) {
         return (Vec::new(), datasets);
+    }
+    html.captions = vec![None; front.charts.len()];
+    for (source, list) in sources.iter().zip(&resolved) {
+        if list.iter().all(|(_, q)| q.is_none()) {
+            continue;
+        }
+        match source.field {
+            Field::Headline => html.headline = Some(plain_html(source.text, list)),
+            Field::Kicker => html.kicker = Some(plain_html(source.text, list)),
+            Field::Caption(n) => {
+                html.captions[n] = Some(markdown_html(source.text, list, raw_html, shown_rows))
+            }
+            Field::TableNote | Field::Body => {}
+        }
     }
     let mut quoted = Vec::new();
     let texts: Vec<(Field, String)> = sources
