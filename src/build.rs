@@ -6,6 +6,7 @@ mod affected;
 mod pages;
 mod plan;
 mod session;
+mod unbacked;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -164,6 +165,9 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
     let cache = options.active_scan_cache();
     let (site, mut diagnostics) =
         site::load(&options.root, cache.as_ref(), &options.site_options());
+    if let Some(site) = &site {
+        diagnostics.extend(unbacked::check(&options.root, site));
+    }
     match Renderer::new(&options.root) {
         Err(problems) => diagnostics.extend(problems),
         Ok(renderer) => pages::check_rendering(site, &renderer, &mut diagnostics),

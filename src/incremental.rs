@@ -4,6 +4,7 @@
 //! The rules, as code in [`affected`]:
 //! - a dataset's own page, CSV copy, Data Package and CSVW depend on its Markdown and CSV;
 //! - pages of datasets that list it under `related` show its title, so they depend on it too;
+//! - pages whose texts quote its cells (`dataset="<slug>"`) are loaded and written again;
 //! - the home page, every page of All datasets, the catalog, search index, sitemap and feed
 //!   list every dataset (pages a shorter listing no longer has are removed);
 //! - a tag page lists the datasets with that tag, before and after the edit;
@@ -148,6 +149,8 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         out.stale_files
             .extend(charts(before).difference(&charts(after)).cloned());
     }
+    // Pages whose figures quote a changed dataset: their text and Data Package change.
+    out.datasets.extend(quoting(after, changed));
     // Pages that show a changed dataset's title in their related links.
     for dataset in &after.datasets {
         if !out.datasets.contains(&dataset.slug)
@@ -168,6 +171,17 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
     out.stale_files
         .extend(stale_listing_pages(before, after, &out.tags));
     out
+}
+
+/// Datasets of `site` outside `changed` whose texts quote a dataset in `changed`: a
+/// rebuild loads them again (their figures are resolved while they load).
+pub fn quoting(site: &Site, changed: &BTreeSet<String>) -> BTreeSet<String> {
+    site.datasets
+        .iter()
+        .filter(|d| !changed.contains(&d.slug))
+        .filter(|d| d.quoted_datasets.iter().any(|s| changed.contains(s)))
+        .map(|d| d.slug.clone())
+        .collect()
 }
 
 /// Pages of All datasets and of the tags in `tags` that `before` had and `after` no longer

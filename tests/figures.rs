@@ -23,6 +23,22 @@ fn build(root: &Path) -> (std::process::Output, String) {
     (output, page)
 }
 
+fn document_of(page: &str) -> scraper::Html {
+    scraper::Html::parse_document(page)
+}
+
+/// Builds the site (which must succeed): the sample page's HTML and its lede's text.
+fn built_lede(root: &Path) -> (String, String) {
+    let (output, page) = build(root);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let document = common::html(&root.join("public/datasets/sample/index.html"));
+    (page, common::texts(&document, ".lede").join(" "))
+}
+
 #[test]
 fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
     let dir = tempfile::tempdir().unwrap();
@@ -35,24 +51,25 @@ fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
         {{ percent_change(col=\"value\", a.label=\"gamma\", b.label=\"beta\", digits=0) }} percent above it; \
         the mean is {{ mean(col=\"value\", digits=1) }} over {{ count() }} rows, \
         {{ 4,566 = max(col=\"value\", label=\"gamma\") }} at most for gamma ([source](#source-src)).\n\n\
-        ## Method\n\nCounted; {{ page.title }} stays text.\n\n## Limits\n\nFew.\n";
+        ## Method\n\nCounted; {{ page.title }} stays text, `{{ cell(label=\"alpha\", col=\"value\") }}` too.\n\n## Limits\n\nFew.\n";
     common::write_small_site(dir.path(), &front, body, CSV);
-    let (output, page) = build(dir.path());
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let document = common::html(&dir.path().join("public/datasets/sample/index.html"));
-    let lede = common::texts(&document, ".lede").join(" ");
+    let (page, lede) = built_lede(dir.path());
     assert!(
         lede.contains("Alpha moved 10,366 units, 3.73 times beta and 64 percent above it; the mean is 5,902.7 over 3 rows, 4,566 at most"),
         "{lede}"
     );
-    assert!(page.contains("Alpha reached 10,366 units"), "headline");
+    let document_headline = common::texts(&document_of(&page), "h1").join(" ");
+    assert!(
+        document_headline.contains("Alpha reached 10,366 units"),
+        "headline: {document_headline}"
+    );
     assert!(
         page.contains("{{ page.title }} stays text"),
         "other braces stay literal"
+    );
+    assert!(
+        page.contains("<code>{{ cell(label=\"alpha\", col=\"value\") }}</code>"),
+        "a reference in a code span stays literal"
     );
     assert!(
         page.contains("<a class=\"figure\" href=\"#row-1\"><data value=\"10366\" title=\"Value (units), row 1 (label=alpha, value=10366)\">10,366</data></a>"),
@@ -171,35 +188,168 @@ fn without_references(text: &str) -> String {
 }
 
 #[test]
-fn no_figure_of_the_flagship_headline_or_lede_equal_to_a_cell_is_typed_by_hand() {
+fn no_figure_of_a_bundled_headline_or_lede_equal_to_a_cell_is_typed_by_hand() {
     let root = common::bundled_site();
-    let source =
-        std::fs::read_to_string(root.join(format!("content/datasets/{FLAGSHIP}.md"))).unwrap();
-    let csv = std::fs::read_to_string(root.join(format!("data/datasets/{FLAGSHIP}.csv"))).unwrap();
-    let mut reader = csv::Reader::from_reader(csv.as_bytes());
-    let cells: HashSet<String> = reader
-        .records()
-        .flat_map(|r| r.unwrap().iter().map(str::to_string).collect::<Vec<_>>())
-        .filter(|c| !c.is_empty())
-        .collect();
-    let (front, body) = source
-        .trim_start_matches("+++")
-        .split_once("\n+++\n")
-        .unwrap();
-    let headline_line = front.lines().find(|l| l.starts_with("headline =")).unwrap();
-    let lede = body.trim_start().split("\n\n").next().unwrap();
-    for (name, text) in [("headline", headline_line), ("lede", lede)] {
-        let typed: Vec<String> = numbers(&without_references(text))
-            .into_iter()
-            .filter(|n| cells.contains(n))
+    let mut typed_by_hand = Vec::new();
+    for entry in std::fs::read_dir(root.join("content/datasets")).unwrap() {
+        let path = entry.unwrap().path();
+        let slug = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let csv = std::fs::read_to_string(root.join(format!("data/datasets/{slug}.csv"))).unwrap();
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        let cells: HashSet<String> = reader
+            .records()
+            .flat_map(|r| r.unwrap().iter().map(str::to_string).collect::<Vec<_>>())
+            .filter(|c| !c.is_empty())
             .collect();
-        assert!(
-            typed.is_empty(),
-            "the {name} types table cells by hand: {typed:?}"
-        );
+        let (front, body) = source
+            .trim_start_matches("+++")
+            .split_once("\n+++\n")
+            .unwrap();
+        let headline_line = front.lines().find(|l| l.starts_with("headline =")).unwrap();
+        let lede = body.trim_start().split("\n\n").next().unwrap();
+        // Numbers the page declares are not data (`8 KiB`) may equal a cell by chance.
+        let not_data: HashSet<String> = front
+            .lines()
+            .find_map(|l| l.strip_prefix("numbers_not_data = "))
+            .map(|list| numbers(list).into_iter().collect())
+            .unwrap_or_default();
+        for (name, text) in [("headline", headline_line), ("lede", lede)] {
+            let typed: Vec<String> = numbers(&without_references(text))
+                .into_iter()
+                .filter(|n| cells.contains(n) && !not_data.contains(n))
+                .collect();
+            if !typed.is_empty() {
+                typed_by_hand.push(format!("{slug} {name}: {typed:?}"));
+            }
+        }
     }
+    assert!(
+        typed_by_hand.is_empty(),
+        "table cells typed by hand: {typed_by_hand:#?}"
+    );
     assert!(
         numbers("10,366 MB/s on CD6, 6 Gbps, 2021-05-21") == ["10366", "6"],
         "the reader of numbers works"
+    );
+}
+
+#[test]
+fn a_reference_to_another_dataset_renders_its_formatted_cell_and_links_to_its_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "\nBeta of the other table is {{ cell(dataset=\"other\", label=\"beta\", col=\"value\") }} units, \
+        {{ 2,776 = cell(dataset=\"other\", label=\"beta\", col=\"value\") }} when typed, \
+        against {{ cell(label=\"alpha\", col=\"value\") }} here ([source](#source-src)).\n\n\
+        ## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), common::SMALL_FRONT, body, CSV);
+    let other_front = common::SMALL_FRONT.replace("title = \"Sample\"", "title = \"Other\"");
+    std::fs::write(
+        dir.path().join("content/datasets/other.md"),
+        format!("+++\n{other_front}+++\n{}", common::SMALL_BODY),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("data/datasets/other.csv"), CSV).unwrap();
+    let (page, lede) = built_lede(dir.path());
+    assert!(
+        lede.contains(
+            "Beta of the other table is 2,776 units, 2,776 when typed, against 10,366 here"
+        ),
+        "{lede}"
+    );
+    assert!(
+        page.contains("<a class=\"figure\" href=\"../other/#row-2\"><data value=\"2776\" title=\"other: Value (units), row 2 (label=beta, value=2776)\">2,776</data></a>"),
+        "the figure links to the other page's row: {page}"
+    );
+    assert!(
+        page.contains("<a class=\"figure\" href=\"#row-1\">"),
+        "own rows stay local"
+    );
+    let package: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("public/data/datasets/sample.json")).unwrap(),
+    )
+    .unwrap();
+    let quotes = &package["datapages:quotes"];
+    assert_eq!(quotes[0]["dataset"], "other", "{quotes}");
+    assert_eq!(quotes[0]["rows"], serde_json::json!([2]), "{quotes}");
+    assert!(quotes[2].get("dataset").is_none(), "{quotes}");
+}
+
+#[test]
+fn check_lists_unbacked_typed_numbers_and_strict_fails_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let front = format!("numbers_not_data = [\"77\"]\n{}", common::SMALL_FRONT);
+    let body = "\nAlpha is 10,366 units ([source](#source-src)), beta {{ cell(label=\"beta\", col=\"value\") }}.\n\n\
+        ## Method\n\nIn May 2021, on 2021-05-21, version 3.0.1 on an R640 Gen4 read `9,999` and \
+        [a link](https://example.org/5555), 77 times; then 4,321 by hand.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, CSV);
+    let root = dir.path().to_str().unwrap();
+    let check = common::run(&["check", "--root", root]);
+    let text = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(check.status.code(), Some(0), "warnings only: {text}");
+    let source = std::fs::read_to_string(dir.path().join("content/datasets/sample.md")).unwrap();
+    let at = source.find("4,321").unwrap();
+    let line = source[..at].matches('\n').count() + 1;
+    let column = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    assert!(
+        text.contains(&format!("content/datasets/sample.md:{line}:{column}")),
+        "{text}"
+    );
+    assert!(text.contains("the number 4321 is typed by hand"), "{text}");
+    let reported: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("warning: the number "))
+        .collect();
+    assert_eq!(reported.len(), 1, "only 4,321 is unbacked: {reported:?}");
+    let strict = common::run(&["check", "--root", root, "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "--strict fails on it");
+}
+
+#[test]
+fn figures_in_the_headline_kicker_and_captions_are_marked_up_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let front = common::SMALL_FRONT
+        .replace(
+            "headline = \"A sample dataset\"",
+            "headline = 'Alpha reached {{ cell(label=\"alpha\", col=\"value\") }} units'",
+        )
+        .replace(
+            "kicker = \"a test\"",
+            "kicker = 'beta {{ cell(label=\"beta\", col=\"value\") }}'",
+        )
+        + "[[charts]]\nkind = \"bar\"\ntitle = \"Values\"\n\
+           caption = 'Gamma is {{ cell(label=\"gamma\", col=\"value\") }}.'\nx = \"label\"\ny = \"value\"\n";
+    common::write_small_site(dir.path(), &front, common::SMALL_BODY, CSV);
+    let (page, _) = built_lede(dir.path());
+    let data = |value: &str, row: u64, text: &str| {
+        format!(
+            "<data value=\"{value}\" title=\"Value (units), row {row} (label={}, value={value})\">{text}</data>",
+            ["alpha", "beta", "gamma"][row as usize - 1]
+        )
+    };
+    assert!(
+        page.contains(&format!(
+            "Alpha reached <span class=\"figure\">{}</span> units</h1>",
+            data("10366", 1, "10,366")
+        )),
+        "the headline marks its figure, without a link: {page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "Dataset · beta <span class=\"figure\">{}</span></p>",
+            data("2776", 2, "2,776")
+        )),
+        "the kicker marks its figure"
+    );
+    assert!(
+        page.contains(&format!(
+            "Gamma is <a class=\"figure\" href=\"#row-3\">{}</a>.",
+            data("4566", 3, "4,566")
+        )),
+        "the caption marks and links its figure"
+    );
+    let document = document_of(&page);
+    assert_eq!(
+        common::texts(&document, "h1").join(""),
+        "Alpha reached 10,366 units"
     );
 }

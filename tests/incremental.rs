@@ -310,3 +310,41 @@ fn a_csv_edit_re_renders_the_figures_its_pages_quote() {
         "the terminal line names the changed figures: {summary}"
     );
 }
+
+#[test]
+fn a_csv_edit_re_renders_the_pages_of_other_datasets_that_quote_it() {
+    let site = tempfile::tempdir().unwrap();
+    let csv = "label,value\nalpha,10366\nbeta,2776\n";
+    let body = "\nBeta of the other table is {{ cell(dataset=\"other\", label=\"beta\", col=\"value\") }} units ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(site.path(), common::SMALL_FRONT, body, csv.as_bytes());
+    let other_front = common::SMALL_FRONT.replace("title = \"Sample\"", "title = \"Other\"");
+    std::fs::write(
+        site.path().join("content/datasets/other.md"),
+        format!("+++\n{other_front}+++\n{}", common::SMALL_BODY),
+    )
+    .unwrap();
+    let relative = "data/datasets/other.csv";
+    std::fs::write(site.path().join(relative), csv).unwrap();
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let before = mtimes(&output);
+    std::fs::write(site.path().join(relative), csv.replace("2776", "2777")).unwrap();
+    let report = session
+        .rebuild([Change::DataFile(PathBuf::from(relative))], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let written = touched(&before, &mtimes(&output));
+    for file in ["datasets/sample/index.html", "data/datasets/sample.json"] {
+        assert!(
+            written.contains(file),
+            "{file} is written again: {written:?}"
+        );
+    }
+    let page = common::html(&output.join("datasets/sample/index.html"));
+    let lede = common::texts(&page, ".lede").join(" ");
+    assert!(lede.contains("other table is 2,777 units"), "{lede}");
+    let summary = report.summary();
+    assert!(
+        summary.contains("sample body: 2,776 -> 2,777"),
+        "the terminal line names the changed figure: {summary}"
+    );
+}

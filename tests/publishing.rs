@@ -69,7 +69,7 @@ fn a_draft_is_left_out_of_build_everywhere_and_links_to_it_warn() {
             ),
             (
                 "content/datasets/nvme-server-dd-fio.md".to_string(),
-                Some(284)
+                Some(285)
             ),
             (
                 "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
@@ -77,7 +77,7 @@ fn a_draft_is_left_out_of_build_everywhere_and_links_to_it_warn() {
             ),
             (
                 "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
-                Some(208)
+                Some(209)
             ),
         ]
     );

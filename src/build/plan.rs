@@ -78,6 +78,9 @@ impl Session {
                 Change::Templates | Change::Config => {}
             }
         }
+        // Pages that quote a changed dataset's cells resolve their figures again.
+        let quoting = incremental::quoting(&self.site, &changed_slugs);
+        changed_slugs.extend(quoting);
         let cache = self.options.active_scan_cache();
         let reloaded: Vec<(String, Option<dataset::Loaded>)> = changed_slugs
             .par_iter()

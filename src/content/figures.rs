@@ -114,6 +114,37 @@ pub fn find(text: &str) -> (Vec<Reference>, Vec<SyntaxError>) {
     (found, errors)
 }
 
+/// The references of Markdown `text` outside code spans and code blocks (a reference
+/// written as code is shown as written), and the errors among them.
+pub fn find_in_markdown(text: &str) -> (Vec<Reference>, Vec<SyntaxError>) {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let (found, errors) = find(text);
+    if found.is_empty() && errors.is_empty() {
+        return (found, errors);
+    }
+    let code: Vec<Range<usize>> = Parser::new_ext(text, crate::content::markdown::options())
+        .into_offset_iter()
+        .filter(|(event, _)| {
+            matches!(
+                event,
+                Event::Code(_)
+                    | Event::Start(Tag::CodeBlock(_))
+                    | Event::Html(_)
+                    | Event::InlineHtml(_)
+            )
+        })
+        .map(|(_, range)| range)
+        .collect();
+    let outside = |at: usize| !code.iter().any(|r| r.contains(&at));
+    (
+        found
+            .into_iter()
+            .filter(|r| outside(r.range.start))
+            .collect(),
+        errors.into_iter().filter(|e| outside(e.offset)).collect(),
+    )
+}
+
 /// `None` when `inner` is not a figure (it stays text).
 fn parse_inner(inner: &str) -> Option<Result<Reference, String>> {
     let open = inner.find('(')?;
@@ -276,6 +307,15 @@ mod tests {
         assert_eq!(found[1].function, Function::Ratio);
         assert_eq!(found[1].digits, Some(2));
         assert_eq!(found[1].a, vec![("i".into(), "N".into())]);
+    }
+
+    #[test]
+    fn a_reference_in_code_stays_text() {
+        let text =
+            "A `{{ cell(col=\"x\") }}` and {{ cell(col=\"y\") }}.\n\n    {{ cell(col=\"z\") }}\n";
+        let (found, _) = find_in_markdown(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].column.as_deref(), Some("y"));
     }
 
     #[test]

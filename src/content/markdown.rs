@@ -70,7 +70,8 @@ pub enum RawHtml {
     Escape,
 }
 
-fn options() -> Options {
+/// The Markdown extensions every reader of the prose uses.
+pub(crate) fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH
 }
 

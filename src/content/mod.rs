@@ -9,6 +9,7 @@ pub mod figures;
 pub mod front_matter;
 pub mod iso8601;
 pub mod markdown;
+pub mod numbers;
 pub mod placeholders;
 pub mod spans;
 pub mod toml_escapes;
@@ -147,6 +148,9 @@ pub struct DatasetFrontMatter {
     /// Built by `serve` and `build --drafts` only; absent from every listing otherwise.
     #[serde(default)]
     pub draft: bool,
+    /// Numbers of the prose that are not data (`check` does not look for them in a table).
+    #[serde(default)]
+    pub numbers_not_data: Vec<String>,
 }
 
 /// What a chart draws: its shape decides which columns it needs.

@@ -136,7 +136,13 @@ fn load_into(
         problems,
     );
     drop(documented);
-    let figures = super::figures::quote(
+    let figures_site = super::figures::Site {
+        root: &page.root,
+        default_rows: config.table_rows,
+    };
+    let mut figure_html = super::figures::FigureHtml::default();
+    let (figures, quoted_datasets) = super::figures::quote(
+        &figures_site,
         &mut front,
         &mut body,
         split.body,
@@ -145,6 +151,7 @@ fn load_into(
         &scanned.csv_path,
         config.markdown.raw_html,
         table_rows.limit(),
+        &mut figure_html,
         problems,
     );
     let related_places = (0..front.related.len())
@@ -165,6 +172,8 @@ fn load_into(
         row_pages,
         related_places,
         figures,
+        quoted_datasets,
+        figure_html,
         dataset_links,
     })
 }

@@ -44,6 +44,11 @@ pub struct Dataset {
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
     pub figures: Vec<figures::Quoted>,
+    /// The other datasets whose cells the texts quote (`dataset="<slug>"`): this page
+    /// depends on their CSV and Markdown.
+    pub quoted_datasets: std::collections::BTreeSet<String>,
+    /// The headline, kicker and captions with their figures marked up, for the page.
+    pub figure_html: figures::FigureHtml,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
 }

@@ -206,6 +206,9 @@ pub struct DatasetPageView<'a> {
     pub title: &'a str,
     pub kicker: &'a str,
     pub headline: &'a str,
+    /// The kicker and headline with their quoted figures marked up, when they quote any.
+    pub kicker_html: Option<&'a str>,
+    pub headline_html: Option<&'a str>,
     pub lede_html: &'a str,
     pub intro_html: &'a str,
     pub download: DownloadView,
@@ -288,6 +291,8 @@ impl<'a> DatasetPageView<'a> {
             title: &front.title,
             kicker: &front.kicker,
             headline: &front.headline,
+            kicker_html: dataset.figure_html.kicker.as_deref(),
+            headline_html: dataset.figure_html.headline.as_deref(),
             lede_html: &dataset.body.lede_html,
             intro_html: &dataset.body.intro_html,
             download: DownloadView {
@@ -316,14 +321,22 @@ impl<'a> DatasetPageView<'a> {
                 .charts
                 .iter()
                 .zip(charts)
-                .map(|(spec, drawn)| ChartView {
+                .enumerate()
+                .map(|(n, (spec, drawn))| ChartView {
                     id: &drawn.id,
                     kind: spec.kind.as_str(),
                     title: &spec.title,
-                    caption_html: spec
-                        .caption
-                        .as_deref()
-                        .map(|m| markdown::to_html(m, raw_html)),
+                    caption_html: dataset
+                        .figure_html
+                        .captions
+                        .get(n)
+                        .cloned()
+                        .flatten()
+                        .or_else(|| {
+                            spec.caption
+                                .as_deref()
+                                .map(|m| markdown::to_html(m, raw_html))
+                        }),
                     svg: &drawn.inline,
                     svg_url: urls::chart_file(&dataset.slug, &drawn.id),
                 })

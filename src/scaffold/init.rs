@@ -69,7 +69,7 @@ Neptune,ice giant,49528,4515.0,59800
 const EXAMPLE_PAGE: &str = r##"+++
 title = "The eight planets: size, distance and year"
 kicker = "Example dataset · rounded figures from NASA's Planetary Fact Sheet"
-headline = "Neptune, the farthest planet, takes about 60,000 days to orbit the Sun once; Mercury takes 88"
+headline = 'Neptune, the farthest planet, takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to orbit the Sun once; Mercury takes 88'
 tags = ["Example", "Solar System"]
 primary_key = ["planet"]
 table_note = "One row per planet, in order of distance from the Sun. Distances are mean distances, in millions of kilometres."
@@ -135,7 +135,7 @@ x = "planet"
 y = "distance_from_sun_million_km"
 +++
 
-An example table to show what a dataset page looks like: the eight planets of the Solar System with their diameter, their mean distance from the Sun and the length of their year. Jupiter is the largest, about 143,000 km across; Neptune is the farthest, 4.5 billion km out, and takes about 60,000 days to go around the Sun once.
+An example table to show what a dataset page looks like: the eight planets of the Solar System with their diameter, their mean distance from the Sun and the length of their year. Jupiter is the largest, {{ cell(planet="Jupiter", col="diameter_km") }} km across; Neptune is the farthest, {{ cell(planet="Neptune", col="distance_from_sun_million_km") }} million km out, and takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to go around the Sun once. Each of these figures is read from its cell of the table (`{{ cell(planet="Neptune", col="orbital_period_days") }}` in the Markdown), so a corrected cell corrects the text.
 
 ## Method
 

@@ -6,6 +6,7 @@
 use std::ops::Range;
 
 use super::Quoted;
+use crate::content::markdown::{self, RawHtml};
 use crate::content::Body;
 use crate::text::escape_html_into;
 
@@ -20,6 +21,8 @@ pub enum Texts {
     Markdown,
     /// Markdown whose figures are marked up after rendering (`mark_body`).
     Marked,
+    /// Plain text whose figures are marked up after escaping (`plain_html`).
+    MarkedPlain,
 }
 
 /// `text` with each resolved reference replaced; figures are appended to `quoted` (their
@@ -42,11 +45,14 @@ pub fn apply(
         match how {
             Texts::Plain => out.push_str(&figure.text),
             Texts::Markdown => push_escaped_markdown(&figure.text, &mut out),
-            Texts::Marked => {
+            Texts::Marked | Texts::MarkedPlain => {
                 out.push(OPEN);
                 out.push_str(&quoted.len().to_string());
                 out.push(MID);
-                push_escaped_markdown(&figure.text, &mut out);
+                match how {
+                    Texts::Marked => push_escaped_markdown(&figure.text, &mut out),
+                    _ => out.push_str(&figure.text),
+                }
                 out.push(CLOSE);
             }
         }
@@ -54,6 +60,33 @@ pub fn apply(
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// The HTML of a plain text (headline, kicker) with its figures marked up but not
+/// linked (a heading holds no link).
+pub fn plain_html(text: &str, resolved: &[(Range<usize>, Option<Quoted>)]) -> String {
+    let mut list = Vec::new();
+    let marked = apply(text, resolved, Texts::MarkedPlain, &mut list);
+    let mut html = String::with_capacity(marked.len());
+    escape_html_into(&marked, &mut html);
+    markup(&html, &list, 0, false)
+}
+
+/// The HTML of Markdown `text` (a chart caption) with its figures marked up and linked.
+pub fn markdown_html(
+    text: &str,
+    resolved: &[(Range<usize>, Option<Quoted>)],
+    raw_html: RawHtml,
+    shown_rows: u64,
+) -> String {
+    let mut list = Vec::new();
+    let marked = apply(text, resolved, Texts::Marked, &mut list);
+    markup(
+        &markdown::to_html(&marked, raw_html),
+        &list,
+        shown_rows,
+        true,
+    )
 }
 
 fn push_escaped_markdown(text: &str, out: &mut String) {
@@ -68,11 +101,11 @@ fn push_escaped_markdown(text: &str, out: &mut String) {
 /// Replaces the markers of `body`: `<data>` in the HTML (a link to the row when the page
 /// shows it), the bare figure in the plain text.
 pub fn mark_body(body: &mut Body, quoted: &[Quoted], shown_rows: u64) {
-    body.lede_html = markup(&body.lede_html, quoted, shown_rows);
-    body.intro_html = markup(&body.intro_html, quoted, shown_rows);
+    body.lede_html = markup(&body.lede_html, quoted, shown_rows, true);
+    body.intro_html = markup(&body.intro_html, quoted, shown_rows, true);
     body.lede_text = strip(&body.lede_text);
     for section in &mut body.sections {
-        section.html = markup(&section.html, quoted, shown_rows);
+        section.html = markup(&section.html, quoted, shown_rows, true);
         section.title = strip(&section.title);
         section.summary_text = strip(&section.summary_text);
     }
@@ -104,7 +137,7 @@ fn strip(text: &str) -> String {
     replace(text, |_, figure, out| out.push_str(figure))
 }
 
-fn markup(html: &str, quoted: &[Quoted], shown_rows: u64) -> String {
+fn markup(html: &str, quoted: &[Quoted], shown_rows: u64, link: bool) -> String {
     replace(html, |index, figure, out| {
         let Some(q) = index.and_then(|i| quoted.get(i)) else {
             out.push_str(figure);
@@ -113,9 +146,14 @@ fn markup(html: &str, quoted: &[Quoted], shown_rows: u64) -> String {
         let row = (q.rows.len() == 1 || q.function != "cell")
             .then(|| q.rows.first().copied())
             .flatten()
-            .filter(|r| *r <= shown_rows);
+            .filter(|r| link && *r <= q.shown_rows.unwrap_or(shown_rows));
+        let page = q
+            .dataset
+            .as_ref()
+            .map(|slug| format!("../{slug}/"))
+            .unwrap_or_default();
         match row {
-            Some(r) => out.push_str(&format!("<a class=\"figure\" href=\"#row-{r}\">")),
+            Some(r) => out.push_str(&format!("<a class=\"figure\" href=\"{page}#row-{r}\">")),
             None => out.push_str("<span class=\"figure\">"),
         }
         out.push_str("<data value=\"");
@@ -144,6 +182,8 @@ mod tests {
             column: Some("x".into()),
             rows: vec![9],
             title: "X, row 9 (a=<b>)".into(),
+            dataset: None,
+            shown_rows: None,
         }
     }
 
@@ -157,13 +197,13 @@ mod tests {
             Texts::Marked,
             &mut list,
         );
-        let html = markup(&format!("<p>{marked}</p>"), &list, 11);
+        let html = markup(&format!("<p>{marked}</p>"), &list, 11, true);
         assert_eq!(
             html,
             "<p>moved <a class=\"figure\" href=\"#row-9\"><data value=\"10366\" title=\"X, row 9 (a=&lt;b&gt;)\">10,366</data></a> MB/s</p>"
         );
         assert_eq!(strip(&marked), "moved 10,366 MB/s");
-        assert!(markup(&marked, &list, 5).contains("<span class=\"figure\">"));
+        assert!(markup(&marked, &list, 5, true).contains("<span class=\"figure\">"));
         let plain = apply(
             source,
             &[(6..18, Some(quoted("10,366")))],
@@ -171,5 +211,10 @@ mod tests {
             &mut list,
         );
         assert_eq!(plain, "moved 10,366 MB/s");
+        let html = plain_html(source, &[(6..18, Some(quoted("10,366")))]);
+        assert_eq!(
+            html,
+            "moved <span class=\"figure\"><data value=\"10366\" title=\"X, row 9 (a=&lt;b&gt;)\">10,366</data></span> MB/s"
+        );
     }
 }

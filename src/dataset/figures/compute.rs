@@ -21,6 +21,10 @@ fn single<'t>(
     table: &Table,
 ) -> Result<&'t Tally, Diagnostic> {
     let wanted = describe(selector, table);
+    let of = table
+        .quoted
+        .map(|slug| format!(" of `{slug}`"))
+        .unwrap_or_default();
     match tally.matches {
         1 => Ok(tally),
         0 => {
@@ -42,13 +46,18 @@ fn single<'t>(
             if hints.is_empty() {
                 hints.push("each condition matches some row, but no row matches them all".into());
             }
-            Err(locate(table, f.offset, format!("no row matches {wanted}"))
-                .with_hint(hints.join("; ")))
+            Err(
+                locate(table, f.offset, format!("no row{of} matches {wanted}"))
+                    .with_hint(hints.join("; ")),
+            )
         }
         n => Err(locate(
             table,
             f.offset,
-            format!("{n} rows match {wanted}: {}", tally.candidates.join("; ")),
+            format!(
+                "{n} rows{of} match {wanted}: {}",
+                tally.candidates.join("; ")
+            ),
         )
         .with_hint(match table.primary_key.is_empty() {
             true => "add a condition that tells these rows apart".to_string(),
@@ -222,6 +231,8 @@ pub(super) fn compute(
         column: column.map(|c| c.name.clone()),
         rows,
         title,
+        dataset: None,
+        shown_rows: None,
     })
 }
 

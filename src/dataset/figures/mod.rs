@@ -7,8 +7,10 @@
 
 mod apply;
 mod compute;
+mod foreign;
 mod scan;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::Serialize;
@@ -17,10 +19,11 @@ use crate::content::figures::{self, Reference};
 use crate::content::markdown::{self, RawHtml};
 use crate::content::spans::error_at;
 use crate::content::spans::Locator;
-use crate::content::{Body, DatasetFrontMatter};
+use crate::content::{Body, DatasetFrontMatter, TableRows};
 use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::{did_you_mean, Diagnostic};
-use apply::{apply, mark_body, Texts};
+use apply::{apply, mark_body, markdown_html, plain_html, Texts};
+use foreign::{ForeignTable, Refused};
 use scan::Selector;
 
 /// Where a quoted figure stands on the page.
@@ -50,6 +53,12 @@ pub struct Quoted {
     /// Names the row(s) and column, for the page's `title`.
     #[serde(skip)]
     pub title: String,
+    /// The dataset quoted (`dataset="<slug>"`), when it is not the page's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dataset: Option<String>,
+    /// Rows the quoted dataset's page shows, for a figure from another dataset.
+    #[serde(skip)]
+    pub shown_rows: Option<u64>,
 }
 
 /// The figures whose text changed between two loads of a page, as
@@ -77,6 +86,15 @@ impl Field {
     }
 }
 
+/// The HTML of the headline, kicker and chart captions whose figures are marked up
+/// (`<data>`, as in the body); `None` where the text quotes no figure.
+#[derive(Debug, Clone, Default)]
+pub struct FigureHtml {
+    pub headline: Option<String>,
+    pub kicker: Option<String>,
+    pub captions: Vec<Option<String>>,
+}
+
 /// One text holding references, and where its first byte is in the file.
 pub struct Source<'a> {
     pub field: Field,
@@ -91,6 +109,26 @@ pub struct Table<'a> {
     pub csv: &'a Path,
     pub columns: &'a [ColumnSpec],
     pub primary_key: &'a [String],
+    /// The slug of the dataset quoted, when it is not the page's own.
+    pub quoted: Option<&'a str>,
+}
+
+impl Table<'_> {
+    /// "the table", or "the table of `<slug>`" for another dataset's.
+    fn what(&self) -> String {
+        match self.quoted {
+            None => "the table".into(),
+            Some(slug) => format!("the table of `{slug}`"),
+        }
+    }
+}
+
+/// Where the page lives, for the references to other datasets.
+pub struct Site<'a> {
+    /// The site root, canonical.
+    pub root: &'a Path,
+    /// `table_rows` of site.toml.
+    pub default_rows: TableRows,
 }
 
 /// Where the characters of the string value at `path` start: after its opening quotes
@@ -109,20 +147,14 @@ fn string_start(locator: &Locator, path: &str) -> Option<usize> {
     Some(at + skip)
 }
 
-/// Resolves and substitutes every figure of the page's texts (front matter strings and
-/// body); returns the figures quoted, in order.
-#[allow(clippy::too_many_arguments)]
-pub fn quote(
-    front: &mut DatasetFrontMatter,
-    body: &mut Body,
-    body_markdown: &str,
+/// The texts of a page that may quote figures, each with where it starts in the file:
+/// headline, kicker, table note, chart captions, then the body.
+pub fn sources<'a>(
+    front: &'a DatasetFrontMatter,
+    body_markdown: &'a str,
     body_offset: usize,
     locator: &Locator,
-    csv: &Path,
-    raw_html: RawHtml,
-    shown_rows: u64,
-    problems: &mut Vec<Diagnostic>,
-) -> Vec<Quoted> {
+) -> Vec<Source<'a>> {
     let mut sources = vec![
         Source {
             field: Field::Headline,
@@ -156,16 +188,53 @@ pub fn quote(
         text: body_markdown,
         offset: Some(body_offset),
     });
+    sources
+}
+
+/// Resolves and substitutes every figure of the page's texts (front matter strings and
+/// body); returns the figures quoted, in order, and the other datasets the references name
+/// (the page depends on them).
+#[allow(clippy::too_many_arguments)]
+pub fn quote(
+    site: &Site,
+    front: &mut DatasetFrontMatter,
+    body: &mut Body,
+    body_markdown: &str,
+    body_offset: usize,
+    locator: &Locator,
+    csv: &Path,
+    raw_html: RawHtml,
+    shown_rows: u64,
+    html: &mut FigureHtml,
+    problems: &mut Vec<Diagnostic>,
+) -> (Vec<Quoted>, BTreeSet<String>) {
+    let sources = sources(front, body_markdown, body_offset, locator);
     let table = Table {
         file: locator.file,
         file_text: locator.text,
         csv,
         columns: &front.columns,
         primary_key: &front.primary_key,
+        quoted: None,
     };
-    let resolved = resolve(&sources, &table, problems);
+    let open = |slug: &str| foreign::open(site.root, slug, site.default_rows);
+    let (resolved, datasets) = resolve(&sources, &table, &open, problems);
     if resolved.iter().all(Vec::is_empty) {
-        return Vec::new();
+        return (Vec::new(), datasets);
+    }
+    html.captions = vec![None; front.charts.len()];
+    for (source, list) in sources.iter().zip(&resolved) {
+        if list.iter().all(|(_, q)| q.is_none()) {
+            continue;
+        }
+        match source.field {
+            Field::Headline => html.headline = Some(plain_html(source.text, list)),
+            Field::Kicker => html.kicker = Some(plain_html(source.text, list)),
+            Field::Caption(n) => {
+                html.captions[n] = Some(markdown_html(source.text, list, raw_html, shown_rows))
+            }
+            Field::TableNote | Field::Body => {}
+        }
     }
     let mut quoted = Vec::new();
     let texts: Vec<(Field, String)> = sources
@@ -199,7 +268,7 @@ pub fn quote(
             }
         }
     }
-    quoted
+    (quoted, datasets)
 }
 
 /// A reference with its place.
@@ -214,7 +283,10 @@ struct Found {
 fn collect(sources: &[Source], table: &Table, problems: &mut Vec<Diagnostic>) -> Vec<Found> {
     let mut found = Vec::new();
     for (n, source) in sources.iter().enumerate() {
-        let (references, errors) = figures::find(source.text);
+        let (references, errors) = match source.field {
+            Field::Headline | Field::Kicker => figures::find(source.text),
+            _ => figures::find_in_markdown(source.text),
+        };
         for error in errors {
             problems.push(locate(
                 table,
@@ -242,18 +314,74 @@ fn locate(table: &Table, offset: Option<usize>, message: impl Into<String>) -> D
     }
 }
 
-/// Resolves every reference of `sources`: `None` for a text without references (nothing
-/// to do), else the figures in order (one per reference, `None` where it failed).
+/// The figures of each source, in order (one per reference, `None` where it failed).
+type Resolved = Vec<Vec<(std::ops::Range<usize>, Option<Quoted>)>>;
+
+/// Resolves every reference of `sources`, those naming another dataset against its table
+/// (read by `open`); returns the figures and the other datasets named.
 pub fn resolve(
     sources: &[Source],
     table: &Table,
+    open: &dyn Fn(&str) -> Result<ForeignTable, Refused>,
     problems: &mut Vec<Diagnostic>,
-) -> Vec<Vec<(std::ops::Range<usize>, Option<Quoted>)>> {
-    let mut out: Vec<Vec<_>> = sources.iter().map(|_| Vec::new()).collect();
-    let found = collect(sources, table, problems);
-    if found.is_empty() {
-        return out;
+) -> (Resolved, BTreeSet<String>) {
+    let mut out: Resolved = sources.iter().map(|_| Vec::new()).collect();
+    let mut groups: BTreeMap<Option<String>, Vec<Found>> = BTreeMap::new();
+    for f in collect(sources, table, problems) {
+        groups
+            .entry(f.reference.dataset.clone())
+            .or_default()
+            .push(f);
     }
+    let datasets = groups.keys().flatten().cloned().collect();
+    for (dataset, group) in groups {
+        let resolved = match &dataset {
+            None => resolve_table(group, table, problems),
+            Some(slug) => match open(slug) {
+                Err(refused) => {
+                    // Once, at the first reference: the others fail for the same reason.
+                    problems.push(
+                        locate(table, group[0].offset, refused.message).with_hint(refused.hint),
+                    );
+                    group
+                        .into_iter()
+                        .map(|f| (f.source, f.reference.range, None))
+                        .collect()
+                }
+                Ok(foreign) => {
+                    let other = Table {
+                        csv: &foreign.csv,
+                        columns: &foreign.columns,
+                        primary_key: &foreign.primary_key,
+                        quoted: Some(slug),
+                        ..*table
+                    };
+                    let mut list = resolve_table(group, &other, problems);
+                    for q in list.iter_mut().filter_map(|(_, _, q)| q.as_mut()) {
+                        q.dataset = Some(slug.clone());
+                        q.shown_rows = Some(foreign.shown_rows);
+                        q.title = format!("{slug}: {}", q.title);
+                    }
+                    list
+                }
+            },
+        };
+        for (source, range, quoted) in resolved {
+            out[source].push((range, quoted));
+        }
+    }
+    for list in &mut out {
+        list.sort_by_key(|(range, _)| range.start);
+    }
+    (out, datasets)
+}
+
+/// Resolves references of one table in one pass over its CSV: (source, range, figure).
+fn resolve_table(
+    found: Vec<Found>,
+    table: &Table,
+    problems: &mut Vec<Diagnostic>,
+) -> Vec<(usize, std::ops::Range<usize>, Option<Quoted>)> {
     let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
     let index = |name: &str| names.iter().position(|n| *n == name);
     // Selectors per reference (None: a problem was reported).
@@ -272,26 +400,41 @@ pub fn resolve(
     if key.is_empty() {
         key = (0..names.len().min(3)).collect();
     }
+    let failed = |found: Vec<Found>| {
+        found
+            .into_iter()
+            .map(|f| (f.source, f.reference.range, None))
+            .collect()
+    };
+    if selectors.is_empty() {
+        return failed(found);
+    }
     let pass = match scan::run(table.csv, &selectors, |_| key.clone()) {
         Ok(pass) => pass,
         Err(e) => {
             problems.push(Diagnostic::error(
                 table.file,
-                format!("cannot read the CSV for the figures the text quotes: {e}"),
+                format!(
+                    "cannot read the CSV of {} for the figures the text quotes: {e}",
+                    table.what()
+                ),
             ));
-            return out;
+            return failed(found);
         }
     };
-    for (f, plan) in found.into_iter().zip(plans) {
-        let quoted = plan.and_then(|first| {
-            let count = if f.reference.function.is_pair() { 2 } else { 1 };
-            let tallies = &pass.tallies[first..first + count];
-            let chosen = &selectors[first..first + count];
-            compute::compute(&f, tallies, chosen, &pass.distinct, table, problems)
-        });
-        out[f.source].push((f.reference.range.clone(), quoted));
-    }
-    out
+    found
+        .into_iter()
+        .zip(plans)
+        .map(|(f, plan)| {
+            let quoted = plan.and_then(|first| {
+                let count = if f.reference.function.is_pair() { 2 } else { 1 };
+                let tallies = &pass.tallies[first..first + count];
+                let chosen = &selectors[first..first + count];
+                compute::compute(&f, tallies, chosen, &pass.distinct, table, problems)
+            });
+            (f.source, f.reference.range.clone(), quoted)
+        })
+        .collect()
 }
 
 /// The selectors of one reference, its columns checked.
@@ -303,21 +446,6 @@ fn plan(
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Vec<Selector>> {
     let r = &f.reference;
-    if let Some(slug) = &r.dataset {
-        problems.push(
-            locate(
-                table,
-                f.offset,
-                format!(
-                    "figures from another dataset (`dataset=\"{slug}\"`) are not supported yet"
-                ),
-            )
-            .with_hint(
-                "quote the other page's figure on that page, or type it without a reference",
-            ),
-        );
-        return None;
-    }
     let mut ok = true;
     let mut column_of = |name: &str| {
         let found = index(name);
@@ -331,8 +459,9 @@ fn plan(
                     table,
                     f.offset,
                     format!(
-                        "`{}` names column `{name}`, which the table does not have",
-                        r.function.name()
+                        "`{}` names column `{name}`, which {} does not have",
+                        r.function.name(),
+                        table.what()
                     ),
                 )
                 .with_hint(hint),

@@ -1,0 +1,158 @@
+//! `check`'s unbacked-number warnings: every number the prose types by hand (headline,
+//! kicker, table note, captions, body) that no reference produces or binds, that the
+//! author did not list under `numbers_not_data`, and that equals no cell of the dataset's
+//! CSV, of a dataset it relates to or of one it quotes. Each page's numbers are collected
+//! first (a handful), then each CSV is streamed once looking for them: memory stays flat
+//! in rows.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use crate::confine;
+use crate::content::figures;
+use crate::content::front_matter;
+use crate::content::numbers::{self, Typed};
+use crate::content::spans::{error_at, Locator, Spans};
+use crate::content::DatasetFrontMatter;
+use crate::dataset::figures::{sources, Field};
+use crate::dataset::Dataset;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::site::Site;
+
+/// The warnings of every dataset of `site`.
+pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
+    let Ok(root) = confine::canonical_root(root) else {
+        return Vec::new();
+    };
+    site.datasets
+        .iter()
+        .flat_map(|dataset| check_dataset(&root, site, dataset))
+        .collect()
+}
+
+/// A number of the page, placed in the file.
+struct Found {
+    typed: Typed,
+    at: Option<usize>,
+}
+
+fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic> {
+    let file = dataset.markdown_path.as_path();
+    let Some(text) = confine::resolve_file(root, file)
+        .ok()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+    else {
+        return Vec::new();
+    };
+    let Ok(split) = front_matter::split(file, &text) else {
+        return Vec::new();
+    };
+    let Ok(front) = front_matter::parse_toml::<DatasetFrontMatter>(
+        file,
+        &text,
+        split.front_matter,
+        split.front_matter_offset,
+    ) else {
+        return Vec::new();
+    };
+    let locator = Locator {
+        file,
+        text: &text,
+        spans: Spans::parse(split.front_matter, split.front_matter_offset),
+    };
+    let allowed: HashSet<String> = front
+        .numbers_not_data
+        .iter()
+        .map(|n| n.replace(',', "").to_lowercase())
+        .collect();
+    let mut found = Vec::new();
+    for source in sources(&front, split.body, split.body_offset, &locator) {
+        let (references, _) = figures::find(source.text);
+        let skip: Vec<_> = references.into_iter().map(|r| r.range).collect();
+        let typed = match source.field {
+            Field::Headline | Field::Kicker => numbers::in_plain(source.text, &skip),
+            _ => numbers::in_markdown(source.text, &skip),
+        };
+        found.extend(
+            typed
+                .into_iter()
+                .filter(|t| !allowed.contains(&t.number) && !allowed.contains(&t.raw))
+                .map(|typed| Found {
+                    at: source.offset.map(|o| o + typed.offset),
+                    typed,
+                }),
+        );
+    }
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let mut backed = vec![false; found.len()];
+    let tables = std::iter::once(dataset).chain(
+        dataset
+            .front
+            .related
+            .iter()
+            .chain(&dataset.quoted_datasets)
+            .filter_map(|slug| site.dataset(slug)),
+    );
+    for table in tables {
+        if backed.iter().all(|b| *b) {
+            break;
+        }
+        // A CSV that cannot be read was reported when it loaded.
+        let _ = mark_cells(&table.csv_path, &found, &mut backed);
+    }
+    found
+        .iter()
+        .zip(backed)
+        .filter(|(_, backed)| !backed)
+        .map(|(f, _)| warning(file, &text, f))
+        .collect()
+}
+
+fn warning(file: &Path, text: &str, f: &Found) -> Diagnostic {
+    let message = format!(
+        "the number {} is typed by hand and equals no cell of the table or of a related dataset",
+        f.typed.number
+    );
+    let d = match f.at {
+        Some(at) => error_at(file, text, at, message),
+        None => Diagnostic::error(file, message),
+    };
+    Diagnostic {
+        severity: Severity::Warning,
+        ..d
+    }
+    .with_hint(
+        "quote it from its cell ({{ cell(...) }}) or bind it ({{ 12 = cell(...) }}); \
+         if it is not data, list it in `numbers_not_data`",
+    )
+}
+
+/// Streams `csv`, marking the numbers of `found` that equal one of its cells (as numbers,
+/// or as the text with a unit glued on, case ignored).
+fn mark_cells(csv: &Path, found: &[Found], backed: &mut [bool]) -> Result<(), csv::Error> {
+    let values: Vec<Option<f64>> = found
+        .iter()
+        .map(|f| f.typed.number.parse::<f64>().ok())
+        .collect();
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_path(csv)?;
+    let mut record = csv::StringRecord::new();
+    while reader.read_record(&mut record)? {
+        for cell in record.iter() {
+            let cell = cell.trim();
+            if cell.is_empty() || !cell.bytes().any(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let number = cell.replace(',', "").parse::<f64>().ok();
+            let lower = cell.to_lowercase();
+            for (n, f) in found.iter().enumerate() {
+                if !backed[n] && ((number.is_some() && number == values[n]) || lower == f.typed.raw)
+                {
+                    backed[n] = true;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! The numbers a text types by hand, with their byte offsets, for the unbacked-number
+//! check: Markdown is read through pulldown-cmark's events, so numbers in code spans, code
+//! blocks, link targets and raw HTML are never seen; numbers that are not data (years,
+//! dates, times, versions, identifiers glued to letters, ordinals) are left out by rule.
+
+use std::ops::Range;
+
+use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+
+/// One number of the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Typed {
+    /// Byte offset of its first digit in the text searched.
+    pub offset: usize,
+    /// The number without thousands separators (`10366`, `0.985`).
+    pub number: String,
+    /// The number with the letters glued after it, lowercase (`7373mib`, `128k`).
+    pub raw: String,
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// The numbers of a plain text (a headline, a kicker), outside the ranges of `skip`.
+pub fn in_plain(text: &str, skip: &[Range<usize>]) -> Vec<Typed> {
+    let mut found = Vec::new();
+    scan(text, 0..text.len(), skip, &mut found);
+    found
+}
+
+/// The numbers of Markdown `text`, in its text events only (not code, not link targets,
+/// not HTML), outside the ranges of `skip`.
+pub fn in_markdown(text: &str, skip: &[Range<usize>]) -> Vec<Typed> {
+    let mut found = Vec::new();
+    let mut in_code = 0usize;
+    for (event, range) in
+        Parser::new_ext(text, crate::content::markdown::options()).into_offset_iter()
+    {
+        match event {
+            Event::Start(Tag::CodeBlock(_)) => in_code += 1,
+            Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
+            Event::Text(_) if in_code == 0 => scan(text, range, skip, &mut found),
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The numbers in `text[range]`, read with the characters around them.
+fn scan(text: &str, range: Range<usize>, skip: &[Range<usize>], found: &mut Vec<Typed>) {
+    let bytes = text.as_bytes();
+    let mut i = range.start;
+    while i < range.end {
+        if !bytes[i].is_ascii_digit() || skip.iter().any(|s| s.contains(&i)) {
+            i += 1;
+            continue;
+        }
+        let before = text[..i].chars().next_back();
+        // The number: digits, with `,` or `.` between digits.
+        let mut end = i;
+        while end < bytes.len()
+            && (bytes[end].is_ascii_digit()
+                || (matches!(bytes[end], b',' | b'.')
+                    && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)))
+        {
+            end += 1;
+        }
+        let number_text = &text[i..end];
+        let rest = &text[end..];
+        // Letters glued after it: a unit (`MiB`, `K`) or an ordinal suffix.
+        let glued: String = rest
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase();
+        let next = end
+            + rest
+                .find(|c: char| !c.is_alphabetic())
+                .unwrap_or(rest.len());
+        let start = i;
+        i = next.max(end);
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            || not_data(text, start, number_text, rest, &glued)
+        {
+            // A date or time goes on to its end, so its parts are not read again.
+            if rest.starts_with(['-', ':']) && rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
+                i = end;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_digit() || matches!(bytes[i], b'-' | b':'))
+                {
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        let number: String = number_text.chars().filter(|c| *c != ',').collect();
+        found.push(Typed {
+            offset: start,
+            raw: format!("{number}{glued}"),
+            number,
+        });
+    }
+}
+
+/// Whether the number at `start` is not data: a year, an ISO date, a day of a date, a
+/// time, a power of ten (`10⁹`), a version (two dots), an ordinal.
+fn not_data(text: &str, start: usize, number: &str, rest: &str, glued: &str) -> bool {
+    let digits_only = number.bytes().all(|b| b.is_ascii_digit());
+    let value: u32 = if digits_only {
+        number.parse().unwrap_or(u32::MAX)
+    } else {
+        u32::MAX
+    };
+    let month_word = |word: &str| {
+        let word = word.to_lowercase();
+        MONTHS.iter().any(|m| word.starts_with(m))
+    };
+    let next_word = rest.trim_start().split(|c: char| !c.is_alphabetic()).next();
+    let previous_word = text[..start]
+        .trim_end()
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next();
+    (digits_only && glued.is_empty() && (1900..=2100).contains(&value))
+        || (digits_only && number.len() == 4 && rest.starts_with('-'))
+        || (digits_only
+            && (1..=31).contains(&value)
+            && glued.is_empty()
+            && (next_word.is_some_and(month_word) || previous_word.is_some_and(month_word)))
+        || rest.starts_with(':')
+        || rest.starts_with(['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'])
+        || number.matches('.').count() >= 2
+        || (digits_only && matches!(glued, "st" | "nd" | "rd" | "th"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(found: Vec<Typed>) -> Vec<String> {
+        found.into_iter().map(|t| t.raw).collect()
+    }
+
+    #[test]
+    fn data_numbers_are_found_and_the_rest_left_out() {
+        let text = "10,366 MB/s and 7373MiB/s at 64% on 21 May 2021 (2021-05-21, 14:26:45) \
+                    with HCIBench 2.5.3, 2.26 × 10⁹ bytes, v1.2, R640, PM1733, Gen4, x4, 128K, the 99th run and 0.985.";
+        assert_eq!(
+            numbers(in_plain(text, &[])),
+            ["10366", "7373mib", "64", "2.26", "128k", "0.985"]
+        );
+    }
+
+    #[test]
+    fn code_link_targets_and_skipped_ranges_are_not_read() {
+        let text = "Read `42 ms` and [12 runs](https://x.org/77) and {{ cell(a=\"5\") }} then 9.\n\n```\n31\n```\n";
+        let skip = text.find("{{").unwrap()..text.find("}}").unwrap() + 2;
+        let found = in_markdown(text, std::slice::from_ref(&skip));
+        assert_eq!(numbers(found.clone()), ["12", "9"]);
+        assert_eq!(&text[found[1].offset..found[1].offset + 1], "9");
+    }
+}
