@@ -243,3 +243,24 @@ fn missing_values_without_the_empty_cell_and_unknown_delimiters_are_errors_at_th
     assert!(errors[0].1.contains("`delimiter`"));
     assert!(errors[1].1.contains("leaves out \"\""));
 }
+
+#[test]
+fn figures_quoted_from_a_semicolon_file_read_its_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let body = common::SMALL_BODY.replace(
+        "Counted.",
+        "Row c reads {{ cell(label=\"c\", col=\"value\") }}; the mean is {{ mean(col=\"value\", digits=2) }}.",
+    );
+    common::write_small_site(&root, &semicolon_front(), &body, SEMICOLON_CSV);
+    let output = dir.path().join("out");
+    datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let page = common::html(&output.join("datasets/sample/index.html"));
+    let text = common::texts(&page, "main p").join("\n");
+    // `NA` is missing, so the mean is over 1.5, 2.5 and 3.
+    assert!(
+        text.contains("Row c reads 2.5; the mean is 2.33."),
+        "{text}"
+    );
+}

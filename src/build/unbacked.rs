@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::confine;
+use crate::content::dialect::delimiter_byte;
 use crate::content::figures;
 use crate::content::front_matter;
 use crate::content::numbers::{self, Typed};
@@ -100,7 +101,8 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
             break;
         }
         // A CSV that cannot be read was reported when it loaded.
-        let _ = mark_cells(&table.csv_path, &found, &mut backed);
+        let delimiter = delimiter_byte(table.front.delimiter.as_deref()).unwrap_or(b',');
+        let _ = mark_cells(&table.csv_path, delimiter, &found, &mut backed);
     }
     found
         .iter()
@@ -131,12 +133,20 @@ fn warning(file: &Path, text: &str, f: &Found) -> Diagnostic {
 
 /// Streams `csv`, marking the numbers of `found` that equal one of its cells (as numbers,
 /// or as the text with a unit glued on, case ignored).
-fn mark_cells(csv: &Path, found: &[Found], backed: &mut [bool]) -> Result<(), csv::Error> {
+fn mark_cells(
+    csv: &Path,
+    delimiter: u8,
+    found: &[Found],
+    backed: &mut [bool],
+) -> Result<(), csv::Error> {
     let values: Vec<Option<f64>> = found
         .iter()
         .map(|f| f.typed.number.parse::<f64>().ok())
         .collect();
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_path(csv)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_path(csv)?;
     let mut record = csv::StringRecord::new();
     while reader.read_record(&mut record)? {
         for cell in record.iter() {

@@ -139,6 +139,7 @@ fn load_into(
     let figures_site = super::figures::Site {
         root: &page.root,
         default_rows: config.table_rows,
+        missing_values: config.missing_values.as_deref(),
     };
     let mut figure_html = super::figures::FigureHtml::default();
     let (figures, quoted_datasets) = super::figures::quote(

@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::confine;
+use crate::content::dialect::delimiter_byte;
 use crate::content::front_matter;
-use crate::content::{DatasetFrontMatter, TableRows};
+use crate::content::DatasetFrontMatter;
 use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::did_you_mean;
 use crate::layout;
@@ -18,6 +19,10 @@ pub struct ForeignTable {
     pub csv: PathBuf,
     pub columns: Vec<ColumnSpec>,
     pub primary_key: Vec<String>,
+    /// The byte between fields of `csv` (that dataset's `delimiter`).
+    pub delimiter: u8,
+    /// That dataset's `missing_values`.
+    pub missing_values: Option<Vec<String>>,
     /// Rows that dataset's page shows (a figure links to its row only when shown; none
     /// for a draft).
     pub shown_rows: u64,
@@ -30,7 +35,8 @@ pub struct Refused {
 }
 
 /// Reads dataset `slug` of the site at `root` (canonical).
-pub fn open(root: &Path, slug: &str, default_rows: TableRows) -> Result<ForeignTable, Refused> {
+pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
+    let (root, default_rows) = (site.root, site.default_rows);
     let markdown = layout::dataset_markdown(slug);
     let valid = crate::dataset::is_valid_slug(slug);
     let path = valid
@@ -79,6 +85,10 @@ pub fn open(root: &Path, slug: &str, default_rows: TableRows) -> Result<ForeignT
             true => 0,
             false => front.table_rows.unwrap_or(default_rows).limit(),
         },
+        delimiter: delimiter_byte(front.delimiter.as_deref()).unwrap_or(b','),
+        missing_values: front
+            .missing_values
+            .or_else(|| site.missing_values.map(<[String]>::to_vec)),
         columns: front.columns,
         primary_key: front.primary_key,
     })

@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::content::dialect::{columns_missing_values, delimiter_byte};
 use crate::content::figures::{self, Reference};
 use crate::content::markdown::{self, RawHtml};
 use crate::content::spans::error_at;
@@ -109,6 +110,10 @@ pub struct Table<'a> {
     pub csv: &'a Path,
     pub columns: &'a [ColumnSpec],
     pub primary_key: &'a [String],
+    /// The byte between fields of `csv` (the dataset's `delimiter`).
+    pub delimiter: u8,
+    /// The dataset's `missing_values` (columns may have their own).
+    pub missing_values: Option<&'a [String]>,
     /// The slug of the dataset quoted, when it is not the page's own.
     pub quoted: Option<&'a str>,
 }
@@ -129,6 +134,8 @@ pub struct Site<'a> {
     pub root: &'a Path,
     /// `table_rows` of site.toml.
     pub default_rows: TableRows,
+    /// `missing_values` of site.toml, for datasets that declare none.
+    pub missing_values: Option<&'a [String]>,
 }
 
 /// Where the characters of the string value at `path` start: after its opening quotes
@@ -215,9 +222,11 @@ pub fn quote(
         csv,
         columns: &front.columns,
         primary_key: &front.primary_key,
+        delimiter: delimiter_byte(front.delimiter.as_deref()).unwrap_or(b','),
+        missing_values: front.missing_values.as_deref(),
         quoted: None,
     };
-    let open = |slug: &str| foreign::open(site.root, slug, site.default_rows);
+    let open = |slug: &str| foreign::open(site, slug);
     let (resolved, datasets) = resolve(&sources, &table, &open, problems);
     if resolved.iter().all(Vec::is_empty) {
         return (Vec::new(), datasets);
@@ -353,6 +362,8 @@ pub fn resolve(
                         csv: &foreign.csv,
                         columns: &foreign.columns,
                         primary_key: &foreign.primary_key,
+                        delimiter: foreign.delimiter,
+                        missing_values: foreign.missing_values.as_deref(),
                         quoted: Some(slug),
                         ..*table
                     };
@@ -409,7 +420,13 @@ fn resolve_table(
     if selectors.is_empty() {
         return failed(found);
     }
-    let pass = match scan::run(table.csv, &selectors, |_| key.clone()) {
+    let pass = match scan::run(
+        table.csv,
+        table.delimiter,
+        &columns_missing_values(table.columns, table.missing_values),
+        &selectors,
+        |_| key.clone(),
+    ) {
         Ok(pass) => pass,
         Err(e) => {
             problems.push(Diagnostic::error(

@@ -7,6 +7,8 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
+use crate::content::dialect::MissingValues;
+
 /// Rows a selector picks: every condition (column index, value) holds, and the cell of
 /// `column` is read.
 #[derive(Debug, Clone)]
@@ -44,13 +46,17 @@ pub struct Pass {
     pub distinct: BTreeMap<usize, BTreeSet<String>>,
 }
 
-/// Reads `path` once. `describe` names the columns that identify a row in messages.
+/// Reads `path` once. `describe` names the columns that identify a row in messages;
+/// `missing` holds each column's missing values (`NA`…), read as empty cells.
 pub fn run(
     path: &Path,
+    delimiter: u8,
+    missing: &[MissingValues],
     selectors: &[Selector],
     describe: impl Fn(&[String]) -> Vec<usize>,
 ) -> io::Result<Pass> {
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .flexible(true)
         .has_headers(true)
         .from_reader(File::open(path)?);
@@ -87,7 +93,10 @@ pub fn run(
             if tally.rows.len() < LISTED_ROWS {
                 tally.rows.push(row);
             }
-            let value = selector.column.map(field).unwrap_or_default();
+            let value = match selector.column {
+                Some(c) if !missing.get(c).is_some_and(|m| m.is_missing(field(c))) => field(c),
+                _ => "",
+            };
             if tally.matches == 1 {
                 tally.first_value = value.to_string();
             }
