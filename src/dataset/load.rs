@@ -137,6 +137,8 @@ fn load_into(
         related_places,
         figures,
         dataset_links,
+        metadata_digests: Vec::new(),
+        slimmed: false,
     })
 }
 

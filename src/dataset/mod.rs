@@ -8,6 +8,7 @@ pub mod figures;
 mod load;
 pub mod scan;
 pub mod schema;
+mod slim;
 pub mod stamp;
 
 use std::path::PathBuf;
@@ -17,6 +18,7 @@ use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 use crate::diagnostics::Diagnostic;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
+pub use slim::FileDigest;
 
 /// Everything known about one dataset after loading and validation.
 #[derive(Debug, Clone)]
@@ -42,6 +44,10 @@ pub struct Dataset {
     pub figures: Vec<figures::Quoted>,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
+    /// After [`Dataset::slim`]: the digests of its metadata files as written.
+    metadata_digests: Vec<FileDigest>,
+    /// Set by [`Dataset::slim`].
+    slimmed: bool,
 }
 
 impl Dataset {

@@ -15,6 +15,8 @@ pub struct LoadOptions {
     pub base_url: Option<String>,
     /// Keep `draft = true` datasets (`--drafts`, and always under `serve`).
     pub drafts: bool,
+    /// `--date`: the date of datasets whose front matter gives none.
+    pub date: Option<String>,
 }
 
 /// Puts `--base-url` in place of site.toml's, or says why it cannot be used.
