@@ -214,28 +214,30 @@ pub fn load_parts_with(
         tags: Vec::new(),
         default_date: options.date.clone(),
     };
-    let mut loaded: Vec<dataset::Loaded> = found
+    // Each dataset goes into its `Arc` as soon as it is loaded, so the list collected from
+    // the threads holds pointers, not whole datasets (three copies of it exist briefly).
+    type Placed = (Option<Arc<Dataset>>, Vec<Diagnostic>, Option<String>);
+    let loaded: Vec<Placed> = found
         .dataset_files
         .par_iter()
         .map(|path| {
-            let mut loaded = dataset::load(root, path, &config, cache);
+            let loaded = dataset::load(root, path, &config, cache);
             if loaded.draft && !options.drafts {
-                // Left out below; nothing of it is kept meanwhile.
-                loaded.dataset = None;
-                return loaded;
+                // Left out, with its problems: what is not built is not checked either.
+                return (None, Vec::new(), Some(loaded.slug));
             }
-            each(&frame, loaded)
+            let loaded = each(&frame, loaded);
+            (loaded.dataset.map(Arc::new), loaded.problems, None)
         })
         .collect();
-    let left_out = drafts::leave_out_drafts(&mut loaded, options);
+    let mut left_out = Vec::new();
     let mut datasets = Vec::with_capacity(loaded.len());
-    for dataset::Loaded {
-        dataset, problems, ..
-    } in loaded
-    {
+    for (dataset, problems, draft) in loaded {
         diagnostics.extend(problems);
-        datasets.extend(dataset.map(Arc::new));
+        datasets.extend(dataset);
+        left_out.extend(draft);
     }
+    left_out.sort();
     let (site, mut site_problems) = Site::assemble(root, config, datasets, pages, home);
     drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
     (Some(site), diagnostics, site_problems)

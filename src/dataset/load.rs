@@ -15,6 +15,7 @@ use crate::content::front_matter::{self, SplitFile};
 use crate::content::spans::{Locator, Spans};
 use crate::content::{self, markdown, validate, Body, DatasetFrontMatter, License};
 use crate::diagnostics::{did_you_mean, Diagnostic, Severity};
+use crate::layout;
 
 /// A dataset as loaded, when it could be loaded at all (even with errors, so that later
 /// checks still run), with every problem found.
@@ -213,6 +214,16 @@ fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>)
                     markdown::slugify(&slug)
                 ),
             ),
+        );
+    } else if slug == layout::LISTING_PAGES {
+        problems.push(
+            Diagnostic::error(
+                display,
+                format!("the dataset slug `{slug}` is taken by the pages of All datasets"),
+            )
+            .with_hint(format!(
+                "rename the file: datasets/{slug}/2/ is the second page of All datasets"
+            )),
         );
     }
     slug

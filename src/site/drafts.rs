@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::config::SiteConfig;
 use crate::content::validate;
-use crate::dataset::{self, Dataset};
+use crate::dataset::Dataset;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// How to load a site: the `build` options that change what is read.
@@ -33,23 +33,6 @@ pub fn apply_base_url(config: &mut SiteConfig, options: &LoadOptions) -> Option<
         config.base_url.push('/');
     }
     None
-}
-
-/// Leaves out drafts unless `options.drafts`, with their problems: what is not built is not
-/// checked either. Returns the slugs left out.
-pub fn leave_out_drafts(loaded: &mut Vec<dataset::Loaded>, options: &LoadOptions) -> Vec<String> {
-    if options.drafts {
-        return Vec::new();
-    }
-    let mut left_out = Vec::new();
-    loaded.retain(|l| {
-        if l.draft {
-            left_out.push(l.slug.clone());
-        }
-        !l.draft
-    });
-    left_out.sort();
-    left_out
 }
 
 /// A published dataset whose `related` names a draft links to a page that is not built.
