@@ -19,17 +19,22 @@ fn write_dataset(root: &Path, n: usize, title: &str) {
     std::fs::write(root.join(format!("data/datasets/d{n}.csv")), b"v\n1\n").unwrap();
 }
 
-#[test]
-fn edits_reach_paginated_listings_and_shorter_listings_lose_pages() {
-    let site = tempfile::tempdir().unwrap();
-    let root = site.path();
+/// The folders and site.toml, with `settings` at the top level.
+fn write_site(root: &Path, settings: &str) {
     std::fs::create_dir_all(root.join("content/datasets")).unwrap();
     std::fs::create_dir_all(root.join("data/datasets")).unwrap();
     std::fs::write(
         root.join("site.toml"),
-        "title = \"T\"\nbase_url = \"https://example.org/\"\npaginate_by = 2\n_sitemap_urls = 10\n[author]\nname = \"A\"\n[license]\nname = \"CC0 1.0\"\n",
+        format!("title = \"T\"\nbase_url = \"https://example.org/\"\n{settings}[author]\nname = \"A\"\n[license]\nname = \"CC0 1.0\"\n"),
     )
     .unwrap();
+}
+
+#[test]
+fn edits_reach_paginated_listings_and_shorter_listings_lose_pages() {
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    write_site(root, "paginate_by = 2\n_sitemap_urls = 10\n");
     for n in 0..5 {
         write_dataset(root, n, &format!("Set {n}"));
     }
@@ -72,13 +77,7 @@ fn edits_reach_paginated_listings_and_shorter_listings_lose_pages() {
 fn a_dataset_slug_page_is_refused_at_its_file() {
     let site = tempfile::tempdir().unwrap();
     let root = site.path();
-    std::fs::create_dir_all(root.join("content/datasets")).unwrap();
-    std::fs::create_dir_all(root.join("data/datasets")).unwrap();
-    std::fs::write(
-        root.join("site.toml"),
-        "title = \"T\"\nbase_url = \"https://example.org/\"\n[author]\nname = \"A\"\n[license]\nname = \"CC0 1.0\"\n",
-    )
-    .unwrap();
+    write_site(root, "");
     write_dataset(root, 0, "Set 0");
     std::fs::rename(
         root.join("content/datasets/d0.md"),
