@@ -3,6 +3,7 @@
 //! loaded site and parsed templates so `serve` can rebuild only what a change affects.
 
 mod affected;
+mod flat;
 mod pages;
 mod plan;
 mod session;
@@ -13,7 +14,6 @@ use std::time::Duration;
 
 use crate::dataset::cache::ScanCache;
 use crate::diagnostics::{Diagnostics, Error};
-use crate::render::Renderer;
 use crate::site;
 pub use session::{RebuildReport, Session};
 
@@ -69,6 +69,7 @@ impl BuildOptions {
         site::LoadOptions {
             base_url: self.base_url.clone(),
             drafts: self.drafts,
+            date: self.date.clone(),
         }
     }
 
@@ -162,16 +163,7 @@ pub struct CheckReport {
 /// errors is an [`Error::Problems`] holding its warnings too, in the order they are shown;
 /// warnings alone are not a failure, so they come back in the report.
 pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
-    let cache = options.active_scan_cache();
-    let (site, mut diagnostics) =
-        site::load(&options.root, cache.as_ref(), &options.site_options());
-    if let Some(site) = &site {
-        diagnostics.extend(unbacked::check(&options.root, site));
-    }
-    match Renderer::new(&options.root) {
-        Err(problems) => diagnostics.extend(problems),
-        Ok(renderer) => pages::check_rendering(site, &renderer, &mut diagnostics),
-    }
+    let diagnostics = flat::check(options);
     if diagnostics.has_errors() {
         return Err(Error::Problems(diagnostics));
     }
@@ -182,5 +174,7 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
 
 /// Builds the site. On any error the previous output is left exactly as it was.
 pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
-    Session::start(options, |staging| staging.commit()).map(|(_, report)| report)
+    Session::start_with(options, |staging| staging.commit(), false)
+        .map(|(_, report)| report)
+        .map_err(Error::Problems)
 }

@@ -170,6 +170,9 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
     out.listings = !changed.is_empty();
     out.stale_files
         .extend(stale_listing_pages(before, after, &out.tags));
+    if out.listings {
+        out.stale_files.extend(stale_sitemaps(before, after));
+    }
     out
 }
 
@@ -182,6 +185,19 @@ pub fn quoting(site: &Site, changed: &BTreeSet<String>) -> BTreeSet<String> {
         .filter(|d| d.quoted_datasets.iter().any(|s| changed.contains(s)))
         .map(|d| d.slug.clone())
         .collect()
+}
+
+/// Child sitemaps (`sitemap-N.xml`) that `before` wrote and `after` no longer writes (the
+/// catalog shrank, or fell below the limit and `sitemap.xml` is no longer an index).
+fn stale_sitemaps(before: &Site, after: &Site) -> Vec<String> {
+    use crate::metadata::catalog_files::{page_paths, sitemap_files};
+    let files = |site: &Site| -> BTreeSet<String> {
+        sitemap_files(site, &page_paths(site))
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect()
+    };
+    files(before).difference(&files(after)).cloned().collect()
 }
 
 /// Pages of All datasets and of the tags in `tags` that `before` had and `after` no longer

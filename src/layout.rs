@@ -41,6 +41,9 @@ pub const DEFAULT_OUTPUT: &str = "public";
 /// written over them.
 pub const SOURCE_DIRS: [&str; 4] = [CONTENT, DATA, TEMPLATES, STATIC];
 
+/// The folder of listing pages past the first (`datasets/page/2/`), so no dataset slug.
+pub const LISTING_PAGES: &str = "page";
+
 /// Page names the generated pages use (`/datasets/`, `/tags/`, `/data/`): a plain page
 /// `content/<name>.md` may not take them.
 pub const RESERVED_PAGE_NAMES: [&str; 3] = [DATASETS, "tags", DATA];
@@ -94,7 +97,7 @@ pub mod urls {
         if number <= 1 {
             first.to_string()
         } else {
-            format!("{first}page/{number}/")
+            format!("{first}{}/{number}/", super::LISTING_PAGES)
         }
     }
     /// The compact index the listing filter loads when a listing has more than one page.

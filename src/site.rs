@@ -160,26 +160,22 @@ pub fn load_dataset(
         .then(|| dataset::load(root, &path, config, cache))
 }
 
-/// Loads everything under `root`. The site is returned whenever it could be read, with all
-/// problems found; callers decide whether errors stop them.
-pub fn load(
-    root: &Path,
-    cache: Option<&ScanCache>,
-    options: &LoadOptions,
-) -> (Option<Site>, Diagnostics) {
-    let (site, mut diagnostics, site_problems) = load_parts(root, cache, options);
-    diagnostics.extend(site_problems);
-    diagnostics.sort();
-    (site, diagnostics)
-}
+/// What a full build does with each dataset right after loading it (in parallel), given
+/// the site without its datasets: a build writes the dataset's files and keeps a slim
+/// copy ([`Dataset::slim`]), so memory does not grow with the catalog.
+pub type EachDataset<'a> = dyn Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a;
 
-/// Like [`load`], with the problems of single files (config, front matter, CSV, pages)
-/// apart from those of the site as a whole (related slugs, tags, descriptions), which an
-/// incremental rebuild recomputes every time.
-pub fn load_parts(
+/// Loads everything under `root`. The site is returned whenever it could be read, with
+/// the problems of single files (config, front matter, CSV, pages) apart from those of the
+/// site as a whole (related slugs, tags, descriptions), which an incremental rebuild
+/// recomputes every time; callers decide whether errors stop them. Every dataset built
+/// (drafts only with `--drafts`) goes through `each` as soon as it is loaded; plain pages
+/// are read first, so `each` sees the navigation.
+pub fn load_parts_with(
     root: &Path,
     cache: Option<&ScanCache>,
     options: &LoadOptions,
+    each: &EachDataset,
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let none = Diagnostics::new();
@@ -202,20 +198,6 @@ pub fn load_parts(
     let Some(found) = discover(root, &mut diagnostics) else {
         return (None, diagnostics, none);
     };
-    let mut loaded: Vec<dataset::Loaded> = found
-        .dataset_files
-        .par_iter()
-        .map(|path| dataset::load(root, path, &config, cache))
-        .collect();
-    let left_out = drafts::leave_out_drafts(&mut loaded, options);
-    let mut datasets = Vec::with_capacity(loaded.len());
-    for dataset::Loaded {
-        dataset, problems, ..
-    } in loaded
-    {
-        diagnostics.extend(problems);
-        datasets.extend(dataset.map(Arc::new));
-    }
     let mut pages = Vec::new();
     let mut home = None;
     for path in found.page_files {
@@ -223,6 +205,39 @@ pub fn load_parts(
             diagnostics.extend(problems);
         }
     }
+    let frame = Site {
+        root: root.to_path_buf(),
+        config: config.clone(),
+        datasets: Vec::new(),
+        pages: pages.clone(),
+        home: home.clone(),
+        tags: Vec::new(),
+        default_date: options.date.clone(),
+    };
+    // Each dataset goes into its `Arc` as soon as it is loaded, so the list collected from
+    // the threads holds pointers, not whole datasets (three copies of it exist briefly).
+    type Placed = (Option<Arc<Dataset>>, Vec<Diagnostic>, Option<String>);
+    let loaded: Vec<Placed> = found
+        .dataset_files
+        .par_iter()
+        .map(|path| {
+            let loaded = dataset::load(root, path, &config, cache);
+            if loaded.draft && !options.drafts {
+                // Left out, with its problems: what is not built is not checked either.
+                return (None, Vec::new(), Some(loaded.slug));
+            }
+            let loaded = each(&frame, loaded);
+            (loaded.dataset.map(Arc::new), loaded.problems, None)
+        })
+        .collect();
+    let mut left_out = Vec::new();
+    let mut datasets = Vec::with_capacity(loaded.len());
+    for (dataset, problems, draft) in loaded {
+        diagnostics.extend(problems);
+        datasets.extend(dataset);
+        left_out.extend(draft);
+    }
+    left_out.sort();
     let (site, mut site_problems) = Site::assemble(root, config, datasets, pages, home);
     drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
     (Some(site), diagnostics, site_problems)

@@ -7,37 +7,11 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+mod common;
+
 const DATASETS: usize = 10_000;
 const PAGE_LIMIT: u64 = 500_000;
-const BASE: &str = "https://example.org/cat/";
-
-fn write_catalog(root: &Path, extra_settings: &str) {
-    std::fs::create_dir_all(root.join("content/datasets")).unwrap();
-    std::fs::create_dir_all(root.join("data/datasets")).unwrap();
-    std::fs::write(
-        root.join("site.toml"),
-        format!(
-            "title = \"Big catalog\"\nbase_url = \"{BASE}\"\n{extra_settings}[author]\nname = \"Tester\"\n[license]\nname = \"CC0 1.0\"\n"
-        ),
-    )
-    .unwrap();
-    for n in 0..DATASETS {
-        let slug = format!("set-{n:05}");
-        let tag = ["Even", "Odd"][n % 2];
-        let front = format!(
-            "title = \"Set {n}\"\nkicker = \"k\"\nheadline = \"Set number {n}\"\ntags = [\"{tag}\", \"All\"]\nupdated = {}-{:02}-{:02}\n[[sources]]\nid = \"s\"\ntitle = \"S\"\n[[columns]]\nname = \"v\"\ntitle = \"V\"\ntype = \"integer\"\ndescription = \"A value.\"\n",
-            2000 + n % 25,
-            1 + n % 12,
-            1 + n % 28
-        );
-        std::fs::write(
-            root.join(format!("content/datasets/{slug}.md")),
-            format!("+++\n{front}+++\n\nA lede from [S](#source-s).\n\n## Method\n\nM.\n\n## Limits\n\nL.\n"),
-        )
-        .unwrap();
-        std::fs::write(root.join(format!("data/datasets/{slug}.csv")), b"v\n1\n").unwrap();
-    }
-}
+use common::catalog::{write_catalog, BASE};
 
 fn build(root: &Path) -> std::path::PathBuf {
     let output = root.join("public");
@@ -104,7 +78,11 @@ fn file_of(output: &Path, url: &str) -> std::path::PathBuf {
 #[test]
 fn ten_thousand_datasets_make_bounded_pages_a_short_feed_and_a_sitemap_index() {
     let dir = tempfile::tempdir().unwrap();
-    write_catalog(dir.path(), "feed_entries = 30\n_sitemap_urls = 4000\n");
+    write_catalog(
+        dir.path(),
+        DATASETS,
+        "feed_entries = 30\n_sitemap_urls = 4000\n",
+    );
     let output = build(dir.path());
 
     // No page over 500 kB.

@@ -6,32 +6,10 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::content;
-use crate::diagnostics::Diagnostics;
 use crate::layout::{self, urls};
-use crate::output::Discard;
 use crate::render::Renderer;
 use crate::site::{self, Site};
 use crate::write::{self, CsvCopy, Writer};
-
-/// Renders every output into [`Discard`], as a build would once loading found no error,
-/// so `check` rejects whatever `build` rejects (templates that fail only when rendering).
-pub(super) fn check_rendering(
-    site: Option<Site>,
-    renderer: &Renderer,
-    diagnostics: &mut Diagnostics,
-) {
-    let Some(site) = site else { return };
-    if diagnostics.has_errors() {
-        return;
-    }
-    let writer = Writer::new(&Discard);
-    render_everything(&site, renderer, &writer);
-    let problems = writer.into_problems();
-    if !problems.is_empty() {
-        diagnostics.extend(problems);
-        diagnostics.sort();
-    }
-}
 
 /// Renders and writes every output of the site; returns the number of HTML pages.
 pub(super) fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
@@ -41,6 +19,12 @@ pub(super) fn render_everything(site: &Site, renderer: &Renderer, writer: &Write
             &dataset.markdown_path,
         );
     });
+    render_site_files(site, renderer, writer)
+}
+
+/// Renders and writes everything but the datasets' own files; returns the number of HTML
+/// pages of the whole site.
+pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
     write_listings(site, renderer, writer);
     write_not_found(site, renderer, writer);
     site.tags

@@ -7,11 +7,11 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::{affected, pages, plan, BuildOptions, BuildReport};
+use super::{affected, flat, pages, plan, BuildOptions, BuildReport};
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
 use crate::layout;
-use crate::output::{guard, LiveDir, Staging};
+use crate::output::{guard, Discard, LiveDir, OutputSink, Staging};
 use crate::render::Renderer;
 use crate::site::{self, Site};
 use crate::write::Writer;
@@ -87,17 +87,45 @@ impl Session {
         options: &BuildOptions,
         commit: impl FnOnce(Staging) -> io::Result<()>,
     ) -> Result<(Session, BuildReport), Diagnostics> {
+        Session::start_with(options, commit, true)
+    }
+
+    /// A full build. Each dataset's files are written as soon as it is loaded, so the
+    /// output folder is checked and the staging folder made first (their problems are
+    /// reported only when loading found none). `keep` keeps every dataset whole for
+    /// incremental rebuilds; without it only slim copies are kept (`build::flat`), and the
+    /// session is good for its report only.
+    pub(super) fn start_with(
+        options: &BuildOptions,
+        commit: impl FnOnce(Staging) -> io::Result<()>,
+        keep: bool,
+    ) -> Result<(Session, BuildReport), Diagnostics> {
         let started = Instant::now();
         let output = options.output_dir();
-        let (site, file_diagnostics, site_diagnostics) = site::load_parts(
+        let renderer = Renderer::new(&options.root);
+        let target = guard::check_output(&options.root, &output, options.force);
+        let staging = target.as_ref().ok().map(|t| Staging::create(t));
+        let discard = Discard;
+        let sink: &dyn OutputSink = match &staging {
+            Some(Ok(staging)) => staging,
+            _ => &discard,
+        };
+        let writer = Writer::new(sink);
+        let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep);
+        let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
             &options.root,
             options.active_scan_cache().as_ref(),
             &options.site_options(),
+            &each,
         );
-        let mut diagnostics = file_diagnostics.clone();
+        drop(each);
+        // Only a kept session needs the problems per file again; a build keeps one copy.
+        let (mut diagnostics, file_diagnostics) = match keep {
+            true => (file_diagnostics.clone(), file_diagnostics),
+            false => (file_diagnostics, Diagnostics::new()),
+        };
         diagnostics.extend(site_diagnostics);
         diagnostics.sort();
-        let renderer = Renderer::new(&options.root);
         if let Err(problems) = &renderer {
             diagnostics.extend(problems.iter().cloned());
         }
@@ -108,23 +136,21 @@ impl Session {
         if diagnostics.has_errors() {
             return Err(diagnostics);
         }
-        let target = match guard::check_output(&site.root, &output, options.force) {
-            Ok(target) => target,
-            Err(problem) => {
-                diagnostics.push(problem);
-                return Err(diagnostics);
-            }
-        };
-        let staging = Staging::create(&target).map_err(|e| {
-            let mut d = diagnostics.clone();
-            d.push(Diagnostic::error(
+        if let Err(problem) = target {
+            diagnostics.push(problem);
+            return Err(diagnostics);
+        }
+        if let Some(Err(e)) = &staging {
+            diagnostics.push(Diagnostic::error(
                 &output,
                 format!("cannot create the output folder: {e}"),
             ));
-            d
-        })?;
-        let writer = Writer::new(&staging);
-        let pages = pages::render_everything(&site, &renderer, &writer);
+            return Err(diagnostics);
+        }
+        let pages = match keep {
+            true => pages::render_everything(&site, &renderer, &writer),
+            false => flat::write_rest(&mut site, &renderer, &writer),
+        };
         let files = writer.files();
         let problems = writer.into_problems();
         if !problems.is_empty() {
@@ -132,6 +158,9 @@ impl Session {
             diagnostics.sort();
             return Err(diagnostics);
         }
+        let Some(Ok(staging)) = staging else {
+            return Err(diagnostics);
+        };
         if let Err(e) = commit(staging) {
             diagnostics.push(Diagnostic::error(
                 &output,
@@ -146,7 +175,10 @@ impl Session {
             files,
             elapsed: started.elapsed(),
             output,
-            warnings: diagnostics.clone(),
+            warnings: match keep {
+                true => diagnostics.clone(),
+                false => std::mem::take(&mut diagnostics),
+            },
         };
         // Only problems of single files are kept: those of the site as a whole are
         // recomputed by every rebuild.

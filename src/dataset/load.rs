@@ -15,6 +15,7 @@ use crate::content::front_matter::{self, SplitFile};
 use crate::content::spans::{Locator, Spans};
 use crate::content::{self, dialect, markdown, validate, Body, DatasetFrontMatter, License};
 use crate::diagnostics::{Diagnostic, Severity};
+use crate::layout;
 
 /// A dataset as loaded, when it could be loaded at all (even with errors, so that later
 /// checks still run), with every problem found.
@@ -176,6 +177,8 @@ fn load_into(
         quoted_datasets,
         figure_html,
         dataset_links,
+        metadata_digests: Vec::new(),
+        slimmed: false,
     })
 }
 
@@ -250,6 +253,16 @@ fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>)
                     markdown::slugify(&slug)
                 ),
             ),
+        );
+    } else if slug == layout::LISTING_PAGES {
+        problems.push(
+            Diagnostic::error(
+                display,
+                format!("the dataset slug `{slug}` is taken by the pages of All datasets"),
+            )
+            .with_hint(format!(
+                "rename the file: datasets/{slug}/2/ is the second page of All datasets"
+            )),
         );
     }
     slug

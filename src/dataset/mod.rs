@@ -10,6 +10,7 @@ pub mod paging;
 mod prose_links;
 pub mod scan;
 pub mod schema;
+mod slim;
 pub mod stamp;
 
 use std::path::PathBuf;
@@ -19,6 +20,7 @@ use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 use crate::diagnostics::Diagnostic;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
+pub use slim::FileDigest;
 
 /// Everything known about one dataset after loading and validation.
 #[derive(Debug, Clone)]
@@ -51,6 +53,10 @@ pub struct Dataset {
     pub figure_html: figures::FigureHtml,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
+    /// After [`Dataset::slim`]: the digests of its metadata files as written.
+    metadata_digests: Vec<FileDigest>,
+    /// Set by [`Dataset::slim`].
+    slimmed: bool,
 }
 
 impl Dataset {

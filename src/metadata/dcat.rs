@@ -5,8 +5,6 @@
 
 use std::io::{self, Write};
 
-use sha2::{Digest, Sha256};
-
 use super::rdf::{self, Node};
 use crate::content::date_string;
 use crate::dataset::Dataset;
@@ -357,23 +355,8 @@ fn distribution(
             dataset.csv.sha256.clone(),
         ),
         other => {
-            let (path, value) = match other {
-                "datapackage" => (
-                    urls::json_file(slug),
-                    super::datapackage::descriptor(site, dataset),
-                ),
-                "csvw" => (urls::csvw_file(slug), super::csvw::table(site, dataset)),
-                _ => (
-                    urls::croissant_file(slug),
-                    super::croissant::dataset(site, dataset),
-                ),
-            };
-            let bytes = super::json_file(&value);
-            (
-                path,
-                bytes.len() as u64,
-                crate::dataset::scan::hex(&Sha256::digest(&bytes)),
-            )
+            let file = super::digests::digest(site, dataset, other);
+            (file.path, file.bytes, file.sha256)
         }
     };
     let url = site.config.absolute_url(&path);

@@ -11,6 +11,7 @@ pub mod croissant;
 pub mod csvw;
 pub mod datapackage;
 pub mod dcat;
+pub mod digests;
 pub mod jsonld;
 mod profile;
 mod rdf;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::config::SiteConfig;
 use crate::content::validate;
-use crate::dataset::{self, Dataset};
+use crate::dataset::Dataset;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// How to load a site: the `build` options that change what is read.
@@ -15,6 +15,8 @@ pub struct LoadOptions {
     pub base_url: Option<String>,
     /// Keep `draft = true` datasets (`--drafts`, and always under `serve`).
     pub drafts: bool,
+    /// `--date`: the date of datasets whose front matter gives none.
+    pub date: Option<String>,
 }
 
 /// Puts `--base-url` in place of site.toml's, or says why it cannot be used.
@@ -31,23 +33,6 @@ pub fn apply_base_url(config: &mut SiteConfig, options: &LoadOptions) -> Option<
         config.base_url.push('/');
     }
     None
-}
-
-/// Leaves out drafts unless `options.drafts`, with their problems: what is not built is not
-/// checked either. Returns the slugs left out.
-pub fn leave_out_drafts(loaded: &mut Vec<dataset::Loaded>, options: &LoadOptions) -> Vec<String> {
-    if options.drafts {
-        return Vec::new();
-    }
-    let mut left_out = Vec::new();
-    loaded.retain(|l| {
-        if l.draft {
-            left_out.push(l.slug.clone());
-        }
-        !l.draft
-    });
-    left_out.sort();
-    left_out
 }
 
 /// A published dataset whose `related` names a draft links to a page that is not built.

@@ -2,6 +2,7 @@
 //! reading their output, and copying the bundled site.
 #![allow(dead_code)]
 
+pub mod catalog;
 pub mod server;
 pub mod webdriver;
 

@@ -1,0 +1,132 @@
+//! Full builds and checks whose memory does not grow with the catalog: each dataset's files
+//! are written as soon as it is loaded (in parallel), and only its slim copy
+//! ([`Dataset::slim`]) is kept for listings, the feed, the sitemap and the catalogs. A
+//! dataset with `related` entries waits until every title is known, then is written and
+//! slimmed the same way. A site with any error writes nothing that survives: the files
+//! written meanwhile are in the staging folder (or `Discard` for `check`), which is dropped.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::{pages, BuildOptions};
+use crate::dataset::{self, Dataset};
+use crate::diagnostics::{Diagnostics, Severity};
+use crate::metadata;
+use crate::output::Discard;
+use crate::render::Renderer;
+use crate::site::{self, Site};
+use crate::write::{self, CsvCopy, Writer};
+
+/// What to do with each dataset as it is loaded: with a renderer and a writer, write its
+/// files and slim it (`keep` leaves it whole, for `serve`'s incremental rebuilds).
+pub(super) fn each_dataset<'a>(
+    renderer: Option<&'a Renderer>,
+    writer: &'a Writer<'a>,
+    keep: bool,
+) -> impl Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a {
+    move |frame, mut loaded| {
+        if keep {
+            return loaded;
+        }
+        let Some(full) = loaded.dataset.take() else {
+            return loaded;
+        };
+        let failed = loaded
+            .problems
+            .iter()
+            .any(|p| p.severity == Severity::Error);
+        let slim = match renderer {
+            // Nothing is written: the build stops; only the checks across datasets run.
+            _ if failed => full.slim(Vec::new()),
+            None => full.slim(Vec::new()),
+            // Its page names other datasets by title: written once all are loaded.
+            Some(_) if !full.front.related.is_empty() => full,
+            Some(renderer) => write_and_slim(frame, renderer, full, writer),
+        };
+        loaded.dataset = Some(slim);
+        loaded
+    }
+}
+
+fn write_and_slim(site: &Site, renderer: &Renderer, full: Dataset, writer: &Writer) -> Dataset {
+    writer.run(
+        || write::write_dataset(site, renderer, &full, writer, CsvCopy::Write),
+        &full.markdown_path,
+    );
+    let digests = metadata::digests::all(site, &full);
+    full.slim(digests)
+}
+
+/// After a load without errors: writes the datasets that waited (those with `related`),
+/// slims them, then writes listings, tags, pages, site files and static files. Returns the
+/// number of HTML pages.
+pub(super) fn write_rest(site: &mut Site, renderer: &Renderer, writer: &Writer) -> usize {
+    let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
+        .datasets
+        .par_iter()
+        .map(|d| {
+            (!d.is_slim()).then(|| {
+                writer.run(
+                    || write::write_dataset(site, renderer, d, writer, CsvCopy::Write),
+                    &d.markdown_path,
+                );
+                metadata::digests::all(site, d)
+            })
+        })
+        .collect();
+    let datasets = std::mem::take(&mut site.datasets);
+    site.datasets = datasets
+        .into_iter()
+        .zip(digests)
+        .map(|(d, digests)| match digests {
+            Some(digests) => Arc::new(Arc::unwrap_or_clone(d).slim(digests)),
+            None => d,
+        })
+        .collect();
+    pages::render_site_files(site, renderer, writer)
+}
+
+/// `check`: a build into [`Discard`], so whatever `build` rejects `check` rejects
+/// (templates that fail only when rendering included), with the same flat memory.
+pub(super) fn check(options: &BuildOptions) -> Diagnostics {
+    let renderer = Renderer::new(&options.root);
+    let writer = Writer::new(&Discard);
+    let each = each_dataset(renderer.as_ref().ok(), &writer, false);
+    let cache = options.active_scan_cache();
+    let (site, mut diagnostics, site_problems) = site::load_parts_with(
+        &options.root,
+        cache.as_ref(),
+        &options.site_options(),
+        &each,
+    );
+    drop(each);
+    diagnostics.extend(site_problems);
+    diagnostics.sort();
+    let renderer = match renderer {
+        Ok(renderer) => renderer,
+        Err(problems) => {
+            diagnostics.extend(problems);
+            return diagnostics;
+        }
+    };
+    let Some(mut site) = site else {
+        return diagnostics;
+    };
+    // Numbers typed in the prose that no cell backs (warnings; errors under --strict).
+    let unbacked = super::unbacked::check(&options.root, &site);
+    if !unbacked.is_empty() {
+        diagnostics.extend(unbacked);
+        diagnostics.sort();
+    }
+    if diagnostics.has_errors() {
+        return diagnostics;
+    }
+    write_rest(&mut site, &renderer, &writer);
+    let problems = writer.into_problems();
+    if !problems.is_empty() {
+        diagnostics.extend(problems);
+        diagnostics.sort();
+    }
+    diagnostics
+}

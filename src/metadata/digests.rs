@@ -1,0 +1,53 @@
+//! The sizes and SHA-256 digests of a dataset's JSON metadata files (Data Package, CSVW,
+//! Croissant), which the DCAT catalog states: computed from the same bytes the writer
+//! writes, once per dataset, and kept with its slim copy after its files are written.
+
+use sha2::{Digest, Sha256};
+
+use crate::dataset::{Dataset, FileDigest};
+use crate::layout::urls;
+use crate::site::Site;
+
+/// The metadata file that DCAT distribution `fragment` describes, and its JSON.
+fn file(site: &Site, dataset: &Dataset, fragment: &str) -> (String, serde_json::Value) {
+    let slug = &dataset.slug;
+    match fragment {
+        "datapackage" => (
+            urls::json_file(slug),
+            super::datapackage::descriptor(site, dataset),
+        ),
+        "csvw" => (urls::csvw_file(slug), super::csvw::table(site, dataset)),
+        _ => (
+            urls::croissant_file(slug),
+            super::croissant::dataset(site, dataset),
+        ),
+    }
+}
+
+/// The digest of distribution `fragment`'s file: the one recorded when the dataset was
+/// slimmed, else computed from the file's bytes.
+pub fn digest(site: &Site, dataset: &Dataset, fragment: &str) -> FileDigest {
+    let path = match fragment {
+        "datapackage" => urls::json_file(&dataset.slug),
+        "csvw" => urls::csvw_file(&dataset.slug),
+        _ => urls::croissant_file(&dataset.slug),
+    };
+    if let Some(recorded) = dataset.metadata_digest(&path) {
+        return recorded.clone();
+    }
+    let (path, value) = file(site, dataset, fragment);
+    let bytes = super::json_file(&value);
+    FileDigest {
+        path,
+        bytes: bytes.len() as u64,
+        sha256: crate::dataset::scan::hex(&Sha256::digest(&bytes)),
+    }
+}
+
+/// Every metadata file's digest, to keep with the dataset's slim copy.
+pub fn all(site: &Site, dataset: &Dataset) -> Vec<FileDigest> {
+    ["datapackage", "csvw", "croissant"]
+        .iter()
+        .map(|fragment| digest(site, dataset, fragment))
+        .collect()
+}
