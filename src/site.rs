@@ -288,6 +288,7 @@ impl Site {
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         check_related(root, &datasets, &mut diagnostics);
         check_dataset_links(root, &datasets, &mut diagnostics);
+        check_page_links(&datasets, &pages, &mut diagnostics);
         check_chart_files(&datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {
@@ -403,6 +404,33 @@ fn check_dataset_links(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut
             let problem = Diagnostic::error(
                 &dataset.markdown_path,
                 format!("the prose links to `../{slug}/`, which is not a dataset page"),
+            )
+            .with_hint(hint);
+            diagnostics.push(place.locate(problem));
+        }
+    }
+}
+
+/// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
+/// folder datapages writes (All datasets, tags, downloads).
+fn check_page_links(datasets: &[Arc<Dataset>], pages: &[Page], diagnostics: &mut Diagnostics) {
+    let names: Vec<&str> = pages
+        .iter()
+        .map(|p| p.name.as_str())
+        .chain(layout::RESERVED_PAGE_NAMES)
+        .collect();
+    for dataset in datasets {
+        for (name, place) in &dataset.page_links {
+            if names.contains(&name.as_str()) {
+                continue;
+            }
+            let hint = match did_you_mean(name, pages.iter().map(|p| p.name.as_str())) {
+                Some(near) => format!("did you mean `../../{near}/`?"),
+                None => "link to ../../<name>/ of a page in content/ (content/<name>.md)".into(),
+            };
+            let problem = Diagnostic::error(
+                &dataset.markdown_path,
+                format!("the prose links to `../../{name}/`, which is not a page of this site"),
             )
             .with_hint(hint);
             diagnostics.push(place.locate(problem));

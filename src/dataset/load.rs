@@ -159,7 +159,7 @@ fn load_into(
     let related_places = (0..front.related.len())
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
-    let dataset_links = dataset_links(&body, text, split.body_offset);
+    let (dataset_links, page_links) = site_links(&body, text, split.body_offset);
     let row_pages = front.row_pages.unwrap_or(config.row_pages);
     Some(Dataset {
         slug,
@@ -177,37 +177,47 @@ fn load_into(
         quoted_datasets,
         figure_html,
         dataset_links,
+        page_links,
         metadata_digests: Vec::new(),
         slimmed: false,
     })
 }
 
-/// The prose's links to dataset pages, `../<slug>/` with an optional anchor, each placed
-/// at its first `](link` in the body (Markdown has no spans here).
-fn dataset_links(
-    body: &Body,
-    text: &str,
-    body_offset: usize,
-) -> Vec<(String, content::spans::Place)> {
+/// A link and where it is.
+type PlacedLinks = Vec<(String, content::spans::Place)>;
+
+/// The prose's links to dataset pages, `../<slug>/` with an optional anchor, and to the
+/// site's own pages, `../../<name>/` (a folder: files such as `../../feed.xml` are not
+/// pages), each placed at its first `](link` in the body (Markdown has no spans here).
+fn site_links(body: &Body, text: &str, body_offset: usize) -> (PlacedLinks, PlacedLinks) {
     let prose = &text[body_offset..];
-    body.links
-        .iter()
-        .filter_map(|link| {
-            let rest = link.strip_prefix("../")?;
-            let (slug, _) = rest.split_once('/').unwrap_or((rest, ""));
-            if slug.is_empty() || slug == ".." {
-                return None;
+    let place = |link: &str| {
+        let at = prose
+            .find(&format!("]({link}"))
+            .map(|i| i + 2)
+            .or_else(|| prose.find(link))?;
+        Some(content::spans::Place::of(text, body_offset + at))
+    };
+    let (mut datasets, mut pages) = (Vec::new(), Vec::new());
+    for link in &body.links {
+        let Some(rest) = link.strip_prefix("../") else {
+            continue;
+        };
+        if let Some(page) = rest.strip_prefix("../") {
+            let Some((name, _)) = page.split_once('/') else {
+                continue;
+            };
+            if !name.is_empty() && name != ".." && !name.contains('.') {
+                pages.extend(place(link).map(|at| (name.to_string(), at)));
             }
-            let at = prose
-                .find(&format!("]({link}"))
-                .map(|i| i + 2)
-                .or_else(|| prose.find(link.as_str()))?;
-            Some((
-                slug.to_string(),
-                content::spans::Place::of(text, body_offset + at),
-            ))
-        })
-        .collect()
+            continue;
+        }
+        let (slug, _) = rest.split_once('/').unwrap_or((rest, ""));
+        if !slug.is_empty() && slug != ".." {
+            datasets.extend(place(link).map(|at| (slug.to_string(), at)));
+        }
+    }
+    (datasets, pages)
 }
 
 /// The page's text, read where confinement resolved it, and the site root it is

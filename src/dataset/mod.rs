@@ -53,6 +53,8 @@ pub struct Dataset {
     pub figure_html: figures::FigureHtml,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
+    /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
+    pub(crate) page_links: Vec<(String, Place)>,
     /// After [`Dataset::slim`]: the digests of its metadata files as written.
     metadata_digests: Vec<FileDigest>,
     /// Set by [`Dataset::slim`].
