@@ -36,7 +36,7 @@ const SETTLED: Duration = Duration::from_secs(2);
 
 /// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
 /// also means no cell holds a character HTML and XML cannot carry; 3: column profiles).
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 
 /// Where scans are remembered; `None` in a build that does not use the cache.
 #[derive(Debug, Clone)]

@@ -44,6 +44,10 @@ pub fn profile_json(profile: &ColumnProfile) -> Value {
             }
             None => {
                 out.insert("distinctMoreThan".into(), json!(DISTINCT_CAP));
+                if let Some(estimate) = text.estimate() {
+                    let estimate = estimate.max(DISTINCT_CAP as u64 + 1);
+                    out.insert("distinctEstimate".into(), json!(estimate));
+                }
             }
         }
     }

@@ -90,11 +90,17 @@ impl ProfileView {
                     thousands(n as u64),
                     if n == 1 { "value" } else { "values" }
                 )),
-                None => facts.push(format!(
-                    "more than {} distinct values (counted up to {})",
-                    thousands(DISTINCT_CAP as u64),
-                    thousands(DISTINCT_CAP as u64)
-                )),
+                None => facts.push(match text.estimate() {
+                    Some(estimate) => format!(
+                        "about {} distinct values (estimated; counted exactly up to {})",
+                        thousands(estimate.max(DISTINCT_CAP as u64 + 1)),
+                        thousands(DISTINCT_CAP as u64)
+                    ),
+                    None => format!(
+                        "more than {} distinct values",
+                        thousands(DISTINCT_CAP as u64)
+                    ),
+                }),
             }
             let top = text.most_common(MOST_COMMON);
             if top.first().is_some_and(|(_, count)| *count > 1) {

@@ -15,6 +15,7 @@ mod locate;
 mod problems;
 mod profile;
 mod records;
+mod sketch;
 mod split;
 #[cfg(test)]
 mod tests;

@@ -1,20 +1,23 @@
 //! Column profiles, accumulated during the scan: per column the cells with a value and the
 //! empty ones; for numbers the minimum, maximum, exact mean and a histogram; for dates the
-//! range; for text the distinct values (exact up to [`DISTINCT_CAP`]) and their counts.
+//! range; for text the distinct values (exact up to [`DISTINCT_CAP`], then estimated by a
+//! HyperLogLog [`Sketch`]) and their counts.
 //!
 //! Memory is bounded per column, never per row, and every figure is independent of the
 //! order the rows were read in, so the two halves of a split scan join into exactly what
 //! one pass finds ([`ColumnProfile::merge`]): the sum behind the mean is exact (integer
 //! buckets by binary exponent), the histogram's bins are powers of two wide and aligned to
-//! multiples of their width, and distinct values are counted exactly or not at all.
+//! multiples of their width, and distinct values are counted exactly, or past the cap
+//! estimated by a sketch whose registers merge by maximum.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use super::sketch::Sketch;
 use crate::dataset::schema::ColumnType;
 
-/// Distinct values counted per text column; past this the page says "more than 1,000".
+/// Distinct values counted exactly per text column; past this they are estimated.
 pub const DISTINCT_CAP: usize = 1_000;
 
 /// Characters of a distinct value kept for display (the value is counted by fingerprint).
@@ -58,27 +61,36 @@ pub struct DateRange {
     pub latest: String,
 }
 
-/// The distinct values of a text column, with their counts; `None` once there are more than
-/// [`DISTINCT_CAP`].
+/// The distinct values of a text column, with their counts; once there are more than
+/// [`DISTINCT_CAP`], only a sketch that estimates how many.
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(into = "StoredDistinct", try_from = "StoredDistinct")]
 pub struct Distinct {
     /// Fingerprint of the value -> (count, the value cut to [`KEPT_CHARS`]).
     values: Option<Vec<(u128, u64, String)>>,
     index: HashMap<u128, usize>,
+    /// Past the cap: every value seen, by the upper half of its fingerprint.
+    sketch: Option<Sketch>,
 }
 
 /// [`Distinct`] in the scan cache: fingerprints as text, since JSON numbers stop at 64 bits.
-type StoredDistinct = Option<Vec<(String, u64, String)>>;
+#[derive(Serialize, Deserialize)]
+struct StoredDistinct {
+    values: Option<Vec<(String, u64, String)>>,
+    sketch: Option<Sketch>,
+}
 
 impl From<Distinct> for StoredDistinct {
     fn from(distinct: Distinct) -> Self {
-        distinct.values.map(|values| {
-            values
-                .into_iter()
-                .map(|(key, count, text)| (format!("{key:032x}"), count, text))
-                .collect()
-        })
+        StoredDistinct {
+            values: distinct.values.map(|values| {
+                values
+                    .into_iter()
+                    .map(|(key, count, text)| (format!("{key:032x}"), count, text))
+                    .collect()
+            }),
+            sketch: distinct.sketch,
+        }
     }
 }
 
@@ -86,7 +98,7 @@ impl TryFrom<StoredDistinct> for Distinct {
     type Error = std::num::ParseIntError;
 
     fn try_from(stored: StoredDistinct) -> Result<Self, Self::Error> {
-        let values = match stored {
+        let values = match stored.values {
             Some(values) => Some(
                 values
                     .into_iter()
@@ -101,7 +113,11 @@ impl TryFrom<StoredDistinct> for Distinct {
             .enumerate()
             .map(|(i, v)| (v.0, i))
             .collect();
-        Ok(Distinct { values, index })
+        Ok(Distinct {
+            values,
+            index,
+            sketch: stored.sketch,
+        })
     }
 }
 
@@ -196,10 +212,16 @@ impl ColumnProfile {
         }
     }
 
-    /// Whether [`ColumnProfile::add`] needs the cell's fingerprint: text still counted.
+    /// Whether [`ColumnProfile::add`] needs the cell's fingerprint: text, counted or
+    /// sketched.
     pub fn counts_distinct(&self, column_type: ColumnType) -> bool {
         matches!(column_type, ColumnType::String | ColumnType::Boolean)
-            && self.text.as_ref().is_none_or(|t| t.values.is_some())
+    }
+
+    /// Whether distinct values are only sketched now: the upper half of a fingerprint is
+    /// all [`ColumnProfile::add`] reads.
+    pub fn only_sketches(&self) -> bool {
+        self.text.as_ref().is_some_and(|t| t.values.is_none())
     }
 
     /// Adds the profile of other rows of the same column: the result does not depend on
@@ -223,14 +245,7 @@ impl ColumnProfile {
         };
         self.text = match (self.text.take(), other.text) {
             (Some(mut mine), Some(theirs)) => {
-                match theirs.values {
-                    Some(values) => {
-                        for (key, count, text) in values {
-                            mine.add(key, count, &text);
-                        }
-                    }
-                    None => mine.values = None,
-                }
+                mine.merge(theirs);
                 Some(mine)
             }
             (mine, theirs) => mine.or(theirs),
@@ -400,11 +415,15 @@ impl Distinct {
         Distinct {
             values: Some(Vec::new()),
             index: HashMap::new(),
+            sketch: None,
         }
     }
 
     fn add(&mut self, key: u128, count: u64, text: &str) {
         let Some(values) = &mut self.values else {
+            if let Some(sketch) = &mut self.sketch {
+                sketch.insert((key >> 64) as u64);
+            }
             return;
         };
         if let Some(&i) = self.index.get(&key) {
@@ -413,14 +432,49 @@ impl Distinct {
             self.index.insert(key, values.len());
             values.push((key, count, text.chars().take(KEPT_CHARS).collect()));
         } else {
-            self.values = None;
-            self.index = HashMap::new();
+            self.start_sketch();
+            self.add(key, count, text);
+        }
+    }
+
+    /// Past the cap: the exact values give way to a sketch that has seen them all.
+    fn start_sketch(&mut self) {
+        let Some(values) = self.values.take() else {
+            return;
+        };
+        let mut sketch = Sketch::new();
+        for (key, _, _) in &values {
+            sketch.insert((key >> 64) as u64);
+        }
+        self.sketch = Some(sketch);
+        self.index = HashMap::new();
+    }
+
+    /// Adds the values of other rows of the same column.
+    fn merge(&mut self, other: Distinct) {
+        match other.values {
+            Some(values) => {
+                for (key, count, text) in values {
+                    self.add(key, count, &text);
+                }
+            }
+            None => {
+                self.start_sketch();
+                if let (Some(mine), Some(theirs)) = (&mut self.sketch, &other.sketch) {
+                    mine.merge(theirs);
+                }
+            }
         }
     }
 
     /// The number of distinct values, `None` when more than [`DISTINCT_CAP`].
     pub fn count(&self) -> Option<usize> {
         self.values.as_ref().map(Vec::len)
+    }
+
+    /// Past [`DISTINCT_CAP`]: the estimated number of distinct values.
+    pub fn estimate(&self) -> Option<u64> {
+        self.sketch.as_ref().map(Sketch::estimate)
     }
 
     /// The `n` most common values with their counts, most common first, then by value.
@@ -447,7 +501,7 @@ impl Distinct {
 
 impl PartialEq for Distinct {
     fn eq(&self, other: &Distinct) -> bool {
-        self.sorted() == other.sorted()
+        self.sorted() == other.sorted() && self.sketch == other.sketch
     }
 }
 

@@ -263,7 +263,12 @@ impl Records {
             let needs_print = self.unique_seen[index].is_some()
                 || self.profiles[index].counts_distinct(column_type);
             let print = if needs_print && !value.is_empty() {
-                fingerprint(value)
+                if self.unique_seen[index].is_none() && self.profiles[index].only_sketches() {
+                    // The sketch reads the upper half only: one hash instead of two.
+                    u128::from(first_hash(value)) << 64
+                } else {
+                    fingerprint(value)
+                }
             } else {
                 0
             };
@@ -334,9 +339,15 @@ impl Records {
 /// length, with a chance of a false duplicate around 1e-26 at a million rows.
 fn fingerprint(value: &str) -> u128 {
     use std::hash::{Hash, Hasher};
-    let mut first = std::hash::DefaultHasher::new();
-    value.hash(&mut first);
     let mut second = std::hash::DefaultHasher::new();
     (0x9e37_79b9_7f4a_7c15_u64, value).hash(&mut second);
-    (u128::from(first.finish()) << 64) | u128::from(second.finish())
+    (u128::from(first_hash(value)) << 64) | u128::from(second.finish())
+}
+
+/// The upper half of [`fingerprint`].
+fn first_hash(value: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut first = std::hash::DefaultHasher::new();
+    value.hash(&mut first);
+    first.finish()
 }

@@ -7,7 +7,7 @@ fn profile(cells: &[&str], column_type: ColumnType) -> ColumnProfile {
     let mut p = ColumnProfile::default();
     for (i, c) in cells.iter().enumerate() {
         let _ = i;
-        p.add(c, column_type, u128::from(c.len() as u64) << 64 | hash(c));
+        p.add(c, column_type, (hash(c) << 64) | u128::from(c.len() as u64));
     }
     p
 }
@@ -87,4 +87,22 @@ fn dates_give_their_range() {
         (d.earliest.as_str(), d.latest.as_str()),
         ("2019", "2024-01")
     );
+}
+
+#[test]
+fn past_the_cap_distinct_values_are_estimated_and_halves_join_exactly() {
+    let cells: Vec<String> = (0..12_000).map(|i| format!("v{}", i % 6_000)).collect();
+    let all: Vec<&str> = cells.iter().map(String::as_str).collect();
+    let whole = profile(&all, ColumnType::String);
+    let text = whole.text.as_ref().unwrap();
+    assert_eq!(text.count(), None);
+    let estimate = text.estimate().unwrap() as f64;
+    assert!((estimate - 6_000.0).abs() / 6_000.0 < 0.05, "{estimate}");
+    for cut in [0, 700, 5_999, 11_000] {
+        let mut head = profile(&all[..cut], ColumnType::String);
+        head.merge(profile(&all[cut..], ColumnType::String));
+        assert_eq!(head, whole, "cut {cut}");
+    }
+    let json = serde_json::to_string(&whole).unwrap();
+    assert_eq!(serde_json::from_str::<ColumnProfile>(&json).unwrap(), whole);
 }
