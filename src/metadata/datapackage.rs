@@ -55,7 +55,8 @@ pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
     }
     if !dataset.figures.is_empty() {
         // A custom property: the cells the page's text quotes (rows numbered from 1).
-        package.insert("datapages:quotes".into(), json!(dataset.figures));
+        let published: Vec<_> = dataset.figures.iter().filter(|q| !q.from_draft).collect();
+        package.insert("datapages:quotes".into(), json!(published));
     }
     Value::Object(package)
 }

@@ -184,6 +184,7 @@ mod tests {
             title: "X, row 9 (a=<b>)".into(),
             dataset: None,
             shown_rows: None,
+            from_draft: false,
         }
     }
 

@@ -233,6 +233,7 @@ pub(super) fn compute(
         title,
         dataset: None,
         shown_rows: None,
+        from_draft: false,
     })
 }
 

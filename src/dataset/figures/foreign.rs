@@ -21,6 +21,8 @@ pub struct ForeignTable {
     pub primary_key: Vec<String>,
     /// The byte between fields of `csv` (that dataset's `delimiter`).
     pub delimiter: u8,
+    /// Whether that dataset is a draft (`draft = true`).
+    pub draft: bool,
     /// That dataset's `missing_values`.
     pub missing_values: Option<Vec<String>>,
     /// Rows that dataset's page shows (a figure links to its row only when shown; none
@@ -86,6 +88,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
             false => front.table_rows.unwrap_or(default_rows).limit(),
         },
         delimiter: delimiter_byte(front.delimiter.as_deref()).unwrap_or(b','),
+        draft: front.draft,
         missing_values: front
             .missing_values
             .or_else(|| site.missing_values.map(<[String]>::to_vec)),

@@ -60,6 +60,10 @@ pub struct Quoted {
     /// Rows the quoted dataset's page shows, for a figure from another dataset.
     #[serde(skip)]
     pub shown_rows: Option<u64>,
+    /// Quoted from a draft a normal build leaves out: the text keeps the figure, but
+    /// nothing published names the draft (no link, no slug, not in `datapages:quotes`).
+    #[serde(skip)]
+    pub from_draft: bool,
 }
 
 /// The figures whose text changed between two loads of a page, as
@@ -369,9 +373,13 @@ pub fn resolve(
                     };
                     let mut list = resolve_table(group, &other, problems);
                     for q in list.iter_mut().filter_map(|(_, _, q)| q.as_mut()) {
-                        q.dataset = Some(slug.clone());
                         q.shown_rows = Some(foreign.shown_rows);
-                        q.title = format!("{slug}: {}", q.title);
+                        if foreign.draft {
+                            q.from_draft = true;
+                        } else {
+                            q.dataset = Some(slug.clone());
+                            q.title = format!("{slug}: {}", q.title);
+                        }
                     }
                     list
                 }
