@@ -353,3 +353,96 @@ fn figures_in_the_headline_kicker_and_captions_are_marked_up_too() {
         "Alpha reached 10,366 units"
     );
 }
+
+/// A numeric cell as the table prints it: thousands grouped in the integer part.
+fn as_printed(cell: &str) -> Option<String> {
+    let (int, frac) = cell.split_once('.').unwrap_or((cell, ""));
+    let digits = int.strip_prefix('-').unwrap_or(int);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if !frac.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if int.starts_with('-') { "-" } else { "" };
+    Some(match frac {
+        "" => format!("{sign}{grouped}"),
+        _ => format!("{sign}{grouped}.{frac}"),
+    })
+}
+
+/// Every bundled page's body, sections included: a number of three or more digits typed
+/// exactly as its own table or a related table prints a cell is a quotation, and must be a
+/// reference or a bound figure. Not counted: numbers the page declares are not data, code,
+/// link targets, text in double quotes (the source's own words, quoted) and the two sides
+/// of a ratio (`128/150`).
+#[test]
+fn no_bundled_section_types_a_cell_of_its_own_or_a_related_table_by_hand() {
+    let root = common::bundled_site();
+    let printed = |slug: &str| -> HashSet<String> {
+        let csv = std::fs::read_to_string(root.join(format!("data/datasets/{slug}.csv"))).unwrap();
+        csv::Reader::from_reader(csv.as_bytes())
+            .records()
+            .flat_map(|r| r.unwrap().iter().filter_map(as_printed).collect::<Vec<_>>())
+            .collect()
+    };
+    let skipped =
+        regex::Regex::new(r#"\{\{.*?\}\}|`[^`]*`|\]\([^)]*\)|"[^"\n]*"|\d+/\d+"#).unwrap();
+    let number = regex::Regex::new(r"(?:^|[^\w.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?").unwrap();
+    let mut typed_by_hand = Vec::new();
+    for entry in std::fs::read_dir(root.join("content/datasets")).unwrap() {
+        let path = entry.unwrap().path();
+        let slug = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let source = std::fs::read_to_string(&path).unwrap();
+        let (front, body) = source
+            .trim_start_matches("+++")
+            .split_once("\n+++\n")
+            .unwrap();
+        let not_data: HashSet<String> = front
+            .lines()
+            .find_map(|l| l.strip_prefix("numbers_not_data = "))
+            .map(|list| numbers(list).into_iter().collect())
+            .unwrap_or_default();
+        let related: Vec<String> = front
+            .lines()
+            .find_map(|l| l.strip_prefix("related = "))
+            .map(|list| {
+                list.split('"')
+                    .skip(1)
+                    .step_by(2)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut cells = printed(&slug);
+        for other in &related {
+            cells.extend(printed(other));
+        }
+        let prose = skipped.replace_all(body, " ");
+        for m in number.captures_iter(&prose) {
+            let whole = m.get(0).unwrap().as_str();
+            let text = whole.trim_start_matches(|c: char| !c.is_ascii_digit());
+            let after = prose[m.get(0).unwrap().end()..].chars().next();
+            let digits = text.chars().filter(char::is_ascii_digit).count();
+            if digits < 3 || after.is_some_and(|c| c.is_alphanumeric()) {
+                continue;
+            }
+            if cells.contains(text) && !not_data.contains(&text.replace(',', "")) {
+                typed_by_hand.push(format!("{slug}: {text}"));
+            }
+        }
+    }
+    assert!(
+        typed_by_hand.is_empty(),
+        "cells quoted in the prose but typed by hand: {typed_by_hand:#?}"
+    );
+    assert_eq!(as_printed("155602").as_deref(), Some("155,602"));
+    assert_eq!(as_printed("0.950341").as_deref(), Some("0.950341"));
+}
