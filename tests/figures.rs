@@ -390,7 +390,19 @@ fn no_bundled_section_types_a_cell_of_its_own_or_a_related_table_by_hand() {
         let csv = std::fs::read_to_string(root.join(format!("data/datasets/{slug}.csv"))).unwrap();
         csv::Reader::from_reader(csv.as_bytes())
             .records()
-            .flat_map(|r| r.unwrap().iter().filter_map(as_printed).collect::<Vec<_>>())
+            .flat_map(|r| {
+                r.unwrap()
+                    .iter()
+                    .filter_map(|cell| {
+                        let printed = as_printed(cell)?;
+                        // Long numbers are quoted in arithmetic as the CSV has them, too.
+                        let raw = (cell.len() >= 4 && printed != cell).then(|| cell.to_string());
+                        Some([Some(printed), raw])
+                    })
+                    .flatten()
+                    .flatten()
+                    .collect::<Vec<_>>()
+            })
             .collect()
     };
     let skipped =
@@ -445,4 +457,27 @@ fn no_bundled_section_types_a_cell_of_its_own_or_a_related_table_by_hand() {
     );
     assert_eq!(as_printed("155602").as_deref(), Some("155,602"));
     assert_eq!(as_printed("0.950341").as_deref(), Some("0.950341"));
+}
+
+#[test]
+fn format_csv_quotes_a_cell_as_the_csv_has_it_and_only_in_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "\nAlpha is {{ cell(label=\"alpha\", col=\"value\") }}, or {{ cell(label=\"alpha\", col=\"value\", format=\"csv\") }} \
+        in the file ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), common::SMALL_FRONT, body, CSV);
+    let (_, lede) = built_lede(dir.path());
+    assert!(
+        lede.contains("Alpha is 10,366, or 10366 in the file"),
+        "{lede}"
+    );
+
+    let body = body.replace(
+        "{{ cell(label=\"alpha\", col=\"value\", format=\"csv\") }}",
+        "{{ max(col=\"value\", format=\"csv\") }}",
+    );
+    common::write_small_site(dir.path(), common::SMALL_FRONT, &body, CSV);
+    let (output, _) = build(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("`format` takes \"csv\""), "{stderr}");
 }

@@ -71,6 +71,9 @@ pub struct Reference {
     pub dataset: Option<String>,
     /// `digits`: rounding of a computed figure.
     pub digits: Option<u32>,
+    /// `format="csv"`: a cell exactly as the CSV has it (`2147483648`), for arithmetic in
+    /// the prose that quotes the unformatted value.
+    pub as_in_csv: bool,
     /// Column = value conditions every selected row meets.
     pub filters: Vec<(String, String)>,
     /// Extra conditions of the first (`a.`) and second (`b.`) row of a pair.
@@ -176,6 +179,7 @@ fn build(
         column: None,
         dataset: None,
         digits: None,
+        as_in_csv: false,
         filters: Vec::new(),
         a: Vec::new(),
         b: Vec::new(),
@@ -186,6 +190,14 @@ fn build(
             ("digits", Value::Text(_)) => return Err("`digits` takes a number: digits=2".into()),
             (_, Value::Integer(_)) => {
                 return Err(format!("`{key}` takes a quoted value: {key}=\"...\""))
+            }
+            ("format", Value::Text(v)) if v == "csv" && function == Function::Cell => {
+                reference.as_in_csv = true
+            }
+            ("format", _) => {
+                return Err(
+                    "`format` takes \"csv\" (the cell as the CSV has it), in `cell` only".into(),
+                )
             }
             ("col", Value::Text(v)) => reference.column = Some(v),
             ("dataset", Value::Text(v)) => reference.dataset = Some(v),

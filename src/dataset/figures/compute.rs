@@ -97,7 +97,14 @@ pub(super) fn compute(
                 );
             }
             let mut text = String::new();
-            crate::dataset::schema::format_cell(column?.column_type, &t.first_value, &mut text);
+            match r.as_in_csv {
+                true => text.push_str(&t.first_value),
+                false => crate::dataset::schema::format_cell(
+                    column?.column_type,
+                    &t.first_value,
+                    &mut text,
+                ),
+            }
             let title = format!("{column_title}, {}", t.candidates[0]);
             (t.first_value.clone(), text, title, t.rows.clone())
         }
