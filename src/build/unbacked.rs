@@ -9,7 +9,6 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::confine;
-use crate::content::dialect::delimiter_byte;
 use crate::content::figures;
 use crate::content::front_matter;
 use crate::content::numbers::{self, Typed};
@@ -101,7 +100,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
             break;
         }
         // A CSV that cannot be read was reported when it loaded.
-        let delimiter = delimiter_byte(table.front.delimiter.as_deref()).unwrap_or(b',');
+        let delimiter = table.front.field_delimiter();
         let _ = mark_cells(&table.csv_path, delimiter, &found, &mut backed);
     }
     found

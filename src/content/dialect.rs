@@ -21,6 +21,14 @@ pub fn delimiter_byte(declared: Option<&str>) -> Option<u8> {
     }
 }
 
+impl super::DatasetFrontMatter {
+    /// The byte between this dataset's fields: its declared `delimiter`, else a comma
+    /// (an unknown declaration is an error at load, so readers after it never see one).
+    pub fn field_delimiter(&self) -> u8 {
+        delimiter_byte(self.delimiter.as_deref()).unwrap_or(b',')
+    }
+}
+
 /// The cell texts that mean "no value" in one column. An empty cell always does; the
 /// other tokens (`NA`, `n/a`, `nan`…) come from the column, else the dataset, else the
 /// site's `missing_values`.

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::content::dialect::{columns_missing_values, delimiter_byte, MissingValues};
+use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::DatasetFrontMatter;
 use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
 use crate::text::escape_html_into;
@@ -53,7 +53,7 @@ impl RowRenderer {
     /// (shown as the empty dash).
     pub fn with_dialect(mut self, front: &DatasetFrontMatter) -> Self {
         self.missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
-        self.delimiter = delimiter_byte(front.delimiter.as_deref()).unwrap_or(b',');
+        self.delimiter = front.field_delimiter();
         self
     }
 

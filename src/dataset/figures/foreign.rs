@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 
 use crate::confine;
-use crate::content::dialect::delimiter_byte;
 use crate::content::front_matter;
 use crate::content::DatasetFrontMatter;
 use crate::dataset::schema::ColumnSpec;
@@ -87,7 +86,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
             true => 0,
             false => front.table_rows.unwrap_or(default_rows).limit(),
         },
-        delimiter: delimiter_byte(front.delimiter.as_deref()).unwrap_or(b','),
+        delimiter: front.field_delimiter(),
         draft: front.draft,
         missing_values: front
             .missing_values

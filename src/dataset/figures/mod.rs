@@ -15,7 +15,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::content::dialect::{columns_missing_values, delimiter_byte};
+use crate::content::dialect::columns_missing_values;
 use crate::content::figures::{self, Reference};
 use crate::content::markdown::{self, RawHtml};
 use crate::content::spans::error_at;
@@ -226,7 +226,7 @@ pub fn quote(
         csv,
         columns: &front.columns,
         primary_key: &front.primary_key,
-        delimiter: delimiter_byte(front.delimiter.as_deref()).unwrap_or(b','),
+        delimiter: front.field_delimiter(),
         missing_values: front.missing_values.as_deref(),
         quoted: None,
     };
