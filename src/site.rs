@@ -397,16 +397,13 @@ fn check_dataset_links(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut
             if slugs.contains(&slug.as_str()) || failed_to_load(root, slug) {
                 continue;
             }
-            let hint = match did_you_mean(slug, slugs.iter().copied()) {
-                Some(near) => format!("did you mean `../{near}/`?"),
-                None => "link to ../<slug>/ of a dataset of this site".to_string(),
-            };
-            let problem = Diagnostic::error(
-                &dataset.markdown_path,
-                format!("the prose links to `../{slug}/`, which is not a dataset page"),
-            )
-            .with_hint(hint);
-            diagnostics.push(place.locate(problem));
+            diagnostics.push(place.locate(dead_link(
+                dataset,
+                ("../", slug),
+                did_you_mean(slug, slugs.iter().copied()),
+                "a dataset page",
+                "link to ../<slug>/ of a dataset of this site",
+            )));
         }
     }
 }
@@ -424,18 +421,35 @@ fn check_page_links(datasets: &[Arc<Dataset>], pages: &[Page], diagnostics: &mut
             if names.contains(&name.as_str()) {
                 continue;
             }
-            let hint = match did_you_mean(name, pages.iter().map(|p| p.name.as_str())) {
-                Some(near) => format!("did you mean `../../{near}/`?"),
-                None => "link to ../../<name>/ of a page in content/ (content/<name>.md)".into(),
-            };
-            let problem = Diagnostic::error(
-                &dataset.markdown_path,
-                format!("the prose links to `../../{name}/`, which is not a page of this site"),
-            )
-            .with_hint(hint);
-            diagnostics.push(place.locate(problem));
+            diagnostics.push(place.locate(dead_link(
+                dataset,
+                ("../../", name),
+                did_you_mean(name, pages.iter().map(|p| p.name.as_str())),
+                "a page of this site",
+                "link to ../../<name>/ of a page in content/ (content/<name>.md)",
+            )));
         }
     }
+}
+
+/// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and
+/// the near name if there is one, else how such a link is written.
+fn dead_link(
+    dataset: &Dataset,
+    (prefix, name): (&str, &str),
+    near: Option<&str>,
+    not_a: &str,
+    otherwise: &str,
+) -> Diagnostic {
+    let hint = match near {
+        Some(near) => format!("did you mean `{prefix}{near}/`?"),
+        None => otherwise.to_string(),
+    };
+    Diagnostic::error(
+        &dataset.markdown_path,
+        format!("the prose links to `{prefix}{name}/`, which is not {not_a}"),
+    )
+    .with_hint(hint)
 }
 
 /// Chart files are named `<slug>-<chart id>.svg`, so `a` with chart `b-c` and `a-b` with
