@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 use crate::layout::{self, urls};
 use crate::metadata;
@@ -84,8 +84,15 @@ impl<'a> Writer<'a> {
         self.bytes(relative, html?.as_bytes())
     }
 
-    pub fn json(&self, relative: &str, value: &serde_json::Value) -> Result<(), Diagnostic> {
-        self.bytes(relative, &metadata::json_file(value))
+    /// Writes a JSON file and returns its size and digest.
+    pub fn json_digested(
+        &self,
+        relative: String,
+        value: &serde_json::Value,
+    ) -> Result<FileDigest, Diagnostic> {
+        let bytes = metadata::json_file(value);
+        self.bytes(&relative, &bytes)?;
+        Ok(metadata::digests::of(relative, &bytes))
     }
 
     /// Writes a file from a function that streams into it.
@@ -131,14 +138,16 @@ pub enum CsvCopy {
     KeepIfPresent,
 }
 
-/// The page, the CSV download and the metadata of one dataset.
+/// The page, the CSV download and the metadata of one dataset. Returns the sizes and
+/// digests of the metadata files as written, which the DCAT catalog states (so it need
+/// not render them a second time).
 pub fn write_dataset(
     site: &Site,
     renderer: &Renderer,
     dataset: &Dataset,
     writer: &Writer,
     csv_copy: CsvCopy,
-) -> Result<(), Diagnostic> {
+) -> Result<Vec<FileDigest>, Diagnostic> {
     let charts = dataset_charts(dataset);
     for chart in &charts {
         writer.bytes(
@@ -154,19 +163,20 @@ pub fn write_dataset(
         writer.copy(&dataset.csv_path, &csv_path)?;
     }
     ensure_unchanged(dataset)?;
-    writer.json(
-        &urls::json_file(&dataset.slug),
-        &metadata::datapackage::descriptor(site, dataset),
-    )?;
-    writer.json(
-        &urls::csvw_file(&dataset.slug),
-        &metadata::csvw::table(site, dataset),
-    )?;
-    writer.json(
-        &urls::croissant_file(&dataset.slug),
-        &metadata::croissant::dataset(site, dataset),
-    )?;
-    write_citation_files(site, dataset, writer)
+    let slug = &dataset.slug;
+    let digests = vec![
+        writer.json_digested(
+            urls::json_file(slug),
+            &metadata::datapackage::descriptor(site, dataset),
+        )?,
+        writer.json_digested(urls::csvw_file(slug), &metadata::csvw::table(site, dataset))?,
+        writer.json_digested(
+            urls::croissant_file(slug),
+            &metadata::croissant::dataset(site, dataset),
+        )?,
+    ];
+    write_citation_files(site, dataset, writer)?;
+    Ok(digests)
 }
 
 /// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
@@ -249,43 +259,58 @@ fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
 pub fn write_site_metadata(site: &Site, ordered: &[usize], writer: &Writer) {
     use metadata::catalog_files as files;
     let no_file = Path::new(layout::SITE_TOML);
-    writer.run(
-        || writer.stream(urls::CATALOG, |out| files::write_catalog(site, out)),
-        no_file,
-    );
-    writer.run(
-        || {
-            writer.stream(urls::SEARCH_INDEX, |out| {
-                files::write_search_index(site, ordered, out)
-            })
-        },
-        no_file,
-    );
     let paths = files::page_paths(site);
-    for (name, start) in files::sitemap_files(site, &paths) {
-        writer.run(
-            || {
-                writer.stream(&name, |out| {
-                    files::write_sitemap(site, &paths, &name, start, out)
-                })
-            },
-            no_file,
-        );
-    }
-    writer.run(
-        || writer.bytes(urls::FEED, metadata::site_files::feed(site).as_bytes()),
-        no_file,
-    );
-    writer.run(
-        || writer.bytes(urls::ROBOTS, metadata::site_files::robots(site).as_bytes()),
-        no_file,
-    );
-    for (path, syntax) in metadata::dcat::FILES {
-        writer.run(
-            || writer.stream(path, |out| metadata::dcat::write(site, syntax, out)),
-            no_file,
-        );
-    }
+    // Each file is independent and, on a large catalog, each lists every dataset: they
+    // are written in parallel.
+    rayon::scope(|scope| {
+        scope.spawn(|_| {
+            writer.run(
+                || writer.stream(urls::CATALOG, |out| files::write_catalog(site, out)),
+                no_file,
+            )
+        });
+        scope.spawn(|_| {
+            writer.run(
+                || {
+                    writer.stream(urls::SEARCH_INDEX, |out| {
+                        files::write_search_index(site, ordered, out)
+                    })
+                },
+                no_file,
+            )
+        });
+        for (name, start) in files::sitemap_files(site, &paths) {
+            let paths = &paths;
+            scope.spawn(move |_| {
+                writer.run(
+                    || {
+                        writer.stream(&name, |out| {
+                            files::write_sitemap(site, paths, &name, start, out)
+                        })
+                    },
+                    no_file,
+                )
+            });
+        }
+        scope.spawn(|_| {
+            writer.run(
+                || writer.bytes(urls::FEED, metadata::site_files::feed(site).as_bytes()),
+                no_file,
+            );
+            writer.run(
+                || writer.bytes(urls::ROBOTS, metadata::site_files::robots(site).as_bytes()),
+                no_file,
+            );
+        });
+        for (path, syntax) in metadata::dcat::FILES {
+            scope.spawn(move |_| {
+                writer.run(
+                    || writer.stream(path, |out| metadata::dcat::write(site, syntax, out)),
+                    no_file,
+                )
+            });
+        }
+    });
 }
 
 /// Copies `static/` into the output root as is (symbolic links followed when they stay

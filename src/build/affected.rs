@@ -39,7 +39,7 @@ pub(super) fn render_affected(
             CsvCopy::Write
         };
         writer.run(
-            || write::write_dataset(site, renderer, dataset, writer, csv_copy),
+            || write::write_dataset(site, renderer, dataset, writer, csv_copy).map(drop),
             &dataset.markdown_path,
         );
     });

@@ -12,7 +12,6 @@ use rayon::prelude::*;
 use super::{pages, BuildOptions};
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostics, Severity};
-use crate::metadata;
 use crate::output::Discard;
 use crate::render::Renderer;
 use crate::site::{self, Site};
@@ -50,12 +49,27 @@ pub(super) fn each_dataset<'a>(
 }
 
 fn write_and_slim(site: &Site, renderer: &Renderer, full: Dataset, writer: &Writer) -> Dataset {
-    writer.run(
-        || write::write_dataset(site, renderer, &full, writer, CsvCopy::Write),
-        &full.markdown_path,
-    );
-    let digests = metadata::digests::all(site, &full);
+    let digests = written(site, renderer, &full, writer);
     full.slim(digests)
+}
+
+/// Writes one dataset's files; returns the digests of its metadata files (none when the
+/// write failed: the build then fails and nothing is published).
+fn written(
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Vec<dataset::FileDigest> {
+    let mut digests = Vec::new();
+    writer.run(
+        || {
+            digests = write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write)?;
+            Ok(())
+        },
+        &dataset.markdown_path,
+    );
+    digests
 }
 
 /// After a load without errors: writes the datasets that waited (those with `related`),
@@ -65,15 +79,7 @@ pub(super) fn write_rest(site: &mut Site, renderer: &Renderer, writer: &Writer) 
     let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
         .datasets
         .par_iter()
-        .map(|d| {
-            (!d.is_slim()).then(|| {
-                writer.run(
-                    || write::write_dataset(site, renderer, d, writer, CsvCopy::Write),
-                    &d.markdown_path,
-                );
-                metadata::digests::all(site, d)
-            })
-        })
+        .map(|d| (!d.is_slim()).then(|| written(site, renderer, d, writer)))
         .collect();
     let datasets = std::mem::take(&mut site.datasets);
     site.datasets = datasets

@@ -15,7 +15,7 @@ use crate::write::{self, CsvCopy, Writer};
 pub(super) fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
     site.datasets.par_iter().for_each(|dataset| {
         writer.run(
-            || write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write),
+            || write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write).map(drop),
             &dataset.markdown_path,
         );
     });

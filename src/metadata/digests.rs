@@ -1,6 +1,6 @@
 //! The sizes and SHA-256 digests of a dataset's JSON metadata files (Data Package, CSVW,
 //! Croissant), which the DCAT catalog states: computed from the same bytes the writer
-//! writes, once per dataset, and kept with its slim copy after its files are written.
+//! writes, once per dataset by the writer, and kept with its slim copy after its files are written.
 
 use sha2::{Digest, Sha256};
 
@@ -36,18 +36,14 @@ pub fn digest(site: &Site, dataset: &Dataset, fragment: &str) -> FileDigest {
         return recorded.clone();
     }
     let (path, value) = file(site, dataset, fragment);
-    let bytes = super::json_file(&value);
+    of(path, &super::json_file(&value))
+}
+
+/// The size and digest of the file at site-relative `path` holding `bytes`.
+pub fn of(path: String, bytes: &[u8]) -> FileDigest {
     FileDigest {
         path,
         bytes: bytes.len() as u64,
-        sha256: crate::dataset::scan::hex(&Sha256::digest(&bytes)),
+        sha256: crate::dataset::scan::hex(&Sha256::digest(bytes)),
     }
-}
-
-/// Every metadata file's digest, to keep with the dataset's slim copy.
-pub fn all(site: &Site, dataset: &Dataset) -> Vec<FileDigest> {
-    ["datapackage", "csvw", "croissant"]
-        .iter()
-        .map(|fragment| digest(site, dataset, fragment))
-        .collect()
 }
