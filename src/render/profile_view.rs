@@ -122,14 +122,19 @@ impl ProfileView {
 }
 
 /// A bar per bin, each with its range and count in a `<title>`; the whole an image titled
-/// with what it shows.
+/// with what it shows. Written straight into one string: the pages of a large catalog draw
+/// tens of thousands of these.
 fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String {
+    use std::fmt::Write as _;
     let bins = histogram.dense();
     let width = histogram.width();
     let tallest = bins.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
     // Few bins stay narrow bars rather than one block across the width.
     let bar = WIDTH / bins.len().max(10) as f64;
-    let mut svg = format!(
+    let mut svg = String::with_capacity(200 + bins.len() * 110);
+    // Writing into a String cannot fail.
+    let _ = write!(
+        svg,
         "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{}\" viewBox=\"0 0 {WIDTH} {}\"><title>",
         HEIGHT + 1.0,
         HEIGHT + 1.0
@@ -139,33 +144,54 @@ fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String
         &mut svg,
     );
     svg.push_str("</title>");
+    let mut label = String::new();
     for (i, (lower, count)) in bins.iter().enumerate() {
         let height = if *count == 0 {
             0.0
         } else {
             (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0)
         };
-        svg.push_str(&format!(
-            "<rect x=\"{:.2}\" y=\"{:.2}\" width=\"{:.2}\" height=\"{height:.2}\"><title>",
-            i as f64 * bar + 0.5,
-            HEIGHT - height,
-            (bar - 1.0).max(0.5),
-        ));
+        svg.push_str("<rect x=\"");
+        push_fixed2(i as f64 * bar + 0.5, &mut svg);
+        svg.push_str("\" y=\"");
+        push_fixed2(HEIGHT - height, &mut svg);
+        svg.push_str("\" width=\"");
+        push_fixed2((bar - 1.0).max(0.5), &mut svg);
+        svg.push_str("\" height=\"");
+        push_fixed2(height, &mut svg);
+        svg.push_str("\"><title>");
         let row_word = if *count == 1 { "row" } else { "rows" };
-        escape_html_into(
-            &format!(
-                "{lower} to under {}: {} {row_word}",
-                lower + width,
-                thousands(*count)
-            ),
-            &mut svg,
-        );
+        label.clear();
+        let _ = write!(label, "{lower} to under {}: ", lower + width);
+        format_cell(ColumnType::Integer, &count.to_string(), &mut label);
+        label.push(' ');
+        label.push_str(row_word);
+        escape_html_into(&label, &mut svg);
         svg.push_str("</title></rect>");
     }
-    svg.push_str(&format!(
+    let _ = write!(
+        svg,
         "<line class=\"baseline\" x1=\"0\" y1=\"{HEIGHT}\" x2=\"{WIDTH}\" y2=\"{HEIGHT}\"/></svg>"
-    ));
+    );
     svg
+}
+
+/// Appends `value` with two decimals, exactly as `format!("{value:.2}")` does. The common
+/// case (a value within a millionth of a hundredth) is done in integers; ties and the rest
+/// go through `format!`, whose exact decimal rounding is slow but always right.
+fn push_fixed2(value: f64, out: &mut String) {
+    use std::fmt::Write as _;
+    let hundredths = value * 100.0;
+    let rounded = hundredths.round();
+    let near = (hundredths - rounded).abs() < 1e-6;
+    if near && rounded.abs() < 1e15 && !(rounded == 0.0 && value.is_sign_negative()) {
+        let n = rounded as i64;
+        let sign = if n < 0 { "-" } else { "" };
+        let n = n.unsigned_abs();
+        let _ = write!(out, "{sign}{}.{:02}", n / 100, n % 100);
+    } else {
+        let _ = write!(out, "{value:.2}");
+    }
 }
 
 #[cfg(test)]
@@ -179,5 +205,19 @@ mod tests {
         assert_eq!(format_mean(86_219.6), "86,220");
         assert_eq!(format_mean(0.001_234_5), "0.001234");
         assert_eq!(format_mean(-12.5), "-12.5");
+    }
+
+    #[test]
+    fn fixed_two_decimals_match_the_standard_formatting() {
+        let mut values = vec![
+            0.0, -0.0, 0.5, 1.005, 2.675, -0.004, -0.005, 1e17, -1e-9, 99.995,
+        ];
+        values.extend((0..2000).map(|i| i as f64 * 160.0 / 17.0 + 0.5));
+        values.extend((0..2000).map(|i| 32.0 - (i as f64 / 1999.0 * 30.0).max(1.0)));
+        for value in values {
+            let mut fast = String::new();
+            push_fixed2(value, &mut fast);
+            assert_eq!(fast, format!("{value:.2}"), "{value}");
+        }
     }
 }
