@@ -9,6 +9,7 @@
 pub mod guard;
 pub mod swap;
 
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -41,14 +42,34 @@ fn remove_path(path: &Path) -> io::Result<()> {
 
 /// Removes one of our folders with its marker last: a removal cut short by a kill leaves a
 /// folder that the next build can still prove is ours (`swap::remove_stale`).
+/// Folders are emptied in parallel: the old output of a large catalog holds a folder per
+/// dataset, and removing it one file at a time was a serial tail of every build.
 fn remove_marked_folder(folder: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(folder)? {
-        let entry = entry?;
-        if entry.file_name() != MARKER {
-            remove_path(&entry.path())?;
-        }
-    }
+    let entries = fs::read_dir(folder)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<io::Result<Vec<_>>>()?;
+    entries
+        .par_iter()
+        .filter(|path| path.file_name() != Some(MARKER.as_ref()))
+        .try_for_each(|path| remove_tree(path))?;
     fs::remove_dir_all(folder)
+}
+
+/// Removes a file, or a folder with everything in it, the folder's entries in parallel.
+/// Symbolic links are removed, never followed.
+fn remove_tree(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            let entries = fs::read_dir(path)?
+                .map(|entry| entry.map(|e| e.path()))
+                .collect::<io::Result<Vec<_>>>()?;
+            entries.par_iter().try_for_each(|p| remove_tree(p))?;
+            fs::remove_dir(path)
+        }
+        Ok(_) => fs::remove_file(path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Somewhere a build writes its files: a staging folder (full builds), the live output
