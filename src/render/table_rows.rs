@@ -115,6 +115,9 @@ fn stream_rows(
         .map(|_| ())
 }
 
+/// How much of the CSV is read, and of rendered rows gathered, per write.
+const CHUNK_BYTES: usize = 64 * 1024;
+
 /// One pass over a CSV's rows, handed out in runs: the dataset page's rows, then each row
 /// page's, so that every row is read once and numbered exactly.
 pub struct RowStream {
@@ -129,17 +132,23 @@ impl RowStream {
     /// Opens `path` (fields split on `delimiter`) and reads past its header.
     pub fn open(path: &Path, delimiter: u8) -> io::Result<RowStream> {
         let file = File::open(path)?;
+        // No larger than the file: a catalog's small CSVs need not each zero 64 KiB.
+        let file_bytes = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+        let capacity = usize::try_from(file_bytes)
+            .unwrap_or(usize::MAX)
+            .saturating_add(1)
+            .clamp(4 * 1024, CHUNK_BYTES);
         let reader = csv::ReaderBuilder::new()
             .delimiter(delimiter)
             .flexible(true)
             .has_headers(true)
-            .buffer_capacity(64 * 1024)
+            .buffer_capacity(capacity)
             .from_reader(file);
         Ok(RowStream {
             reader,
             record: csv::ByteRecord::new(),
             row: 0,
-            chunk: String::with_capacity(64 * 1024),
+            chunk: String::with_capacity(capacity),
         })
     }
 
@@ -161,7 +170,7 @@ impl RowStream {
             written += 1;
             self.row += 1;
             renderer.render(&self.record, self.row, &mut self.chunk);
-            if self.chunk.len() > 60 * 1024 {
+            if self.chunk.len() > CHUNK_BYTES - 4 * 1024 {
                 out.write_all(self.chunk.as_bytes())?;
                 self.chunk.clear();
             }

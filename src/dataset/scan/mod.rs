@@ -40,6 +40,15 @@ use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
 /// The read buffer of the CSV parser: few system calls on large files.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
 
+/// The read buffer for a file of `file_bytes`: no larger than the file (the buffer is
+/// zeroed when made, and a catalog's many small CSVs would each pay for 256 KiB).
+fn read_buffer_bytes(file_bytes: u64) -> usize {
+    usize::try_from(file_bytes)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1)
+        .clamp(8 * 1024, READ_BUFFER_BYTES)
+}
+
 /// A column with its constraints ready to check.
 #[derive(Debug)]
 pub struct CompiledColumn<'a> {
@@ -184,7 +193,7 @@ fn scan_file(
         .delimiter(inputs.delimiter)
         .flexible(true)
         .has_headers(false)
-        .buffer_capacity(READ_BUFFER_BYTES)
+        .buffer_capacity(read_buffer_bytes(file_bytes))
         .from_reader(&mut hashing);
     let mut header_record = csv::ByteRecord::new();
     let Some(header) =
