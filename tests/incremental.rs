@@ -348,3 +348,62 @@ fn a_csv_edit_re_renders_the_pages_of_other_datasets_that_quote_it() {
         "the terminal line names the changed figure: {summary}"
     );
 }
+
+/// Every file under `root`, with its bytes.
+fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().strip_prefix(root).unwrap().to_path_buf(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn after_edits_the_served_output_is_byte_identical_to_a_clean_build() {
+    // `serve` keeps each dataset's part of the DCAT catalog and the digests of its
+    // metadata files between rebuilds: after a title, a lede and a cell change, every
+    // file (catalogs included) must be what a clean build writes.
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let mut session = start(site.path());
+    let markdown = site.path().join("content/datasets/nvme-server-dd-fio.md");
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    let edited = text.replacen("title = \"", "title = \"Edited: ", 1);
+    assert_ne!(edited, text, "the title is found");
+    std::fs::write(&markdown, edited).unwrap();
+    session
+        .rebuild([Change::Dataset("nvme-server-dd-fio".into())], |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let csv_relative = "data/datasets/vsan-consumer-kit-iometer.csv";
+    let csv = std::fs::read_to_string(site.path().join(csv_relative)).unwrap();
+    assert!(csv.contains(",32000,"), "the cell is found");
+    std::fs::write(
+        site.path().join(csv_relative),
+        csv.replace(",32000,", ",32001,"),
+    )
+    .unwrap();
+    session
+        .rebuild([Change::DataFile(PathBuf::from(csv_relative))], |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let clean = tempfile::tempdir().unwrap();
+    let options = BuildOptions::new(site.path()).output(clean.path().join("public"));
+    datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let served = tree(&site.path().join("public"));
+    let built = tree(&clean.path().join("public"));
+    let names = |t: &[(PathBuf, Vec<u8>)]| t.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&served), names(&built), "the same files");
+    for ((path, a), (_, b)) in served.iter().zip(&built) {
+        assert!(a == b, "{} differs from a clean build", path.display());
+    }
+}

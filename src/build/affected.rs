@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::pages::{write_home, write_listings, write_not_found, write_page, write_tag};
 use super::plan::PlannedChanges;
 use crate::content;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, FileDigest};
 use crate::incremental::Affected;
 use crate::layout::urls;
 use crate::render::Renderer;
@@ -19,7 +19,7 @@ use crate::write::{self, CsvCopy, Writer};
 /// `csv_unchanged` names the datasets whose CSV has the stamp it had when it was last
 /// written (their copy stays, if it is still there).
 pub(super) fn render_affected(
-    site: &Site,
+    site: &mut Site,
     renderer: &Renderer,
     affected: &Affected,
     changes: &PlannedChanges,
@@ -27,22 +27,38 @@ pub(super) fn render_affected(
     writer: &Writer,
 ) -> (usize, Vec<String>) {
     let mut urls_changed = BTreeSet::new();
+    let shared = &*site;
+    let written: Vec<(usize, Vec<FileDigest>)> = shared
+        .datasets
+        .par_iter()
+        .enumerate()
+        .filter(|(_, d)| affected.datasets.contains(&d.slug))
+        .map(|(index, dataset)| {
+            let csv_copy = if csv_unchanged.contains(&dataset.slug) {
+                CsvCopy::KeepIfPresent
+            } else {
+                CsvCopy::Write
+            };
+            let mut digests = Vec::new();
+            writer.run(
+                || {
+                    digests = write::write_dataset(shared, renderer, dataset, writer, csv_copy)?;
+                    Ok(())
+                },
+                &dataset.markdown_path,
+            );
+            (index, digests)
+        })
+        .collect();
+    for (index, digests) in written {
+        Arc::make_mut(&mut site.datasets[index]).record_digests(digests);
+    }
+    let site = &*site;
     let datasets: Vec<&Arc<Dataset>> = site
         .datasets
         .iter()
         .filter(|d| affected.datasets.contains(&d.slug))
         .collect();
-    datasets.par_iter().for_each(|dataset| {
-        let csv_copy = if csv_unchanged.contains(&dataset.slug) {
-            CsvCopy::KeepIfPresent
-        } else {
-            CsvCopy::Write
-        };
-        writer.run(
-            || write::write_dataset(site, renderer, dataset, writer, csv_copy).map(drop),
-            &dataset.markdown_path,
-        );
-    });
     let related: Vec<&Arc<Dataset>> = site
         .datasets
         .iter()

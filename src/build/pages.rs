@@ -2,6 +2,7 @@
 //! an incremental rebuild shares with them.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -12,13 +13,27 @@ use crate::site::{self, Site};
 use crate::write::{self, CsvCopy, Writer};
 
 /// Renders and writes every output of the site; returns the number of HTML pages.
-pub(super) fn render_everything(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
-    site.datasets.par_iter().for_each(|dataset| {
-        writer.run(
-            || write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write).map(drop),
-            &dataset.markdown_path,
-        );
-    });
+pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &Writer) -> usize {
+    let shared = &*site;
+    let digests: Vec<_> = shared
+        .datasets
+        .par_iter()
+        .map(|dataset| {
+            let mut digests = Vec::new();
+            writer.run(
+                || {
+                    digests =
+                        write::write_dataset(shared, renderer, dataset, writer, CsvCopy::Write)?;
+                    Ok(())
+                },
+                &dataset.markdown_path,
+            );
+            digests
+        })
+        .collect();
+    for (dataset, digests) in site.datasets.iter_mut().zip(digests) {
+        Arc::make_mut(dataset).record_digests(digests);
+    }
     render_site_files(site, renderer, writer)
 }
 

@@ -148,7 +148,7 @@ impl Session {
             return Err(diagnostics);
         }
         let pages = match keep {
-            true => pages::render_everything(&site, &renderer, &writer),
+            true => pages::render_everything(&mut site, &renderer, &writer),
             false => flat::write_rest(&mut site, &renderer, &writer),
         };
         let files = writer.files();
@@ -263,8 +263,9 @@ impl Session {
             )
             .cloned()
             .collect();
+        let mut plan = plan;
         let (pages, urls) = affected::render_affected(
-            &plan.site,
+            &mut plan.site,
             &self.renderer,
             &plan.affected,
             &plan.changes,

@@ -180,6 +180,7 @@ fn load_into(
         page_links,
         metadata_digests: Vec::new(),
         slimmed: false,
+        dcat_parts: Default::default(),
     })
 }
 

@@ -55,13 +55,25 @@ pub struct Dataset {
     pub(crate) dataset_links: Vec<(String, Place)>,
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: Vec<(String, Place)>,
-    /// After [`Dataset::slim`]: the digests of its metadata files as written.
+    /// The digests of its metadata files as written (set once they are, whole or slim).
     metadata_digests: Vec<FileDigest>,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
+    /// This dataset's part of the DCAT catalog in each syntax, once written: `serve`
+    /// keeps whole datasets and writes the catalog again on every edit, where only the
+    /// edited dataset's part changes. Empty in a fresh or slimmed dataset.
+    pub dcat_parts: [std::sync::OnceLock<String>; 2],
 }
 
 impl Dataset {
+    /// Records the digests of the metadata files just written, so the DCAT catalog need
+    /// not render them again (`serve` keeps whole datasets and rewrites DCAT on each edit).
+    pub fn record_digests(&mut self, digests: Vec<FileDigest>) {
+        self.metadata_digests = digests;
+        // The catalog states the digests: its part is stale.
+        self.dcat_parts = Default::default();
+    }
+
     /// Rows the page shows: the cap, or every row.
     pub fn shown_rows(&self) -> u64 {
         self.csv.rows.min(self.table_rows.limit())

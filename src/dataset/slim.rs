@@ -51,6 +51,7 @@ impl Dataset {
         csv.profiles = Vec::new();
         self.figures = Vec::new();
         self.metadata_digests = digests;
+        self.dcat_parts = Default::default();
         self.slimmed = true;
         self
     }

@@ -74,25 +74,9 @@ const KINDS: [Kind; 4] = [
     },
 ];
 
-/// Writes the whole catalog in one syntax. Memory holds one dataset's nodes at a time.
+/// Writes the whole catalog in one syntax. Memory holds one dataset's nodes at a time
+/// (a whole dataset, as `serve` keeps them, also keeps its finished part for next time).
 pub fn write(site: &Site, syntax: Syntax, out: &mut dyn Write) -> io::Result<()> {
-    let mut first = true;
-    let mut emit = |nodes: Vec<Node>, out: &mut dyn Write| -> io::Result<()> {
-        for node in &nodes {
-            match syntax {
-                Syntax::Turtle => rdf::turtle_node(node, out)?,
-                Syntax::JsonLd => {
-                    let text = serde_json::to_string_pretty(&rdf::json_ld_node(node))
-                        .map_err(io::Error::other)?;
-                    // JSON strings never hold a raw line break, so indenting is safe.
-                    let separator = if first { "\n    " } else { ",\n    " };
-                    write!(out, "{separator}{}", text.replace('\n', "\n    "))?;
-                }
-            }
-            first = false;
-        }
-        Ok(())
-    };
     match syntax {
         Syntax::Turtle => {
             rdf::turtle_prefixes(out)?;
@@ -104,14 +88,49 @@ pub fn write(site: &Site, syntax: Syntax, out: &mut dyn Write) -> io::Result<()>
             write!(out, "{{\n  \"@context\": {context},\n  \"@graph\": [")?;
         }
     }
-    emit(site_nodes(site), out)?;
+    // The site's own nodes come first, so every dataset's part starts with a separator.
+    out.write_all(part(&site_nodes(site), syntax, true)?.as_bytes())?;
     for dataset in &site.datasets {
-        emit(dataset_nodes(site, dataset), out)?;
+        if dataset.is_slim() {
+            out.write_all(part(&dataset_nodes(site, dataset), syntax, false)?.as_bytes())?;
+            continue;
+        }
+        let cached = &dataset.dcat_parts[syntax as usize];
+        let text = match cached.get() {
+            Some(text) => text,
+            None => {
+                let text = part(&dataset_nodes(site, dataset), syntax, false)?;
+                cached.get_or_init(|| text)
+            }
+        };
+        out.write_all(text.as_bytes())?;
     }
     if syntax == Syntax::JsonLd {
         writeln!(out, "\n  ]\n}}")?;
     }
     Ok(())
+}
+
+/// Some nodes in one syntax; `first` when they open the JSON-LD graph (no comma before).
+fn part(nodes: &[Node], syntax: Syntax, first: bool) -> io::Result<String> {
+    let mut out = Vec::new();
+    for (index, node) in nodes.iter().enumerate() {
+        match syntax {
+            Syntax::Turtle => rdf::turtle_node(node, &mut out)?,
+            Syntax::JsonLd => {
+                let text = serde_json::to_string_pretty(&rdf::json_ld_node(node))
+                    .map_err(io::Error::other)?;
+                // JSON strings never hold a raw line break, so indenting is safe.
+                let separator = if first && index == 0 {
+                    "\n    "
+                } else {
+                    ",\n    "
+                };
+                write!(out, "{separator}{}", text.replace('\n', "\n    "))?;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(io::Error::other)
 }
 
 fn language(site: &Site) -> Option<&str> {
