@@ -18,20 +18,25 @@ fn start(root: &Path) -> Session {
     }
 }
 
-/// Modification times of every output file, to see which ones a rebuild touched.
-fn mtimes(output: &Path) -> Vec<(PathBuf, SystemTime)> {
-    walkdir::WalkDir::new(output)
+/// Every file under `root` with what `read` makes of it, in name order.
+fn each_file<T>(root: &Path, read: impl Fn(&Path) -> T) -> Vec<(PathBuf, T)> {
+    walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()
         .map(|e| e.unwrap())
         .filter(|e| e.file_type().is_file())
         .map(|e| {
             (
-                e.path().strip_prefix(output).unwrap().to_path_buf(),
-                e.metadata().unwrap().modified().unwrap(),
+                e.path().strip_prefix(root).unwrap().to_path_buf(),
+                read(e.path()),
             )
         })
         .collect()
+}
+
+/// Modification times of every output file, to see which ones a rebuild touched.
+fn mtimes(output: &Path) -> Vec<(PathBuf, SystemTime)> {
+    each_file(output, |p| p.metadata().unwrap().modified().unwrap())
 }
 
 fn touched(before: &[(PathBuf, SystemTime)], after: &[(PathBuf, SystemTime)]) -> BTreeSet<String> {
@@ -351,18 +356,7 @@ fn a_csv_edit_re_renders_the_pages_of_other_datasets_that_quote_it() {
 
 /// Every file under `root`, with its bytes.
 fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    walkdir::WalkDir::new(root)
-        .sort_by_file_name()
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            (
-                e.path().strip_prefix(root).unwrap().to_path_buf(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
+    each_file(root, |p| std::fs::read(p).unwrap())
 }
 
 #[test]
