@@ -401,3 +401,47 @@ fn after_edits_the_served_output_is_byte_identical_to_a_clean_build() {
         assert!(a == b, "{} differs from a clean build", path.display());
     }
 }
+
+#[test]
+fn an_edit_that_moves_no_dataset_rewrites_only_the_listing_pages_that_show_it() {
+    // 30 datasets, 4 per page: All datasets has 8 pages, tag "All" 8, "Even"/"Odd" 4 each.
+    let site = tempfile::tempdir().unwrap();
+    common::catalog::write_catalog(site.path(), 30, "paginate_by = 4\n");
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let before = mtimes(&output);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let slug = common::catalog::slug(7);
+    let markdown = site.path().join(format!("content/datasets/{slug}.md"));
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    let edited = text.replace(
+        "headline = \"Set number 7\"",
+        "headline = \"Set number 7, edited\"",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&markdown, edited).unwrap();
+    session
+        .rebuild([Change::Dataset(slug.clone())], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let written = touched(&before, &mtimes(&output));
+    let listing_pages: Vec<&String> = written
+        .iter()
+        .filter(|f| {
+            f.starts_with("datasets/page/") || f.starts_with("tags/") || *f == "datasets/index.html"
+        })
+        .collect();
+    // One page of All datasets, one of "All", one of "Odd": where set 7 is listed.
+    assert_eq!(listing_pages.len(), 3, "{listing_pages:?}");
+    for file in &listing_pages {
+        let html = std::fs::read_to_string(output.join(file)).unwrap();
+        assert!(
+            html.contains("Set number 7, edited"),
+            "{file} shows the edit"
+        );
+    }
+    // And the whole output is what a clean build writes.
+    let clean = tempfile::tempdir().unwrap();
+    let options = BuildOptions::new(site.path()).output(clean.path().join("public"));
+    datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert_eq!(tree(&output), tree(&clean.path().join("public")));
+}

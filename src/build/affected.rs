@@ -1,18 +1,18 @@
 //! Writing what an incremental rebuild affects, and removing what it no longer writes.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::pages::{write_home, write_listings, write_not_found, write_page, write_tag};
+use super::pages::{write_home, write_listings, write_not_found, write_page, write_tag, Pages};
 use super::plan::PlannedChanges;
 use crate::content;
 use crate::dataset::{Dataset, FileDigest};
 use crate::incremental::Affected;
 use crate::layout::urls;
 use crate::render::Renderer;
-use crate::site::{self, Site};
+use crate::site::{self, listing, Site};
 use crate::write::{self, CsvCopy, Writer};
 
 /// Writes what an incremental rebuild affects; returns (pages rendered, URL paths changed).
@@ -24,6 +24,7 @@ pub(super) fn render_affected(
     affected: &Affected,
     changes: &PlannedChanges,
     csv_unchanged: &BTreeSet<String>,
+    listing_pages: &ListingPages,
     writer: &Writer,
 ) -> (usize, Vec<String>) {
     let mut urls_changed = BTreeSet::new();
@@ -97,10 +98,16 @@ pub(super) fn render_affected(
         .filter(|t| affected.tags.contains(&t.slug))
         .collect();
     tags.par_iter()
-        .for_each(|tag| write_tag(site, renderer, tag, writer));
+        .for_each(|tag| write_tag(site, renderer, tag, writer, listing_pages.of_tag(&tag.slug)));
     for tag in &tags {
-        for url in crate::site::listing::tag_pages(site, tag) {
-            urls_changed.insert(format!("/{url}"));
+        let which = listing_pages.of_tag(&tag.slug);
+        for (index, url) in crate::site::listing::tag_pages(site, tag)
+            .iter()
+            .enumerate()
+        {
+            if which.includes(index + 1) {
+                urls_changed.insert(format!("/{url}"));
+            }
         }
     }
     for slug in &affected.removed_tags {
@@ -109,12 +116,14 @@ pub(super) fn render_affected(
     }
     let mut pages = affected.page_count();
     if affected.listings {
-        write_listings(site, renderer, writer);
+        write_listings(site, renderer, writer, &listing_pages.all);
         urls_changed.insert("/".to_string());
         urls_changed.extend(
             crate::site::listing::datasets_pages(site)
                 .iter()
-                .map(|url| format!("/{url}")),
+                .enumerate()
+                .filter(|(index, _)| listing_pages.all.includes(index + 1))
+                .map(|(_, url)| format!("/{url}")),
         );
     }
     for relative in &changes.pages {
@@ -148,4 +157,73 @@ pub(super) fn render_affected(
         ));
     }
     (pages, urls_changed.into_iter().collect())
+}
+
+/// The pages of All datasets and of each tag that a rebuild writes again.
+#[derive(Debug)]
+pub(super) struct ListingPages {
+    pub(super) all: Pages,
+    /// By tag slug; a tag not named here has all its pages written.
+    tags: BTreeMap<String, Pages>,
+}
+
+impl ListingPages {
+    /// Every page of every listing.
+    pub(super) fn everything() -> ListingPages {
+        ListingPages {
+            all: Pages::All,
+            tags: BTreeMap::new(),
+        }
+    }
+
+    fn of_tag(&self, slug: &str) -> &Pages {
+        self.tags.get(slug).unwrap_or(&Pages::All)
+    }
+
+    /// When a listing shows the same datasets in the same order before and after a
+    /// change (an edit that moved no dataset), only its pages that show a `changed`
+    /// dataset differ; otherwise every page does. Tag names are shown in every entry, so a
+    /// renamed tag rewrites everything. On 10,000 datasets an edit then writes one page of
+    /// All datasets instead of 200.
+    pub(super) fn between(before: &Site, now: &Site, changed: &BTreeSet<String>) -> ListingPages {
+        let names = |site: &Site| -> Vec<(String, String)> {
+            site.tags
+                .iter()
+                .map(|t| (t.slug.clone(), t.name.clone()))
+                .collect()
+        };
+        if names(before) != names(now) {
+            return ListingPages::everything();
+        }
+        let per_page = now.config.paginate_by.get();
+        let pages = |before_order: Vec<usize>, now_order: Vec<usize>| -> Pages {
+            let slugs_before = before_order.iter().map(|&i| &before.datasets[i].slug);
+            let slugs_now = now_order.iter().map(|&i| &now.datasets[i].slug);
+            if !slugs_before.eq(slugs_now) {
+                return Pages::All;
+            }
+            Pages::Only(
+                now_order
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &i)| changed.contains(&now.datasets[i].slug))
+                    .map(|(position, _)| position / per_page + 1)
+                    .collect(),
+            )
+        };
+        let all = pages(listing::all(before), listing::all(now));
+        let tags = now
+            .tags
+            .iter()
+            .filter_map(|tag| {
+                let old = before.tags.iter().find(|t| t.slug == tag.slug)?;
+                let which = pages(
+                    listing::order(before, old.datasets.iter().copied()),
+                    listing::order(now, tag.datasets.iter().copied()),
+                );
+                Some((tag.slug.clone(), which))
+            })
+            .collect();
+        ListingPages { all, tags }
+    }
 }

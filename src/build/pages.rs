@@ -40,11 +40,11 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
 /// Renders and writes everything but the datasets' own files; returns the number of HTML
 /// pages of the whole site.
 pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
-    write_listings(site, renderer, writer);
+    write_listings(site, renderer, writer, &Pages::All);
     write_not_found(site, renderer, writer);
     site.tags
         .par_iter()
-        .for_each(|tag| write_tag(site, renderer, tag, writer));
+        .for_each(|tag| write_tag(site, renderer, tag, writer, &Pages::All));
     for page in &site.pages {
         write_page(site, renderer, page, writer);
     }
@@ -65,7 +65,7 @@ pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Write
 /// Home, every page of All datasets and the site's metadata files: each lists every
 /// dataset, so they are the slow part of a small rebuild on a large site; they render in
 /// parallel.
-pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) {
+pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer, which: &Pages) {
     let ordered = site::listing::all(site);
     let pages = site::listing::page_count(site, ordered.len());
     rayon::join(
@@ -73,18 +73,21 @@ pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) 
         || {
             rayon::join(
                 || {
-                    (1..=pages).into_par_iter().for_each(|number| {
-                        let url = urls::listing_page(urls::DATASETS, number);
-                        writer.run(
-                            || {
-                                writer.page(
-                                    &urls::index_file(&url),
-                                    renderer.datasets_page(site, &ordered, number),
-                                )
-                            },
-                            Path::new("templates/datasets.html"),
-                        )
-                    })
+                    (1..=pages)
+                        .into_par_iter()
+                        .filter(|number| which.includes(*number))
+                        .for_each(|number| {
+                            let url = urls::listing_page(urls::DATASETS, number);
+                            writer.run(
+                                || {
+                                    writer.page(
+                                        &urls::index_file(&url),
+                                        renderer.datasets_page(site, &ordered, number),
+                                    )
+                                },
+                                Path::new("templates/datasets.html"),
+                            )
+                        })
                 },
                 || write::write_site_metadata(site, &ordered, writer),
             )
@@ -92,10 +95,36 @@ pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer) 
     );
 }
 
-/// Every page of one tag.
-pub(super) fn write_tag(site: &Site, renderer: &Renderer, tag: &site::Tag, writer: &Writer) {
+/// Which pages of a listing to write: all of them, or (in a rebuild that left the
+/// listing's order as it was) the pages, numbered from 1, that show a changed dataset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Pages {
+    All,
+    Only(std::collections::BTreeSet<usize>),
+}
+
+impl Pages {
+    pub(super) fn includes(&self, number: usize) -> bool {
+        match self {
+            Pages::All => true,
+            Pages::Only(numbers) => numbers.contains(&number),
+        }
+    }
+}
+
+/// Every page of one tag (those `which` includes).
+pub(super) fn write_tag(
+    site: &Site,
+    renderer: &Renderer,
+    tag: &site::Tag,
+    writer: &Writer,
+    which: &Pages,
+) {
     let ordered = site::listing::order(site, tag.datasets.iter().copied());
     for (number, url) in site::listing::tag_pages(site, tag).iter().enumerate() {
+        if !which.includes(number + 1) {
+            continue;
+        }
         writer.run(
             || {
                 writer.page(

@@ -263,6 +263,8 @@ impl Session {
             )
             .cloned()
             .collect();
+        let listing_pages =
+            affected::ListingPages::between(&self.site, &plan.site, &plan.affected.datasets);
         let mut plan = plan;
         let (pages, urls) = affected::render_affected(
             &mut plan.site,
@@ -270,6 +272,7 @@ impl Session {
             &plan.affected,
             &plan.changes,
             &csv_unchanged,
+            &listing_pages,
             &writer,
         );
         let files = writer.files();
