@@ -118,15 +118,16 @@ fn part(nodes: &[Node], syntax: Syntax, first: bool) -> io::Result<String> {
         match syntax {
             Syntax::Turtle => rdf::turtle_node(node, &mut out)?,
             Syntax::JsonLd => {
-                let text = serde_json::to_string_pretty(&rdf::json_ld_node(node))
-                    .map_err(io::Error::other)?;
-                // JSON strings never hold a raw line break, so indenting is safe.
+                // One node per line: indented, the catalog of 10,000 datasets was 4
+                // million lines and 111 MB, half of it spaces.
                 let separator = if first && index == 0 {
                     "\n    "
                 } else {
                     ",\n    "
                 };
-                write!(out, "{separator}{}", text.replace('\n', "\n    "))?;
+                out.write_all(separator.as_bytes())?;
+                serde_json::to_writer(&mut out, &rdf::json_ld_node(node))
+                    .map_err(io::Error::other)?;
             }
         }
     }
