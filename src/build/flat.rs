@@ -9,21 +9,23 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
-use crate::dataset::{self, Dataset};
+use crate::dataset;
 use crate::diagnostics::{Diagnostics, Severity};
-use crate::metadata;
 use crate::output::Discard;
 use crate::render::Renderer;
 use crate::site::{self, Site};
-use crate::write::{self, CsvCopy, Writer};
+use crate::write::Writer;
 
 /// What to do with each dataset as it is loaded: with a renderer and a writer, write its
-/// files and slim it (`keep` leaves it whole, for `serve`'s incremental rebuilds).
+/// files (or link them: `reuse`) and slim it (`keep` leaves it whole, for `serve`'s
+/// incremental rebuilds).
 pub(super) fn each_dataset<'a>(
     renderer: Option<&'a Renderer>,
     writer: &'a Writer<'a>,
     keep: bool,
+    reuse: Option<&'a Reuse>,
 ) -> impl Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a {
     move |frame, mut loaded| {
         if keep {
@@ -42,38 +44,29 @@ pub(super) fn each_dataset<'a>(
             None => full.slim(Vec::new()),
             // Its page names other datasets by title: written once all are loaded.
             Some(_) if !full.front.related.is_empty() => full,
-            Some(renderer) => write_and_slim(frame, renderer, full, writer),
+            Some(renderer) => {
+                let digests = reuse::write_dataset(reuse, frame, renderer, &full, writer);
+                full.slim(digests)
+            }
         };
         loaded.dataset = Some(slim);
         loaded
     }
 }
 
-fn write_and_slim(site: &Site, renderer: &Renderer, full: Dataset, writer: &Writer) -> Dataset {
-    writer.run(
-        || write::write_dataset(site, renderer, &full, writer, CsvCopy::Write),
-        &full.markdown_path,
-    );
-    let digests = metadata::digests::all(site, &full);
-    full.slim(digests)
-}
-
 /// After a load without errors: writes the datasets that waited (those with `related`),
 /// slims them, then writes listings, tags, pages, site files and static files. Returns the
 /// number of HTML pages.
-pub(super) fn write_rest(site: &mut Site, renderer: &Renderer, writer: &Writer) -> usize {
+pub(super) fn write_rest(
+    site: &mut Site,
+    renderer: &Renderer,
+    writer: &Writer,
+    reuse: Option<&Reuse>,
+) -> usize {
     let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
         .datasets
         .par_iter()
-        .map(|d| {
-            (!d.is_slim()).then(|| {
-                writer.run(
-                    || write::write_dataset(site, renderer, d, writer, CsvCopy::Write),
-                    &d.markdown_path,
-                );
-                metadata::digests::all(site, d)
-            })
-        })
+        .map(|d| (!d.is_slim()).then(|| reuse::write_dataset(reuse, site, renderer, d, writer)))
         .collect();
     let datasets = std::mem::take(&mut site.datasets);
     site.datasets = datasets
@@ -92,7 +85,7 @@ pub(super) fn write_rest(site: &mut Site, renderer: &Renderer, writer: &Writer) 
 pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
-    let each = each_dataset(renderer.as_ref().ok(), &writer, false);
+    let each = each_dataset(renderer.as_ref().ok(), &writer, false, None);
     let cache = options.active_scan_cache();
     let (site, mut diagnostics, site_problems) = site::load_parts_with(
         &options.root,
@@ -122,7 +115,7 @@ pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     if diagnostics.has_errors() {
         return diagnostics;
     }
-    write_rest(&mut site, &renderer, &writer);
+    write_rest(&mut site, &renderer, &writer, None);
     let problems = writer.into_problems();
     if !problems.is_empty() {
         diagnostics.extend(problems);

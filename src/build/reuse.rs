@@ -1,0 +1,171 @@
+//! Builds that redo only what changed: a dataset whose inputs have the key they had in the
+//! previous build (`key`) gets its files hard-linked from the previous output into the
+//! staging folder (a copy where linking fails) instead of being rendered again; the others
+//! are rendered, and what each wrote is recorded in the manifest (`manifest`) for the next
+//! build. Site-wide files (listings, tags, feed, sitemap, catalogs) are always written.
+//!
+//! Invariants: files are linked from the old output only, never from the sources; the
+//! output is byte-identical to a clean build; a missing, damaged or stale manifest, a file
+//! the old output lacks, or any doubt about a key means the dataset is rendered. The
+//! staging folder never writes into a linked file (`output::Staging` unlinks it first).
+
+mod key;
+mod manifest;
+mod record;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use super::BuildOptions;
+use crate::dataset::stamp::FileStamp;
+use crate::dataset::{Dataset, FileDigest};
+use crate::metadata;
+use crate::render::Renderer;
+use crate::site::Site;
+use crate::write::{self, CsvCopy, Writer};
+use manifest::Entry;
+use record::Recorder;
+
+/// The previous build's manifest, and what this build records for the next.
+pub(super) struct Reuse {
+    root: PathBuf,
+    /// The output folder being replaced (resolved): where files are linked from.
+    output: PathBuf,
+    site_key: Option<String>,
+    nav_key: OnceLock<String>,
+    previous: BTreeMap<String, Entry>,
+    recorded: Mutex<BTreeMap<String, Entry>>,
+    reused: AtomicUsize,
+}
+
+impl Reuse {
+    /// Reads the manifest of `output` (the folder this build replaces), unless the build
+    /// runs without the cache (`--no-cache`): then nothing is reused, but what is written
+    /// is still recorded.
+    pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
+        let site_key = key::site_key(options);
+        let previous = match options.scan_cache && site_key.is_some() {
+            true => manifest::load(&options.root, output).unwrap_or_default(),
+            false => BTreeMap::new(),
+        };
+        Reuse {
+            root: options.root.clone(),
+            output: output.to_path_buf(),
+            site_key,
+            nav_key: OnceLock::new(),
+            previous,
+            recorded: Mutex::new(BTreeMap::new()),
+            reused: AtomicUsize::new(0),
+        }
+    }
+
+    /// Datasets whose files were linked rather than rendered.
+    pub fn reused(&self) -> usize {
+        self.reused.load(Ordering::Relaxed)
+    }
+
+    fn key(&self, site: &Site, dataset: &Dataset) -> Option<String> {
+        let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
+        key::dataset_key(
+            self.site_key.as_deref()?,
+            nav_key,
+            &self.root,
+            site,
+            dataset,
+        )
+    }
+
+    fn record(&self, slug: &str, entry: Entry) {
+        let mut recorded = self.recorded.lock().unwrap_or_else(|p| p.into_inner());
+        recorded.insert(slug.to_string(), entry);
+    }
+
+    /// Links every file of `entry` from the old output; false (and nothing left behind)
+    /// when one cannot be had.
+    fn link(&self, entry: &Entry, writer: &Writer) -> bool {
+        let sink = writer.sink();
+        for (n, file) in entry.files.iter().enumerate() {
+            if sink.link(&self.output.join(file), file).is_err() {
+                for linked in &entry.files[..n] {
+                    let _ = sink.remove(linked);
+                }
+                return false;
+            }
+        }
+        writer.absorb(entry.files.len(), Vec::new());
+        true
+    }
+
+    /// Writes one dataset's files, or links them when its key is the one recorded; returns
+    /// the digests of its metadata files (for its slim copy).
+    fn write(
+        &self,
+        site: &Site,
+        renderer: &Renderer,
+        dataset: &Dataset,
+        writer: &Writer,
+    ) -> Vec<FileDigest> {
+        let key = self.key(site, dataset);
+        if let Some(key) = &key {
+            if let Some(entry) = self.previous.get(&dataset.slug).filter(|e| &e.key == key) {
+                if self.link(entry, writer) {
+                    self.reused.fetch_add(1, Ordering::Relaxed);
+                    self.record(&dataset.slug, entry.clone());
+                    return entry.digests();
+                }
+            }
+        }
+        let recorder = Recorder::new(writer.sink());
+        let own = Writer::new(&recorder);
+        own.run(
+            || write::write_dataset(site, renderer, dataset, &own, CsvCopy::Write),
+            &dataset.markdown_path,
+        );
+        let digests = metadata::digests::all(site, dataset);
+        let files = own.files();
+        let problems = own.into_problems();
+        if let (Some(key), true) = (key, problems.is_empty()) {
+            let entry = Entry {
+                key,
+                files: recorder.into_files(),
+                digests: Entry::digest_fields(&digests),
+            };
+            self.record(&dataset.slug, entry);
+        }
+        writer.absorb(files, problems);
+        digests
+    }
+
+    /// Writes the manifest for the next build, once this build's output is in place;
+    /// `marker` is the identity of its marker file.
+    pub fn save(self, marker: Option<FileStamp>) {
+        let recorded = self
+            .recorded
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(marker) = marker {
+            manifest::save(&self.root, &self.output, marker, recorded);
+        }
+    }
+}
+
+/// Writes one dataset's files (linked where `reuse` allows) and returns its metadata
+/// digests, with or without reuse (`check` has none).
+pub(super) fn write_dataset(
+    reuse: Option<&Reuse>,
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Vec<FileDigest> {
+    if let Some(reuse) = reuse {
+        return reuse.write(site, renderer, dataset, writer);
+    }
+    writer.run(
+        || write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write),
+        &dataset.markdown_path,
+    );
+    metadata::digests::all(site, dataset)
+}

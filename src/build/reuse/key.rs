@@ -1,0 +1,120 @@
+//! The input keys of reuse: one digest of everything site-wide that shapes a dataset's
+//! files (the program, site.toml, every template, the build options, the navigation) and
+//! one per dataset of its own inputs and of what its page shows of other datasets.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::super::BuildOptions;
+use crate::confine;
+use crate::dataset::scan::hex;
+use crate::dataset::Dataset;
+use crate::layout;
+use crate::site::Site;
+
+/// Bumped whenever what a key covers, or what the manifest records, changes.
+pub(super) const FORMAT: u32 = 1;
+
+/// One length-prefixed field, so that no two different inputs digest alike.
+fn field(hasher: &mut Sha256, bytes: &[u8]) {
+    hasher.update((bytes.len() as u64).to_le_bytes());
+    hasher.update(bytes);
+}
+
+/// Everything site-wide but the navigation: the program (version, format, and the binary's
+/// own size and time, so a rebuilt binary of the same version renders everything again),
+/// site.toml's bytes, every template (built-in and the site's own), and the options that
+/// change output. `None` when something cannot be read: nothing is reused then.
+pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
+    let mut h = Sha256::new();
+    field(&mut h, b"datapages reuse");
+    field(&mut h, &FORMAT.to_le_bytes());
+    field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
+    let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+    field(
+        &mut h,
+        format!("{} {:?}", exe.len(), exe.modified().ok()?).as_bytes(),
+    );
+    field(
+        &mut h,
+        &std::fs::read(options.root.join(layout::SITE_TOML)).ok()?,
+    );
+    let flags = format!(
+        "{:?} {:?} {:?}",
+        options.drafts, options.base_url, options.date
+    );
+    field(&mut h, flags.as_bytes());
+    for (name, text) in crate::theme::TEMPLATES {
+        field(&mut h, name.as_bytes());
+        field(&mut h, text.as_bytes());
+    }
+    // Every file under templates/, even those the renderer skips (editor files): a
+    // needless re-render is the safe side.
+    let canonical = confine::canonical_root(&options.root).ok()?;
+    let walk = confine::walk(
+        &options.root,
+        &canonical,
+        Path::new(layout::TEMPLATES),
+        &|_| true,
+    );
+    if !walk.problems.is_empty() {
+        return None;
+    }
+    field(&mut h, b"site templates");
+    for file in &walk.files {
+        field(&mut h, file.name.as_bytes());
+        field(&mut h, &std::fs::read(&file.real).ok()?);
+    }
+    Some(hex(&h.finalize()))
+}
+
+/// The navigation every page shows: the plain pages' names and titles.
+pub(super) fn nav_key(site: &Site) -> String {
+    let mut h = Sha256::new();
+    for page in &site.pages {
+        field(&mut h, page.name.as_bytes());
+        field(&mut h, page.front.title.as_bytes());
+    }
+    hex(&h.finalize())
+}
+
+/// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
+/// path, size, SHA-256 and row count (from the scan that checked it), and the title (or absence) of
+/// each dataset it lists under `related`. `None` for a dataset whose text quotes another
+/// dataset's cells (always rendered) or whose Markdown cannot be read again.
+pub(super) fn dataset_key(
+    site_key: &str,
+    nav_key: &str,
+    root: &Path,
+    site: &Site,
+    dataset: &Dataset,
+) -> Option<String> {
+    if !dataset.quoted_datasets.is_empty() {
+        return None;
+    }
+    let mut h = Sha256::new();
+    field(&mut h, site_key.as_bytes());
+    field(&mut h, nav_key.as_bytes());
+    field(&mut h, dataset.slug.as_bytes());
+    let markdown = dataset.markdown_path.as_os_str().as_encoded_bytes();
+    field(&mut h, markdown);
+    field(
+        &mut h,
+        &std::fs::read(root.join(&dataset.markdown_path)).ok()?,
+    );
+    field(&mut h, dataset.csv_display.as_os_str().as_encoded_bytes());
+    field(&mut h, dataset.csv_path.as_os_str().as_encoded_bytes());
+    field(&mut h, &dataset.csv.bytes.to_le_bytes());
+    field(&mut h, dataset.csv.sha256.as_bytes());
+    // Implied by the bytes, but a remembered scan states it: the page follows the scan.
+    field(&mut h, &dataset.csv.rows.to_le_bytes());
+    for slug in &dataset.front.related {
+        field(&mut h, slug.as_bytes());
+        match site.dataset(slug) {
+            Some(other) => field(&mut h, format!("title {}", other.front.title).as_bytes()),
+            None => field(&mut h, b"absent"),
+        }
+    }
+    Some(hex(&h.finalize()))
+}
