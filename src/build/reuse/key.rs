@@ -1,6 +1,6 @@
 //! The input keys of reuse: one digest of everything site-wide that shapes a dataset's
 //! files (the program, site.toml, every template, the build options, the navigation) and
-//! one per dataset of its own inputs and of what its page shows of other datasets.
+//! one per dataset of its own inputs and of what its page shows or quotes of others.
 
 use std::path::Path;
 
@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 use super::super::BuildOptions;
 use crate::confine;
 use crate::dataset::scan::hex;
-use crate::dataset::Dataset;
+use crate::dataset::{figures, Dataset};
 use crate::layout;
 use crate::site::Site;
 
@@ -80,9 +80,9 @@ pub(super) fn nav_key(site: &Site) -> String {
 }
 
 /// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
-/// path, size, SHA-256 and row count (from the scan that checked it), and the title (or absence) of
-/// each dataset it lists under `related`. `None` for a dataset whose text quotes another
-/// dataset's cells (always rendered) or whose Markdown cannot be read again.
+/// path, size, SHA-256 and row count (from the scan that checked it), the title (or
+/// absence) of each dataset it lists under `related`, and the Markdown and CSV bytes of each
+/// dataset its text quotes. `None` when a file cannot be read again: it is rendered then.
 pub(super) fn dataset_key(
     site_key: &str,
     nav_key: &str,
@@ -90,9 +90,6 @@ pub(super) fn dataset_key(
     site: &Site,
     dataset: &Dataset,
 ) -> Option<String> {
-    if !dataset.quoted_datasets.is_empty() {
-        return None;
-    }
     let mut h = Sha256::new();
     field(&mut h, site_key.as_bytes());
     field(&mut h, nav_key.as_bytes());
@@ -116,5 +113,27 @@ pub(super) fn dataset_key(
             None => field(&mut h, b"absent"),
         }
     }
+    for slug in &dataset.quoted_datasets {
+        field(&mut h, slug.as_bytes());
+        quoted(&mut h, root, site, slug)?;
+    }
     Some(hex(&h.finalize()))
+}
+
+/// What the figures of a page read of dataset `slug`: its Markdown (columns, `data`,
+/// delimiter, draft...) and its CSV, by content.
+fn quoted(h: &mut Sha256, root: &Path, site: &Site, slug: &str) -> Option<()> {
+    let canonical = confine::canonical_root(root).ok()?;
+    let figures_site = figures::Site {
+        root: &canonical,
+        default_rows: site.config.table_rows,
+        missing_values: site.config.missing_values.as_deref(),
+    };
+    let csv = figures::quoted_csv(&figures_site, slug)?;
+    let markdown = canonical.join(layout::dataset_markdown(slug));
+    field(h, &std::fs::read(markdown).ok()?);
+    let mut csv_digest = Sha256::new();
+    std::io::copy(&mut std::fs::File::open(csv).ok()?, &mut csv_digest).ok()?;
+    field(h, &csv_digest.finalize());
+    Some(())
 }
