@@ -36,7 +36,8 @@ pub(super) struct Reuse {
     site_key: Option<String>,
     nav_key: OnceLock<String>,
     previous: BTreeMap<String, Entry>,
-    recorded: Mutex<BTreeMap<String, Entry>>,
+    /// What each dataset wrote; `None`: the previous entry holds (its files were linked).
+    recorded: Mutex<BTreeMap<String, Option<Entry>>>,
     reused: AtomicUsize,
 }
 
@@ -77,7 +78,7 @@ impl Reuse {
         )
     }
 
-    fn record(&self, slug: &str, entry: Entry) {
+    fn record(&self, slug: &str, entry: Option<Entry>) {
         let mut recorded = self.recorded.lock().unwrap_or_else(|p| p.into_inner());
         recorded.insert(slug.to_string(), entry);
     }
@@ -86,15 +87,17 @@ impl Reuse {
     /// when one cannot be had.
     fn link(&self, entry: &Entry, writer: &Writer) -> bool {
         let sink = writer.sink();
-        for (n, file) in entry.files.iter().enumerate() {
+        let mut linked = 0;
+        for file in entry.files() {
             if sink.link(&self.output.join(file), file).is_err() {
-                for linked in &entry.files[..n] {
-                    let _ = sink.remove(linked);
+                for file in entry.files().take(linked) {
+                    let _ = sink.remove(file);
                 }
                 return false;
             }
+            linked += 1;
         }
-        writer.absorb(entry.files.len(), Vec::new());
+        writer.absorb(linked, Vec::new());
         true
     }
 
@@ -109,11 +112,12 @@ impl Reuse {
     ) -> Vec<FileDigest> {
         let key = self.key(site, dataset);
         if let Some(key) = &key {
-            if let Some(entry) = self.previous.get(&dataset.slug).filter(|e| &e.key == key) {
+            let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
+            if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
                 if self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
-                    self.record(&dataset.slug, entry.clone());
-                    return entry.digests();
+                    self.record(&dataset.slug, None);
+                    return digests;
                 }
             }
         }
@@ -127,11 +131,7 @@ impl Reuse {
         let files = own.files();
         let problems = own.into_problems();
         if let (Some(key), true) = (key, problems.is_empty()) {
-            let entry = Entry {
-                key,
-                files: recorder.into_files(),
-                digests: Entry::digest_fields(&digests),
-            };
+            let entry = Entry::new(key, &recorder.into_files(), &digests);
             self.record(&dataset.slug, entry);
         }
         writer.absorb(files, problems);
@@ -145,8 +145,16 @@ impl Reuse {
             .recorded
             .into_inner()
             .unwrap_or_else(|p| p.into_inner());
+        let mut previous = self.previous;
+        let datasets = recorded
+            .into_iter()
+            .filter_map(|(slug, entry)| {
+                let entry = entry.or_else(|| previous.remove(&slug))?;
+                Some((slug, entry))
+            })
+            .collect();
         if let Some(marker) = marker {
-            manifest::save(&self.root, &self.output, marker, recorded);
+            manifest::save(&self.root, &self.output, marker, datasets);
         }
     }
 }

@@ -6,6 +6,7 @@
 //! stale manifest is ignored: the build then writes everything.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -18,32 +19,55 @@ use crate::dataset::FileDigest;
 use crate::layout;
 use crate::output::MARKER;
 
-/// What one dataset wrote, under the key of its inputs.
+/// What one dataset wrote, under the key of its inputs. Kept as three strings, so that a
+/// catalog's manifest costs a few hundred bytes per dataset in memory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct Entry {
     pub key: String,
-    /// Output files, `/`-separated, relative to the output folder, sorted.
-    pub files: Vec<String>,
-    /// The metadata files' (path, size, SHA-256), which the DCAT catalog states.
-    pub digests: Vec<(String, u64, String)>,
+    /// Output files, `/`-separated, relative to the output folder, sorted, one a line.
+    files: String,
+    /// The metadata files, which the DCAT catalog states: `path<TAB>size<TAB>sha256` lines.
+    digests: String,
 }
 
 impl Entry {
-    pub fn digests(&self) -> Vec<FileDigest> {
-        self.digests
+    /// The entry of files and digests whose paths hold no line break or tab (else none:
+    /// such a dataset is simply rendered next time).
+    pub fn new(key: String, files: &[String], digests: &[FileDigest]) -> Option<Entry> {
+        let plain = |p: &str| !p.contains(['\n', '\t']);
+        if !files.iter().all(|f| plain(f)) || !digests.iter().all(|d| plain(&d.path)) {
+            return None;
+        }
+        let digests = digests
             .iter()
-            .map(|(path, bytes, sha256)| FileDigest {
-                path: path.clone(),
-                bytes: *bytes,
-                sha256: sha256.clone(),
-            })
-            .collect()
+            .map(|d| format!("{}\t{}\t{}", d.path, d.bytes, d.sha256))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Some(Entry {
+            key,
+            files: files.join("\n"),
+            digests,
+        })
     }
 
-    pub fn digest_fields(digests: &[FileDigest]) -> Vec<(String, u64, String)> {
-        digests
-            .iter()
-            .map(|d| (d.path.clone(), d.bytes, d.sha256.clone()))
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.files.split('\n').filter(|f| !f.is_empty())
+    }
+
+    /// The digests, or `None` when a line does not read.
+    pub fn digests(&self) -> Option<Vec<FileDigest>> {
+        self.digests
+            .split('\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                let mut parts = line.split('\t');
+                let (path, bytes, sha256) = (parts.next()?, parts.next()?, parts.next()?);
+                Some(FileDigest {
+                    path: path.to_string(),
+                    bytes: bytes.parse().ok()?,
+                    sha256: sha256.to_string(),
+                })
+            })
             .collect()
     }
 }
@@ -113,7 +137,7 @@ fn parse(text: &[u8], output: &Path) -> Option<BTreeMap<String, Entry>> {
         && manifest
             .datasets
             .values()
-            .all(|e| e.files.iter().all(|f| is_plain_relative(f)));
+            .all(|e| e.files().all(is_plain_relative) && e.digests().is_some());
     valid.then_some(manifest.datasets)
 }
 
@@ -136,11 +160,12 @@ pub(super) fn save(
     if !folders_are_own(root) || std::fs::create_dir_all(reuse_dir(root)).is_err() {
         return;
     }
-    let Ok(json) = serde_json::to_vec(&manifest) else {
-        return;
-    };
     let temporary = file.with_extension(format!("partial-{}", std::process::id()));
-    if std::fs::write(&temporary, json).is_err() || std::fs::rename(&temporary, &file).is_err() {
+    let written = std::fs::File::create(&temporary).is_ok_and(|out| {
+        let mut out = std::io::BufWriter::new(out);
+        serde_json::to_writer(&mut out, &manifest).is_ok() && out.flush().is_ok()
+    });
+    if !written || std::fs::rename(&temporary, &file).is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
 }
@@ -152,9 +177,31 @@ mod tests {
     fn entry(files: &[&str]) -> Entry {
         Entry {
             key: "k".into(),
-            files: files.iter().map(|f| f.to_string()).collect(),
-            digests: vec![("datasets/a.json".into(), 3, "ab".into())],
+            files: files.join("\n"),
+            digests: "data/datasets/a.json\t3\tab".into(),
         }
+    }
+
+    #[test]
+    fn an_entry_reads_back_its_files_and_digests() {
+        let digest = FileDigest {
+            path: "data/datasets/a.json".into(),
+            bytes: 21270,
+            sha256: "07e3".into(),
+        };
+        let files = [
+            "data/datasets/a.csv".to_string(),
+            "datasets/a/index.html".into(),
+        ];
+        let entry = Entry::new("k".into(), &files, std::slice::from_ref(&digest)).unwrap();
+        assert_eq!(entry.files().collect::<Vec<_>>(), files);
+        assert_eq!(entry.digests(), Some(vec![digest]));
+        assert_eq!(Entry::new("k".into(), &["a\nb".into()], &[]), None);
+        let broken = Entry {
+            digests: "data/datasets/a.json\tmany\tab".into(),
+            ..entry
+        };
+        assert_eq!(broken.digests(), None);
     }
 
     #[test]
@@ -196,7 +243,7 @@ mod tests {
             assert_eq!(load(&root, &output), None);
         }
         // A path leading out of the output folder makes the whole manifest foreign.
-        for escaping in ["../../etc/passwd", "/etc/passwd", "a/../../b", ""] {
+        for escaping in ["../../etc/passwd", "/etc/passwd", "a/../../b", "./a"] {
             let datasets = BTreeMap::from([("a".to_string(), entry(&[escaping]))]);
             save(&root, &output, marker, datasets);
             assert_eq!(load(&root, &output), None, "{escaping}");
