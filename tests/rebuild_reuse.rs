@@ -166,6 +166,13 @@ fn a_catalog_rebuild_renders_only_what_changed_and_matches_a_clean_build() {
     .unwrap();
     step("(d) a template changed", &all, 0, true);
     step("(a) nothing changed again", &[], 14, true);
+    // A static file over a dataset's page replaces it; once removed, the page is back.
+    let over = root.join("static/datasets/set-00004/index.html");
+    std::fs::create_dir_all(over.parent().unwrap()).unwrap();
+    std::fs::write(&over, "static").unwrap();
+    step("a static file over a page", &all, 0, true);
+    std::fs::remove_file(&over).unwrap();
+    step("the static file removed", &all, 0, true);
     // A damaged manifest is ignored: everything is written, nothing fails.
     for entry in std::fs::read_dir(root.join(".datapages-cache/reuse")).unwrap() {
         std::fs::write(entry.unwrap().path(), "{\"format\": 1, \"datasets\": [").unwrap();

@@ -24,8 +24,8 @@ fn field(hasher: &mut Sha256, bytes: &[u8]) {
 
 /// Everything site-wide but the navigation: the program (version, format, and the binary's
 /// own size and time, so a rebuilt binary of the same version renders everything again),
-/// site.toml's bytes, every template (built-in and the site's own), and the options that
-/// change output. `None` when something cannot be read: nothing is reused then.
+/// site.toml's bytes, every template (built-in and the site's own), the options that change
+/// output, and the names of the static files. `None` when something cannot be read: nothing is reused then.
 pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
     let mut h = Sha256::new();
     field(&mut h, b"datapages reuse");
@@ -65,6 +65,12 @@ pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
     for file in &walk.files {
         field(&mut h, file.name.as_bytes());
         field(&mut h, &std::fs::read(&file.real).ok()?);
+    }
+    // The names of static/ files: one copied over a dataset's file (same path) replaces it
+    // in the old output, so a dataset is linked only while the same names are copied.
+    field(&mut h, b"static names");
+    for file in crate::site::static_files(&options.root).files {
+        field(&mut h, file.name.as_bytes());
     }
     Some(hex(&h.finalize()))
 }
