@@ -275,9 +275,10 @@ pub struct Staging {
     dir: PathBuf,
     committed: bool,
     folders: Folders,
-    /// Files hard-linked from the previous output: they share its inodes, so a later write
-    /// to one of these paths first unlinks it instead of writing into the old output.
-    linked: Mutex<HashSet<PathBuf>>,
+    /// Files hard-linked from the previous output (hashes of their paths): they share its
+    /// inodes, so a later write to one of these paths first unlinks it instead of writing
+    /// into the old output. A collision only unlinks a file that is about to be replaced.
+    linked: Mutex<HashSet<u64>>,
     any_linked: AtomicBool,
 }
 
@@ -345,7 +346,7 @@ impl OutputSink for Staging {
         }
         if self.any_linked.load(Ordering::Acquire) {
             let mut linked = self.linked.lock().unwrap_or_else(|p| p.into_inner());
-            if linked.remove(&path) {
+            if linked.remove(&path_hash(&path)) {
                 remove_path(&path)?;
             }
         }
@@ -359,7 +360,7 @@ impl OutputSink for Staging {
         match fs::hard_link(from, &target) {
             Ok(()) => {
                 let mut linked = self.linked.lock().unwrap_or_else(|p| p.into_inner());
-                linked.insert(target);
+                linked.insert(path_hash(&target));
                 self.any_linked.store(true, Ordering::Release);
                 Ok(())
             }
@@ -367,6 +368,13 @@ impl OutputSink for Staging {
             Err(_) => fs::copy(from, &target).map(|_| ()),
         }
     }
+}
+
+fn path_hash(path: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    path.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Drop for Staging {
