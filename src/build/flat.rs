@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
-use crate::dataset;
+use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
@@ -44,14 +44,22 @@ pub(super) fn each_dataset<'a>(
             None => full.slim(Vec::new()),
             // Its page names other datasets by title: written once all are loaded.
             Some(_) if !full.front.related.is_empty() => full,
-            Some(renderer) => {
-                let digests = reuse::write_dataset(reuse, frame, renderer, &full, writer);
-                full.slim(digests)
-            }
+            Some(renderer) => write_and_slim(frame, renderer, full, writer, reuse),
         };
         loaded.dataset = Some(slim);
         loaded
     }
+}
+
+fn write_and_slim(
+    site: &Site,
+    renderer: &Renderer,
+    full: Dataset,
+    writer: &Writer,
+    reuse: Option<&Reuse>,
+) -> Dataset {
+    let digests = reuse::write_dataset(reuse, site, renderer, &full, writer);
+    full.slim(digests)
 }
 
 /// After a load without errors: writes the datasets that waited (those with `related`),
