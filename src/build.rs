@@ -6,6 +6,7 @@ mod affected;
 mod flat;
 mod pages;
 mod plan;
+mod reuse;
 mod session;
 mod unbacked;
 
@@ -131,15 +132,22 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// The output folder.
     pub output: PathBuf,
+    /// Datasets whose files were linked from the previous output, not rendered again.
+    pub reused: usize,
     /// Warnings found along the way (errors stop the build).
     pub warnings: Diagnostics,
 }
 
 impl BuildReport {
-    /// "Built 9 pages, 4 datasets (34 rows), 22 files into public in 41 ms".
+    /// "Built 9 pages, 4 datasets (34 rows), 22 files into public in 41 ms", with "(3
+    /// datasets unchanged, linked)" before "in" when some were reused.
     pub fn summary(&self) -> String {
+        let reused = match self.reused {
+            0 => String::new(),
+            n => format!(" ({n} datasets unchanged, linked)"),
+        };
         format!(
-            "Built {} pages, {} datasets ({} rows), {} files into {} in {} ms",
+            "Built {} pages, {} datasets ({} rows), {} files into {}{reused} in {} ms",
             self.pages,
             self.datasets,
             self.rows,

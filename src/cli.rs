@@ -18,7 +18,7 @@ Examples:
   datapages build --output out --force replace a folder datapages did not write
   datapages check                      validate everything, write nothing
   datapages check --strict             treat warnings as errors too
-  datapages build --no-cache           check every CSV again, even unchanged ones
+  datapages build --no-cache           check every CSV and render every dataset again
   datapages build --base-url https://preview.example.org/   a deploy preview's address
   datapages build --drafts             build `draft = true` datasets too
   datapages serve                      preview at http://127.0.0.1:1111/ with live reload
@@ -49,7 +49,8 @@ pub enum Command {
         /// Date (YYYY-MM-DD) for datasets whose front matter has none; output never uses the clock.
         #[arg(long, value_parser = parse_date)]
         date: Option<String>,
-        /// Scan every CSV again instead of reusing the checks of unchanged large files.
+        /// Scan every CSV again instead of reusing the checks of unchanged large files, and
+        /// render every dataset instead of linking unchanged ones from the previous output.
         #[arg(long)]
         no_cache: bool,
         /// Replace the output folder even if datapages did not write it (deletes its files).

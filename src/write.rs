@@ -47,6 +47,19 @@ impl<'a> Writer<'a> {
             .unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Where this writer's files go (`build::reuse` wraps it to record a dataset's files).
+    pub fn sink(&self) -> &'a dyn OutputSink {
+        self.sink
+    }
+
+    /// Adds the files and problems of a writer that wrote into this one's sink.
+    pub fn absorb(&self, files: usize, problems: Vec<Diagnostic>) {
+        self.files.fetch_add(files, Ordering::Relaxed);
+        if let Ok(mut all) = self.problems.lock() {
+            all.extend(problems);
+        }
+    }
+
     /// Copies a file byte for byte.
     pub fn copy(&self, from: &Path, relative: &str) -> Result<(), Diagnostic> {
         self.sink

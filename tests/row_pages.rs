@@ -253,7 +253,7 @@ fn a_million_rows_get_row_pages_in_flat_memory_each_row_once() {
     let last = std::fs::read(dataset_dir(large.path()).join("rows/1000/index.html")).unwrap();
     build(large.path());
     assert!(
-        std::fs::read_dir(large.path().join(".datapages-cache"))
+        std::fs::read_dir(large.path().join(".datapages-cache/scans"))
             .is_ok_and(|mut entries| entries.next().is_some()),
         "the scan was remembered"
     );

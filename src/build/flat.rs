@@ -9,20 +9,23 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
 use crate::site::{self, Site};
-use crate::write::{self, CsvCopy, Writer};
+use crate::write::Writer;
 
 /// What to do with each dataset as it is loaded: with a renderer and a writer, write its
-/// files and slim it (`keep` leaves it whole, for `serve`'s incremental rebuilds).
+/// files (or link them: `reuse`) and slim it (`keep` leaves it whole, for `serve`'s
+/// incremental rebuilds).
 pub(super) fn each_dataset<'a>(
     renderer: Option<&'a Renderer>,
     writer: &'a Writer<'a>,
     keep: bool,
+    reuse: Option<&'a Reuse>,
 ) -> impl Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a {
     move |frame, mut loaded| {
         if keep {
@@ -41,45 +44,37 @@ pub(super) fn each_dataset<'a>(
             None => full.slim(Vec::new()),
             // Its page names other datasets by title: written once all are loaded.
             Some(_) if !full.front.related.is_empty() => full,
-            Some(renderer) => write_and_slim(frame, renderer, full, writer),
+            Some(renderer) => write_and_slim(frame, renderer, full, writer, reuse),
         };
         loaded.dataset = Some(slim);
         loaded
     }
 }
 
-fn write_and_slim(site: &Site, renderer: &Renderer, full: Dataset, writer: &Writer) -> Dataset {
-    let digests = written(site, renderer, &full, writer);
-    full.slim(digests)
-}
-
-/// Writes one dataset's files; returns the digests of its metadata files (none when the
-/// write failed: the build then fails and nothing is published).
-fn written(
+fn write_and_slim(
     site: &Site,
     renderer: &Renderer,
-    dataset: &Dataset,
+    full: Dataset,
     writer: &Writer,
-) -> Vec<dataset::FileDigest> {
-    let mut digests = Vec::new();
-    writer.run(
-        || {
-            digests = write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write)?;
-            Ok(())
-        },
-        &dataset.markdown_path,
-    );
-    digests
+    reuse: Option<&Reuse>,
+) -> Dataset {
+    let digests = reuse::write_dataset(reuse, site, renderer, &full, writer);
+    full.slim(digests)
 }
 
 /// After a load without errors: writes the datasets that waited (those with `related`),
 /// slims them, then writes listings, tags, pages, site files and static files. Returns the
 /// number of HTML pages.
-pub(super) fn write_rest(site: &mut Site, renderer: &Renderer, writer: &Writer) -> usize {
+pub(super) fn write_rest(
+    site: &mut Site,
+    renderer: &Renderer,
+    writer: &Writer,
+    reuse: Option<&Reuse>,
+) -> usize {
     let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
         .datasets
         .par_iter()
-        .map(|d| (!d.is_slim()).then(|| written(site, renderer, d, writer)))
+        .map(|d| (!d.is_slim()).then(|| reuse::write_dataset(reuse, site, renderer, d, writer)))
         .collect();
     let datasets = std::mem::take(&mut site.datasets);
     site.datasets = datasets
@@ -98,7 +93,7 @@ pub(super) fn write_rest(site: &mut Site, renderer: &Renderer, writer: &Writer) 
 pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
-    let each = each_dataset(renderer.as_ref().ok(), &writer, false);
+    let each = each_dataset(renderer.as_ref().ok(), &writer, false, None);
     let cache = options.active_scan_cache();
     let (site, mut diagnostics, site_problems) = site::load_parts_with(
         &options.root,
@@ -128,7 +123,7 @@ pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     if diagnostics.has_errors() {
         return diagnostics;
     }
-    write_rest(&mut site, &renderer, &writer);
+    write_rest(&mut site, &renderer, &writer, None);
     let problems = writer.into_problems();
     if !problems.is_empty() {
         diagnostics.extend(problems);

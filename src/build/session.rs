@@ -7,7 +7,9 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use super::reuse::Reuse;
 use super::{affected, flat, pages, plan, BuildOptions, BuildReport};
+use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
 use crate::layout;
@@ -111,7 +113,12 @@ impl Session {
             _ => &discard,
         };
         let writer = Writer::new(sink);
-        let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep);
+        // A full `build` links the files of unchanged datasets from the output it replaces.
+        let reuse = match (&target, &staging, keep) {
+            (Ok(target), Some(Ok(_)), false) => Some(Reuse::open(options, target)),
+            _ => None,
+        };
+        let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
         let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
             &options.root,
             options.active_scan_cache().as_ref(),
@@ -149,7 +156,7 @@ impl Session {
         }
         let pages = match keep {
             true => pages::render_everything(&mut site, &renderer, &writer),
-            false => flat::write_rest(&mut site, &renderer, &writer),
+            false => flat::write_rest(&mut site, &renderer, &writer, reuse.as_ref()),
         };
         let files = writer.files();
         let problems = writer.into_problems();
@@ -161,12 +168,17 @@ impl Session {
         let Some(Ok(staging)) = staging else {
             return Err(diagnostics);
         };
+        let marker = FileStamp::of(&staging.path(crate::output::MARKER));
         if let Err(e) = commit(staging) {
             diagnostics.push(Diagnostic::error(
                 &output,
                 format!("cannot move the new output into place: {e}"),
             ));
             return Err(diagnostics);
+        }
+        let reused = reuse.as_ref().map_or(0, Reuse::reused);
+        if let Some(reuse) = reuse {
+            reuse.save(marker);
         }
         let report = BuildReport {
             pages,
@@ -175,6 +187,7 @@ impl Session {
             files,
             elapsed: started.elapsed(),
             output,
+            reused,
             warnings: match keep {
                 true => diagnostics.clone(),
                 false => std::mem::take(&mut diagnostics),

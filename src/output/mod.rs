@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// The file every output (and every staging folder) holds, so that datapages can tell its
@@ -112,6 +112,12 @@ pub trait OutputSink: Sync {
     /// Removes a file or a folder, if it exists.
     fn remove(&self, relative: &str) -> io::Result<()> {
         remove_path(&self.root().join(relative))
+    }
+
+    /// Puts a file of the previous output (`from`) at `relative`: a hard link where the
+    /// sink can make one (the staging folder, `build::reuse`), else a copy.
+    fn link(&self, from: &Path, relative: &str) -> io::Result<()> {
+        self.copy(from, relative)
     }
 }
 
@@ -290,6 +296,11 @@ pub struct Staging {
     dir: PathBuf,
     committed: bool,
     folders: Folders,
+    /// Files hard-linked from the previous output (hashes of their paths): they share its
+    /// inodes, so a later write to one of these paths first unlinks it instead of writing
+    /// into the old output. A collision only unlinks a file that is about to be replaced.
+    linked: Mutex<HashSet<u64>>,
+    any_linked: AtomicBool,
 }
 
 impl Staging {
@@ -316,6 +327,8 @@ impl Staging {
             dir,
             committed: false,
             folders: Folders::default(),
+            linked: Mutex::default(),
+            any_linked: AtomicBool::new(false),
         })
     }
 
@@ -346,13 +359,43 @@ impl OutputSink for Staging {
     }
 
     fn paths(&self, relative: &str) -> io::Result<(PathBuf, PathBuf)> {
-        // Nobody reads the staging folder until it is committed: write in place.
+        // Nobody reads the staging folder until it is committed: write in place, but never
+        // into a file linked from the previous output.
         let path = self.path(relative);
         if let Some(parent) = path.parent() {
             self.folders.ensure(parent)?;
         }
+        if self.any_linked.load(Ordering::Acquire) {
+            let mut linked = self.linked.lock().unwrap_or_else(|p| p.into_inner());
+            if linked.remove(&path_hash(&path)) {
+                remove_path(&path)?;
+            }
+        }
         Ok((path.clone(), path))
     }
+
+    /// A hard link to the previous output's file; a copy where the file system refuses
+    /// links (another device, no permission). A missing `from` is an error.
+    fn link(&self, from: &Path, relative: &str) -> io::Result<()> {
+        let (_, target) = self.paths(relative)?;
+        match fs::hard_link(from, &target) {
+            Ok(()) => {
+                let mut linked = self.linked.lock().unwrap_or_else(|p| p.into_inner());
+                linked.insert(path_hash(&target));
+                self.any_linked.store(true, Ordering::Release);
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(e),
+            Err(_) => fs::copy(from, &target).map(|_| ()),
+        }
+    }
+}
+
+fn path_hash(path: &Path) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    path.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Drop for Staging {
@@ -407,6 +450,29 @@ mod tests {
         assert!(sink.copy(&dir.path().join("gone.csv"), "b.csv").is_err());
         let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "only the source file is there");
+    }
+
+    #[test]
+    fn a_write_over_a_linked_file_leaves_the_old_output_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let old = dir.path().join("old.html");
+        fs::write(&old, "old").unwrap();
+        let staging = Staging::create(&dir.path().join("public")).unwrap();
+        staging.link(&old, "a/index.html").unwrap();
+        assert_eq!(
+            fs::read_to_string(staging.path("a/index.html")).unwrap(),
+            "old"
+        );
+        staging.write("a/index.html", b"new").unwrap();
+        let mut file = staging.create("b.html").unwrap();
+        file.writer().write_all(b"b").unwrap();
+        file.finish().unwrap();
+        assert_eq!(fs::read_to_string(&old).unwrap(), "old");
+        assert_eq!(
+            fs::read_to_string(staging.path("a/index.html")).unwrap(),
+            "new"
+        );
+        assert!(staging.link(&dir.path().join("gone"), "c.html").is_err());
     }
 
     #[test]

@@ -142,6 +142,12 @@ pub struct Site<'a> {
     pub missing_values: Option<&'a [String]>,
 }
 
+/// The CSV file that references to dataset `slug` read, when it can be quoted: what a
+/// quoting page depends on besides that dataset's Markdown (`build::reuse` keys it).
+pub fn quoted_csv(site: &Site, slug: &str) -> Option<std::path::PathBuf> {
+    foreign::open(site, slug).ok().map(|table| table.csv)
+}
+
 /// Where the characters of the string value at `path` start: after its opening quotes
 /// (and the line break a multi-line string drops).
 fn string_start(locator: &Locator, path: &str) -> Option<usize> {

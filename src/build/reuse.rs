@@ -1,0 +1,189 @@
+//! Builds that redo only what changed: a dataset whose inputs have the key they had in the
+//! previous build (`key`) gets its files hard-linked from the previous output into the
+//! staging folder (a copy where linking fails) instead of being rendered again; the others
+//! are rendered, and what each wrote is recorded in the manifest (`manifest`) for the next
+//! build. Site-wide files (listings, tags, feed, sitemap, catalogs) are always written.
+//!
+//! Invariants: files are linked from the old output only, never from the sources; the
+//! output is byte-identical to a clean build; a missing, damaged or stale manifest, a file
+//! the old output lacks, or any doubt about a key means the dataset is rendered. The
+//! staging folder never writes into a linked file (`output::Staging` unlinks it first).
+
+mod key;
+mod manifest;
+mod record;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use super::BuildOptions;
+use crate::dataset::stamp::FileStamp;
+use crate::dataset::{Dataset, FileDigest};
+use crate::render::Renderer;
+use crate::site::Site;
+use crate::write::{self, CsvCopy, Writer};
+use manifest::Entry;
+use record::Recorder;
+
+/// The previous build's manifest, and what this build records for the next.
+pub(super) struct Reuse {
+    root: PathBuf,
+    /// The output folder being replaced (resolved): where files are linked from.
+    output: PathBuf,
+    site_key: Option<String>,
+    nav_key: OnceLock<String>,
+    previous: BTreeMap<String, Entry>,
+    /// What each dataset wrote; `None`: the previous entry holds (its files were linked).
+    recorded: Mutex<BTreeMap<String, Option<Entry>>>,
+    reused: AtomicUsize,
+}
+
+impl Reuse {
+    /// Reads the manifest of `output` (the folder this build replaces), unless the build
+    /// runs without the cache (`--no-cache`): then nothing is reused, but what is written
+    /// is still recorded.
+    pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
+        let site_key = key::site_key(options);
+        let previous = match options.scan_cache && site_key.is_some() {
+            true => manifest::load(&options.root, output).unwrap_or_default(),
+            false => BTreeMap::new(),
+        };
+        Reuse {
+            root: options.root.clone(),
+            output: output.to_path_buf(),
+            site_key,
+            nav_key: OnceLock::new(),
+            previous,
+            recorded: Mutex::new(BTreeMap::new()),
+            reused: AtomicUsize::new(0),
+        }
+    }
+
+    /// Datasets whose files were linked rather than rendered.
+    pub fn reused(&self) -> usize {
+        self.reused.load(Ordering::Relaxed)
+    }
+
+    fn key(&self, site: &Site, dataset: &Dataset) -> Option<String> {
+        let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
+        key::dataset_key(
+            self.site_key.as_deref()?,
+            nav_key,
+            &self.root,
+            site,
+            dataset,
+        )
+    }
+
+    fn record(&self, slug: &str, entry: Option<Entry>) {
+        let mut recorded = self.recorded.lock().unwrap_or_else(|p| p.into_inner());
+        recorded.insert(slug.to_string(), entry);
+    }
+
+    /// Links every file of `entry` from the old output; false (and nothing left behind)
+    /// when one cannot be had.
+    fn link(&self, entry: &Entry, writer: &Writer) -> bool {
+        let sink = writer.sink();
+        let mut linked = 0;
+        for file in entry.files() {
+            if sink.link(&self.output.join(file), file).is_err() {
+                for file in entry.files().take(linked) {
+                    let _ = sink.remove(file);
+                }
+                return false;
+            }
+            linked += 1;
+        }
+        writer.absorb(linked, Vec::new());
+        true
+    }
+
+    /// Writes one dataset's files, or links them when its key is the one recorded; returns
+    /// the digests of its metadata files (for its slim copy).
+    fn write(
+        &self,
+        site: &Site,
+        renderer: &Renderer,
+        dataset: &Dataset,
+        writer: &Writer,
+    ) -> Vec<FileDigest> {
+        let key = self.key(site, dataset);
+        if let Some(key) = &key {
+            let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
+            if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
+                if self.link(entry, writer) {
+                    self.reused.fetch_add(1, Ordering::Relaxed);
+                    self.record(&dataset.slug, None);
+                    return digests;
+                }
+            }
+        }
+        let recorder = Recorder::new(writer.sink());
+        let own = Writer::new(&recorder);
+        let digests = written(site, renderer, dataset, &own);
+        let files = own.files();
+        let problems = own.into_problems();
+        if let (Some(key), true) = (key, problems.is_empty()) {
+            let entry = Entry::new(key, &recorder.into_files(), &digests);
+            self.record(&dataset.slug, entry);
+        }
+        writer.absorb(files, problems);
+        digests
+    }
+
+    /// Writes the manifest for the next build, once this build's output is in place;
+    /// `marker` is the identity of its marker file.
+    pub fn save(self, marker: Option<FileStamp>) {
+        let recorded = self
+            .recorded
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        let mut previous = self.previous;
+        let datasets = recorded
+            .into_iter()
+            .filter_map(|(slug, entry)| {
+                let entry = entry.or_else(|| previous.remove(&slug))?;
+                Some((slug, entry))
+            })
+            .collect();
+        if let Some(marker) = marker {
+            manifest::save(&self.root, &self.output, marker, datasets);
+        }
+    }
+}
+
+/// Writes one dataset's files (linked where `reuse` allows) and returns its metadata
+/// digests, with or without reuse (`check` has none).
+pub(super) fn write_dataset(
+    reuse: Option<&Reuse>,
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Vec<FileDigest> {
+    if let Some(reuse) = reuse {
+        return reuse.write(site, renderer, dataset, writer);
+    }
+    written(site, renderer, dataset, writer)
+}
+
+/// Writes one dataset's files; returns the digests of its metadata files (none when the
+/// write failed: the build then fails and nothing is published).
+fn written(
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Vec<FileDigest> {
+    let mut digests = Vec::new();
+    writer.run(
+        || {
+            digests = write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write)?;
+            Ok(())
+        },
+        &dataset.markdown_path,
+    );
+    digests
+}

@@ -1,0 +1,145 @@
+//! The input keys of reuse: one digest of everything site-wide that shapes a dataset's
+//! files (the program, site.toml, every template, the build options, the navigation) and
+//! one per dataset of its own inputs and of what its page shows or quotes of others.
+
+use std::path::Path;
+
+use sha2::{Digest, Sha256};
+
+use super::super::BuildOptions;
+use crate::confine;
+use crate::dataset::scan::hex;
+use crate::dataset::{figures, Dataset};
+use crate::layout;
+use crate::site::Site;
+
+/// Bumped whenever what a key covers, or what the manifest records, changes.
+pub(super) const FORMAT: u32 = 1;
+
+/// One length-prefixed field, so that no two different inputs digest alike.
+fn field(hasher: &mut Sha256, bytes: &[u8]) {
+    hasher.update((bytes.len() as u64).to_le_bytes());
+    hasher.update(bytes);
+}
+
+/// Everything site-wide but the navigation: the program (version, format, and the binary's
+/// own size and time, so a rebuilt binary of the same version renders everything again),
+/// site.toml's bytes, every template (built-in and the site's own), the options that change
+/// output, and the names of the static files. `None` when something cannot be read: nothing is reused then.
+pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
+    let mut h = Sha256::new();
+    field(&mut h, b"datapages reuse");
+    field(&mut h, &FORMAT.to_le_bytes());
+    field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
+    let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+    field(
+        &mut h,
+        format!("{} {:?}", exe.len(), exe.modified().ok()?).as_bytes(),
+    );
+    field(
+        &mut h,
+        &std::fs::read(options.root.join(layout::SITE_TOML)).ok()?,
+    );
+    let flags = format!(
+        "{:?} {:?} {:?}",
+        options.drafts, options.base_url, options.date
+    );
+    field(&mut h, flags.as_bytes());
+    for (name, text) in crate::theme::TEMPLATES {
+        field(&mut h, name.as_bytes());
+        field(&mut h, text.as_bytes());
+    }
+    // Every file under templates/, even those the renderer skips (editor files): a
+    // needless re-render is the safe side.
+    let canonical = confine::canonical_root(&options.root).ok()?;
+    let walk = confine::walk(
+        &options.root,
+        &canonical,
+        Path::new(layout::TEMPLATES),
+        &|_| true,
+    );
+    if !walk.problems.is_empty() {
+        return None;
+    }
+    field(&mut h, b"site templates");
+    for file in &walk.files {
+        field(&mut h, file.name.as_bytes());
+        field(&mut h, &std::fs::read(&file.real).ok()?);
+    }
+    // The names of static/ files: one copied over a dataset's file (same path) replaces it
+    // in the old output, so a dataset is linked only while the same names are copied.
+    field(&mut h, b"static names");
+    for file in crate::site::static_files(&options.root).files {
+        field(&mut h, file.name.as_bytes());
+    }
+    Some(hex(&h.finalize()))
+}
+
+/// The navigation every page shows: the plain pages' names and titles.
+pub(super) fn nav_key(site: &Site) -> String {
+    let mut h = Sha256::new();
+    for page in &site.pages {
+        field(&mut h, page.name.as_bytes());
+        field(&mut h, page.front.title.as_bytes());
+    }
+    hex(&h.finalize())
+}
+
+/// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
+/// path, size, SHA-256 and row count (from the scan that checked it), the title (or
+/// absence) of each dataset it lists under `related`, and the Markdown and CSV bytes of each
+/// dataset its text quotes. `None` when a file cannot be read again: it is rendered then.
+pub(super) fn dataset_key(
+    site_key: &str,
+    nav_key: &str,
+    root: &Path,
+    site: &Site,
+    dataset: &Dataset,
+) -> Option<String> {
+    let mut h = Sha256::new();
+    field(&mut h, site_key.as_bytes());
+    field(&mut h, nav_key.as_bytes());
+    field(&mut h, dataset.slug.as_bytes());
+    let markdown = dataset.markdown_path.as_os_str().as_encoded_bytes();
+    field(&mut h, markdown);
+    field(
+        &mut h,
+        &std::fs::read(root.join(&dataset.markdown_path)).ok()?,
+    );
+    field(&mut h, dataset.csv_display.as_os_str().as_encoded_bytes());
+    field(&mut h, dataset.csv_path.as_os_str().as_encoded_bytes());
+    field(&mut h, &dataset.csv.bytes.to_le_bytes());
+    field(&mut h, dataset.csv.sha256.as_bytes());
+    // Implied by the bytes, but a remembered scan states it: the page follows the scan.
+    field(&mut h, &dataset.csv.rows.to_le_bytes());
+    for slug in &dataset.front.related {
+        field(&mut h, slug.as_bytes());
+        match site.dataset(slug) {
+            Some(other) => field(&mut h, format!("title {}", other.front.title).as_bytes()),
+            None => field(&mut h, b"absent"),
+        }
+    }
+    for slug in &dataset.quoted_datasets {
+        field(&mut h, slug.as_bytes());
+        quoted(&mut h, root, site, slug)?;
+    }
+    Some(hex(&h.finalize()))
+}
+
+/// What the figures of a page read of dataset `slug`: its Markdown (columns, `data`,
+/// delimiter, draft...) and its CSV, by content.
+fn quoted(h: &mut Sha256, root: &Path, site: &Site, slug: &str) -> Option<()> {
+    let canonical = confine::canonical_root(root).ok()?;
+    let figures_site = figures::Site {
+        root: &canonical,
+        default_rows: site.config.table_rows,
+        missing_values: site.config.missing_values.as_deref(),
+    };
+    let csv = figures::quoted_csv(&figures_site, slug)?;
+    let markdown = canonical.join(layout::dataset_markdown(slug));
+    field(h, &std::fs::read(markdown).ok()?);
+    let mut csv_digest = Sha256::new();
+    std::io::copy(&mut std::fs::File::open(csv).ok()?, &mut csv_digest).ok()?;
+    field(h, &csv_digest.finalize());
+    Some(())
+}

@@ -1,0 +1,259 @@
+//! The reuse manifest: per dataset, the key of its inputs, the output files it wrote and
+//! the digests of its metadata files, for one output folder. It lives in
+//! `<root>/.datapages-cache/reuse/<digest of the output path>.json`, is written through a
+//! temporary file and a rename, and names the output's marker file by its identity
+//! (device, inode, times), so it describes that output and no other. A damaged, foreign or
+//! stale manifest is ignored: the build then writes everything.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::key::FORMAT;
+use crate::dataset::scan::hex;
+use crate::dataset::stamp::FileStamp;
+use crate::dataset::FileDigest;
+use crate::layout;
+use crate::output::MARKER;
+
+/// What one dataset wrote, under the key of its inputs. Kept as three strings, so that a
+/// catalog's manifest costs a few hundred bytes per dataset in memory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Entry {
+    pub key: String,
+    /// Output files, `/`-separated, relative to the output folder, sorted, one a line.
+    files: String,
+    /// The metadata files, which the DCAT catalog states: `path<TAB>size<TAB>sha256` lines.
+    digests: String,
+}
+
+impl Entry {
+    /// The entry of files and digests whose paths hold no line break or tab (else none:
+    /// such a dataset is simply rendered next time).
+    pub fn new(key: String, files: &[String], digests: &[FileDigest]) -> Option<Entry> {
+        let plain = |p: &str| !p.contains(['\n', '\t']);
+        if !files.iter().all(|f| plain(f)) || !digests.iter().all(|d| plain(&d.path)) {
+            return None;
+        }
+        let digests = digests
+            .iter()
+            .map(|d| format!("{}\t{}\t{}", d.path, d.bytes, d.sha256))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Some(Entry {
+            key,
+            files: files.join("\n"),
+            digests,
+        })
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.files.split('\n').filter(|f| !f.is_empty())
+    }
+
+    /// The digests, or `None` when a line does not read.
+    pub fn digests(&self) -> Option<Vec<FileDigest>> {
+        self.digests
+            .split('\n')
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                let mut parts = line.split('\t');
+                let (path, bytes, sha256) = (parts.next()?, parts.next()?, parts.next()?);
+                Some(FileDigest {
+                    path: path.to_string(),
+                    bytes: bytes.parse().ok()?,
+                    sha256: sha256.to_string(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The whole file.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Manifest {
+    format: u32,
+    version: String,
+    /// The output folder it describes (resolved).
+    output: PathBuf,
+    /// The identity of that folder's marker file when it was written.
+    marker: FileStamp,
+    pub datasets: BTreeMap<String, Entry>,
+}
+
+/// Where the manifest of `output` lives.
+fn path(root: &Path, output: &Path) -> PathBuf {
+    let digest = Sha256::digest(output.as_os_str().as_encoded_bytes());
+    reuse_dir(root).join(format!("{}.json", &hex(&digest)[..32]))
+}
+
+fn reuse_dir(root: &Path) -> PathBuf {
+    root.join(layout::CACHE).join("reuse")
+}
+
+/// The cache folders are plain folders of ours (or not there yet): a symbolic link in
+/// their place, committed to the site, could lead outside it.
+fn folders_are_own(root: &Path) -> bool {
+    [root.join(layout::CACHE), reuse_dir(root)].iter().all(
+        |folder| match std::fs::symlink_metadata(folder) {
+            Ok(m) => m.file_type().is_dir(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        },
+    )
+}
+
+/// A relative path of plain names only: nothing a manifest lists may lead out of the
+/// output folder.
+fn is_plain_relative(file: &str) -> bool {
+    !file.is_empty()
+        && Path::new(file)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// The datasets of the manifest of `output`, when it is ours, intact, of this version,
+/// and describes the output folder as it is now (same marker file).
+pub(super) fn load(root: &Path, output: &Path) -> Option<BTreeMap<String, Entry>> {
+    let file = path(root, output);
+    if !folders_are_own(root)
+        || !std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_file())
+    {
+        return None;
+    }
+    parse(&std::fs::read(&file).ok()?, output)
+}
+
+/// The datasets of a manifest's text, if it describes `output` as it is now.
+fn parse(text: &[u8], output: &Path) -> Option<BTreeMap<String, Entry>> {
+    let manifest: Manifest = serde_json::from_slice(text).ok()?;
+    let marker = FileStamp::of(&output.join(MARKER))?;
+    let valid = manifest.format == FORMAT
+        && manifest.version == env!("CARGO_PKG_VERSION")
+        && manifest.output == output
+        && manifest.marker == marker
+        && manifest
+            .datasets
+            .values()
+            .all(|e| e.files().all(is_plain_relative) && e.digests().is_some());
+    valid.then_some(manifest.datasets)
+}
+
+/// Writes the manifest of `output`, whose marker file is `marker`. Failing to write is not
+/// an error: the manifest only saves time.
+pub(super) fn save(
+    root: &Path,
+    output: &Path,
+    marker: FileStamp,
+    datasets: BTreeMap<String, Entry>,
+) {
+    let manifest = Manifest {
+        format: FORMAT,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        output: output.to_path_buf(),
+        marker,
+        datasets,
+    };
+    let file = path(root, output);
+    if !folders_are_own(root) || std::fs::create_dir_all(reuse_dir(root)).is_err() {
+        return;
+    }
+    let temporary = file.with_extension(format!("partial-{}", std::process::id()));
+    let written = std::fs::File::create(&temporary).is_ok_and(|out| {
+        let mut out = std::io::BufWriter::new(out);
+        serde_json::to_writer(&mut out, &manifest).is_ok() && out.flush().is_ok()
+    });
+    if !written || std::fs::rename(&temporary, &file).is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(files: &[&str]) -> Entry {
+        Entry {
+            key: "k".into(),
+            files: files.join("\n"),
+            digests: "data/datasets/a.json\t3\tab".into(),
+        }
+    }
+
+    #[test]
+    fn an_entry_reads_back_its_files_and_digests() {
+        let digest = FileDigest {
+            path: "data/datasets/a.json".into(),
+            bytes: 21270,
+            sha256: "07e3".into(),
+        };
+        let files = [
+            "data/datasets/a.csv".to_string(),
+            "datasets/a/index.html".into(),
+        ];
+        let entry = Entry::new("k".into(), &files, std::slice::from_ref(&digest)).unwrap();
+        assert_eq!(entry.files().collect::<Vec<_>>(), files);
+        assert_eq!(entry.digests(), Some(vec![digest]));
+        assert_eq!(Entry::new("k".into(), &["a\nb".into()], &[]), None);
+        let broken = Entry {
+            digests: "data/datasets/a.json\tmany\tab".into(),
+            ..entry
+        };
+        assert_eq!(broken.digests(), None);
+    }
+
+    #[test]
+    fn a_manifest_is_read_back_only_for_the_same_output_and_marker() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, output) = (dir.path().join("site"), dir.path().join("public"));
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(&output).unwrap();
+        std::fs::write(output.join(MARKER), "m").unwrap();
+        let marker = FileStamp::of(&output.join(MARKER)).unwrap();
+        let datasets = BTreeMap::from([("a".to_string(), entry(&["datasets/a/index.html"]))]);
+        save(&root, &output, marker, datasets.clone());
+        assert_eq!(load(&root, &output), Some(datasets.clone()));
+        assert_eq!(load(&root, &dir.path().join("other")), None);
+        // A new output folder (a new marker file) is another folder.
+        std::fs::remove_file(output.join(MARKER)).unwrap();
+        std::fs::write(output.join(MARKER), "m").unwrap();
+        assert_eq!(load(&root, &output), None);
+    }
+
+    #[test]
+    fn a_corrupt_or_foreign_manifest_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, output) = (dir.path().join("site"), dir.path().join("public"));
+        std::fs::create_dir_all(&output).unwrap();
+        std::fs::write(output.join(MARKER), "m").unwrap();
+        let marker = FileStamp::of(&output.join(MARKER)).unwrap();
+        save(&root, &output, marker, BTreeMap::new());
+        let file = path(&root, &output);
+        let good = std::fs::read(&file).unwrap();
+        assert!(load(&root, &output).is_some());
+        for bad in [
+            b"{not json".to_vec(),
+            Vec::new(),
+            good[..good.len() / 2].to_vec(),
+            b"{\"format\": 1}".to_vec(),
+        ] {
+            std::fs::write(&file, &bad).unwrap();
+            assert_eq!(load(&root, &output), None);
+        }
+        // A path leading out of the output folder makes the whole manifest foreign.
+        for escaping in ["../../etc/passwd", "/etc/passwd", "a/../../b", "./a"] {
+            let datasets = BTreeMap::from([("a".to_string(), entry(&[escaping]))]);
+            save(&root, &output, marker, datasets);
+            assert_eq!(load(&root, &output), None, "{escaping}");
+        }
+        // Another version's manifest.
+        let text = String::from_utf8(good).unwrap().replace(
+            &format!("\"version\":\"{}\"", env!("CARGO_PKG_VERSION")),
+            "\"version\":\"0.0.0-other\"",
+        );
+        std::fs::write(&file, text).unwrap();
+        assert_eq!(load(&root, &output), None);
+    }
+}

@@ -1,0 +1,210 @@
+//! Rebuilds that reuse the previous output (src/build/reuse.rs): after each kind of change
+//! the output is byte-identical to a clean build of the same input into another folder;
+//! the files of datasets whose inputs did not change keep their inode numbers (linked from
+//! the previous output, not written), and the changed ones are written anew.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+use common::catalog;
+
+fn build(root: &Path, output: &Path, cache: bool) -> datapages::BuildReport {
+    let options = datapages::BuildOptions::new(root)
+        .output(output)
+        .scan_cache(cache);
+    match datapages::build(&options) {
+        Ok(report) => report,
+        Err(error) => panic!("the site must build:\n{error}"),
+    }
+}
+
+/// Every file of the output with its inode number.
+fn inodes(dir: &Path) -> BTreeMap<PathBuf, u64> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.expect("walk"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let ino = e.metadata().expect("metadata").ino();
+            (e.path().strip_prefix(dir).unwrap().to_path_buf(), ino)
+        })
+        .collect()
+}
+
+/// The output files of dataset `slug` (every path that names it).
+fn files_of(all: &BTreeMap<PathBuf, u64>, slug: &str) -> BTreeMap<PathBuf, u64> {
+    all.iter()
+        .filter(|(p, _)| p.to_string_lossy().contains(slug))
+        .map(|(p, i)| (p.clone(), *i))
+        .collect()
+}
+
+/// Builds `root` into a fresh folder and compares it with `output`: the same file list and
+/// the same bytes in every file.
+fn assert_same_as_clean(root: &Path, output: &Path, step: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean");
+    assert_eq!(build(root, &clean, true).reused, 0, "{step}: a new folder");
+    let (got, want) = (common::tree_contents(output), common::tree_contents(&clean));
+    let names = |t: &[(PathBuf, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&got), names(&want), "{step}: the same files");
+    for ((path, a), (_, b)) in got.iter().zip(&want) {
+        assert!(
+            a == b,
+            "{step}: {} differs from a clean build",
+            path.display()
+        );
+    }
+}
+
+/// After a rebuild: the datasets in `changed` have a new page (and files); every other
+/// dataset's files are the very files of the previous output.
+fn assert_kept_but(
+    before: &BTreeMap<PathBuf, u64>,
+    after: &BTreeMap<PathBuf, u64>,
+    slugs: &[String],
+    changed: &[&str],
+    step: &str,
+) {
+    for slug in slugs {
+        let page = PathBuf::from(format!("datasets/{slug}/index.html"));
+        let (old, new) = (files_of(before, slug), files_of(after, slug));
+        if changed.contains(&slug.as_str()) {
+            assert_ne!(old.get(&page), new.get(&page), "{step}: {slug} is written");
+        } else {
+            assert!(new.len() >= 8, "{step}: {slug}'s files: {new:?}");
+            assert_eq!(old, new, "{step}: {slug}'s files keep their inodes");
+        }
+    }
+}
+
+fn slugs(root: &Path) -> Vec<String> {
+    let mut slugs: Vec<String> = std::fs::read_dir(root.join("content/datasets"))
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.trim_end_matches(".md").to_string()
+        })
+        .collect();
+    slugs.sort();
+    slugs
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} holds {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn a_catalog_rebuild_renders_only_what_changed_and_matches_a_clean_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    catalog::write_catalog(&root, 12, "");
+    // Set 12 lists set 1 under `related`: its page shows set 1's title.
+    let front = format!(
+        "related = [\"{}\"]\n{}",
+        catalog::slug(1),
+        catalog::front_matter(12)
+    );
+    catalog::write_dataset(&root, 12, &front, "v\n12\n");
+    // Set 14's headline quotes set 2's cells.
+    let quoting = catalog::front_matter(14).replace(
+        "headline = \"Set number 14\"",
+        "headline = 'Sum {{ sum(dataset=\"set-00002\", col=\"v\") }} of set 2'",
+    );
+    catalog::write_dataset(&root, 14, &quoting, "v\n14\n");
+    let md = |n: usize| root.join(format!("content/datasets/{}.md", catalog::slug(n)));
+    let csv = |n: usize| root.join(format!("data/datasets/{}.csv", catalog::slug(n)));
+
+    assert_eq!(build(&root, &out, true).reused, 0, "first build");
+    let mut before = inodes(&out);
+    let mut step = |name: &str, changed: &[usize], reused: usize, cache: bool| {
+        let report = build(&root, &out, cache);
+        let after = inodes(&out);
+        let changed: Vec<String> = changed.iter().map(|&n| catalog::slug(n)).collect();
+        let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+        assert_eq!(report.reused, reused, "{name}: datasets reused");
+        assert_kept_but(&before, &after, &slugs(&root), &changed, name);
+        assert_same_as_clean(&root, &out, name);
+        before = after;
+    };
+    step("(a) nothing changed", &[], 14, true);
+    std::fs::write(csv(3), "v\n999\n").unwrap();
+    step("(b) one CSV changed", &[3], 13, true);
+    std::fs::write(csv(2), "v\n222\n").unwrap();
+    step("(b) a quoted CSV changed", &[2, 14], 12, true);
+    let page = std::fs::read_to_string(out.join("datasets/set-00014/index.html")).unwrap();
+    assert!(page.contains("Sum 222"), "set 14 quotes the new cell");
+    edit(&md(5), "## Method\n\nM.", "## Method\n\nM, measured again.");
+    step("(c) one Markdown file changed", &[5], 13, true);
+    edit(&md(1), "title = \"Set 1\"", "title = \"Set one, renamed\"");
+    step("(e) a related title renamed", &[1, 12], 12, true);
+    let page = std::fs::read_to_string(out.join("datasets/set-00012/index.html")).unwrap();
+    assert!(
+        page.contains("Set one, renamed"),
+        "set 12 shows the new title"
+    );
+    std::fs::remove_file(md(7)).unwrap();
+    std::fs::remove_file(csv(7)).unwrap();
+    catalog::write_dataset(&root, 13, &catalog::front_matter(13), "v\n13\n");
+    step("(f) one removed, one added", &[13], 13, true);
+    assert!(!out.join("datasets/set-00007").exists());
+    // (g) --no-cache: everything is written again.
+    let all: Vec<usize> = (0..15).filter(|&n| n != 7).collect();
+    step("(g) --no-cache", &all, 0, false);
+    // (d) A template changed: every page is rendered again.
+    std::fs::create_dir_all(root.join("templates")).unwrap();
+    let theme = std::fs::read_to_string(common::bundled_site().join("templates/dataset.html"));
+    std::fs::write(
+        root.join("templates/dataset.html"),
+        theme.unwrap() + "\n<!-- edited -->\n",
+    )
+    .unwrap();
+    step("(d) a template changed", &all, 0, true);
+    step("(a) nothing changed again", &[], 14, true);
+    // A static file over a dataset's page replaces it; once removed, the page is back.
+    let over = root.join("static/datasets/set-00004/index.html");
+    std::fs::create_dir_all(over.parent().unwrap()).unwrap();
+    std::fs::write(&over, "static").unwrap();
+    step("a static file over a page", &all, 0, true);
+    std::fs::remove_file(&over).unwrap();
+    step("the static file removed", &all, 0, true);
+    // A damaged manifest is ignored: everything is written, nothing fails.
+    for entry in std::fs::read_dir(root.join(".datapages-cache/reuse")).unwrap() {
+        std::fs::write(entry.unwrap().path(), "{\"format\": 1, \"datasets\": [").unwrap();
+    }
+    step("a damaged manifest", &all, 0, true);
+}
+
+/// The bundled site: charts, `related` everywhere, figures quoted across datasets.
+#[test]
+fn the_bundled_site_rebuilt_is_the_clean_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    common::copy_bundled_site(&root);
+    build(&root, &out, true);
+    let first = inodes(&out);
+    let report = build(&root, &out, true);
+    assert_eq!(report.reused, 4, "nothing changed");
+    assert!(report.summary().contains("datasets unchanged, linked)"));
+    let second = inodes(&out);
+    let kept = slugs(&root)
+        .into_iter()
+        .filter(|s| files_of(&first, s) == files_of(&second, s))
+        .count();
+    assert_eq!(kept, report.reused, "a reused dataset keeps every file");
+    assert_same_as_clean(&root, &out, "bundled, nothing changed");
+    // A title that the others show under `related`.
+    edit(
+        &root.join("content/datasets/sata-sas-nvme-measured-throughput.md"),
+        "title = \"",
+        "title = \"Renamed: ",
+    );
+    let report = build(&root, &out, true);
+    assert_eq!(report.reused, 0, "every bundled dataset relates to it");
+    assert_same_as_clean(&root, &out, "bundled, a related title renamed");
+}
