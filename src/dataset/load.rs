@@ -179,6 +179,8 @@ fn load_into(
         dataset_links,
         page_links,
         metadata_digests: Vec::new(),
+        slim_description: None,
+        slim_columns: 0,
         slimmed: false,
     })
 }

@@ -57,6 +57,10 @@ pub struct Dataset {
     pub(crate) page_links: Vec<(String, Place)>,
     /// After [`Dataset::slim`]: the digests of its metadata files as written.
     metadata_digests: Vec<FileDigest>,
+    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body.
+    slim_description: Option<String>,
+    /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
+    slim_columns: usize,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
 }
@@ -74,6 +78,36 @@ impl Dataset {
             .as_ref()
             .or(self.front.created.as_ref())
             .map(content::date_string)
+    }
+
+    /// The description used in every metadata format: the author's `description`, or the
+    /// lede followed by the first paragraph of Method.
+    pub fn description(&self) -> String {
+        if let Some(kept) = &self.slim_description {
+            return kept.clone();
+        }
+        if let Some(d) = &self.front.description {
+            return d.trim().to_string();
+        }
+        let mut text = self.body.lede_text.clone();
+        if let Some(method) = self.body.section("Method") {
+            if !method.summary_text.is_empty() {
+                if !text.is_empty() {
+                    text.push_str(" Method: ");
+                }
+                text.push_str(&method.summary_text);
+            }
+        }
+        text
+    }
+
+    /// How many columns the CSV has (its header's length; kept when slimmed).
+    pub fn column_count(&self) -> usize {
+        if self.slimmed {
+            self.slim_columns
+        } else {
+            self.csv.header.len()
+        }
     }
 
     /// `diagnostic`, pointing at the `n`-th entry of `related` when its place is known.

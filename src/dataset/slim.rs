@@ -15,42 +15,70 @@ pub struct FileDigest {
 }
 
 impl Dataset {
-    /// This dataset without what only its own page and files need (prose HTML, column
-    /// specs, sources, profiles, chart points, quoted figures), with the digests of its
-    /// metadata files as written. What stays: slug, paths, titles, dates, tags, themes,
-    /// license, the description's text, chart ids (checked across datasets), the `related`
-    /// entries and prose links with their places, and the CSV's size, rows, header, SHA-256.
+    /// This dataset without what only its own page and files need (prose, column specs,
+    /// sources, profiles, chart points, quoted figures, the license's text), with the digests
+    /// of its metadata files as written. What stays: slug, the Markdown and CSV paths,
+    /// titles, dates, tags, themes, license name and URL, [`Dataset::description`] (in place
+    /// of the body), the column count (in place of the header), chart ids (checked across
+    /// datasets), the `related` entries and prose links with their places, the quoted
+    /// datasets, the delimiter, and the CSV's rows, size and SHA-256. Every kept string and
+    /// list is shrunk to its length: thousands of these stay until the build ends.
     pub fn slim(mut self, digests: Vec<FileDigest>) -> Dataset {
-        let body = &mut self.body;
-        body.lede_html = String::new();
-        body.intro_html = String::new();
-        body.links = Vec::new();
-        // Only the first `Method` section is read again (its summary, for descriptions).
-        if let Some(at) = body
-            .sections
-            .iter()
-            .position(|s| s.title.eq_ignore_ascii_case("Method"))
-        {
-            let mut method = body.sections.swap_remove(at);
-            method.html = String::new();
-            body.sections = vec![method];
-        } else {
-            body.sections = Vec::new();
-        }
+        self.slim_description = Some(shrunk(self.description()));
+        self.slim_columns = self.csv.header.len();
+        self.body = Default::default();
+        self.csv_display = Default::default();
+        self.markdown_path.shrink_to_fit();
+        self.csv_path.shrink_to_fit();
+        self.slug.shrink_to_fit();
         let front = &mut self.front;
-        front.columns = Vec::new();
-        front.sources = Vec::new();
+        for text in [&mut front.title, &mut front.kicker, &mut front.headline] {
+            text.shrink_to_fit();
+        }
+        front.description = None;
+        front.data = None;
+        front.missing_values = None;
+        shrink_all(&mut front.tags);
+        shrink_all(&mut front.related);
+        front.themes.shrink_to_fit();
         front.changes = Vec::new();
         front.primary_key = Vec::new();
         front.table_note = None;
+        front.license = None;
+        front.sources = Vec::new();
+        front.columns = Vec::new();
+        front.numbers_not_data = Vec::new();
+        // Only the ids are read again (two charts must not write one file).
+        for chart in &mut front.charts {
+            let id = chart.id();
+            *chart = crate::content::ChartSpec {
+                id: Some(id),
+                kind: chart.kind,
+                title: String::new(),
+                caption: None,
+                x: String::new(),
+                y: String::new(),
+                series: None,
+                filter: Default::default(),
+            };
+        }
+        front.charts.shrink_to_fit();
+        self.license.text = None;
         let csv = &mut self.csv;
+        csv.header = Vec::new();
+        csv.sha256.shrink_to_fit();
         csv.referenced_sources = Default::default();
         csv.date_precisions = Vec::new();
         csv.longest_cells = Vec::new();
         csv.charts = Vec::new();
         csv.profiles = Vec::new();
         self.figures = Vec::new();
+        self.figure_html = Default::default();
+        self.related_places.shrink_to_fit();
+        self.dataset_links.shrink_to_fit();
+        self.page_links.shrink_to_fit();
         self.metadata_digests = digests;
+        self.metadata_digests.shrink_to_fit();
         self.slimmed = true;
         self
     }
@@ -63,5 +91,19 @@ impl Dataset {
     /// The recorded digest of the metadata file at `path`, if the dataset was slimmed.
     pub fn metadata_digest(&self, path: &str) -> Option<&FileDigest> {
         self.metadata_digests.iter().find(|d| d.path == path)
+    }
+}
+
+/// `text` without spare capacity.
+fn shrunk(mut text: String) -> String {
+    text.shrink_to_fit();
+    text
+}
+
+/// `list` and each of its strings without spare capacity.
+fn shrink_all(list: &mut Vec<String>) {
+    list.shrink_to_fit();
+    for text in list {
+        text.shrink_to_fit();
     }
 }
