@@ -178,7 +178,7 @@ fn load_into(
         figure_html,
         dataset_links,
         page_links,
-        metadata_digests: Vec::new(),
+        metadata_digests: Box::default(),
         slim_description: None,
         slim_columns: 0,
         slimmed: false,

@@ -56,7 +56,7 @@ pub struct Dataset {
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: Vec<(String, Place)>,
     /// After [`Dataset::slim`]: the digests of its metadata files as written.
-    metadata_digests: Vec<FileDigest>,
+    metadata_digests: Box<[slim::KeptDigest]>,
     /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body.
     slim_description: Option<String>,
     /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.

@@ -14,6 +14,66 @@ pub struct FileDigest {
     pub sha256: String,
 }
 
+/// A [`FileDigest`] as a slim copy keeps it: the SHA-256 as its 32 bytes (a tenth of the
+/// size of the 64 hex characters, their allocation and the list's spare room).
+#[derive(Debug, Clone)]
+pub(super) struct KeptDigest {
+    path: Box<str>,
+    bytes: u64,
+    sha256: Sha256Kept,
+}
+
+#[derive(Debug, Clone)]
+enum Sha256Kept {
+    Bytes([u8; 32]),
+    /// Anything but 64 lowercase hex digits, kept as given.
+    Text(Box<str>),
+}
+
+impl KeptDigest {
+    fn new(digest: FileDigest) -> KeptDigest {
+        let sha256 = match from_hex(&digest.sha256) {
+            Some(bytes) => Sha256Kept::Bytes(bytes),
+            None => Sha256Kept::Text(digest.sha256.into_boxed_str()),
+        };
+        KeptDigest {
+            path: digest.path.into_boxed_str(),
+            bytes: digest.bytes,
+            sha256,
+        }
+    }
+
+    fn digest(&self) -> FileDigest {
+        FileDigest {
+            path: self.path.to_string(),
+            bytes: self.bytes,
+            sha256: match &self.sha256 {
+                Sha256Kept::Bytes(bytes) => super::scan::hex(bytes),
+                Sha256Kept::Text(text) => text.to_string(),
+            },
+        }
+    }
+}
+
+/// The 32 bytes that 64 lowercase hex digits spell, so that [`super::scan::hex`] gives the
+/// same text back.
+fn from_hex(text: &str) -> Option<[u8; 32]> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let text = text.as_bytes();
+    if text.len() != 64 {
+        return None;
+    }
+    let mut bytes = [0u8; 32];
+    for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
+        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(bytes)
+}
+
 impl Dataset {
     /// This dataset without what only its own page and files need (prose, column specs,
     /// sources, profiles, chart points, quoted figures, the license's text), with the digests
@@ -77,8 +137,7 @@ impl Dataset {
         self.related_places.shrink_to_fit();
         self.dataset_links.shrink_to_fit();
         self.page_links.shrink_to_fit();
-        self.metadata_digests = digests;
-        self.metadata_digests.shrink_to_fit();
+        self.metadata_digests = digests.into_iter().map(KeptDigest::new).collect();
         self.slimmed = true;
         self
     }
@@ -89,8 +148,11 @@ impl Dataset {
     }
 
     /// The recorded digest of the metadata file at `path`, if the dataset was slimmed.
-    pub fn metadata_digest(&self, path: &str) -> Option<&FileDigest> {
-        self.metadata_digests.iter().find(|d| d.path == path)
+    pub fn metadata_digest(&self, path: &str) -> Option<FileDigest> {
+        self.metadata_digests
+            .iter()
+            .find(|d| &*d.path == path)
+            .map(KeptDigest::digest)
     }
 }
 
@@ -105,5 +167,30 @@ fn shrink_all(list: &mut Vec<String>) {
     list.shrink_to_fit();
     for text in list {
         text.shrink_to_fit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_digest_gives_back_exactly_the_digest_it_was_given() {
+        let hex = super::super::scan::hex(&[0xab; 32]).replace("abab", "0f9e");
+        for sha256 in [
+            hex.clone(),
+            hex.to_uppercase(),
+            "not hex".to_string(),
+            hex[2..].into(),
+        ] {
+            let digest = FileDigest {
+                path: "datasets/a.json".into(),
+                bytes: 7,
+                sha256,
+            };
+            assert_eq!(KeptDigest::new(digest.clone()).digest(), digest);
+        }
+        assert!(from_hex(&hex).is_some());
+        assert!(from_hex(&hex.to_uppercase()).is_none());
     }
 }
