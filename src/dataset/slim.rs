@@ -85,7 +85,7 @@ impl Dataset {
     /// list is shrunk to its length: thousands of these stay until the build ends.
     pub fn slim(mut self, digests: Vec<FileDigest>) -> Dataset {
         self.slim_description = Some(shrunk(self.description()));
-        self.slim_columns = self.csv.header.len();
+        self.slim_columns = self.column_count();
         self.body = Default::default();
         self.csv_display = Default::default();
         self.markdown_path.shrink_to_fit();
