@@ -305,22 +305,10 @@ impl Site {
     }
 }
 
-/// The description used in every metadata format: the author's `description`, or the
-/// lede followed by the first paragraph of Method.
+/// The description used in every metadata format ([`Dataset::description`]: the author's
+/// `description`, or the lede followed by the first paragraph of Method).
 pub fn description(dataset: &Dataset) -> String {
-    if let Some(d) = &dataset.front.description {
-        return d.trim().to_string();
-    }
-    let mut text = dataset.body.lede_text.clone();
-    if let Some(method) = dataset.body.section("Method") {
-        if !method.summary_text.is_empty() {
-            if !text.is_empty() {
-                text.push_str(" Method: ");
-            }
-            text.push_str(&method.summary_text);
-        }
-    }
-    text
+    dataset.description()
 }
 
 /// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.

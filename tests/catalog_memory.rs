@@ -1,16 +1,20 @@
 //! Memory that grows far less than the catalog: the `datapages build` binary's peak
-//! resident memory on 10,000 small datasets stays within [`BOUND`] times its peak on 1,000
-//! (each dataset's files are written as soon as it is loaded; only a slim copy is kept).
-//! Before, the whole datasets were kept to the end (x6.4 on the benchmark workload); the
-//! issue's target is x2, which needs a compact listing entry in place of the slim copy.
+//! resident memory on 10,000 small datasets stays within [`BOUND_TENTHS`] tenths of its
+//! peak on 1,000 (each dataset's files are written as soon as it is loaded; only a slim
+//! copy is kept). Before, the whole datasets were kept to the end (x6.4 on the benchmark
+//! workload). On this catalog the slim copies gave x3.6, and x3.3 once they keep the
+//! description, the column count and compact digests in place of the body, the header
+//! and hex digests. The target is x2, which needs a compact listing entry in place
+//! of the slim `Dataset` (whose own fields take 1.5 KB).
 
 use std::path::Path;
 use std::process::Command;
 
 mod common;
 
-/// How many times the peak at 1,000 datasets the peak at 10,000 may be.
-const BOUND: i64 = 4;
+/// How many times the peak at 1,000 datasets the peak at 10,000 may be, in tenths (x3.5:
+/// measured x3.2 to x3.3 on two cores; more threads raise both peaks alike).
+const BOUND_TENTHS: i64 = 35;
 
 /// Peak resident memory of one `datapages build` of `root`, in KiB, from the kernel's own
 /// count for that child (wait4), not from sampling.
@@ -53,7 +57,7 @@ fn peak_memory_at_ten_thousand_datasets_stays_within_a_bound_of_that_at_one_thou
     let large_kib = build_peak_kib(large.path());
     println!("peak RSS: {small_kib} KiB at N=1,000, {large_kib} KiB at N=10,000");
     assert!(
-        large_kib <= BOUND * small_kib,
+        large_kib * 10 <= BOUND_TENTHS * small_kib,
         "peak RSS grows with the catalog: {small_kib} KiB at N=1,000, {large_kib} KiB at N=10,000"
     );
 }

@@ -178,7 +178,9 @@ fn load_into(
         figure_html,
         dataset_links,
         page_links,
-        metadata_digests: Vec::new(),
+        metadata_digests: Box::default(),
+        slim_description: None,
+        slim_columns: 0,
         slimmed: false,
         dcat_parts: Default::default(),
     })

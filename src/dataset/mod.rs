@@ -56,7 +56,11 @@ pub struct Dataset {
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: Vec<(String, Place)>,
     /// The digests of its metadata files as written (set once they are, whole or slim).
-    metadata_digests: Vec<FileDigest>,
+    metadata_digests: Box<[slim::KeptDigest]>,
+    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body.
+    slim_description: Option<String>,
+    /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
+    slim_columns: usize,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
     /// This dataset's part of the DCAT catalog in each syntax, once written: `serve`
@@ -66,14 +70,6 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Records the digests of the metadata files just written, so the DCAT catalog need
-    /// not render them again (`serve` keeps whole datasets and rewrites DCAT on each edit).
-    pub fn record_digests(&mut self, digests: Vec<FileDigest>) {
-        self.metadata_digests = digests;
-        // The catalog states the digests: its part is stale.
-        self.dcat_parts = Default::default();
-    }
-
     /// Rows the page shows: the cap, or every row.
     pub fn shown_rows(&self) -> u64 {
         self.csv.rows.min(self.table_rows.limit())
@@ -86,6 +82,36 @@ impl Dataset {
             .as_ref()
             .or(self.front.created.as_ref())
             .map(content::date_string)
+    }
+
+    /// The description used in every metadata format: the author's `description`, or the
+    /// lede followed by the first paragraph of Method.
+    pub fn description(&self) -> String {
+        if let Some(kept) = &self.slim_description {
+            return kept.clone();
+        }
+        if let Some(d) = &self.front.description {
+            return d.trim().to_string();
+        }
+        let mut text = self.body.lede_text.clone();
+        if let Some(method) = self.body.section("Method") {
+            if !method.summary_text.is_empty() {
+                if !text.is_empty() {
+                    text.push_str(" Method: ");
+                }
+                text.push_str(&method.summary_text);
+            }
+        }
+        text
+    }
+
+    /// How many columns the CSV has (its header's length; kept when slimmed).
+    pub fn column_count(&self) -> usize {
+        if self.slimmed {
+            self.slim_columns
+        } else {
+            self.csv.header.len()
+        }
     }
 
     /// `diagnostic`, pointing at the `n`-th entry of `related` when its place is known.

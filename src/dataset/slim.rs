@@ -14,46 +14,141 @@ pub struct FileDigest {
     pub sha256: String,
 }
 
-impl Dataset {
-    /// This dataset without what only its own page and files need (prose HTML, column
-    /// specs, sources, profiles, chart points, quoted figures), with the digests of its
-    /// metadata files as written. What stays: slug, paths, titles, dates, tags, themes,
-    /// license, the description's text, chart ids (checked across datasets), the `related`
-    /// entries and prose links with their places, and the CSV's size, rows, header, SHA-256.
-    pub fn slim(mut self, digests: Vec<FileDigest>) -> Dataset {
-        let body = &mut self.body;
-        body.lede_html = String::new();
-        body.intro_html = String::new();
-        body.links = Vec::new();
-        // Only the first `Method` section is read again (its summary, for descriptions).
-        if let Some(at) = body
-            .sections
-            .iter()
-            .position(|s| s.title.eq_ignore_ascii_case("Method"))
-        {
-            let mut method = body.sections.swap_remove(at);
-            method.html = String::new();
-            body.sections = vec![method];
-        } else {
-            body.sections = Vec::new();
+/// A [`FileDigest`] as a slim copy keeps it: the SHA-256 as its 32 bytes (a tenth of the
+/// size of the 64 hex characters, their allocation and the list's spare room).
+#[derive(Debug, Clone)]
+pub(super) struct KeptDigest {
+    path: Box<str>,
+    bytes: u64,
+    sha256: Sha256Kept,
+}
+
+#[derive(Debug, Clone)]
+enum Sha256Kept {
+    Bytes([u8; 32]),
+    /// Anything but 64 lowercase hex digits, kept as given.
+    Text(Box<str>),
+}
+
+impl KeptDigest {
+    fn new(digest: FileDigest) -> KeptDigest {
+        let sha256 = match from_hex(&digest.sha256) {
+            Some(bytes) => Sha256Kept::Bytes(bytes),
+            None => Sha256Kept::Text(digest.sha256.into_boxed_str()),
+        };
+        KeptDigest {
+            path: digest.path.into_boxed_str(),
+            bytes: digest.bytes,
+            sha256,
         }
+    }
+
+    fn digest(&self) -> FileDigest {
+        FileDigest {
+            path: self.path.to_string(),
+            bytes: self.bytes,
+            sha256: match &self.sha256 {
+                Sha256Kept::Bytes(bytes) => super::scan::hex(bytes),
+                Sha256Kept::Text(text) => text.to_string(),
+            },
+        }
+    }
+}
+
+/// The 32 bytes that 64 lowercase hex digits spell, so that [`super::scan::hex`] gives the
+/// same text back.
+fn from_hex(text: &str) -> Option<[u8; 32]> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let text = text.as_bytes();
+    if text.len() != 64 {
+        return None;
+    }
+    let mut bytes = [0u8; 32];
+    for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
+        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
+    }
+    Some(bytes)
+}
+
+impl Dataset {
+    /// This dataset without what only its own page and files need (prose, column specs,
+    /// sources, profiles, chart points, quoted figures, the license's text), with the digests
+    /// of its metadata files as written. What stays: slug, the Markdown and CSV paths,
+    /// titles, dates, tags, themes, license name and URL, [`Dataset::description`] (in place
+    /// of the body), the column count (in place of the header), chart ids (checked across
+    /// datasets), the `related` entries and prose links with their places, the quoted
+    /// datasets, the delimiter, and the CSV's rows, size and SHA-256. Every kept string and
+    /// list is shrunk to its length: thousands of these stay until the build ends.
+    pub fn slim(mut self, digests: Vec<FileDigest>) -> Dataset {
+        self.slim_description = Some(shrunk(self.description()));
+        self.slim_columns = self.column_count();
+        self.body = Default::default();
+        self.csv_display = Default::default();
+        self.markdown_path.shrink_to_fit();
+        self.csv_path.shrink_to_fit();
+        self.slug.shrink_to_fit();
         let front = &mut self.front;
-        front.columns = Vec::new();
-        front.sources = Vec::new();
+        for text in [&mut front.title, &mut front.kicker, &mut front.headline] {
+            text.shrink_to_fit();
+        }
+        front.description = None;
+        front.data = None;
+        front.missing_values = None;
+        shrink_all(&mut front.tags);
+        shrink_all(&mut front.related);
+        front.themes.shrink_to_fit();
         front.changes = Vec::new();
         front.primary_key = Vec::new();
         front.table_note = None;
+        front.license = None;
+        front.sources = Vec::new();
+        front.columns = Vec::new();
+        front.numbers_not_data = Vec::new();
+        // Only the ids are read again (two charts must not write one file).
+        for chart in &mut front.charts {
+            let id = chart.id();
+            *chart = crate::content::ChartSpec {
+                id: Some(id),
+                kind: chart.kind,
+                title: String::new(),
+                caption: None,
+                x: String::new(),
+                y: String::new(),
+                series: None,
+                filter: Default::default(),
+            };
+        }
+        front.charts.shrink_to_fit();
+        self.license.text = None;
         let csv = &mut self.csv;
+        csv.header = Vec::new();
+        csv.sha256.shrink_to_fit();
         csv.referenced_sources = Default::default();
         csv.date_precisions = Vec::new();
         csv.longest_cells = Vec::new();
         csv.charts = Vec::new();
         csv.profiles = Vec::new();
         self.figures = Vec::new();
-        self.metadata_digests = digests;
+        self.figure_html = Default::default();
+        self.related_places.shrink_to_fit();
+        self.dataset_links.shrink_to_fit();
+        self.page_links.shrink_to_fit();
+        self.metadata_digests = digests.into_iter().map(KeptDigest::new).collect();
         self.dcat_parts = Default::default();
         self.slimmed = true;
         self
+    }
+
+    /// Records the digests of the metadata files just written, so the DCAT catalog need
+    /// not render them again (`serve` keeps whole datasets and rewrites DCAT on each edit).
+    pub fn record_digests(&mut self, digests: Vec<FileDigest>) {
+        self.metadata_digests = digests.into_iter().map(KeptDigest::new).collect();
+        // The catalog states the digests: its part is stale.
+        self.dcat_parts = Default::default();
     }
 
     /// Whether [`Dataset::slim`] dropped the parts its own page needs.
@@ -62,7 +157,49 @@ impl Dataset {
     }
 
     /// The recorded digest of the metadata file at `path`, if the dataset was slimmed.
-    pub fn metadata_digest(&self, path: &str) -> Option<&FileDigest> {
-        self.metadata_digests.iter().find(|d| d.path == path)
+    pub fn metadata_digest(&self, path: &str) -> Option<FileDigest> {
+        self.metadata_digests
+            .iter()
+            .find(|d| &*d.path == path)
+            .map(KeptDigest::digest)
+    }
+}
+
+/// `text` without spare capacity.
+fn shrunk(mut text: String) -> String {
+    text.shrink_to_fit();
+    text
+}
+
+/// `list` and each of its strings without spare capacity.
+fn shrink_all(list: &mut Vec<String>) {
+    list.shrink_to_fit();
+    for text in list {
+        text.shrink_to_fit();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_digest_gives_back_exactly_the_digest_it_was_given() {
+        let hex = super::super::scan::hex(&[0xab; 32]).replace("abab", "0f9e");
+        for sha256 in [
+            hex.clone(),
+            hex.to_uppercase(),
+            "not hex".to_string(),
+            hex[2..].into(),
+        ] {
+            let digest = FileDigest {
+                path: "datasets/a.json".into(),
+                bytes: 7,
+                sha256,
+            };
+            assert_eq!(KeptDigest::new(digest.clone()).digest(), digest);
+        }
+        assert!(from_hex(&hex).is_some());
+        assert!(from_hex(&hex.to_uppercase()).is_none());
     }
 }

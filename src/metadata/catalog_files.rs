@@ -24,7 +24,7 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
             "csv": site.config.absolute_url(&urls::csv_file(&d.slug)),
             "csvw": site.config.absolute_url(&urls::csvw_file(&d.slug)),
             "rows": d.csv.rows,
-            "columns": d.csv.header.len(),
+            "columns": d.column_count(),
             "bytes": d.csv.bytes,
             "sha256": d.csv.sha256,
             "updated": super::updated(site, d),

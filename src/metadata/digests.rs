@@ -33,7 +33,7 @@ pub fn digest(site: &Site, dataset: &Dataset, fragment: &str) -> FileDigest {
         _ => urls::croissant_file(&dataset.slug),
     };
     if let Some(recorded) = dataset.metadata_digest(&path) {
-        return recorded.clone();
+        return recorded;
     }
     let (path, value) = file(site, dataset, fragment);
     of(path, &super::json_file(&value))

@@ -134,11 +134,19 @@ struct Folders {
     made: Mutex<HashSet<PathBuf>>,
 }
 
+/// How many folders [`Folders`] remembers: a catalog has a folder per dataset, written
+/// together, so a short memory saves the same calls and stays flat in the catalog (a
+/// forgotten folder costs one more `create_dir_all`).
+const REMEMBERED_FOLDERS: usize = 1024;
+
 impl Folders {
     fn ensure(&self, folder: &Path) -> io::Result<()> {
         let mut made = self.made.lock().unwrap_or_else(|p| p.into_inner());
         if !made.contains(folder) {
             fs::create_dir_all(folder)?;
+            if made.len() >= REMEMBERED_FOLDERS {
+                made.clear();
+            }
             made.insert(folder.to_path_buf());
         }
         Ok(())

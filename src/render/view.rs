@@ -67,7 +67,7 @@ impl<'a> DatasetSummaryView<'a> {
             kicker: &dataset.front.kicker,
             url: urls::dataset_page(&dataset.slug),
             rows: dataset.csv.rows,
-            columns: dataset.csv.header.len(),
+            columns: dataset.column_count(),
             tags: tag_links(dataset),
             tag_slugs: dataset
                 .front
