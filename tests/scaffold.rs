@@ -58,6 +58,11 @@ fn init_gives_a_site_that_passes_strict_checks_builds_and_loads_its_assets() {
         assert!(site.join(file).is_file(), "init writes {file}");
     }
     assert!(!site.join("templates").exists() && !site.join("static").exists());
+    assert_eq!(
+        std::fs::read_to_string(site.join(".gitignore")).unwrap(),
+        "public/\n.datapages-cache/\n",
+        "init keeps the output and the caches out of version control"
+    );
     let check = datapages(&site, &["check", "--strict"]);
     assert_ok(&check, "check --strict");
     assert_eq!(text(&check.stdout).trim(), "No problems found.");
@@ -76,6 +81,7 @@ fn init_refuses_a_folder_that_is_not_empty_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.md"), "mine").unwrap();
     std::fs::write(dir.path().join("site.toml"), "title = \"mine\"").unwrap();
+    std::fs::write(dir.path().join(".gitignore"), "*.tmp\n").unwrap();
     let refused = datapages(dir.path(), &["init"]);
     assert_eq!(refused.status.code(), Some(1));
     assert!(text(&refused.stderr).contains("the folder is not empty"));
@@ -85,6 +91,11 @@ fn init_refuses_a_folder_that_is_not_empty_unless_forced() {
     );
     assert_ok(&datapages(dir.path(), &["init", "--force"]), "init --force");
     assert_eq!(std::fs::read(dir.path().join("notes.md")).unwrap(), b"mine");
+    assert_eq!(
+        std::fs::read(dir.path().join(".gitignore")).unwrap(),
+        b"*.tmp\n",
+        "the user's .gitignore is left as it was"
+    );
     assert_ok(&datapages(dir.path(), &["check", "--strict"]), "check");
 }
 

@@ -146,6 +146,10 @@ The figures are rounded values copied from [NASA's Planetary Fact Sheet](#source
 This is a teaching example, not a reference. The values are rounded and the table leaves out dwarf planets such as Pluto, moons, masses and every other property a real comparison would need. Check the figures against the source before reusing any of them.
 "##;
 
+/// What a new site keeps out of version control: the output and the caches (the scan cache
+/// and the reuse manifest).
+const GITIGNORE: &str = "public/\n.datapages-cache/\n";
+
 /// Writes a new site into `dir`. A folder that is not empty is refused unless `force`;
 /// then init's own files are written over any of the same name and nothing else changes.
 pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
@@ -160,7 +164,15 @@ pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
              init's files into it: files of the same names are replaced, nothing is deleted",
         )]));
     }
-    let files = site_files();
+    let mut files = site_files();
+    // A `.gitignore` keeps the output and datapages' cache out of version control; one the
+    // folder already has is the user's, and is left as it is.
+    if dir.join(".gitignore").symlink_metadata().is_err() {
+        files.push(PlannedFile {
+            path: ".gitignore".into(),
+            contents: Contents::Bytes(GITIGNORE.as_bytes().to_vec()),
+        });
+    }
     write_all(dir, &files, Existing::Overwrite, "")?;
     let mut report = format!("Created a new site in {}:\n", dir.display());
     for file in &files {
