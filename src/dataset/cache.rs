@@ -79,17 +79,13 @@ impl ScanCache {
         }
     }
 
-    /// The cache folders are datapages' own plain folders (or not there yet). A symbolic link
-    /// in their place, committed to the site, could lead outside it: entries would be read
-    /// from there and written there, so such a cache is not used.
+    /// See [`plain_folders`]: a cache whose folders are not is not used.
     fn folders_are_own(&self) -> bool {
-        [self.dir.parent(), Some(self.dir.as_path())]
-            .into_iter()
-            .flatten()
-            .all(|folder| match std::fs::symlink_metadata(folder) {
-                Ok(m) => m.file_type().is_dir(),
-                Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-            })
+        plain_folders(
+            [self.dir.parent(), Some(self.dir.as_path())]
+                .into_iter()
+                .flatten(),
+        )
     }
 
     fn entry_path(&self, csv: &Path) -> PathBuf {
@@ -172,17 +168,36 @@ impl ScanCache {
             inputs,
             summary: summary.clone(),
         };
-        let Ok(json) = serde_json::to_vec(&entry) else {
-            return;
-        };
         if std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
-        let temporary = entry_path.with_extension(format!("partial-{}", std::process::id()));
-        if std::fs::write(&temporary, json).is_ok()
-            && std::fs::rename(&temporary, entry_path).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
-        }
+        write_json_atomically(entry_path, &entry);
+    }
+}
+
+/// Whether each of `folders` is a plain folder (or not there yet). A symbolic link in the
+/// place of a cache folder, committed to the site, could lead outside it: entries would be
+/// read from there and written there. Shared by the scan cache and the reuse manifest.
+pub(crate) fn plain_folders<'a>(folders: impl IntoIterator<Item = &'a Path>) -> bool {
+    folders
+        .into_iter()
+        .all(|folder| match std::fs::symlink_metadata(folder) {
+            Ok(m) => m.file_type().is_dir(),
+            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        })
+}
+
+/// Writes `value` as JSON to `path` through a temporary file and a rename, so a reader
+/// never sees half of it; on any failure the temporary file is removed and nothing else
+/// happens (a cache only saves time).
+pub(crate) fn write_json_atomically(path: &Path, value: &impl Serialize) {
+    use std::io::Write;
+    let temporary = path.with_extension(format!("partial-{}", std::process::id()));
+    let written = std::fs::File::create(&temporary).is_ok_and(|out| {
+        let mut out = std::io::BufWriter::new(out);
+        serde_json::to_writer(&mut out, value).is_ok() && out.flush().is_ok()
+    });
+    if !written || std::fs::rename(&temporary, path).is_err() {
+        let _ = std::fs::remove_file(&temporary);
     }
 }

@@ -6,13 +6,13 @@
 //! stale manifest is ignored: the build then writes everything.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::key::FORMAT;
+use crate::dataset::cache::{plain_folders, write_json_atomically};
 use crate::dataset::scan::hex;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::FileDigest;
@@ -94,15 +94,12 @@ fn reuse_dir(root: &Path) -> PathBuf {
     root.join(layout::CACHE).join("reuse")
 }
 
-/// The cache folders are plain folders of ours (or not there yet): a symbolic link in
-/// their place, committed to the site, could lead outside it.
+/// The cache folders are plain folders of ours (or not there yet).
 fn folders_are_own(root: &Path) -> bool {
-    [root.join(layout::CACHE), reuse_dir(root)].iter().all(
-        |folder| match std::fs::symlink_metadata(folder) {
-            Ok(m) => m.file_type().is_dir(),
-            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-        },
-    )
+    plain_folders([
+        root.join(layout::CACHE).as_path(),
+        reuse_dir(root).as_path(),
+    ])
 }
 
 /// A relative path of plain names only: nothing a manifest lists may lead out of the
@@ -160,14 +157,7 @@ pub(super) fn save(
     if !folders_are_own(root) || std::fs::create_dir_all(reuse_dir(root)).is_err() {
         return;
     }
-    let temporary = file.with_extension(format!("partial-{}", std::process::id()));
-    let written = std::fs::File::create(&temporary).is_ok_and(|out| {
-        let mut out = std::io::BufWriter::new(out);
-        serde_json::to_writer(&mut out, &manifest).is_ok() && out.flush().is_ok()
-    });
-    if !written || std::fs::rename(&temporary, &file).is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
+    write_json_atomically(&file, &manifest);
 }
 
 #[cfg(test)]
