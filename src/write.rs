@@ -192,6 +192,27 @@ pub fn write_dataset(
     Ok(digests)
 }
 
+/// [`write_dataset`] as one step of `writer` (a failure is recorded against the dataset's
+/// Markdown file): the digests of its metadata files, none when it failed (the build then
+/// fails and nothing is published).
+pub fn write_dataset_step(
+    site: &Site,
+    renderer: &Renderer,
+    dataset: &Dataset,
+    writer: &Writer,
+    csv_copy: CsvCopy,
+) -> Vec<FileDigest> {
+    let mut digests = Vec::new();
+    writer.run(
+        || {
+            digests = write_dataset(site, renderer, dataset, writer, csv_copy)?;
+            Ok(())
+        },
+        &dataset.markdown_path,
+    );
+    digests
+}
+
 /// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
 fn write_citation_files(site: &Site, dataset: &Dataset, writer: &Writer) -> Result<(), Diagnostic> {
     let texts = metadata::citation_files::citations(site, dataset);

@@ -40,14 +40,7 @@ pub(super) fn render_affected(
             } else {
                 CsvCopy::Write
             };
-            let mut digests = Vec::new();
-            writer.run(
-                || {
-                    digests = write::write_dataset(shared, renderer, dataset, writer, csv_copy)?;
-                    Ok(())
-                },
-                &dataset.markdown_path,
-            );
+            let digests = write::write_dataset_step(shared, renderer, dataset, writer, csv_copy);
             (index, digests)
         })
         .collect();

@@ -18,18 +18,7 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
     let digests: Vec<_> = shared
         .datasets
         .par_iter()
-        .map(|dataset| {
-            let mut digests = Vec::new();
-            writer.run(
-                || {
-                    digests =
-                        write::write_dataset(shared, renderer, dataset, writer, CsvCopy::Write)?;
-                    Ok(())
-                },
-                &dataset.markdown_path,
-            );
-            digests
-        })
+        .map(|dataset| write::write_dataset_step(shared, renderer, dataset, writer, CsvCopy::Write))
         .collect();
     for (dataset, digests) in site.datasets.iter_mut().zip(digests) {
         Arc::make_mut(dataset).record_digests(digests);

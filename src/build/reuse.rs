@@ -122,7 +122,7 @@ impl Reuse {
         }
         let recorder = Recorder::new(writer.sink());
         let own = Writer::new(&recorder);
-        let digests = written(site, renderer, dataset, &own);
+        let digests = write::write_dataset_step(site, renderer, dataset, &own, CsvCopy::Write);
         let files = own.files();
         let problems = own.into_problems();
         if let (Some(key), true) = (key, problems.is_empty()) {
@@ -166,24 +166,5 @@ pub(super) fn write_dataset(
     if let Some(reuse) = reuse {
         return reuse.write(site, renderer, dataset, writer);
     }
-    written(site, renderer, dataset, writer)
-}
-
-/// Writes one dataset's files; returns the digests of its metadata files (none when the
-/// write failed: the build then fails and nothing is published).
-fn written(
-    site: &Site,
-    renderer: &Renderer,
-    dataset: &Dataset,
-    writer: &Writer,
-) -> Vec<FileDigest> {
-    let mut digests = Vec::new();
-    writer.run(
-        || {
-            digests = write::write_dataset(site, renderer, dataset, writer, CsvCopy::Write)?;
-            Ok(())
-        },
-        &dataset.markdown_path,
-    );
-    digests
+    write::write_dataset_step(site, renderer, dataset, writer, CsvCopy::Write)
 }

@@ -163,7 +163,7 @@ fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String
         let row_word = if *count == 1 { "row" } else { "rows" };
         label.clear();
         let _ = write!(label, "{lower} to under {}: ", lower + width);
-        format_cell(ColumnType::Integer, &count.to_string(), &mut label);
+        label.push_str(&thousands(*count));
         label.push(' ');
         label.push_str(row_word);
         escape_html_into(&label, &mut svg);
