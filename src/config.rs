@@ -57,6 +57,10 @@ pub struct SiteConfig {
     /// Hidden: lowered only by tests.
     #[serde(default = "default_sitemap_urls", rename = "_sitemap_urls")]
     pub sitemap_urls: NonZeroUsize,
+    /// Datasets per DCAT catalog file; past it the catalog is paged. Hidden: lowered only
+    /// by tests.
+    #[serde(default = "default_dcat_page_datasets", rename = "_dcat_page_datasets")]
+    pub dcat_page_datasets: NonZeroUsize,
 }
 
 /// `[markdown]`: how the prose of every page is rendered.
@@ -87,6 +91,12 @@ fn default_feed_entries() -> usize {
 
 fn default_sitemap_urls() -> NonZeroUsize {
     NonZeroUsize::new(50_000).unwrap_or(NonZeroUsize::MIN)
+}
+
+/// One catalog file stays under about 8 MB per syntax, which a harvester fetches and parses
+/// in one go (ckanext-dcat's own endpoint pages at 100).
+fn default_dcat_page_datasets() -> NonZeroUsize {
+    NonZeroUsize::new(1_000).unwrap_or(NonZeroUsize::MIN)
 }
 
 fn default_table_rows() -> TableRows {

@@ -172,6 +172,7 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         .extend(stale_listing_pages(before, after, &out.tags));
     if out.listings {
         out.stale_files.extend(stale_sitemaps(before, after));
+        out.stale_files.extend(stale_catalog_pages(before, after));
     }
     out
 }
@@ -198,6 +199,19 @@ fn stale_sitemaps(before: &Site, after: &Site) -> Vec<String> {
             .collect()
     };
     files(before).difference(&files(after)).cloned().collect()
+}
+
+/// DCAT catalog pages (`data/catalog/<n>.ttl`) that `before` wrote and `after` no longer
+/// writes (the catalog shrank).
+fn stale_catalog_pages(before: &Site, after: &Site) -> Vec<String> {
+    use crate::metadata::dcat::{files, page_count};
+    if page_count(before) > 1 && page_count(after) == 1 {
+        // No page past the first is left: their folder goes, as a clean build has none.
+        return vec!["data/catalog".to_string()];
+    }
+    let paths =
+        |site: &Site| -> BTreeSet<String> { files(site).into_iter().map(|f| f.0).collect() };
+    paths(before).difference(&paths(after)).cloned().collect()
 }
 
 /// Pages of All datasets and of the tags in `tags` that `before` had and `after` no longer

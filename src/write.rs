@@ -290,7 +290,12 @@ fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
 
 /// The catalog, search index, sitemap, feed and robots.txt; `ordered` is every dataset in
 /// listing order.
-pub fn write_site_metadata(site: &Site, ordered: &[usize], writer: &Writer) {
+pub fn write_site_metadata(
+    site: &Site,
+    ordered: &[usize],
+    dcat_page: &(dyn Fn(usize) -> bool + Sync),
+    writer: &Writer,
+) {
     use metadata::catalog_files as files;
     let no_file = Path::new(layout::SITE_TOML);
     let paths = files::page_paths(site);
@@ -336,10 +341,13 @@ pub fn write_site_metadata(site: &Site, ordered: &[usize], writer: &Writer) {
                 no_file,
             );
         });
-        for (path, syntax) in metadata::dcat::FILES {
+        for (path, syntax, page) in metadata::dcat::files(site) {
+            if !dcat_page(page) {
+                continue;
+            }
             scope.spawn(move |_| {
                 writer.run(
-                    || writer.stream(path, |out| metadata::dcat::write(site, syntax, out)),
+                    || writer.stream(&path, |out| metadata::dcat::write(site, syntax, page, out)),
                     no_file,
                 )
             });

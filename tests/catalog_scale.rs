@@ -130,6 +130,26 @@ fn ten_thousand_datasets_make_bounded_pages_a_short_feed_and_a_sitemap_index() {
         serde_json::from_slice(&std::fs::read(output.join("data/catalog.json")).unwrap()).unwrap();
     assert_eq!(catalog["datasets"].as_array().unwrap().len(), DATASETS);
 
+    // The DCAT catalog comes in pages of 1,000 datasets, each page bounded (harvesters
+    // follow their Hydra links; tests/harvest.rs walks them with rdflib).
+    let mut in_catalog = 0;
+    for page in 1..=10 {
+        let path = match page {
+            1 => output.join("data/catalog.ttl"),
+            n => output.join(format!("data/catalog/{n}.ttl")),
+        };
+        let ttl = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            ttl.len() < 10_000_000,
+            "{} is {} bytes",
+            path.display(),
+            ttl.len()
+        );
+        in_catalog += ttl.matches("\n    a dcat:Dataset ;").count();
+    }
+    assert_eq!(in_catalog, DATASETS);
+    assert!(!output.join("data/catalog/11.ttl").exists());
+
     // The feed holds the configured number of entries.
     let feed = std::fs::read_to_string(output.join("feed.xml")).unwrap();
     assert_eq!(feed.matches("<entry>").count(), 30);

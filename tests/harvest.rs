@@ -52,6 +52,33 @@ fn python(bin: &Path, script_name: &str, args: &[&Path]) -> (bool, Value) {
     (out.status.success(), report)
 }
 
+/// Builds the site at `root` into `output` with the binary; the build must succeed.
+fn build_into(root: &Path, output: &Path) {
+    let built = common::run(&[
+        "build",
+        "--root",
+        root.to_str().unwrap(),
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+}
+
+/// Runs a Python `probe` (`-c`) with `args`; returns the JSON it prints.
+fn probe_report(bin: &Path, probe: &str, args: &[&std::ffi::OsStr]) -> Value {
+    let result = Command::new(bin.join("python"))
+        .args(["-c", probe])
+        .args(args)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&result.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&result.stderr)))
+}
+
 fn slugs(output: &Path) -> Vec<String> {
     let catalog: Value =
         serde_json::from_slice(&std::fs::read(output.join("data/catalog.json")).unwrap()).unwrap();
@@ -178,18 +205,7 @@ fn hostile_titles_and_urls_survive_turtle_and_json_ld() {
     );
     common::write_small_site(&root, &front, common::SMALL_BODY, b"label,value\na,1\nb,\n");
     let output = dir.path().join("public");
-    let built = common::run(&[
-        "build",
-        "--root",
-        root.to_str().unwrap(),
-        "--output",
-        output.to_str().unwrap(),
-    ]);
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    build_into(&root, &output);
     let probe = r#"
 import json, sys, rdflib
 from rdflib.compare import isomorphic
@@ -204,13 +220,7 @@ print(json.dumps({"same": isomorphic(t, j), "title": str(t.value(d, DCT.title)),
   "description": str(t.value(d, DCT.description)), "license": str(t.value(dist, DCT.license)),
   "access": sorted(str(u) for u in t.objects(None, DCAT.accessURL))}))
 "#;
-    let result = Command::new(bin.join("python"))
-        .args(["-c", probe])
-        .arg(&output)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&result.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&result.stderr)));
+    let report = probe_report(&bin, probe, &[output.as_os_str()]);
     assert_eq!(report["same"], true, "{report}");
     assert_eq!(report["title"], HOSTILE_TITLE);
     assert_eq!(
@@ -282,4 +292,88 @@ fn croissant_and_catalog_are_linked_and_deterministic() {
         assert!(bytes.len() > 1000, "{name}");
         assert_eq!(bytes, std::fs::read(second.join(name)).unwrap(), "{name}");
     }
+}
+
+/// Past 1,000 datasets (here 20, through the hidden setting) the DCAT catalog is paged: a harvester that follows Hydra's links
+/// the way ckanext-dcat does (`hydra:PagedCollection`/`nextPage`, else
+/// `PartialCollectionView`/`next`) from `data/catalog.ttl` (and from the JSON-LD) reaches
+/// every page once and finds every dataset once; each page states the same graph in both
+/// syntaxes apart from its own page links, and names as `dcat:dataset` exactly its datasets.
+#[test]
+fn a_large_catalog_is_paged_the_way_harvesters_follow() {
+    let Some(bin) = validators() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    common::catalog::write_catalog(&root, 41, "_dcat_page_datasets = 20\n");
+    let output = dir.path().join("public");
+    build_into(&root, &output);
+    let probe = r#"
+import json, sys, rdflib
+from rdflib.compare import isomorphic
+out, base = sys.argv[1], sys.argv[2]
+H = rdflib.Namespace("http://www.w3.org/ns/hydra/core#")
+DCAT = rdflib.Namespace("http://www.w3.org/ns/dcat#")
+def next_page(g):
+    for node in g.subjects(rdflib.RDF.type, H.PagedCollection):
+        for o in g.objects(node, H.nextPage):
+            return str(o)
+    for node in g.subjects(rdflib.RDF.type, H.PartialCollectionView):
+        for o in g.objects(node, H.next):
+            return str(o)
+def without_paging(g):
+    h = rdflib.Graph()
+    for t in g:
+        if not str(t[1]).startswith(str(H)) and t[2] not in (H.PagedCollection, H.PartialCollectionView):
+            h.add(t)
+    return h
+report = {}
+for first, fmt in (("data/catalog.ttl", "turtle"), ("data/catalog.jsonld", "json-ld")):
+    url, pages, datasets, named_match, same = base + first, [], [], True, True
+    while url and len(pages) < 10:
+        path = out + "/" + url[len(base):]
+        g = rdflib.Graph().parse(path, format=fmt)
+        pages.append(url[len(base):])
+        here = sorted(str(d) for d in g.subjects(rdflib.RDF.type, DCAT.Dataset))
+        named = sorted(str(d) for d in g.objects(None, DCAT.dataset))
+        named_match = named_match and here == named
+        datasets += here
+        if fmt == "turtle":
+            other = rdflib.Graph().parse(path[: -len("ttl")] + "jsonld", format="json-ld")
+            same = same and isomorphic(without_paging(g), without_paging(other))
+        url = next_page(g)
+    report[fmt] = {"pages": pages, "datasets": len(datasets), "unique": len(set(datasets)),
+                   "named_match": named_match, "same_graph": same}
+print(json.dumps(report))
+"#;
+    let report = probe_report(
+        &bin,
+        probe,
+        &[output.as_os_str(), common::catalog::BASE.as_ref()],
+    );
+    assert_eq!(
+        report["turtle"]["pages"],
+        serde_json::json!([
+            "data/catalog.ttl",
+            "data/catalog/2.ttl",
+            "data/catalog/3.ttl"
+        ]),
+        "{report}"
+    );
+    assert_eq!(
+        report["json-ld"]["pages"],
+        serde_json::json!([
+            "data/catalog.jsonld",
+            "data/catalog/2.jsonld",
+            "data/catalog/3.jsonld"
+        ]),
+        "{report}"
+    );
+    for syntax in ["turtle", "json-ld"] {
+        assert_eq!(report[syntax]["datasets"], 41, "{report}");
+        assert_eq!(report[syntax]["unique"], 41, "{report}");
+        assert_eq!(report[syntax]["named_match"], true, "{report}");
+    }
+    assert_eq!(report["turtle"]["same_graph"], true, "{report}");
+    // No page past the last.
+    assert!(!output.join("data/catalog/4.ttl").exists());
 }

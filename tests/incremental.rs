@@ -402,6 +402,17 @@ fn after_edits_the_served_output_is_byte_identical_to_a_clean_build() {
     }
 }
 
+/// Replaces `from` with `to` in the Markdown of set `n` of a generated catalog; its slug.
+fn edit_catalog_dataset(root: &Path, n: usize, from: &str, to: &str) -> String {
+    let slug = common::catalog::slug(n);
+    let markdown = root.join(format!("content/datasets/{slug}.md"));
+    let text = std::fs::read_to_string(&markdown).unwrap();
+    let edited = text.replace(from, to);
+    assert_ne!(edited, text, "{from:?} is found");
+    std::fs::write(&markdown, edited).unwrap();
+    slug
+}
+
 #[test]
 fn an_edit_that_moves_no_dataset_rewrites_only_the_listing_pages_that_show_it() {
     // 30 datasets, 4 per page: All datasets has 8 pages, tag "All" 8, "Even"/"Odd" 4 each.
@@ -411,15 +422,12 @@ fn an_edit_that_moves_no_dataset_rewrites_only_the_listing_pages_that_show_it() 
     let output = site.path().join("public");
     let before = mtimes(&output);
     std::thread::sleep(std::time::Duration::from_millis(20));
-    let slug = common::catalog::slug(7);
-    let markdown = site.path().join(format!("content/datasets/{slug}.md"));
-    let text = std::fs::read_to_string(&markdown).unwrap();
-    let edited = text.replace(
+    let slug = edit_catalog_dataset(
+        site.path(),
+        7,
         "headline = \"Set number 7\"",
         "headline = \"Set number 7, edited\"",
     );
-    assert_ne!(edited, text);
-    std::fs::write(&markdown, edited).unwrap();
     session
         .rebuild([Change::Dataset(slug.clone())], |s| s.commit())
         .unwrap_or_else(|d| panic!("{}", d.render(false)));
@@ -444,4 +452,60 @@ fn an_edit_that_moves_no_dataset_rewrites_only_the_listing_pages_that_show_it() 
     let options = BuildOptions::new(site.path()).output(clean.path().join("public"));
     datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
     assert_eq!(tree(&output), tree(&clean.path().join("public")));
+}
+
+#[test]
+fn an_edit_rewrites_only_the_dcat_page_that_holds_its_dataset() {
+    // 21 datasets, 10 a DCAT page (1,000 by default): 3 pages per syntax.
+    let site = tempfile::tempdir().unwrap();
+    common::catalog::write_catalog(site.path(), 21, "_dcat_page_datasets = 10\n");
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let before = mtimes(&output);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Set 15 is the 16th in slug order: page 2.
+    let slug = edit_catalog_dataset(site.path(), 15, "title = \"", "title = \"Edited ");
+    session
+        .rebuild([Change::Dataset(slug.clone())], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let written = touched(&before, &mtimes(&output));
+    let catalog_pages: BTreeSet<&str> = written
+        .iter()
+        .map(String::as_str)
+        .filter(|f| {
+            f.starts_with("data/catalog.") && !f.ends_with(".json")
+                || f.starts_with("data/catalog/")
+        })
+        .collect();
+    assert_eq!(
+        catalog_pages,
+        BTreeSet::from(["data/catalog/2.jsonld", "data/catalog/2.ttl"]),
+        "{written:?}"
+    );
+    let clean = |name: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let options = BuildOptions::new(site.path()).output(dir.path().join(name));
+        datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+        tree(&dir.path().join(name))
+    };
+    assert!(
+        tree(&output) == clean("public"),
+        "served output differs from a clean build"
+    );
+
+    // Removing the datasets of pages 2 and 3 leaves one page, and no page folder.
+    let removed: Vec<String> = (10..21).map(common::catalog::slug).collect();
+    for slug in &removed {
+        std::fs::remove_file(site.path().join(format!("content/datasets/{slug}.md"))).unwrap();
+    }
+    session
+        .rebuild(removed.iter().map(|s| Change::Dataset(s.clone())), |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(!output.join("data/catalog").exists());
+    assert!(
+        tree(&output) == clean("public"),
+        "served output differs from a clean build"
+    );
 }

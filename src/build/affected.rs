@@ -109,7 +109,13 @@ pub(super) fn render_affected(
     }
     let mut pages = affected.page_count();
     if affected.listings {
-        write_listings(site, renderer, writer, &listing_pages.all);
+        write_listings(
+            site,
+            renderer,
+            writer,
+            &listing_pages.all,
+            &listing_pages.dcat,
+        );
         urls_changed.insert("/".to_string());
         urls_changed.extend(
             crate::site::listing::datasets_pages(site)
@@ -156,6 +162,8 @@ pub(super) fn render_affected(
 #[derive(Debug)]
 pub(super) struct ListingPages {
     pub(super) all: Pages,
+    /// The pages of the DCAT catalog (each syntax alike).
+    pub(super) dcat: Pages,
     /// By tag slug; a tag not named here has all its pages written.
     tags: BTreeMap<String, Pages>,
 }
@@ -165,6 +173,7 @@ impl ListingPages {
     pub(super) fn everything() -> ListingPages {
         ListingPages {
             all: Pages::All,
+            dcat: Pages::All,
             tags: BTreeMap::new(),
         }
     }
@@ -189,11 +198,27 @@ impl ListingPages {
             return ListingPages::everything();
         }
         let per_page = now.config.paginate_by.get();
-        let pages = |before_order: Vec<usize>, now_order: Vec<usize>| -> Pages {
-            let slugs_before = before_order.iter().map(|&i| &before.datasets[i].slug);
-            let slugs_now = now_order.iter().map(|&i| &now.datasets[i].slug);
-            if !slugs_before.eq(slugs_now) {
-                return Pages::All;
+        // When the same datasets are there and no changed one has a new sort key or new
+        // tags, every listing keeps its order: the orders before need not be worked out.
+        let same_keys = before
+            .datasets
+            .iter()
+            .map(|d| &d.slug)
+            .eq(now.datasets.iter().map(|d| &d.slug))
+            && changed.iter().all(|slug| {
+                let key = |site: &Site| {
+                    site.dataset(slug)
+                        .map(|d| (d.updated(), d.front.title.clone(), d.front.tags.clone()))
+                };
+                key(before) == key(now)
+            });
+        let pages = |before_order: Option<Vec<usize>>, now_order: Vec<usize>| -> Pages {
+            if let Some(before_order) = before_order {
+                let slugs_before = before_order.iter().map(|&i| &before.datasets[i].slug);
+                let slugs_now = now_order.iter().map(|&i| &now.datasets[i].slug);
+                if !slugs_before.eq(slugs_now) {
+                    return Pages::All;
+                }
             }
             Pages::Only(
                 now_order
@@ -204,19 +229,49 @@ impl ListingPages {
                     .collect(),
             )
         };
-        let all = pages(listing::all(before), listing::all(now));
+        let order_before = |indexes: &mut dyn Iterator<Item = usize>| {
+            (!same_keys).then(|| listing::order(before, indexes))
+        };
+        let all = pages(
+            order_before(&mut (0..before.datasets.len())),
+            listing::all(now),
+        );
+        let dcat = dcat_pages(before, now, changed);
         let tags = now
             .tags
             .iter()
             .filter_map(|tag| {
                 let old = before.tags.iter().find(|t| t.slug == tag.slug)?;
                 let which = pages(
-                    listing::order(before, old.datasets.iter().copied()),
+                    order_before(&mut old.datasets.iter().copied()),
                     listing::order(now, tag.datasets.iter().copied()),
                 );
                 Some((tag.slug.clone(), which))
             })
             .collect();
-        ListingPages { all, tags }
+        ListingPages { all, dcat, tags }
     }
+}
+
+/// The DCAT catalog pages a change rewrites: those holding a `changed` dataset, when the
+/// catalog lists the same datasets in the same order and states the same catalog facts
+/// before and after; otherwise all of them.
+fn dcat_pages(before: &Site, now: &Site, changed: &BTreeSet<String>) -> Pages {
+    use crate::metadata::dcat;
+    let same_datasets = before
+        .datasets
+        .iter()
+        .map(|d| &d.slug)
+        .eq(now.datasets.iter().map(|d| &d.slug));
+    if !same_datasets || dcat::shared_facts(before) != dcat::shared_facts(now) {
+        return Pages::All;
+    }
+    Pages::Only(
+        now.datasets
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| changed.contains(&d.slug))
+            .map(|(index, _)| dcat::page_of(now, index))
+            .collect(),
+    )
 }

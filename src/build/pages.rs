@@ -29,7 +29,7 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
 /// Renders and writes everything but the datasets' own files; returns the number of HTML
 /// pages of the whole site.
 pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
-    write_listings(site, renderer, writer, &Pages::All);
+    write_listings(site, renderer, writer, &Pages::All, &Pages::All);
     write_not_found(site, renderer, writer);
     site.tags
         .par_iter()
@@ -51,10 +51,16 @@ pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Write
         + site.pages.len()
 }
 
-/// Home, every page of All datasets and the site's metadata files: each lists every
-/// dataset, so they are the slow part of a small rebuild on a large site; they render in
-/// parallel.
-pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer, which: &Pages) {
+/// Home, every page of All datasets (those `which` names) and the site's metadata files
+/// (of the DCAT catalog, the pages `dcat` names): each lists every dataset, so they are
+/// the slow part of a small rebuild on a large site; they render in parallel.
+pub(super) fn write_listings(
+    site: &Site,
+    renderer: &Renderer,
+    writer: &Writer,
+    which: &Pages,
+    dcat: &Pages,
+) {
     let ordered = site::listing::all(site);
     let pages = site::listing::page_count(site, ordered.len());
     rayon::join(
@@ -78,7 +84,7 @@ pub(super) fn write_listings(site: &Site, renderer: &Renderer, writer: &Writer, 
                             )
                         })
                 },
-                || write::write_site_metadata(site, &ordered, writer),
+                || write::write_site_metadata(site, &ordered, &|page| dcat.includes(page), writer),
             )
         },
     );

@@ -295,11 +295,12 @@ impl Session {
             diagnostics.extend(problems);
             return Err(diagnostics);
         }
+        // Only datasets read again can quote other figures (the others are the same).
         let figures = plan
-            .site
+            .affected
             .datasets
             .iter()
-            .filter_map(|now| Some((self.site.dataset(&now.slug)?, now)))
+            .filter_map(|slug| Some((self.site.dataset(slug)?, plan.site.dataset(slug)?)))
             .flat_map(|(before, now)| {
                 crate::dataset::figures::changes(&before.figures, &now.figures)
                     .into_iter()
@@ -307,7 +308,7 @@ impl Session {
             })
             .collect();
         self.site = plan.site;
-        self.file_problems = plan.file_problems;
+        plan.problems.apply(&mut self.file_problems);
         self.pending.clear();
         Ok(RebuildReport {
             changed,

@@ -105,6 +105,27 @@ impl Dataset {
         text
     }
 
+    /// How many characters [`Dataset::description`] has, without building it (checked
+    /// for every dataset on every `serve` rebuild).
+    pub fn description_chars(&self) -> usize {
+        if let Some(kept) = &self.slim_description {
+            return kept.chars().count();
+        }
+        if let Some(d) = &self.front.description {
+            return d.trim().chars().count();
+        }
+        let lede = self.body.lede_text.chars().count();
+        let method = self
+            .body
+            .section("Method")
+            .map_or(0, |m| m.summary_text.chars().count());
+        match (lede, method) {
+            (_, 0) => lede,
+            (0, _) => method,
+            _ => lede + " Method: ".len() + method,
+        }
+    }
+
     /// How many columns the CSV has (its header's length; kept when slimmed).
     pub fn column_count(&self) -> usize {
         if self.slimmed {

@@ -2,6 +2,13 @@
 //! data portals that harvest DCAT (CKAN's harvester, data.europa.eu, national portals):
 //! every dataset with its CSV, Data Package, CSVW and Croissant distributions. Both files
 //! are written from the same nodes ([`super::rdf`]), one dataset at a time.
+//!
+//! Past 1,000 datasets (`_dcat_page_datasets`) the catalog is paged the way DCAT harvesters follow (CKAN's
+//! ckanext-dcat, piveau): `data/catalog.ttl` is page 1, `data/catalog/<n>.ttl` page n, and
+//! each page carries a Hydra node linking first, previous, next and last page (both the
+//! current `hydra:PartialCollectionView` terms and the older `hydra:PagedCollection` ones).
+//! A page holds the datasets in slug order, so an edit in `serve` rewrites one page per
+//! syntax instead of 150 MB at 10,000 datasets.
 
 use std::io::{self, Write};
 
@@ -18,11 +25,44 @@ pub enum Syntax {
     JsonLd,
 }
 
-/// Where each syntax is written.
-pub const FILES: [(&str, Syntax); 2] = [
-    ("data/catalog.ttl", Syntax::Turtle),
-    ("data/catalog.jsonld", Syntax::JsonLd),
-];
+/// Both syntaxes, in the order they are written.
+pub const SYNTAXES: [Syntax; 2] = [Syntax::Turtle, Syntax::JsonLd];
+
+/// Datasets per catalog file (the hidden setting `_dcat_page_datasets`, 1,000).
+fn per_page(site: &Site) -> usize {
+    site.config.dcat_page_datasets.get()
+}
+
+/// How many catalog files each syntax has (at least one, even with no dataset).
+pub fn page_count(site: &Site) -> usize {
+    site.datasets.len().div_ceil(per_page(site)).max(1)
+}
+
+/// The site-relative path of page `page` (from 1) in `syntax`.
+pub fn page_path(syntax: Syntax, page: usize) -> String {
+    let extension = match syntax {
+        Syntax::Turtle => "ttl",
+        Syntax::JsonLd => "jsonld",
+    };
+    match page {
+        0 | 1 => format!("data/catalog.{extension}"),
+        n => format!("data/catalog/{n}.{extension}"),
+    }
+}
+
+/// Every catalog file of `site`: (path, syntax, page).
+pub fn files(site: &Site) -> Vec<(String, Syntax, usize)> {
+    let pages = page_count(site);
+    SYNTAXES
+        .iter()
+        .flat_map(|&syntax| (1..=pages).map(move |page| (page_path(syntax, page), syntax, page)))
+        .collect()
+}
+
+/// The page (from 1) that holds the dataset at `index` in `Site::datasets`.
+pub fn page_of(site: &Site, index: usize) -> usize {
+    index / per_page(site) + 1
+}
 
 const EU: &str = "http://publications.europa.eu/resource/authority/";
 const IANA: &str = "http://www.iana.org/assignments/media-types/";
@@ -74,9 +114,15 @@ const KINDS: [Kind; 4] = [
     },
 ];
 
-/// Writes the whole catalog in one syntax. Memory holds one dataset's nodes at a time
-/// (a whole dataset, as `serve` keeps them, also keeps its finished part for next time).
-pub fn write(site: &Site, syntax: Syntax, out: &mut dyn Write) -> io::Result<()> {
+/// Writes page `page` (from 1) of the catalog in one syntax. Memory holds one dataset's
+/// nodes at a time (a whole dataset, as `serve` keeps them, also keeps its finished part
+/// for next time).
+pub fn write(site: &Site, syntax: Syntax, page: usize, out: &mut dyn Write) -> io::Result<()> {
+    let pages = page_count(site);
+    let page = page.clamp(1, pages);
+    let count = site.datasets.len();
+    let start = ((page - 1) * per_page(site)).min(count);
+    let datasets = &site.datasets[start..(start + per_page(site)).min(count)];
     match syntax {
         Syntax::Turtle => {
             rdf::turtle_prefixes(out)?;
@@ -89,8 +135,12 @@ pub fn write(site: &Site, syntax: Syntax, out: &mut dyn Write) -> io::Result<()>
         }
     }
     // The site's own nodes come first, so every dataset's part starts with a separator.
-    out.write_all(part(&site_nodes(site), syntax, true)?.as_bytes())?;
-    for dataset in &site.datasets {
+    let mut nodes = site_nodes(site, datasets);
+    if pages > 1 {
+        nodes.push(paging_node(site, syntax, page, pages));
+    }
+    out.write_all(part(&nodes, syntax, true)?.as_bytes())?;
+    for dataset in datasets {
         if dataset.is_slim() {
             out.write_all(part(&dataset_nodes(site, dataset), syntax, false)?.as_bytes())?;
             continue;
@@ -171,8 +221,50 @@ fn language_iri(tag: &str) -> Option<String> {
         .map(|(_, eu)| format!("{EU}language/{eu}"))
 }
 
-/// The catalog, its agents and the shared vocabulary terms (media types, formats, standards).
-fn site_nodes(site: &Site) -> Vec<Node> {
+/// Where a page stands among the others, in the Hydra terms harvesters follow: the current
+/// ones (`first`, `next`, …) and the older `PagedCollection` ones that ckanext-dcat also
+/// reads (`firstPage`, `nextPage`, …), all IRIs of the same syntax's files.
+fn paging_node(site: &Site, syntax: Syntax, page: usize, pages: usize) -> Node {
+    let url = |n: usize| site.config.absolute_url(&page_path(syntax, n));
+    let mut node = Node::new(
+        &url(page),
+        &["hydra:PartialCollectionView", "hydra:PagedCollection"],
+    );
+    node.iri("hydra:first", &url(1))
+        .iri("hydra:firstPage", &url(1))
+        .iri("hydra:last", &url(pages))
+        .iri("hydra:lastPage", &url(pages));
+    if page > 1 {
+        node.iri("hydra:previous", &url(page - 1))
+            .iri("hydra:previousPage", &url(page - 1));
+    }
+    if page < pages {
+        node.iri("hydra:next", &url(page + 1))
+            .iri("hydra:nextPage", &url(page + 1));
+    }
+    node.typed(
+        "hydra:totalItems",
+        &site.datasets.len().to_string(),
+        "xsd:integer",
+    )
+    .typed(
+        "hydra:itemsPerPage",
+        &per_page(site).to_string(),
+        "xsd:integer",
+    );
+    node
+}
+
+/// The catalog facts every page states alike (everything but its datasets): a rebuild
+/// that leaves them and the datasets' order as they were rewrites only the pages of the
+/// datasets it changed.
+pub fn shared_facts(site: &Site) -> Vec<Node> {
+    site_nodes(site, &[])
+}
+
+/// The catalog (naming `datasets`, those of this page), its agents and the shared
+/// vocabulary terms (media types, formats, standards).
+fn site_nodes(site: &Site, datasets: &[std::sync::Arc<Dataset>]) -> Vec<Node> {
     let config = &site.config;
     let lang = language(site);
     let mut nodes = Vec::new();
@@ -211,7 +303,7 @@ fn site_nodes(site: &Site) -> Vec<Node> {
     {
         catalog.typed("dct:modified", &updated, rdf::temporal_datatype(&updated));
     }
-    for dataset in &site.datasets {
+    for dataset in datasets {
         catalog.iri("dcat:dataset", &dataset_iri(site, dataset));
     }
     nodes.push(catalog);
@@ -416,4 +508,17 @@ fn distribution(
         .typed("spdx:checksumValue", &sha256, "xsd:hexBinary");
     extra.push(checksum);
     node
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_page_keeps_the_plain_name() {
+        assert_eq!(page_path(Syntax::Turtle, 1), "data/catalog.ttl");
+        assert_eq!(page_path(Syntax::JsonLd, 1), "data/catalog.jsonld");
+        assert_eq!(page_path(Syntax::Turtle, 2), "data/catalog/2.ttl");
+        assert_eq!(page_path(Syntax::JsonLd, 12), "data/catalog/12.jsonld");
+    }
 }

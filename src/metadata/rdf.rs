@@ -13,6 +13,7 @@ pub const PREFIXES: &[(&str, &str)] = &[
     ("dcatap", "http://data.europa.eu/r5r/"),
     ("dct", "http://purl.org/dc/terms/"),
     ("foaf", "http://xmlns.com/foaf/0.1/"),
+    ("hydra", "http://www.w3.org/ns/hydra/core#"),
     ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
     ("skos", "http://www.w3.org/2004/02/skos/core#"),
     ("spdx", "http://spdx.org/rdf/terms#"),
