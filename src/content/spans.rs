@@ -26,10 +26,17 @@ impl Spans {
     /// Indexes `toml_text`, which starts at byte `offset` of the whole file. A text that
     /// does not parse gives an empty index: the typed parse reports its error.
     pub fn parse(toml_text: &str, offset: usize) -> Spans {
-        let mut spans = Spans::default();
-        if let Ok(document) = ImDocument::parse(toml_text) {
-            spans.table("", document.as_table(), offset);
+        match ImDocument::parse(toml_text) {
+            Ok(document) => Spans::of_document(&document, offset),
+            Err(_) => Spans::default(),
         }
+    }
+
+    /// Indexes a document already parsed (its text starts at byte `offset` of the whole
+    /// file), so that the typed values can be read from the same parse.
+    pub fn of_document(document: &ImDocument<&str>, offset: usize) -> Spans {
+        let mut spans = Spans::default();
+        spans.table("", document.as_table(), offset);
         spans
     }
 
