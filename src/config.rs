@@ -110,19 +110,18 @@ impl SiteConfig {
         if !characters.is_empty() {
             return Err(characters);
         }
-        let (mut config, spans) = parse_toml_with_spans::<SiteConfig>(display, &text, &text, 0)
-            .map_err(|d| {
-                // serde stops at the first missing key; name them all, with their shapes.
-                let mut all = required::problems(display, &text);
-                // The same problem said better (a string `author`) replaces serde's words.
-                let said = |r: &Diagnostic| {
-                    r.message == d.message || (r.line.is_some() && r.line == d.line)
-                };
-                if !all.iter().any(said) {
-                    all.insert(0, d);
-                }
-                all
-            })?;
+        let parsed = parse_toml_with_spans::<SiteConfig>(display, &text, &text, 0);
+        let (mut config, spans) = parsed.map_err(|d| {
+            // serde stops at the first missing key; name them all, with their shapes.
+            let mut all = required::problems(display, &text);
+            // The same problem said better (a string `author`) replaces serde's words.
+            let said =
+                |r: &Diagnostic| r.message == d.message || (r.line.is_some() && r.line == d.line);
+            if !all.iter().any(said) {
+                all.insert(0, d);
+            }
+            all
+        })?;
         let locator = crate::content::spans::Locator {
             file: display,
             text: &text,
