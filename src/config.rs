@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::content::markdown::RawHtml;
 use crate::content::validate::{self, Region};
-use crate::content::{front_matter::parse_toml, License, TableRows};
+use crate::content::{front_matter::parse_toml_with_spans, License, TableRows};
 use crate::diagnostics::Diagnostic;
 
 /// A person or organisation credited as author or publisher.
@@ -120,7 +120,8 @@ impl SiteConfig {
         if !characters.is_empty() {
             return Err(characters);
         }
-        let mut config: SiteConfig = parse_toml(display, &text, &text, 0).map_err(|d| {
+        let parsed = parse_toml_with_spans::<SiteConfig>(display, &text, &text, 0);
+        let (mut config, spans) = parsed.map_err(|d| {
             // serde stops at the first missing key; name them all, with their shapes.
             let mut all = required::problems(display, &text);
             // The same problem said better (a string `author`) replaces serde's words.
@@ -131,12 +132,12 @@ impl SiteConfig {
             }
             all
         })?;
-        let mut problems = validate::site_settings(display, &text);
         let locator = crate::content::spans::Locator {
             file: display,
             text: &text,
-            spans: crate::content::spans::Spans::parse(&text, 0),
+            spans,
         };
+        let mut problems = validate::site_settings_located(&locator);
         crate::content::dialect::check_missing_values(
             config.missing_values.as_deref(),
             "missing_values",

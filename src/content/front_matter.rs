@@ -1,10 +1,13 @@
 //! Splitting a Markdown file into its TOML front matter and body, and parsing TOML
 //! with errors located in the file the author edits (not in the front matter fragment).
 
+use std::ops::Range;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use super::spans::Spans;
+use super::toml_document;
 use crate::diagnostics::{did_you_mean, line_column, Diagnostic};
 
 /// A Markdown file cut at its `+++` fences.
@@ -59,19 +62,39 @@ pub fn parse_toml<T: DeserializeOwned>(
     toml_text: &str,
     toml_offset: usize,
 ) -> Result<T, Diagnostic> {
-    toml::from_str(toml_text).map_err(|err| toml_diagnostic(file, whole_text, toml_offset, &err))
+    toml_document::parse(toml_text)
+        .and_then(toml_document::deserialize)
+        .map_err(|err| toml_diagnostic(file, whole_text, toml_offset, err.message(), err.span()))
 }
 
-fn toml_diagnostic(
+/// [`parse_toml`] and the spans of the text's keys and values ([`Spans`]), both read
+/// from one parse of the text.
+pub fn parse_toml_with_spans<T: DeserializeOwned>(
+    file: &Path,
+    whole_text: &str,
+    toml_text: &str,
+    toml_offset: usize,
+) -> Result<(T, Spans), Diagnostic> {
+    toml_document::parse(toml_text)
+        .and_then(|document| {
+            let spans = Spans::of_document(&document, toml_offset);
+            Ok((toml_document::deserialize(document)?, spans))
+        })
+        .map_err(|err| toml_diagnostic(file, whole_text, toml_offset, err.message(), err.span()))
+}
+
+/// The diagnostic for a TOML error: the crate's `message`, at `span` of the TOML text.
+pub(super) fn toml_diagnostic(
     file: &Path,
     whole_text: &str,
     toml_offset: usize,
-    err: &toml::de::Error,
+    message: &str,
+    span: Option<Range<usize>>,
 ) -> Diagnostic {
-    let message = err.message().trim();
+    let message = message.trim();
     let problem = TomlProblem::read(message);
     let mut diagnostic = Diagnostic::error(file, problem.describe(message));
-    if let Some(span) = err.span() {
+    if let Some(span) = span {
         let (line, column) = line_column(whole_text, toml_offset + span.start);
         diagnostic = diagnostic.at(line, column).with_source_from(whole_text);
     }

@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod numbers;
 pub mod placeholders;
 pub mod spans;
+pub mod toml_document;
 pub mod toml_escapes;
 pub mod validate;
 

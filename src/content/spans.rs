@@ -6,6 +6,7 @@
 //! header, so the index is one walk over the parsed document.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::Path;
 
@@ -16,122 +17,176 @@ use crate::diagnostics::{line_column, Diagnostic};
 /// The spans of one TOML text, by key path, as offsets into the whole file.
 #[derive(Debug, Clone, Default)]
 pub struct Spans {
-    keys: HashMap<String, usize>,
-    values: HashMap<String, usize>,
-    /// The string values, decoded, for the checks that read them with their place.
-    strings: HashMap<String, String>,
+    places: HashMap<String, At>,
+}
+
+/// What the index knows of one key path: where its key and its value start, and the
+/// value decoded when it is a string (for the checks that read it with its place).
+#[derive(Debug, Clone, Default)]
+struct At {
+    key: Option<usize>,
+    value: Option<usize>,
+    string: Option<String>,
 }
 
 impl Spans {
     /// Indexes `toml_text`, which starts at byte `offset` of the whole file. A text that
     /// does not parse gives an empty index: the typed parse reports its error.
     pub fn parse(toml_text: &str, offset: usize) -> Spans {
-        let mut spans = Spans::default();
-        if let Ok(document) = ImDocument::parse(toml_text) {
-            spans.table("", document.as_table(), offset);
+        match ImDocument::parse(toml_text) {
+            Ok(document) => Spans::of_document(&document, offset),
+            Err(_) => Spans::default(),
         }
+    }
+
+    /// Indexes a document already parsed (its text starts at byte `offset` of the whole
+    /// file), so that the typed values can be read from the same parse.
+    pub fn of_document(document: &ImDocument<&str>, offset: usize) -> Spans {
+        let mut spans = Spans::default();
+        spans.table(&mut String::new(), document.as_table(), offset);
         spans
     }
 
     /// Where the key at `path` starts (`columns[2].pattern` -> the `p` of `pattern`).
     pub fn key(&self, path: &str) -> Option<usize> {
-        self.keys.get(path).copied()
+        self.places.get(path)?.key
     }
 
     /// Where the value at `path` starts: its opening quote or bracket, or the `[[…]]`
     /// header of an entry of an array of tables (`charts[1]`).
     pub fn value(&self, path: &str) -> Option<usize> {
-        self.values.get(path).copied()
+        self.places.get(path)?.value
     }
 
     /// The string at `path` and where its value starts.
     pub fn string(&self, path: &str) -> Option<(&str, usize)> {
-        Some((self.strings.get(path)?.as_str(), self.value(path)?))
+        let at = self.places.get(path)?;
+        Some((at.string.as_deref()?, at.value?))
     }
 
     /// The paths of the entries of the array at `path`: `tags[0]`, `tags[1]`, ….
     pub fn entries<'a>(&'a self, path: &'a str) -> impl Iterator<Item = String> + 'a {
         (0..)
             .map(move |n| format!("{path}[{n}]"))
-            .take_while(|entry| self.values.contains_key(entry))
+            .take_while(|entry| self.value(entry).is_some())
     }
 
-    fn table(&mut self, path: &str, table: &Table, offset: usize) {
+    // The walk keeps one path buffer, a child's name pushed on and cut off again, so
+    // that each key path is allocated once, as the index's key.
+
+    fn table(&mut self, path: &mut String, table: &Table, offset: usize) {
         for (name, item) in table.iter() {
-            let child = child_path(path, name);
-            if let Some(start) = table.key(name).and_then(|k| k.span()).map(|s| s.start) {
-                self.keys.insert(child.clone(), offset + start);
+            let parent = path.len();
+            push_key(path, name);
+            let key = table.key(name).and_then(|k| k.span());
+            match item {
+                Item::Value(value) => self.value_of(path, key, value, offset),
+                Item::Table(child) => {
+                    self.record(path, key, child.span(), offset);
+                    self.table(path, child, offset);
+                }
+                Item::ArrayOfTables(array) => {
+                    self.record(path, key, array.span(), offset);
+                    for (n, child) in array.iter().enumerate() {
+                        let array_path = path.len();
+                        push_index(path, n);
+                        self.record(path, None, child.span(), offset);
+                        self.table(path, child, offset);
+                        path.truncate(array_path);
+                    }
+                }
+                Item::None => {}
             }
-            self.item(&child, item, offset);
+            path.truncate(parent);
         }
     }
 
-    fn item(&mut self, path: &str, item: &Item, offset: usize) {
-        self.record(path, item.span(), offset);
-        match item {
-            Item::Value(value) => self.value_of(path, value, offset),
-            Item::Table(table) => self.table(path, table, offset),
-            Item::ArrayOfTables(array) => {
-                for (n, table) in array.iter().enumerate() {
-                    let entry = format!("{path}[{n}]");
-                    self.record(&entry, table.span(), offset);
-                    self.table(&entry, table, offset);
+    fn value_of(
+        &mut self,
+        path: &mut String,
+        key: Option<Range<usize>>,
+        value: &Value,
+        offset: usize,
+    ) {
+        let at = self.record(path, key, value.span(), offset);
+        match value {
+            Value::String(text) => {
+                if let Some(at) = at {
+                    at.string = Some(text.value().clone());
                 }
             }
-            Item::None => {}
-        }
-    }
-
-    fn value_of(&mut self, path: &str, value: &Value, offset: usize) {
-        self.record(path, value.span(), offset);
-        match value {
             Value::Array(array) => {
                 for (n, element) in array.iter().enumerate() {
-                    self.value_of(&format!("{path}[{n}]"), element, offset);
+                    let parent = path.len();
+                    push_index(path, n);
+                    self.value_of(path, None, element, offset);
+                    path.truncate(parent);
                 }
             }
             Value::InlineTable(table) => {
                 for (name, element) in table.iter() {
-                    let child = child_path(path, name);
-                    if let Some(start) = table.key(name).and_then(|k| k.span()).map(|s| s.start) {
-                        self.keys.insert(child.clone(), offset + start);
-                    }
-                    self.value_of(&child, element, offset);
+                    let parent = path.len();
+                    push_key(path, name);
+                    let key = table.key(name).and_then(|k| k.span());
+                    self.value_of(path, key, element, offset);
+                    path.truncate(parent);
                 }
-            }
-            Value::String(text) => {
-                self.strings.insert(path.to_string(), text.value().clone());
             }
             _ => {}
         }
     }
 
-    fn record(&mut self, path: &str, span: Option<Range<usize>>, offset: usize) {
-        if let Some(span) = span {
-            self.values
-                .entry(path.to_string())
-                .or_insert(offset + span.start);
+    /// Notes the key's and the value's starts at `path` (the first value's start when a
+    /// path is seen twice); nothing when neither is known.
+    fn record(
+        &mut self,
+        path: &str,
+        key: Option<Range<usize>>,
+        value: Option<Range<usize>>,
+        offset: usize,
+    ) -> Option<&mut At> {
+        if key.is_none() && value.is_none() {
+            return None;
         }
+        let at = self.places.entry(path.to_string()).or_default();
+        if let Some(key) = key {
+            at.key = Some(offset + key.start);
+        }
+        if let Some(value) = value {
+            at.value.get_or_insert(offset + value.start);
+        }
+        Some(at)
     }
 }
 
 /// The path of `key` inside the table at `parent`: `parent.key`, the key quoted when it
 /// is not a bare TOML key (so `filter."a.b"` never reads as `filter.a.b`).
 pub fn child_path(parent: &str, key: &str) -> String {
+    let mut path = parent.to_string();
+    push_key(&mut path, key);
+    path
+}
+
+/// Appends `.key` to `path` (`key` alone at the root), quoted as [`child_path`] says.
+fn push_key(path: &mut String, key: &str) {
     let bare = !key.is_empty()
         && key
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    let key = if bare {
-        key.to_string()
-    } else {
-        format!("{key:?}")
-    };
-    if parent.is_empty() {
-        key
-    } else {
-        format!("{parent}.{key}")
+    if !path.is_empty() {
+        path.push('.');
     }
+    if bare {
+        path.push_str(key);
+    } else {
+        // Debug quoting: `"a.b"`, with `"` and `\` escaped.
+        let _ = write!(path, "{key:?}");
+    }
+}
+
+/// Appends `[n]` to `path`.
+fn push_index(path: &mut String, n: usize) {
+    let _ = write!(path, "[{n}]");
 }
 
 /// An error located at byte `offset` of `text`, with its line shown.

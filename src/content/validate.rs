@@ -3,14 +3,14 @@
 //! Each problem points at the character or value at fault, in the file the author edits.
 //!
 //! Positions come from the parser: the values are read with their places from the TOML's
-//! span index (`super::spans`), the one second parse of the text.
+//! span index (`super::spans`), read from the same parse as the typed values.
 
 use std::ops::Range;
 use std::path::Path;
 
 use super::iso8601;
 use super::markdown::{dangerous_links, slugify};
-use super::spans::{error_at, Locator, Spans};
+use super::spans::{error_at, Locator};
 use super::toml_escapes::forbidden_escapes;
 use crate::diagnostics::Diagnostic;
 use crate::text::{describe_char, forbidden_chars, link_url_problem, web_url_problem};
@@ -266,14 +266,11 @@ pub fn base_url_problem(base_url: &str) -> Option<String> {
 
 /// The checks of `site.toml` beyond its types: escapes, `base_url`, and the URLs of the
 /// author, the publisher and the default license.
-pub fn site_settings(file: &Path, text: &str) -> Vec<Diagnostic> {
-    let locator = Locator {
-        file,
-        text,
-        spans: Spans::parse(text, 0),
-    };
+/// `locator` holds the whole file and its spans, read with its values.
+pub fn site_settings_located(locator: &Locator) -> Vec<Diagnostic> {
+    let (file, text) = (locator.file, locator.text);
     let mut located = Located {
-        locator: &locator,
+        locator,
         problems: toml_escapes(file, text, text, 0),
     };
     if let Some((base_url, at)) = locator.spans.string("base_url") {
@@ -309,9 +306,18 @@ pub fn markdown_body_links(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::content::spans::Spans;
 
     fn file() -> &'static Path {
         Path::new("a.md")
+    }
+
+    fn site_settings(file: &Path, text: &str) -> Vec<Diagnostic> {
+        site_settings_located(&Locator {
+            file,
+            text,
+            spans: Spans::parse(text, 0),
+        })
     }
 
     #[test]

@@ -74,12 +74,12 @@ fn load_into(
     let split = front_matter::split(&display, text)
         .map_err(|d| problems.push(d))
         .ok()?;
-    let mut front = parse_front_matter(&display, text, &split, problems)?;
+    let (mut front, spans) = parse_front_matter(&display, text, &split, problems)?;
     *draft = front.draft;
     let locator = Locator {
         file: &display,
         text,
-        spans: Spans::parse(split.front_matter, split.front_matter_offset),
+        spans,
     };
     check_beyond_types(&locator, &split, &slug, problems);
     let mut body = markdown::split_body(split.body, config.markdown.raw_html);
@@ -281,14 +281,14 @@ fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>)
     slug
 }
 
-/// The front matter, typed, after the characters no output can carry (which stop the
-/// load).
+/// The front matter, typed, and the spans of its keys and values (one parse), after the
+/// characters no output can carry (which stop the load).
 fn parse_front_matter(
     display: &Path,
     text: &str,
     split: &SplitFile,
     problems: &mut Vec<Diagnostic>,
-) -> Option<DatasetFrontMatter> {
+) -> Option<(DatasetFrontMatter, Spans)> {
     let (front_characters, body_characters) = content::characters_by_region(display, text, split);
     if !front_characters.is_empty() {
         problems.extend(front_characters);
@@ -296,11 +296,14 @@ fn parse_front_matter(
         return None;
     }
     problems.extend(body_characters);
-    let front =
-        front_matter::parse_toml(display, text, split.front_matter, split.front_matter_offset)
-            .map_err(|d| problems.push(d))
-            .ok()?;
-    Some(front)
+    front_matter::parse_toml_with_spans(
+        display,
+        text,
+        split.front_matter,
+        split.front_matter_offset,
+    )
+    .map_err(|d| problems.push(d))
+    .ok()
 }
 
 /// The checks beyond the types: placeholders left by `new`, values (escapes, dates, URLs,
