@@ -2,8 +2,9 @@
 //! the pages (front matter + the CSV scan): a Frictionless Data Package and a CSVW file per
 //! dataset, schema.org JSON-LD for pages, and the site's catalog, sitemap, feed and robots.txt.
 //!
-//! Everything here is deterministic: keys are emitted sorted (serde_json's default map),
-//! listings are sorted, and dates come from the content (or `--date`), never the clock.
+//! Everything here is deterministic: keys are emitted sorted (serde_json's default map, and
+//! the typed structs of the per-dataset files declare their fields in that order), listings
+//! are sorted, and dates come from the content (or `--date`), never the clock.
 
 pub mod catalog_files;
 pub mod citation_files;
@@ -85,8 +86,12 @@ pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnTyp
 
 /// The bytes of a JSON output file: pretty-printed, one final newline. The DCAT catalog
 /// states the size and SHA-256 of these same bytes.
-pub fn json_file(value: &serde_json::Value) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+pub fn json_file(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(8 * 1024);
+    if serde_json::to_writer_pretty(&mut bytes, value).is_err() {
+        // Only maps with keys that are not strings fail; none is written here.
+        bytes.clear();
+    }
     bytes.push(b'\n');
     bytes
 }
@@ -116,7 +121,7 @@ pub use crate::text::escape_html as escape_xml;
 /// that older parsers treat as line ends, and no character HTML cannot carry (serde_json
 /// escapes C0 controls itself; DEL, C1 and U+FFFE/U+FFFF are escaped here, so the value
 /// read back is the same).
-pub fn script_safe_json(value: &serde_json::Value) -> String {
+pub fn script_safe_json(value: &impl serde::Serialize) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
     let mut out = String::with_capacity(text.len());
     for c in text
@@ -134,14 +139,14 @@ pub fn script_safe_json(value: &serde_json::Value) -> String {
     out
 }
 
-/// One entry of the change history.
+/// One entry of the change history (fields in key order: the Data Package writes it as is).
 #[derive(Debug, serde::Serialize)]
 pub struct ChangeView {
     /// `YYYY-MM-DD`.
     pub date: String,
+    pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
-    pub description: String,
 }
 
 /// The `[[changes]]` entries, newest first (the author's order among equal dates).
