@@ -123,13 +123,19 @@ pub use crate::text::escape_html as escape_xml;
 /// read back is the same).
 pub fn script_safe_json(value: &impl serde::Serialize) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut out = String::with_capacity(text.len());
-    for c in text
-        .replace("</", "<\\/")
-        .replace("<!--", "<\\u0021--")
-        .chars()
-    {
-        if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
+    let mut out = String::with_capacity(text.len() + 64);
+    // One pass; the characters skipped after a match are ASCII, one byte each.
+    let mut skip = 0;
+    for (i, c) in text.char_indices() {
+        if skip > 0 {
+            skip -= 1;
+        } else if c == '<' && text[i..].starts_with("</") {
+            out.push_str("<\\/");
+            skip = 1;
+        } else if c == '<' && text[i..].starts_with("<!--") {
+            out.push_str("<\\u0021--");
+            skip = 3;
+        } else if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
             // Forbidden characters only ever occur inside JSON strings, where escapes hold.
             let _ = write!(out, "\\u{:04x}", c as u32);
         } else {
@@ -186,5 +192,47 @@ mod tests {
         assert!(!safe.chars().any(crate::text::is_forbidden), "{safe}");
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
+    }
+
+    /// The escaping as it was written before the one-pass loop: replaces, then characters.
+    fn script_safe_by_replacing(value: &serde_json::Value) -> String {
+        let text = serde_json::to_string_pretty(value).unwrap();
+        let mut out = String::new();
+        for c in text
+            .replace("</", "<\\/")
+            .replace("<!--", "<\\u0021--")
+            .chars()
+        {
+            if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn one_pass_escaping_matches_replacing() {
+        for text in [
+            "<</",
+            "<!--",
+            "<!-",
+            "</!--",
+            "<!--</",
+            "<<!--",
+            "a</b<!---->\u{2028}\u{2029}",
+            "\u{7f}\u{85}\u{fffe}\u{ffff}é<",
+            "<",
+            "",
+            "plain",
+        ] {
+            let value = serde_json::json!({ "k": text, text: [text] });
+            assert_eq!(
+                script_safe_json(&value),
+                script_safe_by_replacing(&value),
+                "{text:?}"
+            );
+        }
     }
 }
