@@ -124,24 +124,36 @@ pub use crate::text::escape_html as escape_xml;
 pub fn script_safe_json(value: &impl serde::Serialize) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
     let mut out = String::with_capacity(text.len() + 64);
-    // One pass; the characters skipped after a match are ASCII, one byte each.
-    let mut skip = 0;
-    for (i, c) in text.char_indices() {
-        if skip > 0 {
-            skip -= 1;
-        } else if c == '<' && text[i..].starts_with("</") {
+    // Runs of plain ASCII are copied whole; the scan stops only at `<` and at bytes from
+    // DEL up (DEL, or the first byte of a non-ASCII character), so `at` stays on a
+    // character boundary. serde_json has already escaped C0 controls.
+    let bytes = text.as_bytes();
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        if bytes[at] != b'<' && bytes[at] < 0x7f {
+            at += 1;
+            continue;
+        }
+        out.push_str(&text[copied..at]);
+        let rest = &text[at..];
+        let c = rest.chars().next().unwrap_or_default();
+        if rest.starts_with("</") {
             out.push_str("<\\/");
-            skip = 1;
-        } else if c == '<' && text[i..].starts_with("<!--") {
+            at += 2;
+        } else if rest.starts_with("<!--") {
             out.push_str("<\\u0021--");
-            skip = 3;
+            at += 4;
         } else if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
             // Forbidden characters only ever occur inside JSON strings, where escapes hold.
             let _ = write!(out, "\\u{:04x}", c as u32);
+            at += c.len_utf8();
         } else {
             out.push(c);
+            at += c.len_utf8();
         }
+        copied = at;
     }
+    out.push_str(&text[copied..]);
     out
 }
 
