@@ -101,7 +101,7 @@ impl<'a> Writer<'a> {
     pub fn json_digested(
         &self,
         relative: String,
-        value: &serde_json::Value,
+        value: &impl serde::Serialize,
     ) -> Result<FileDigest, Diagnostic> {
         let bytes = metadata::json_file(value);
         self.bytes(&relative, &bytes)?;

@@ -71,21 +71,30 @@ pub fn citations(site: &Site, dataset: &Dataset) -> Citations {
 /// Collapses every run of whitespace (line breaks included) into one space and replaces
 /// characters no text format may carry.
 fn one_line(text: &str) -> String {
-    let cleaned: String = text
-        .chars()
-        .map(|c| {
-            if crate::text::is_forbidden(c) || c.is_control() {
-                if c.is_whitespace() {
-                    ' '
-                } else {
-                    '\u{FFFD}'
-                }
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        let c = if crate::text::is_forbidden(c) || c.is_control() {
+            if c.is_whitespace() {
+                ' '
             } else {
-                c
+                '\u{FFFD}'
             }
-        })
-        .collect();
-    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+        } else {
+            c
+        };
+        if c.is_whitespace() {
+            // One space between words; none before the first or after the last.
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A BibTeX field value: the characters TeX treats specially are escaped, so braces
@@ -224,6 +233,31 @@ mod tests {
     #[test]
     fn values_are_one_line_without_control_characters() {
         assert_eq!(one_line("a\n b\tc\u{0}d\u{85}"), "a b c\u{FFFD}d");
+        for text in [
+            "",
+            " ",
+            "  a  ",
+            "\u{85}x\u{2028}y\u{3000}",
+            "a\u{0}\u{0} b",
+            "x\r\n\r\ny ",
+        ] {
+            // The same as mapping each character, then joining the words with one space.
+            let mapped: String = text
+                .chars()
+                .map(|c| match c {
+                    c if crate::text::is_forbidden(c) || c.is_control() => {
+                        if c.is_whitespace() {
+                            ' '
+                        } else {
+                            '\u{FFFD}'
+                        }
+                    }
+                    c => c,
+                })
+                .collect();
+            let words: Vec<&str> = mapped.split_whitespace().collect();
+            assert_eq!(one_line(text), words.join(" "), "{text:?}");
+        }
     }
 
     #[test]

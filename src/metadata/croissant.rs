@@ -1,10 +1,12 @@
 //! Croissant (MLCommons) metadata per dataset, `data/datasets/<slug>.croissant.json`, for the
 //! machine-learning and dataset-search platforms that read it (Hugging Face, Kaggle, OpenML,
 //! Google Dataset Search): the CSV as a `FileObject` and one `RecordSet` whose fields are
-//! extracted from its columns, typed from the front matter and the scan.
+//! extracted from its columns, typed from the front matter and the scan. Typed structs,
+//! keys in sorted order.
 
-use serde_json::{json, Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::jsonld::{organization, Organization};
 use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
 use crate::layout::urls;
@@ -13,47 +15,75 @@ use crate::site::Site;
 /// The version of the Croissant specification the files conform to.
 pub const CONFORMS_TO: &str = "http://mlcommons.org/croissant/1.0";
 
+/// A term of the `@context`: an IRI, or an IRI with a type.
+enum Term {
+    Iri(&'static str),
+    Typed(&'static str, &'static str),
+}
+
 /// The `@context` of Croissant 1.0, exactly as the reference implementation (mlcroissant)
-/// expects it: it warns about any missing key.
-pub fn context() -> Value {
-    json!({
-        "@language": "en",
-        "@vocab": "https://schema.org/",
-        "citeAs": "cr:citeAs",
-        "column": "cr:column",
-        "conformsTo": "dct:conformsTo",
-        "cr": "http://mlcommons.org/croissant/",
-        "rai": "http://mlcommons.org/croissant/RAI/",
-        "data": {"@id": "cr:data", "@type": "@json"},
-        "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
-        "dct": "http://purl.org/dc/terms/",
-        "equivalentProperty": "cr:equivalentProperty",
-        "examples": {"@id": "cr:examples", "@type": "@json"},
-        "extract": "cr:extract",
-        "field": "cr:field",
-        "fileProperty": "cr:fileProperty",
-        "fileObject": "cr:fileObject",
-        "fileSet": "cr:fileSet",
-        "format": "cr:format",
-        "includes": "cr:includes",
-        "isLiveDataset": "cr:isLiveDataset",
-        "jsonPath": "cr:jsonPath",
-        "key": "cr:key",
-        "md5": "cr:md5",
-        "parentField": "cr:parentField",
-        "path": "cr:path",
-        "recordSet": "cr:recordSet",
-        "references": "cr:references",
-        "regex": "cr:regex",
-        "repeated": "cr:repeated",
-        "replace": "cr:replace",
-        "samplingRate": "cr:samplingRate",
-        "sc": "https://schema.org/",
-        "separator": "cr:separator",
-        "source": "cr:source",
-        "subField": "cr:subField",
-        "transform": "cr:transform"
-    })
+/// expects it: it warns about any missing key. Sorted by key.
+const CONTEXT: [(&str, Term); 36] = [
+    ("@language", Term::Iri("en")),
+    ("@vocab", Term::Iri("https://schema.org/")),
+    ("citeAs", Term::Iri("cr:citeAs")),
+    ("column", Term::Iri("cr:column")),
+    ("conformsTo", Term::Iri("dct:conformsTo")),
+    ("cr", Term::Iri("http://mlcommons.org/croissant/")),
+    ("data", Term::Typed("cr:data", "@json")),
+    ("dataType", Term::Typed("cr:dataType", "@vocab")),
+    ("dct", Term::Iri("http://purl.org/dc/terms/")),
+    ("equivalentProperty", Term::Iri("cr:equivalentProperty")),
+    ("examples", Term::Typed("cr:examples", "@json")),
+    ("extract", Term::Iri("cr:extract")),
+    ("field", Term::Iri("cr:field")),
+    ("fileObject", Term::Iri("cr:fileObject")),
+    ("fileProperty", Term::Iri("cr:fileProperty")),
+    ("fileSet", Term::Iri("cr:fileSet")),
+    ("format", Term::Iri("cr:format")),
+    ("includes", Term::Iri("cr:includes")),
+    ("isLiveDataset", Term::Iri("cr:isLiveDataset")),
+    ("jsonPath", Term::Iri("cr:jsonPath")),
+    ("key", Term::Iri("cr:key")),
+    ("md5", Term::Iri("cr:md5")),
+    ("parentField", Term::Iri("cr:parentField")),
+    ("path", Term::Iri("cr:path")),
+    ("rai", Term::Iri("http://mlcommons.org/croissant/RAI/")),
+    ("recordSet", Term::Iri("cr:recordSet")),
+    ("references", Term::Iri("cr:references")),
+    ("regex", Term::Iri("cr:regex")),
+    ("repeated", Term::Iri("cr:repeated")),
+    ("replace", Term::Iri("cr:replace")),
+    ("samplingRate", Term::Iri("cr:samplingRate")),
+    ("sc", Term::Iri("https://schema.org/")),
+    ("separator", Term::Iri("cr:separator")),
+    ("source", Term::Iri("cr:source")),
+    ("subField", Term::Iri("cr:subField")),
+    ("transform", Term::Iri("cr:transform")),
+];
+
+/// The `@context` object ([`CONTEXT`]).
+struct Context;
+
+impl Serialize for Context {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(CONTEXT.len()))?;
+        for (key, term) in &CONTEXT {
+            match term {
+                Term::Iri(iri) => map.serialize_entry(key, iri)?,
+                Term::Typed(id, kind) => map.serialize_entry(key, &TypedTerm { id, kind })?,
+            }
+        }
+        map.end()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct TypedTerm<'a> {
+    #[serde(rename = "@id")]
+    id: &'a str,
+    #[serde(rename = "@type")]
+    kind: &'a str,
 }
 
 /// The Croissant data type of a column: dates at the precision their cells use.
@@ -68,12 +98,100 @@ fn data_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'stat
     }
 }
 
+/// A Croissant `sc:Dataset`, keys in sorted order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CroissantDataset<'a> {
+    #[serde(rename = "@context")]
+    context: Context,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    cite_as: String,
+    conforms_to: &'static str,
+    creator: Organization<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_created: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_modified: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_published: Option<String>,
+    description: String,
+    distribution: [FileObject<'a>; 1],
+    is_live_dataset: bool,
+    keywords: &'a [String],
+    license: String,
+    name: &'a str,
+    publisher: Organization<'a>,
+    record_set: [RecordSet<'a>; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temporal_coverage: Option<&'a str>,
+    url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'a str>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileObject<'a> {
+    #[serde(rename = "@id")]
+    id: CsvName<'a>,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    content_size: String,
+    content_url: String,
+    encoding_format: &'static str,
+    name: CsvName<'a>,
+    sha256: &'a str,
+}
+
+#[derive(serde::Serialize)]
+struct RecordSet<'a> {
+    #[serde(rename = "@id")]
+    id: &'a str,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    description: String,
+    field: Vec<Field<'a>>,
+    name: &'a str,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Field<'a> {
+    #[serde(rename = "@id")]
+    id: String,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    data_type: &'static str,
+    description: String,
+    name: &'a str,
+    source: FieldSource<'a>,
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FieldSource<'a> {
+    extract: Extract<'a>,
+    file_object: IdRef<'a>,
+}
+
+#[derive(serde::Serialize)]
+struct Extract<'a> {
+    column: &'a str,
+}
+
+#[derive(serde::Serialize)]
+struct IdRef<'a> {
+    #[serde(rename = "@id")]
+    id: CsvName<'a>,
+}
+
 /// The Croissant description of one dataset.
-pub fn dataset(site: &Site, dataset: &Dataset) -> Value {
+pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a> {
     let front = &dataset.front;
     let slug = &dataset.slug;
-    let file_id = format!("{slug}.csv");
-    let fields: Vec<Value> = front
+    let file_id = CsvName(slug);
+    let field = front
         .columns
         .iter()
         .enumerate()
@@ -83,80 +201,67 @@ pub fn dataset(site: &Site, dataset: &Dataset) -> Value {
                 // Croissant 1.0 has no unit property: the unit is stated in words.
                 description.push_str(&format!(" Unit: {unit}."));
             }
-            json!({
-                "@type": "cr:Field",
-                "@id": format!("{slug}/{}", column.name),
-                "name": column.name,
-                "description": description,
-                "dataType": data_type(dataset, index, column.column_type),
-                "source": {
-                    "fileObject": {"@id": file_id},
-                    "extract": {"column": column.name},
+            Field {
+                id: format!("{slug}/{}", column.name),
+                kind: "cr:Field",
+                data_type: data_type(dataset, index, column.column_type),
+                description,
+                name: &column.name,
+                source: FieldSource {
+                    extract: Extract {
+                        column: &column.name,
+                    },
+                    file_object: IdRef { id: file_id },
                 },
-            })
+            }
         })
         .collect();
-    let mut out = Map::new();
-    out.insert("@context".into(), context());
-    out.insert("@type".into(), json!("sc:Dataset"));
-    out.insert("conformsTo".into(), json!(CONFORMS_TO));
-    out.insert("name".into(), json!(front.title));
-    out.insert("description".into(), json!(super::description(dataset)));
-    out.insert("url".into(), json!(super::page_url(site, dataset)));
-    out.insert("license".into(), json!(super::license_url(site, dataset)));
-    out.insert(
-        "creator".into(),
-        super::jsonld::organization(&site.config.author),
-    );
-    out.insert(
-        "publisher".into(),
-        super::jsonld::organization(site.config.publisher()),
-    );
-    out.insert("citeAs".into(), json!(super::citation(site, dataset)));
-    out.insert("keywords".into(), json!(front.tags));
-    out.insert("isLiveDataset".into(), json!(false));
-    if let Some(version) = &front.version {
-        out.insert("version".into(), json!(version));
-    }
-    if let Some(created) = &front.created {
-        out.insert(
-            "dateCreated".into(),
-            json!(crate::content::date_string(created)),
-        );
-    }
     let created = front.created.as_ref().map(crate::content::date_string);
     let updated = super::updated(site, dataset);
-    // First published when the page was created; else the date the page states.
-    if let Some(published) = created.as_ref().or(updated.as_ref()) {
-        out.insert("datePublished".into(), json!(published));
+    CroissantDataset {
+        context: Context,
+        kind: "sc:Dataset",
+        cite_as: super::citation(site, dataset),
+        conforms_to: CONFORMS_TO,
+        creator: organization(&site.config.author),
+        // First published when the page was created; else the date the page states.
+        date_published: created.clone().or_else(|| updated.clone()),
+        date_created: created,
+        date_modified: updated,
+        description: super::description(dataset),
+        distribution: [FileObject {
+            id: file_id,
+            kind: "cr:FileObject",
+            content_size: format!("{} B", dataset.csv.bytes),
+            content_url: site.config.absolute_url(&urls::csv_file(slug)),
+            encoding_format: "text/csv",
+            name: file_id,
+            sha256: &dataset.csv.sha256,
+        }],
+        is_live_dataset: false,
+        keywords: &front.tags,
+        license: super::license_url(site, dataset),
+        name: &front.title,
+        publisher: organization(site.config.publisher()),
+        record_set: [RecordSet {
+            id: slug,
+            kind: "cr:RecordSet",
+            description: format!("The rows of {slug}.csv, one record per row."),
+            field,
+            name: slug,
+        }],
+        temporal_coverage: front.temporal_coverage.as_deref(),
+        url: super::page_url(site, dataset),
+        version: front.version.as_deref(),
     }
-    if let Some(updated) = updated {
-        out.insert("dateModified".into(), json!(updated));
+}
+
+/// `<slug>.csv`, the `@id` of the CSV's `FileObject`, written without a copy per field.
+#[derive(Clone, Copy)]
+struct CsvName<'a>(&'a str);
+
+impl Serialize for CsvName<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&format_args!("{}.csv", self.0))
     }
-    if let Some(coverage) = &front.temporal_coverage {
-        out.insert("temporalCoverage".into(), json!(coverage));
-    }
-    out.insert(
-        "distribution".into(),
-        json!([{
-            "@type": "cr:FileObject",
-            "@id": file_id,
-            "name": file_id,
-            "contentUrl": site.config.absolute_url(&urls::csv_file(slug)),
-            "contentSize": format!("{} B", dataset.csv.bytes),
-            "encodingFormat": "text/csv",
-            "sha256": dataset.csv.sha256,
-        }]),
-    );
-    out.insert(
-        "recordSet".into(),
-        json!([{
-            "@type": "cr:RecordSet",
-            "@id": slug,
-            "name": slug,
-            "description": format!("The rows of {file_id}, one record per row."),
-            "field": fields,
-        }]),
-    );
-    Value::Object(out)
 }

@@ -1,78 +1,142 @@
 //! CSV on the Web metadata, written as `data/datasets/<slug>.csv-metadata.json`: the name
-//! CSVW processors look for beside `<slug>.csv`.
+//! CSVW processors look for beside `<slug>.csv`. A typed struct, keys in sorted order.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
+use super::datapackage::Dialect;
 use crate::content::dialect::columns_missing_values;
 use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
 use crate::site::Site;
 
+/// A CSVW table description, keys in sorted order.
+#[derive(Serialize)]
+pub struct Table<'a> {
+    #[serde(rename = "@context")]
+    context: (&'static str, Language<'a>),
+    #[serde(rename = "dc:description")]
+    description: String,
+    #[serde(rename = "dc:license")]
+    license: Id,
+    #[serde(rename = "dc:modified", skip_serializing_if = "Option::is_none")]
+    modified: Option<TypedDate>,
+    #[serde(rename = "dc:publisher")]
+    publisher: &'a str,
+    #[serde(rename = "dc:title")]
+    title: &'a str,
+    #[serde(rename = "dcat:keyword")]
+    keyword: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<Dialect<'a>>,
+    #[serde(rename = "tableSchema")]
+    table_schema: TableSchema<'a>,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct Language<'a> {
+    #[serde(rename = "@language")]
+    language: &'a str,
+}
+
+#[derive(Serialize)]
+struct Id {
+    #[serde(rename = "@id")]
+    id: String,
+}
+
+#[derive(Serialize)]
+struct TypedDate {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(rename = "@value")]
+    value: String,
+}
+
+#[derive(Serialize)]
+struct TableSchema<'a> {
+    columns: Vec<Column<'a>>,
+    #[serde(rename = "primaryKey", skip_serializing_if = "<[String]>::is_empty")]
+    primary_key: &'a [String],
+}
+
+#[derive(Serialize)]
+struct Column<'a> {
+    datatype: &'static str,
+    #[serde(rename = "dc:description")]
+    description: &'a str,
+    #[serde(rename = "dc:title")]
+    title: &'a str,
+    name: &'a str,
+    null: Null,
+    required: bool,
+    #[serde(rename = "schema:unitText", skip_serializing_if = "Option::is_none")]
+    unit: Option<&'a str>,
+    titles: &'a str,
+}
+
+/// The cell texts that mean "no value": the list, or `""` alone when only the empty cell does.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Null {
+    List(Vec<String>),
+    Empty(&'static str),
+}
+
 /// The CSVW table description for one dataset.
-pub fn table(site: &Site, dataset: &Dataset) -> Value {
+pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
     let front = &dataset.front;
     let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
-    let columns: Vec<Value> = dataset
-        .front
+    let columns = front
         .columns
         .iter()
+        .zip(&missing)
         .enumerate()
-        .map(|(index, column)| {
-            let mut out = Map::new();
-            out.insert("name".into(), json!(column.name));
-            out.insert("titles".into(), json!(column.name));
-            out.insert(
-                "datatype".into(),
-                json!(datatype(
-                    super::table_schema_type(dataset, index, column.column_type),
-                    column.column_type
-                )),
-            );
-            out.insert("required".into(), json!(column.required));
-            let missing = &missing[index];
-            if missing.has_tokens() {
-                out.insert("null".into(), json!(missing.list()));
-            } else {
-                out.insert("null".into(), json!(""));
-            }
-            out.insert("dc:title".into(), json!(column.title));
-            out.insert("dc:description".into(), json!(column.description));
-            if let Some(unit) = &column.unit {
-                out.insert("schema:unitText".into(), json!(unit));
-            }
-            Value::Object(out)
+        .map(|(index, (column, missing))| Column {
+            datatype: datatype(
+                super::table_schema_type(dataset, index, column.column_type),
+                column.column_type,
+            ),
+            description: &column.description,
+            title: &column.title,
+            name: &column.name,
+            null: match missing.has_tokens() {
+                true => Null::List(missing.list()),
+                false => Null::Empty(""),
+            },
+            required: column.required,
+            unit: column.unit.as_deref(),
+            titles: &column.name,
         })
         .collect();
-    let mut schema = Map::new();
-    schema.insert("columns".into(), Value::Array(columns));
-    if !dataset.front.primary_key.is_empty() {
-        schema.insert("primaryKey".into(), json!(dataset.front.primary_key));
+    Table {
+        context: (
+            "http://www.w3.org/ns/csvw",
+            Language {
+                language: &site.config.language,
+            },
+        ),
+        description: super::description(dataset),
+        license: Id {
+            id: super::license_url(site, dataset),
+        },
+        modified: super::updated(site, dataset).map(|value| TypedDate {
+            kind: "xsd:date",
+            value,
+        }),
+        publisher: &site.config.publisher().name,
+        title: &front.title,
+        keyword: &front.tags,
+        dialect: front
+            .delimiter
+            .as_deref()
+            .map(|delimiter| Dialect { delimiter }),
+        table_schema: TableSchema {
+            columns,
+            primary_key: &front.primary_key,
+        },
+        url: format!("{}.csv", dataset.slug),
     }
-    let mut table = Map::new();
-    table.insert(
-        "@context".into(),
-        json!(["http://www.w3.org/ns/csvw", {"@language": site.config.language}]),
-    );
-    table.insert("url".into(), json!(format!("{}.csv", dataset.slug)));
-    table.insert("dc:title".into(), json!(dataset.front.title));
-    table.insert("dc:description".into(), json!(super::description(dataset)));
-    table.insert(
-        "dc:license".into(),
-        json!({"@id": super::license_url(site, dataset)}),
-    );
-    table.insert("dcat:keyword".into(), json!(dataset.front.tags));
-    table.insert("dc:publisher".into(), json!(site.config.publisher().name));
-    if let Some(updated) = super::updated(site, dataset) {
-        table.insert(
-            "dc:modified".into(),
-            json!({"@value": updated, "@type": "xsd:date"}),
-        );
-    }
-    if let Some(delimiter) = &front.delimiter {
-        table.insert("dialect".into(), json!({ "delimiter": delimiter }));
-    }
-    table.insert("tableSchema".into(), Value::Object(schema));
-    Value::Object(table)
 }
 
 /// CSVW built-in datatypes for the Table Schema types datapages writes.

@@ -1,209 +1,353 @@
 //! The Frictionless Data Package (v2) descriptor written to `data/datasets/<slug>.json`,
 //! the page's "JSON metadata" link: one tabular resource with its schema, size and hash.
+//!
+//! Typed structs borrowed from the dataset, serialized straight to bytes (no
+//! `serde_json::Value` tree per dataset). Fields are declared in sorted key order, the
+//! order the files have always had (tests/metadata_bytes.rs checks it).
 
-use serde_json::{json, Map, Value};
+use serde::{Serialize, Serializer};
 
+use super::profile::Profile;
+use super::ChangeView;
+use crate::config::Party;
 use crate::content::date_string;
 use crate::content::dialect::MissingValues;
+use crate::content::ColumnSpec;
+use crate::dataset::figures::{Field, Quoted};
 use crate::dataset::Dataset;
 use crate::site::Site;
 
 /// The Data Package v2 profile.
 pub const PROFILE: &str = "https://datapackage.org/profiles/2.0/datapackage.json";
 
+/// A Data Package descriptor, keys in sorted order.
+#[derive(Serialize)]
+pub struct Descriptor<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    /// A custom property (allowed by the profile): the page's change history.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    changes: Vec<ChangeView>,
+    contributors: Vec<Contributor<'a>>,
+    /// The profile wants an RFC 3339 date-time; content dates are days.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    created: Option<String>,
+    /// Not a Data Package property (custom properties are allowed): the same CSV described
+    /// for machine-learning platforms.
+    croissant: String,
+    /// A custom property: the cells the page's text quotes (rows numbered from 1).
+    /// Present when the text quotes any figure, even if all of them are from drafts.
+    #[serde(rename = "datapages:quotes", skip_serializing_if = "Option::is_none")]
+    quotes: Option<Vec<Quote<'a>>>,
+    description: String,
+    homepage: String,
+    keywords: &'a [String],
+    licenses: [License<'a>; 1],
+    name: &'a str,
+    resources: [Resource<'a>; 1],
+    sources: Vec<Source<'a>>,
+    title: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    updated: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'a str>,
+}
+
 /// The descriptor for one dataset.
-pub fn descriptor(site: &Site, dataset: &Dataset) -> Value {
+pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
     let front = &dataset.front;
-    let mut package = Map::new();
-    package.insert("$schema".into(), json!(PROFILE));
-    package.insert("name".into(), json!(dataset.slug));
-    package.insert("title".into(), json!(front.title));
-    package.insert("description".into(), json!(super::description(dataset)));
-    package.insert("homepage".into(), json!(super::page_url(site, dataset)));
-    // Not a Data Package property (custom properties are allowed): the same CSV described
-    // for machine-learning platforms.
-    package.insert(
-        "croissant".into(),
-        json!(site
+    Descriptor {
+        schema: PROFILE,
+        changes: super::changes(dataset),
+        contributors: contributors(site),
+        created: front
+            .created
+            .as_ref()
+            .map(|created| format!("{}T00:00:00Z", date_string(created))),
+        croissant: site
             .config
-            .absolute_url(&crate::layout::urls::croissant_file(&dataset.slug))),
-    );
-    package.insert("keywords".into(), json!(front.tags));
-    package.insert("licenses".into(), json!([license(site, dataset)]));
-    package.insert(
-        "sources".into(),
-        Value::Array(front.sources.iter().map(source).collect()),
-    );
-    package.insert("contributors".into(), contributors(site));
-    package.insert("resources".into(), json!([resource(dataset)]));
-    if let Some(version) = &front.version {
-        package.insert("version".into(), json!(version));
+            .absolute_url(&crate::layout::urls::croissant_file(&dataset.slug)),
+        quotes: (!dataset.figures.is_empty()).then(|| {
+            let published = dataset.figures.iter().filter(|q| !q.from_draft);
+            published.map(Quote::from).collect()
+        }),
+        description: super::description(dataset),
+        homepage: super::page_url(site, dataset),
+        keywords: &front.tags,
+        licenses: [License {
+            name: dataset.license.id.as_deref(),
+            path: super::license_url(site, dataset),
+            title: &dataset.license.name,
+        }],
+        name: &dataset.slug,
+        resources: [resource(dataset)],
+        sources: front.sources.iter().map(Source::from).collect(),
+        title: &front.title,
+        updated: super::updated(site, dataset),
+        version: front.version.as_deref(),
     }
-    if let Some(created) = &front.created {
-        // The profile wants an RFC 3339 date-time; content dates are days.
-        package.insert(
-            "created".into(),
-            json!(format!("{}T00:00:00Z", date_string(created))),
-        );
-    }
-    if let Some(updated) = super::updated(site, dataset) {
-        package.insert("updated".into(), json!(updated));
-    }
-    if !front.changes.is_empty() {
-        // A custom property (allowed by the profile): the page's change history.
-        package.insert("changes".into(), json!(super::changes(dataset)));
-    }
-    if !dataset.figures.is_empty() {
-        // A custom property: the cells the page's text quotes (rows numbered from 1).
-        let published: Vec<_> = dataset.figures.iter().filter(|q| !q.from_draft).collect();
-        package.insert("datapages:quotes".into(), json!(published));
-    }
-    Value::Object(package)
 }
 
 /// A license needs a `name` (an Open Definition id) or a `path`; a license without either
 /// points at the page's License section, where its terms are explained.
-fn license(site: &Site, dataset: &Dataset) -> Value {
-    let mut license = Map::new();
-    license.insert("title".into(), json!(dataset.license.name));
-    if let Some(id) = &dataset.license.id {
-        license.insert("name".into(), json!(id));
-    }
-    license.insert("path".into(), json!(super::license_url(site, dataset)));
-    Value::Object(license)
+#[derive(Serialize)]
+struct License<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    path: String,
+    title: &'a str,
 }
 
-fn source(source: &crate::content::Source) -> Value {
-    let mut out = Map::new();
-    out.insert("title".into(), json!(source.title));
-    out.insert("id".into(), json!(source.id));
-    if let Some(url) = &source.url {
-        out.insert("path".into(), json!(url));
-    }
-    if let Some(publisher) = &source.publisher {
-        out.insert("publisher".into(), json!(publisher));
-    }
-    if let Some(published) = &source.published {
-        out.insert("published".into(), json!(published));
-    }
-    if let Some(accessed) = &source.accessed {
-        out.insert("accessed".into(), json!(date_string(accessed)));
-    }
-    Value::Object(out)
+#[derive(Serialize)]
+struct Source<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    accessed: Option<String>,
+    id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    published: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    publisher: Option<&'a str>,
+    title: &'a str,
 }
 
-fn contributors(site: &Site) -> Value {
+impl<'a> From<&'a crate::content::Source> for Source<'a> {
+    fn from(source: &'a crate::content::Source) -> Self {
+        Source {
+            accessed: source.accessed.as_ref().map(date_string),
+            id: &source.id,
+            path: source.url.as_deref(),
+            published: source.published.as_deref(),
+            publisher: source.publisher.as_deref(),
+            title: &source.title,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Contributor<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    roles: [&'static str; 1],
+    title: &'a str,
+}
+
+fn contributors(site: &Site) -> Vec<Contributor<'_>> {
     let author = &site.config.author;
     let publisher = site.config.publisher();
-    let entry = |party: &crate::config::Party, role: &str| {
-        let mut out = Map::new();
-        out.insert("title".into(), json!(party.name));
-        out.insert("roles".into(), json!([role]));
-        if let Some(url) = &party.url {
-            out.insert("path".into(), json!(url));
+    fn entry<'a>(party: &'a Party, role: &'static str) -> Contributor<'a> {
+        Contributor {
+            path: party.url.as_deref(),
+            roles: [role],
+            title: &party.name,
         }
-        Value::Object(out)
-    };
+    }
     let mut list = vec![entry(author, "author")];
     if publisher != author {
         list.push(entry(publisher, "publisher"));
     }
-    Value::Array(list)
+    list
 }
 
-fn resource(dataset: &Dataset) -> Value {
-    let fields: Vec<Value> = dataset
-        .front
+/// A quoted figure as `datapages:quotes` lists it.
+#[derive(Serialize)]
+struct Quote<'a> {
+    column: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dataset: Option<&'a str>,
+    field: &'a Field,
+    function: &'static str,
+    line: usize,
+    rows: &'a [u64],
+    text: &'a str,
+    value: &'a str,
+}
+
+impl<'a> From<&'a Quoted> for Quote<'a> {
+    fn from(q: &'a Quoted) -> Self {
+        Quote {
+            column: q.column.as_deref(),
+            dataset: q.dataset.as_deref(),
+            field: &q.field,
+            function: q.function,
+            line: q.line,
+            rows: &q.rows,
+            text: &q.text,
+            value: &q.value,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Resource<'a> {
+    bytes: u64,
+    columns: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialect: Option<Dialect<'a>>,
+    encoding: &'static str,
+    format: &'static str,
+    hash: String,
+    mediatype: &'static str,
+    name: &'a str,
+    path: String,
+    rows: u64,
+    schema: Schema<'a>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// `{"delimiter": …}`, also CSVW's dialect.
+#[derive(Serialize)]
+pub(super) struct Dialect<'a> {
+    pub delimiter: &'a str,
+}
+
+#[derive(Serialize)]
+struct Schema<'a> {
+    fields: Vec<SchemaField<'a>>,
+    #[serde(rename = "missingValues")]
+    missing_values: Vec<String>,
+    #[serde(rename = "primaryKey", skip_serializing_if = "<[String]>::is_empty")]
+    primary_key: &'a [String],
+}
+
+#[derive(Serialize)]
+struct SchemaField<'a> {
+    #[serde(skip_serializing_if = "Constraints::is_empty")]
+    constraints: Constraints<'a>,
+    /// A custom property: cells may read `inf`, `-inf`, `nan` (pandas), meaning Table
+    /// Schema's `INF`, `-INF`, `NaN`.
+    #[serde(
+        rename = "datapages:pandasNumbers",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pandas_numbers: Option<PandasNumbers>,
+    #[serde(rename = "datapages:profile", skip_serializing_if = "Option::is_none")]
+    profile: Option<Profile<'a>>,
+    description: &'a str,
+    /// Table Schema v2: a field's own list replaces the schema's.
+    #[serde(rename = "missingValues", skip_serializing_if = "Option::is_none")]
+    missing_values: Option<Vec<String>>,
+    name: &'a str,
+    title: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct PandasNumbers {
+    #[serde(rename = "-inf")]
+    minus_inf: &'static str,
+    inf: &'static str,
+    nan: &'static str,
+}
+
+#[derive(Serialize)]
+struct Constraints<'a> {
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
+    enum_values: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    maximum: Option<Bound<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minimum: Option<Bound<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern: Option<&'a str>,
+    #[serde(skip_serializing_if = "is_false")]
+    required: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    unique: bool,
+}
+
+impl Constraints<'_> {
+    fn is_empty(&self) -> bool {
+        self.enum_values.is_none()
+            && self.maximum.is_none()
+            && self.minimum.is_none()
+            && self.pattern.is_none()
+            && !self.required
+            && !self.unique
+    }
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// A `minimum` or `maximum` as JSON: numbers as numbers, dates as `YYYY-MM-DD`, anything
+/// else as its TOML text.
+struct Bound<'a>(&'a toml::Value);
+
+impl Serialize for Bound<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            toml::Value::Integer(i) => serializer.serialize_i64(*i),
+            toml::Value::Float(f) => serializer.serialize_f64(*f),
+            toml::Value::Datetime(d) => serializer.serialize_str(&date_string(d)),
+            toml::Value::String(s) => serializer.serialize_str(s),
+            other => serializer.serialize_str(&other.to_string()),
+        }
+    }
+}
+
+fn schema_field<'a>(dataset: &'a Dataset, index: usize, column: &'a ColumnSpec) -> SchemaField<'a> {
+    SchemaField {
+        constraints: Constraints {
+            enum_values: column.enum_values.as_deref(),
+            maximum: column.maximum.as_ref().map(Bound),
+            minimum: column.minimum.as_ref().map(Bound),
+            pattern: column.pattern.as_deref(),
+            required: column.required,
+            unique: column.unique,
+        },
+        pandas_numbers: column.pandas_numbers.then_some(PandasNumbers {
+            minus_inf: "-INF",
+            inf: "INF",
+            nan: "NaN",
+        }),
+        profile: dataset.csv.profiles.get(index).map(Profile::of),
+        description: &column.description,
+        missing_values: column
+            .missing_values
+            .as_ref()
+            .map(|own| MissingValues::resolve(&[Some(own)]).list()),
+        name: &column.name,
+        title: &column.title,
+        kind: super::table_schema_type(dataset, index, column.column_type),
+        unit: column.unit.as_deref(),
+    }
+}
+
+fn resource(dataset: &Dataset) -> Resource<'_> {
+    let front = &dataset.front;
+    let fields = front
         .columns
         .iter()
         .enumerate()
-        .map(|(index, column)| {
-            let mut field = Map::new();
-            field.insert("name".into(), json!(column.name));
-            field.insert("title".into(), json!(column.title));
-            field.insert(
-                "type".into(),
-                json!(super::table_schema_type(dataset, index, column.column_type)),
-            );
-            field.insert("description".into(), json!(column.description));
-            if let Some(unit) = &column.unit {
-                field.insert("unit".into(), json!(unit));
-            }
-            if let Some(own) = &column.missing_values {
-                // Table Schema v2: a field's own list replaces the schema's.
-                let own = MissingValues::resolve(&[Some(own)]);
-                field.insert("missingValues".into(), json!(own.list()));
-            }
-            if column.pandas_numbers {
-                // A custom property: cells may read `inf`, `-inf`, `nan` (pandas), meaning
-                // Table Schema's `INF`, `-INF`, `NaN`.
-                field.insert(
-                    "datapages:pandasNumbers".into(),
-                    json!({"inf": "INF", "-inf": "-INF", "nan": "NaN"}),
-                );
-            }
-            let mut constraints = Map::new();
-            if column.required {
-                constraints.insert("required".into(), json!(true));
-            }
-            if column.unique {
-                constraints.insert("unique".into(), json!(true));
-            }
-            if let Some(values) = &column.enum_values {
-                constraints.insert("enum".into(), json!(values));
-            }
-            if let Some(pattern) = &column.pattern {
-                constraints.insert("pattern".into(), json!(pattern));
-            }
-            for (key, bound) in [("minimum", &column.minimum), ("maximum", &column.maximum)] {
-                if let Some(bound) = bound {
-                    constraints.insert(key.into(), toml_to_json(bound));
-                }
-            }
-            if !constraints.is_empty() {
-                field.insert("constraints".into(), Value::Object(constraints));
-            }
-            if let Some(profile) = dataset.csv.profiles.get(index) {
-                field.insert(
-                    "datapages:profile".into(),
-                    super::profile::profile_json(profile),
-                );
-            }
-            Value::Object(field)
-        })
+        .map(|(index, column)| schema_field(dataset, index, column))
         .collect();
-    let mut schema = Map::new();
-    schema.insert("fields".into(), Value::Array(fields));
-    let missing = MissingValues::resolve(&[dataset.front.missing_values.as_deref()]);
-    schema.insert("missingValues".into(), json!(missing.list()));
-    if !dataset.front.primary_key.is_empty() {
-        schema.insert("primaryKey".into(), json!(dataset.front.primary_key));
-    }
-    let mut resource = json!({
-        "name": dataset.slug,
-        "type": "table",
-        "path": format!("{}.csv", dataset.slug),
-        "format": "csv",
-        "mediatype": "text/csv",
-        "encoding": "utf-8",
-        "bytes": dataset.csv.bytes,
-        "hash": format!("sha256:{}", dataset.csv.sha256),
-        "rows": dataset.csv.rows,
-        "columns": dataset.csv.header.len(),
-        "schema": Value::Object(schema),
-    });
-    if let Some(delimiter) = &dataset.front.delimiter {
-        resource["dialect"] = json!({ "delimiter": delimiter });
-    }
-    resource
-}
-
-fn toml_to_json(value: &toml::Value) -> Value {
-    match value {
-        toml::Value::Integer(i) => json!(i),
-        toml::Value::Float(f) => json!(f),
-        toml::Value::Datetime(d) => json!(date_string(d)),
-        toml::Value::String(s) => json!(s),
-        other => json!(other.to_string()),
+    let missing = MissingValues::resolve(&[front.missing_values.as_deref()]);
+    Resource {
+        bytes: dataset.csv.bytes,
+        columns: dataset.csv.header.len(),
+        dialect: front
+            .delimiter
+            .as_deref()
+            .map(|delimiter| Dialect { delimiter }),
+        encoding: "utf-8",
+        format: "csv",
+        hash: format!("sha256:{}", dataset.csv.sha256),
+        mediatype: "text/csv",
+        name: &dataset.slug,
+        path: format!("{}.csv", dataset.slug),
+        rows: dataset.csv.rows,
+        schema: Schema {
+            fields,
+            missing_values: missing.list(),
+            primary_key: &front.primary_key,
+        },
+        kind: "table",
     }
 }

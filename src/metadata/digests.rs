@@ -8,18 +8,22 @@ use crate::dataset::{Dataset, FileDigest};
 use crate::layout::urls;
 use crate::site::Site;
 
-/// The metadata file that DCAT distribution `fragment` describes, and its JSON.
-fn file(site: &Site, dataset: &Dataset, fragment: &str) -> (String, serde_json::Value) {
+/// The metadata file that DCAT distribution `fragment` describes, and its bytes.
+fn file(site: &Site, dataset: &Dataset, fragment: &str) -> (String, Vec<u8>) {
+    use super::json_file;
     let slug = &dataset.slug;
     match fragment {
         "datapackage" => (
             urls::json_file(slug),
-            super::datapackage::descriptor(site, dataset),
+            json_file(&super::datapackage::descriptor(site, dataset)),
         ),
-        "csvw" => (urls::csvw_file(slug), super::csvw::table(site, dataset)),
+        "csvw" => (
+            urls::csvw_file(slug),
+            json_file(&super::csvw::table(site, dataset)),
+        ),
         _ => (
             urls::croissant_file(slug),
-            super::croissant::dataset(site, dataset),
+            json_file(&super::croissant::dataset(site, dataset)),
         ),
     }
 }
@@ -35,8 +39,8 @@ pub fn digest(site: &Site, dataset: &Dataset, fragment: &str) -> FileDigest {
     if let Some(recorded) = dataset.metadata_digest(&path) {
         return recorded;
     }
-    let (path, value) = file(site, dataset, fragment);
-    of(path, &super::json_file(&value))
+    let (path, bytes) = file(site, dataset, fragment);
+    of(path, &bytes)
 }
 
 /// The size and digest of the file at site-relative `path` holding `bytes`.

@@ -1,7 +1,8 @@
 //! schema.org JSON-LD: a `Dataset` in every dataset page (what Google Dataset Search reads)
 //! and a `DataCatalog` on the home page. It states only what the page shows.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{json, Value};
 
 use super::human_size;
 use crate::dataset::Dataset;
@@ -9,115 +10,174 @@ use crate::layout::urls;
 use crate::site::Site;
 
 /// A schema.org `Organization` (also read by Croissant, whose vocabulary is schema.org).
-pub(super) fn organization(party: &crate::config::Party) -> Value {
-    let mut out = Map::new();
-    out.insert("@type".into(), json!("Organization"));
-    out.insert("name".into(), json!(party.name));
-    if let Some(url) = &party.url {
-        out.insert("url".into(), json!(url));
-    }
-    Value::Object(out)
+#[derive(Serialize)]
+pub(super) struct Organization<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'a str>,
 }
 
-fn catalog_reference(site: &Site) -> Value {
-    json!({
-        "@type": "DataCatalog",
-        "name": site.config.title,
-        "url": site.config.base_url,
-    })
+pub(super) fn organization(party: &crate::config::Party) -> Organization<'_> {
+    Organization {
+        kind: "Organization",
+        name: &party.name,
+        url: party.url.as_deref(),
+    }
+}
+
+/// The schema.org `Dataset` of a dataset page, keys in sorted order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JsonLdDataset<'a> {
+    #[serde(rename = "@context")]
+    context: &'static str,
+    #[serde(rename = "@id")]
+    id: String,
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    citation: Vec<CreativeWork<'a>>,
+    creator: Organization<'a>,
+    credit_text: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_created: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_modified: Option<String>,
+    description: String,
+    distribution: [DataDownload; 2],
+    headline: &'a str,
+    included_in_data_catalog: CatalogReference<'a>,
+    is_accessible_for_free: bool,
+    keywords: &'a [String],
+    license: String,
+    name: &'a str,
+    publisher: Organization<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temporal_coverage: Option<&'a str>,
+    url: String,
+    variable_measured: Vec<PropertyValue<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreativeWork<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date_published: Option<&'a str>,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    publisher: Option<Organization<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DataDownload {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    content_size: Option<String>,
+    content_url: String,
+    encoding_format: &'static str,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sha256: Option<String>,
+}
+
+#[derive(Serialize)]
+struct CatalogReference<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    name: &'a str,
+    url: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PropertyValue<'a> {
+    #[serde(rename = "@type")]
+    kind: &'static str,
+    description: &'a str,
+    name: &'a str,
+    #[serde(rename = "propertyID")]
+    property_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unit_text: Option<&'a str>,
 }
 
 /// The `Dataset` object for one dataset page.
-pub fn dataset(site: &Site, dataset: &Dataset) -> Value {
+pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
     let page = super::page_url(site, dataset);
     let front = &dataset.front;
-    let variables: Vec<Value> = front
-        .columns
-        .iter()
-        .map(|column| {
-            let mut out = Map::new();
-            out.insert("@type".into(), json!("PropertyValue"));
-            out.insert("name".into(), json!(column.title));
-            out.insert("propertyID".into(), json!(column.name));
-            out.insert("description".into(), json!(column.description));
-            if let Some(unit) = &column.unit {
-                out.insert("unitText".into(), json!(unit));
-            }
-            Value::Object(out)
-        })
-        .collect();
-    let citations: Vec<Value> = front
-        .sources
-        .iter()
-        .map(|source| {
-            let mut out = Map::new();
-            out.insert("@type".into(), json!("CreativeWork"));
-            out.insert("name".into(), json!(source.title));
-            if let Some(publisher) = &source.publisher {
-                out.insert(
-                    "publisher".into(),
-                    json!({"@type": "Organization", "name": publisher}),
-                );
-            }
-            if let Some(published) = &source.published {
-                out.insert("datePublished".into(), json!(published));
-            }
-            if let Some(url) = &source.url {
-                out.insert("url".into(), json!(url));
-            }
-            Value::Object(out)
-        })
-        .collect();
-    let distribution = json!([
-        {
-            "@type": "DataDownload",
-            "name": format!("{}.csv", dataset.slug),
-            "contentUrl": site.config.absolute_url(&urls::csv_file(&dataset.slug)),
-            "encodingFormat": "text/csv",
-            "contentSize": human_size(dataset.csv.bytes),
-            "sha256": dataset.csv.sha256,
+    let variables = front.columns.iter().map(|column| PropertyValue {
+        kind: "PropertyValue",
+        description: &column.description,
+        name: &column.title,
+        property_id: &column.name,
+        unit_text: column.unit.as_deref(),
+    });
+    let citations = front.sources.iter().map(|source| CreativeWork {
+        kind: "CreativeWork",
+        date_published: source.published.as_deref(),
+        name: &source.title,
+        publisher: source.publisher.as_deref().map(|name| Organization {
+            kind: "Organization",
+            name,
+            url: None,
+        }),
+        url: source.url.as_deref(),
+    });
+    let slug = &dataset.slug;
+    let distribution = [
+        DataDownload {
+            kind: "DataDownload",
+            content_size: Some(human_size(dataset.csv.bytes)),
+            content_url: site.config.absolute_url(&urls::csv_file(slug)),
+            encoding_format: "text/csv",
+            name: format!("{slug}.csv"),
+            sha256: Some(dataset.csv.sha256.clone()),
         },
-        {
-            "@type": "DataDownload",
-            "name": format!("{}.json", dataset.slug),
-            "contentUrl": site.config.absolute_url(&urls::json_file(&dataset.slug)),
-            "encodingFormat": "application/vnd.datapackage+json",
+        DataDownload {
+            kind: "DataDownload",
+            content_size: None,
+            content_url: site.config.absolute_url(&urls::json_file(slug)),
+            encoding_format: "application/vnd.datapackage+json",
+            name: format!("{slug}.json"),
+            sha256: None,
         },
-    ]);
-    let mut out = Map::new();
-    out.insert("@context".into(), json!("https://schema.org/"));
-    out.insert("@type".into(), json!("Dataset"));
-    out.insert("@id".into(), json!(page));
-    out.insert("url".into(), json!(page));
-    out.insert("name".into(), json!(front.title));
-    out.insert("headline".into(), json!(front.headline));
-    out.insert("description".into(), json!(super::description(dataset)));
-    out.insert("license".into(), json!(super::license_url(site, dataset)));
-    out.insert("creator".into(), organization(&site.config.author));
-    out.insert("publisher".into(), organization(site.config.publisher()));
-    out.insert("keywords".into(), json!(front.tags));
-    out.insert("isAccessibleForFree".into(), json!(true));
-    out.insert("creditText".into(), json!(super::citation(site, dataset)));
-    out.insert("citation".into(), Value::Array(citations));
-    out.insert("variableMeasured".into(), Value::Array(variables));
-    out.insert("distribution".into(), distribution);
-    out.insert("includedInDataCatalog".into(), catalog_reference(site));
-    if let Some(version) = &front.version {
-        out.insert("version".into(), json!(version));
+    ];
+    JsonLdDataset {
+        context: "https://schema.org/",
+        id: page.clone(),
+        kind: "Dataset",
+        citation: citations.collect(),
+        creator: organization(&site.config.author),
+        credit_text: super::citation(site, dataset),
+        date_created: front.created.as_ref().map(crate::content::date_string),
+        date_modified: super::updated(site, dataset),
+        description: super::description(dataset),
+        distribution,
+        headline: &front.headline,
+        included_in_data_catalog: CatalogReference {
+            kind: "DataCatalog",
+            name: &site.config.title,
+            url: &site.config.base_url,
+        },
+        is_accessible_for_free: true,
+        keywords: &front.tags,
+        license: super::license_url(site, dataset),
+        name: &front.title,
+        publisher: organization(site.config.publisher()),
+        temporal_coverage: front.temporal_coverage.as_deref(),
+        url: page,
+        variable_measured: variables.collect(),
+        version: front.version.as_deref(),
     }
-    if let Some(updated) = super::updated(site, dataset) {
-        out.insert("dateModified".into(), json!(updated));
-    }
-    if let Some(created) = &front.created {
-        out.insert(
-            "dateCreated".into(),
-            json!(crate::content::date_string(created)),
-        );
-    }
-    if let Some(coverage) = &front.temporal_coverage {
-        out.insert("temporalCoverage".into(), json!(coverage));
-    }
-    Value::Object(out)
 }
 
 /// The `DataCatalog` of the home page, listing the datasets it shows (indexes into

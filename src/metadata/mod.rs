@@ -2,8 +2,9 @@
 //! the pages (front matter + the CSV scan): a Frictionless Data Package and a CSVW file per
 //! dataset, schema.org JSON-LD for pages, and the site's catalog, sitemap, feed and robots.txt.
 //!
-//! Everything here is deterministic: keys are emitted sorted (serde_json's default map),
-//! listings are sorted, and dates come from the content (or `--date`), never the clock.
+//! Everything here is deterministic: keys are emitted sorted (serde_json's default map, and
+//! the typed structs of the per-dataset files declare their fields in that order), listings
+//! are sorted, and dates come from the content (or `--date`), never the clock.
 
 pub mod catalog_files;
 pub mod citation_files;
@@ -85,8 +86,12 @@ pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnTyp
 
 /// The bytes of a JSON output file: pretty-printed, one final newline. The DCAT catalog
 /// states the size and SHA-256 of these same bytes.
-pub fn json_file(value: &serde_json::Value) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+pub fn json_file(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(8 * 1024);
+    if serde_json::to_writer_pretty(&mut bytes, value).is_err() {
+        // Only maps with keys that are not strings fail; none is written here.
+        bytes.clear();
+    }
     bytes.push(b'\n');
     bytes
 }
@@ -116,32 +121,50 @@ pub use crate::text::escape_html as escape_xml;
 /// that older parsers treat as line ends, and no character HTML cannot carry (serde_json
 /// escapes C0 controls itself; DEL, C1 and U+FFFE/U+FFFF are escaped here, so the value
 /// read back is the same).
-pub fn script_safe_json(value: &serde_json::Value) -> String {
+pub fn script_safe_json(value: &impl serde::Serialize) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut out = String::with_capacity(text.len());
-    for c in text
-        .replace("</", "<\\/")
-        .replace("<!--", "<\\u0021--")
-        .chars()
-    {
-        if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
+    let mut out = String::with_capacity(text.len() + 64);
+    // Runs of plain ASCII are copied whole; the scan stops only at `<` and at bytes from
+    // DEL up (DEL, or the first byte of a non-ASCII character), so `at` stays on a
+    // character boundary. serde_json has already escaped C0 controls.
+    let bytes = text.as_bytes();
+    let (mut copied, mut at) = (0, 0);
+    while at < bytes.len() {
+        if bytes[at] != b'<' && bytes[at] < 0x7f {
+            at += 1;
+            continue;
+        }
+        out.push_str(&text[copied..at]);
+        let rest = &text[at..];
+        let c = rest.chars().next().unwrap_or_default();
+        if rest.starts_with("</") {
+            out.push_str("<\\/");
+            at += 2;
+        } else if rest.starts_with("<!--") {
+            out.push_str("<\\u0021--");
+            at += 4;
+        } else if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
             // Forbidden characters only ever occur inside JSON strings, where escapes hold.
             let _ = write!(out, "\\u{:04x}", c as u32);
+            at += c.len_utf8();
         } else {
             out.push(c);
+            at += c.len_utf8();
         }
+        copied = at;
     }
+    out.push_str(&text[copied..]);
     out
 }
 
-/// One entry of the change history.
+/// One entry of the change history (fields in key order: the Data Package writes it as is).
 #[derive(Debug, serde::Serialize)]
 pub struct ChangeView {
     /// `YYYY-MM-DD`.
     pub date: String,
+    pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
-    pub description: String,
 }
 
 /// The `[[changes]]` entries, newest first (the author's order among equal dates).
@@ -181,5 +204,47 @@ mod tests {
         assert!(!safe.chars().any(crate::text::is_forbidden), "{safe}");
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
+    }
+
+    /// The escaping as it was written before the one-pass loop: replaces, then characters.
+    fn script_safe_by_replacing(value: &serde_json::Value) -> String {
+        let text = serde_json::to_string_pretty(value).unwrap();
+        let mut out = String::new();
+        for c in text
+            .replace("</", "<\\/")
+            .replace("<!--", "<\\u0021--")
+            .chars()
+        {
+            if matches!(c, '\u{2028}' | '\u{2029}') || crate::text::is_forbidden(c) {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn one_pass_escaping_matches_replacing() {
+        for text in [
+            "<</",
+            "<!--",
+            "<!-",
+            "</!--",
+            "<!--</",
+            "<<!--",
+            "a</b<!---->\u{2028}\u{2029}",
+            "\u{7f}\u{85}\u{fffe}\u{ffff}é<",
+            "<",
+            "",
+            "plain",
+        ] {
+            let value = serde_json::json!({ "k": text, text: [text] });
+            assert_eq!(
+                script_safe_json(&value),
+                script_safe_by_replacing(&value),
+                "{text:?}"
+            );
+        }
     }
 }
