@@ -12,7 +12,7 @@ use crate::confine;
 use crate::content::figures;
 use crate::content::front_matter;
 use crate::content::numbers::{self, Typed};
-use crate::content::spans::{error_at, Locator, Spans};
+use crate::content::spans::{error_at, Locator};
 use crate::content::DatasetFrontMatter;
 use crate::dataset::figures::{sources, Field};
 use crate::dataset::Dataset;
@@ -47,7 +47,8 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
     let Ok(split) = front_matter::split(file, &text) else {
         return Vec::new();
     };
-    let Ok(front) = front_matter::parse_toml::<DatasetFrontMatter>(
+    // One parse gives the values and the places of the keys.
+    let Ok((front, spans)) = front_matter::parse_toml_with_spans::<DatasetFrontMatter>(
         file,
         &text,
         split.front_matter,
@@ -58,7 +59,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
     let locator = Locator {
         file,
         text: &text,
-        spans: Spans::parse(split.front_matter, split.front_matter_offset),
+        spans,
     };
     let allowed: HashSet<String> = front
         .numbers_not_data
