@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use serde_json::json;
+use serde::Serialize;
 
 use super::escape_xml;
 use crate::layout::urls;
@@ -16,19 +16,19 @@ use crate::site::{listing, Site};
 pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"{\n  \"datasets\": [")?;
     for (n, d) in site.datasets.iter().enumerate() {
-        let entry = json!({
-            "slug": d.slug,
-            "title": d.front.title,
-            "page": super::page_url(site, d),
-            "metadata": site.config.absolute_url(&urls::json_file(&d.slug)),
-            "csv": site.config.absolute_url(&urls::csv_file(&d.slug)),
-            "csvw": site.config.absolute_url(&urls::csvw_file(&d.slug)),
-            "rows": d.csv.rows,
-            "columns": d.column_count(),
-            "bytes": d.csv.bytes,
-            "sha256": d.csv.sha256,
-            "updated": super::updated(site, d),
-        });
+        let entry = CatalogEntry {
+            bytes: d.csv.bytes,
+            columns: d.column_count(),
+            csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
+            csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
+            metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
+            page: super::page_url(site, d),
+            rows: d.csv.rows,
+            sha256: &d.csv.sha256,
+            slug: &d.slug,
+            title: &d.front.title,
+            updated: super::updated(site, d),
+        };
         let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
         // JSON strings never hold a raw line break, so indenting is safe.
         let separator = if n == 0 { "\n    " } else { ",\n    " };
@@ -40,6 +40,32 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     let title = serde_json::to_string(&site.config.title).map_err(io::Error::other)?;
     let url = serde_json::to_string(&site.config.base_url).map_err(io::Error::other)?;
     write!(out, "],\n  \"title\": {title},\n  \"url\": {url}\n}}\n")
+}
+
+/// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
+/// `serde_json::Value` (a sorted map) gave, without building one per dataset.
+#[derive(Serialize)]
+struct CatalogEntry<'a> {
+    bytes: u64,
+    columns: usize,
+    csv: String,
+    csvw: String,
+    metadata: String,
+    page: String,
+    rows: u64,
+    sha256: &'a str,
+    slug: &'a str,
+    title: &'a str,
+    updated: Option<String>,
+}
+
+/// One dataset of `data/search-index.json`, keys in sorted order (see [`CatalogEntry`]).
+#[derive(Serialize)]
+struct SearchEntry<'a> {
+    slug: &'a str,
+    tags: Vec<String>,
+    title: &'a str,
+    updated: Option<String>,
 }
 
 /// Writes `data/search-index.json`: for each dataset in listing order its slug, title, tag
@@ -54,12 +80,12 @@ pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -
             .iter()
             .map(|t| crate::content::markdown::slugify(t))
             .collect();
-        let entry = json!({
-            "slug": d.slug,
-            "title": d.front.title,
-            "tags": tags,
-            "updated": d.updated(),
-        });
+        let entry = SearchEntry {
+            slug: &d.slug,
+            tags,
+            title: &d.front.title,
+            updated: d.updated(),
+        };
         let text = serde_json::to_string(&entry).map_err(io::Error::other)?;
         out.write_all(if n == 0 { b"\n" } else { b",\n" })?;
         out.write_all(text.as_bytes())?;
