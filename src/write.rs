@@ -301,6 +301,8 @@ pub fn write_site_metadata(
     let paths = files::page_paths(site);
     // Each file is independent and, on a large catalog, each lists every dataset: they
     // are written in parallel.
+    // What every DCAT page states alike, worked out once rather than per page.
+    let shared = &metadata::dcat::shared_facts(site);
     rayon::scope(|scope| {
         scope.spawn(|_| {
             writer.run(
@@ -347,7 +349,11 @@ pub fn write_site_metadata(
             }
             scope.spawn(move |_| {
                 writer.run(
-                    || writer.stream(&path, |out| metadata::dcat::write(site, syntax, page, out)),
+                    || {
+                        writer.stream(&path, |out| {
+                            metadata::dcat::write(site, syntax, page, shared, out)
+                        })
+                    },
                     no_file,
                 )
             });

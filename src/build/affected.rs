@@ -200,11 +200,12 @@ impl ListingPages {
         let per_page = now.config.paginate_by.get();
         // When the same datasets are there and no changed one has a new sort key or new
         // tags, every listing keeps its order: the orders before need not be worked out.
-        let same_keys = before
+        let same_datasets = before
             .datasets
             .iter()
             .map(|d| &d.slug)
-            .eq(now.datasets.iter().map(|d| &d.slug))
+            .eq(now.datasets.iter().map(|d| &d.slug));
+        let same_keys = same_datasets
             && changed.iter().all(|slug| {
                 let key = |site: &Site| {
                     site.dataset(slug)
@@ -236,7 +237,7 @@ impl ListingPages {
             order_before(&mut (0..before.datasets.len())),
             listing::all(now),
         );
-        let dcat = dcat_pages(before, now, changed);
+        let dcat = dcat_pages(before, now, changed, same_datasets);
         let tags = now
             .tags
             .iter()
@@ -254,15 +255,11 @@ impl ListingPages {
 }
 
 /// The DCAT catalog pages a change rewrites: those holding a `changed` dataset, when the
-/// catalog lists the same datasets in the same order and states the same catalog facts
-/// before and after; otherwise all of them.
-fn dcat_pages(before: &Site, now: &Site, changed: &BTreeSet<String>) -> Pages {
+/// catalog lists the same datasets in the same order (`same_datasets`: the same slugs,
+/// which are its order) and states the same catalog facts before and after; otherwise all
+/// of them.
+fn dcat_pages(before: &Site, now: &Site, changed: &BTreeSet<String>, same_datasets: bool) -> Pages {
     use crate::metadata::dcat;
-    let same_datasets = before
-        .datasets
-        .iter()
-        .map(|d| &d.slug)
-        .eq(now.datasets.iter().map(|d| &d.slug));
     if !same_datasets || dcat::shared_facts(before) != dcat::shared_facts(now) {
         return Pages::All;
     }

@@ -171,25 +171,21 @@ impl Session {
         site.default_date = self.site.default_date.clone();
         // The problems of files this rebuild did not read are those of the last successful
         // build (warnings only); they are copied into the answer only when it fails.
-        let is_error = |d: &Diagnostic| d.severity == Severity::Error;
-        let fails = problems.fresh.values().flatten().any(is_error)
-            || site_problems.has_errors()
-            || self
-                .file_problems
+        let kept = || {
+            self.file_problems
                 .iter()
                 .filter(|(file, _)| problems.keeps(file))
                 .flat_map(|(_, found)| found)
-                .any(is_error);
+        };
+        let is_error = |d: &Diagnostic| d.severity == Severity::Error;
+        let fails = problems.fresh.values().flatten().any(is_error)
+            || site_problems.has_errors()
+            || kept().any(is_error);
         if fails {
             // The answer lists the whole site's problems, as a full build would.
             site_problems.extend(site.dataset_problems(&|d| !changed_slugs.contains(&d.slug)));
             let mut diagnostics = Diagnostics::new();
-            diagnostics.extend(
-                self.file_problems
-                    .iter()
-                    .filter(|(file, _)| problems.keeps(file))
-                    .flat_map(|(_, found)| found.iter().cloned()),
-            );
+            diagnostics.extend(kept().cloned());
             diagnostics.extend(problems.fresh.into_values().flatten());
             diagnostics.extend(site_problems);
             diagnostics.sort();

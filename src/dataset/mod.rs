@@ -87,43 +87,32 @@ impl Dataset {
     /// The description used in every metadata format: the author's `description`, or the
     /// lede followed by the first paragraph of Method.
     pub fn description(&self) -> String {
-        if let Some(kept) = &self.slim_description {
-            return kept.clone();
+        match self.description_parts() {
+            (text, "") | ("", text) => text.to_string(),
+            (lede, method) => format!("{lede} Method: {method}"),
         }
-        if let Some(d) = &self.front.description {
-            return d.trim().to_string();
-        }
-        let mut text = self.body.lede_text.clone();
-        if let Some(method) = self.body.section("Method") {
-            if !method.summary_text.is_empty() {
-                if !text.is_empty() {
-                    text.push_str(" Method: ");
-                }
-                text.push_str(&method.summary_text);
-            }
-        }
-        text
     }
 
     /// How many characters [`Dataset::description`] has, without building it (checked
     /// for every dataset on every `serve` rebuild).
     pub fn description_chars(&self) -> usize {
+        match self.description_parts() {
+            (text, "") | ("", text) => text.chars().count(),
+            (lede, method) => lede.chars().count() + " Method: ".len() + method.chars().count(),
+        }
+    }
+
+    /// What [`Dataset::description`] is made of: one text, or the lede and the summary of
+    /// Method (joined by " Method: " when both are there).
+    fn description_parts(&self) -> (&str, &str) {
         if let Some(kept) = &self.slim_description {
-            return kept.chars().count();
+            return (kept, "");
         }
         if let Some(d) = &self.front.description {
-            return d.trim().chars().count();
+            return (d.trim(), "");
         }
-        let lede = self.body.lede_text.chars().count();
-        let method = self
-            .body
-            .section("Method")
-            .map_or(0, |m| m.summary_text.chars().count());
-        match (lede, method) {
-            (_, 0) => lede,
-            (0, _) => method,
-            _ => lede + " Method: ".len() + method,
-        }
+        let method = self.body.section("Method").map_or("", |m| &m.summary_text);
+        (&self.body.lede_text, method)
     }
 
     /// How many columns the CSV has (its header's length; kept when slimmed).

@@ -114,10 +114,17 @@ const KINDS: [Kind; 4] = [
     },
 ];
 
-/// Writes page `page` (from 1) of the catalog in one syntax. Memory holds one dataset's
+/// Writes page `page` (from 1) of the catalog in one syntax; `shared` is
+/// [`shared_facts`] of `site`, worked out once for every page. Memory holds one dataset's
 /// nodes at a time (a whole dataset, as `serve` keeps them, also keeps its finished part
 /// for next time).
-pub fn write(site: &Site, syntax: Syntax, page: usize, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(
+    site: &Site,
+    syntax: Syntax,
+    page: usize,
+    shared: &[Node],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let pages = page_count(site);
     let page = page.clamp(1, pages);
     let count = site.datasets.len();
@@ -135,7 +142,13 @@ pub fn write(site: &Site, syntax: Syntax, page: usize, out: &mut dyn Write) -> i
         }
     }
     // The site's own nodes come first, so every dataset's part starts with a separator.
-    let mut nodes = site_nodes(site, datasets);
+    let mut nodes = shared.to_vec();
+    // The catalog, first, names the datasets of this page last.
+    if let Some(catalog) = nodes.first_mut() {
+        for dataset in datasets {
+            catalog.iri("dcat:dataset", &dataset_iri(site, dataset));
+        }
+    }
     if pages > 1 {
         nodes.push(paging_node(site, syntax, page, pages));
     }
@@ -255,16 +268,11 @@ fn paging_node(site: &Site, syntax: Syntax, page: usize, pages: usize) -> Node {
     node
 }
 
-/// The catalog facts every page states alike (everything but its datasets): a rebuild
+/// The catalog facts every page states alike: the catalog (first, without its datasets),
+/// its agents and the shared vocabulary terms (media types, formats, standards). A rebuild
 /// that leaves them and the datasets' order as they were rewrites only the pages of the
 /// datasets it changed.
 pub fn shared_facts(site: &Site) -> Vec<Node> {
-    site_nodes(site, &[])
-}
-
-/// The catalog (naming `datasets`, those of this page), its agents and the shared
-/// vocabulary terms (media types, formats, standards).
-fn site_nodes(site: &Site, datasets: &[std::sync::Arc<Dataset>]) -> Vec<Node> {
     let config = &site.config;
     let lang = language(site);
     let mut nodes = Vec::new();
@@ -302,9 +310,6 @@ fn site_nodes(site: &Site, datasets: &[std::sync::Arc<Dataset>]) -> Vec<Node> {
         .max()
     {
         catalog.typed("dct:modified", &updated, rdf::temporal_datatype(&updated));
-    }
-    for dataset in datasets {
-        catalog.iri("dcat:dataset", &dataset_iri(site, dataset));
     }
     nodes.push(catalog);
 
