@@ -191,9 +191,9 @@ pub fn quoting(site: &Site, changed: &BTreeSet<String>) -> BTreeSet<String> {
 /// Child sitemaps (`sitemap-N.xml`) that `before` wrote and `after` no longer writes (the
 /// catalog shrank, or fell below the limit and `sitemap.xml` is no longer an index).
 fn stale_sitemaps(before: &Site, after: &Site) -> Vec<String> {
-    use crate::metadata::catalog_files::{page_paths, sitemap_files};
+    use crate::metadata::catalog_files::{page_count, sitemap_files};
     let files = |site: &Site| -> BTreeSet<String> {
-        sitemap_files(site, &page_paths(site))
+        sitemap_files(site, page_count(site))
             .into_iter()
             .map(|(name, _)| name)
             .collect()

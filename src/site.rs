@@ -371,6 +371,10 @@ fn failed_to_load(root: &Path, slug: &str) -> bool {
 /// `related` must name datasets. A dataset whose file exists but failed to load has its own
 /// errors; naming it is not reported again.
 fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
+    // The set of every slug is made only when needed (each `serve` edit runs this).
+    if datasets.iter().all(|d| d.front.related.is_empty()) {
+        return;
+    }
     let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
     let known: HashSet<&str> = slugs.iter().copied().collect();
     for dataset in datasets {
@@ -405,6 +409,9 @@ fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagn
 /// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
 /// load has its own errors; a draft left out is a warning, see `drafts`).
 fn check_dataset_links(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
+    if datasets.iter().all(|d| d.dataset_links.is_empty()) {
+        return;
+    }
     let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
     let known: HashSet<&str> = slugs.iter().copied().collect();
     for dataset in datasets {
@@ -496,9 +503,14 @@ fn check_chart_files(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
 fn collect_tags(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) -> Vec<Tag> {
     let mut by_slug: BTreeMap<String, Tag> = BTreeMap::new();
     let mut spellings: HashMap<String, String> = HashMap::new();
+    // A catalog has few tag names, each on many datasets: each is slugified once.
+    let mut slugs: HashMap<&str, String> = HashMap::new();
     for (index, dataset) in datasets.iter().enumerate() {
         for name in &dataset.front.tags {
-            let slug = slugify(name);
+            let slug = slugs
+                .entry(name.as_str())
+                .or_insert_with(|| slugify(name))
+                .clone();
             if slug.is_empty() {
                 diagnostics.push(
                     Diagnostic::error(

@@ -288,39 +288,77 @@ fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
     }
 }
 
-/// The catalog, search index, sitemap, feed and robots.txt; `ordered` is every dataset in
-/// listing order.
+/// Which of the site files that list every dataset are written: a rebuild leaves alone
+/// those whose bytes its change cannot alter (on 10,000 datasets, each is a pass over all
+/// of them and megabytes written).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SiteFiles {
+    /// `data/catalog.json`.
+    pub catalog: bool,
+    /// `data/search-index.json`.
+    pub search_index: bool,
+    /// `sitemap.xml` and its children.
+    pub sitemap: bool,
+}
+
+impl SiteFiles {
+    /// Every one of them (a full build).
+    pub const ALL: SiteFiles = SiteFiles {
+        catalog: true,
+        search_index: true,
+        sitemap: true,
+    };
+}
+
+/// The catalog, search index, sitemap (those `which` names), feed and robots.txt;
+/// `ordered` is every dataset in listing order.
 pub fn write_site_metadata(
     site: &Site,
     ordered: &[usize],
     dcat_page: &(dyn Fn(usize) -> bool + Sync),
+    which: SiteFiles,
     writer: &Writer,
 ) {
     use metadata::catalog_files as files;
     let no_file = Path::new(layout::SITE_TOML);
-    let paths = files::page_paths(site);
+    let paths = match which.sitemap {
+        true => files::page_paths(site),
+        false => Vec::new(),
+    };
+    let sitemaps = match which.sitemap {
+        true => {
+            // A rebuild counts the URLs to find stale child sitemaps: the count must agree.
+            debug_assert_eq!(paths.len(), files::page_count(site));
+            files::sitemap_files(site, paths.len())
+        }
+        false => Vec::new(),
+    };
     // Each file is independent and, on a large catalog, each lists every dataset: they
     // are written in parallel.
     // What every DCAT page states alike, worked out once rather than per page.
     let shared = &metadata::dcat::shared_facts(site);
     rayon::scope(|scope| {
-        scope.spawn(|_| {
-            writer.run(
-                || writer.stream(urls::CATALOG, |out| files::write_catalog(site, out)),
-                no_file,
-            )
-        });
-        scope.spawn(|_| {
-            writer.run(
-                || {
-                    writer.stream(urls::SEARCH_INDEX, |out| {
-                        files::write_search_index(site, ordered, out)
-                    })
-                },
-                no_file,
-            )
-        });
-        for (name, start) in files::sitemap_files(site, &paths) {
+        if which.catalog {
+            scope.spawn(|_| {
+                writer.run(
+                    || writer.stream(urls::CATALOG, |out| files::write_catalog(site, out)),
+                    no_file,
+                )
+            });
+        }
+        if which.search_index {
+            scope.spawn(|_| {
+                writer.run(
+                    || {
+                        writer.stream(urls::SEARCH_INDEX, |out| {
+                            files::write_search_index(site, ordered, out)
+                        })
+                    },
+                    no_file,
+                )
+            });
+        }
+        for (name, start) in sitemaps {
             let paths = &paths;
             scope.spawn(move |_| {
                 writer.run(

@@ -77,7 +77,8 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         .unwrap_or_else(|d| panic!("{}", d.render(false)));
     assert!(!report.full);
     // Its page, its 5 tag pages, home and All datasets; nothing relates to it. The CSV
-    // did not change, so its copy stays.
+    // did not change, so its copy stays; catalog.json, the search index and the sitemap
+    // state nothing an intro paragraph changes, so they stay too.
     assert_eq!(report.pages, 8, "{report:?}");
     let changed = touched(&before, &mtimes(&output));
     let expected: BTreeSet<String> = [
@@ -95,11 +96,8 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         "tags/home-lab/index.html",
         "index.html",
         "datasets/index.html",
-        "data/catalog.json",
-        "data/search-index.json",
         "data/catalog.ttl",
         "data/catalog.jsonld",
-        "sitemap.xml",
         "feed.xml",
         "robots.txt",
     ]
@@ -508,4 +506,59 @@ fn an_edit_rewrites_only_the_dcat_page_that_holds_its_dataset() {
         tree(&output) == clean("public"),
         "served output differs from a clean build"
     );
+}
+
+#[test]
+fn catalog_json_search_index_and_sitemap_are_rewritten_only_when_their_bytes_change() {
+    let site = tempfile::tempdir().unwrap();
+    common::catalog::write_catalog(site.path(), 12, "");
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let lists = ["data/catalog.json", "data/search-index.json", "sitemap.xml"];
+    let clean = || {
+        let dir = tempfile::tempdir().unwrap();
+        let options = BuildOptions::new(site.path()).output(dir.path().join("public"));
+        datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+        tree(&dir.path().join("public"))
+    };
+    // Each edit, and which of the three files it must rewrite.
+    let edits: [(usize, &str, &str, &[&str]); 4] = [
+        // The lede is in no entry of the three.
+        (3, "A lede from", "An edited lede from", &[]),
+        // The title is in the catalog's and the search index's entries.
+        (4, "title = \"Set 4\"", "title = \"Set four\"", &lists[..2]),
+        // The date is in all three.
+        (5, "updated = 2005-06-06", "updated = 2024-06-06", &lists),
+        // The CSV's digest and size are in the catalog only (below: the CSV is edited).
+        (6, "", "", &lists[..1]),
+    ];
+    for (n, from, to, rewritten) in edits {
+        let before = mtimes(&output);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let change = if from.is_empty() {
+            let slug = common::catalog::slug(n);
+            std::fs::write(
+                site.path().join(format!("data/datasets/{slug}.csv")),
+                "v\n1234\n",
+            )
+            .unwrap();
+            Change::DataFile(PathBuf::from(format!("data/datasets/{slug}.csv")))
+        } else {
+            Change::Dataset(edit_catalog_dataset(site.path(), n, from, to))
+        };
+        session
+            .rebuild([change], |s| s.commit())
+            .unwrap_or_else(|d| panic!("{}", d.render(false)));
+        let written = touched(&before, &mtimes(&output));
+        let listed: Vec<&str> = lists
+            .iter()
+            .copied()
+            .filter(|f| written.contains(*f))
+            .collect();
+        assert_eq!(listed, rewritten, "edit of set {n}: {written:?}");
+        assert!(
+            tree(&output) == clean(),
+            "edit of set {n}: served output differs from a clean build"
+        );
+    }
 }

@@ -13,7 +13,7 @@ use crate::incremental::Affected;
 use crate::layout::urls;
 use crate::render::Renderer;
 use crate::site::{self, listing, Site};
-use crate::write::{self, CsvCopy, Writer};
+use crate::write::{self, CsvCopy, SiteFiles, Writer};
 
 /// Writes what an incremental rebuild affects; returns (pages rendered, URL paths changed).
 /// `csv_unchanged` names the datasets whose CSV has the stamp it had when it was last
@@ -113,8 +113,10 @@ pub(super) fn render_affected(
             site,
             renderer,
             writer,
+            &listing_pages.order,
             &listing_pages.all,
             &listing_pages.dcat,
+            listing_pages.files,
         );
         urls_changed.insert("/".to_string());
         urls_changed.extend(
@@ -161,19 +163,25 @@ pub(super) fn render_affected(
 /// The pages of All datasets and of each tag that a rebuild writes again.
 #[derive(Debug)]
 pub(super) struct ListingPages {
+    /// Every dataset of the site after the change, in listing order.
+    pub(super) order: Vec<usize>,
     pub(super) all: Pages,
     /// The pages of the DCAT catalog (each syntax alike).
     pub(super) dcat: Pages,
+    /// Which of catalog.json, the search index and the sitemap.
+    pub(super) files: SiteFiles,
     /// By tag slug; a tag not named here has all its pages written.
     tags: BTreeMap<String, Pages>,
 }
 
 impl ListingPages {
-    /// Every page of every listing.
-    pub(super) fn everything() -> ListingPages {
+    /// Every page of every listing of `now`.
+    pub(super) fn everything(now: &Site) -> ListingPages {
         ListingPages {
+            order: listing::all(now),
             all: Pages::All,
             dcat: Pages::All,
+            files: SiteFiles::ALL,
             tags: BTreeMap::new(),
         }
     }
@@ -195,7 +203,7 @@ impl ListingPages {
                 .collect()
         };
         if names(before) != names(now) {
-            return ListingPages::everything();
+            return ListingPages::everything(now);
         }
         let per_page = now.config.paginate_by.get();
         // When the same datasets are there and no changed one has a new sort key or new
@@ -213,7 +221,7 @@ impl ListingPages {
                 };
                 key(before) == key(now)
             });
-        let pages = |before_order: Option<Vec<usize>>, now_order: Vec<usize>| -> Pages {
+        let pages = |before_order: Option<Vec<usize>>, now_order: &[usize]| -> Pages {
             if let Some(before_order) = before_order {
                 let slugs_before = before_order.iter().map(|&i| &before.datasets[i].slug);
                 let slugs_now = now_order.iter().map(|&i| &now.datasets[i].slug);
@@ -233,10 +241,8 @@ impl ListingPages {
         let order_before = |indexes: &mut dyn Iterator<Item = usize>| {
             (!same_keys).then(|| listing::order(before, indexes))
         };
-        let all = pages(
-            order_before(&mut (0..before.datasets.len())),
-            listing::all(now),
-        );
+        let order = listing::all(now);
+        let all = pages(order_before(&mut (0..before.datasets.len())), &order);
         let dcat = dcat_pages(before, now, changed, same_datasets);
         let tags = now
             .tags
@@ -245,12 +251,45 @@ impl ListingPages {
                 let old = before.tags.iter().find(|t| t.slug == tag.slug)?;
                 let which = pages(
                     order_before(&mut old.datasets.iter().copied()),
-                    listing::order(now, tag.datasets.iter().copied()),
+                    &listing::order(now, tag.datasets.iter().copied()),
                 );
                 Some((tag.slug.clone(), which))
             })
             .collect();
-        ListingPages { all, dcat, tags }
+        let files = SiteFiles {
+            // Its entries state no description or prose: a lede edit leaves it as it was.
+            catalog: !same_datasets
+                || changed.iter().any(|slug| {
+                    !crate::metadata::catalog_files::same_catalog_entry(before, now, slug)
+                }),
+            // Slug, title, tags and date in listing order: what `same_keys` compares.
+            search_index: !same_keys,
+            // Every page's URL with the dataset pages' dates: the same datasets with the
+            // same dates, the same tags with as many datasets (so as many tag pages) and
+            // the same plain pages give the same file.
+            sitemap: !same_datasets
+                || changed.iter().any(|slug| {
+                    let date = |site: &Site| site.dataset(slug).map(|d| d.updated());
+                    date(before) != date(now)
+                })
+                || !before
+                    .tags
+                    .iter()
+                    .map(|t| (&t.slug, t.datasets.len()))
+                    .eq(now.tags.iter().map(|t| (&t.slug, t.datasets.len())))
+                || !before
+                    .pages
+                    .iter()
+                    .map(|p| &p.name)
+                    .eq(now.pages.iter().map(|p| &p.name)),
+        };
+        ListingPages {
+            order,
+            all,
+            dcat,
+            files,
+            tags,
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use crate::content;
 use crate::layout::{self, urls};
 use crate::render::Renderer;
 use crate::site::{self, Site};
-use crate::write::{self, CsvCopy, Writer};
+use crate::write::{self, CsvCopy, SiteFiles, Writer};
 
 /// Renders and writes every output of the site; returns the number of HTML pages.
 pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &Writer) -> usize {
@@ -29,7 +29,15 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
 /// Renders and writes everything but the datasets' own files; returns the number of HTML
 /// pages of the whole site.
 pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
-    write_listings(site, renderer, writer, &Pages::All, &Pages::All);
+    write_listings(
+        site,
+        renderer,
+        writer,
+        &site::listing::all(site),
+        &Pages::All,
+        &Pages::All,
+        SiteFiles::ALL,
+    );
     write_not_found(site, renderer, writer);
     site.tags
         .par_iter()
@@ -51,17 +59,20 @@ pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Write
         + site.pages.len()
 }
 
-/// Home, every page of All datasets (those `which` names) and the site's metadata files
-/// (of the DCAT catalog, the pages `dcat` names): each lists every dataset, so they are
-/// the slow part of a small rebuild on a large site; they render in parallel.
+/// Home, every page of All datasets (in the listing order `ordered`, those `which` names)
+/// and the site's metadata files
+/// (of the DCAT catalog, the pages `dcat` names; of the others, those `files` names): each
+/// lists every dataset, so they are the slow part of a small rebuild on a large site; they
+/// render in parallel.
 pub(super) fn write_listings(
     site: &Site,
     renderer: &Renderer,
     writer: &Writer,
+    ordered: &[usize],
     which: &Pages,
     dcat: &Pages,
+    files: SiteFiles,
 ) {
-    let ordered = site::listing::all(site);
     let pages = site::listing::page_count(site, ordered.len());
     rayon::join(
         || write_home(site, renderer, writer, Path::new(layout::HOME_PAGE)),
@@ -77,14 +88,17 @@ pub(super) fn write_listings(
                                 || {
                                     writer.page(
                                         &urls::index_file(&url),
-                                        renderer.datasets_page(site, &ordered, number),
+                                        renderer.datasets_page(site, ordered, number),
                                     )
                                 },
                                 Path::new("templates/datasets.html"),
                             )
                         })
                 },
-                || write::write_site_metadata(site, &ordered, &|page| dcat.includes(page), writer),
+                || {
+                    let dcat_page = |page| dcat.includes(page);
+                    write::write_site_metadata(site, ordered, &dcat_page, files, writer)
+                },
             )
         },
     );

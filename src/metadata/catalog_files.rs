@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::escape_xml;
+use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::{listing, Site};
 
@@ -16,19 +17,7 @@ use crate::site::{listing, Site};
 pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"{\n  \"datasets\": [")?;
     for (n, d) in site.datasets.iter().enumerate() {
-        let entry = CatalogEntry {
-            bytes: d.csv.bytes,
-            columns: d.column_count(),
-            csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
-            csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
-            metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
-            page: super::page_url(site, d),
-            rows: d.csv.rows,
-            sha256: &d.csv.sha256,
-            slug: &d.slug,
-            title: &d.front.title,
-            updated: super::updated(site, d),
-        };
+        let entry = CatalogEntry::of(site, d);
         let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
         // JSON strings never hold a raw line break, so indenting is safe.
         let separator = if n == 0 { "\n    " } else { ",\n    " };
@@ -42,9 +31,18 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     write!(out, "],\n  \"title\": {title},\n  \"url\": {url}\n}}\n")
 }
 
+/// Whether the dataset `slug` has the same entry in the catalog.json of `before` and of
+/// `now` (false when it is missing from either).
+pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
+    match (before.dataset(slug), now.dataset(slug)) {
+        (Some(old), Some(new)) => CatalogEntry::of(before, old) == CatalogEntry::of(now, new),
+        _ => false,
+    }
+}
+
 /// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
 /// `serde_json::Value` (a sorted map) gave, without building one per dataset.
-#[derive(Serialize)]
+#[derive(Serialize, PartialEq)]
 struct CatalogEntry<'a> {
     bytes: u64,
     columns: usize,
@@ -57,6 +55,24 @@ struct CatalogEntry<'a> {
     slug: &'a str,
     title: &'a str,
     updated: Option<String>,
+}
+
+impl<'a> CatalogEntry<'a> {
+    fn of(site: &Site, d: &'a Dataset) -> CatalogEntry<'a> {
+        CatalogEntry {
+            bytes: d.csv.bytes,
+            columns: d.column_count(),
+            csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
+            csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
+            metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
+            page: super::page_url(site, d),
+            rows: d.csv.rows,
+            sha256: &d.csv.sha256,
+            slug: &d.slug,
+            title: &d.front.title,
+            updated: super::updated(site, d),
+        }
+    }
 }
 
 /// One dataset of `data/search-index.json`, keys in sorted order (see [`CatalogEntry`]).
@@ -110,17 +126,30 @@ pub fn page_paths(site: &Site) -> Vec<(String, Option<String>)> {
     paths
 }
 
-/// The sitemap files to write: `sitemap.xml` alone, or an index and its children. Each
-/// entry is the file's name and the URLs it lists (none for the index).
-pub fn sitemap_files(site: &Site, paths: &[(String, Option<String>)]) -> Vec<(String, usize)> {
+/// How many URLs [`page_paths`] lists, without listing them (a rebuild asks whether the
+/// sitemap's files changed).
+pub fn page_count(site: &Site) -> usize {
+    let tag_pages: usize = site
+        .tags
+        .iter()
+        .map(|tag| listing::page_count(site, tag.datasets.len()))
+        .sum();
+    1 + listing::page_count(site, site.datasets.len())
+        + site.datasets.len()
+        + tag_pages
+        + site.pages.len()
+}
+
+/// The sitemap files to write for `urls` URLs: `sitemap.xml` alone, or an index and its
+/// children. Each entry is the file's name and the offset of its first URL (none for the
+/// index).
+pub fn sitemap_files(site: &Site, urls: usize) -> Vec<(String, usize)> {
     let per_file = site.config.sitemap_urls.get();
-    if paths.len() <= per_file {
+    if urls <= per_file {
         return vec![(urls::SITEMAP.to_string(), 0)];
     }
     let mut files = vec![(urls::SITEMAP.to_string(), 0)];
-    files.extend(
-        (0..paths.len().div_ceil(per_file)).map(|n| (urls::sitemap_child(n + 1), n * per_file)),
-    );
+    files.extend((0..urls.div_ceil(per_file)).map(|n| (urls::sitemap_child(n + 1), n * per_file)));
     files
 }
 
