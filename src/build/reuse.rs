@@ -12,6 +12,7 @@
 mod key;
 mod manifest;
 mod record;
+mod spill;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,8 +36,8 @@ pub(super) struct Reuse {
     site_key: Option<String>,
     nav_key: OnceLock<String>,
     previous: BTreeMap<String, Entry>,
-    /// What each dataset wrote; `None`: the previous entry holds (its files were linked).
-    recorded: Mutex<BTreeMap<String, Option<Entry>>>,
+    /// What each dataset wrote (or, linked, its previous entry); None without a cache folder.
+    recorded: Option<Mutex<spill::Spill>>,
     reused: AtomicUsize,
 }
 
@@ -56,7 +57,8 @@ impl Reuse {
             site_key,
             nav_key: OnceLock::new(),
             previous,
-            recorded: Mutex::new(BTreeMap::new()),
+            recorded: manifest::spill_path(&options.root, output)
+                .map(|path| Mutex::new(spill::Spill::create(path))),
             reused: AtomicUsize::new(0),
         }
     }
@@ -77,9 +79,11 @@ impl Reuse {
         )
     }
 
-    fn record(&self, slug: &str, entry: Option<Entry>) {
-        let mut recorded = self.recorded.lock().unwrap_or_else(|p| p.into_inner());
-        recorded.insert(slug.to_string(), entry);
+    fn record(&self, slug: &str, entry: &Entry) {
+        if let Some(recorded) = &self.recorded {
+            let mut recorded = recorded.lock().unwrap_or_else(|p| p.into_inner());
+            recorded.push(slug, entry);
+        }
     }
 
     /// Links every file of `entry` from the old output; false (and nothing left behind)
@@ -115,7 +119,7 @@ impl Reuse {
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
                 if self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
-                    self.record(&dataset.slug, None);
+                    self.record(&dataset.slug, entry);
                     return digests;
                 }
             }
@@ -126,8 +130,10 @@ impl Reuse {
         let files = own.files();
         let problems = own.into_problems();
         if let (Some(key), true) = (key, problems.is_empty()) {
-            let entry = Entry::new(key, &recorder.into_files(), &digests);
-            self.record(&dataset.slug, entry);
+            // A dataset whose file names a manifest cannot hold is simply rendered next time.
+            if let Some(entry) = Entry::new(key, &recorder.into_files(), &digests) {
+                self.record(&dataset.slug, &entry);
+            }
         }
         writer.absorb(files, problems);
         digests
@@ -138,18 +144,10 @@ impl Reuse {
     pub fn save(self, marker: Option<FileStamp>) {
         let recorded = self
             .recorded
-            .into_inner()
-            .unwrap_or_else(|p| p.into_inner());
-        let mut previous = self.previous;
-        let datasets = recorded
-            .into_iter()
-            .filter_map(|(slug, entry)| {
-                let entry = entry.or_else(|| previous.remove(&slug))?;
-                Some((slug, entry))
-            })
-            .collect();
-        if let Some(marker) = marker {
-            manifest::save(&self.root, &self.output, marker, datasets);
+            .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()))
+            .and_then(spill::Spill::finish);
+        if let (Some(marker), Some(recorded)) = (marker, recorded) {
+            manifest::save(&self.root, &self.output, marker, &recorded);
         }
     }
 }

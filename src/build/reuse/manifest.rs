@@ -72,19 +72,29 @@ impl Entry {
     }
 }
 
-/// The whole file.
+/// The whole file; `D`: its map of datasets (read whole, written from a spill file).
 #[derive(Debug, Serialize, Deserialize)]
-pub(super) struct Manifest {
+pub(super) struct Manifest<D> {
     format: u32,
     version: String,
     /// The output folder it describes (resolved).
     output: PathBuf,
     /// The identity of that folder's marker file when it was written.
     marker: FileStamp,
-    pub datasets: BTreeMap<String, Entry>,
+    pub datasets: D,
 }
 
 /// Where the manifest of `output` lives.
+/// Where a build that writes into `output` records its entries as it goes (see `spill`),
+/// or None when the cache folder is not one datapages can use.
+pub(super) fn spill_path(root: &Path, output: &Path) -> Option<PathBuf> {
+    if !folders_are_own(root) || std::fs::create_dir_all(reuse_dir(root)).is_err() {
+        return None;
+    }
+    let file = path(root, output);
+    Some(file.with_extension(format!("entries-{}", std::process::id())))
+}
+
 fn path(root: &Path, output: &Path) -> PathBuf {
     let digest = Sha256::digest(output.as_os_str().as_encoded_bytes());
     reuse_dir(root).join(format!("{}.json", &hex(&digest)[..32]))
@@ -125,7 +135,7 @@ pub(super) fn load(root: &Path, output: &Path) -> Option<BTreeMap<String, Entry>
 
 /// The datasets of a manifest's text, if it describes `output` as it is now.
 fn parse(text: &[u8], output: &Path) -> Option<BTreeMap<String, Entry>> {
-    let manifest: Manifest = serde_json::from_slice(text).ok()?;
+    let manifest: Manifest<BTreeMap<String, Entry>> = serde_json::from_slice(text).ok()?;
     let marker = FileStamp::of(&output.join(MARKER))?;
     let valid = manifest.format == FORMAT
         && manifest.version == env!("CARGO_PKG_VERSION")
@@ -140,12 +150,7 @@ fn parse(text: &[u8], output: &Path) -> Option<BTreeMap<String, Entry>> {
 
 /// Writes the manifest of `output`, whose marker file is `marker`. Failing to write is not
 /// an error: the manifest only saves time.
-pub(super) fn save(
-    root: &Path,
-    output: &Path,
-    marker: FileStamp,
-    datasets: BTreeMap<String, Entry>,
-) {
+pub(super) fn save(root: &Path, output: &Path, marker: FileStamp, datasets: impl Serialize) {
     let manifest = Manifest {
         format: FORMAT,
         version: env!("CARGO_PKG_VERSION").to_string(),
@@ -219,7 +224,7 @@ mod tests {
         std::fs::create_dir_all(&output).unwrap();
         std::fs::write(output.join(MARKER), "m").unwrap();
         let marker = FileStamp::of(&output.join(MARKER)).unwrap();
-        save(&root, &output, marker, BTreeMap::new());
+        save(&root, &output, marker, BTreeMap::<String, Entry>::new());
         let file = path(&root, &output);
         let good = std::fs::read(&file).unwrap();
         assert!(load(&root, &output).is_some());
