@@ -400,6 +400,14 @@ fn after_edits_the_served_output_is_byte_identical_to_a_clean_build() {
     }
 }
 
+/// Every file of a clean build of `root` (into a folder of its own) with its bytes.
+fn clean_build(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions::new(root).output(dir.path().join("public"));
+    datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    tree(&dir.path().join("public"))
+}
+
 /// Replaces `from` with `to` in the Markdown of set `n` of a generated catalog; its slug.
 fn edit_catalog_dataset(root: &Path, n: usize, from: &str, to: &str) -> String {
     let slug = common::catalog::slug(n);
@@ -480,14 +488,9 @@ fn an_edit_rewrites_only_the_dcat_page_that_holds_its_dataset() {
         BTreeSet::from(["data/catalog/2.jsonld", "data/catalog/2.ttl"]),
         "{written:?}"
     );
-    let clean = |name: &str| {
-        let dir = tempfile::tempdir().unwrap();
-        let options = BuildOptions::new(site.path()).output(dir.path().join(name));
-        datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
-        tree(&dir.path().join(name))
-    };
+    let clean = || clean_build(site.path());
     assert!(
-        tree(&output) == clean("public"),
+        tree(&output) == clean(),
         "served output differs from a clean build"
     );
 
@@ -503,7 +506,7 @@ fn an_edit_rewrites_only_the_dcat_page_that_holds_its_dataset() {
         .unwrap_or_else(|d| panic!("{}", d.render(false)));
     assert!(!output.join("data/catalog").exists());
     assert!(
-        tree(&output) == clean("public"),
+        tree(&output) == clean(),
         "served output differs from a clean build"
     );
 }
@@ -515,12 +518,7 @@ fn catalog_json_search_index_and_sitemap_are_rewritten_only_when_their_bytes_cha
     let mut session = start(site.path());
     let output = site.path().join("public");
     let lists = ["data/catalog.json", "data/search-index.json", "sitemap.xml"];
-    let clean = || {
-        let dir = tempfile::tempdir().unwrap();
-        let options = BuildOptions::new(site.path()).output(dir.path().join("public"));
-        datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
-        tree(&dir.path().join("public"))
-    };
+    let clean = || clean_build(site.path());
     // Each edit, and which of the three files it must rewrite.
     let edits: [(usize, &str, &str, &[&str]); 4] = [
         // The lede is in no entry of the three.
@@ -561,4 +559,69 @@ fn catalog_json_search_index_and_sitemap_are_rewritten_only_when_their_bytes_cha
             "edit of set {n}: served output differs from a clean build"
         );
     }
+}
+
+#[test]
+fn tag_and_page_changes_reach_every_page_and_file_that_shows_them() {
+    // 9 datasets, 2 a page: a tag that gains or loses a dataset gains or loses a page.
+    let site = tempfile::tempdir().unwrap();
+    common::catalog::write_catalog(site.path(), 9, "paginate_by = 2\n");
+    let mut session = start(site.path());
+    let output = site.path().join("public");
+    let clean = || clean_build(site.path());
+    let page = site.path().join("content/notes.md");
+    let steps = [
+        "a tag gains a dataset",
+        "a new tag",
+        "a page is added",
+        "the page is removed",
+    ];
+    for what in steps {
+        let change = match what {
+            // Set 2 joins "Odd": 5 Odd datasets, 3 pages instead of 2.
+            "a tag gains a dataset" => Change::Dataset(edit_catalog_dataset(
+                site.path(),
+                2,
+                "tags = [\"Even\", \"All\"]",
+                "tags = [\"Even\", \"Odd\", \"All\"]",
+            )),
+            // A new tag on set 4 alone.
+            "a new tag" => Change::Dataset(edit_catalog_dataset(
+                site.path(),
+                4,
+                "tags = [\"Even\", \"All\"]",
+                "tags = [\"Even\", \"All\", \"Fresh\"]",
+            )),
+            "a page is added" => {
+                std::fs::write(&page, "+++\ntitle = \"Notes\"\n+++\n\nSome notes.\n").unwrap();
+                Change::Page(PathBuf::from("content/notes.md"))
+            }
+            _ => {
+                std::fs::remove_file(&page).unwrap();
+                Change::Page(PathBuf::from("content/notes.md"))
+            }
+        };
+        session
+            .rebuild([change], |s| s.commit())
+            .unwrap_or_else(|d| panic!("{what}: {}", d.render(false)));
+        let (served, built) = (tree(&output), clean());
+        let differing: Vec<_> = served
+            .iter()
+            .filter(|f| !built.contains(f))
+            .map(|f| f.0.display().to_string())
+            .chain(
+                built
+                    .iter()
+                    .filter(|f| !served.contains(f))
+                    .map(|f| format!("(clean) {}", f.0.display())),
+            )
+            .collect();
+        assert!(
+            differing.is_empty(),
+            "{what}: served output differs from a clean build: {differing:?}"
+        );
+    }
+    let sitemap = std::fs::read_to_string(output.join("sitemap.xml")).unwrap();
+    assert!(sitemap.contains("tags/fresh/") && sitemap.contains("tags/odd/page/3/"));
+    assert!(!sitemap.contains("notes/"));
 }

@@ -276,8 +276,13 @@ impl Session {
             )
             .cloned()
             .collect();
-        let listing_pages =
-            affected::ListingPages::between(&self.site, &plan.site, &plan.affected.datasets);
+        // A page's title is in every page's navigation: then every listing page changes.
+        let listing_pages = match plan.changes.all_pages {
+            true => affected::ListingPages::everything(&plan.site),
+            false => {
+                affected::ListingPages::between(&self.site, &plan.site, &plan.affected.datasets)
+            }
+        };
         let mut plan = plan;
         let (pages, urls) = affected::render_affected(
             &mut plan.site,
