@@ -170,8 +170,9 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
     out.listings = !changed.is_empty();
     out.stale_files
         .extend(stale_listing_pages(before, after, &out.tags));
+    // Plain pages count in the sitemap too (a removed page can drop a child sitemap).
+    out.stale_files.extend(stale_sitemaps(before, after));
     if out.listings {
-        out.stale_files.extend(stale_sitemaps(before, after));
         out.stale_files.extend(stale_catalog_pages(before, after));
     }
     out
