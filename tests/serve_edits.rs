@@ -1,6 +1,7 @@
 //! A long walk of random edits through `serve`'s incremental rebuilds (`Session::rebuild`,
 //! what the watcher calls): retitled, redated, retagged, rewritten, added and removed
-//! datasets, CSV edits, plain pages added, retitled and removed, on a catalog small
+//! datasets, CSV edits, `related` entries and cells quoted from other datasets, the home
+//! page, plain pages added, retitled and removed, on a catalog small
 //! enough to page everything (listings, tags, the DCAT catalog, the sitemap). After every
 //! edit the served folder must be byte for byte what a clean build writes. It found a
 //! removed page's child sitemap left behind.
@@ -22,6 +23,8 @@ struct Set {
     value: u32,
     /// The slug of a dataset this one names in `related` (its title is shown on this page).
     related: Option<String>,
+    /// The slug of a dataset whose cell this one's lede quotes (its CSV edits reach here).
+    quotes: Option<String>,
 }
 
 impl Set {
@@ -46,9 +49,13 @@ impl Set {
         std::fs::write(
             root.join(format!("content/datasets/{slug}.md")),
             format!(
-                "+++\n{}+++\n\n{} from [S](#source-s), long enough for search engines to read it.\n\n## Method\n\nM.\n\n## Limits\n\nL.\n",
+                "+++\n{}+++\n\n{}{} from [S](#source-s), long enough for search engines to read it.\n\n## Method\n\nM.\n\n## Limits\n\nL.\n",
                 self.front(),
-                self.lede
+                self.lede,
+                self.quotes
+                    .as_deref()
+                    .map(|q| format!(", beside {{{{ cell(dataset=\"{q}\", col=\"v\") }}}}"))
+                    .unwrap_or_default()
             ),
         )
         .unwrap();
@@ -117,6 +124,7 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
             lede: format!("Lede {n}"),
             value: n as u32,
             related: None,
+            quotes: None,
         };
         set.write(root, n);
         sets.insert(n, set);
@@ -136,10 +144,10 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
         let other = keys[walk.below(keys.len())];
         let named = sets
             .values()
-            .any(|s| s.related.as_deref() == Some(slug.as_str()));
+            .any(|s| [&s.related, &s.quotes].contains(&&Some(slug.clone())));
         let removable = sets.len() > 3 && !named;
         let set = sets.get_mut(&n).unwrap();
-        let (what, changes) = match walk.below(11) {
+        let (what, changes) = match walk.below(13) {
             0 => {
                 set.title = format!("Set {n} retitled at {step}");
                 ("retitle", vec![markdown])
@@ -170,6 +178,7 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
             6 => {
                 let mut fresh = set.clone();
                 fresh.related = None;
+                fresh.quotes = None;
                 fresh.title = format!("Set {next}");
                 fresh.lede = format!("Lede {next}");
                 fresh.write(root, next);
@@ -193,6 +202,18 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
             10 if other != n => {
                 set.related = Some(common::catalog::slug(other));
                 ("relate to another dataset", vec![markdown])
+            }
+            11 if other != n => {
+                set.quotes = Some(common::catalog::slug(other));
+                ("quote another dataset's cell", vec![markdown])
+            }
+            12 => {
+                let text = format!("+++\ntitle = \"Home {step}\"\n+++\n\nAn intro.\n");
+                std::fs::write(root.join("content/_index.md"), text).unwrap();
+                (
+                    "edit the home page",
+                    vec![Change::Page("content/_index.md".into())],
+                )
             }
             8 if page.exists() => {
                 std::fs::remove_file(&page).unwrap();
