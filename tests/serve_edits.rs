@@ -1,10 +1,10 @@
-//! A long walk of random edits through `serve`'s incremental rebuilds (`Session::rebuild`,
-//! what the watcher calls): retitled, redated, retagged, rewritten, added and removed
+//! A long walk of random edits: retitled, redated, retagged, rewritten, added and removed
 //! datasets, CSV edits, `related` entries and cells quoted from other datasets, the home
-//! page, plain pages added, retitled and removed, on a catalog small
-//! enough to page everything (listings, tags, the DCAT catalog, the sitemap). After every
-//! edit the served folder must be byte for byte what a clean build writes. It found a
-//! removed page's child sitemap left behind.
+//! page, plain pages added, retitled and removed, on a catalog small enough to page
+//! everything (listings, tags, the DCAT catalog, the sitemap). After every edit, both
+//! `serve`'s incremental rebuild (`Session::rebuild`, what the watcher calls) and a `build`
+//! that reuses its previous output must write exactly what a clean build writes. The walk
+//! found a removed page's child sitemap left behind by `serve`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -100,42 +100,56 @@ fn differing(served: &[(PathBuf, Vec<u8>)], built: &[(PathBuf, Vec<u8>)]) -> Vec
     names
 }
 
-#[test]
-fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
-    let site = tempfile::tempdir().unwrap();
-    let root = site.path();
-    common::catalog::write_catalog(
-        root,
-        0,
-        "paginate_by = 2\nhome_datasets = 3\n_dcat_page_datasets = 3\n_sitemap_urls = 12\n",
-    );
-    let mut sets: BTreeMap<usize, Set> = BTreeMap::new();
-    // Another walk: DATAPAGES_WALK_SEED=<number> (seeds 1-13 passed when this was written).
-    let seed: u64 = std::env::var("DATAPAGES_WALK_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(7);
-    let mut walk = Walk(seed);
-    for n in 0..8 {
-        let set = Set {
-            title: format!("Set {n}"),
-            tags: vec![TAGS[n % 4], TAGS[(n + 1) % 4]],
-            day: 1 + n as u32,
-            lede: format!("Lede {n}"),
-            value: n as u32,
-            related: None,
-            quotes: None,
-        };
-        set.write(root, n);
-        sets.insert(n, set);
+/// The generated catalog and the walk of edits through it.
+struct Catalog {
+    root: PathBuf,
+    sets: BTreeMap<usize, Set>,
+    walk: Walk,
+    next: usize,
+}
+
+impl Catalog {
+    /// 8 datasets, paged 2 a listing page, 3 a DCAT page, 12 URLs a sitemap.
+    fn new(root: &Path) -> Catalog {
+        common::catalog::write_catalog(
+            root,
+            0,
+            "paginate_by = 2\nhome_datasets = 3\n_dcat_page_datasets = 3\n_sitemap_urls = 12\n",
+        );
+        // Another walk: DATAPAGES_WALK_SEED=<number> (seeds 1-12 passed when this was written).
+        let seed: u64 = std::env::var("DATAPAGES_WALK_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(7);
+        let mut sets = BTreeMap::new();
+        for n in 0..8 {
+            let set = Set {
+                title: format!("Set {n}"),
+                tags: vec![TAGS[n % 4], TAGS[(n + 1) % 4]],
+                day: 1 + n as u32,
+                lede: format!("Lede {n}"),
+                value: n as u32,
+                related: None,
+                quotes: None,
+            };
+            set.write(root, n);
+            sets.insert(n, set);
+        }
+        Catalog {
+            root: root.to_path_buf(),
+            sets,
+            walk: Walk(seed),
+            next: 8,
+        }
     }
-    let mut session = match Session::start(&BuildOptions::new(root), |s| s.commit()) {
-        Ok((session, _)) => session,
-        Err(d) => panic!("{}", d.render(false)),
-    };
-    let page = root.join("content/notes.md");
-    let mut next = 8;
-    for step in 0..80 {
+
+    /// Makes one random edit on disk; returns what it was, the changes `serve`'s watcher
+    /// would report, and the dataset it chose.
+    fn edit(&mut self, step: u32) -> (&'static str, Vec<Change>, String) {
+        let root = self.root.clone();
+        let page = root.join("content/notes.md");
+        let walk = &mut self.walk;
+        let sets = &mut self.sets;
         let keys: Vec<usize> = sets.keys().copied().collect();
         let n = keys[walk.below(keys.len())];
         let slug = common::catalog::slug(n);
@@ -179,12 +193,12 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
                 let mut fresh = set.clone();
                 fresh.related = None;
                 fresh.quotes = None;
-                fresh.title = format!("Set {next}");
-                fresh.lede = format!("Lede {next}");
-                fresh.write(root, next);
-                sets.insert(next, fresh);
-                let slug = common::catalog::slug(next);
-                next += 1;
+                fresh.title = format!("Set {}", self.next);
+                fresh.lede = format!("Lede {}", self.next);
+                fresh.write(&root, self.next);
+                sets.insert(self.next, fresh);
+                let slug = common::catalog::slug(self.next);
+                self.next += 1;
                 (
                     "add a dataset",
                     vec![
@@ -235,25 +249,70 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
             // Only the file the step changed is written: the others keep their stamps.
             for change in &changes {
                 match change {
-                    Change::Dataset(s) if *s == slug => set.write_markdown(root, n),
-                    Change::DataFile(_) if what == "edit the CSV" => set.write_csv(root, n),
+                    Change::Dataset(s) if *s == slug => set.write_markdown(&root, n),
+                    Change::DataFile(_) if what == "edit the CSV" => set.write_csv(&root, n),
                     _ => {}
                 }
             }
         }
+        (what, changes, slug)
+    }
+}
+
+/// Builds `root` afresh (no cache, a new folder) and names the files where `output` differs.
+fn differs_from_a_clean_build(root: &Path, output: &Path) -> Vec<String> {
+    let clean = tempfile::tempdir().unwrap();
+    let options = BuildOptions::new(root)
+        .output(clean.path().join("public"))
+        .scan_cache(false);
+    datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    differing(
+        &common::tree_contents(output),
+        &common::tree_contents(&clean.path().join("public")),
+    )
+}
+
+#[test]
+fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
+    let site = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::new(site.path());
+    let mut session = match Session::start(&BuildOptions::new(site.path()), |s| s.commit()) {
+        Ok((session, _)) => session,
+        Err(d) => panic!("{}", d.render(false)),
+    };
+    for step in 0..80 {
+        let (what, changes, slug) = catalog.edit(step);
         session
             .rebuild(changes, |s| s.commit())
             .unwrap_or_else(|d| panic!("step {step} ({what}, {slug}): {}", d.render(false)));
-        let clean = tempfile::tempdir().unwrap();
-        let options = BuildOptions::new(root).output(clean.path().join("public"));
-        datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
-        let wrong = differing(
-            &common::tree_contents(&root.join("public")),
-            &common::tree_contents(&clean.path().join("public")),
-        );
+        let wrong = differs_from_a_clean_build(site.path(), &site.path().join("public"));
         assert!(
             wrong.is_empty(),
             "step {step} ({what}, {slug}): served files differ from a clean build: {wrong:?}"
         );
     }
+}
+
+/// The same walk through `build`, which reuses the files of unchanged datasets from the
+/// output it replaces (build/reuse.rs): every rebuild must equal a clean build.
+#[test]
+fn after_each_of_80_random_edits_a_reusing_build_equals_a_clean_build() {
+    let site = tempfile::tempdir().unwrap();
+    let mut catalog = Catalog::new(site.path());
+    let output = site.path().join("public");
+    let options = BuildOptions::new(site.path());
+    datapages::build(&options).unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let mut reused = 0;
+    for step in 0..80 {
+        let (what, _, slug) = catalog.edit(step);
+        let report = datapages::build(&options)
+            .unwrap_or_else(|d| panic!("step {step} ({what}, {slug}): {}", d.render(false)));
+        reused += report.reused;
+        let wrong = differs_from_a_clean_build(site.path(), &output);
+        assert!(
+            wrong.is_empty(),
+            "step {step} ({what}, {slug}): rebuilt files differ from a clean build: {wrong:?}"
+        );
+    }
+    assert!(reused > 0, "no dataset's files were reused");
 }
