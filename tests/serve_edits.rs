@@ -1,7 +1,7 @@
-//! A long walk of random edits: retitled, redated, retagged, rewritten, added and removed
-//! datasets, CSV edits, `related` entries and cells quoted from other datasets, the home
-//! page, plain pages added, retitled and removed, on a catalog small enough to page
-//! everything (listings, tags, the DCAT catalog, the sitemap). After every edit, both
+//! A long walk of random edits: retitled, redated, retagged (other spellings too), rewritten,
+//! added and removed datasets, CSV edits and row counts, versions and themes, `related`
+//! entries and cells quoted from other datasets, the home page, plain pages added,
+//! retitled and removed, on a catalog small enough to page everything (listings, tags, the DCAT catalog, the sitemap). After every edit, both
 //! `serve`'s incremental rebuild (`Session::rebuild`, what the watcher calls) and a `build`
 //! that reuses its previous output must write exactly what a clean build writes. The walk
 //! found a removed page's child sitemap left behind by `serve`.
@@ -25,17 +25,22 @@ struct Set {
     related: Option<String>,
     /// The slug of a dataset whose cell this one's lede quotes (its CSV edits reach here).
     quotes: Option<String>,
+    /// `version`, and a `themes` entry, when set (both stated in the DCAT catalog).
+    version: Option<u32>,
+    /// How many rows the CSV has (each holds `value`).
+    rows: u32,
 }
 
 impl Set {
     fn front(&self) -> String {
         let tags: Vec<String> = self.tags.iter().map(|t| format!("\"{t}\"")).collect();
         format!(
-            "title = \"{}\"\nkicker = \"k\"\nheadline = \"h\"\ntags = [{}]\nupdated = 2024-03-{:02}\nrelated = [{}]\n[[sources]]\nid = \"s\"\ntitle = \"S\"\n[[columns]]\nname = \"v\"\ntitle = \"V\"\ntype = \"integer\"\ndescription = \"A value.\"\n",
+            "title = \"{}\"\nkicker = \"k\"\nheadline = \"h\"\ntags = [{}]\nupdated = 2024-03-{:02}\nrelated = [{}]\n{}[[sources]]\nid = \"s\"\ntitle = \"S\"\n[[columns]]\nname = \"v\"\ntitle = \"V\"\ntype = \"integer\"\ndescription = \"A value.\"\n",
             self.title,
             tags.join(", "),
             self.day,
-            self.related.as_deref().map(|r| format!("\"{r}\"")).unwrap_or_default()
+            self.related.as_deref().map(|r| format!("\"{r}\"")).unwrap_or_default(),
+            self.version.map(|v| format!("version = \"{v}.0\"\nthemes = [{{ iri = \"http://publications.europa.eu/resource/authority/data-theme/TECH\", label = \"Science and technology\" }}]\n")).unwrap_or_default()
         )
     }
 
@@ -65,7 +70,10 @@ impl Set {
         let slug = common::catalog::slug(n);
         std::fs::write(
             root.join(format!("data/datasets/{slug}.csv")),
-            format!("v\n{}\n", self.value),
+            format!(
+                "v\n{}",
+                format!("{}\n", self.value).repeat(self.rows as usize)
+            ),
         )
         .unwrap();
     }
@@ -116,7 +124,7 @@ impl Catalog {
             0,
             "paginate_by = 2\nhome_datasets = 3\n_dcat_page_datasets = 3\n_sitemap_urls = 12\n",
         );
-        // Another walk: DATAPAGES_WALK_SEED=<number> (seeds 1-12 passed when this was written).
+        // Another walk: DATAPAGES_WALK_SEED=<number> (seeds 1-10 passed when this was written).
         let seed: u64 = std::env::var("DATAPAGES_WALK_SEED")
             .ok()
             .and_then(|s| s.parse().ok())
@@ -131,6 +139,8 @@ impl Catalog {
                 value: n as u32,
                 related: None,
                 quotes: None,
+                version: None,
+                rows: 1,
             };
             set.write(root, n);
             sets.insert(n, set);
@@ -160,8 +170,14 @@ impl Catalog {
             .values()
             .any(|s| [&s.related, &s.quotes].contains(&&Some(slug.clone())));
         let removable = sets.len() > 3 && !named;
+        // A quoted cell needs one row to come from: only one-row datasets are quoted, and
+        // a quoted dataset keeps its one row.
+        let quoted = sets
+            .values()
+            .any(|s| s.quotes.as_deref() == Some(slug.as_str()));
+        let other_has_one_row = sets[&other].rows == 1;
         let set = sets.get_mut(&n).unwrap();
-        let (what, changes) = match walk.below(13) {
+        let (what, changes) = match walk.below(16) {
             0 => {
                 set.title = format!("Set {n} retitled at {step}");
                 ("retitle", vec![markdown])
@@ -217,7 +233,7 @@ impl Catalog {
                 set.related = Some(common::catalog::slug(other));
                 ("relate to another dataset", vec![markdown])
             }
-            11 if other != n => {
+            11 if other != n && other_has_one_row => {
                 set.quotes = Some(common::catalog::slug(other));
                 ("quote another dataset's cell", vec![markdown])
             }
@@ -228,6 +244,25 @@ impl Catalog {
                     "edit the home page",
                     vec![Change::Page("content/_index.md".into())],
                 )
+            }
+            13 => {
+                // Another spelling of a tag: one tag page, named by its first spelling.
+                let tag = ["alpha", "BETA"][walk.below(2)];
+                if !set.tags.contains(&tag) {
+                    set.tags.push(tag);
+                }
+                ("spell a tag otherwise", vec![markdown])
+            }
+            14 => {
+                set.version = match set.version {
+                    Some(v) if v > 2 => None,
+                    v => Some(v.unwrap_or(0) + 1),
+                };
+                ("set the version and theme", vec![markdown])
+            }
+            15 if !quoted => {
+                set.rows = 1 + walk.below(3) as u32;
+                ("change the row count", vec![csv])
             }
             8 if page.exists() => {
                 std::fs::remove_file(&page).unwrap();
@@ -250,7 +285,11 @@ impl Catalog {
             for change in &changes {
                 match change {
                     Change::Dataset(s) if *s == slug => set.write_markdown(&root, n),
-                    Change::DataFile(_) if what == "edit the CSV" => set.write_csv(&root, n),
+                    Change::DataFile(p)
+                        if *p == Path::new("data/datasets").join(format!("{slug}.csv")) =>
+                    {
+                        set.write_csv(&root, n)
+                    }
                     _ => {}
                 }
             }
