@@ -20,8 +20,16 @@ pub(super) struct Spill {
 
 impl Spill {
     /// A new, empty spill file at `path` (a file of the cache folder, replaced if there).
+    /// Whatever is at that name is unlinked first and the file made anew, so a link put
+    /// there (the cache folder may come with the site) is never followed.
     pub fn create(path: PathBuf) -> Spill {
-        let out = File::create(&path).ok().map(BufWriter::new);
+        let _ = std::fs::remove_file(&path);
+        let out = File::options()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .ok()
+            .map(BufWriter::new);
         Spill { path, out }
     }
 
@@ -95,5 +103,23 @@ mod tests {
         assert_eq!(back, [("a".into(), a), ("b".into(), b)].into());
         drop(recorded);
         assert!(!path.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_spill_files_name_is_replaced_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "keep me").unwrap();
+        let path = dir.path().join("spill");
+        std::os::unix::fs::symlink(&outside, &path).unwrap();
+        let mut spill = Spill::create(path.clone());
+        let entry = Entry::new("k".into(), &["a.html".into()], &[]).unwrap();
+        spill.push("a", &entry);
+        let recorded = spill.finish().unwrap();
+        assert!(serde_json::to_string(&recorded).unwrap().contains("a.html"));
+        drop(recorded);
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+        assert!(std::fs::symlink_metadata(&path).is_err());
     }
 }
