@@ -321,17 +321,15 @@ pub fn write_site_metadata(
 ) {
     use metadata::catalog_files as files;
     let no_file = Path::new(layout::SITE_TOML);
-    let paths = match which.sitemap {
-        true => files::page_paths(site),
-        false => Vec::new(),
-    };
-    let sitemaps = match which.sitemap {
+    let (paths, sitemaps) = match which.sitemap {
         true => {
+            let paths = files::page_paths(site);
             // A rebuild counts the URLs to find stale child sitemaps: the count must agree.
             debug_assert_eq!(paths.len(), files::page_count(site));
-            files::sitemap_files(site, paths.len())
+            let sitemaps = files::sitemap_files(site, paths.len());
+            (paths, sitemaps)
         }
-        false => Vec::new(),
+        false => (Vec::new(), Vec::new()),
     };
     // Each file is independent and, on a large catalog, each lists every dataset: they
     // are written in parallel.

@@ -47,23 +47,14 @@ pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Write
     }
     write::copy_static(&site.root, writer);
     write::write_built_in_static(&site.root, writer);
-    let tag_pages: usize = site
-        .tags
-        .iter()
-        .map(|t| site::listing::page_count(site, t.datasets.len()))
-        .sum();
-    site.datasets.len()
-        + 2
-        + site::listing::page_count(site, site.datasets.len())
-        + tag_pages
-        + site.pages.len()
+    // Every page the sitemap lists, and 404.html, which it leaves out.
+    crate::metadata::catalog_files::page_count(site) + 1
 }
 
 /// Home, every page of All datasets (in the listing order `ordered`, those `which` names)
-/// and the site's metadata files
-/// (of the DCAT catalog, the pages `dcat` names; of the others, those `files` names): each
-/// lists every dataset, so they are the slow part of a small rebuild on a large site; they
-/// render in parallel.
+/// and the site's metadata files (of the DCAT catalog, the pages `dcat` names; of the
+/// others, those `files` names): each lists every dataset, so they are the slow part of a
+/// small rebuild on a large site; they render in parallel.
 pub(super) fn write_listings(
     site: &Site,
     renderer: &Renderer,

@@ -84,17 +84,14 @@ pub(super) struct Manifest<D> {
     pub datasets: D,
 }
 
-/// Where the manifest of `output` lives.
 /// Where a build that writes into `output` records its entries as it goes (see `spill`),
 /// or None when the cache folder is not one datapages can use.
 pub(super) fn spill_path(root: &Path, output: &Path) -> Option<PathBuf> {
-    if !folders_are_own(root) || std::fs::create_dir_all(reuse_dir(root)).is_err() {
-        return None;
-    }
     let file = path(root, output);
-    Some(file.with_extension(format!("entries-{}", std::process::id())))
+    reuse_dir_ready(root).then(|| file.with_extension(format!("entries-{}", std::process::id())))
 }
 
+/// Where the manifest of `output` lives.
 fn path(root: &Path, output: &Path) -> PathBuf {
     let digest = Sha256::digest(output.as_os_str().as_encoded_bytes());
     reuse_dir(root).join(format!("{}.json", &hex(&digest)[..32]))
@@ -102,6 +99,11 @@ fn path(root: &Path, output: &Path) -> PathBuf {
 
 fn reuse_dir(root: &Path) -> PathBuf {
     root.join(layout::CACHE).join("reuse")
+}
+
+/// The reuse folder exists and is a plain folder of ours.
+fn reuse_dir_ready(root: &Path) -> bool {
+    folders_are_own(root) && std::fs::create_dir_all(reuse_dir(root)).is_ok()
 }
 
 /// The cache folders are plain folders of ours (or not there yet).
@@ -158,11 +160,9 @@ pub(super) fn save(root: &Path, output: &Path, marker: FileStamp, datasets: impl
         marker,
         datasets,
     };
-    let file = path(root, output);
-    if !folders_are_own(root) || std::fs::create_dir_all(reuse_dir(root)).is_err() {
-        return;
+    if reuse_dir_ready(root) {
+        write_json_atomically(&path(root, output), &manifest);
     }
-    write_json_atomically(&file, &manifest);
 }
 
 #[cfg(test)]
