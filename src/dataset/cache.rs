@@ -193,7 +193,13 @@ pub(crate) fn plain_folders<'a>(folders: impl IntoIterator<Item = &'a Path>) -> 
 pub(crate) fn write_json_atomically(path: &Path, value: &impl Serialize) {
     use std::io::Write;
     let temporary = path.with_extension(format!("partial-{}", std::process::id()));
-    let written = std::fs::File::create(&temporary).is_ok_and(|out| {
+    // Made anew (O_EXCL) after unlinking whatever has its name: a link there is not followed.
+    let _ = std::fs::remove_file(&temporary);
+    let created = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&temporary);
+    let written = created.is_ok_and(|out| {
         let mut out = std::io::BufWriter::new(out);
         serde_json::to_writer(&mut out, value).is_ok() && out.flush().is_ok()
     });
