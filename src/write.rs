@@ -168,7 +168,8 @@ pub fn write_dataset(
             chart.file.as_bytes(),
         )?;
     }
-    write_page_with_charts(site, renderer, dataset, &charts, writer)?;
+    let citations = metadata::citation_files::citations(site, dataset);
+    write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)?;
     let csv_path = urls::csv_file(&dataset.slug);
     let kept = csv_copy == CsvCopy::KeepIfPresent
         && writer.existing_len(&csv_path) == Some(dataset.csv.bytes);
@@ -188,7 +189,7 @@ pub fn write_dataset(
             &metadata::croissant::dataset(site, dataset),
         )?,
     ];
-    write_citation_files(site, dataset, writer)?;
+    write_citation_files(&dataset.slug, &citations, writer)?;
     Ok(digests)
 }
 
@@ -214,9 +215,12 @@ pub fn write_dataset_step(
 }
 
 /// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
-fn write_citation_files(site: &Site, dataset: &Dataset, writer: &Writer) -> Result<(), Diagnostic> {
-    let texts = metadata::citation_files::citations(site, dataset);
-    let [bib, cff, ris] = metadata::citation_files::file_paths(&dataset.slug);
+fn write_citation_files(
+    slug: &str,
+    texts: &metadata::citation_files::Citations,
+    writer: &Writer,
+) -> Result<(), Diagnostic> {
+    let [bib, cff, ris] = metadata::citation_files::file_paths(slug);
     writer.bytes(&bib.1, texts.bibtex.as_bytes())?;
     writer.bytes(&cff.1, texts.cff.as_bytes())?;
     writer.bytes(&ris.1, texts.ris.as_bytes())
@@ -229,7 +233,9 @@ pub fn write_dataset_page(
     dataset: &Dataset,
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
-    write_page_with_charts(site, renderer, dataset, &dataset_charts(dataset), writer)
+    let citations = metadata::citation_files::citations(site, dataset);
+    let charts = dataset_charts(dataset);
+    write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)
 }
 
 fn write_page_with_charts(
@@ -237,13 +243,14 @@ fn write_page_with_charts(
     renderer: &Renderer,
     dataset: &Dataset,
     charts: &[RenderedChart],
+    citations: &metadata::citation_files::Citations,
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let page_path = urls::index_file(&urls::dataset_page(&dataset.slug));
     ensure_unchanged(dataset)?;
     // The page is rendered around a marker; the table rows are streamed from the CSV
     // straight into the file, so no table is ever held in memory whole.
-    let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts)?;
+    let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts, citations)?;
     let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
         Diagnostic::error(
             "templates/dataset.html",

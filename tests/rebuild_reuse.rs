@@ -208,3 +208,74 @@ fn the_bundled_site_rebuilt_is_the_clean_build() {
     assert_eq!(report.reused, 0, "every bundled dataset relates to it");
     assert_same_as_clean(&root, &out, "bundled, a related title renamed");
 }
+
+/// The inode of each file of the DCAT catalog (both syntaxes, every page).
+fn dcat_inodes(output: &Path) -> BTreeMap<PathBuf, u64> {
+    inodes(output)
+        .into_iter()
+        .filter(|(p, _)| {
+            let name = p.to_string_lossy();
+            name.starts_with("data/catalog.") && !name.ends_with(".json")
+        })
+        .chain(
+            inodes(&output.join("data/catalog"))
+                .into_iter()
+                .map(|(p, i)| (Path::new("data/catalog").join(p), i)),
+        )
+        .collect()
+}
+
+/// A page of the DCAT catalog is linked from the previous output when none of its datasets
+/// changed and what every page states alike (the catalog's dates across all datasets) did
+/// not; the page holding a changed dataset is written anew, and the output is always the
+/// clean build's.
+#[test]
+fn dcat_pages_without_a_changed_dataset_are_linked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    // 12 datasets, 4 to a page: pages 1 (sets 0-3), 2 (4-7), 3 (8-11).
+    catalog::write_catalog(&root, 12, "_dcat_page_datasets = 4\n");
+    build(&root, &out, true);
+    let first = dcat_inodes(&out);
+    assert_eq!(first.len(), 6, "three pages in two syntaxes: {first:?}");
+
+    build(&root, &out, true);
+    let second = dcat_inodes(&out);
+    assert_eq!(first, second, "nothing changed: every page is linked");
+    assert_same_as_clean(&root, &out, "dcat, nothing changed");
+
+    // Set 5's CSV (page 2) changes; its dates, and so the catalog's, stay.
+    std::fs::write(root.join("data/datasets/set-00005.csv"), "v\n55\n").unwrap();
+    build(&root, &out, true);
+    let third = dcat_inodes(&out);
+    for (path, inode) in &third {
+        let on_page_two = path.to_string_lossy().starts_with("data/catalog/2.");
+        assert_eq!(
+            second[path] != *inode,
+            on_page_two,
+            "{}: only page 2 is written",
+            path.display()
+        );
+    }
+    assert_same_as_clean(&root, &out, "dcat, one CSV changed");
+
+    // Set 9's date (page 3) becomes the newest: the catalog's `modified` changes, which
+    // every page states.
+    let md = root.join("content/datasets/set-00009.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    let dated = text.replace("updated = 2009-10-10", "updated = 2030-01-01");
+    assert_ne!(text, dated, "set 9's date is in its front matter");
+    std::fs::write(&md, dated).unwrap();
+    build(&root, &out, true);
+    let fourth = dcat_inodes(&out);
+    for (path, inode) in &fourth {
+        assert_ne!(third[path], *inode, "{}: written anew", path.display());
+    }
+    assert_same_as_clean(&root, &out, "dcat, the newest date changed");
+
+    // Without the cache, every page is written.
+    build(&root, &out, false);
+    let fifth = dcat_inodes(&out);
+    assert!(fourth.iter().all(|(p, i)| fifth[p] != *i), "--no-cache");
+    assert_same_as_clean(&root, &out, "dcat, --no-cache");
+}

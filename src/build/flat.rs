@@ -85,7 +85,11 @@ pub(super) fn write_rest(
             None => d,
         })
         .collect();
-    pages::render_site_files(site, renderer, writer)
+    let dcat = match reuse {
+        Some(reuse) => reuse.link_dcat_pages(site, writer),
+        None => pages::Pages::All,
+    };
+    pages::render_site_files(site, renderer, writer, &dcat)
 }
 
 /// `check`: a build into [`Discard`], so whatever `build` rejects `check` rejects

@@ -23,19 +23,25 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
     for (dataset, digests) in site.datasets.iter_mut().zip(digests) {
         Arc::make_mut(dataset).record_digests(digests);
     }
-    render_site_files(site, renderer, writer)
+    render_site_files(site, renderer, writer, &Pages::All)
 }
 
-/// Renders and writes everything but the datasets' own files; returns the number of HTML
-/// pages of the whole site.
-pub(super) fn render_site_files(site: &Site, renderer: &Renderer, writer: &Writer) -> usize {
+/// Renders and writes everything but the datasets' own files (of the DCAT catalog, the
+/// pages `dcat` names: a rebuild links the others); returns the number of HTML pages of the
+/// whole site.
+pub(super) fn render_site_files(
+    site: &Site,
+    renderer: &Renderer,
+    writer: &Writer,
+    dcat: &Pages,
+) -> usize {
     write_listings(
         site,
         renderer,
         writer,
         &site::listing::all(site),
         &Pages::All,
-        &Pages::All,
+        dcat,
         SiteFiles::ALL,
     );
     write_not_found(site, renderer, writer);

@@ -2,7 +2,9 @@
 //! previous build (`key`) gets its files hard-linked from the previous output into the
 //! staging folder (a copy where linking fails) instead of being rendered again; the others
 //! are rendered, and what each wrote is recorded in the manifest (`manifest`) for the next
-//! build. Site-wide files (listings, tags, feed, sitemap, catalogs) are always written.
+//! build. A page of the DCAT catalog (1,000 datasets each) is linked too when its key (the
+//! keys of its datasets and what every page states alike) is the recorded one; the other
+//! site-wide files (listings, tags, feed, sitemap, catalog.json) are always written.
 //!
 //! Invariants: files are linked from the old output only, never from the sources; the
 //! output is byte-identical to a clean build; a missing, damaged or stale manifest, a file
@@ -14,14 +16,16 @@ mod manifest;
 mod record;
 mod spill;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use super::pages::Pages;
 use super::BuildOptions;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest};
+use crate::metadata::dcat;
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, CsvCopy, Writer};
@@ -39,6 +43,9 @@ pub(super) struct Reuse {
     /// What each dataset wrote (or, linked, its previous entry); None without a cache folder.
     recorded: Option<Mutex<spill::Spill>>,
     reused: AtomicUsize,
+    /// This build's key of each dataset written or linked (a digest of it: 32 bytes), for
+    /// the keys of the DCAT pages.
+    keys: Mutex<HashMap<Box<str>, [u8; 32]>>,
 }
 
 impl Reuse {
@@ -60,6 +67,7 @@ impl Reuse {
             recorded: manifest::spill_path(&options.root, output)
                 .map(|path| Mutex::new(spill::Spill::create(path))),
             reused: AtomicUsize::new(0),
+            keys: Mutex::new(HashMap::new()),
         }
     }
 
@@ -77,6 +85,55 @@ impl Reuse {
             site,
             dataset,
         )
+    }
+
+    fn remember_key(&self, slug: &str, key: &str) {
+        use sha2::Digest as _;
+        let digest: [u8; 32] = sha2::Sha256::digest(key.as_bytes()).into();
+        let mut keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
+        keys.insert(slug.into(), digest);
+    }
+
+    /// Links each page of the DCAT catalog whose key is the one recorded from the old output
+    /// and returns the pages that must be written; records every page's key for the next
+    /// build. Call once every dataset is written or linked.
+    pub fn link_dcat_pages(&self, site: &Site, writer: &Writer) -> Pages {
+        let pages = dcat::page_count(site);
+        let Some(site_key) = self.site_key.as_deref() else {
+            return Pages::All;
+        };
+        let shared = format!("{:?}", dcat::shared_facts(site));
+        let mut page_keys = key::DcatPageKeys::new(site_key, &shared, pages, site.datasets.len());
+        {
+            let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
+            for (index, dataset) in site.datasets.iter().enumerate() {
+                let key = keys.get(dataset.slug.as_str());
+                page_keys.add(dcat::page_of(site, index), &dataset.slug, key);
+            }
+        }
+        let mut to_write = BTreeSet::new();
+        for (page, key) in (1..=pages).zip(page_keys.finish()) {
+            let name = format!("dcat:{page}");
+            let files: Vec<String> = dcat::SYNTAXES
+                .iter()
+                .map(|&syntax| dcat::page_path(syntax, page))
+                .collect();
+            let previous = key
+                .as_ref()
+                .and_then(|key| self.previous.get(&name).filter(|e| &e.key == key));
+            if let Some(entry) = previous.filter(|e| e.files().eq(files.iter().map(String::as_str)))
+            {
+                if self.link(entry, writer) {
+                    self.record(&name, entry);
+                    continue;
+                }
+            }
+            to_write.insert(page);
+            if let Some(entry) = key.and_then(|key| Entry::new(key, &files, &[])) {
+                self.record(&name, &entry);
+            }
+        }
+        Pages::Only(to_write)
     }
 
     fn record(&self, slug: &str, entry: &Entry) {
@@ -120,6 +177,7 @@ impl Reuse {
                 if self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
                     self.record(&dataset.slug, entry);
+                    self.remember_key(&dataset.slug, key);
                     return digests;
                 }
             }
@@ -133,6 +191,7 @@ impl Reuse {
             // A dataset whose file names a manifest cannot hold is simply rendered next time.
             if let Some(entry) = Entry::new(key, &recorder.into_files(), &digests) {
                 self.record(&dataset.slug, &entry);
+                self.remember_key(&dataset.slug, &entry.key);
             }
         }
         writer.absorb(files, problems);

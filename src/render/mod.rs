@@ -162,9 +162,11 @@ impl Renderer {
         dataset: &crate::dataset::Dataset,
         rows_html: &str,
         charts: &[RenderedChart],
+        citations: &crate::metadata::citation_files::Citations,
     ) -> Result<String, Diagnostic> {
         let columns = view::column_views(dataset);
-        let page = view::DatasetPageView::new(site, dataset, &columns, rows_html, charts);
+        let page =
+            view::DatasetPageView::new(site, dataset, &columns, rows_html, charts, citations);
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
         context.insert("page_title", &dataset.front.title);

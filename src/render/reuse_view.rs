@@ -5,7 +5,6 @@ use serde::Serialize;
 
 use crate::dataset::Dataset;
 use crate::metadata::citation_files;
-use crate::site::Site;
 
 /// One citation format: its name, its text, and its file.
 #[derive(Debug, Serialize)]
@@ -28,8 +27,9 @@ pub struct CiteView {
 }
 
 impl CiteView {
-    pub fn new(site: &Site, dataset: &Dataset) -> Self {
-        let texts = citation_files::citations(site, dataset);
+    /// The block for `dataset`, from the texts its citation files hold (made once per
+    /// dataset: the files and the page show the same texts).
+    pub fn new(dataset: &Dataset, texts: &citation_files::Citations) -> Self {
         let [bib, cff, ris] = citation_files::file_paths(&dataset.slug);
         let format = |id, name, text, (extension, url): (&str, String)| CiteFormatView {
             id,
@@ -40,9 +40,9 @@ impl CiteView {
         };
         CiteView {
             formats: vec![
-                format("bibtex", "BibTeX", texts.bibtex, bib),
-                format("cff", "CFF (CITATION.cff)", texts.cff, cff),
-                format("ris", "RIS", texts.ris, ris),
+                format("bibtex", "BibTeX", texts.bibtex.clone(), bib),
+                format("cff", "CFF (CITATION.cff)", texts.cff.clone(), cff),
+                format("ris", "RIS", texts.ris.clone(), ris),
             ],
         }
     }

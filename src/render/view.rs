@@ -273,6 +273,7 @@ impl<'a> DatasetPageView<'a> {
         columns: &'a [ColumnView<'a>],
         rows_html: &'a str,
         charts: &'a [crate::render::RenderedChart],
+        citations: &crate::metadata::citation_files::Citations,
     ) -> Self {
         let front = &dataset.front;
         let related = front
@@ -386,7 +387,7 @@ impl<'a> DatasetPageView<'a> {
             citation: crate::metadata::citation(site, dataset),
             csvw_url: urls::csvw_file(&dataset.slug),
             croissant_url: urls::croissant_file(&dataset.slug),
-            cite: crate::render::reuse_view::CiteView::new(site, dataset),
+            cite: crate::render::reuse_view::CiteView::new(dataset, citations),
             changes: crate::render::reuse_view::changes(dataset),
         }
     }

@@ -14,7 +14,7 @@ use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 1;
+pub(super) const FORMAT: u32 = 2;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {
@@ -142,4 +142,51 @@ fn quoted(h: &mut Sha256, root: &Path, site: &Site, slug: &str) -> Option<()> {
     std::io::copy(&mut std::fs::File::open(csv).ok()?, &mut csv_digest).ok()?;
     field(h, &csv_digest.finalize());
     Some(())
+}
+
+/// The keys of the DCAT catalog's pages, one hasher per page: the site-wide key, what every
+/// page states alike (`shared`: the catalog node, whose issued and modified dates span all
+/// datasets), the page's place (number, page count, dataset count) and the slug and key of
+/// each dataset on it, in order. A page with a dataset of unknown key has none.
+pub(super) struct DcatPageKeys {
+    pages: Vec<Option<Sha256>>,
+}
+
+impl DcatPageKeys {
+    pub fn new(site_key: &str, shared: &str, pages: usize, datasets: usize) -> DcatPageKeys {
+        let pages = (1..=pages)
+            .map(|page| {
+                let mut h = Sha256::new();
+                field(&mut h, b"dcat page");
+                field(&mut h, site_key.as_bytes());
+                field(&mut h, shared.as_bytes());
+                field(
+                    &mut h,
+                    format!("{page} of {pages}, {datasets} datasets").as_bytes(),
+                );
+                Some(h)
+            })
+            .collect();
+        DcatPageKeys { pages }
+    }
+
+    /// Adds the next dataset of `page` (from 1), with its key if it has one.
+    pub fn add(&mut self, page: usize, slug: &str, key: Option<&[u8; 32]>) {
+        let Some(slot) = self.pages.get_mut(page.wrapping_sub(1)) else {
+            return;
+        };
+        match (slot.as_mut(), key) {
+            (Some(h), Some(key)) => {
+                field(h, slug.as_bytes());
+                field(h, key);
+            }
+            _ => *slot = None,
+        }
+    }
+
+    /// Each page's key, from page 1.
+    pub fn finish(self) -> Vec<Option<String>> {
+        let finish = |h: Sha256| hex(&h.finalize());
+        self.pages.into_iter().map(|h| h.map(finish)).collect()
+    }
 }

@@ -368,13 +368,17 @@ impl Histogram {
     }
 
     /// Widens the bins until the lowest and highest are fewer than [`HISTOGRAM_BINS`] apart.
+    /// The widening is found from the two ends alone and done in one step (shifts
+    /// compose: `(k >> a) >> b == k >> (a + b)`), not one doubling per pass over the bins.
     fn fit(&mut self) {
-        while let (Some(lo), Some(hi)) = (self.bins.keys().next(), self.bins.keys().next_back()) {
-            if hi - lo < HISTOGRAM_BINS {
-                break;
-            }
-            self.coarsen(self.exponent + 1);
+        let (Some(&lo), Some(&hi)) = (self.bins.keys().next(), self.bins.keys().next_back()) else {
+            return;
+        };
+        let mut shift = 0;
+        while shift < 63 && (hi >> shift) - (lo >> shift) >= HISTOGRAM_BINS {
+            shift += 1;
         }
+        self.coarsen(self.exponent + shift);
     }
 
     fn add(&mut self, x: f64) {
@@ -510,5 +514,52 @@ impl std::fmt::Debug for Distinct {
         f.debug_struct("Distinct")
             .field("values", &self.sorted())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The widening as it was done before: one doubling of the bins per pass.
+    fn fit_step_by_step(histogram: &mut Histogram) {
+        while let (Some(lo), Some(hi)) = (
+            histogram.bins.keys().next(),
+            histogram.bins.keys().next_back(),
+        ) {
+            if hi - lo < HISTOGRAM_BINS {
+                break;
+            }
+            histogram.coarsen(histogram.exponent + 1);
+        }
+    }
+
+    #[test]
+    fn widening_in_one_step_gives_the_bins_of_widening_step_by_step() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..300 {
+            let mut one_step = Histogram {
+                exponent: FINEST_EXPONENT,
+                bins: BTreeMap::new(),
+            };
+            let mut step_by_step = one_step.clone();
+            let scale = power_of_two((next() % 80) as i32 - 40);
+            for _ in 0..(1 + round % 40) {
+                let x = ((next() % 2_000_001) as f64 - 1e6) * scale / 1e3;
+                for h in [&mut one_step, &mut step_by_step] {
+                    h.coarsen(Histogram::finest_for(x));
+                    *h.bins.entry(h.bin(x)).or_insert(0) += 1;
+                }
+                one_step.fit();
+                fit_step_by_step(&mut step_by_step);
+                assert_eq!(one_step, step_by_step, "round {round}, x = {x}");
+            }
+        }
     }
 }
