@@ -12,6 +12,7 @@ mod chart;
 mod digest;
 mod header;
 mod locate;
+mod pool;
 mod problems;
 mod profile;
 mod records;
@@ -46,7 +47,7 @@ fn read_buffer_bytes(file_bytes: u64) -> usize {
     usize::try_from(file_bytes)
         .unwrap_or(usize::MAX)
         .saturating_add(1)
-        .clamp(8 * 1024, READ_BUFFER_BYTES)
+        .clamp(pool::SMALL_BUFFER, READ_BUFFER_BYTES)
 }
 
 /// A column with its constraints ready to check.
@@ -192,7 +193,7 @@ fn scan_file(
     let split = Split::find(path, file_bytes, split_from);
     // Decided before the header is read: the hashing thread reads the file on its own.
     let hash_separately = split.is_some();
-    let mut hashing = HashingReader {
+    let hashing = HashingReader {
         inner: file,
         digester: if hash_separately {
             Digester::Elsewhere
@@ -201,12 +202,8 @@ fn scan_file(
         },
         bytes: 0,
     };
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(inputs.delimiter)
-        .flexible(true)
-        .has_headers(false)
-        .buffer_capacity(read_buffer_bytes(file_bytes))
-        .from_reader(&mut hashing);
+    let capacity = read_buffer_bytes(file_bytes);
+    let mut reader = pool::reader(hashing, inputs.delimiter, capacity);
     let mut header_record = csv::ByteRecord::new();
     let Some(header) =
         header::read_header(&mut reader, &mut header_record, display, &mut diagnostics)
@@ -234,13 +231,13 @@ fn scan_file(
         &ctx,
         &mut diagnostics,
     );
-    drop(reader);
+    let hashing = pool::finish(reader, inputs.delimiter, capacity);
     let digest = match hashed_separately {
         Some(hashed) => hashed,
-        None => {
+        None => hashing.and_then(|hashing| {
             let bytes = hashing.bytes;
             hashing.digester.finish().map(|digest| (digest, bytes))
-        }
+        }),
     };
     let Some((sha256, bytes)) = digest else {
         diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));

@@ -316,3 +316,31 @@ fn forbidden_characters_past_the_cap_stay_warnings() {
     );
     assert_eq!(last.severity, crate::diagnostics::Severity::Warning);
 }
+
+/// A thread keeps its reader for small files (`pool`): a file scanned after others, the
+/// last of them cut off inside a quoted field, gets exactly what a fresh reader gives it
+/// (rows, hash, header, problems and their lines and columns).
+#[test]
+fn a_kept_reader_scans_the_next_file_as_a_new_one_would() {
+    // Written anew each time: only the file's times differ.
+    fn scanned(csv: &[u8]) -> String {
+        let specs = [column("a", "string", ""), column("n", "integer", "")];
+        let (mut summary, problems) = run(csv, &specs);
+        if let Some(summary) = &mut summary {
+            (summary.modified, summary.stamp) = (None, None);
+        }
+        format!("{:?}", (summary, problems))
+    }
+    let next: &[u8] = b"a,n\nx,1\n\"q\"\"uoted\",2\ny,not a number\nz\n";
+    let fresh = std::thread::spawn(move || scanned(next)).join().unwrap();
+    for before in [
+        &b"a,n\nx,1\n\"cut off, 2\n"[..],
+        b"",
+        b"a,n\r\nlonger,3\r\nrows,4\r\nthan,5\r\nthe,6\r\nnext,7\r\n",
+        b"\xef\xbb\xbfa,n\nbom,8\n",
+    ] {
+        let _ = scanned(before);
+        assert_eq!(scanned(next), fresh, "after {before:?}");
+    }
+    assert!(fresh.contains("not a number"), "{fresh}");
+}
