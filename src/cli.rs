@@ -199,7 +199,7 @@ pub fn run() -> ExitCode {
             match build::build(&options) {
                 Ok(report) => {
                     if !report.warnings.is_empty() {
-                        eprint!("{}", report.warnings.render(color));
+                        print_warnings(&report.warnings, color);
                     }
                     println!("{}", report.summary());
                     ExitCode::SUCCESS
@@ -258,7 +258,7 @@ pub fn run() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Ok(report) => {
-                    eprint!("{}", report.warnings.render(color));
+                    print_warnings(&report.warnings, color);
                     if strict {
                         ExitCode::from(1)
                     } else {
@@ -310,4 +310,12 @@ fn report(result: Result<String, Error>, color: bool) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Prints warnings to stderr one at a time (a catalog's can be tens of thousands) through
+/// one buffered lock; a closed stderr is not a failure of the build.
+fn print_warnings(warnings: &crate::diagnostics::Diagnostics, color: bool) {
+    use std::io::Write as _;
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+    let _ = warnings.write_to(color, &mut err).and_then(|_| err.flush());
 }
