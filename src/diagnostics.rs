@@ -477,7 +477,11 @@ mod tests {
     #[test]
     fn written_one_at_a_time_they_read_as_rendered_whole() {
         let mut all = Diagnostics::new();
-        all.push(Diagnostic::warning("a.md", "first").at(2, 3).with_hint("do this"));
+        all.push(
+            Diagnostic::warning("a.md", "first")
+                .at(2, 3)
+                .with_hint("do this"),
+        );
         all.push(Diagnostic::error("b.csv", "second").with_source_line("x,y"));
         let mut written = Vec::new();
         all.write_to(false, &mut written).unwrap();
