@@ -134,6 +134,9 @@ pub struct BuildReport {
     pub output: PathBuf,
     /// Datasets whose files were linked from the previous output, not rendered again.
     pub reused: usize,
+    /// Datasets among `reused` that were not even loaded: their Markdown and CSV were
+    /// those of the previous build, which left what listings need of them in a record.
+    pub recalled: usize,
     /// Warnings found along the way (errors stop the build).
     pub warnings: Diagnostics,
 }

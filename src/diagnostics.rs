@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// How bad a problem is: errors stop a build, warnings do not (unless `--strict`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The build stops; nothing is written.
@@ -20,7 +22,7 @@ pub enum Severity {
 }
 
 /// One problem, with where it is and what to do about it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// Whether it stops the build.
     pub severity: Severity,

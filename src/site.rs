@@ -165,17 +165,24 @@ pub fn load_dataset(
 /// copy ([`Dataset::slim`]), so memory does not grow with the catalog.
 pub type EachDataset<'a> = dyn Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a;
 
+/// A dataset taken without loading it, given the site without its datasets and the
+/// Markdown file (a build's reuse: unchanged since the previous build, its files linked);
+/// `None`: load it, then [`EachDataset`].
+pub type RecallDataset<'a> = dyn Fn(&Site, &Path) -> Option<dataset::Loaded> + Sync + 'a;
+
 /// Loads everything under `root`. The site is returned whenever it could be read, with
 /// the problems of single files (config, front matter, CSV, pages) apart from those of the
 /// site as a whole (related slugs, tags, descriptions), which an incremental rebuild
 /// recomputes every time; callers decide whether errors stop them. Every dataset built
-/// (drafts only with `--drafts`) goes through `each` as soon as it is loaded; plain pages
-/// are read first, so `each` sees the navigation.
+/// (drafts only with `--drafts`) goes through `each` as soon as it is loaded, unless
+/// `recall` gives it without loading; plain pages are read first, so both see the
+/// navigation.
 pub fn load_parts_with(
     root: &Path,
     cache: Option<&ScanCache>,
     options: &LoadOptions,
     each: &EachDataset,
+    recall: &RecallDataset,
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = Diagnostics::new();
     let none = Diagnostics::new();
@@ -221,12 +228,18 @@ pub fn load_parts_with(
         .dataset_files
         .par_iter()
         .map(|path| {
-            let loaded = dataset::load(root, path, &config, cache);
+            let (loaded, recalled) = match recall(&frame, path) {
+                Some(loaded) => (loaded, true),
+                None => (dataset::load(root, path, &config, cache), false),
+            };
             if loaded.draft && !options.drafts {
                 // Left out, with its problems: what is not built is not checked either.
                 return (None, Vec::new(), Some(loaded.slug));
             }
-            let loaded = each(&frame, loaded);
+            let loaded = match recalled {
+                true => loaded,
+                false => each(&frame, loaded),
+            };
             (loaded.dataset.map(Arc::new), loaded.problems, None)
         })
         .collect();

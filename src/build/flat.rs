@@ -11,7 +11,7 @@ use rayon::prelude::*;
 
 use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
-use crate::dataset::{self, Dataset};
+use crate::dataset;
 use crate::diagnostics::{Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
@@ -44,22 +44,26 @@ pub(super) fn each_dataset<'a>(
             None => full.slim(Vec::new()),
             // Its page names other datasets by title: written once all are loaded.
             Some(_) if !full.front.related.is_empty() => full,
-            Some(renderer) => write_and_slim(frame, renderer, full, writer, reuse),
+            Some(renderer) => {
+                reuse::write_and_slim(reuse, frame, renderer, full, writer, &loaded.problems)
+            }
         };
         loaded.dataset = Some(slim);
         loaded
     }
 }
 
-fn write_and_slim(
-    site: &Site,
-    renderer: &Renderer,
-    full: Dataset,
-    writer: &Writer,
-    reuse: Option<&Reuse>,
-) -> Dataset {
-    let digests = reuse::write_dataset(reuse, site, renderer, &full, writer);
-    full.slim(digests)
+/// How a build takes a dataset without loading it: from the record the previous build
+/// left, its files linked (`Reuse::recall`); only a full build with a renderer does.
+pub(super) fn recall_dataset<'a>(
+    renderer: Option<&'a Renderer>,
+    writer: &'a Writer<'a>,
+    reuse: Option<&'a Reuse>,
+) -> impl Fn(&Site, &std::path::Path) -> Option<dataset::Loaded> + Sync + 'a {
+    move |frame, markdown_file| match (renderer, reuse) {
+        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file, writer),
+        _ => None,
+    }
 }
 
 /// After a load without errors: writes the datasets that waited (those with `related`),
@@ -104,6 +108,7 @@ pub(super) fn check(options: &BuildOptions) -> Diagnostics {
         cache.as_ref(),
         &options.site_options(),
         &each,
+        &|_, _| None,
     );
     drop(each);
     diagnostics.extend(site_problems);

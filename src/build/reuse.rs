@@ -6,6 +6,13 @@
 //! keys of its datasets and what every page states alike) is the recorded one; the other
 //! site-wide files (listings, tags, feed, sitemap, catalog.json) are always written.
 //!
+//! A dataset linked or written this way also leaves its slim record (what listings and
+//! catalogs read of it, and its load's warnings) in a records file beside the manifest.
+//! The next build takes a dataset from its record, without loading it, when its Markdown
+//! bytes give the recorded key and its CSV's stamp is the recorded one (`recall`); a CSV
+//! changed less than two seconds before the build that scanned it leaves no record, as a
+//! later change within the file system's time granularity could keep its stamp.
+//!
 //! Invariants: files are linked from the old output only, never from the sources; the
 //! output is byte-identical to a clean build; a missing, damaged or stale manifest, a file
 //! the old output lacks, or any doubt about a key means the dataset is rendered. The
@@ -20,11 +27,16 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::SystemTime;
 
 use super::pages::Pages;
 use super::BuildOptions;
+use crate::confine;
+use crate::content;
+use crate::dataset::cache::SETTLED;
+use crate::dataset::slim_record::SlimRecord;
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::{Dataset, FileDigest};
+use crate::dataset::{Dataset, FileDigest, Loaded};
 use crate::metadata::dcat;
 use crate::render::Renderer;
 use crate::site::Site;
@@ -40,9 +52,17 @@ pub(super) struct Reuse {
     site_key: Option<String>,
     nav_key: OnceLock<String>,
     previous: BTreeMap<String, Entry>,
+    /// The previous build's records file, which `previous` points into.
+    records: Option<manifest::Records>,
+    /// When this build began: a CSV changed less than [`SETTLED`] before leaves no record.
+    started: SystemTime,
+    /// The site folder, resolved (for `recall`); `None` when it cannot be.
+    canonical_root: OnceLock<Option<PathBuf>>,
     /// What each dataset wrote (or, linked, its previous entry); None without a cache folder.
     recorded: Option<Mutex<spill::Spill>>,
     reused: AtomicUsize,
+    /// Datasets among `reused` taken from their records, not loaded.
+    recalled: AtomicUsize,
     /// This build's key of each dataset written or linked (a digest of it: 32 bytes), for
     /// the keys of the DCAT pages.
     keys: Mutex<HashMap<Box<str>, [u8; 32]>>,
@@ -54,19 +74,25 @@ impl Reuse {
     /// is still recorded.
     pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
         let site_key = key::site_key(options);
-        let previous = match options.scan_cache && site_key.is_some() {
+        let started = SystemTime::now();
+        let (previous, records) = match options.scan_cache && site_key.is_some() {
             true => manifest::load(&options.root, output).unwrap_or_default(),
-            false => BTreeMap::new(),
+            false => (BTreeMap::new(), None),
         };
+        let records_path = manifest::records_spill_path(&options.root, output);
         Reuse {
             root: options.root.clone(),
             output: output.to_path_buf(),
             site_key,
             nav_key: OnceLock::new(),
             previous,
+            records,
+            started,
+            canonical_root: OnceLock::new(),
             recorded: manifest::spill_path(&options.root, output)
-                .map(|path| Mutex::new(spill::Spill::create(path))),
+                .map(|path| Mutex::new(spill::Spill::create(path, records_path))),
             reused: AtomicUsize::new(0),
+            recalled: AtomicUsize::new(0),
             keys: Mutex::new(HashMap::new()),
         }
     }
@@ -76,7 +102,13 @@ impl Reuse {
         self.reused.load(Ordering::Relaxed)
     }
 
-    fn key(&self, site: &Site, dataset: &Dataset) -> Option<String> {
+    /// Datasets taken from their records rather than loaded (all of them reused).
+    pub fn recalled(&self) -> usize {
+        self.recalled.load(Ordering::Relaxed)
+    }
+
+    /// The key of `dataset`, whose CSV the page names `csv_display`.
+    fn key(&self, site: &Site, dataset: &Dataset, csv_display: &Path) -> Option<String> {
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
         key::dataset_key(
             self.site_key.as_deref()?,
@@ -84,7 +116,43 @@ impl Reuse {
             &self.root,
             site,
             dataset,
+            csv_display,
         )
+    }
+
+    /// The dataset of `markdown_file` from its record, its files linked from the previous
+    /// output, when its record is there and still holds: the CSV unchanged (path and
+    /// stamp), the key (Markdown bytes, and what it quotes of other datasets) the recorded
+    /// one, no `related` entries (their titles are known only once all are loaded). `None`
+    /// means: load it.
+    pub fn recall(&self, site: &Site, markdown_file: &Path, writer: &Writer) -> Option<Loaded> {
+        let slug = markdown_file.file_stem()?.to_str()?;
+        let entry = self.previous.get(slug)?;
+        let bytes = self.records.as_ref()?.read(entry.record?)?;
+        let record: SlimRecord = serde_json::from_slice(&bytes).ok()?;
+        let root = self
+            .canonical_root
+            .get_or_init(|| confine::canonical_root(&self.root).ok())
+            .as_ref()?;
+        let markdown_path = content::display_path(&self.root, markdown_file);
+        if !record.csv_unchanged(root, &markdown_path) {
+            return None;
+        }
+        let csv_display = record.csv_display.clone();
+        let loaded = record.into_loaded()?;
+        let dataset = loaded.dataset.as_ref()?;
+        if dataset.slug != slug || !dataset.front.related.is_empty() {
+            return None;
+        }
+        let key = self.key(site, dataset, &csv_display)?;
+        if key != entry.key || !self.link(entry, writer) {
+            return None;
+        }
+        self.reused.fetch_add(1, Ordering::Relaxed);
+        self.recalled.fetch_add(1, Ordering::Relaxed);
+        self.push(slug, entry, Some(&bytes));
+        self.remember_key(slug, &key);
+        Some(loaded)
     }
 
     fn remember_key(&self, slug: &str, key: &str) {
@@ -124,23 +192,33 @@ impl Reuse {
             if let Some(entry) = previous.filter(|e| e.files().eq(files.iter().map(String::as_str)))
             {
                 if self.link(entry, writer) {
-                    self.record(&name, entry);
+                    self.push(&name, entry, None);
                     continue;
                 }
             }
             to_write.insert(page);
             if let Some(entry) = key.and_then(|key| Entry::new(key, &files, &[])) {
-                self.record(&name, &entry);
+                self.push(&name, &entry, None);
             }
         }
         Pages::Only(to_write)
     }
 
-    fn record(&self, slug: &str, entry: &Entry) {
+    fn push(&self, slug: &str, entry: &Entry, record: Option<&[u8]>) {
         if let Some(recorded) = &self.recorded {
             let mut recorded = recorded.lock().unwrap_or_else(|p| p.into_inner());
-            recorded.push(slug, entry);
+            recorded.push(slug, entry, record);
         }
+    }
+
+    /// Records what a dataset wrote or linked (the entry [`Reuse::write`] gave), with its
+    /// slim record when it has one and its CSV had settled before this build began.
+    fn record(&self, slug: &str, entry: &Entry, record: Option<&SlimRecord>) {
+        let settled = |r: &&SlimRecord| r.csv_stamp.older_than(SETTLED, self.started);
+        let bytes = record
+            .filter(settled)
+            .and_then(|r| serde_json::to_vec(r).ok());
+        self.push(slug, entry, bytes.as_deref());
     }
 
     /// Links every file of `entry` from the old output; false (and nothing left behind)
@@ -162,23 +240,23 @@ impl Reuse {
     }
 
     /// Writes one dataset's files, or links them when its key is the one recorded; returns
-    /// the digests of its metadata files (for its slim copy).
+    /// the digests of its metadata files (for its slim copy) and the entry to
+    /// [`Reuse::record`] for the next build, if it can have one.
     fn write(
         &self,
         site: &Site,
         renderer: &Renderer,
         dataset: &Dataset,
         writer: &Writer,
-    ) -> Vec<FileDigest> {
-        let key = self.key(site, dataset);
+    ) -> (Vec<FileDigest>, Option<Entry>) {
+        let key = self.key(site, dataset, &dataset.csv_display);
         if let Some(key) = &key {
             let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
                 if self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
-                    self.record(&dataset.slug, entry);
                     self.remember_key(&dataset.slug, key);
-                    return digests;
+                    return (digests, Some(entry.clone()));
                 }
             }
         }
@@ -187,15 +265,16 @@ impl Reuse {
         let digests = write::write_dataset_step(site, renderer, dataset, &own, CsvCopy::Write);
         let files = own.files();
         let problems = own.into_problems();
+        let mut entry = None;
         if let (Some(key), true) = (key, problems.is_empty()) {
             // A dataset whose file names a manifest cannot hold is simply rendered next time.
-            if let Some(entry) = Entry::new(key, &recorder.into_files(), &digests) {
-                self.record(&dataset.slug, &entry);
+            entry = Entry::new(key, &recorder.into_files(), &digests);
+            if let Some(entry) = &entry {
                 self.remember_key(&dataset.slug, &entry.key);
             }
         }
         writer.absorb(files, problems);
-        digests
+        (digests, entry)
     }
 
     /// Writes the manifest for the next build, once this build's output is in place;
@@ -206,13 +285,19 @@ impl Reuse {
             .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()))
             .and_then(spill::Spill::finish);
         if let (Some(marker), Some(recorded)) = (marker, recorded) {
-            manifest::save(&self.root, &self.output, marker, &recorded);
+            manifest::save(
+                &self.root,
+                &self.output,
+                marker,
+                &recorded,
+                recorded.records(),
+            );
         }
     }
 }
 
-/// Writes one dataset's files (linked where `reuse` allows) and returns its metadata
-/// digests, with or without reuse (`check` has none).
+/// Writes one dataset's files (linked where `reuse` allows), records them without a slim
+/// record, and returns its metadata digests, with or without reuse (`check` has none).
 pub(super) fn write_dataset(
     reuse: Option<&Reuse>,
     site: &Site,
@@ -221,7 +306,35 @@ pub(super) fn write_dataset(
     writer: &Writer,
 ) -> Vec<FileDigest> {
     if let Some(reuse) = reuse {
-        return reuse.write(site, renderer, dataset, writer);
+        let (digests, entry) = reuse.write(site, renderer, dataset, writer);
+        if let Some(entry) = entry {
+            reuse.record(&dataset.slug, &entry, None);
+        }
+        return digests;
     }
     write::write_dataset_step(site, renderer, dataset, writer, CsvCopy::Write)
+}
+
+/// [`write_dataset`] for a dataset loaded with `problems`, then slimmed; with reuse, its
+/// slim record is kept for the next build.
+pub(super) fn write_and_slim(
+    reuse: Option<&Reuse>,
+    site: &Site,
+    renderer: &Renderer,
+    full: Dataset,
+    writer: &Writer,
+    problems: &[crate::diagnostics::Diagnostic],
+) -> Dataset {
+    let Some(reuse) = reuse else {
+        let digests = write_dataset(None, site, renderer, &full, writer);
+        return full.slim(digests);
+    };
+    let csv_display = full.csv_display.clone();
+    let (digests, entry) = reuse.write(site, renderer, &full, writer);
+    let slim = full.slim(digests);
+    if let Some(entry) = entry {
+        let record = SlimRecord::of(&slim, csv_display, problems);
+        reuse.record(&slim.slug, &entry, record.as_ref());
+    }
+    slim
 }

@@ -119,13 +119,15 @@ impl Session {
             _ => None,
         };
         let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
+        let recall = flat::recall_dataset(renderer.as_ref().ok(), &writer, reuse.as_ref());
         let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
             &options.root,
             options.active_scan_cache().as_ref(),
             &options.site_options(),
             &each,
+            &recall,
         );
-        drop(each);
+        drop((each, recall));
         // Only a kept session needs the problems per file again; a build keeps one copy.
         let (mut diagnostics, file_diagnostics) = match keep {
             true => (file_diagnostics.clone(), file_diagnostics),
@@ -177,6 +179,7 @@ impl Session {
             return Err(diagnostics);
         }
         let reused = reuse.as_ref().map_or(0, Reuse::reused);
+        let recalled = reuse.as_ref().map_or(0, Reuse::recalled);
         if let Some(reuse) = reuse {
             reuse.save(marker);
         }
@@ -188,6 +191,7 @@ impl Session {
             elapsed: started.elapsed(),
             output,
             reused,
+            recalled,
             warnings: match keep {
                 true => diagnostics.clone(),
                 false => std::mem::take(&mut diagnostics),

@@ -178,6 +178,18 @@ impl ChartKind {
             ChartKind::Dot => "dot",
         }
     }
+
+    /// The kind [`ChartKind::as_str`] names.
+    pub fn from_name(name: &str) -> Option<ChartKind> {
+        [
+            ChartKind::Bar,
+            ChartKind::GroupedBar,
+            ChartKind::Line,
+            ChartKind::Dot,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == name)
+    }
 }
 
 /// A `[[charts]]` entry: which columns to draw, from which rows, with what words.
@@ -202,6 +214,21 @@ pub struct ChartSpec {
 }
 
 impl ChartSpec {
+    /// A chart of which only the id and kind are kept (a slim dataset's: two charts must
+    /// not write one file, checked across datasets).
+    pub fn id_only(id: String, kind: ChartKind) -> ChartSpec {
+        ChartSpec {
+            id: Some(id),
+            kind,
+            title: String::new(),
+            caption: None,
+            x: String::new(),
+            y: String::new(),
+            series: None,
+            filter: Default::default(),
+        }
+    }
+
     /// The chart's id: the one given, else the slug of its title.
     pub fn id(&self) -> String {
         match &self.id {

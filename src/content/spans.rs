@@ -233,7 +233,7 @@ impl Locator<'_> {
 
 /// A place in a file with the text of its line, for a problem found once the file's
 /// text is no longer at hand (the checks across datasets).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Place {
     line: usize,
     column: usize,

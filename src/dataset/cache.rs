@@ -32,7 +32,7 @@ pub const CACHE_DIR: &str = ".datapages-cache";
 const CACHED_FROM_BYTES: u64 = 1024 * 1024;
 
 /// How long a file must have stayed unchanged before its scan is remembered.
-const SETTLED: Duration = Duration::from_secs(2);
+pub(crate) const SETTLED: Duration = Duration::from_secs(2);
 
 /// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
 /// also means no cell holds a character HTML and XML cannot carry; 3: column profiles).

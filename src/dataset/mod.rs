@@ -11,6 +11,7 @@ mod prose_links;
 pub mod scan;
 pub mod schema;
 mod slim;
+pub mod slim_record;
 pub mod stamp;
 
 use std::path::PathBuf;

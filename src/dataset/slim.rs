@@ -31,7 +31,7 @@ enum Sha256Kept {
 }
 
 impl KeptDigest {
-    fn new(digest: FileDigest) -> KeptDigest {
+    pub(super) fn new(digest: FileDigest) -> KeptDigest {
         let sha256 = match from_hex(&digest.sha256) {
             Some(bytes) => Sha256Kept::Bytes(bytes),
             None => Sha256Kept::Text(digest.sha256.into_boxed_str()),
@@ -43,7 +43,7 @@ impl KeptDigest {
         }
     }
 
-    fn digest(&self) -> FileDigest {
+    pub(super) fn digest(&self) -> FileDigest {
         FileDigest {
             path: self.path.to_string(),
             bytes: self.bytes,
@@ -110,17 +110,7 @@ impl Dataset {
         front.numbers_not_data = Vec::new();
         // Only the ids are read again (two charts must not write one file).
         for chart in &mut front.charts {
-            let id = chart.id();
-            *chart = crate::content::ChartSpec {
-                id: Some(id),
-                kind: chart.kind,
-                title: String::new(),
-                caption: None,
-                x: String::new(),
-                y: String::new(),
-                series: None,
-                filter: Default::default(),
-            };
+            *chart = crate::content::ChartSpec::id_only(chart.id(), chart.kind);
         }
         front.charts.shrink_to_fit();
         self.license.text = None;

@@ -14,7 +14,7 @@ use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 2;
+pub(super) const FORMAT: u32 = 3;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {
@@ -95,6 +95,7 @@ pub(super) fn dataset_key(
     root: &Path,
     site: &Site,
     dataset: &Dataset,
+    csv_display: &Path,
 ) -> Option<String> {
     let mut h = Sha256::new();
     field(&mut h, site_key.as_bytes());
@@ -106,7 +107,7 @@ pub(super) fn dataset_key(
         &mut h,
         &std::fs::read(root.join(&dataset.markdown_path)).ok()?,
     );
-    field(&mut h, dataset.csv_display.as_os_str().as_encoded_bytes());
+    field(&mut h, csv_display.as_os_str().as_encoded_bytes());
     field(&mut h, dataset.csv_path.as_os_str().as_encoded_bytes());
     field(&mut h, &dataset.csv.bytes.to_le_bytes());
     field(&mut h, dataset.csv.sha256.as_bytes());

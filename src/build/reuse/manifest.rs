@@ -28,6 +28,11 @@ pub(super) struct Entry {
     files: String,
     /// The metadata files, which the DCAT catalog states: `path<TAB>size<TAB>sha256` lines.
     digests: String,
+    /// Where the dataset's slim record (`dataset::slim_record`) is in the records file:
+    /// offset and length. A dataset that has one need not be loaded while its Markdown
+    /// and CSV are unchanged.
+    #[serde(default)]
+    pub record: Option<[u64; 2]>,
 }
 
 impl Entry {
@@ -47,6 +52,7 @@ impl Entry {
             key,
             files: files.join("\n"),
             digests,
+            record: None,
         })
     }
 
@@ -81,6 +87,9 @@ pub(super) struct Manifest<D> {
     output: PathBuf,
     /// The identity of that folder's marker file when it was written.
     marker: FileStamp,
+    /// The identity of the records file the entries point into, when there is one.
+    #[serde(default)]
+    records: Option<FileStamp>,
     pub datasets: D,
 }
 
@@ -89,6 +98,38 @@ pub(super) struct Manifest<D> {
 pub(super) fn spill_path(root: &Path, output: &Path) -> Option<PathBuf> {
     let file = path(root, output);
     reuse_dir_ready(root).then(|| file.with_extension(format!("entries-{}", std::process::id())))
+}
+
+/// Where a build that writes into `output` puts the slim records of its datasets until
+/// the manifest is saved.
+pub(super) fn records_spill_path(root: &Path, output: &Path) -> Option<PathBuf> {
+    spill_path(root, output).map(|p| p.with_extension(format!("records-{}", std::process::id())))
+}
+
+/// Where the records file of the manifest of `output` lives.
+fn records_path(root: &Path, output: &Path) -> PathBuf {
+    path(root, output).with_extension("records")
+}
+
+/// The records file a manifest points into, opened when it is the very file the manifest
+/// was saved with (same identity): entries' offsets mean nothing in another.
+pub(super) struct Records(std::fs::File);
+
+impl Records {
+    /// The `[offset, length]` bytes of the file, or `None` past its end.
+    #[cfg(unix)]
+    pub fn read(&self, at: [u64; 2]) -> Option<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut bytes = vec![0; usize::try_from(at[1]).ok().filter(|&n| n < 1 << 26)?];
+        self.0.read_exact_at(&mut bytes, at[0]).ok()?;
+        Some(bytes)
+    }
+
+    /// Without a file stamp no records file is ever opened.
+    #[cfg(not(unix))]
+    pub fn read(&self, _at: [u64; 2]) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// Where the manifest of `output` lives.
@@ -123,20 +164,32 @@ fn is_plain_relative(file: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_)))
 }
 
+/// What a previous build left: its entries, and the records file they point into.
+pub(super) type Loaded = (BTreeMap<String, Entry>, Option<Records>);
+
 /// The datasets of the manifest of `output`, when it is ours, intact, of this version,
-/// and describes the output folder as it is now (same marker file).
-pub(super) fn load(root: &Path, output: &Path) -> Option<BTreeMap<String, Entry>> {
+/// and describes the output folder as it is now (same marker file), with its records file
+/// when that is the one it was saved with.
+pub(super) fn load(root: &Path, output: &Path) -> Option<Loaded> {
     let file = path(root, output);
-    if !folders_are_own(root)
-        || !std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_file())
-    {
+    let plain =
+        |file: &Path| std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_file());
+    if !folders_are_own(root) || !plain(&file) {
         return None;
     }
-    parse(&std::fs::read(&file).ok()?, output)
+    let (datasets, records) = parse(&std::fs::read(&file).ok()?, output)?;
+    let records_file = records_path(root, output);
+    let records = records.filter(|_| plain(&records_file)).and_then(|stamp| {
+        let opened = std::fs::File::open(&records_file).ok()?;
+        let now = FileStamp::from_metadata(&opened.metadata().ok()?)?;
+        (now == stamp).then_some(Records(opened))
+    });
+    Some((datasets, records))
 }
 
-/// The datasets of a manifest's text, if it describes `output` as it is now.
-fn parse(text: &[u8], output: &Path) -> Option<BTreeMap<String, Entry>> {
+/// The datasets of a manifest's text and the stamp of its records file, if it describes
+/// `output` as it is now.
+fn parse(text: &[u8], output: &Path) -> Option<(BTreeMap<String, Entry>, Option<FileStamp>)> {
     let manifest: Manifest<BTreeMap<String, Entry>> = serde_json::from_slice(text).ok()?;
     let marker = FileStamp::of(&output.join(MARKER))?;
     let valid = manifest.format == FORMAT
@@ -147,22 +200,36 @@ fn parse(text: &[u8], output: &Path) -> Option<BTreeMap<String, Entry>> {
             .datasets
             .values()
             .all(|e| e.files().all(is_plain_relative) && e.digests().is_some());
-    valid.then_some(manifest.datasets)
+    valid.then_some((manifest.datasets, manifest.records))
 }
 
-/// Writes the manifest of `output`, whose marker file is `marker`. Failing to write is not
-/// an error: the manifest only saves time.
-pub(super) fn save(root: &Path, output: &Path, marker: FileStamp, datasets: impl Serialize) {
+/// Writes the manifest of `output`, whose marker file is `marker`, moving the records file
+/// written beside it (`records`, at [`records_spill_path`]) into place first. Failing to
+/// write is not an error: the manifest only saves time.
+pub(super) fn save(
+    root: &Path,
+    output: &Path,
+    marker: FileStamp,
+    datasets: impl Serialize,
+    records: Option<&Path>,
+) {
+    if !reuse_dir_ready(root) {
+        return;
+    }
+    let records = records.and_then(|written| {
+        let file = records_path(root, output);
+        std::fs::rename(written, &file).ok()?;
+        FileStamp::of(&file)
+    });
     let manifest = Manifest {
         format: FORMAT,
         version: env!("CARGO_PKG_VERSION").to_string(),
         output: output.to_path_buf(),
         marker,
+        records,
         datasets,
     };
-    if reuse_dir_ready(root) {
-        write_json_atomically(&path(root, output), &manifest);
-    }
+    write_json_atomically(&path(root, output), &manifest);
 }
 
 #[cfg(test)]
@@ -174,6 +241,7 @@ mod tests {
             key: "k".into(),
             files: files.join("\n"),
             digests: "data/datasets/a.json\t3\tab".into(),
+            record: None,
         }
     }
 
@@ -208,13 +276,13 @@ mod tests {
         std::fs::write(output.join(MARKER), "m").unwrap();
         let marker = FileStamp::of(&output.join(MARKER)).unwrap();
         let datasets = BTreeMap::from([("a".to_string(), entry(&["datasets/a/index.html"]))]);
-        save(&root, &output, marker, datasets.clone());
-        assert_eq!(load(&root, &output), Some(datasets.clone()));
-        assert_eq!(load(&root, &dir.path().join("other")), None);
+        save(&root, &output, marker, datasets.clone(), None);
+        assert_eq!(load(&root, &output).map(|l| l.0), Some(datasets.clone()));
+        assert!(load(&root, &dir.path().join("other")).is_none());
         // A new output folder (a new marker file) is another folder.
         std::fs::remove_file(output.join(MARKER)).unwrap();
         std::fs::write(output.join(MARKER), "m").unwrap();
-        assert_eq!(load(&root, &output), None);
+        assert!(load(&root, &output).is_none());
     }
 
     #[test]
@@ -224,7 +292,13 @@ mod tests {
         std::fs::create_dir_all(&output).unwrap();
         std::fs::write(output.join(MARKER), "m").unwrap();
         let marker = FileStamp::of(&output.join(MARKER)).unwrap();
-        save(&root, &output, marker, BTreeMap::<String, Entry>::new());
+        save(
+            &root,
+            &output,
+            marker,
+            BTreeMap::<String, Entry>::new(),
+            None,
+        );
         let file = path(&root, &output);
         let good = std::fs::read(&file).unwrap();
         assert!(load(&root, &output).is_some());
@@ -235,13 +309,13 @@ mod tests {
             b"{\"format\": 1}".to_vec(),
         ] {
             std::fs::write(&file, &bad).unwrap();
-            assert_eq!(load(&root, &output), None);
+            assert!(load(&root, &output).is_none());
         }
         // A path leading out of the output folder makes the whole manifest foreign.
         for escaping in ["../../etc/passwd", "/etc/passwd", "a/../../b", "./a"] {
             let datasets = BTreeMap::from([("a".to_string(), entry(&[escaping]))]);
-            save(&root, &output, marker, datasets);
-            assert_eq!(load(&root, &output), None, "{escaping}");
+            save(&root, &output, marker, datasets, None);
+            assert!(load(&root, &output).is_none(), "{escaping}");
         }
         // Another version's manifest.
         let text = String::from_utf8(good).unwrap().replace(
@@ -249,6 +323,31 @@ mod tests {
             "\"version\":\"0.0.0-other\"",
         );
         std::fs::write(&file, text).unwrap();
-        assert_eq!(load(&root, &output), None);
+        assert!(load(&root, &output).is_none());
+    }
+
+    #[test]
+    fn records_are_read_only_from_the_file_the_manifest_was_saved_with() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, output) = (dir.path().join("site"), dir.path().join("public"));
+        std::fs::create_dir_all(&output).unwrap();
+        std::fs::write(output.join(MARKER), "m").unwrap();
+        let marker = FileStamp::of(&output.join(MARKER)).unwrap();
+        let datasets = BTreeMap::from([("a".to_string(), entry(&["datasets/a/index.html"]))]);
+        let written = records_spill_path(&root, &output).unwrap();
+        std::fs::write(&written, "0123456789").unwrap();
+        save(&root, &output, marker, datasets.clone(), Some(&written));
+        let (back, records) = load(&root, &output).unwrap();
+        assert_eq!(back, datasets);
+        let records = records.unwrap();
+        assert_eq!(records.read([2, 3]).unwrap(), b"234");
+        assert!(records.read([8, 5]).is_none());
+        // Another file in its place (a later build's, or an edit) is not read.
+        let file = records_path(&root, &output);
+        std::fs::remove_file(&file).unwrap();
+        std::fs::write(&file, "0123456789").unwrap();
+        let (back, records) = load(&root, &output).unwrap();
+        assert_eq!(back, datasets);
+        assert!(records.is_none());
     }
 }

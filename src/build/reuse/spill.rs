@@ -11,33 +11,63 @@ use serde::{Serialize, Serializer};
 
 use super::manifest::Entry;
 
-/// One `[slug, entry]` JSON line per recorded dataset, in the order they were done.
+/// One `[slug, entry]` JSON line per recorded dataset, in the order they were done, and
+/// beside it the records file: each dataset's slim record, which its entry points to.
 pub(super) struct Spill {
     path: PathBuf,
     /// None once a write failed (or the file could not be made): no manifest is saved.
     out: Option<BufWriter<File>>,
+    records: Option<RecordsOut>,
+}
+
+/// The records file being written, and how many bytes it holds.
+struct RecordsOut {
+    path: PathBuf,
+    out: BufWriter<File>,
+    written: u64,
 }
 
 impl Spill {
     /// A new, empty spill file at `path` (a file of the cache folder, replaced if there).
     /// Whatever is at that name is unlinked first and the file made anew, so a link put
     /// there (the cache folder may come with the site) is never followed.
-    pub fn create(path: PathBuf) -> Spill {
-        let _ = std::fs::remove_file(&path);
-        let out = File::options()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .ok()
-            .map(BufWriter::new);
-        Spill { path, out }
+    /// The records go to `records`, made the same way (none when it cannot be made).
+    pub fn create(path: PathBuf, records: Option<PathBuf>) -> Spill {
+        let records = records.and_then(|path| {
+            let out = create_new(&path)?;
+            Some(RecordsOut {
+                path,
+                out,
+                written: 0,
+            })
+        });
+        Spill {
+            out: create_new(&path),
+            path,
+            records,
+        }
     }
 
-    pub fn push(&mut self, slug: &str, entry: &Entry) {
+    /// Records `entry`, and `record` (a dataset's slim record, JSON) in the records file
+    /// with the entry pointing to it.
+    pub fn push(&mut self, slug: &str, entry: &Entry, record: Option<&[u8]>) {
         let Some(out) = &mut self.out else {
             return;
         };
-        let written = serde_json::to_writer(&mut *out, &(slug, entry)).is_ok()
+        let mut entry = std::borrow::Cow::Borrowed(entry);
+        if let (Some(record), Some(records)) = (record, &mut self.records) {
+            let at = [records.written, record.len() as u64];
+            match records.out.write_all(record) {
+                Ok(()) => {
+                    records.written += at[1];
+                    entry.to_mut().record = Some(at);
+                }
+                Err(_) => self.records = None,
+            }
+        } else if entry.record.is_some() {
+            entry.to_mut().record = None;
+        }
+        let written = serde_json::to_writer(&mut *out, &(slug, &*entry)).is_ok()
             && out.write_all(b"\n").is_ok();
         if !written {
             self.out = None;
@@ -49,20 +79,51 @@ impl Spill {
     pub fn finish(mut self) -> Option<Recorded> {
         let mut out = self.out.take()?;
         out.flush().ok()?;
+        // Entries that point into a records file that could not be finished point nowhere:
+        // the manifest is saved without it, and reading a record then fails its check.
+        if let Some(records) = &mut self.records {
+            if records.out.flush().is_err() {
+                self.records = None;
+            }
+        }
         Some(Recorded(self))
     }
+}
+
+/// A new file at `path`, whatever had that name unlinked first, so a link put there (the
+/// cache folder may come with the site) is never followed.
+fn create_new(path: &std::path::Path) -> Option<BufWriter<File>> {
+    let _ = std::fs::remove_file(path);
+    File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .ok()
+        .map(BufWriter::new)
 }
 
 impl Drop for Spill {
     fn drop(&mut self) {
         self.out = None;
         let _ = std::fs::remove_file(&self.path);
+        if let Some(records) = self.records.take() {
+            drop(records.out);
+            // Gone already when the manifest took it.
+            let _ = std::fs::remove_file(&records.path);
+        }
     }
 }
 
 /// The entries of a finished [`Spill`], serialized as a map from slug to entry, read back
 /// one line at a time. The file is removed when this is dropped.
 pub(super) struct Recorded(Spill);
+
+impl Recorded {
+    /// The records file the entries point into, when it was written whole.
+    pub fn records(&self) -> Option<&std::path::Path> {
+        self.0.records.as_ref().map(|r| r.path.as_path())
+    }
+}
 
 impl Serialize for Recorded {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -87,7 +148,7 @@ mod tests {
     fn the_entries_pushed_read_back_as_a_map_and_the_file_goes_away() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("spill");
-        let mut spill = Spill::create(path.clone());
+        let mut spill = Spill::create(path.clone(), None);
         let digest = |p: &str| FileDigest {
             path: p.into(),
             bytes: 3,
@@ -95,8 +156,8 @@ mod tests {
         };
         let b = Entry::new("kb".into(), &["x/b.html".into()], &[digest("b.json")]).unwrap();
         let a = Entry::new("ka".into(), &["x/a \"q\".html".into()], &[digest("a.json")]).unwrap();
-        spill.push("b", &b);
-        spill.push("a", &a);
+        spill.push("b", &b, None);
+        spill.push("a", &a, None);
         let recorded = spill.finish().unwrap();
         let text = serde_json::to_string(&recorded).unwrap();
         let back: std::collections::BTreeMap<String, Entry> = serde_json::from_str(&text).unwrap();
@@ -113,13 +174,40 @@ mod tests {
         std::fs::write(&outside, "keep me").unwrap();
         let path = dir.path().join("spill");
         std::os::unix::fs::symlink(&outside, &path).unwrap();
-        let mut spill = Spill::create(path.clone());
+        let mut spill = Spill::create(path.clone(), None);
         let entry = Entry::new("k".into(), &["a.html".into()], &[]).unwrap();
-        spill.push("a", &entry);
+        spill.push("a", &entry, None);
         let recorded = spill.finish().unwrap();
         assert!(serde_json::to_string(&recorded).unwrap().contains("a.html"));
         drop(recorded);
         assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
         assert!(std::fs::symlink_metadata(&path).is_err());
+    }
+
+    #[test]
+    fn each_entry_points_at_its_own_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, records) = (dir.path().join("spill"), dir.path().join("records"));
+        let mut spill = Spill::create(path.clone(), Some(records.clone()));
+        let mut stale = Entry::new("k".into(), &["a.html".into()], &[]).unwrap();
+        stale.record = Some([99, 1]);
+        spill.push("a", &stale, Some(b"{\"a\":1}"));
+        spill.push("b", &stale, None);
+        spill.push("c", &stale, Some(b"[2]"));
+        let recorded = spill.finish().unwrap();
+        assert_eq!(recorded.records(), Some(records.as_path()));
+        let text = serde_json::to_string(&recorded).unwrap();
+        let back: std::collections::BTreeMap<String, Entry> = serde_json::from_str(&text).unwrap();
+        let bytes = std::fs::read(&records).unwrap();
+        let at = |slug: &str| {
+            back[slug]
+                .record
+                .map(|[o, n]| &bytes[o as usize..(o + n) as usize])
+        };
+        assert_eq!(at("a"), Some(&b"{\"a\":1}"[..]));
+        assert_eq!(at("b"), None);
+        assert_eq!(at("c"), Some(&b"[2]"[..]));
+        drop(recorded);
+        assert!(!records.exists() && !path.exists());
     }
 }

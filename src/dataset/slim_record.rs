@@ -1,0 +1,299 @@
+//! A slim dataset ([`Dataset::slim`]) with its load problems, as a record that can be written
+//! to disk and read back exactly: a rebuild whose Markdown and CSV did not change takes the
+//! dataset from its record instead of loading it (parsing the front matter and prose,
+//! scanning the CSV). The front matter's own deserializers check what authors write, so
+//! the record spells each kept field out plainly rather than round-tripping those types.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::scan::CsvSummary;
+use super::stamp::FileStamp;
+use super::{Dataset, FileDigest, Loaded};
+use crate::confine;
+use crate::content::spans::Place;
+use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter, License, TableRows, Theme};
+use crate::diagnostics::Diagnostic;
+
+/// What a slim dataset holds, and the problems its load reported.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SlimRecord {
+    slug: String,
+    markdown_path: PathBuf,
+    csv_path: PathBuf,
+    /// The CSV's path as the page names it (relative to the site): resolved again to see
+    /// that it still leads to `csv_path`.
+    pub csv_display: PathBuf,
+    /// The CSV's stamp when it was scanned: the record stands only while it is unchanged.
+    pub csv_stamp: FileStamp,
+    title: String,
+    kicker: String,
+    headline: String,
+    temporal_coverage: Option<String>,
+    delimiter: Option<String>,
+    tags: Vec<String>,
+    /// `(iri, label)` of each theme.
+    themes: Vec<(String, String)>,
+    related: Vec<String>,
+    /// TOML dates as written (their `Display`, which parses back to the same value).
+    created: Option<String>,
+    updated: Option<String>,
+    version: Option<String>,
+    /// The front matter's own `table_rows`: `None`, `Some(None)` for "all", a count.
+    front_table_rows: Option<Option<u64>>,
+    front_row_pages: Option<bool>,
+    /// `(id, kind)` of each chart: a slim dataset keeps no more of them.
+    charts: Vec<(String, String)>,
+    draft: bool,
+    csv: CsvSummary,
+    license: License,
+    /// `None` for "all".
+    table_rows: Option<u64>,
+    row_pages: bool,
+    related_places: Vec<Option<Place>>,
+    quoted_datasets: BTreeSet<String>,
+    dataset_links: Vec<(String, Place)>,
+    page_links: Vec<(String, Place)>,
+    /// `(path, bytes, sha256)` of each metadata file.
+    metadata_digests: Vec<(String, u64, String)>,
+    description: String,
+    columns: usize,
+    problems: Vec<Diagnostic>,
+}
+
+fn rows_limit(rows: TableRows) -> Option<u64> {
+    match rows {
+        TableRows::Limit(n) => Some(n),
+        TableRows::All => None,
+    }
+}
+
+fn table_rows(limit: Option<u64>) -> TableRows {
+    limit.map_or(TableRows::All, TableRows::Limit)
+}
+
+impl SlimRecord {
+    /// The record of `dataset`, already slim, whose CSV is at `csv_display` and whose
+    /// load reported `problems`. `None` for a dataset that is not slim, or whose CSV has no
+    /// stamp (nothing would tell that it is unchanged).
+    pub fn of(
+        dataset: &Dataset,
+        csv_display: PathBuf,
+        problems: &[Diagnostic],
+    ) -> Option<SlimRecord> {
+        let csv_stamp = dataset.csv.stamp?;
+        if !dataset.is_slim() {
+            return None;
+        }
+        let front = &dataset.front;
+        let charts = front.charts.iter();
+        Some(SlimRecord {
+            slug: dataset.slug.clone(),
+            markdown_path: dataset.markdown_path.clone(),
+            csv_path: dataset.csv_path.clone(),
+            csv_display,
+            csv_stamp,
+            title: front.title.clone(),
+            kicker: front.kicker.clone(),
+            headline: front.headline.clone(),
+            temporal_coverage: front.temporal_coverage.clone(),
+            delimiter: front.delimiter.clone(),
+            tags: front.tags.clone(),
+            themes: front
+                .themes
+                .iter()
+                .map(|t| (t.iri.clone(), t.label.clone()))
+                .collect(),
+            related: front.related.clone(),
+            created: front.created.as_ref().map(ToString::to_string),
+            updated: front.updated.as_ref().map(ToString::to_string),
+            version: front.version.clone(),
+            front_table_rows: front.table_rows.map(rows_limit),
+            front_row_pages: front.row_pages,
+            charts: charts
+                .map(|c| (c.id(), c.kind.as_str().to_string()))
+                .collect(),
+            draft: front.draft,
+            csv: dataset.csv.clone(),
+            license: dataset.license.clone(),
+            table_rows: rows_limit(dataset.table_rows),
+            row_pages: dataset.row_pages,
+            related_places: dataset.related_places.clone(),
+            quoted_datasets: dataset.quoted_datasets.clone(),
+            dataset_links: dataset.dataset_links.clone(),
+            page_links: dataset.page_links.clone(),
+            metadata_digests: dataset
+                .metadata_digests
+                .iter()
+                .map(|d| {
+                    let d = d.digest();
+                    (d.path, d.bytes, d.sha256)
+                })
+                .collect(),
+            description: dataset.description(),
+            columns: dataset.column_count(),
+            problems: problems.to_vec(),
+        })
+    }
+
+    /// Whether the record still describes the dataset of `markdown_path` (relative to the
+    /// site root, whose canonical path is `root_canonical`) as far as its CSV goes: its
+    /// `data` path still leads, inside the site, to the file scanned, and that file's stamp
+    /// has not moved. The Markdown's bytes are the caller's to compare (the reuse key).
+    pub fn csv_unchanged(&self, root_canonical: &Path, markdown_path: &Path) -> bool {
+        self.markdown_path == markdown_path
+            && confine::resolve_file(root_canonical, &self.csv_display)
+                .is_ok_and(|real| real == self.csv_path)
+            && FileStamp::of(&self.csv_path) == Some(self.csv_stamp)
+    }
+
+    /// The slim dataset and its problems, as [`super::load`] and [`Dataset::slim`] made
+    /// them; `None` when a field does not read back (a damaged record).
+    pub fn into_loaded(self) -> Option<Loaded> {
+        let date = |text: Option<String>| match text {
+            Some(text) => text.parse::<toml::value::Datetime>().ok().map(Some),
+            None => Some(None),
+        };
+        let charts = self
+            .charts
+            .into_iter()
+            .map(|(id, kind)| Some(ChartSpec::id_only(id, ChartKind::from_name(&kind)?)))
+            .collect::<Option<Vec<_>>>()?;
+        let front = DatasetFrontMatter {
+            title: self.title,
+            kicker: self.kicker,
+            headline: self.headline,
+            description: None,
+            temporal_coverage: self.temporal_coverage,
+            data: None,
+            delimiter: self.delimiter,
+            missing_values: None,
+            tags: self.tags,
+            themes: self
+                .themes
+                .into_iter()
+                .map(|(iri, label)| Theme { iri, label })
+                .collect(),
+            related: self.related,
+            created: date(self.created)?,
+            updated: date(self.updated)?,
+            version: self.version,
+            changes: Vec::new(),
+            primary_key: Vec::new(),
+            table_rows: self.front_table_rows.map(table_rows),
+            row_pages: self.front_row_pages,
+            table_note: None,
+            license: None,
+            sources: Vec::new(),
+            columns: Vec::new(),
+            charts,
+            draft: self.draft,
+            numbers_not_data: Vec::new(),
+        };
+        let mut csv = self.csv;
+        csv.stamp = Some(self.csv_stamp);
+        csv.modified = Some(self.csv_stamp.modified());
+        let digests = self
+            .metadata_digests
+            .into_iter()
+            .map(|(path, bytes, sha256)| FileDigest {
+                path,
+                bytes,
+                sha256,
+            })
+            .map(super::slim::KeptDigest::new)
+            .collect();
+        let draft = front.draft;
+        let dataset = Dataset {
+            slug: self.slug.clone(),
+            markdown_path: self.markdown_path,
+            csv_path: self.csv_path,
+            csv_display: PathBuf::new(),
+            front,
+            body: Default::default(),
+            csv,
+            license: self.license,
+            table_rows: table_rows(self.table_rows),
+            row_pages: self.row_pages,
+            related_places: self.related_places,
+            figures: Vec::new(),
+            quoted_datasets: self.quoted_datasets,
+            figure_html: Default::default(),
+            dataset_links: self.dataset_links,
+            page_links: self.page_links,
+            metadata_digests: digests,
+            slim_description: Some(self.description),
+            slim_columns: self.columns,
+            slimmed: true,
+            dcat_parts: Default::default(),
+        };
+        Some(Loaded {
+            dataset: Some(dataset),
+            problems: self.problems,
+            slug: self.slug,
+            draft,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SiteConfig;
+
+    /// Every dataset of the bundled site (charts, themes, `related`, quoted cells of other
+    /// datasets, prose links) comes back from its record as the very slim copy it was
+    /// made from, problems included.
+    #[test]
+    fn a_record_gives_back_the_slim_dataset_it_was_made_of() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = SiteConfig::load(root).unwrap();
+        let folder = root.join(crate::layout::CONTENT_DATASETS);
+        let mut seen = 0;
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            let loaded = super::super::load(root, &path, &config, None);
+            let full = loaded.dataset.unwrap();
+            let csv_display = full.csv_display.clone();
+            let digest = FileDigest {
+                path: format!("data/datasets/{}.json", full.slug),
+                bytes: 4321,
+                sha256: "0a".repeat(32),
+            };
+            let slim = full.slim(vec![digest]);
+            let mut problems = loaded.problems;
+            problems.push(
+                Diagnostic::warning(&slim.markdown_path, "a \"warning\"\twith\ncontrol")
+                    .with_hint("do this"),
+            );
+            let record = SlimRecord::of(&slim, csv_display.clone(), &problems).unwrap();
+            assert_eq!(record.csv_display, csv_display);
+            let text = serde_json::to_string(&record).unwrap();
+            let back: SlimRecord = serde_json::from_str(&text).unwrap();
+            let again = back.into_loaded().unwrap();
+            assert_eq!(format!("{:?}", again.dataset.unwrap()), format!("{slim:?}"));
+            assert_eq!(again.problems, problems);
+            assert_eq!(
+                (again.slug, again.draft),
+                (slim.slug.clone(), slim.front.draft)
+            );
+            seen += 1;
+        }
+        assert!(seen >= 4);
+    }
+
+    #[test]
+    fn a_dataset_that_is_not_slim_has_no_record() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = SiteConfig::load(root).unwrap();
+        let path = root.join(crate::layout::dataset_markdown(
+            "storage-link-payload-ceilings",
+        ));
+        let full = super::super::load(root, &path, &config, None)
+            .dataset
+            .unwrap();
+        assert!(SlimRecord::of(&full, full.csv_display.clone(), &[]).is_none());
+    }
+}
