@@ -6,6 +6,7 @@
 //! when the process was killed. Only folders that carry [`MARKER`] are ever replaced
 //! ([`guard`]); the replacement is atomic where the system allows ([`swap`]).
 
+mod at;
 pub mod guard;
 pub mod swap;
 
@@ -45,31 +46,31 @@ fn remove_path(path: &Path) -> io::Result<()> {
 /// Folders are emptied in parallel: the old output of a large catalog holds a folder per
 /// dataset, and removing it one file at a time was a serial tail of every build.
 fn remove_marked_folder(folder: &Path) -> io::Result<()> {
-    let entries = fs::read_dir(folder)?
-        .map(|entry| entry.map(|e| e.path()))
-        .collect::<io::Result<Vec<_>>>()?;
-    entries
-        .par_iter()
-        .filter(|path| path.file_name() != Some(MARKER.as_ref()))
-        .try_for_each(|path| remove_tree(path))?;
+    empty_folder(&at::Folder::open(folder)?, Some(MARKER))?;
     fs::remove_dir_all(folder)
 }
 
-/// Removes a file, or a folder with everything in it, the folder's entries in parallel.
-/// Symbolic links are removed, never followed.
-fn remove_tree(path: &Path) -> io::Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => {
-            let entries = fs::read_dir(path)?
-                .map(|entry| entry.map(|e| e.path()))
-                .collect::<io::Result<Vec<_>>>()?;
-            entries.par_iter().try_for_each(|p| remove_tree(p))?;
-            fs::remove_dir(path)
+/// Removes everything inside `folder` but the entry named `keep`, entries in parallel, by
+/// name inside the open folder; the type of each comes from the folder listing (no `stat`
+/// per file). Symbolic links are removed, never followed.
+fn empty_folder(folder: &at::Folder, keep: Option<&str>) -> io::Result<()> {
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(folder.path())? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if keep.is_none_or(|keep| name != keep) {
+            entries.push((name, entry.file_type()?.is_dir()));
         }
-        Ok(_) => fs::remove_file(path),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
     }
+    entries.par_iter().try_for_each(|(name, is_folder)| {
+        if *is_folder {
+            empty_folder(&at::Folder::open(&folder.path().join(name))?, None)?;
+        }
+        match folder.remove(name, *is_folder) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            done => done,
+        }
+    })
 }
 
 /// Somewhere a build writes its files: a staging folder (full builds), the live output
@@ -309,6 +310,16 @@ pub struct Staging {
     /// into the old output. A collision only unlinks a file that is about to be replaced.
     linked: Mutex<HashSet<u64>>,
     any_linked: AtomicBool,
+    link_folders: Mutex<LinkFolders>,
+}
+
+/// The pair of folders (old output, staging) that files are being linked between, opened
+/// once: most linked files share one folder (`data/datasets/`). A folder is opened only
+/// when two links in a row come from it, as a dataset's own folder holds one page.
+#[derive(Debug, Default)]
+struct LinkFolders {
+    open: Option<(PathBuf, std::sync::Arc<(at::Folder, at::Folder)>)>,
+    last_miss: Option<PathBuf>,
 }
 
 impl Staging {
@@ -337,12 +348,39 @@ impl Staging {
             folders: Folders::default(),
             linked: Mutex::default(),
             any_linked: AtomicBool::new(false),
+            link_folders: Mutex::default(),
         })
     }
 
     /// Where a relative output path lands inside the staging folder.
     pub fn path(&self, relative: &str) -> PathBuf {
         self.dir.join(relative)
+    }
+
+    /// The open pair of folders to link `from_folder`'s files into `to_folder`, when it is
+    /// worth opening (see [`LinkFolders`]).
+    fn link_folders(
+        &self,
+        from_folder: &Path,
+        to_folder: &Path,
+    ) -> Option<std::sync::Arc<(at::Folder, at::Folder)>> {
+        let mut cache = self.link_folders.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((folder, pair)) = &cache.open {
+            if folder == from_folder && pair.1.path() == to_folder {
+                return Some(pair.clone());
+            }
+        }
+        if cache.last_miss.as_deref() != Some(from_folder) {
+            cache.last_miss = Some(from_folder.to_path_buf());
+            return None;
+        }
+        let pair = (
+            at::Folder::open(from_folder).ok()?,
+            at::Folder::open(to_folder).ok()?,
+        );
+        let pair = std::sync::Arc::new(pair);
+        cache.open = Some((from_folder.to_path_buf(), pair.clone()));
+        Some(pair)
     }
 
     /// Replaces the target with the staged output (`swap::publish`).
@@ -386,7 +424,20 @@ impl OutputSink for Staging {
     /// links (another device, no permission). A missing `from` is an error.
     fn link(&self, from: &Path, relative: &str) -> io::Result<()> {
         let (_, target) = self.paths(relative)?;
-        match fs::hard_link(from, &target) {
+        let folders = match (from.parent(), target.parent(), from.file_name()) {
+            (Some(from_folder), Some(to_folder), Some(name))
+                if target.file_name() == Some(name) =>
+            {
+                self.link_folders(from_folder, to_folder)
+                    .map(|pair| (pair, name))
+            }
+            _ => None,
+        };
+        let linked = match folders {
+            Some((pair, name)) => pair.0.link(name, &pair.1, name),
+            None => fs::hard_link(from, &target),
+        };
+        match linked {
             Ok(()) => {
                 let mut linked = self.linked.lock().unwrap_or_else(|p| p.into_inner());
                 linked.insert(path_hash(&target));
