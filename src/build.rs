@@ -137,6 +137,9 @@ pub struct BuildReport {
     /// Datasets among `reused` that were not even loaded: their Markdown and CSV were
     /// those of the previous build, which left what listings need of them in a record.
     pub recalled: usize,
+    /// Nothing was written: the output already held what this build would write (every
+    /// input the key of the whole output covers was unchanged).
+    pub up_to_date: bool,
     /// Warnings found along the way (errors stop the build).
     pub warnings: Diagnostics,
 }
@@ -145,6 +148,17 @@ impl BuildReport {
     /// "Built 9 pages, 4 datasets (34 rows), 22 files into public in 41 ms", with "(3
     /// datasets unchanged, linked)" before "in" when some were reused.
     pub fn summary(&self) -> String {
+        if self.up_to_date {
+            return format!(
+                "Up to date: {} pages, {} datasets ({} rows), {} files in {}, nothing changed since the last build (checked in {} ms)",
+                self.pages,
+                self.datasets,
+                self.rows,
+                self.files,
+                self.output.display(),
+                self.elapsed.as_millis()
+            );
+        }
         let reused = match self.reused {
             0 => String::new(),
             n => format!(" ({n} datasets unchanged, linked)"),

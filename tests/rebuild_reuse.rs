@@ -267,7 +267,8 @@ fn the_bundled_site_rebuilt_is_the_clean_build() {
     let first = inodes(&out);
     let report = build(&root, &out, true);
     assert_eq!(report.reused, 4, "nothing changed");
-    assert!(report.summary().contains("datasets unchanged, linked)"));
+    assert!(report.up_to_date, "nothing changed");
+    assert!(report.summary().starts_with("Up to date: "));
     let second = inodes(&out);
     let kept = slugs(&root)
         .into_iter()
@@ -355,4 +356,81 @@ fn dcat_pages_without_a_changed_dataset_are_linked() {
     let fifth = dcat_inodes(&out);
     assert!(fourth.iter().all(|(p, i)| fifth[p] != *i), "--no-cache");
     assert_same_as_clean(&root, &out, &report, "dcat, --no-cache");
+}
+
+/// A build whose inputs are all as they were writes nothing at all (every file of the
+/// output keeps its inode, listings and catalogs included) and says so; a change to any
+/// input the whole output depends on (a static file's bytes, a plain page, site.toml, an
+/// option) is seen, and the output is then the clean build's.
+#[test]
+fn an_unchanged_site_is_left_as_it_is_and_every_kind_of_input_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    catalog::write_catalog(&root, 6, "");
+    std::fs::write(
+        root.join("content/about.md"),
+        "+++\ntitle = \"About\"\n+++\n\nFirst words.\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("static")).unwrap();
+    std::fs::write(root.join("static/notes.txt"), "one").unwrap();
+    let build_with = |base_url: Option<&str>| {
+        let mut options = datapages::BuildOptions::new(&root).output(&out);
+        if let Some(url) = base_url {
+            options = options.base_url(url);
+        }
+        datapages::build(&options).unwrap_or_else(|e| panic!("builds:\n{e}"))
+    };
+    let first = build_with(None);
+    assert!(!first.up_to_date);
+    let mut before = inodes(&out);
+    let mut expect = |name: &str, up_to_date: bool, base_url: Option<&str>| {
+        let report = build_with(base_url);
+        assert_eq!(report.up_to_date, up_to_date, "{name}");
+        let after = inodes(&out);
+        if up_to_date {
+            assert_eq!(before, after, "{name}: no file is written");
+            assert_eq!(report.reused, 6, "{name}");
+            assert_eq!((report.pages, report.files), (first.pages, first.files));
+        } else {
+            assert_ne!(before, after, "{name}: written");
+        }
+        if base_url.is_none() {
+            assert_same_as_clean(&root, &out, &report, name);
+        }
+        before = after;
+    };
+    expect("nothing changed", true, None);
+    expect("nothing changed, again", true, None);
+    // The same bytes written again: the CSV's stamp moves, its key does not.
+    let csv = root.join(format!("data/datasets/{}.csv", catalog::slug(2)));
+    std::fs::write(&csv, std::fs::read(&csv).unwrap()).unwrap();
+    expect("a CSV rewritten with the same bytes", true, None);
+    std::fs::write(root.join("static/notes.txt"), "two").unwrap();
+    expect("a static file's bytes", false, None);
+    expect("then nothing", true, None);
+    edit(
+        &root.join("content/about.md"),
+        "First words.",
+        "Other words.",
+    );
+    expect("a plain page's prose", false, None);
+    expect("then nothing", true, None);
+    let site_toml = root.join("site.toml");
+    let text = std::fs::read_to_string(&site_toml).unwrap();
+    std::fs::write(&site_toml, format!("{text}\n# a comment\n")).unwrap();
+    expect("site.toml", false, None);
+    expect("then nothing", true, None);
+    expect(
+        "another --base-url",
+        false,
+        Some("https://preview.example.org/"),
+    );
+    expect("back to site.toml's base_url", false, None);
+    expect("then nothing", true, None);
+    std::fs::remove_file(root.join(format!("content/datasets/{}.md", catalog::slug(4)))).unwrap();
+    let report = build_with(None);
+    assert!(!report.up_to_date, "a dataset removed");
+    assert_eq!(report.datasets, 5);
+    assert!(!out.join(format!("datasets/{}", catalog::slug(4))).exists());
 }

@@ -54,14 +54,14 @@ pub(super) fn each_dataset<'a>(
 }
 
 /// How a build takes a dataset without loading it: from the record the previous build
-/// left, its files linked (`Reuse::recall`); only a full build with a renderer does.
+/// left (`Reuse::recall`; its files are linked by `write_rest`); only a full build with a
+/// renderer does.
 pub(super) fn recall_dataset<'a>(
     renderer: Option<&'a Renderer>,
-    writer: &'a Writer<'a>,
     reuse: Option<&'a Reuse>,
 ) -> impl Fn(&Site, &std::path::Path) -> Option<dataset::Loaded> + Sync + 'a {
     move |frame, markdown_file| match (renderer, reuse) {
-        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file, writer),
+        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file),
         _ => None,
     }
 }
@@ -75,6 +75,9 @@ pub(super) fn write_rest(
     writer: &Writer,
     reuse: Option<&Reuse>,
 ) -> usize {
+    if let Some(reuse) = reuse {
+        reuse.link_recalled(site, renderer, writer);
+    }
     let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
         .datasets
         .par_iter()

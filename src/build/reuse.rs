@@ -54,6 +54,11 @@ pub(super) struct Reuse {
     previous: BTreeMap<String, Entry>,
     /// The previous build's records file, which `previous` points into.
     records: Option<manifest::Records>,
+    /// What the previous build's whole output was built from.
+    previous_whole: Option<manifest::Whole>,
+    /// Datasets taken from their records whose files are still to be linked: not before
+    /// the whole site is known, since an output that is up to date needs no links at all.
+    pending_links: Mutex<Vec<Box<str>>>,
     /// When this build began: a CSV changed less than [`SETTLED`] before leaves no record.
     started: SystemTime,
     /// The site folder, resolved (for `recall`); `None` when it cannot be.
@@ -75,9 +80,9 @@ impl Reuse {
     pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
         let site_key = key::site_key(options);
         let started = SystemTime::now();
-        let (previous, records) = match options.scan_cache && site_key.is_some() {
+        let previous = match options.scan_cache && site_key.is_some() {
             true => manifest::load(&options.root, output).unwrap_or_default(),
-            false => (BTreeMap::new(), None),
+            false => manifest::Previous::default(),
         };
         let records_path = manifest::records_spill_path(&options.root, output);
         Reuse {
@@ -85,8 +90,10 @@ impl Reuse {
             output: output.to_path_buf(),
             site_key,
             nav_key: OnceLock::new(),
-            previous,
-            records,
+            previous: previous.datasets,
+            records: previous.records,
+            previous_whole: previous.whole,
+            pending_links: Mutex::default(),
             started,
             canonical_root: OnceLock::new(),
             recorded: manifest::spill_path(&options.root, output)
@@ -120,12 +127,12 @@ impl Reuse {
         )
     }
 
-    /// The dataset of `markdown_file` from its record, its files linked from the previous
-    /// output, when its record is there and still holds: the CSV unchanged (path and
-    /// stamp), the key (Markdown bytes, and what it quotes of other datasets) the recorded
-    /// one, no `related` entries (their titles are known only once all are loaded). `None`
-    /// means: load it.
-    pub fn recall(&self, site: &Site, markdown_file: &Path, writer: &Writer) -> Option<Loaded> {
+    /// The dataset of `markdown_file` from its record, when its record is there and still
+    /// holds: the CSV unchanged (path and stamp), the key (Markdown bytes, and what it
+    /// quotes of other datasets) the recorded one, no `related` entries (their titles are
+    /// known only once all are loaded). Its files are linked later ([`Reuse::link_recalled`]).
+    /// `None` means: load it.
+    pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Loaded> {
         let slug = markdown_file.file_stem()?.to_str()?;
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
@@ -145,14 +152,66 @@ impl Reuse {
             return None;
         }
         let key = self.key(site, dataset, &csv_display)?;
-        if key != entry.key || !self.link(entry, writer) {
+        if key != entry.key {
             return None;
         }
         self.reused.fetch_add(1, Ordering::Relaxed);
         self.recalled.fetch_add(1, Ordering::Relaxed);
         self.push(slug, entry, Some(&bytes));
         self.remember_key(slug, &key);
+        let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
+        pending.push(slug.into());
         Some(loaded)
+    }
+
+    /// The previous output's totals when it holds exactly what this build would write:
+    /// the key of the whole output ([`key::output_key`]) is the recorded one. Call once
+    /// the site is loaded, before anything but datasets is written; the datasets that wait
+    /// for `related` titles get their keys here.
+    pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
+        let whole = self.previous_whole.as_ref()?;
+        for dataset in site.datasets.iter().filter(|d| !d.is_slim()) {
+            let key = self.key(site, dataset, &dataset.csv_display)?;
+            self.remember_key(&dataset.slug, &key);
+        }
+        let key = self.output_key(site)?;
+        (key == whole.key).then(|| whole.clone())
+    }
+
+    fn output_key(&self, site: &Site) -> Option<String> {
+        let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
+        let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
+        key::output_key(self.site_key.as_deref()?, nav_key, site, &keys)
+    }
+
+    /// What this build's output is built from, to record: call once it is all written.
+    pub fn whole(&self, site: &Site, pages: usize, files: usize) -> Option<manifest::Whole> {
+        let key = self.output_key(site)?;
+        Some(manifest::Whole { key, pages, files })
+    }
+
+    /// Links the files of the datasets taken from their records; one whose files cannot
+    /// be linked (gone from the old output) is loaded and rendered after all.
+    pub fn link_recalled(&self, site: &Site, renderer: &Renderer, writer: &Writer) {
+        use rayon::prelude::*;
+        let pending =
+            std::mem::take(&mut *self.pending_links.lock().unwrap_or_else(|p| p.into_inner()));
+        pending.par_iter().for_each(|slug| {
+            let linked = self
+                .previous
+                .get(&**slug)
+                .is_some_and(|e| self.link(e, writer));
+            if linked {
+                return;
+            }
+            self.reused.fetch_sub(1, Ordering::Relaxed);
+            self.recalled.fetch_sub(1, Ordering::Relaxed);
+            let loaded = crate::site::load_dataset(&site.root, slug, &site.config, None);
+            if let Some(full) = loaded.as_ref().and_then(|l| l.dataset.clone()) {
+                let problems = loaded.map(|l| l.problems).unwrap_or_default();
+                write_and_slim(Some(self), site, renderer, full, writer, &problems);
+            }
+        });
     }
 
     fn remember_key(&self, slug: &str, key: &str) {
@@ -278,8 +337,8 @@ impl Reuse {
     }
 
     /// Writes the manifest for the next build, once this build's output is in place;
-    /// `marker` is the identity of its marker file.
-    pub fn save(self, marker: Option<FileStamp>) {
+    /// `marker` is the identity of its marker file, `whole` what it was built from.
+    pub fn save(self, marker: Option<FileStamp>, whole: Option<manifest::Whole>) {
         let recorded = self
             .recorded
             .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()))
@@ -291,6 +350,7 @@ impl Reuse {
                 marker,
                 &recorded,
                 recorded.records(),
+                whole,
             );
         }
     }

@@ -119,7 +119,7 @@ impl Session {
             _ => None,
         };
         let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
-        let recall = flat::recall_dataset(renderer.as_ref().ok(), &writer, reuse.as_ref());
+        let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref());
         let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
             &options.root,
             options.active_scan_cache().as_ref(),
@@ -156,6 +156,32 @@ impl Session {
             ));
             return Err(diagnostics);
         }
+        // The output already holds what this build would write: nothing is written, the
+        // staging folder (holding only its marker) is dropped.
+        if let Some(whole) = reuse.as_ref().and_then(|r| r.up_to_date(&site)) {
+            // Every dataset's files are the previous build's.
+            let reused = site.datasets.len();
+            let report = BuildReport {
+                pages: whole.pages,
+                datasets: site.datasets.len(),
+                rows: site.total_rows(),
+                files: whole.files,
+                elapsed: started.elapsed(),
+                output,
+                reused,
+                recalled: reuse.as_ref().map_or(0, Reuse::recalled),
+                up_to_date: true,
+                warnings: std::mem::take(&mut diagnostics),
+            };
+            let session = Session {
+                options: options.clone(),
+                site,
+                renderer,
+                file_problems: BTreeMap::new(),
+                pending: BTreeSet::new(),
+            };
+            return Ok((session, report));
+        }
         let pages = match keep {
             true => pages::render_everything(&mut site, &renderer, &writer),
             false => flat::write_rest(&mut site, &renderer, &writer, reuse.as_ref()),
@@ -181,7 +207,8 @@ impl Session {
         let reused = reuse.as_ref().map_or(0, Reuse::reused);
         let recalled = reuse.as_ref().map_or(0, Reuse::recalled);
         if let Some(reuse) = reuse {
-            reuse.save(marker);
+            let whole = reuse.whole(&site, pages, files);
+            reuse.save(marker, whole);
         }
         let report = BuildReport {
             pages,
@@ -192,6 +219,7 @@ impl Session {
             output,
             reused,
             recalled,
+            up_to_date: false,
             warnings: match keep {
                 true => diagnostics.clone(),
                 false => std::mem::take(&mut diagnostics),

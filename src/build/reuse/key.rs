@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use super::super::BuildOptions;
 use crate::confine;
 use crate::dataset::scan::hex;
+use crate::dataset::stamp::FileStamp;
 use crate::dataset::{figures, Dataset};
 use crate::layout;
 use crate::site::Site;
@@ -123,6 +124,43 @@ pub(super) fn dataset_key(
     for slug in &dataset.quoted_datasets {
         field(&mut h, slug.as_bytes());
         quoted(&mut h, root, site, slug)?;
+    }
+    Some(hex(&h.finalize()))
+}
+
+/// The key of a whole output: the site-wide key, the navigation, every plain page as read
+/// (its front matter and rendered prose), the name and stamp of every static file, and
+/// each dataset's slug and key (`keys`, digests of [`dataset_key`]s) in the site's order.
+/// `None` when a dataset has no key or a file cannot be read: the output is written then.
+/// Everything a build writes follows from these, so an output built from the same key is
+/// the output this build would write.
+pub(super) fn output_key(
+    site_key: &str,
+    nav_key: &str,
+    site: &Site,
+    keys: &std::collections::HashMap<Box<str>, [u8; 32]>,
+) -> Option<String> {
+    let mut h = Sha256::new();
+    field(&mut h, b"datapages output");
+    field(&mut h, site_key.as_bytes());
+    field(&mut h, nav_key.as_bytes());
+    for page in site.pages.iter().chain(&site.home) {
+        field(&mut h, format!("{page:?}").as_bytes());
+    }
+    field(&mut h, b"static files");
+    let files = crate::site::static_files(&site.root);
+    if !files.problems.is_empty() {
+        return None;
+    }
+    for file in files.files {
+        let stamp = FileStamp::of(&file.real)?;
+        field(&mut h, file.name.as_bytes());
+        field(&mut h, format!("{stamp:?}").as_bytes());
+    }
+    field(&mut h, b"datasets");
+    for dataset in &site.datasets {
+        field(&mut h, dataset.slug.as_bytes());
+        field(&mut h, keys.get(dataset.slug.as_str())?);
     }
     Some(hex(&h.finalize()))
 }

@@ -90,7 +90,19 @@ pub(super) struct Manifest<D> {
     /// The identity of the records file the entries point into, when there is one.
     #[serde(default)]
     records: Option<FileStamp>,
+    /// The key of everything the output holds (`key::output_key`) and its pages and
+    /// files: a build whose inputs give the same key has nothing to write.
+    #[serde(default)]
+    whole: Option<Whole>,
     pub datasets: D,
+}
+
+/// What a whole output was built from, and how much it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(in crate::build) struct Whole {
+    pub key: String,
+    pub pages: usize,
+    pub files: usize,
 }
 
 /// Where a build that writes into `output` records its entries as it goes (see `spill`),
@@ -164,32 +176,44 @@ fn is_plain_relative(file: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_)))
 }
 
-/// What a previous build left: its entries, and the records file they point into.
-pub(super) type Loaded = (BTreeMap<String, Entry>, Option<Records>);
+/// What a previous build left: its entries, the records file they point into, and what
+/// its whole output was built from.
+#[derive(Default)]
+pub(super) struct Previous {
+    pub datasets: BTreeMap<String, Entry>,
+    pub records: Option<Records>,
+    pub whole: Option<Whole>,
+}
 
 /// The datasets of the manifest of `output`, when it is ours, intact, of this version,
 /// and describes the output folder as it is now (same marker file), with its records file
 /// when that is the one it was saved with.
-pub(super) fn load(root: &Path, output: &Path) -> Option<Loaded> {
+pub(super) fn load(root: &Path, output: &Path) -> Option<Previous> {
     let file = path(root, output);
     let plain =
         |file: &Path| std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_file());
     if !folders_are_own(root) || !plain(&file) {
         return None;
     }
-    let (datasets, records) = parse(&std::fs::read(&file).ok()?, output)?;
+    let manifest = parse(&std::fs::read(&file).ok()?, output)?;
     let records_file = records_path(root, output);
-    let records = records.filter(|_| plain(&records_file)).and_then(|stamp| {
-        let opened = std::fs::File::open(&records_file).ok()?;
-        let now = FileStamp::from_metadata(&opened.metadata().ok()?)?;
-        (now == stamp).then_some(Records(opened))
-    });
-    Some((datasets, records))
+    let records = manifest
+        .records
+        .filter(|_| plain(&records_file))
+        .and_then(|stamp| {
+            let opened = std::fs::File::open(&records_file).ok()?;
+            let now = FileStamp::from_metadata(&opened.metadata().ok()?)?;
+            (now == stamp).then_some(Records(opened))
+        });
+    Some(Previous {
+        datasets: manifest.datasets,
+        records,
+        whole: manifest.whole,
+    })
 }
 
-/// The datasets of a manifest's text and the stamp of its records file, if it describes
-/// `output` as it is now.
-fn parse(text: &[u8], output: &Path) -> Option<(BTreeMap<String, Entry>, Option<FileStamp>)> {
+/// A manifest's text, if it describes `output` as it is now.
+fn parse(text: &[u8], output: &Path) -> Option<Manifest<BTreeMap<String, Entry>>> {
     let manifest: Manifest<BTreeMap<String, Entry>> = serde_json::from_slice(text).ok()?;
     let marker = FileStamp::of(&output.join(MARKER))?;
     let valid = manifest.format == FORMAT
@@ -200,7 +224,7 @@ fn parse(text: &[u8], output: &Path) -> Option<(BTreeMap<String, Entry>, Option<
             .datasets
             .values()
             .all(|e| e.files().all(is_plain_relative) && e.digests().is_some());
-    valid.then_some((manifest.datasets, manifest.records))
+    valid.then_some(manifest)
 }
 
 /// Writes the manifest of `output`, whose marker file is `marker`, moving the records file
@@ -212,6 +236,7 @@ pub(super) fn save(
     marker: FileStamp,
     datasets: impl Serialize,
     records: Option<&Path>,
+    whole: Option<Whole>,
 ) {
     if !reuse_dir_ready(root) {
         return;
@@ -227,6 +252,7 @@ pub(super) fn save(
         output: output.to_path_buf(),
         marker,
         records,
+        whole,
         datasets,
     };
     write_json_atomically(&path(root, output), &manifest);
@@ -276,8 +302,22 @@ mod tests {
         std::fs::write(output.join(MARKER), "m").unwrap();
         let marker = FileStamp::of(&output.join(MARKER)).unwrap();
         let datasets = BTreeMap::from([("a".to_string(), entry(&["datasets/a/index.html"]))]);
-        save(&root, &output, marker, datasets.clone(), None);
-        assert_eq!(load(&root, &output).map(|l| l.0), Some(datasets.clone()));
+        let whole = Whole {
+            key: "w".into(),
+            pages: 3,
+            files: 9,
+        };
+        save(
+            &root,
+            &output,
+            marker,
+            datasets.clone(),
+            None,
+            Some(whole.clone()),
+        );
+        let previous = load(&root, &output).unwrap();
+        assert_eq!(previous.datasets, datasets);
+        assert_eq!(previous.whole, Some(whole));
         assert!(load(&root, &dir.path().join("other")).is_none());
         // A new output folder (a new marker file) is another folder.
         std::fs::remove_file(output.join(MARKER)).unwrap();
@@ -298,6 +338,7 @@ mod tests {
             marker,
             BTreeMap::<String, Entry>::new(),
             None,
+            None,
         );
         let file = path(&root, &output);
         let good = std::fs::read(&file).unwrap();
@@ -314,7 +355,7 @@ mod tests {
         // A path leading out of the output folder makes the whole manifest foreign.
         for escaping in ["../../etc/passwd", "/etc/passwd", "a/../../b", "./a"] {
             let datasets = BTreeMap::from([("a".to_string(), entry(&[escaping]))]);
-            save(&root, &output, marker, datasets, None);
+            save(&root, &output, marker, datasets, None, None);
             assert!(load(&root, &output).is_none(), "{escaping}");
         }
         // Another version's manifest.
@@ -336,18 +377,25 @@ mod tests {
         let datasets = BTreeMap::from([("a".to_string(), entry(&["datasets/a/index.html"]))]);
         let written = records_spill_path(&root, &output).unwrap();
         std::fs::write(&written, "0123456789").unwrap();
-        save(&root, &output, marker, datasets.clone(), Some(&written));
-        let (back, records) = load(&root, &output).unwrap();
-        assert_eq!(back, datasets);
-        let records = records.unwrap();
+        save(
+            &root,
+            &output,
+            marker,
+            datasets.clone(),
+            Some(&written),
+            None,
+        );
+        let previous = load(&root, &output).unwrap();
+        assert_eq!(previous.datasets, datasets);
+        let records = previous.records.unwrap();
         assert_eq!(records.read([2, 3]).unwrap(), b"234");
         assert!(records.read([8, 5]).is_none());
         // Another file in its place (a later build's, or an edit) is not read.
         let file = records_path(&root, &output);
         std::fs::remove_file(&file).unwrap();
         std::fs::write(&file, "0123456789").unwrap();
-        let (back, records) = load(&root, &output).unwrap();
-        assert_eq!(back, datasets);
-        assert!(records.is_none());
+        let previous = load(&root, &output).unwrap();
+        assert_eq!(previous.datasets, datasets);
+        assert!(previous.records.is_none());
     }
 }
