@@ -146,32 +146,25 @@ pub struct BuildReport {
 
 impl BuildReport {
     /// "Built 9 pages, 4 datasets (34 rows), 22 files into public in 41 ms", with "(3
-    /// datasets unchanged, linked)" before "in" when some were reused.
+    /// datasets unchanged, linked)" before "in" when some were reused; "Up to date: 9
+    /// pages, … in public, nothing changed since the last build (checked in 3 ms)" when
+    /// nothing was written.
     pub fn summary(&self) -> String {
+        let counts = format!(
+            "{} pages, {} datasets ({} rows), {} files",
+            self.pages, self.datasets, self.rows, self.files
+        );
+        let (output, ms) = (self.output.display(), self.elapsed.as_millis());
         if self.up_to_date {
             return format!(
-                "Up to date: {} pages, {} datasets ({} rows), {} files in {}, nothing changed since the last build (checked in {} ms)",
-                self.pages,
-                self.datasets,
-                self.rows,
-                self.files,
-                self.output.display(),
-                self.elapsed.as_millis()
+                "Up to date: {counts} in {output}, nothing changed since the last build (checked in {ms} ms)"
             );
         }
         let reused = match self.reused {
             0 => String::new(),
             n => format!(" ({n} datasets unchanged, linked)"),
         };
-        format!(
-            "Built {} pages, {} datasets ({} rows), {} files into {}{reused} in {} ms",
-            self.pages,
-            self.datasets,
-            self.rows,
-            self.files,
-            self.output.display(),
-            self.elapsed.as_millis()
-        )
+        format!("Built {counts} into {output}{reused} in {ms} ms")
     }
 }
 
