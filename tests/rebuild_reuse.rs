@@ -434,3 +434,59 @@ fn an_unchanged_site_is_left_as_it_is_and_every_kind_of_input_is_seen() {
     assert_eq!(report.datasets, 5);
     assert!(!out.join(format!("datasets/{}", catalog::slug(4))).exists());
 }
+
+/// When few datasets of a settled catalog change (at most one in 16 loaded: those with a
+/// CSV written in the last two seconds are loaded too), the previous output is updated in place:
+/// the changed files are moved in, files of the same bytes (listings that do not show the
+/// change, the stylesheet) keep their inodes, and files no longer produced (a removed
+/// dataset's, row pages past a shorter table) go; the result is the clean build's.
+#[test]
+fn an_output_updated_in_place_is_the_clean_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    catalog::write_catalog(&root, 100, "table_rows = 2\nrow_pages = true\n");
+    let csv = |n: usize| root.join(format!("data/datasets/{}.csv", catalog::slug(n)));
+    let md = |n: usize| root.join(format!("content/datasets/{}.md", catalog::slug(n)));
+    std::fs::write(csv(3), "v\n1\n2\n3\n4\n5\n6\n7\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let first = build(&root, &out, true);
+    assert!(!first.in_place);
+    let row_pages = inodes(&out)
+        .into_keys()
+        .filter(|p| p.starts_with("datasets/set-00003/") && p.components().count() > 3)
+        .count();
+    assert!(row_pages >= 3, "set 3 has row pages");
+    let mut before = inodes(&out);
+    let mut step = |name: &str, changed: &[usize], in_place: bool| {
+        let report = build(&root, &out, true);
+        assert_eq!(report.in_place, in_place, "{name}: {}", report.summary());
+        let after = inodes(&out);
+        let changed: Vec<String> = changed.iter().map(|&n| catalog::slug(n)).collect();
+        let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+        assert_kept_but(&before, &after, &slugs(&root), &changed, name);
+        for site_file in ["style.css", "robots.txt"].into_iter().filter(|_| in_place) {
+            let path = PathBuf::from(site_file);
+            assert_eq!(before.get(&path), after.get(&path), "{name}: {site_file}");
+        }
+        assert_same_as_clean(&root, &out, &report, name);
+        before = after;
+    };
+    step("nothing changed: up to date", &[], false);
+    std::fs::write(csv(5), "v\n-5\n").unwrap();
+    step("one CSV changed", &[5], true);
+    std::fs::write(csv(3), "v\n3\n").unwrap();
+    step("a table shorter: its row pages go", &[3], true);
+    edit(&md(8), "## Method\n\nM.", "## Method\n\nM, again.");
+    step("one Markdown file changed", &[8], true);
+    std::fs::remove_file(md(9)).unwrap();
+    step("one removed", &[], true);
+    assert!(!out.join("datasets/set-00009").exists());
+    catalog::write_dataset(&root, 101, &catalog::front_matter(101), "v\n101\n");
+    step("one added", &[101], true);
+    // A fifth of the catalog changed: the output is replaced whole.
+    for n in 10..30 {
+        std::fs::write(csv(n), format!("v\n{}\n", n * 10)).unwrap();
+    }
+    let all: Vec<usize> = (10..30).collect();
+    step("half changed", &all, false);
+}

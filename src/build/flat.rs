@@ -66,16 +66,18 @@ pub(super) fn recall_dataset<'a>(
     }
 }
 
-/// After a load without errors: writes the datasets that waited (those with `related`),
-/// slims them, then writes listings, tags, pages, site files and static files. Returns the
-/// number of HTML pages.
+/// After a load without errors: links the files of the datasets taken from their records
+/// (unless the output is to be updated in place: `link_recalled` false), writes the
+/// datasets that waited (those with `related`), slims them, then writes listings, tags,
+/// pages, site files and static files. Returns the number of HTML pages.
 pub(super) fn write_rest(
     site: &mut Site,
     renderer: &Renderer,
     writer: &Writer,
     reuse: Option<&Reuse>,
+    link_recalled: bool,
 ) -> usize {
-    if let Some(reuse) = reuse {
+    if let (Some(reuse), true) = (reuse, link_recalled) {
         reuse.link_recalled(site, renderer, writer);
     }
     let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
@@ -135,7 +137,7 @@ pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     if diagnostics.has_errors() {
         return diagnostics;
     }
-    write_rest(&mut site, &renderer, &writer, None);
+    write_rest(&mut site, &renderer, &writer, None, false);
     let problems = writer.into_problems();
     if !problems.is_empty() {
         diagnostics.extend(problems);

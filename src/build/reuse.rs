@@ -38,11 +38,15 @@ use crate::dataset::slim_record::SlimRecord;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest, Loaded};
 use crate::metadata::dcat;
+use crate::output::PathSet;
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, CsvCopy, Writer};
 use manifest::Entry;
 use record::Recorder;
+
+/// An output is updated in place when at most one dataset in this many had to be loaded.
+const MERGE_AT_MOST_ONE_IN: usize = 16;
 
 /// The previous build's manifest, and what this build records for the next.
 pub(super) struct Reuse {
@@ -182,6 +186,40 @@ impl Reuse {
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
         let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
         key::output_key(self.site_key.as_deref()?, nav_key, site, &keys)
+    }
+
+    /// When this build should update the previous output in place rather than replace it
+    /// (`output::Staging::merge_into_target`): the files of the datasets taken from their
+    /// records, which stay as they are. That is when at most one dataset in
+    /// [`MERGE_AT_MOST_ONE_IN`] was loaded, and so written: then renaming the few new files
+    /// into the old output is cheaper than linking every unchanged file into the staging
+    /// folder and removing the old tree. The recalled datasets are not linked then.
+    pub fn merge_plan(&self, site: &Site) -> Option<PathSet> {
+        self.previous_whole.as_ref()?;
+        let pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
+        let loaded = site.datasets.len().saturating_sub(pending.len());
+        if loaded * MERGE_AT_MOST_ONE_IN > site.datasets.len() {
+            return None;
+        }
+        let mut kept = PathSet::default();
+        for slug in pending.iter() {
+            self.previous
+                .get(&**slug)?
+                .files()
+                .for_each(|f| kept.insert(f));
+        }
+        Some(kept)
+    }
+
+    /// Removes the manifest of the output before it is updated in place: an update cut
+    /// short leaves an output that no later build trusts (it is then replaced whole).
+    pub fn forget_manifest(&self) {
+        manifest::forget(&self.root, &self.output);
+    }
+
+    /// The output folder this build replaces or updates (resolved).
+    pub fn output(&self) -> &Path {
+        &self.output
     }
 
     /// What this build's output is built from, to record: call once it is all written.

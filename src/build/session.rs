@@ -171,6 +171,7 @@ impl Session {
                 reused,
                 recalled: reuse.as_ref().map_or(0, Reuse::recalled),
                 up_to_date: true,
+                in_place: false,
                 warnings: std::mem::take(&mut diagnostics),
             };
             let session = Session {
@@ -182,11 +183,20 @@ impl Session {
             };
             return Ok((session, report));
         }
+        // Few datasets changed: their files go into the previous output in place.
+        let merge = reuse.as_ref().and_then(|r| r.merge_plan(&site));
         let pages = match keep {
             true => pages::render_everything(&mut site, &renderer, &writer),
-            false => flat::write_rest(&mut site, &renderer, &writer, reuse.as_ref()),
+            false => flat::write_rest(
+                &mut site,
+                &renderer,
+                &writer,
+                reuse.as_ref(),
+                merge.is_none(),
+            ),
         };
-        let files = writer.files();
+        // Updated in place, the output holds the files kept besides those written.
+        let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
         let problems = writer.into_problems();
         if !problems.is_empty() {
             diagnostics.extend(problems);
@@ -196,14 +206,30 @@ impl Session {
         let Some(Ok(staging)) = staging else {
             return Err(diagnostics);
         };
-        let marker = FileStamp::of(&staging.path(crate::output::MARKER));
-        if let Err(e) = commit(staging) {
-            diagnostics.push(Diagnostic::error(
-                &output,
-                format!("cannot move the new output into place: {e}"),
-            ));
-            return Err(diagnostics);
-        }
+        let marker = match (&merge, &reuse) {
+            (Some(kept), Some(reuse)) => {
+                reuse.forget_manifest();
+                if let Err(e) = staging.merge_into_target(kept) {
+                    diagnostics.push(
+                        Diagnostic::error(&output, format!("cannot update the output: {e}"))
+                            .with_hint("build again: the next build replaces the whole folder"),
+                    );
+                    return Err(diagnostics);
+                }
+                FileStamp::of(&reuse.output().join(crate::output::MARKER))
+            }
+            _ => {
+                let marker = FileStamp::of(&staging.path(crate::output::MARKER));
+                if let Err(e) = commit(staging) {
+                    diagnostics.push(Diagnostic::error(
+                        &output,
+                        format!("cannot move the new output into place: {e}"),
+                    ));
+                    return Err(diagnostics);
+                }
+                marker
+            }
+        };
         let reused = reuse.as_ref().map_or(0, Reuse::reused);
         let recalled = reuse.as_ref().map_or(0, Reuse::recalled);
         if let Some(reuse) = reuse {
@@ -220,6 +246,7 @@ impl Session {
             reused,
             recalled,
             up_to_date: false,
+            in_place: merge.is_some(),
             warnings: match keep {
                 true => diagnostics.clone(),
                 false => std::mem::take(&mut diagnostics),
