@@ -448,6 +448,16 @@ fn an_output_updated_in_place_is_the_clean_build() {
     let csv = |n: usize| root.join(format!("data/datasets/{}.csv", catalog::slug(n)));
     let md = |n: usize| root.join(format!("content/datasets/{}.md", catalog::slug(n)));
     std::fs::write(csv(3), "v\n1\n2\n3\n4\n5\n6\n7\n").unwrap();
+    // Datasets that list others under `related` are loaded every time (their pages show
+    // the others' titles) and kept in place while those titles stay.
+    for (n, other) in [(20, 21), (22, 1)] {
+        let front = format!(
+            "related = [\"{}\"]\n{}",
+            catalog::slug(other),
+            catalog::front_matter(n)
+        );
+        catalog::write_dataset(&root, n, &front, &format!("v\n{n}\n"));
+    }
     std::thread::sleep(std::time::Duration::from_millis(2100));
     let first = build(&root, &out, true);
     assert!(!first.in_place);
@@ -483,6 +493,13 @@ fn an_output_updated_in_place_is_the_clean_build() {
     assert!(!out.join("datasets/set-00009").exists());
     catalog::write_dataset(&root, 101, &catalog::front_matter(101), "v\n101\n");
     step("one added", &[101], true);
+    edit(&md(1), "title = \"Set 1\"", "title = \"Set one, renamed\"");
+    step("a title that a related line shows", &[1, 22], true);
+    let page = std::fs::read_to_string(out.join("datasets/set-00022/index.html")).unwrap();
+    assert!(
+        page.contains("Set one, renamed"),
+        "set 22 shows the new title"
+    );
     // A fifth of the catalog changed: the output is replaced whole.
     for n in 10..30 {
         std::fs::write(csv(n), format!("v\n{}\n", n * 10)).unwrap();

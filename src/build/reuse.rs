@@ -72,6 +72,11 @@ pub(super) struct Reuse {
     reused: AtomicUsize,
     /// Datasets among `reused` taken from their records, not loaded.
     recalled: AtomicUsize,
+    /// Datasets rendered (not linked) so far.
+    rendered: AtomicUsize,
+    /// Set once this build updates the output in place: an unchanged dataset's files are
+    /// then left where they are instead of linked into the staging folder.
+    in_place: std::sync::atomic::AtomicBool,
     /// This build's key of each dataset written or linked (a digest of it: 32 bytes), for
     /// the keys of the DCAT pages.
     keys: Mutex<HashMap<Box<str>, [u8; 32]>>,
@@ -104,6 +109,8 @@ impl Reuse {
                 .map(|path| Mutex::new(spill::Spill::create(path, records_path))),
             reused: AtomicUsize::new(0),
             recalled: AtomicUsize::new(0),
+            rendered: AtomicUsize::new(0),
+            in_place: std::sync::atomic::AtomicBool::new(false),
             keys: Mutex::new(HashMap::new()),
         }
     }
@@ -189,25 +196,35 @@ impl Reuse {
     }
 
     /// When this build should update the previous output in place rather than replace it
-    /// (`output::Staging::merge_into_target`): the files of the datasets taken from their
-    /// records, which stay as they are. That is when at most one dataset in
-    /// [`MERGE_AT_MOST_ONE_IN`] was loaded, and so written: then renaming the few new files
-    /// into the old output is cheaper than linking every unchanged file into the staging
-    /// folder and removing the old tree. The recalled datasets are not linked then.
+    /// (`output::Staging::merge_into_target`): the files that stay as they are, those of
+    /// the datasets taken from their records and of the datasets waiting for `related`
+    /// titles whose key is the recorded one. That is when at most one dataset in
+    /// [`MERGE_AT_MOST_ONE_IN`] is rendered: then renaming the few new files into the old
+    /// output is cheaper than linking every unchanged file into the staging folder and
+    /// removing the old tree. Unchanged datasets are then not linked.
     pub fn merge_plan(&self, site: &Site) -> Option<PathSet> {
         self.previous_whole.as_ref()?;
-        let pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
-        let loaded = site.datasets.len().saturating_sub(pending.len());
-        if loaded * MERGE_AT_MOST_ONE_IN > site.datasets.len() {
+        let mut kept = PathSet::default();
+        let mut rendered = self.rendered.load(Ordering::Relaxed);
+        for dataset in site.datasets.iter().filter(|d| !d.is_slim()) {
+            let key = self.key(site, dataset, &dataset.csv_display);
+            let entry = self.previous.get(&dataset.slug);
+            match entry.filter(|e| key.as_ref() == Some(&e.key)) {
+                Some(entry) => entry.files().for_each(|f| kept.insert(f)),
+                None => rendered += 1,
+            }
+        }
+        if rendered * MERGE_AT_MOST_ONE_IN > site.datasets.len() {
             return None;
         }
-        let mut kept = PathSet::default();
+        let pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
         for slug in pending.iter() {
             self.previous
                 .get(&**slug)?
                 .files()
                 .for_each(|f| kept.insert(f));
         }
+        self.in_place.store(true, Ordering::Relaxed);
         Some(kept)
     }
 
@@ -350,13 +367,15 @@ impl Reuse {
         if let Some(key) = &key {
             let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
-                if self.link(entry, writer) {
+                // Updated in place, the output keeps the files (`merge_plan` listed them).
+                if self.in_place.load(Ordering::Relaxed) || self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
                     self.remember_key(&dataset.slug, key);
                     return (digests, Some(entry.clone()));
                 }
             }
         }
+        self.rendered.fetch_add(1, Ordering::Relaxed);
         let recorder = Recorder::new(writer.sink());
         let own = Writer::new(&recorder);
         let digests = write::write_dataset_step(site, renderer, dataset, &own, CsvCopy::Write);
