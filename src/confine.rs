@@ -507,7 +507,11 @@ mod tests {
             ]
         );
         assert_eq!(walk.files[1].real, canonical.join("data/sub/b.csv"));
-        let mut problems: Vec<String> = walk.problems.iter().map(|d| d.message.clone()).collect();
+        let mut problems: Vec<String> = walk
+            .problems
+            .iter()
+            .map(|d| d.message.to_string())
+            .collect();
         problems.sort();
         assert_eq!(problems.len(), 5, "{problems:#?}");
         assert!(problems[0]

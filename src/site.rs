@@ -245,6 +245,7 @@ pub fn load_parts_with(
         .collect();
     let mut left_out = Vec::new();
     let mut datasets = Vec::with_capacity(loaded.len());
+    diagnostics.reserve(loaded.iter().map(|(_, problems, _)| problems.len()).sum());
     for (dataset, problems, draft) in loaded {
         diagnostics.extend(problems);
         datasets.extend(dataset);

@@ -208,7 +208,7 @@ fn errors_in(root: &Path, file: &str) -> Vec<(Option<u32>, String)> {
         .filter(|d| d.severity == datapages::Severity::Error)
         .map(|d| {
             assert_eq!(d.file, Path::new(file), "{d:?}");
-            (d.line, d.message.clone())
+            (d.line, d.message.to_string())
         })
         .collect()
 }

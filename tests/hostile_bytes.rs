@@ -175,7 +175,7 @@ fn hostile_cells_build_into_well_formed_files() {
         .items()
         .iter()
         .filter(|d| d.severity == Severity::Warning)
-        .map(|d| d.message.as_str())
+        .map(|d| &*d.message)
         .collect();
     assert!(
         warnings

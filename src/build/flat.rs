@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
 use crate::dataset;
+use crate::dataset::kept_text::TextStore;
 use crate::diagnostics::{Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
@@ -19,13 +20,14 @@ use crate::site::{self, Site};
 use crate::write::Writer;
 
 /// What to do with each dataset as it is loaded: with a renderer and a writer, write its
-/// files (or link them: `reuse`) and slim it (`keep` leaves it whole, for `serve`'s
-/// incremental rebuilds).
+/// files (or link them: `reuse`) and slim it, its description going to `texts` (`keep`
+/// leaves it whole, for `serve`'s incremental rebuilds).
 pub(super) fn each_dataset<'a>(
     renderer: Option<&'a Renderer>,
     writer: &'a Writer<'a>,
     keep: bool,
     reuse: Option<&'a Reuse>,
+    texts: Option<&'a Arc<TextStore>>,
 ) -> impl Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a {
     move |frame, mut loaded| {
         if keep {
@@ -40,13 +42,18 @@ pub(super) fn each_dataset<'a>(
             .any(|p| p.severity == Severity::Error);
         let slim = match renderer {
             // Nothing is written: the build stops; only the checks across datasets run.
-            _ if failed => full.slim(Vec::new()),
-            None => full.slim(Vec::new()),
+            _ if failed => full.slim(Vec::new(), texts),
+            None => full.slim(Vec::new(), texts),
             // Its page names other datasets by title: written once all are loaded.
             Some(_) if !full.front.related.is_empty() => full,
-            Some(renderer) => {
-                reuse::write_and_slim(reuse, frame, renderer, full, writer, &loaded.problems)
-            }
+            Some(renderer) => reuse::write_and_slim(
+                (reuse, texts),
+                frame,
+                renderer,
+                full,
+                writer,
+                &loaded.problems,
+            ),
         };
         loaded.dataset = Some(slim);
         loaded
@@ -59,9 +66,10 @@ pub(super) fn each_dataset<'a>(
 pub(super) fn recall_dataset<'a>(
     renderer: Option<&'a Renderer>,
     reuse: Option<&'a Reuse>,
+    texts: Option<&'a Arc<TextStore>>,
 ) -> impl Fn(&Site, &std::path::Path) -> Option<dataset::Loaded> + Sync + 'a {
     move |frame, markdown_file| match (renderer, reuse) {
-        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file),
+        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file, texts),
         _ => None,
     }
 }
@@ -76,6 +84,7 @@ pub(super) fn write_rest(
     writer: &Writer,
     reuse: Option<&Reuse>,
     link_recalled: bool,
+    texts: Option<&Arc<TextStore>>,
 ) -> usize {
     if let (Some(reuse), true) = (reuse, link_recalled) {
         reuse.link_recalled(site, renderer, writer);
@@ -90,7 +99,7 @@ pub(super) fn write_rest(
         .into_iter()
         .zip(digests)
         .map(|(d, digests)| match digests {
-            Some(digests) => Arc::new(Arc::unwrap_or_clone(d).slim(digests)),
+            Some(digests) => Arc::new(Arc::unwrap_or_clone(d).slim(digests, texts)),
             None => d,
         })
         .collect();
@@ -106,7 +115,8 @@ pub(super) fn write_rest(
 pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
-    let each = each_dataset(renderer.as_ref().ok(), &writer, false, None);
+    let texts = TextStore::new();
+    let each = each_dataset(renderer.as_ref().ok(), &writer, false, None, texts.as_ref());
     let cache = options.active_scan_cache();
     let (site, mut diagnostics, site_problems) = site::load_parts_with(
         &options.root,
@@ -137,11 +147,24 @@ pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     if diagnostics.has_errors() {
         return diagnostics;
     }
-    write_rest(&mut site, &renderer, &writer, None, false);
-    let problems = writer.into_problems();
+    write_rest(&mut site, &renderer, &writer, None, false, texts.as_ref());
+    let mut problems = writer.into_problems();
+    problems.extend(read_back_problem(texts.as_deref()));
     if !problems.is_empty() {
         diagnostics.extend(problems);
         diagnostics.sort();
     }
     diagnostics
+}
+
+/// An error when a text kept in `texts` could not be read back: what was written from
+/// it lacks that text, so the build must not be published.
+pub(super) fn read_back_problem(
+    texts: Option<&TextStore>,
+) -> Option<crate::diagnostics::Diagnostic> {
+    let why = texts?.read_failure()?;
+    Some(
+        crate::diagnostics::Diagnostic::error(std::env::temp_dir(), why.to_string())
+            .with_hint("check that the temporary folder (TMPDIR) has room, then build again"),
+    )
 }

@@ -26,7 +26,7 @@ mod spill;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::SystemTime;
 
 use super::pages::Pages;
@@ -34,6 +34,7 @@ use super::BuildOptions;
 use crate::confine;
 use crate::content;
 use crate::dataset::cache::SETTLED;
+use crate::dataset::kept_text::TextStore;
 use crate::dataset::slim_record::SlimRecord;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest, Loaded};
@@ -143,7 +144,12 @@ impl Reuse {
     /// quotes of other datasets) the recorded one, no `related` entries (their titles are
     /// known only once all are loaded). Its files are linked later ([`Reuse::link_recalled`]).
     /// `None` means: load it.
-    pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Loaded> {
+    pub fn recall(
+        &self,
+        site: &Site,
+        markdown_file: &Path,
+        texts: Option<&Arc<TextStore>>,
+    ) -> Option<Loaded> {
         let slug = markdown_file.file_stem()?.to_str()?;
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
@@ -157,7 +163,7 @@ impl Reuse {
             return None;
         }
         let csv_display = record.csv_display.clone();
-        let loaded = record.into_loaded()?;
+        let loaded = record.into_loaded(texts)?;
         let dataset = loaded.dataset.as_ref()?;
         if dataset.slug != slug || !dataset.front.related.is_empty() {
             return None;
@@ -264,7 +270,7 @@ impl Reuse {
             let loaded = crate::site::load_dataset(&site.root, slug, &site.config, None);
             if let Some(full) = loaded.as_ref().and_then(|l| l.dataset.clone()) {
                 let problems = loaded.map(|l| l.problems).unwrap_or_default();
-                write_and_slim(Some(self), site, renderer, full, writer, &problems);
+                write_and_slim((Some(self), None), site, renderer, full, writer, &problems);
             }
         });
     }
@@ -435,7 +441,7 @@ pub(super) fn write_dataset(
 /// [`write_dataset`] for a dataset loaded with `problems`, then slimmed; with reuse, its
 /// slim record is kept for the next build.
 pub(super) fn write_and_slim(
-    reuse: Option<&Reuse>,
+    (reuse, texts): (Option<&Reuse>, Option<&Arc<TextStore>>),
     site: &Site,
     renderer: &Renderer,
     full: Dataset,
@@ -444,11 +450,11 @@ pub(super) fn write_and_slim(
 ) -> Dataset {
     let Some(reuse) = reuse else {
         let digests = write_dataset(None, site, renderer, &full, writer);
-        return full.slim(digests);
+        return full.slim(digests, texts);
     };
     let csv_display = full.csv_display.clone();
     let (digests, entry) = reuse.write(site, renderer, &full, writer);
-    let slim = full.slim(digests);
+    let slim = full.slim(digests, texts);
     if let Some(entry) = entry {
         let record = SlimRecord::of(&slim, csv_display, problems);
         reuse.record(&slim.slug, &entry, record.as_ref());

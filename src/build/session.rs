@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::reuse::Reuse;
 use super::{affected, flat, pages, plan, BuildOptions, BuildReport};
+use crate::dataset::kept_text::TextStore;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
@@ -118,8 +119,17 @@ impl Session {
             (Ok(target), Some(Ok(_)), false) => Some(Reuse::open(options, target)),
             _ => None,
         };
-        let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
-        let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref());
+        // A build's slim copies keep their descriptions in a temporary file; a kept
+        // session's whole datasets have their bodies.
+        let texts = (!keep).then(TextStore::new).flatten();
+        let each = flat::each_dataset(
+            renderer.as_ref().ok(),
+            &writer,
+            keep,
+            reuse.as_ref(),
+            texts.as_ref(),
+        );
+        let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref(), texts.as_ref());
         let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
             &options.root,
             options.active_scan_cache().as_ref(),
@@ -133,6 +143,7 @@ impl Session {
             true => (file_diagnostics.clone(), file_diagnostics),
             false => (file_diagnostics, Diagnostics::new()),
         };
+        diagnostics.reserve(site_diagnostics.items().len());
         diagnostics.extend(site_diagnostics);
         diagnostics.sort();
         if let Err(problems) = &renderer {
@@ -193,11 +204,13 @@ impl Session {
                 &writer,
                 reuse.as_ref(),
                 merge.is_none(),
+                texts.as_ref(),
             ),
         };
         // Updated in place, the output holds the files kept besides those written.
         let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
-        let problems = writer.into_problems();
+        let mut problems = writer.into_problems();
+        problems.extend(flat::read_back_problem(texts.as_deref()));
         if !problems.is_empty() {
             diagnostics.extend(problems);
             diagnostics.sort();

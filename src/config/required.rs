@@ -65,7 +65,7 @@ mod tests {
     #[test]
     fn every_missing_key_at_once() {
         let found = problems(Path::new("site.toml"), "language = \"en\"\n");
-        let messages: Vec<_> = found.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<_> = found.iter().map(|d| &*d.message).collect();
         assert_eq!(
             messages,
             [

@@ -332,7 +332,11 @@ mod tests {
     ) -> (String, String, Option<String>) {
         let crate_message = toml::from_str::<T>(toml).unwrap_err().message().to_string();
         let seen = toml_error::<T>(&format!("+++\n{toml}+++\n"));
-        (crate_message, seen.message, seen.hint)
+        (
+            crate_message,
+            seen.message.into_owned(),
+            seen.hint.map(std::borrow::Cow::into_owned),
+        )
     }
 
     // One test per message shape read or passed on: each pins the toml crate's exact

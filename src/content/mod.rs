@@ -139,7 +139,9 @@ pub struct DatasetFrontMatter {
     pub row_pages: Option<bool>,
     /// Markdown shown under the table.
     pub table_note: Option<String>,
-    pub license: Option<License>,
+    /// Boxed: read once, while loading, into the dataset's resolved license, while the
+    /// front matter of thousands of slim copies stays until the build ends.
+    pub license: Option<Box<License>>,
     #[serde(default)]
     pub sources: Vec<Source>,
     pub columns: Vec<ColumnSpec>,

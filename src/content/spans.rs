@@ -190,7 +190,12 @@ fn push_index(path: &mut String, n: usize) {
 }
 
 /// An error located at byte `offset` of `text`, with its line shown.
-pub fn error_at(file: &Path, text: &str, offset: usize, message: impl Into<String>) -> Diagnostic {
+pub fn error_at(
+    file: &Path,
+    text: &str,
+    offset: usize,
+    message: impl Into<std::borrow::Cow<'static, str>>,
+) -> Diagnostic {
     let (line, column) = line_column(text, offset);
     Diagnostic::error(file, message)
         .at(line, column)
@@ -208,7 +213,11 @@ pub struct Locator<'a> {
 impl Locator<'_> {
     /// An error at byte `at` of the file, or in the file as a whole when the place is
     /// not known.
-    pub fn error(&self, message: impl Into<String>, at: Option<usize>) -> Diagnostic {
+    pub fn error(
+        &self,
+        message: impl Into<std::borrow::Cow<'static, str>>,
+        at: Option<usize>,
+    ) -> Diagnostic {
         match at {
             Some(offset) => error_at(self.file, self.text, offset, message),
             None => Diagnostic::error(self.file, message),

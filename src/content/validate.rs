@@ -359,10 +359,8 @@ mod tests {
             "title = \"t\"\ntemporal_coverage = \"2021-13\"\n[license]\nname = \"x\"\nurl = \"javascript:alert(1)\"\n[[sources]]\nid = \"a\"\nurl = \" JAVASCRIPT:x\"\n[[sources]]\nid = \"b\"\nurl = \"https://example.org/\"\n",
             "sample",
         );
-        let summary: Vec<(Option<u32>, &str)> = problems
-            .iter()
-            .map(|d| (d.line, d.message.as_str()))
-            .collect();
+        let summary: Vec<(Option<u32>, &str)> =
+            problems.iter().map(|d| (d.line, &*d.message)).collect();
         assert_eq!(summary.len(), 3, "{summary:?}");
         assert_eq!(summary[0].0, Some(3));
         assert!(summary[0].1.contains("`2021-13` is not a date"));

@@ -167,7 +167,7 @@ fn load_into(
         csv_path: scanned.csv_path,
         csv_display: scanned.csv_display,
         front,
-        body,
+        body: std::sync::Arc::new(body),
         csv: summary,
         license,
         table_rows,
@@ -175,14 +175,14 @@ fn load_into(
         related_places,
         figures,
         quoted_datasets,
-        figure_html,
+        figure_html: std::sync::Arc::new(figure_html),
         dataset_links,
         page_links,
         metadata_digests: Box::default(),
         slim_description: None,
         slim_columns: 0,
         slimmed: false,
-        dcat_parts: Default::default(),
+        dcat_parts: Some(Box::default()),
     })
 }
 
@@ -389,7 +389,12 @@ fn license(
     display: &Path,
     problems: &mut Vec<Diagnostic>,
 ) -> License {
-    if let Some(license) = front.license.clone().or_else(|| config.license.clone()) {
+    if let Some(license) = front
+        .license
+        .as_deref()
+        .cloned()
+        .or_else(|| config.license.clone())
+    {
         return license;
     }
     problems.push(

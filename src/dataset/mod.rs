@@ -5,6 +5,7 @@ mod charts;
 mod columns;
 mod data_path;
 pub mod figures;
+pub mod kept_text;
 mod load;
 pub mod paging;
 mod prose_links;
@@ -35,7 +36,9 @@ pub struct Dataset {
     /// The CSV file relative to the site root.
     pub csv_display: PathBuf,
     pub front: DatasetFrontMatter,
-    pub body: Body,
+    /// Behind a pointer, as are the other parts only the page reads: slim copies (of
+    /// which thousands stay until the build ends) share one empty value.
+    pub body: std::sync::Arc<Body>,
     pub csv: CsvSummary,
     /// The dataset's license, or the site's default.
     pub license: License,
@@ -51,23 +54,24 @@ pub struct Dataset {
     /// depends on their CSV and Markdown.
     pub quoted_datasets: std::collections::BTreeSet<String>,
     /// The headline, kicker and captions with their figures marked up, for the page.
-    pub figure_html: figures::FigureHtml,
+    pub figure_html: std::sync::Arc<figures::FigureHtml>,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: Vec<(String, Place)>,
     /// The digests of its metadata files as written (set once they are, whole or slim).
     metadata_digests: Box<[slim::KeptDigest]>,
-    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body.
-    slim_description: Option<String>,
+    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (in
+    /// the build's temporary text file when it has one).
+    slim_description: Option<kept_text::KeptText>,
     /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
     slim_columns: usize,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
     /// This dataset's part of the DCAT catalog in each syntax, once written: `serve`
     /// keeps whole datasets and writes the catalog again on every edit, where only the
-    /// edited dataset's part changes. Empty in a fresh or slimmed dataset.
-    pub dcat_parts: [std::sync::OnceLock<String>; 2],
+    /// edited dataset's part changes. Empty in a fresh dataset, `None` in a slim one.
+    pub dcat_parts: Option<Box<[std::sync::OnceLock<String>; 2]>>,
 }
 
 impl Dataset {
@@ -88,6 +92,9 @@ impl Dataset {
     /// The description used in every metadata format: the author's `description`, or the
     /// lede followed by the first paragraph of Method.
     pub fn description(&self) -> String {
+        if let Some(kept) = &self.slim_description {
+            return kept.text();
+        }
         match self.description_parts() {
             (text, "") | ("", text) => text.to_string(),
             (lede, method) => format!("{lede} Method: {method}"),
@@ -97,18 +104,18 @@ impl Dataset {
     /// How many characters [`Dataset::description`] has, without building it (checked
     /// for every dataset on every `serve` rebuild).
     pub fn description_chars(&self) -> usize {
+        if let Some(kept) = &self.slim_description {
+            return kept.chars();
+        }
         match self.description_parts() {
             (text, "") | ("", text) => text.chars().count(),
             (lede, method) => lede.chars().count() + " Method: ".len() + method.chars().count(),
         }
     }
 
-    /// What [`Dataset::description`] is made of: one text, or the lede and the summary of
-    /// Method (joined by " Method: " when both are there).
+    /// What [`Dataset::description`] of a whole dataset is made of: one text, or the lede
+    /// and the summary of Method (joined by " Method: " when both are there).
     fn description_parts(&self) -> (&str, &str) {
-        if let Some(kept) = &self.slim_description {
-            return (kept, "");
-        }
         if let Some(d) = &self.front.description {
             return (d.trim(), "");
         }

@@ -1,6 +1,12 @@
 //! What a full build keeps of a dataset once its own files are written: the small part that
 //! listings, the feed, the sitemap, the catalogs and other datasets' pages read.
 
+use std::sync::{Arc, OnceLock};
+
+use crate::content::Body;
+
+use super::figures::FigureHtml;
+use super::kept_text::{KeptText, TextStore};
 use super::Dataset;
 
 /// The size and SHA-256 of one metadata file of a dataset, as written (the DCAT catalog
@@ -18,9 +24,46 @@ pub struct FileDigest {
 /// size of the 64 hex characters, their allocation and the list's spare room).
 #[derive(Debug, Clone)]
 pub(super) struct KeptDigest {
-    path: Box<str>,
+    path: KeptPath,
     bytes: u64,
     sha256: Sha256Kept,
+}
+
+/// A digest's path: which of the dataset's own metadata files (their paths follow from
+/// its slug), or any other path as given.
+#[derive(Debug, Clone)]
+enum KeptPath {
+    Own(u8),
+    Other(Box<str>),
+}
+
+/// The paths of a dataset's own metadata files, the ones digests are kept for.
+fn own_paths(slug: &str) -> [String; 3] {
+    use crate::layout::urls;
+    [
+        urls::json_file(slug),
+        urls::csvw_file(slug),
+        urls::croissant_file(slug),
+    ]
+}
+
+impl KeptPath {
+    fn new(path: String, slug: &str) -> KeptPath {
+        match own_paths(slug).iter().position(|own| *own == path) {
+            Some(n) => KeptPath::Own(n as u8),
+            None => KeptPath::Other(path.into_boxed_str()),
+        }
+    }
+
+    fn path(&self, slug: &str) -> String {
+        match self {
+            KeptPath::Own(n) => own_paths(slug)
+                .into_iter()
+                .nth(usize::from(*n))
+                .unwrap_or_default(),
+            KeptPath::Other(path) => path.to_string(),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -31,21 +74,22 @@ enum Sha256Kept {
 }
 
 impl KeptDigest {
-    pub(super) fn new(digest: FileDigest) -> KeptDigest {
+    /// `digest`, of a file of the dataset `slug`.
+    pub(super) fn new(digest: FileDigest, slug: &str) -> KeptDigest {
         let sha256 = match from_hex(&digest.sha256) {
             Some(bytes) => Sha256Kept::Bytes(bytes),
             None => Sha256Kept::Text(digest.sha256.into_boxed_str()),
         };
         KeptDigest {
-            path: digest.path.into_boxed_str(),
+            path: KeptPath::new(digest.path, slug),
             bytes: digest.bytes,
             sha256,
         }
     }
 
-    pub(super) fn digest(&self) -> FileDigest {
+    pub(super) fn digest(&self, slug: &str) -> FileDigest {
         FileDigest {
-            path: self.path.to_string(),
+            path: self.path.path(slug),
             bytes: self.bytes,
             sha256: match &self.sha256 {
                 Sha256Kept::Bytes(bytes) => super::scan::hex(bytes),
@@ -82,11 +126,14 @@ impl Dataset {
     /// of the body), the column count (in place of the header), chart ids (checked across
     /// datasets), the `related` entries and prose links with their places, the quoted
     /// datasets, the delimiter, and the CSV's rows, size and SHA-256. Every kept string and
-    /// list is shrunk to its length: thousands of these stay until the build ends.
-    pub fn slim(mut self, digests: Vec<FileDigest>) -> Dataset {
-        self.slim_description = Some(shrunk(self.description()));
+    /// list is shrunk to its length: thousands of these stay until the build ends. The
+    /// description goes to `texts` when given.
+    pub fn slim(mut self, digests: Vec<FileDigest>, texts: Option<&Arc<TextStore>>) -> Dataset {
+        if self.slim_description.is_none() {
+            self.slim_description = Some(KeptText::new(self.description(), texts));
+        }
         self.slim_columns = self.column_count();
-        self.body = Default::default();
+        self.body = shared_empty(&EMPTY_BODY);
         self.csv_display = Default::default();
         self.markdown_path.shrink_to_fit();
         self.csv_path.shrink_to_fit();
@@ -123,12 +170,15 @@ impl Dataset {
         csv.charts = Vec::new();
         csv.profiles = Vec::new();
         self.figures = Vec::new();
-        self.figure_html = Default::default();
+        self.figure_html = shared_empty(&EMPTY_FIGURE_HTML);
         self.related_places.shrink_to_fit();
         self.dataset_links.shrink_to_fit();
         self.page_links.shrink_to_fit();
-        self.metadata_digests = digests.into_iter().map(KeptDigest::new).collect();
-        self.dcat_parts = Default::default();
+        self.metadata_digests = digests
+            .into_iter()
+            .map(|d| KeptDigest::new(d, &self.slug))
+            .collect();
+        self.dcat_parts = None;
         self.slimmed = true;
         self
     }
@@ -136,9 +186,12 @@ impl Dataset {
     /// Records the digests of the metadata files just written, so the DCAT catalog need
     /// not render them again (`serve` keeps whole datasets and rewrites DCAT on each edit).
     pub fn record_digests(&mut self, digests: Vec<FileDigest>) {
-        self.metadata_digests = digests.into_iter().map(KeptDigest::new).collect();
+        self.metadata_digests = digests
+            .into_iter()
+            .map(|d| KeptDigest::new(d, &self.slug))
+            .collect();
         // The catalog states the digests: its part is stale.
-        self.dcat_parts = Default::default();
+        self.dcat_parts = Some(Box::default());
     }
 
     /// Whether [`Dataset::slim`] dropped the parts its own page needs.
@@ -150,15 +203,22 @@ impl Dataset {
     pub fn metadata_digest(&self, path: &str) -> Option<FileDigest> {
         self.metadata_digests
             .iter()
-            .find(|d| &*d.path == path)
-            .map(KeptDigest::digest)
+            .map(|d| d.digest(&self.slug))
+            .find(|d| d.path == path)
     }
 }
 
-/// `text` without spare capacity.
-fn shrunk(mut text: String) -> String {
-    text.shrink_to_fit();
-    text
+static EMPTY_BODY: OnceLock<Arc<Body>> = OnceLock::new();
+static EMPTY_FIGURE_HTML: OnceLock<Arc<FigureHtml>> = OnceLock::new();
+
+/// The one empty value that every slim copy points to, rather than an allocation each.
+pub(super) fn shared_empty<T: Default>(cell: &OnceLock<Arc<T>>) -> Arc<T> {
+    Arc::clone(cell.get_or_init(Default::default))
+}
+
+/// The empty body and figure markup of slim copies (also those read from records).
+pub(super) fn empty_page_parts() -> (Arc<Body>, Arc<FigureHtml>) {
+    (shared_empty(&EMPTY_BODY), shared_empty(&EMPTY_FIGURE_HTML))
 }
 
 /// `list` and each of its strings without spare capacity.
@@ -182,13 +242,25 @@ mod tests {
             "not hex".to_string(),
             hex[2..].into(),
         ] {
-            let digest = FileDigest {
-                path: "datasets/a.json".into(),
-                bytes: 7,
-                sha256,
-            };
-            assert_eq!(KeptDigest::new(digest.clone()).digest(), digest);
+            for path in [
+                "data/datasets/a.croissant.json",
+                "data/datasets/b.json",
+                "x",
+            ] {
+                let digest = FileDigest {
+                    path: path.into(),
+                    bytes: 7,
+                    sha256: sha256.clone(),
+                };
+                assert_eq!(KeptDigest::new(digest.clone(), "a").digest("a"), digest);
+            }
         }
+        let own = |path: &str| KeptPath::new(path.into(), "a");
+        assert!(matches!(
+            own("data/datasets/a.csv-metadata.json"),
+            KeptPath::Own(1)
+        ));
+        assert!(matches!(own("data/datasets/ab.json"), KeptPath::Other(_)));
         assert!(from_hex(&hex).is_some());
         assert!(from_hex(&hex.to_uppercase()).is_none());
     }

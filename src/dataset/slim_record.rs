@@ -6,9 +6,11 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::kept_text::{KeptText, TextStore};
 use super::scan::CsvSummary;
 use super::stamp::FileStamp;
 use super::{Dataset, FileDigest, Loaded};
@@ -128,7 +130,7 @@ impl SlimRecord {
                 .metadata_digests
                 .iter()
                 .map(|d| {
-                    let d = d.digest();
+                    let d = d.digest(&dataset.slug);
                     (d.path, d.bytes, d.sha256)
                 })
                 .collect(),
@@ -151,7 +153,7 @@ impl SlimRecord {
 
     /// The slim dataset and its problems, as [`super::load`] and [`Dataset::slim`] made
     /// them; `None` when a field does not read back (a damaged record).
-    pub fn into_loaded(self) -> Option<Loaded> {
+    pub fn into_loaded(self, texts: Option<&Arc<TextStore>>) -> Option<Loaded> {
         let date = |text: Option<String>| match text {
             Some(text) => text.parse::<toml::value::Datetime>().ok().map(Some),
             None => Some(None),
@@ -203,16 +205,17 @@ impl SlimRecord {
                 bytes,
                 sha256,
             })
-            .map(super::slim::KeptDigest::new)
+            .map(|d| super::slim::KeptDigest::new(d, &self.slug))
             .collect();
         let draft = front.draft;
+        let (body, figure_html) = super::slim::empty_page_parts();
         let dataset = Dataset {
             slug: self.slug.clone(),
             markdown_path: self.markdown_path,
             csv_path: self.csv_path,
             csv_display: PathBuf::new(),
             front,
-            body: Default::default(),
+            body,
             csv,
             license: self.license,
             table_rows: table_rows(self.table_rows),
@@ -220,14 +223,14 @@ impl SlimRecord {
             related_places: self.related_places,
             figures: Vec::new(),
             quoted_datasets: self.quoted_datasets,
-            figure_html: Default::default(),
+            figure_html,
             dataset_links: self.dataset_links,
             page_links: self.page_links,
             metadata_digests: digests,
-            slim_description: Some(self.description),
+            slim_description: Some(KeptText::new(self.description, texts)),
             slim_columns: self.columns,
             slimmed: true,
-            dcat_parts: Default::default(),
+            dcat_parts: None,
         };
         Some(Loaded {
             dataset: Some(dataset),
@@ -252,6 +255,9 @@ mod tests {
         let config = SiteConfig::load(root).unwrap();
         let folder = root.join(crate::layout::CONTENT_DATASETS);
         let mut seen = 0;
+        // One slim copy keeps its description in memory, its record's in a store (and
+        // the other way round): both must read the same.
+        let store = TextStore::new();
         for entry in std::fs::read_dir(folder).unwrap() {
             let path = entry.unwrap().path();
             let loaded = super::super::load(root, &path, &config, None);
@@ -262,7 +268,8 @@ mod tests {
                 bytes: 4321,
                 sha256: "0a".repeat(32),
             };
-            let slim = full.slim(vec![digest]);
+            let stored_first = seen % 2 == 0;
+            let slim = full.slim(vec![digest], store.as_ref().filter(|_| stored_first));
             let mut problems = loaded.problems;
             problems.push(
                 Diagnostic::warning(&slim.markdown_path, "a \"warning\"\twith\ncontrol")
@@ -272,7 +279,9 @@ mod tests {
             assert_eq!(record.csv_display, csv_display);
             let text = serde_json::to_string(&record).unwrap();
             let back: SlimRecord = serde_json::from_str(&text).unwrap();
-            let again = back.into_loaded().unwrap();
+            let again = back
+                .into_loaded(store.as_ref().filter(|_| !stored_first))
+                .unwrap();
             assert_eq!(format!("{:?}", again.dataset.unwrap()), format!("{slim:?}"));
             assert_eq!(again.problems, problems);
             assert_eq!(

@@ -154,11 +154,12 @@ pub fn write(
     }
     out.write_all(part(&nodes, syntax, true)?.as_bytes())?;
     for dataset in datasets {
-        if dataset.is_slim() {
+        // Slim copies keep no parts: each is written once.
+        let Some(parts) = dataset.dcat_parts.as_deref() else {
             out.write_all(part(&dataset_nodes(site, dataset), syntax, false)?.as_bytes())?;
             continue;
-        }
-        let cached = &dataset.dcat_parts[syntax as usize];
+        };
+        let cached = &parts[syntax as usize];
         let text = match cached.get() {
             Some(text) => text,
             None => {

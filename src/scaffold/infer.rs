@@ -473,7 +473,7 @@ mod tests {
     #[test]
     fn header_names_must_be_there_and_distinct() {
         let problems = infer_from(&b"a,,a\n1,2,3\n"[..], Path::new("t.csv"), b',').unwrap_err();
-        let messages: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
+        let messages: Vec<&str> = problems.iter().map(|d| &*d.message).collect();
         assert_eq!(
             messages,
             ["column 2 has no name", "two columns are named `a`"]

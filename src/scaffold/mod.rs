@@ -49,7 +49,9 @@ pub fn write_all(
         let taken: Vec<Diagnostic> = files
             .iter()
             .filter(|f| root.join(&f.path).symlink_metadata().is_ok())
-            .map(|f| Diagnostic::error(&f.path, "the file already exists").with_hint(hint))
+            .map(|f| {
+                Diagnostic::error(&f.path, "the file already exists").with_hint(hint.to_string())
+            })
             .collect();
         if !taken.is_empty() {
             return Err(taken);

@@ -27,7 +27,7 @@ impl OverlayError {
     fn from_diagnostic(d: &Diagnostic) -> Self {
         OverlayError {
             location: d.location(),
-            message: d.message.clone(),
+            message: d.message.to_string(),
             text: d.render(false),
         }
     }

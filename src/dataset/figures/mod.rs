@@ -326,7 +326,11 @@ fn collect(sources: &[Source], table: &Table, problems: &mut Vec<Diagnostic>) ->
     found
 }
 
-fn locate(table: &Table, offset: Option<usize>, message: impl Into<String>) -> Diagnostic {
+fn locate(
+    table: &Table,
+    offset: Option<usize>,
+    message: impl Into<std::borrow::Cow<'static, str>>,
+) -> Diagnostic {
     match offset {
         Some(at) => error_at(table.file, table.file_text, at, message),
         None => Diagnostic::error(table.file, message),

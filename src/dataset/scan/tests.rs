@@ -68,7 +68,7 @@ fn forbidden_characters_in_cells_are_warnings() {
     assert_eq!(summary.unwrap().rows, 3);
     let found: Vec<(Option<u32>, Option<u32>, &str)> = problems
         .iter()
-        .map(|d| (d.line, d.column, d.message.as_str()))
+        .map(|d| (d.line, d.column, &*d.message))
         .collect();
     assert_eq!(
         found,
@@ -142,7 +142,7 @@ fn constraints_are_checked() {
         b"k,v,p,s\nSATA,1,32K,src-a\nSATA,11,32,src-b\nSAT,-1,1K,src-a\n,5,2K,src-a\n",
         &specs,
     );
-    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    let messages: Vec<&str> = problems.iter().map(|p| &*p.message).collect();
     let text = messages.join("\n");
     assert!(
         text.contains("repeats the value \"SATA\" of line 2"),
