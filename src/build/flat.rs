@@ -12,8 +12,9 @@ use rayon::prelude::*;
 use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
 use crate::dataset;
+use crate::dataset::cache::ScanCache;
 use crate::dataset::kept_text::TextStore;
-use crate::diagnostics::{Diagnostics, Severity};
+use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
 use crate::site::{self, Site};
@@ -45,7 +46,7 @@ pub(super) fn each_dataset<'a>(
             _ if failed => full.slim(Vec::new(), texts),
             None => full.slim(Vec::new(), texts),
             // Its page names other datasets by title: written once all are loaded.
-            Some(_) if !full.front.related.is_empty() => full,
+            Some(_) if !full.front.related.is_empty() => full.slim_for_later(texts),
             Some(renderer) => reuse::write_and_slim(
                 (reuse, texts),
                 frame,
@@ -75,39 +76,76 @@ pub(super) fn recall_dataset<'a>(
 }
 
 /// After a load without errors: links the files of the datasets taken from their records
-/// (unless the output is to be updated in place: `link_recalled` false), writes the
-/// datasets that waited (those with `related`), slims them, then writes listings, tags,
+/// (unless the output is to be updated in place: `link_recalled` false) and renders those
+/// whose `related` titles changed; loads again and writes the datasets that were loaded
+/// with `related` entries (their titles are all known now), then writes listings, tags,
 /// pages, site files and static files. Returns the number of HTML pages.
 pub(super) fn write_rest(
     site: &mut Site,
     renderer: &Renderer,
     writer: &Writer,
-    reuse: Option<&Reuse>,
+    (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
     link_recalled: bool,
     texts: Option<&Arc<TextStore>>,
 ) -> usize {
-    if let (Some(reuse), true) = (reuse, link_recalled) {
-        reuse.link_recalled(site, renderer, writer);
+    if let Some(reuse) = reuse {
+        if link_recalled {
+            reuse.link_recalled(site, renderer, writer);
+        }
+        reuse.render_stale(site, renderer, writer);
     }
-    let digests: Vec<Option<Vec<dataset::FileDigest>>> = site
-        .datasets
-        .par_iter()
-        .map(|d| (!d.is_slim()).then(|| reuse::write_dataset(reuse, site, renderer, d, writer)))
+    let pending: Vec<usize> = (0..site.datasets.len())
+        .filter(|&i| site.datasets[i].files_pending())
         .collect();
-    let datasets = std::mem::take(&mut site.datasets);
-    site.datasets = datasets
-        .into_iter()
-        .zip(digests)
-        .map(|(d, digests)| match digests {
-            Some(digests) => Arc::new(Arc::unwrap_or_clone(d).slim(digests, texts)),
-            None => d,
-        })
-        .collect();
+    // A chunk at a time: each new slim copy replaces the old one before the next chunk, so
+    // that two copies of every such dataset never exist at once.
+    for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
+        write_pending(site, chunk, renderer, writer, (reuse, cache), texts);
+    }
     let dcat = match reuse {
         Some(reuse) => reuse.link_dcat_pages(site, writer),
         None => pages::Pages::All,
     };
     pages::render_site_files(site, renderer, writer, &dcat)
+}
+
+/// How many datasets [`write_pending`] loads again and writes at a time.
+const WRITE_PENDING_CHUNK: usize = 256;
+
+/// Loads again and writes the datasets at `indexes` of `site.datasets` (slimmed before
+/// their files were written: `Dataset::slim_for_later`), putting their new slim copies in
+/// place.
+fn write_pending(
+    site: &mut Site,
+    indexes: &[usize],
+    renderer: &Renderer,
+    writer: &Writer,
+    (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
+    texts: Option<&Arc<TextStore>>,
+) {
+    let shared = &*site;
+    let written: Vec<(usize, dataset::Dataset)> = indexes
+        .par_iter()
+        .filter_map(|&i| {
+            let slug = &shared.datasets[i].slug;
+            let loaded = site::load_dataset(&shared.root, slug, &shared.config, cache);
+            let Some(full) = loaded.as_ref().and_then(|l| l.dataset.clone()) else {
+                // Gone or broken since it was loaded: its files cannot be written.
+                let markdown = shared.datasets[i].markdown_path.clone();
+                let problem = Diagnostic::error(markdown, "the file changed during the build")
+                    .with_hint("build again once the file is saved");
+                writer.absorb(0, vec![problem]);
+                return None;
+            };
+            let problems = loaded.map(|l| l.problems).unwrap_or_default();
+            let slim =
+                reuse::write_and_slim((reuse, texts), shared, renderer, full, writer, &problems);
+            Some((i, slim))
+        })
+        .collect();
+    for (i, slim) in written {
+        site.datasets[i] = Arc::new(slim);
+    }
 }
 
 /// `check`: a build into [`Discard`], so whatever `build` rejects `check` rejects
@@ -147,7 +185,16 @@ pub(super) fn check(options: &BuildOptions) -> Diagnostics {
     if diagnostics.has_errors() {
         return diagnostics;
     }
-    write_rest(&mut site, &renderer, &writer, None, false, texts.as_ref());
+    let cache = options.active_scan_cache();
+    let sources = (None, cache.as_ref());
+    write_rest(
+        &mut site,
+        &renderer,
+        &writer,
+        sources,
+        false,
+        texts.as_ref(),
+    );
     let mut problems = writer.into_problems();
     problems.extend(read_back_problem(texts.as_deref()));
     if !problems.is_empty() {

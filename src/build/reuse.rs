@@ -21,6 +21,7 @@
 mod key;
 mod manifest;
 mod record;
+mod related;
 mod spill;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -64,6 +65,14 @@ pub(super) struct Reuse {
     /// Datasets taken from their records whose files are still to be linked: not before
     /// the whole site is known, since an output that is up to date needs no links at all.
     pending_links: Mutex<Vec<Box<str>>>,
+    /// Datasets with `related` entries taken from their records, each with the CSV path
+    /// its page names and the titles its key was checked with (the previous build's), for
+    /// [`Reuse::settle_related`].
+    pending_related: Mutex<Vec<(Box<str>, PathBuf, key::RelatedTitles)>>,
+    /// Those whose `related` titles changed: rendered again ([`Reuse::render_stale`]).
+    stale: Mutex<Vec<Box<str>>>,
+    /// The previous build's titles, read from its records as `recall` asks for them.
+    previous_titles: Mutex<HashMap<Box<str>, Option<String>>>,
     /// When this build began: a CSV changed less than [`SETTLED`] before leaves no record.
     started: SystemTime,
     /// The site folder, resolved (for `recall`); `None` when it cannot be.
@@ -104,6 +113,9 @@ impl Reuse {
             records: previous.records,
             previous_whole: previous.whole,
             pending_links: Mutex::default(),
+            pending_related: Mutex::default(),
+            stale: Mutex::default(),
+            previous_titles: Mutex::default(),
             started,
             canonical_root: OnceLock::new(),
             recorded: manifest::spill_path(&options.root, output)
@@ -128,22 +140,36 @@ impl Reuse {
 
     /// The key of `dataset`, whose CSV the page names `csv_display`.
     fn key(&self, site: &Site, dataset: &Dataset, csv_display: &Path) -> Option<String> {
+        let titles = key::related_titles(site, dataset);
+        self.key_with(site, dataset, csv_display, &titles)
+    }
+
+    /// [`Reuse::key`], with the titles of its `related` entries given.
+    fn key_with(
+        &self,
+        site: &Site,
+        dataset: &Dataset,
+        csv_display: &Path,
+        titles: &key::RelatedTitles,
+    ) -> Option<String> {
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
+        let site_key = self.site_key.as_deref()?;
         key::dataset_key(
-            self.site_key.as_deref()?,
-            nav_key,
+            (site_key, nav_key),
             &self.root,
             site,
             dataset,
             csv_display,
+            titles,
         )
     }
 
     /// The dataset of `markdown_file` from its record, when its record is there and still
     /// holds: the CSV unchanged (path and stamp), the key (Markdown bytes, and what it
-    /// quotes of other datasets) the recorded one, no `related` entries (their titles are
-    /// known only once all are loaded). Its files are linked later ([`Reuse::link_recalled`]).
-    /// `None` means: load it.
+    /// quotes of other datasets) the recorded one. Its files are linked later
+    /// ([`Reuse::link_recalled`]). The titles its `related` entries show are known only
+    /// once all datasets are: its key is checked with the titles of the previous build,
+    /// and [`Reuse::settle_related`] then sees whether they still hold. `None` means: load it.
     pub fn recall(
         &self,
         site: &Site,
@@ -165,8 +191,25 @@ impl Reuse {
         let csv_display = record.csv_display.clone();
         let loaded = record.into_loaded(texts)?;
         let dataset = loaded.dataset.as_ref()?;
-        if dataset.slug != slug || !dataset.front.related.is_empty() {
+        if dataset.slug != slug {
             return None;
+        }
+        if !dataset.front.related.is_empty() {
+            let assumed = dataset
+                .front
+                .related
+                .iter()
+                .map(|other| self.previous_title(other))
+                .collect::<Option<key::RelatedTitles>>()?;
+            if self.key_with(site, dataset, &csv_display, &assumed)? != entry.key {
+                return None;
+            }
+            let mut pending = self
+                .pending_related
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            pending.push((slug.into(), csv_display, assumed));
+            return Some(loaded);
         }
         let key = self.key(site, dataset, &csv_display)?;
         if key != entry.key {
@@ -187,7 +230,7 @@ impl Reuse {
     /// for `related` titles get their keys here.
     pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
         let whole = self.previous_whole.as_ref()?;
-        for dataset in site.datasets.iter().filter(|d| !d.is_slim()) {
+        for dataset in site.datasets.iter().filter(|d| d.files_pending()) {
             let key = self.key(site, dataset, &dataset.csv_display)?;
             self.remember_key(&dataset.slug, &key);
         }
@@ -211,8 +254,9 @@ impl Reuse {
     pub fn merge_plan(&self, site: &Site) -> Option<PathSet> {
         self.previous_whole.as_ref()?;
         let mut kept = PathSet::default();
-        let mut rendered = self.rendered.load(Ordering::Relaxed);
-        for dataset in site.datasets.iter().filter(|d| !d.is_slim()) {
+        let stale = self.stale.lock().unwrap_or_else(|p| p.into_inner()).len();
+        let mut rendered = self.rendered.load(Ordering::Relaxed) + stale;
+        for dataset in site.datasets.iter().filter(|d| d.files_pending()) {
             let key = self.key(site, dataset, &dataset.csv_display);
             let entry = self.previous.get(&dataset.slug);
             match entry.filter(|e| key.as_ref() == Some(&e.key)) {
@@ -419,27 +463,8 @@ impl Reuse {
     }
 }
 
-/// Writes one dataset's files (linked where `reuse` allows), records them without a slim
-/// record, and returns its metadata digests, with or without reuse (`check` has none).
-pub(super) fn write_dataset(
-    reuse: Option<&Reuse>,
-    site: &Site,
-    renderer: &Renderer,
-    dataset: &Dataset,
-    writer: &Writer,
-) -> Vec<FileDigest> {
-    if let Some(reuse) = reuse {
-        let (digests, entry) = reuse.write(site, renderer, dataset, writer);
-        if let Some(entry) = entry {
-            reuse.record(&dataset.slug, &entry, None);
-        }
-        return digests;
-    }
-    write::write_dataset_step(site, renderer, dataset, writer, CsvCopy::Write)
-}
-
-/// [`write_dataset`] for a dataset loaded with `problems`, then slimmed; with reuse, its
-/// slim record is kept for the next build.
+/// Writes (or links) the files of a dataset loaded with `problems`, then slims it; with
+/// reuse, its slim record is kept for the next build.
 pub(super) fn write_and_slim(
     (reuse, texts): (Option<&Reuse>, Option<&Arc<TextStore>>),
     site: &Site,
@@ -449,7 +474,7 @@ pub(super) fn write_and_slim(
     problems: &[crate::diagnostics::Diagnostic],
 ) -> Dataset {
     let Some(reuse) = reuse else {
-        let digests = write_dataset(None, site, renderer, &full, writer);
+        let digests = write::write_dataset_step(site, renderer, &full, writer, CsvCopy::Write);
         return full.slim(digests, texts);
     };
     let csv_display = full.csv_display.clone();

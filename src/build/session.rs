@@ -167,6 +167,10 @@ impl Session {
             ));
             return Err(diagnostics);
         }
+        // Datasets with `related` entries taken from their records: do their titles hold?
+        if let Some(reuse) = &reuse {
+            reuse.settle_related(&site);
+        }
         // The output already holds what this build would write: nothing is written, the
         // staging folder (holding only its marker) is dropped.
         if let Some(whole) = reuse.as_ref().and_then(|r| r.up_to_date(&site)) {
@@ -202,7 +206,7 @@ impl Session {
                 &mut site,
                 &renderer,
                 &writer,
-                reuse.as_ref(),
+                (reuse.as_ref(), options.active_scan_cache().as_ref()),
                 merge.is_none(),
                 texts.as_ref(),
             ),

@@ -182,6 +182,7 @@ fn load_into(
         slim_description: None,
         slim_columns: 0,
         slimmed: false,
+        files_pending: false,
         dcat_parts: Some(Box::default()),
     })
 }

@@ -68,6 +68,8 @@ pub struct Dataset {
     slim_columns: usize,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
+    /// A slim copy whose files are still to be written ([`Dataset::slim_for_later`]).
+    files_pending: bool,
     /// This dataset's part of the DCAT catalog in each syntax, once written: `serve`
     /// keeps whole datasets and writes the catalog again on every edit, where only the
     /// edited dataset's part changes. Empty in a fresh dataset, `None` in a slim one.

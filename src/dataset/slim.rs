@@ -183,6 +183,24 @@ impl Dataset {
         self
     }
 
+    /// [`Dataset::slim`] before any file is written: the page lists other datasets under
+    /// `related` by title, known only once all are loaded. The build loads it again then
+    /// and writes its files ([`Dataset::files_pending`]): holding thousands of whole
+    /// datasets until then would make memory grow with the catalog.
+    /// It keeps the CSV path its page names (part of its reuse key).
+    pub fn slim_for_later(self, texts: Option<&Arc<TextStore>>) -> Dataset {
+        let csv_display = self.csv_display.clone();
+        let mut slim = self.slim(Vec::new(), texts);
+        slim.csv_display = csv_display;
+        slim.files_pending = true;
+        slim
+    }
+
+    /// Whether this slim copy's files are still to be written ([`Dataset::slim_for_later`]).
+    pub fn files_pending(&self) -> bool {
+        self.files_pending
+    }
+
     /// Records the digests of the metadata files just written, so the DCAT catalog need
     /// not render them again (`serve` keeps whole datasets and rewrites DCAT on each edit).
     pub fn record_digests(&mut self, digests: Vec<FileDigest>) {

@@ -144,6 +144,11 @@ impl SlimRecord {
     /// site root, whose canonical path is `root_canonical`) as far as its CSV goes: its
     /// `data` path still leads, inside the site, to the file scanned, and that file's stamp
     /// has not moved. The Markdown's bytes are the caller's to compare (the reuse key).
+    /// The dataset's title as recorded (pages that list it under `related` show it).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
     pub fn csv_unchanged(&self, root_canonical: &Path, markdown_path: &Path) -> bool {
         self.markdown_path == markdown_path
             && confine::resolve_file(root_canonical, &self.csv_display)
@@ -230,6 +235,7 @@ impl SlimRecord {
             slim_description: Some(KeptText::new(self.description, texts)),
             slim_columns: self.columns,
             slimmed: true,
+            files_pending: false,
             dcat_parts: None,
         };
         Some(Loaded {

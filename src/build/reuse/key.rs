@@ -86,17 +86,28 @@ pub(super) fn nav_key(site: &Site) -> String {
     hex(&h.finalize())
 }
 
+/// The title of each dataset a page lists under `related`, in order; `None` for one that is
+/// not in the site.
+pub(super) type RelatedTitles = Vec<Option<String>>;
+
+/// The titles `dataset`'s `related` entries have in `site`.
+pub(super) fn related_titles(site: &Site, dataset: &Dataset) -> RelatedTitles {
+    let title = |slug: &String| site.dataset(slug).map(|d| d.front.title.clone());
+    dataset.front.related.iter().map(title).collect()
+}
+
 /// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
 /// path, size, SHA-256 and row count (from the scan that checked it), the title (or
-/// absence) of each dataset it lists under `related`, and the Markdown and CSV bytes of each
-/// dataset its text quotes. `None` when a file cannot be read again: it is rendered then.
+/// absence) of each dataset it lists under `related` (`titles`, in order), and the Markdown
+/// and CSV bytes of each dataset its text quotes. `None` when a file cannot be read again:
+/// it is rendered then.
 pub(super) fn dataset_key(
-    site_key: &str,
-    nav_key: &str,
+    (site_key, nav_key): (&str, &str),
     root: &Path,
     site: &Site,
     dataset: &Dataset,
     csv_display: &Path,
+    titles: &RelatedTitles,
 ) -> Option<String> {
     let mut h = Sha256::new();
     field(&mut h, site_key.as_bytes());
@@ -114,10 +125,13 @@ pub(super) fn dataset_key(
     field(&mut h, dataset.csv.sha256.as_bytes());
     // Implied by the bytes, but a remembered scan states it: the page follows the scan.
     field(&mut h, &dataset.csv.rows.to_le_bytes());
-    for slug in &dataset.front.related {
+    if titles.len() != dataset.front.related.len() {
+        return None;
+    }
+    for (slug, title) in dataset.front.related.iter().zip(titles) {
         field(&mut h, slug.as_bytes());
-        match site.dataset(slug) {
-            Some(other) => field(&mut h, format!("title {}", other.front.title).as_bytes()),
+        match title {
+            Some(title) => field(&mut h, format!("title {title}").as_bytes()),
             None => field(&mut h, b"absent"),
         }
     }
