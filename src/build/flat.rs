@@ -14,7 +14,7 @@ use super::{pages, BuildOptions};
 use crate::dataset;
 use crate::dataset::cache::ScanCache;
 use crate::dataset::kept_text::TextStore;
-use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
+use crate::diagnostics::{Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
 use crate::site::{self, Site};
@@ -128,19 +128,11 @@ fn write_pending(
         .par_iter()
         .filter_map(|&i| {
             let slug = &shared.datasets[i].slug;
-            let loaded = site::load_dataset(&shared.root, slug, &shared.config, cache);
-            let Some(full) = loaded.as_ref().and_then(|l| l.dataset.clone()) else {
-                // Gone or broken since it was loaded: its files cannot be written.
-                let markdown = shared.datasets[i].markdown_path.clone();
-                let problem = Diagnostic::error(markdown, "the file changed during the build")
-                    .with_hint("build again once the file is saved");
-                writer.absorb(0, vec![problem]);
-                return None;
-            };
-            let problems = loaded.map(|l| l.problems).unwrap_or_default();
-            let slim =
-                reuse::write_and_slim((reuse, texts), shared, renderer, full, writer, &problems);
-            Some((i, slim))
+            let sources = (reuse, texts, cache);
+            Some((
+                i,
+                reuse::load_and_write(sources, shared, slug, renderer, writer)?,
+            ))
         })
         .collect();
     for (i, slim) in written {

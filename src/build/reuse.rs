@@ -34,11 +34,12 @@ use super::pages::Pages;
 use super::BuildOptions;
 use crate::confine;
 use crate::content;
-use crate::dataset::cache::SETTLED;
+use crate::dataset::cache::{ScanCache, SETTLED};
 use crate::dataset::kept_text::TextStore;
 use crate::dataset::slim_record::SlimRecord;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest, Loaded};
+use crate::diagnostics::Severity;
 use crate::metadata::dcat;
 use crate::output::PathSet;
 use crate::render::Renderer;
@@ -311,11 +312,7 @@ impl Reuse {
             }
             self.reused.fetch_sub(1, Ordering::Relaxed);
             self.recalled.fetch_sub(1, Ordering::Relaxed);
-            let loaded = crate::site::load_dataset(&site.root, slug, &site.config, None);
-            if let Some(full) = loaded.as_ref().and_then(|l| l.dataset.clone()) {
-                let problems = loaded.map(|l| l.problems).unwrap_or_default();
-                write_and_slim((Some(self), None), site, renderer, full, writer, &problems);
-            }
+            load_and_write((Some(self), None, None), site, slug, renderer, writer);
         });
     }
 
@@ -459,6 +456,44 @@ impl Reuse {
                 recorded.records(),
                 whole,
             );
+        }
+    }
+}
+
+/// Loads dataset `slug` again (it was loaded or taken from its record earlier in this
+/// build) and writes its files ([`write_and_slim`]); returns its slim copy. A dataset that
+/// is gone or now has errors (edited during the build) is reported, not written.
+pub(super) fn load_and_write(
+    (reuse, texts, cache): (Option<&Reuse>, Option<&Arc<TextStore>>, Option<&ScanCache>),
+    site: &Site,
+    slug: &str,
+    renderer: &Renderer,
+    writer: &Writer,
+) -> Option<Dataset> {
+    let loaded = crate::site::load_dataset(&site.root, slug, &site.config, cache);
+    let failed = |d: &crate::diagnostics::Diagnostic| d.severity == Severity::Error;
+    match loaded {
+        Some(Loaded {
+            dataset: Some(full),
+            problems,
+            ..
+        }) if !problems.iter().any(failed) => Some(write_and_slim(
+            (reuse, texts),
+            site,
+            renderer,
+            full,
+            writer,
+            &problems,
+        )),
+        _ => {
+            let markdown = crate::layout::dataset_markdown(slug);
+            let problem = crate::diagnostics::Diagnostic::error(
+                markdown,
+                "the file changed while the site was being built",
+            )
+            .with_hint("build again once the file is saved");
+            writer.absorb(0, vec![problem]);
+            None
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{key, write_and_slim, Reuse, SlimRecord};
+use super::{key, load_and_write, Reuse, SlimRecord};
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::Writer;
@@ -77,11 +77,7 @@ impl Reuse {
         use rayon::prelude::*;
         let stale = std::mem::take(&mut *self.stale.lock().unwrap_or_else(|p| p.into_inner()));
         stale.par_iter().for_each(|slug| {
-            let loaded = crate::site::load_dataset(&site.root, slug, &site.config, None);
-            if let Some(full) = loaded.as_ref().and_then(|l| l.dataset.clone()) {
-                let problems = loaded.map(|l| l.problems).unwrap_or_default();
-                write_and_slim((Some(self), None), site, renderer, full, writer, &problems);
-            }
+            load_and_write((Some(self), None, None), site, slug, renderer, writer);
         });
     }
 }
