@@ -37,19 +37,16 @@ enum KeptPath {
     Other(Box<str>),
 }
 
-/// The paths of a dataset's own metadata files, the ones digests are kept for.
-fn own_paths(slug: &str) -> [String; 3] {
+/// How the path of each of a dataset's own metadata files (the ones digests are kept
+/// for) follows from its slug.
+const OWN_PATHS: [fn(&str) -> String; 3] = {
     use crate::layout::urls;
-    [
-        urls::json_file(slug),
-        urls::csvw_file(slug),
-        urls::croissant_file(slug),
-    ]
-}
+    [urls::json_file, urls::csvw_file, urls::croissant_file]
+};
 
 impl KeptPath {
     fn new(path: String, slug: &str) -> KeptPath {
-        match own_paths(slug).iter().position(|own| *own == path) {
+        match OWN_PATHS.iter().position(|own| own(slug) == path) {
             Some(n) => KeptPath::Own(n as u8),
             None => KeptPath::Other(path.into_boxed_str()),
         }
@@ -57,10 +54,7 @@ impl KeptPath {
 
     fn path(&self, slug: &str) -> String {
         match self {
-            KeptPath::Own(n) => own_paths(slug)
-                .into_iter()
-                .nth(usize::from(*n))
-                .unwrap_or_default(),
+            KeptPath::Own(n) => OWN_PATHS[usize::from(*n)](slug),
             KeptPath::Other(path) => path.to_string(),
         }
     }
@@ -129,9 +123,7 @@ impl Dataset {
     /// list is shrunk to its length: thousands of these stay until the build ends. The
     /// description goes to `texts` when given.
     pub fn slim(mut self, digests: Vec<FileDigest>, texts: Option<&Arc<TextStore>>) -> Dataset {
-        if self.slim_description.is_none() {
-            self.slim_description = Some(KeptText::new(self.description(), texts));
-        }
+        self.slim_description = Some(KeptText::new(self.description(), texts));
         self.slim_columns = self.column_count();
         self.body = shared_empty(&EMPTY_BODY);
         self.csv_display = Default::default();
@@ -219,10 +211,11 @@ impl Dataset {
 
     /// The recorded digest of the metadata file at `path`, if the dataset was slimmed.
     pub fn metadata_digest(&self, path: &str) -> Option<FileDigest> {
+        // Paths first: the SHA-256 is spelled out only for the digest asked for.
         self.metadata_digests
             .iter()
+            .find(|d| d.path.path(&self.slug) == path)
             .map(|d| d.digest(&self.slug))
-            .find(|d| d.path == path)
     }
 }
 
