@@ -512,3 +512,74 @@ fn an_output_updated_in_place_is_the_clean_build() {
     let all: Vec<usize> = (10..30).collect();
     step("half changed", &all, false);
 }
+
+/// The files of the reuse folder, by name.
+fn reuse_files(root: &Path) -> Vec<String> {
+    let dir = root.join(".datapages-cache/reuse");
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A build killed mid-way (Ctrl-C, a CI timeout) leaves its spill files (36 MB at 10,000
+/// datasets); the next build removes them and gives the clean build's output.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_files_a_killed_build_left_are_removed_by_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    catalog::write_catalog(&root, 1500, "");
+    build(&root, &out, true);
+    let finished = reuse_files(&root);
+    assert_eq!(
+        finished.len(),
+        2,
+        "a manifest and its records: {finished:?}"
+    );
+    // Every dataset changed, so that the killed build has work to do for a while.
+    for n in 0..1500 {
+        let md = root.join(format!("content/datasets/{}.md", catalog::slug(n)));
+        edit(&md, "title = \"", "title = \"Edited ");
+    }
+    let mut child = std::process::Command::new(common::binary())
+        .args(["build", "--root"])
+        .arg(&root)
+        .arg("--output")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let spill = format!(".entries-{}", child.id());
+    let started = std::time::Instant::now();
+    while !reuse_files(&root).iter().any(|n| n.ends_with(&spill)) {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "the build never made its spill file"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = reuse_files(&root);
+    let leftovers: Vec<&String> = left.iter().filter(|n| !finished.contains(n)).collect();
+    assert!(
+        !leftovers.is_empty(),
+        "the killed build left nothing: {left:?}"
+    );
+    let report = build(&root, &out, true);
+    let now = reuse_files(&root);
+    for name in &leftovers {
+        assert!(!now.contains(name), "{name} is still there: {now:?}");
+    }
+    assert_eq!(now.len(), 2, "a manifest and its records: {now:?}");
+    assert_eq!(report.datasets, 1500);
+    assert_same_as_clean(&root, &out, &report, "after a killed build");
+}

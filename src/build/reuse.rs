@@ -23,6 +23,7 @@ mod manifest;
 mod record;
 mod related;
 mod spill;
+mod tidy;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -100,6 +101,9 @@ impl Reuse {
     pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
         let site_key = key::site_key(options);
         let started = SystemTime::now();
+        if let Some(dir) = manifest::ready_reuse_dir(&options.root) {
+            tidy::tidy(&dir, &manifest::path(&options.root, output));
+        }
         let previous = match options.scan_cache && site_key.is_some() {
             true => manifest::load(&options.root, output).unwrap_or_default(),
             false => manifest::Previous::default(),

@@ -211,7 +211,7 @@ pub fn leftover_pid(file_name: &str, name: &str) -> Option<u32> {
 
 /// Whether a process with this id exists (then its folders are left alone).
 #[cfg(target_os = "linux")]
-fn process_alive(pid: u32) -> bool {
+pub fn process_alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return true;
     };
@@ -222,7 +222,7 @@ fn process_alive(pid: u32) -> bool {
 
 /// Without a way to ask, every process counts as alive: nothing is removed.
 #[cfg(not(target_os = "linux"))]
-fn process_alive(_: u32) -> bool {
+pub fn process_alive(_: u32) -> bool {
     true
 }
 

@@ -145,9 +145,14 @@ impl Records {
 }
 
 /// Where the manifest of `output` lives.
-fn path(root: &Path, output: &Path) -> PathBuf {
+pub(super) fn path(root: &Path, output: &Path) -> PathBuf {
     let digest = Sha256::digest(output.as_os_str().as_encoded_bytes());
     reuse_dir(root).join(format!("{}.json", &hex(&digest)[..32]))
+}
+
+/// The reuse folder, when it is a plain folder of ours (created if need be).
+pub(super) fn ready_reuse_dir(root: &Path) -> Option<PathBuf> {
+    reuse_dir_ready(root).then(|| reuse_dir(root))
 }
 
 fn reuse_dir(root: &Path) -> PathBuf {
