@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 mod error;
+mod folded;
 pub use error::Error;
+pub use folded::SHOWN_PER_WARNING;
 
 /// How bad a problem is: errors stop a build, warnings do not (unless `--strict`).
 #[derive(

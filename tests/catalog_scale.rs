@@ -195,3 +195,72 @@ fn ten_thousand_datasets_make_bounded_pages_a_short_feed_and_a_sitemap_index() {
         .collect();
     assert_eq!(urls, expected);
 }
+
+/// A warning every dataset shares is shown in full at its first places by `build`, the
+/// rest counted on one line; `check` lists every one.
+#[test]
+fn a_warning_every_dataset_shares_is_folded_by_build_and_listed_by_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let datasets = 40;
+    write_catalog(&root, datasets, "");
+    for n in 0..datasets {
+        let undated: String = common::catalog::front_matter(n)
+            .lines()
+            .filter(|line| !line.starts_with("updated"))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        common::catalog::write_dataset(&root, n, &undated, &format!("v\n{n}\n"));
+    }
+    // One dataset with a warning of its own, last in file order.
+    let last = root.join(format!(
+        "content/datasets/{}.md",
+        common::catalog::slug(datasets - 1)
+    ));
+    let text = std::fs::read_to_string(&last).unwrap();
+    std::fs::write(&last, text.replace("\n## Limits\n\nL.\n", "\n")).unwrap();
+    let root_arg = root.to_str().unwrap();
+    let output = dir.path().join("public");
+    let built = common::run(&[
+        "build",
+        "--root",
+        root_arg,
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert!(built.status.success());
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    let undated = "the dataset has no `updated` or `created` date";
+    assert_eq!(
+        stderr.matches(&format!("warning: {undated}")).count(),
+        3,
+        "{stderr}"
+    );
+    let more = datasets - 3;
+    assert!(
+        stderr.contains(&format!(
+            "note: the same warning in {more} more places: {undated}\n"
+        )),
+        "{stderr}"
+    );
+    for shown in 0..3 {
+        assert!(stderr.contains(&common::catalog::slug(shown)), "{stderr}");
+    }
+    assert!(!stderr.contains(&common::catalog::slug(3)), "{stderr}");
+    assert!(
+        stderr.contains("warning: the page has no `## Limits` section"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!(
+        "0 errors, {} warnings in {datasets} files",
+        datasets + 1
+    )));
+    let checked = common::run(&["check", "--root", root_arg]);
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert_eq!(
+        stderr.matches(&format!("warning: {undated}")).count(),
+        datasets,
+        "{stderr}"
+    );
+    assert!(!stderr.contains("note:"), "{stderr}");
+}

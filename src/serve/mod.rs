@@ -217,9 +217,15 @@ fn rebuild(
     }
 }
 
+/// The whole site's warnings, each at most a few times in full (`Diagnostics::write_folded`).
 fn print_warnings(warnings: &Diagnostics, color: bool) {
+    use std::io::Write as _;
     if !warnings.is_empty() {
-        eprint!("{}", warnings.render(color));
+        let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+        let shown = crate::diagnostics::SHOWN_PER_WARNING;
+        let _ = warnings
+            .write_folded(color, shown, &mut err)
+            .and_then(|_| err.flush());
     }
 }
 
