@@ -54,16 +54,7 @@ fn assert_same_as_clean(root: &Path, output: &Path, rebuilt: &datapages::BuildRe
         report.warnings.render(false),
         "{step}: the warnings of a clean build"
     );
-    let (got, want) = (common::tree_contents(output), common::tree_contents(&clean));
-    let names = |t: &[(PathBuf, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
-    assert_eq!(names(&got), names(&want), "{step}: the same files");
-    for ((path, a), (_, b)) in got.iter().zip(&want) {
-        assert!(
-            a == b,
-            "{step}: {} differs from a clean build",
-            path.display()
-        );
-    }
+    common::assert_same_trees(output, &clean, step);
 }
 
 /// After a rebuild: the datasets in `changed` have a new page (and files); every other

@@ -471,4 +471,49 @@ fn new_from_on_real_csvs_builds_and_agrees_with_frictionless() {
         !warnings.lines().any(|l| l.starts_with("error")),
         "{warnings}"
     );
+    rebuilds_of_real_data_are_the_clean_build(&site, files.len());
+}
+
+/// Rebuilds reuse real data exactly (dates, quotes, Unicode, thousands of rows): unchanged,
+/// nothing is written; after one page's edit, only that dataset is rendered again and the
+/// output is a clean build's, byte for byte.
+fn rebuilds_of_real_data_are_the_clean_build(site: &Path, datasets: usize) {
+    let again = datapages(site, &["build"]);
+    assert_ok(&again, "rebuild of the vega_datasets site");
+    assert!(
+        text(&again.stdout).starts_with("Up to date: "),
+        "{}",
+        text(&again.stdout)
+    );
+    let first = std::fs::read_dir(site.join("content/datasets"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .min()
+        .unwrap();
+    let page = std::fs::read_to_string(&first).unwrap();
+    std::fs::write(&first, page.replacen("title = \"", "title = \"Edited: ", 1)).unwrap();
+    let edited = datapages(site, &["build"]);
+    assert_ok(&edited, "rebuild after an edit");
+    let summary = text(&edited.stdout);
+    // The vega_datasets pages and the one `init` wrote.
+    let total = datasets + 1;
+    assert!(
+        summary.contains(&format!(" {total} datasets (")),
+        "{summary}"
+    );
+    let unchanged = format!("; {} datasets unchanged, kept)", total - 1);
+    let linked = format!("({} datasets unchanged, linked)", total - 1);
+    assert!(
+        summary.contains(&unchanged) || summary.contains(&linked),
+        "{summary}"
+    );
+    let clean_dir = tempfile::tempdir().unwrap();
+    let clean = clean_dir.path().join("clean");
+    let clean_arg = clean.to_str().unwrap();
+    assert_ok(
+        &datapages(site, &["build", "--no-cache", "--output", clean_arg]),
+        "clean build",
+    );
+    common::assert_same_trees(&site.join("public"), &clean, "rebuilt against clean");
 }

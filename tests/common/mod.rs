@@ -114,6 +114,16 @@ pub fn tree_contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
+/// Asserts that the folders `got` and `want` hold the same files with the same bytes.
+pub fn assert_same_trees(got: &Path, want: &Path, step: &str) {
+    let (got, want) = (tree_contents(got), tree_contents(want));
+    let names = |t: &[(PathBuf, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&got), names(&want), "{step}: the same files");
+    for ((path, a), (_, b)) in got.iter().zip(&want) {
+        assert!(a == b, "{step}: {} differs", path.display());
+    }
+}
+
 /// Parses an HTML file.
 pub fn html(path: &Path) -> scraper::Html {
     let text =
