@@ -41,12 +41,15 @@ use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
 /// The read buffer of the CSV parser: few system calls on large files.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
 
-/// The read buffer for a file of `file_bytes`: no larger than the file (the buffer is
-/// zeroed when made, and a catalog's many small CSVs would each pay for 256 KiB).
+/// The read buffer for a file of `file_bytes`: the power of two that holds it (the buffer
+/// is zeroed when made, and a catalog's many small CSVs would each pay for 256 KiB; a
+/// thread keeps a reader of each size up to 64 KiB: `pool`).
 fn read_buffer_bytes(file_bytes: u64) -> usize {
     usize::try_from(file_bytes)
         .unwrap_or(usize::MAX)
         .saturating_add(1)
+        .checked_next_power_of_two()
+        .unwrap_or(usize::MAX)
         .clamp(pool::SMALL_BUFFER, READ_BUFFER_BYTES)
 }
 

@@ -1,8 +1,9 @@
-//! One CSV reader kept per thread for small files. Building a `csv::Reader` builds its
-//! parser's transition table (every state times every byte value, about 3,600 steps),
-//! which was a quarter of the scan of a 20-row file and 5 % of a rebuild of 10,000 of
-//! them. A kept reader is reset before it is kept (`seek_raw` to the start: parser state,
-//! line, position, end of file, read buffer), so no file sees anything of the one before.
+//! CSV readers kept per thread for files up to 64 KiB, one per read-buffer size. Building a
+//! `csv::Reader` builds its parser's transition table (every state times every byte value,
+//! about 3,600 steps), which was a quarter of the scan of a 20-row file and 5 % of a
+//! rebuild of 10,000 of them. A kept reader is reset before it is kept (`seek_raw` to the
+//! start: parser state, line, position, end of file, read buffer), so no file sees
+//! anything of the one before.
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -10,9 +11,15 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use super::digest::HashingReader;
 
-/// The read buffer of files under 8 KiB (`read_buffer_bytes`' smallest): only readers of
-/// this size are kept; a larger file's scan dwarfs building its reader.
+/// The read buffer of files under 8 KiB (`read_buffer_bytes`' smallest).
 pub(super) const SMALL_BUFFER: usize = 8 * 1024;
+
+/// Readers with a read buffer up to this size are kept (buffers are powers of two from
+/// [`SMALL_BUFFER`]: four sizes); a larger file's scan dwarfs building its reader.
+const KEPT_UP_TO: usize = 64 * 1024;
+
+/// How many readers a thread keeps: one of each size.
+const KEPT_PER_THREAD: usize = 4;
 
 /// The file being scanned, hashed as it is read; empty while the reader is kept.
 pub(super) struct Source(Option<HashingReader<File>>);
@@ -42,8 +49,8 @@ impl Seek for Source {
 }
 
 thread_local! {
-    /// The kept reader and its field delimiter.
-    static KEPT: RefCell<Option<(u8, csv::Reader<Source>)>> = const { RefCell::new(None) };
+    /// The kept readers, each with its field delimiter and read-buffer size.
+    static KEPT: RefCell<Vec<(u8, usize, csv::Reader<Source>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A reader of `hashing` that splits fields at `delimiter` with a read buffer of
@@ -53,13 +60,17 @@ pub(super) fn reader(
     delimiter: u8,
     capacity: usize,
 ) -> csv::Reader<Source> {
-    if capacity == SMALL_BUFFER {
-        let kept = KEPT.with(|k| k.borrow_mut().take());
-        if let Some((kept_delimiter, mut reader)) = kept {
-            if kept_delimiter == delimiter {
-                *reader.get_mut() = Source(Some(hashing));
-                return reader;
-            }
+    if capacity <= KEPT_UP_TO {
+        let kept = KEPT.with(|k| {
+            let mut kept = k.borrow_mut();
+            let at = kept
+                .iter()
+                .position(|(d, c, _)| (*d, *c) == (delimiter, capacity))?;
+            Some(kept.swap_remove(at).2)
+        });
+        if let Some(mut reader) = kept {
+            *reader.get_mut() = Source(Some(hashing));
+            return reader;
         }
     }
     csv::ReaderBuilder::new()
@@ -71,7 +82,7 @@ pub(super) fn reader(
 }
 
 /// The file's hashing reader back from `reader`, which is reset and kept for the thread's
-/// next small file.
+/// next file of its size (replacing the oldest kept one when the thread keeps enough).
 pub(super) fn finish(
     mut reader: csv::Reader<Source>,
     delimiter: u8,
@@ -79,8 +90,14 @@ pub(super) fn finish(
 ) -> Option<HashingReader<File>> {
     let hashing = reader.get_mut().0.take();
     let reset = reader.seek_raw(SeekFrom::Start(0), csv::Position::new());
-    if capacity == SMALL_BUFFER && reset.is_ok() {
-        KEPT.with(|k| *k.borrow_mut() = Some((delimiter, reader)));
+    if capacity <= KEPT_UP_TO && reset.is_ok() {
+        KEPT.with(|k| {
+            let mut kept = k.borrow_mut();
+            if kept.len() >= KEPT_PER_THREAD {
+                kept.remove(0);
+            }
+            kept.push((delimiter, capacity, reader));
+        });
     }
     hashing
 }

@@ -331,16 +331,28 @@ fn a_kept_reader_scans_the_next_file_as_a_new_one_would() {
         }
         format!("{:?}", (summary, problems))
     }
-    let next: &[u8] = b"a,n\nx,1\n\"q\"\"uoted\",2\ny,not a number\nz\n";
-    let fresh = std::thread::spawn(move || scanned(next)).join().unwrap();
-    for before in [
-        &b"a,n\nx,1\n\"cut off, 2\n"[..],
-        b"",
-        b"a,n\r\nlonger,3\r\nrows,4\r\nthan,5\r\nthe,6\r\nnext,7\r\n",
-        b"\xef\xbb\xbfa,n\nbom,8\n",
-    ] {
-        let _ = scanned(before);
-        assert_eq!(scanned(next), fresh, "after {before:?}");
+    let small: &[u8] = b"a,n\nx,1\n\"q\"\"uoted\",2\ny,not a number\nz\n";
+    // Over 16 KiB: a reader with a 32 KiB buffer, kept beside the 8 KiB one.
+    let mut larger = small.to_vec();
+    for n in 0..3000 {
+        larger.extend_from_slice(format!("r,{n}\n").as_bytes());
     }
-    assert!(fresh.contains("not a number"), "{fresh}");
+    let mut cut_off_larger = larger.clone();
+    cut_off_larger.extend_from_slice(b"\"never closed,9\n");
+    for next in [small, &larger[..]] {
+        let owned = next.to_vec();
+        let fresh = std::thread::spawn(move || scanned(&owned)).join().unwrap();
+        for before in [
+            &b"a,n\nx,1\n\"cut off, 2\n"[..],
+            b"",
+            b"a,n\r\nlonger,3\r\nrows,4\r\nthan,5\r\nthe,6\r\nnext,7\r\n",
+            b"\xef\xbb\xbfa,n\nbom,8\n",
+            &cut_off_larger,
+            &larger,
+        ] {
+            let _ = scanned(before);
+            assert_eq!(scanned(next), fresh, "after {} bytes", before.len());
+        }
+        assert!(fresh.contains("not a number"), "{fresh}");
+    }
 }
