@@ -38,8 +38,9 @@ pub struct SiteConfig {
     pub row_pages: bool,
     pub author: Party,
     pub publisher: Option<Party>,
-    /// Used by datasets that declare no license of their own.
-    pub license: Option<License>,
+    /// Used by datasets that declare no license of their own, which all point to this one
+    /// value (a catalog's slim copies each held a copy: about 190 bytes per dataset).
+    pub license: Option<std::sync::Arc<License>>,
     #[serde(default)]
     pub markdown: MarkdownSettings,
     /// Cell texts that mean "no value" in the datasets that declare no list of their own.

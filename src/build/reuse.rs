@@ -194,7 +194,7 @@ impl Reuse {
             return None;
         }
         let csv_display = record.csv_display.clone();
-        let loaded = record.into_loaded(texts)?;
+        let loaded = record.into_loaded(texts, site.config.license.as_ref())?;
         let dataset = loaded.dataset.as_ref()?;
         if dataset.slug != slug {
             return None;

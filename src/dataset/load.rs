@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::cache::ScanCache;
 use super::scan::{self, ChartColumns, CsvSummary};
@@ -389,11 +390,12 @@ fn license(
     config: &SiteConfig,
     display: &Path,
     problems: &mut Vec<Diagnostic>,
-) -> License {
+) -> Arc<License> {
     if let Some(license) = front
         .license
         .as_deref()
         .cloned()
+        .map(Arc::new)
         .or_else(|| config.license.clone())
     {
         return license;
@@ -402,12 +404,12 @@ fn license(
         Diagnostic::error(display, "the dataset has no license")
             .with_hint("add [license] to the front matter, or a default [license] to site.toml"),
     );
-    License {
+    Arc::new(License {
         id: None,
         name: String::new(),
         url: None,
         text: None,
-    }
+    })
 }
 
 /// What scanning the CSV gave: its paths, its summary when it could be read, and its

@@ -40,8 +40,8 @@ pub struct Dataset {
     /// which thousands stay until the build ends) share one empty value.
     pub body: std::sync::Arc<Body>,
     pub csv: CsvSummary,
-    /// The dataset's license, or the site's default.
-    pub license: License,
+    /// The dataset's license, or the site's default (shared with every dataset using it).
+    pub license: std::sync::Arc<License>,
     /// How many rows the page's table shows.
     pub table_rows: TableRows,
     /// Whether the rows past the cap get static row pages (see [`paging`]).

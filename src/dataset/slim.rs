@@ -152,7 +152,10 @@ impl Dataset {
             *chart = crate::content::ChartSpec::id_only(chart.id(), chart.kind);
         }
         front.charts.shrink_to_fit();
-        self.license.text = None;
+        // The site's shared license is not copied for this: only a text of the dataset's own.
+        if self.license.text.is_some() {
+            Arc::make_mut(&mut self.license).text = None;
+        }
         let csv = &mut self.csv;
         csv.header = Vec::new();
         csv.sha256.shrink_to_fit();

@@ -119,7 +119,7 @@ impl SlimRecord {
                 .collect(),
             draft: front.draft,
             csv: dataset.csv.clone(),
-            license: dataset.license.clone(),
+            license: License::clone(&dataset.license),
             table_rows: rows_limit(dataset.table_rows),
             row_pages: dataset.row_pages,
             related_places: dataset.related_places.clone(),
@@ -157,8 +157,13 @@ impl SlimRecord {
     }
 
     /// The slim dataset and its problems, as [`super::load`] and [`Dataset::slim`] made
-    /// them; `None` when a field does not read back (a damaged record).
-    pub fn into_loaded(self, texts: Option<&Arc<TextStore>>) -> Option<Loaded> {
+    /// them; `None` when a field does not read back (a damaged record). A license equal to
+    /// `site_license` (the site's default) points to it, as a loaded dataset's does.
+    pub fn into_loaded(
+        self,
+        texts: Option<&Arc<TextStore>>,
+        site_license: Option<&Arc<License>>,
+    ) -> Option<Loaded> {
         let date = |text: Option<String>| match text {
             Some(text) => text.parse::<toml::value::Datetime>().ok().map(Some),
             None => Some(None),
@@ -222,7 +227,10 @@ impl SlimRecord {
             front,
             body,
             csv,
-            license: self.license,
+            license: match site_license {
+                Some(shared) if **shared == self.license => Arc::clone(shared),
+                _ => Arc::new(self.license),
+            },
             table_rows: table_rows(self.table_rows),
             row_pages: self.row_pages,
             related_places: self.related_places,
@@ -260,7 +268,7 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let config = SiteConfig::load(root).unwrap();
         let folder = root.join(crate::layout::CONTENT_DATASETS);
-        let mut seen = 0;
+        let (mut seen, mut sharing, mut loaded_sharing) = (0, 0, 0);
         // One slim copy keeps its description in memory, its record's in a store (and
         // the other way round): both must read the same.
         let store = TextStore::new();
@@ -285,9 +293,19 @@ mod tests {
             assert_eq!(record.csv_display, csv_display);
             let text = serde_json::to_string(&record).unwrap();
             let back: SlimRecord = serde_json::from_str(&text).unwrap();
+            // The site's license shared again when it is the one recorded (by value: a
+            // dataset may name the same license itself).
+            let site_license = config.license.as_ref();
+            loaded_sharing +=
+                usize::from(site_license.is_some_and(|l| Arc::ptr_eq(l, &slim.license)));
+            let uses_site_license = site_license.is_some_and(|l| **l == *slim.license);
             let again = back
-                .into_loaded(store.as_ref().filter(|_| !stored_first))
+                .into_loaded(store.as_ref().filter(|_| !stored_first), site_license)
                 .unwrap();
+            let again_license = &again.dataset.as_ref().unwrap().license;
+            let shared = site_license.is_some_and(|l| Arc::ptr_eq(l, again_license));
+            assert_eq!(shared, uses_site_license, "{}", slim.slug);
+            sharing += usize::from(shared);
             assert_eq!(format!("{:?}", again.dataset.unwrap()), format!("{slim:?}"));
             assert_eq!(again.problems, problems);
             assert_eq!(
@@ -297,6 +315,55 @@ mod tests {
             seen += 1;
         }
         assert!(seen >= 4);
+        // The bundled site's datasets each name a license; one is the site's.
+        assert!(
+            sharing >= 1 && sharing >= loaded_sharing,
+            "{sharing} of {seen}"
+        );
+    }
+
+    /// Datasets without a license of their own point to the site's one value, loaded or
+    /// taken from their records.
+    #[test]
+    fn datasets_share_the_sites_license() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("content/datasets")).unwrap();
+        std::fs::create_dir_all(root.join("data/datasets")).unwrap();
+        std::fs::write(
+            root.join("site.toml"),
+            "title = \"T\"\nbase_url = \"https://example.org/\"\n[author]\nname = \"A\"\n[license]\nname = \"CC0 1.0\"\nurl = \"https://creativecommons.org/publicdomain/zero/1.0/\"\n",
+        )
+        .unwrap();
+        let config = SiteConfig::load(root).unwrap();
+        let site_license = config.license.as_ref().unwrap();
+        for slug in ["a", "b"] {
+            std::fs::write(
+                root.join(format!("content/datasets/{slug}.md")),
+                "+++\ntitle = \"T\"\nkicker = \"k\"\nheadline = \"H\"\nupdated = 2024-01-01\n[[columns]]\nname = \"v\"\ntitle = \"V\"\ntype = \"integer\"\ndescription = \"A value.\"\n+++\n\nA lede.\n\n## Method\n\nM.\n\n## Limits\n\nL.\n",
+            )
+            .unwrap();
+            std::fs::write(root.join(format!("data/datasets/{slug}.csv")), "v\n1\n").unwrap();
+            let path = root.join(format!("content/datasets/{slug}.md"));
+            let loaded = super::super::load(root, &path, &config, None);
+            let error = crate::diagnostics::Severity::Error;
+            assert!(
+                loaded.problems.iter().all(|p| p.severity != error),
+                "{:?}",
+                loaded.problems
+            );
+            let full = loaded.dataset.unwrap();
+            assert!(Arc::ptr_eq(&full.license, site_license), "{slug} loaded");
+            let csv_display = full.csv_display.clone();
+            let slim = full.slim(Vec::new(), None);
+            assert!(Arc::ptr_eq(&slim.license, site_license), "{slug} slim");
+            let record = SlimRecord::of(&slim, csv_display, &[]).unwrap();
+            let back = record.into_loaded(None, Some(site_license)).unwrap();
+            assert!(
+                Arc::ptr_eq(&back.dataset.unwrap().license, site_license),
+                "{slug} recalled"
+            );
+        }
     }
 
     #[test]
