@@ -178,19 +178,26 @@ impl BuildReport {
 pub struct CheckReport {
     /// Warnings: a build would succeed, but `check --strict` fails.
     pub warnings: Diagnostics,
+    /// Datasets taken from the records of the last build into the default output folder
+    /// (their Markdown, CSV and everything their pages depend on unchanged since), not
+    /// loaded and rendered again.
+    pub recalled: usize,
 }
 
 /// Runs every check of a build, rendering every page into a sink that keeps nothing, so
-/// whatever `build` rejects `check` rejects (`output` and `force` are not used). A site with
+/// whatever `build` rejects `check` rejects (`force` is not used). A dataset unchanged
+/// since the last build into `output` (same key) is taken from that build's record, its
+/// warnings with it, instead of being loaded and rendered again. A site with
 /// errors is an [`Error::Problems`] holding its warnings too, in the order they are shown;
 /// warnings alone are not a failure, so they come back in the report.
 pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
-    let diagnostics = flat::check(options);
+    let (diagnostics, recalled) = flat::check(options);
     if diagnostics.has_errors() {
         return Err(Error::Problems(diagnostics));
     }
     Ok(CheckReport {
         warnings: diagnostics,
+        recalled,
     })
 }
 

@@ -574,3 +574,74 @@ fn the_files_a_killed_build_left_are_removed_by_the_next() {
     assert_eq!(report.datasets, 1500);
     assert_same_as_clean(&root, &out, &report, "after a killed build");
 }
+
+/// `check` after a build takes each unchanged dataset from the build's record, its
+/// warnings with it: the same problems as a check that loads and renders everything; a
+/// dataset that changed is loaded again, and a template change leaves nothing recalled
+/// (a template that fails to render is still caught).
+#[test]
+fn check_takes_unchanged_datasets_from_the_last_builds_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let datasets = 30;
+    catalog::write_catalog(&root, datasets, "");
+    let placeholder = catalog::front_matter(4).replace(
+        "headline = \"Set number 4\"",
+        "headline = \"TODO: Set number 4\"",
+    );
+    catalog::write_dataset(&root, 4, &placeholder, "v\n4\n");
+    // Records are kept only of CSV files that had settled.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    // `check` reads the records of the default output folder.
+    build(&root, &root.join("public"), true);
+    let check =
+        |cache: bool| datapages::check(&datapages::BuildOptions::new(&root).scan_cache(cache));
+    let rendered = |result: Result<datapages::CheckReport, datapages::Error>| match result {
+        Ok(report) => report.warnings.render(false),
+        Err(error) => error.to_string(),
+    };
+    let everything = check(false).unwrap();
+    assert_eq!(everything.recalled, 0, "--no-cache loads everything");
+    let warm = check(true).unwrap();
+    assert_eq!(warm.recalled, datasets, "nothing changed since the build");
+    assert_eq!(
+        warm.warnings.render(false),
+        everything.warnings.render(false)
+    );
+    assert!(
+        warm.warnings.render(false).contains("TODO"),
+        "a recalled warning"
+    );
+    // A cell that breaks its column: that dataset is loaded again and the error reported.
+    let csv = root.join(format!("data/datasets/{}.csv", catalog::slug(7)));
+    std::fs::write(&csv, "v\nseven\n").unwrap();
+    let broken = rendered(check(true));
+    assert!(
+        broken.contains(&format!("{}.csv", catalog::slug(7))),
+        "{broken}"
+    );
+    assert_eq!(broken, rendered(check(false)));
+    std::fs::write(&csv, "v\n7\n").unwrap();
+    // A template that fails only when a dataset page renders: nothing is taken from a
+    // record made with other templates, so the failure is found.
+    std::fs::create_dir_all(root.join("templates")).unwrap();
+    let theme_page = datapages_theme_dataset_page();
+    std::fs::write(
+        root.join("templates/dataset.html"),
+        theme_page.replacen("{{", "{{ no_such_variable.field }}{{", 1),
+    )
+    .unwrap();
+    let failed = rendered(check(true));
+    assert!(failed.contains("no_such_variable"), "{failed}");
+    assert_eq!(failed, rendered(check(false)));
+}
+
+/// The built-in dataset page template, as `datapages eject` writes it.
+fn datapages_theme_dataset_page() -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    catalog::write_catalog(&site, 1, "");
+    let ejected = common::run(&["eject", "--root", site.to_str().unwrap()]);
+    assert!(ejected.status.success(), "{ejected:?}");
+    std::fs::read_to_string(site.join("templates/dataset.html")).unwrap()
+}

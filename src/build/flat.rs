@@ -141,21 +141,34 @@ fn write_pending(
 }
 
 /// `check`: a build into [`Discard`], so whatever `build` rejects `check` rejects
-/// (templates that fail only when rendering included), with the same flat memory.
-pub(super) fn check(options: &BuildOptions) -> Diagnostics {
+/// (templates that fail only when rendering included), with the same flat memory. A
+/// dataset whose inputs are those of the last build into the default output folder is
+/// taken from that build's record (`Reuse::for_check`), its warnings with it: it loaded
+/// and rendered without error then. Returns the problems and how many datasets were
+/// taken from records.
+pub(super) fn check(options: &BuildOptions) -> (Diagnostics, usize) {
+    let reuse = options
+        .scan_cache
+        .then(|| Reuse::for_check(options, &options.output_dir()));
+    let diagnostics = check_with(options, reuse.as_ref());
+    (diagnostics, reuse.as_ref().map_or(0, Reuse::recalled))
+}
+
+fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
     let texts = TextStore::new();
     let each = each_dataset(renderer.as_ref().ok(), &writer, false, None, texts.as_ref());
     let cache = options.active_scan_cache();
+    let recall = recall_dataset(renderer.as_ref().ok(), reuse, texts.as_ref());
     let (site, mut diagnostics, site_problems) = site::load_parts_with(
         &options.root,
         cache.as_ref(),
         &options.site_options(),
         &each,
-        &|_, _| None,
+        &recall,
     );
-    drop(each);
+    drop((each, recall));
     diagnostics.extend(site_problems);
     diagnostics.sort();
     let renderer = match renderer {

@@ -81,6 +81,8 @@ pub(super) struct Reuse {
     canonical_root: OnceLock<Option<PathBuf>>,
     /// What each dataset wrote (or, linked, its previous entry); None without a cache folder.
     recorded: Option<Mutex<spill::Spill>>,
+    /// Opened for `check` ([`Reuse::for_check`]): recall only, nothing linked or recorded.
+    check_only: bool,
     reused: AtomicUsize,
     /// Datasets among `reused` taken from their records, not loaded.
     recalled: AtomicUsize,
@@ -99,16 +101,36 @@ impl Reuse {
     /// runs without the cache (`--no-cache`): then nothing is reused, but what is written
     /// is still recorded.
     pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
-        let site_key = key::site_key(options);
-        let started = SystemTime::now();
         if let Some(dir) = manifest::ready_reuse_dir(&options.root) {
             tidy::tidy(&dir, &manifest::path(&options.root, output));
         }
+        let records_path = manifest::records_spill_path(&options.root, output);
+        let recorded = manifest::spill_path(&options.root, output)
+            .map(|path| Mutex::new(spill::Spill::create(path, records_path)));
+        Reuse::with_manifest(options, output, recorded)
+    }
+
+    /// For `check`, which writes nothing: the manifest of `output` read as [`Reuse::open`]
+    /// reads it, so that [`Reuse::recall`] takes each unchanged dataset from its record
+    /// (its warnings with it) instead of loading and rendering it again. Datasets with
+    /// `related` entries are loaded (their titles may have changed); nothing is recorded.
+    pub fn for_check(options: &BuildOptions, output: &Path) -> Reuse {
+        let mut reuse = Reuse::with_manifest(options, output, None);
+        reuse.check_only = true;
+        reuse
+    }
+
+    fn with_manifest(
+        options: &BuildOptions,
+        output: &Path,
+        recorded: Option<Mutex<spill::Spill>>,
+    ) -> Reuse {
+        let site_key = key::site_key(options);
+        let started = SystemTime::now();
         let previous = match options.scan_cache && site_key.is_some() {
             true => manifest::load(&options.root, output).unwrap_or_default(),
             false => manifest::Previous::default(),
         };
-        let records_path = manifest::records_spill_path(&options.root, output);
         Reuse {
             root: options.root.clone(),
             output: output.to_path_buf(),
@@ -123,8 +145,8 @@ impl Reuse {
             previous_titles: Mutex::default(),
             started,
             canonical_root: OnceLock::new(),
-            recorded: manifest::spill_path(&options.root, output)
-                .map(|path| Mutex::new(spill::Spill::create(path, records_path))),
+            recorded,
+            check_only: false,
             reused: AtomicUsize::new(0),
             recalled: AtomicUsize::new(0),
             rendered: AtomicUsize::new(0),
@@ -196,7 +218,7 @@ impl Reuse {
         let csv_display = record.csv_display.clone();
         let loaded = record.into_loaded(texts, site.config.license.as_ref())?;
         let dataset = loaded.dataset.as_ref()?;
-        if dataset.slug != slug {
+        if dataset.slug != slug || (self.check_only && !dataset.front.related.is_empty()) {
             return None;
         }
         if !dataset.front.related.is_empty() {
@@ -220,8 +242,11 @@ impl Reuse {
         if key != entry.key {
             return None;
         }
-        self.reused.fetch_add(1, Ordering::Relaxed);
         self.recalled.fetch_add(1, Ordering::Relaxed);
+        if self.check_only {
+            return Some(loaded);
+        }
+        self.reused.fetch_add(1, Ordering::Relaxed);
         self.push(slug, entry, Some(&bytes));
         self.remember_key(slug, &key);
         let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
