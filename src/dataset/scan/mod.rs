@@ -10,6 +10,7 @@
 mod cells;
 mod chart;
 mod digest;
+mod exact_sum;
 mod header;
 mod locate;
 mod pool;
@@ -258,7 +259,14 @@ fn scan_file(
         stamp,
         longest_cells: records.longest_cells,
         charts: records.charts,
-        profiles: records.profiles,
+        profiles: records
+            .profiles
+            .into_iter()
+            .map(|mut profile| {
+                profile.compact();
+                profile
+            })
+            .collect(),
     };
     diagnostics.extend(records.diagnostics);
     if summary.rows == 0 {

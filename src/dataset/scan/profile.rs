@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use super::exact_sum::ExactSum;
 use super::sketch::Sketch;
 use crate::dataset::schema::ColumnType;
 
@@ -107,50 +108,13 @@ impl TryFrom<StoredDistinct> for Distinct {
             ),
             None => None,
         };
-        let index = values
-            .iter()
-            .flatten()
-            .enumerate()
-            .map(|(i, v)| (v.0, i))
-            .collect();
+        // The index is made when a value is added (`Distinct::add`): a stored profile is
+        // only read.
         Ok(Distinct {
             values,
-            index,
+            index: HashMap::new(),
             sketch: stored.sketch,
         })
-    }
-}
-
-/// A sum of doubles without rounding: each value is an integer mantissa times a power of
-/// two, added into the integer bucket of its exponent (32 exponents a bucket). Stored as
-/// (bucket, decimal text) pairs of the buckets in use: JSON numbers stop at 64 bits.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(into = "Vec<(usize, String)>", try_from = "Vec<(usize, String)>")]
-struct ExactSum {
-    buckets: Vec<i128>,
-}
-
-impl From<ExactSum> for Vec<(usize, String)> {
-    fn from(sum: ExactSum) -> Self {
-        sum.buckets
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| **b != 0)
-            .map(|(i, b)| (i, b.to_string()))
-            .collect()
-    }
-}
-
-impl TryFrom<Vec<(usize, String)>> for ExactSum {
-    type Error = String;
-
-    fn try_from(stored: Vec<(usize, String)>) -> Result<Self, Self::Error> {
-        let mut sum = ExactSum::default();
-        for (i, text) in stored {
-            let value = text.parse::<i128>().map_err(|e| e.to_string())?;
-            *sum.buckets.get_mut(i).ok_or("no such bucket")? = value;
-        }
-        Ok(sum)
     }
 }
 
@@ -224,6 +188,21 @@ impl ColumnProfile {
         self.text.as_ref().is_some_and(|t| t.values.is_none())
     }
 
+    /// Drops what only adding more rows needs (the unused buckets of the exact sum, the
+    /// index of distinct values), once the scan is done: a page keeps its profiles while
+    /// `serve` runs. Adding or merging afterwards still gives the exact result.
+    pub fn compact(&mut self) {
+        if let Some(numbers) = &mut self.numbers {
+            numbers.sum.compact();
+        }
+        if let Some(text) = &mut self.text {
+            text.index = HashMap::new();
+            if let Some(values) = &mut text.values {
+                values.shrink_to_fit();
+            }
+        }
+    }
+
     /// Adds the profile of other rows of the same column: the result does not depend on
     /// which rows were read first.
     pub fn merge(&mut self, other: ColumnProfile) {
@@ -292,50 +271,13 @@ impl Numbers {
     fn merge(&mut self, other: Numbers) {
         self.count += other.count;
         self.extremes(other.min, &other.min_text, other.max, &other.max_text);
-        for (mine, theirs) in self.sum.buckets.iter_mut().zip(other.sum.buckets) {
-            *mine = mine.wrapping_add(theirs);
-        }
+        self.sum.merge(&other.sum);
         self.histogram.merge(other.histogram);
     }
 
     /// The arithmetic mean, from the exact sum (rounded once).
     pub fn mean(&self) -> f64 {
         self.sum.value() / self.count as f64
-    }
-}
-
-impl Default for ExactSum {
-    fn default() -> ExactSum {
-        ExactSum {
-            buckets: vec![0; 64],
-        }
-    }
-}
-
-impl ExactSum {
-    fn add(&mut self, x: f64) {
-        let bits = x.to_bits();
-        let biased = ((bits >> 52) & 0x7ff) as i64;
-        let fraction = (bits & ((1 << 52) - 1)) as i128;
-        // x = mantissa * 2^(shift - 1074), shift in 0..=2045.
-        let (mantissa, shift) = if biased == 0 {
-            (fraction, 0)
-        } else {
-            (fraction | (1 << 52), biased - 1)
-        };
-        let signed = if bits >> 63 == 1 { -mantissa } else { mantissa };
-        let bucket = (shift / 32) as usize;
-        self.buckets[bucket] = self.buckets[bucket].wrapping_add(signed << (shift % 32));
-    }
-
-    fn value(&self) -> f64 {
-        self.buckets
-            .iter()
-            .enumerate()
-            .rev()
-            .filter(|(_, b)| **b != 0)
-            .map(|(i, b)| *b as f64 * 2f64.powi(32 * i as i32 - 1074))
-            .sum()
     }
 }
 
@@ -430,6 +372,10 @@ impl Distinct {
             }
             return;
         };
+        // Dropped by `compact` (or never built, read from the cache): made again.
+        if self.index.len() != values.len() {
+            self.index = values.iter().enumerate().map(|(i, v)| (v.0, i)).collect();
+        }
         if let Some(&i) = self.index.get(&key) {
             values[i].1 += count;
         } else if values.len() < DISTINCT_CAP {

@@ -106,3 +106,49 @@ fn past_the_cap_distinct_values_are_estimated_and_halves_join_exactly() {
     let json = serde_json::to_string(&whole).unwrap();
     assert_eq!(serde_json::from_str::<ColumnProfile>(&json).unwrap(), whole);
 }
+
+/// A finished profile drops what only adding needs, and stays the same profile: equal,
+/// and adding or merging afterwards gives what it would have given whole.
+#[test]
+fn a_compact_profile_is_the_same_and_keeps_counting() {
+    let numbers: Vec<String> = (0..200)
+        .map(|i| format!("{}", i as f64 * 1.25 - 90.0))
+        .collect();
+    let words: Vec<String> = (0..200).map(|i| format!("w{}", i % 37)).collect();
+    for (cells, column_type) in [(&numbers, ColumnType::Number), (&words, ColumnType::String)] {
+        let all: Vec<&str> = cells.iter().map(String::as_str).collect();
+        let whole = profile(&all, column_type);
+        for cut in [0, 1, 100, 200] {
+            let mut head = profile(&all[..cut], column_type);
+            head.compact();
+            let mut tail = profile(&all[cut..], column_type);
+            tail.compact();
+            assert_eq!(
+                head,
+                profile(&all[..cut], column_type),
+                "compact is equal, cut {cut}"
+            );
+            let mut added = head.clone();
+            for c in &all[cut..] {
+                added.add(c, column_type, (hash(c) << 64) | u128::from(c.len() as u64));
+            }
+            assert_eq!(
+                added, whole,
+                "{column_type:?} added after compacting, cut {cut}"
+            );
+            head.merge(tail);
+            assert_eq!(
+                head, whole,
+                "{column_type:?} merged after compacting, cut {cut}"
+            );
+            if let (Some(a), Some(b)) = (&head.numbers, &whole.numbers) {
+                assert_eq!(a.mean().to_bits(), b.mean().to_bits());
+            }
+            if let (Some(a), Some(b)) = (&head.text, &whole.text) {
+                assert_eq!(a.most_common(5), b.most_common(5));
+                assert_eq!(a.count(), Some(37));
+                assert_eq!(b.count(), Some(37));
+            }
+        }
+    }
+}
