@@ -124,7 +124,58 @@ impl TryFrom<StoredDistinct> for Distinct {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Histogram {
     pub exponent: i32,
-    pub bins: BTreeMap<i64, u64>,
+    pub bins: Bins,
+}
+
+/// The bins in use, by number, in order: at most [`HISTOGRAM_BINS`] of them, so a sorted
+/// list (16 bytes a bin) rather than a B-tree (about a kilobyte for 20 bins, kept for each
+/// numeric column of every page `serve` holds). Stored as a map from bin to count.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Bins(Vec<(i64, u64)>);
+
+impl Bins {
+    /// Adds `count` to bin `key`.
+    fn add(&mut self, key: i64, count: u64) {
+        // Keys mostly arrive in order (coarsening walks them so): the last first.
+        if let Some(last) = self.0.last_mut().filter(|b| b.0 == key) {
+            last.1 += count;
+            return;
+        }
+        match self.0.binary_search_by_key(&key, |b| b.0) {
+            Ok(at) => self.0[at].1 += count,
+            Err(at) => self.0.insert(at, (key, count)),
+        }
+    }
+
+    /// The lowest and the highest bin in use.
+    pub fn ends(&self) -> Option<(i64, i64)> {
+        Some((self.0.first()?.0, self.0.last()?.0))
+    }
+
+    /// The count of bin `key` (0 when unused).
+    pub fn count(&self, key: i64) -> u64 {
+        self.0
+            .binary_search_by_key(&key, |b| b.0)
+            .map_or(0, |at| self.0[at].1)
+    }
+
+    /// The bins in use, lowest first.
+    pub fn iter(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
+        self.0.iter().copied()
+    }
+}
+
+impl Serialize for Bins {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Bins {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let map = BTreeMap::<i64, u64>::deserialize(deserializer)?;
+        Ok(Bins(map.into_iter().collect()))
+    }
 }
 
 impl ColumnProfile {
@@ -243,7 +294,7 @@ impl Numbers {
             sum: ExactSum::default(),
             histogram: Histogram {
                 exponent: FINEST_EXPONENT,
-                bins: BTreeMap::new(),
+                bins: Bins::default(),
             },
         };
         numbers.add(x, text);
@@ -303,8 +354,8 @@ impl Histogram {
         }
         let shift = (exponent - self.exponent).min(63) as u32;
         let old = std::mem::take(&mut self.bins);
-        for (key, count) in old {
-            *self.bins.entry(key >> shift).or_insert(0) += count;
+        for (key, count) in old.iter() {
+            self.bins.add(key >> shift, count);
         }
         self.exponent = exponent;
     }
@@ -313,7 +364,7 @@ impl Histogram {
     /// The widening is found from the two ends alone and done in one step (shifts
     /// compose: `(k >> a) >> b == k >> (a + b)`), not one doubling per pass over the bins.
     fn fit(&mut self) {
-        let (Some(&lo), Some(&hi)) = (self.bins.keys().next(), self.bins.keys().next_back()) else {
+        let Some((lo, hi)) = self.bins.ends() else {
             return;
         };
         let mut shift = 0;
@@ -325,7 +376,7 @@ impl Histogram {
 
     fn add(&mut self, x: f64) {
         self.coarsen(Histogram::finest_for(x));
-        *self.bins.entry(self.bin(x)).or_insert(0) += 1;
+        self.bins.add(self.bin(x), 1);
         self.fit();
     }
 
@@ -333,20 +384,20 @@ impl Histogram {
         let exponent = self.exponent.max(other.exponent);
         self.coarsen(exponent);
         other.coarsen(exponent);
-        for (key, count) in other.bins {
-            *self.bins.entry(key).or_insert(0) += count;
+        for (key, count) in other.bins.iter() {
+            self.bins.add(key, count);
         }
         self.fit();
     }
 
     /// The bins from the lowest to the highest, empty ones included: (lower edge, count).
     pub fn dense(&self) -> Vec<(f64, u64)> {
-        let (Some(lo), Some(hi)) = (self.bins.keys().next(), self.bins.keys().next_back()) else {
+        let Some((lo, hi)) = self.bins.ends() else {
             return Vec::new();
         };
         let width = power_of_two(self.exponent);
-        (*lo..=*hi)
-            .map(|k| (k as f64 * width, self.bins.get(&k).copied().unwrap_or(0)))
+        (lo..=hi)
+            .map(|k| (k as f64 * width, self.bins.count(k)))
             .collect()
     }
 
@@ -467,12 +518,33 @@ impl std::fmt::Debug for Distinct {
 mod tests {
     use super::*;
 
+    /// Bins added in any order come out sorted and summed, and are stored exactly as the
+    /// map they replaced was (the scan cache's entries stay readable).
+    #[test]
+    fn bins_are_a_sorted_map_and_store_as_one() {
+        let mut bins = Bins::default();
+        let mut map = BTreeMap::new();
+        for (key, count) in [(5, 1), (-3, 2), (5, 4), (0, 1), (-3, 1), (19, 7), (-40, 1)] {
+            bins.add(key, count);
+            *map.entry(key).or_insert(0u64) += count;
+        }
+        assert_eq!(
+            bins.iter().collect::<Vec<_>>(),
+            map.clone().into_iter().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            (bins.ends(), bins.count(5), bins.count(6)),
+            (Some((-40, 19)), 5, 0)
+        );
+        let stored = serde_json::to_string(&bins).unwrap();
+        assert_eq!(stored, serde_json::to_string(&map).unwrap());
+        assert_eq!(serde_json::from_str::<Bins>(&stored).unwrap(), bins);
+        assert_eq!(Bins::default().ends(), None);
+    }
+
     /// The widening as it was done before: one doubling of the bins per pass.
     fn fit_step_by_step(histogram: &mut Histogram) {
-        while let (Some(lo), Some(hi)) = (
-            histogram.bins.keys().next(),
-            histogram.bins.keys().next_back(),
-        ) {
+        while let Some((lo, hi)) = histogram.bins.ends() {
             if hi - lo < HISTOGRAM_BINS {
                 break;
             }
@@ -492,7 +564,7 @@ mod tests {
         for round in 0..300 {
             let mut one_step = Histogram {
                 exponent: FINEST_EXPONENT,
-                bins: BTreeMap::new(),
+                bins: Bins::default(),
             };
             let mut step_by_step = one_step.clone();
             let scale = power_of_two((next() % 80) as i32 - 40);
@@ -500,7 +572,7 @@ mod tests {
                 let x = ((next() % 2_000_001) as f64 - 1e6) * scale / 1e3;
                 for h in [&mut one_step, &mut step_by_step] {
                     h.coarsen(Histogram::finest_for(x));
-                    *h.bins.entry(h.bin(x)).or_insert(0) += 1;
+                    h.bins.add(h.bin(x), 1);
                 }
                 one_step.fit();
                 fit_step_by_step(&mut step_by_step);
