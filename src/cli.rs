@@ -201,7 +201,7 @@ pub fn run() -> ExitCode {
                     if !report.warnings.is_empty() {
                         // `check` is where every warning is listed.
                         let shown = crate::diagnostics::SHOWN_PER_WARNING;
-                        print_warnings(&report.warnings, color, shown);
+                        report.warnings.eprint_folded(color, shown);
                     }
                     println!("{}", report.summary());
                     ExitCode::SUCCESS
@@ -260,7 +260,7 @@ pub fn run() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Ok(report) => {
-                    print_warnings(&report.warnings, color, usize::MAX);
+                    report.warnings.eprint_folded(color, usize::MAX);
                     if strict {
                         ExitCode::from(1)
                     } else {
@@ -312,15 +312,4 @@ fn report(result: Result<String, Error>, color: bool) -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// Prints warnings to stderr one at a time (a catalog's can be tens of thousands) through
-/// one buffered lock, each warning in full at most `shown` times (the rest counted);
-/// a closed stderr is not a failure of the build.
-fn print_warnings(warnings: &crate::diagnostics::Diagnostics, color: bool, shown: usize) {
-    use std::io::Write as _;
-    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
-    let _ = warnings
-        .write_folded(color, shown, &mut err)
-        .and_then(|_| err.flush());
 }

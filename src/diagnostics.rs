@@ -323,12 +323,9 @@ impl Diagnostics {
 
     /// [`Diagnostics::render`] written one diagnostic at a time: the 20,000 warnings of a
     /// 10,000-dataset catalog rendered into one string added 5 MiB to the build's peak,
-    /// at its very end.
+    /// at its very end. Every warning in full ([`Diagnostics::write_folded`] folds none).
     pub fn write_to(&self, color: bool, out: &mut impl std::io::Write) -> std::io::Result<()> {
-        for diagnostic in &self.items {
-            writeln!(out, "{}", diagnostic.render(color))?;
-        }
-        writeln!(out, "{}", self.summary())
+        self.write_folded(color, usize::MAX, out)
     }
 }
 

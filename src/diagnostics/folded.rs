@@ -16,18 +16,19 @@ impl Diagnostics {
     /// (in the sorted order, so its first places) and a line counting the rest; errors
     /// are always shown. The summary line counts everything.
     pub fn write_folded(&self, color: bool, shown: usize, out: &mut impl Write) -> io::Result<()> {
-        // Each warning in the order first met, with how many times it occurs.
-        let mut kinds: Vec<(&str, Option<&str>, usize)> = Vec::new();
+        // Each warning's message in the order first met, with how many times it occurs;
+        // `index` finds it by message and hint.
+        let mut kinds: Vec<(&str, usize)> = Vec::new();
         let mut index: HashMap<(&str, Option<&str>), usize> = HashMap::new();
         for diagnostic in &self.items {
             if diagnostic.severity == Severity::Warning {
                 let key = (diagnostic.message.as_ref(), diagnostic.hint.as_deref());
                 let at = *index.entry(key).or_insert_with(|| {
-                    kinds.push((key.0, key.1, 0));
+                    kinds.push((key.0, 0));
                     kinds.len() - 1
                 });
-                kinds[at].2 += 1;
-                if kinds[at].2 > shown {
+                kinds[at].1 += 1;
+                if kinds[at].1 > shown {
                     continue;
                 }
             }
@@ -38,8 +39,8 @@ impl Diagnostics {
         } else {
             ("", "")
         };
-        let folded = kinds.iter().any(|k| k.2 > shown);
-        for (message, _, count) in kinds.into_iter().filter(|k| k.2 > shown) {
+        let folded = kinds.iter().any(|k| k.1 > shown);
+        for (message, count) in kinds.into_iter().filter(|k| k.1 > shown) {
             let more = count - shown;
             writeln!(
                 out,
@@ -54,6 +55,15 @@ impl Diagnostics {
             )?;
         }
         writeln!(out, "{}", self.summary())
+    }
+
+    /// [`Diagnostics::write_folded`] to stderr through one buffered lock (a catalog's
+    /// warnings can be tens of thousands); a closed stderr is not a failure of the build.
+    pub fn eprint_folded(&self, color: bool, shown: usize) {
+        let mut err = io::BufWriter::new(io::stderr().lock());
+        let _ = self
+            .write_folded(color, shown, &mut err)
+            .and_then(|_| err.flush());
     }
 }
 

@@ -219,13 +219,8 @@ fn rebuild(
 
 /// The whole site's warnings, each at most a few times in full (`Diagnostics::write_folded`).
 fn print_warnings(warnings: &Diagnostics, color: bool) {
-    use std::io::Write as _;
     if !warnings.is_empty() {
-        let mut err = std::io::BufWriter::new(std::io::stderr().lock());
-        let shown = crate::diagnostics::SHOWN_PER_WARNING;
-        let _ = warnings
-            .write_folded(color, shown, &mut err)
-            .and_then(|_| err.flush());
+        warnings.eprint_folded(color, crate::diagnostics::SHOWN_PER_WARNING);
     }
 }
 
