@@ -8,6 +8,7 @@ use std::path::Path;
 
 use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::DatasetFrontMatter;
+use crate::dataset::scan::pool::KeptReaders;
 use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
 use crate::text::escape_html_into;
 
@@ -164,19 +165,15 @@ thread_local! {
     /// Readers of finished streams, reset, with their field delimiter. Building a
     /// `csv::Reader` builds its parser's transition table (about 3,600 steps) and zeroes
     /// its buffer: 2 % of a build of 10,000 small datasets, one per page.
-    static KEPT_READERS: std::cell::RefCell<Vec<(u8, csv::Reader<KeptFile>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static KEPT_READERS: std::cell::RefCell<KeptReaders<KeptFile>> =
+        const { std::cell::RefCell::new(KeptReaders::new(KEPT_PER_THREAD)) };
 }
 
 impl RowStream {
     /// Opens `path` (fields split on `delimiter`) and reads past its header.
     pub fn open(path: &Path, delimiter: u8) -> io::Result<RowStream> {
         let file = File::open(path)?;
-        let kept = KEPT_READERS.with(|kept| {
-            let mut kept = kept.borrow_mut();
-            let at = kept.iter().position(|(d, _)| *d == delimiter)?;
-            Some(kept.swap_remove(at).1)
-        });
+        let kept = KEPT_READERS.with(|kept| kept.borrow_mut().take(delimiter, CHUNK_BYTES));
         let reader = match kept {
             Some(mut reader) => {
                 *reader.get_mut() = KeptFile(Some(file));
@@ -248,12 +245,7 @@ impl Drop for RowStream {
         if rewound.is_err() {
             return;
         }
-        KEPT_READERS.with(|kept| {
-            let mut kept = kept.borrow_mut();
-            if kept.len() < KEPT_PER_THREAD {
-                kept.push((self.delimiter, reader));
-            }
-        });
+        KEPT_READERS.with(|kept| kept.borrow_mut().keep(self.delimiter, CHUNK_BYTES, reader));
     }
 }
 

@@ -13,7 +13,7 @@ mod digest;
 mod exact_sum;
 mod header;
 mod locate;
-mod pool;
+pub(crate) mod pool;
 mod problems;
 mod profile;
 mod records;

@@ -48,9 +48,49 @@ impl Seek for Source {
     }
 }
 
+/// The CSV readers one thread keeps between files (the scan's here, the dataset page's
+/// rows in `render::table_rows`), each under its field delimiter and read-buffer size:
+/// at most `limit`, the oldest given up first. Whoever keeps a reader rewinds it first.
+pub(crate) struct KeptReaders<R> {
+    readers: Vec<((u8, usize), csv::Reader<R>)>,
+    limit: usize,
+}
+
+impl<R> KeptReaders<R> {
+    pub(crate) const fn new(limit: usize) -> Self {
+        KeptReaders {
+            readers: Vec::new(),
+            limit,
+        }
+    }
+
+    /// A kept reader for fields split at `delimiter` with a `capacity`-byte buffer.
+    pub(crate) fn take(&mut self, delimiter: u8, capacity: usize) -> Option<csv::Reader<R>> {
+        let at = self
+            .readers
+            .iter()
+            .position(|(key, _)| *key == (delimiter, capacity))?;
+        Some(self.readers.remove(at).1)
+    }
+
+    /// Whether no reader is kept.
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.readers.is_empty()
+    }
+
+    /// Keeps `reader`, already rewound, for the next file of its kind.
+    pub(crate) fn keep(&mut self, delimiter: u8, capacity: usize, reader: csv::Reader<R>) {
+        if self.readers.len() >= self.limit {
+            self.readers.remove(0);
+        }
+        self.readers.push(((delimiter, capacity), reader));
+    }
+}
+
 thread_local! {
-    /// The kept readers, each with its field delimiter and read-buffer size.
-    static KEPT: RefCell<Vec<(u8, usize, csv::Reader<Source>)>> = const { RefCell::new(Vec::new()) };
+    /// The scan's kept readers.
+    static KEPT: RefCell<KeptReaders<Source>> = const { RefCell::new(KeptReaders::new(KEPT_PER_THREAD)) };
 }
 
 /// A reader of `hashing` that splits fields at `delimiter` with a read buffer of
@@ -61,14 +101,7 @@ pub(super) fn reader(
     capacity: usize,
 ) -> csv::Reader<Source> {
     if capacity <= KEPT_UP_TO {
-        let kept = KEPT.with(|k| {
-            let mut kept = k.borrow_mut();
-            let at = kept
-                .iter()
-                .position(|(d, c, _)| (*d, *c) == (delimiter, capacity))?;
-            Some(kept.swap_remove(at).2)
-        });
-        if let Some(mut reader) = kept {
+        if let Some(mut reader) = KEPT.with(|k| k.borrow_mut().take(delimiter, capacity)) {
             *reader.get_mut() = Source(Some(hashing));
             return reader;
         }
@@ -91,13 +124,7 @@ pub(super) fn finish(
     let hashing = reader.get_mut().0.take();
     let reset = reader.seek_raw(SeekFrom::Start(0), csv::Position::new());
     if capacity <= KEPT_UP_TO && reset.is_ok() {
-        KEPT.with(|k| {
-            let mut kept = k.borrow_mut();
-            if kept.len() >= KEPT_PER_THREAD {
-                kept.remove(0);
-            }
-            kept.push((delimiter, capacity, reader));
-        });
+        KEPT.with(|k| k.borrow_mut().keep(delimiter, capacity, reader));
     }
     hashing
 }
