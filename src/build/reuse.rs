@@ -207,6 +207,9 @@ impl Reuse {
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
         let record: SlimRecord = serde_json::from_slice(&bytes).ok()?;
+        if self.check_only && record.has_related() {
+            return None;
+        }
         let root = self
             .canonical_root
             .get_or_init(|| confine::canonical_root(&self.root).ok())
@@ -218,7 +221,7 @@ impl Reuse {
         let csv_display = record.csv_display.clone();
         let loaded = record.into_loaded(texts, site.config.license.as_ref())?;
         let dataset = loaded.dataset.as_ref()?;
-        if dataset.slug != slug || (self.check_only && !dataset.front.related.is_empty()) {
+        if dataset.slug != slug {
             return None;
         }
         if !dataset.front.related.is_empty() {

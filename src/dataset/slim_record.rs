@@ -149,6 +149,11 @@ impl SlimRecord {
         &self.title
     }
 
+    /// Whether the dataset lists others under `related` (its page shows their titles).
+    pub fn has_related(&self) -> bool {
+        !self.related.is_empty()
+    }
+
     pub fn csv_unchanged(&self, root_canonical: &Path, markdown_path: &Path) -> bool {
         self.markdown_path == markdown_path
             && confine::resolve_file(root_canonical, &self.csv_display)

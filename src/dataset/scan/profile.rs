@@ -247,10 +247,7 @@ impl ColumnProfile {
             numbers.sum.compact();
         }
         if let Some(text) = &mut self.text {
-            text.index = HashMap::new();
-            if let Some(values) = &mut text.values {
-                values.shrink_to_fit();
-            }
+            text.compact();
         }
     }
 
@@ -435,6 +432,14 @@ impl Distinct {
         } else {
             self.start_sketch();
             self.add(key, count, text);
+        }
+    }
+
+    /// Without the index (made again by the next `add`) and the values' spare room.
+    fn compact(&mut self) {
+        self.index = HashMap::new();
+        if let Some(values) = &mut self.values {
+            values.shrink_to_fit();
         }
     }
 
