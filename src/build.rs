@@ -71,6 +71,7 @@ impl BuildOptions {
             base_url: self.base_url.clone(),
             drafts: self.drafts,
             date: self.date.clone(),
+            fold_warnings: None,
         }
     }
 
@@ -143,7 +144,9 @@ pub struct BuildReport {
     /// The previous output was updated in place (few datasets changed) instead of being
     /// replaced by a new folder.
     pub in_place: bool,
-    /// Warnings found along the way (errors stop the build).
+    /// Warnings found along the way (errors stop the build): of each warning (same
+    /// message and hint), the first places `build` shows, and a count of all
+    /// ([`Diagnostics::folding`]; `check` keeps every one).
     pub warnings: Diagnostics,
 }
 

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 mod error;
 mod folded;
+mod kept;
 pub use error::Error;
 pub use folded::SHOWN_PER_WARNING;
 
@@ -229,6 +230,8 @@ fn shorten_for_display(text: &str, column: usize) -> ShownLine {
 #[derive(Debug, Default, Clone)]
 pub struct Diagnostics {
     items: Vec<Diagnostic>,
+    /// Set by [`Diagnostics::folding`]: which warnings are kept, and how many there were.
+    kept: Option<Box<kept::Kept>>,
 }
 
 impl Diagnostics {
@@ -239,21 +242,34 @@ impl Diagnostics {
 
     /// Adds one problem.
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        self.items.push(diagnostic);
+        match &mut self.kept {
+            Some(kept) => {
+                let order = kept.next_order();
+                kept.push(&mut self.items, diagnostic, order);
+            }
+            None => self.items.push(diagnostic),
+        }
     }
 
     /// Room for `more` problems at once (a catalog's warnings number in the tens of
     /// thousands: growing one doubling at a time holds two copies at the build's peak).
+    /// Nothing when folding: most are only counted.
     pub fn reserve(&mut self, more: usize) {
-        self.items.reserve_exact(more);
+        if self.kept.is_none() {
+            self.items.reserve_exact(more);
+        }
     }
 
     /// Adds problems, in their order.
     pub fn extend(&mut self, other: impl IntoIterator<Item = Diagnostic>) {
-        self.items.extend(other);
+        match self.kept {
+            Some(_) => other.into_iter().for_each(|d| self.push(d)),
+            None => self.items.extend(other),
+        }
     }
 
-    /// Every problem, in the order found (or sorted, after [`Diagnostics::sort`]).
+    /// Every problem kept (all of them unless [`Diagnostics::folding`]), in the order
+    /// found (or sorted, after [`Diagnostics::sort`]).
     pub fn items(&self) -> &[Diagnostic] {
         &self.items
     }
@@ -268,9 +284,18 @@ impl Diagnostics {
         self.count(Severity::Error)
     }
 
-    /// How many problems do not.
+    /// How many problems do not (kept or not).
     pub fn warning_count(&self) -> usize {
-        self.count(Severity::Warning)
+        match &self.kept {
+            Some(kept) => kept.warnings(),
+            None => self.count(Severity::Warning),
+        }
+    }
+
+    /// How many places in all the warning at `item` of [`Diagnostics::items`] has, when
+    /// folding (kept or not).
+    fn places_of(&self, item: usize) -> Option<usize> {
+        self.kept.as_ref()?.total_of(item)
     }
 
     /// Whether any problem stops the build.
@@ -293,13 +318,25 @@ impl Diagnostics {
             (&d.file, d.line.unwrap_or(0), d.column.unwrap_or(0))
         }
         let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by(|&a, &b| key(&items[a]).cmp(&key(&items[b])));
+        match &mut self.kept {
+            Some(kept) => {
+                order.sort_by(|&a, &b| kept.key_of(items, a).cmp(&kept.key_of(items, b)));
+                kept.rearrange(&order);
+            }
+            None => order.sort_by(|&a, &b| key(&items[a]).cmp(&key(&items[b]))),
+        }
         apply_order(items, &mut order);
     }
 
     /// "3 errors, 1 warning in 2 files".
     pub fn summary(&self) -> String {
-        let files: BTreeSet<&Path> = self.items.iter().map(|d| d.file.as_path()).collect();
+        let files = match &self.kept {
+            Some(kept) => kept.file_count(),
+            None => {
+                let files: BTreeSet<&Path> = self.items.iter().map(|d| d.file.as_path()).collect();
+                files.len()
+            }
+        };
         let errors = self.error_count();
         let warnings = self.warning_count();
         format!(
@@ -308,8 +345,8 @@ impl Diagnostics {
             plural(errors, "error", "errors"),
             warnings,
             plural(warnings, "warning", "warnings"),
-            files.len(),
-            plural(files.len(), "file", "files")
+            files,
+            plural(files, "file", "files")
         )
     }
 
@@ -333,10 +370,12 @@ impl FromIterator<Diagnostic> for Diagnostics {
     fn from_iter<I: IntoIterator<Item = Diagnostic>>(iter: I) -> Self {
         Diagnostics {
             items: iter.into_iter().collect(),
+            kept: None,
         }
     }
 }
 
+/// Every kept problem (the counts of folded warnings stay behind).
 impl IntoIterator for Diagnostics {
     type Item = Diagnostic;
     type IntoIter = std::vec::IntoIter<Diagnostic>;

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -184,7 +184,10 @@ pub fn load_parts_with(
     each: &EachDataset,
     recall: &RecallDataset,
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
-    let mut diagnostics = Diagnostics::new();
+    let mut diagnostics = match options.fold_warnings {
+        Some(shown) => Diagnostics::folding(shown),
+        None => Diagnostics::new(),
+    };
     let none = Diagnostics::new();
     if let Some(problem) = site_toml_problem(root) {
         diagnostics.push(problem);
@@ -224,10 +227,16 @@ pub fn load_parts_with(
     // Each dataset goes into its `Arc` as soon as it is loaded, so the list collected from
     // the threads holds pointers, not whole datasets (three copies of it exist briefly).
     type Placed = (Option<Arc<Dataset>>, Vec<Diagnostic>, Option<String>);
+    // Folding, each dataset's problems go in as soon as it is done (most are only counted),
+    // numbered by its place in the file list so they sort as if loaded in that order.
+    let folding = diagnostics.is_folding();
+    let first_batch = diagnostics.reserve_batches(found.dataset_files.len());
+    let shared = Mutex::new(std::mem::take(&mut diagnostics));
     let loaded: Vec<Placed> = found
         .dataset_files
         .par_iter()
-        .map(|path| {
+        .enumerate()
+        .map(|(n, path)| {
             let (loaded, recalled) = match recall(&frame, path) {
                 Some(loaded) => (loaded, true),
                 None => (dataset::load(root, path, &config, cache), false),
@@ -240,9 +249,19 @@ pub fn load_parts_with(
                 true => loaded,
                 false => each(&frame, loaded),
             };
-            (loaded.dataset.map(Arc::new), loaded.problems, None)
+            let problems = match folding {
+                true => {
+                    let batch = first_batch + n as u64;
+                    let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    shared.push_batch(batch, loaded.problems);
+                    Vec::new()
+                }
+                false => loaded.problems,
+            };
+            (loaded.dataset.map(Arc::new), problems, None)
         })
         .collect();
+    let mut diagnostics = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
     let mut left_out = Vec::new();
     let mut datasets = Vec::with_capacity(loaded.len());
     diagnostics.reserve(loaded.iter().map(|(_, problems, _)| problems.len()).sum());
@@ -252,9 +271,18 @@ pub fn load_parts_with(
         left_out.extend(draft);
     }
     left_out.sort();
-    let (site, mut site_problems) = Site::assemble(root, config, datasets, pages, home);
+    // Folding, the problems of the whole site join the one list (found after the files').
+    let into = match folding {
+        true => std::mem::take(&mut diagnostics),
+        false => Diagnostics::new(),
+    };
+    let (site, mut site_problems) =
+        Site::assemble_checking(root, config, datasets, pages, home, &|_| true, into);
     drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
-    (Some(site), diagnostics, site_problems)
+    match folding {
+        true => (Some(site), site_problems, none),
+        false => (Some(site), diagnostics, site_problems),
+    }
 }
 
 /// site.toml is read only when it is a regular file inside the site folder (it may be a
@@ -289,20 +317,11 @@ pub fn static_files(root: &Path) -> confine::Walk {
 
 impl Site {
     /// Puts loaded parts together and runs the checks that span datasets (related slugs,
-    /// tag spellings, description lengths). Used by full and incremental builds alike.
-    pub fn assemble(
-        root: &Path,
-        config: SiteConfig,
-        datasets: Vec<Arc<Dataset>>,
-        pages: Vec<Page>,
-        home: Option<Page>,
-    ) -> (Site, Diagnostics) {
-        Site::assemble_checking(root, config, datasets, pages, home, &|_| true)
-    }
-
-    /// [`Site::assemble`], with the checks of one dataset alone (its description and
-    /// dates, see [`Site::dataset_problems`]) run only for the datasets `check` names: a
-    /// `serve` rebuild checks the datasets it read again, not 10,000 others per keystroke.
+    /// tag spellings, description lengths), adding their problems to `diagnostics`. Used
+    /// by full and incremental builds alike. The checks of one dataset alone (its
+    /// description and dates, see [`Site::dataset_problems`]) run only for the datasets
+    /// `check` names: a `serve` rebuild checks the datasets it read again, not 10,000
+    /// others per keystroke.
     pub fn assemble_checking(
         root: &Path,
         config: SiteConfig,
@@ -310,8 +329,8 @@ impl Site {
         mut pages: Vec<Page>,
         home: Option<Page>,
         check: &dyn Fn(&Dataset) -> bool,
+        mut diagnostics: Diagnostics,
     ) -> (Site, Diagnostics) {
-        let mut diagnostics = Diagnostics::new();
         datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         check_related(root, &datasets, &mut diagnostics);
@@ -328,7 +347,9 @@ impl Site {
             tags,
             default_date: None,
         };
-        diagnostics.extend(site.dataset_problems(check));
+        // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
+        // counted, never held as a list.
+        check_descriptions(site.datasets.iter().filter(|d| check(d)), &mut diagnostics);
         (site, diagnostics)
     }
 

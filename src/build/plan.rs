@@ -167,6 +167,7 @@ impl Session {
             pages,
             home,
             &|d| changed_slugs.contains(&d.slug),
+            Diagnostics::new(),
         );
         site.default_date = self.site.default_date.clone();
         // The problems of files this rebuild did not read are those of the last successful

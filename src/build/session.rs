@@ -130,10 +130,16 @@ impl Session {
             texts.as_ref(),
         );
         let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref(), texts.as_ref());
+        // A build shows the first places of each warning and counts the rest, so it keeps
+        // no more; a kept session needs every problem of every file again.
+        let site_options = site::LoadOptions {
+            fold_warnings: (!keep).then_some(crate::diagnostics::SHOWN_PER_WARNING),
+            ..options.site_options()
+        };
         let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
             &options.root,
             options.active_scan_cache().as_ref(),
-            &options.site_options(),
+            &site_options,
             &each,
             &recall,
         );

@@ -16,19 +16,22 @@ impl Diagnostics {
     /// (in the sorted order, so its first places) and a line counting the rest; errors
     /// are always shown. The summary line counts everything.
     pub fn write_folded(&self, color: bool, shown: usize, out: &mut impl Write) -> io::Result<()> {
-        // Each warning's message in the order first met, with how many times it occurs;
-        // `index` finds it by message and hint.
-        let mut kinds: Vec<(&str, usize)> = Vec::new();
+        // Each warning's message in the order first met, with how many times it occurs
+        // among the items and in all (more, when only the first places were kept:
+        // `Diagnostics::folding`); `index` finds it by message and hint.
+        let mut kinds: Vec<(&str, usize, usize)> = Vec::new();
         let mut index: HashMap<(&str, Option<&str>), usize> = HashMap::new();
-        for diagnostic in &self.items {
+        for (at, diagnostic) in self.items.iter().enumerate() {
             if diagnostic.severity == Severity::Warning {
                 let key = (diagnostic.message.as_ref(), diagnostic.hint.as_deref());
-                let at = *index.entry(key).or_insert_with(|| {
-                    kinds.push((key.0, 0));
+                let kind = *index.entry(key).or_insert_with(|| {
+                    kinds.push((key.0, 0, 0));
                     kinds.len() - 1
                 });
-                kinds[at].1 += 1;
-                if kinds[at].1 > shown {
+                let (_, seen, places) = &mut kinds[kind];
+                *seen += 1;
+                *places = self.places_of(at).unwrap_or(*seen);
+                if *seen > shown {
                     continue;
                 }
             }
@@ -39,9 +42,13 @@ impl Diagnostics {
         } else {
             ("", "")
         };
-        let folded = kinds.iter().any(|k| k.1 > shown);
-        for (message, count) in kinds.into_iter().filter(|k| k.1 > shown) {
-            let more = count - shown;
+        let mut folded = false;
+        for (message, seen, places) in kinds {
+            let more = places - seen.min(shown);
+            if more == 0 {
+                continue;
+            }
+            folded = true;
             writeln!(
                 out,
                 "{bold}note{reset}: the same warning in {more} more {}: {message}",
