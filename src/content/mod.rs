@@ -18,6 +18,7 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use thin_vec::ThinVec;
 
 use serde::Deserialize;
 
@@ -118,22 +119,22 @@ pub struct DatasetFrontMatter {
     pub delimiter: Option<String>,
     /// Cell texts that mean "no value" in every column (Table Schema `missingValues`);
     /// the site's list when absent. The load fills it in from site.toml.
-    pub missing_values: Option<Vec<String>>,
+    pub missing_values: Option<ThinVec<String>>,
     #[serde(default)]
-    pub tags: Vec<String>,
+    pub tags: ThinVec<String>,
     /// Concepts of a theme vocabulary (e.g. the EU data themes), for DCAT catalogs.
     #[serde(default)]
-    pub themes: Vec<Theme>,
+    pub themes: ThinVec<Theme>,
     #[serde(default)]
-    pub related: Vec<String>,
+    pub related: ThinVec<String>,
     pub created: Option<toml::value::Datetime>,
     pub updated: Option<toml::value::Datetime>,
     pub version: Option<String>,
     /// The change history, `[[changes]]` entries (date, version, what changed).
     #[serde(default)]
-    pub changes: Vec<Change>,
+    pub changes: ThinVec<Change>,
     #[serde(default)]
-    pub primary_key: Vec<String>,
+    pub primary_key: ThinVec<String>,
     pub table_rows: Option<TableRows>,
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
@@ -143,17 +144,17 @@ pub struct DatasetFrontMatter {
     /// front matter of thousands of slim copies stays until the build ends.
     pub license: Option<Box<License>>,
     #[serde(default)]
-    pub sources: Vec<Source>,
-    pub columns: Vec<ColumnSpec>,
+    pub sources: ThinVec<Source>,
+    pub columns: ThinVec<ColumnSpec>,
     /// Charts drawn from the table at build time, in the author's order.
     #[serde(default)]
-    pub charts: Vec<ChartSpec>,
+    pub charts: ThinVec<ChartSpec>,
     /// Built by `serve` and `build --drafts` only; absent from every listing otherwise.
     #[serde(default)]
     pub draft: bool,
     /// Numbers of the prose that are not data (`check` does not look for them in a table).
     #[serde(default)]
-    pub numbers_not_data: Vec<String>,
+    pub numbers_not_data: ThinVec<String>,
 }
 
 /// What a chart draws: its shape decides which columns it needs.

@@ -7,6 +7,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use thin_vec::ThinVec;
+
 use super::cache::ScanCache;
 use super::scan::{self, ChartColumns, CsvSummary};
 use super::{charts, columns, data_path, is_valid_slug, Dataset};
@@ -87,7 +89,7 @@ fn load_into(
 
     columns::check_dialect(&front, &locator, problems);
     if front.missing_values.is_none() {
-        front.missing_values.clone_from(&config.missing_values);
+        front.missing_values = config.missing_values.clone().map(ThinVec::from);
     }
     let source_ids = columns::source_ids(&front, &locator, problems);
     let documented = columns::compile_columns(&front, &locator, problems);
@@ -157,7 +159,7 @@ fn load_into(
         &mut figure_html,
         problems,
     );
-    let related_places = (0..front.related.len())
+    let related_places: ThinVec<_> = (0..front.related.len())
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
     let (dataset_links, page_links) = site_links(&body, text, split.body_offset);
@@ -174,11 +176,11 @@ fn load_into(
         table_rows,
         row_pages,
         related_places,
-        figures,
+        figures: figures.into(),
         quoted_datasets,
         figure_html: std::sync::Arc::new(figure_html),
-        dataset_links,
-        page_links,
+        dataset_links: dataset_links.into(),
+        page_links: page_links.into(),
         metadata_digests: Box::default(),
         slim_description: None,
         slim_columns: 0,

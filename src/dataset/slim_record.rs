@@ -8,6 +8,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use thin_vec::ThinVec;
+
 use serde::{Deserialize, Serialize};
 
 use super::kept_text::{KeptText, TextStore};
@@ -102,13 +104,13 @@ impl SlimRecord {
             headline: front.headline.clone(),
             temporal_coverage: front.temporal_coverage.clone(),
             delimiter: front.delimiter.clone(),
-            tags: front.tags.clone(),
+            tags: front.tags.to_vec(),
             themes: front
                 .themes
                 .iter()
                 .map(|t| (t.iri.clone(), t.label.clone()))
                 .collect(),
-            related: front.related.clone(),
+            related: front.related.to_vec(),
             created: front.created.as_ref().map(ToString::to_string),
             updated: front.updated.as_ref().map(ToString::to_string),
             version: front.version.clone(),
@@ -122,10 +124,10 @@ impl SlimRecord {
             license: License::clone(&dataset.license),
             table_rows: rows_limit(dataset.table_rows),
             row_pages: dataset.row_pages,
-            related_places: dataset.related_places.clone(),
+            related_places: dataset.related_places.to_vec(),
             quoted_datasets: dataset.quoted_datasets.clone(),
-            dataset_links: dataset.dataset_links.clone(),
-            page_links: dataset.page_links.clone(),
+            dataset_links: dataset.dataset_links.to_vec(),
+            page_links: dataset.page_links.to_vec(),
             metadata_digests: dataset
                 .metadata_digests
                 .iter()
@@ -187,27 +189,27 @@ impl SlimRecord {
             data: None,
             delimiter: self.delimiter,
             missing_values: None,
-            tags: self.tags,
+            tags: self.tags.into(),
             themes: self
                 .themes
                 .into_iter()
                 .map(|(iri, label)| Theme { iri, label })
                 .collect(),
-            related: self.related,
+            related: self.related.into(),
             created: date(self.created)?,
             updated: date(self.updated)?,
             version: self.version,
-            changes: Vec::new(),
-            primary_key: Vec::new(),
+            changes: ThinVec::new(),
+            primary_key: ThinVec::new(),
             table_rows: self.front_table_rows.map(table_rows),
             row_pages: self.front_row_pages,
             table_note: None,
             license: None,
-            sources: Vec::new(),
-            columns: Vec::new(),
-            charts,
+            sources: ThinVec::new(),
+            columns: ThinVec::new(),
+            charts: charts.into(),
             draft: self.draft,
-            numbers_not_data: Vec::new(),
+            numbers_not_data: ThinVec::new(),
         };
         let mut csv = self.csv;
         csv.stamp = Some(self.csv_stamp);
@@ -238,12 +240,12 @@ impl SlimRecord {
             },
             table_rows: table_rows(self.table_rows),
             row_pages: self.row_pages,
-            related_places: self.related_places,
-            figures: Vec::new(),
+            related_places: self.related_places.into(),
+            figures: ThinVec::new(),
             quoted_datasets: self.quoted_datasets,
             figure_html,
-            dataset_links: self.dataset_links,
-            page_links: self.page_links,
+            dataset_links: self.dataset_links.into(),
+            page_links: self.page_links.into(),
             metadata_digests: digests,
             slim_description: Some(KeptText::new(self.description, texts)),
             slim_columns: self.columns,

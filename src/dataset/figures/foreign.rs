@@ -90,9 +90,10 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
         draft: front.draft,
         missing_values: front
             .missing_values
+            .map(Vec::from)
             .or_else(|| site.missing_values.map(<[String]>::to_vec)),
-        columns: front.columns,
-        primary_key: front.primary_key,
+        columns: front.columns.into(),
+        primary_key: front.primary_key.into(),
     })
 }
 

@@ -27,6 +27,7 @@ use std::fs::File;
 use std::path::Path;
 
 use regex::Regex;
+use thin_vec::ThinVec;
 
 use crate::content::dialect::MissingValues;
 use crate::dataset::schema::ColumnSpec;
@@ -81,7 +82,7 @@ impl CompiledColumn<'_> {
 /// What the scan learned about a CSV file.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CsvSummary {
-    pub header: Vec<String>,
+    pub header: ThinVec<String>,
     /// Data rows, not counting the header.
     pub rows: u64,
     pub bytes: u64,
@@ -92,7 +93,7 @@ pub struct CsvSummary {
     /// Source ids that cells reference.
     pub referenced_sources: BTreeSet<String>,
     /// Per column, the `DatePrecision`s seen in valid date cells, as a bit mask.
-    pub date_precisions: Vec<u8>,
+    pub date_precisions: ThinVec<u8>,
     /// The file's modification time when it was scanned: pages stream rows from the file
     /// later, and must not publish rows that were never checked.
     #[serde(skip)]
@@ -104,11 +105,11 @@ pub struct CsvSummary {
     pub stamp: Option<FileStamp>,
     /// The longest cell of each column among the rendered rows, in characters: long text
     /// columns get a wider column so their cells wrap into readable lines.
-    pub longest_cells: Vec<usize>,
+    pub longest_cells: ThinVec<usize>,
     /// The points of each chart, in the order the charts were given.
-    pub charts: Vec<ChartPoints>,
+    pub charts: ThinVec<ChartPoints>,
     /// Per documented column, its profile (empty when the header does not match).
-    pub profiles: Vec<ColumnProfile>,
+    pub profiles: ThinVec<ColumnProfile>,
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
@@ -248,17 +249,17 @@ fn scan_file(
         return (None, diagnostics);
     };
     let summary = CsvSummary {
-        header,
+        header: header.into(),
         rows: records.rows,
         bytes,
         sha256,
         has_empty_cells: records.has_empty_cells,
         referenced_sources: records.referenced_sources,
-        date_precisions: records.date_precisions,
+        date_precisions: records.date_precisions.into(),
         modified,
         stamp,
-        longest_cells: records.longest_cells,
-        charts: records.charts,
+        longest_cells: records.longest_cells.into(),
+        charts: records.charts.into(),
         profiles: records
             .profiles
             .into_iter()
