@@ -105,18 +105,18 @@ pub struct Change {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct DatasetFrontMatter {
-    pub title: String,
-    pub kicker: String,
-    pub headline: String,
+    pub title: Box<str>,
+    pub kicker: Box<str>,
+    pub headline: Box<str>,
     /// A one-paragraph description for metadata; the lede and the first paragraph of
     /// Method are used when absent.
-    pub description: Option<String>,
+    pub description: Option<Box<str>>,
     /// The period the data covers, ISO 8601 (`2021-04/2021-05`), for metadata.
-    pub temporal_coverage: Option<String>,
+    pub temporal_coverage: Option<Box<str>>,
     /// The CSV path relative to the site root; default `data/datasets/<slug>.csv`.
-    pub data: Option<String>,
+    pub data: Option<Box<str>>,
     /// The CSV's field separator: `","` (the default), `";"`, `"\t"` or `"|"`.
-    pub delimiter: Option<String>,
+    pub delimiter: Option<Box<str>>,
     /// Cell texts that mean "no value" in every column (Table Schema `missingValues`);
     /// the site's list when absent. The load fills it in from site.toml.
     pub missing_values: Option<ThinVec<String>>,
@@ -129,7 +129,7 @@ pub struct DatasetFrontMatter {
     pub related: ThinVec<String>,
     pub created: Option<toml::value::Datetime>,
     pub updated: Option<toml::value::Datetime>,
-    pub version: Option<String>,
+    pub version: Option<Box<str>>,
     /// The change history, `[[changes]]` entries (date, version, what changed).
     #[serde(default)]
     pub changes: ThinVec<Change>,
@@ -139,7 +139,7 @@ pub struct DatasetFrontMatter {
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
     /// Markdown shown under the table.
-    pub table_note: Option<String>,
+    pub table_note: Option<Box<str>>,
     /// Boxed: read once, while loading, into the dataset's resolved license, while the
     /// front matter of thousands of slim copies stays until the build ends.
     pub license: Option<Box<License>>,

@@ -181,7 +181,7 @@ fn load_into(
         figure_html: std::sync::Arc::new(figure_html),
         dataset_links: dataset_links.into(),
         page_links: page_links.into(),
-        metadata_digests: Box::default(),
+        metadata_digests: ThinVec::new(),
         slim_description: None,
         slim_columns: 0,
         slimmed: false,
@@ -438,7 +438,8 @@ fn scan_csv(
     let csv_display = PathBuf::from(
         front
             .data
-            .clone()
+            .as_deref()
+            .map(str::to_string)
             .unwrap_or_else(|| format!("{}/{slug}.csv", crate::layout::DATA_DATASETS)),
     );
     match confine::resolve_file(root_canonical, &csv_display) {

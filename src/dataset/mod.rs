@@ -62,12 +62,12 @@ pub struct Dataset {
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: ThinVec<(String, Place)>,
     /// The digests of its metadata files as written (set once they are, whole or slim).
-    metadata_digests: Box<[slim::KeptDigest]>,
+    metadata_digests: ThinVec<slim::KeptDigest>,
     /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (in
     /// the build's temporary text file when it has one).
     slim_description: Option<kept_text::KeptText>,
     /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
-    slim_columns: usize,
+    slim_columns: u32,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
     /// A slim copy whose files are still to be written ([`Dataset::slim_for_later`]).
@@ -130,7 +130,7 @@ impl Dataset {
     /// How many columns the CSV has (its header's length; kept when slimmed).
     pub fn column_count(&self) -> usize {
         if self.slimmed {
-            self.slim_columns
+            self.slim_columns as usize
         } else {
             self.csv.header.len()
         }

@@ -126,16 +126,15 @@ impl Dataset {
     /// description goes to `texts` when given.
     pub fn slim(mut self, digests: Vec<FileDigest>, texts: Option<&Arc<TextStore>>) -> Dataset {
         self.slim_description = Some(KeptText::new(self.description(), texts));
-        self.slim_columns = self.column_count();
+        // A CSV of more than 4 billion columns cannot be read; saturate all the same.
+        self.slim_columns = u32::try_from(self.column_count()).unwrap_or(u32::MAX);
         self.body = shared_empty(&EMPTY_BODY);
         self.csv_display = Default::default();
         self.markdown_path.shrink_to_fit();
         self.csv_path.shrink_to_fit();
         self.slug.shrink_to_fit();
+        // The titles are boxed: already exactly their length.
         let front = &mut self.front;
-        for text in [&mut front.title, &mut front.kicker, &mut front.headline] {
-            text.shrink_to_fit();
-        }
         front.description = None;
         front.data = None;
         front.missing_values = None;
@@ -160,7 +159,6 @@ impl Dataset {
         }
         let csv = &mut self.csv;
         csv.header = ThinVec::new();
-        csv.sha256.shrink_to_fit();
         csv.referenced_sources = Default::default();
         csv.date_precisions = ThinVec::new();
         csv.longest_cells = ThinVec::new();
@@ -249,12 +247,14 @@ fn shrink_all(list: &mut ThinVec<String>) {
 mod tests {
     use super::*;
 
-    /// A build keeps a slim copy of every dataset until it ends: its lists (empty in a slim
-    /// copy) are one pointer each, so the struct stays small (1,152 bytes with `Vec`s).
+    /// A build keeps a slim copy of every dataset until it ends, each in its own `Arc`:
+    /// lists one pointer each (`ThinVec`, empty in a slim copy), texts boxed to their
+    /// length, file stamps 8-byte aligned. With the `Arc`'s two counts it fits mimalloc's
+    /// 768-byte size class (1,152 bytes, so 1,280 in all, before).
     #[test]
     fn a_slim_copy_is_small() {
         let size = std::mem::size_of::<Dataset>();
-        assert!(size <= 880, "a Dataset takes {size} bytes");
+        assert!(size + 16 <= 768, "a Dataset takes {size} bytes");
     }
 
     #[test]

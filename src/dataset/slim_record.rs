@@ -99,11 +99,11 @@ impl SlimRecord {
             csv_path: dataset.csv_path.clone(),
             csv_display,
             csv_stamp,
-            title: front.title.clone(),
-            kicker: front.kicker.clone(),
-            headline: front.headline.clone(),
-            temporal_coverage: front.temporal_coverage.clone(),
-            delimiter: front.delimiter.clone(),
+            title: front.title.to_string(),
+            kicker: front.kicker.to_string(),
+            headline: front.headline.to_string(),
+            temporal_coverage: front.temporal_coverage.clone().map(String::from),
+            delimiter: front.delimiter.clone().map(String::from),
             tags: front.tags.to_vec(),
             themes: front
                 .themes
@@ -113,7 +113,7 @@ impl SlimRecord {
             related: front.related.to_vec(),
             created: front.created.as_ref().map(ToString::to_string),
             updated: front.updated.as_ref().map(ToString::to_string),
-            version: front.version.clone(),
+            version: front.version.clone().map(String::from),
             front_table_rows: front.table_rows.map(rows_limit),
             front_row_pages: front.row_pages,
             charts: charts
@@ -181,13 +181,13 @@ impl SlimRecord {
             .map(|(id, kind)| Some(ChartSpec::id_only(id, ChartKind::from_name(&kind)?)))
             .collect::<Option<Vec<_>>>()?;
         let front = DatasetFrontMatter {
-            title: self.title,
-            kicker: self.kicker,
-            headline: self.headline,
+            title: self.title.into(),
+            kicker: self.kicker.into(),
+            headline: self.headline.into(),
             description: None,
-            temporal_coverage: self.temporal_coverage,
+            temporal_coverage: self.temporal_coverage.map(String::into_boxed_str),
             data: None,
-            delimiter: self.delimiter,
+            delimiter: self.delimiter.map(String::into_boxed_str),
             missing_values: None,
             tags: self.tags.into(),
             themes: self
@@ -198,7 +198,7 @@ impl SlimRecord {
             related: self.related.into(),
             created: date(self.created)?,
             updated: date(self.updated)?,
-            version: self.version,
+            version: self.version.map(String::into_boxed_str),
             changes: ThinVec::new(),
             primary_key: ThinVec::new(),
             table_rows: self.front_table_rows.map(table_rows),
@@ -248,7 +248,7 @@ impl SlimRecord {
             page_links: self.page_links.into(),
             metadata_digests: digests,
             slim_description: Some(KeptText::new(self.description, texts)),
-            slim_columns: self.columns,
+            slim_columns: u32::try_from(self.columns).unwrap_or(u32::MAX),
             slimmed: true,
             files_pending: false,
             dcat_parts: None,

@@ -473,7 +473,7 @@ fn distribution(
         "csv" => (
             urls::csv_file(slug),
             dataset.csv.bytes,
-            dataset.csv.sha256.clone(),
+            dataset.csv.sha256.to_string(),
         ),
         other => {
             let file = super::digests::digest(site, dataset, other);

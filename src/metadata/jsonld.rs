@@ -140,7 +140,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             content_url: site.config.absolute_url(&urls::csv_file(slug)),
             encoding_format: "text/csv",
             name: format!("{slug}.csv"),
-            sha256: Some(dataset.csv.sha256.clone()),
+            sha256: Some(dataset.csv.sha256.to_string()),
         },
         DataDownload {
             kind: "DataDownload",

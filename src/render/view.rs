@@ -281,7 +281,7 @@ impl<'a> DatasetPageView<'a> {
             .iter()
             .filter_map(|slug| site.dataset(slug))
             .map(|d| LinkView {
-                text: d.front.title.clone(),
+                text: d.front.title.to_string(),
                 url: urls::dataset_page(&d.slug),
             })
             .collect();
@@ -304,7 +304,7 @@ impl<'a> DatasetPageView<'a> {
                 columns: dataset.csv.header.len(),
                 bytes: dataset.csv.bytes,
                 size: crate::metadata::human_size(dataset.csv.bytes),
-                sha256: dataset.csv.sha256.clone(),
+                sha256: dataset.csv.sha256.to_string(),
             },
             tags: tag_links(dataset),
             related,

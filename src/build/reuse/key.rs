@@ -92,7 +92,7 @@ pub(super) type RelatedTitles = Vec<Option<String>>;
 
 /// The titles `dataset`'s `related` entries have in `site`.
 pub(super) fn related_titles(site: &Site, dataset: &Dataset) -> RelatedTitles {
-    let title = |slug: &String| site.dataset(slug).map(|d| d.front.title.clone());
+    let title = |slug: &String| site.dataset(slug).map(|d| d.front.title.to_string());
     dataset.front.related.iter().map(title).collect()
 }
 

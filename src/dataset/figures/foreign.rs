@@ -75,7 +75,8 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
     .map_err(|_| unreadable("its front matter"))?;
     let csv_display = front
         .data
-        .clone()
+        .as_deref()
+        .map(str::to_string)
         .unwrap_or_else(|| format!("{}/{slug}.csv", layout::DATA_DATASETS));
     let csv = confine::resolve_file(root, Path::new(&csv_display))
         .map_err(|refusal| unreadable(&refusal.message(Path::new(&csv_display))))?;

@@ -273,9 +273,9 @@ pub fn quote(
         .collect();
     for (field, text) in texts {
         match field {
-            Field::Headline => front.headline = text,
-            Field::Kicker => front.kicker = text,
-            Field::TableNote => front.table_note = Some(text),
+            Field::Headline => front.headline = text.into(),
+            Field::Kicker => front.kicker = text.into(),
+            Field::TableNote => front.table_note = Some(text.into()),
             Field::Caption(n) => {
                 if let Some(chart) = front.charts.get_mut(n) {
                     chart.caption = Some(text);

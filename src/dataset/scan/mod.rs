@@ -87,7 +87,7 @@ pub struct CsvSummary {
     pub rows: u64,
     pub bytes: u64,
     /// Lowercase hex SHA-256 of the file's bytes.
-    pub sha256: String,
+    pub sha256: Box<str>,
     /// Whether any cell of the rows the page shows is empty (the page explains the dash).
     pub has_empty_cells: bool,
     /// Source ids that cells reference.
@@ -252,7 +252,7 @@ fn scan_file(
         header: header.into(),
         rows: records.rows,
         bytes,
-        sha256,
+        sha256: sha256.into(),
         has_empty_cells: records.has_empty_cells,
         referenced_sources: records.referenced_sources,
         date_precisions: records.date_precisions.into(),
