@@ -22,21 +22,19 @@ pub struct FileDigest {
     pub sha256: String,
 }
 
-/// A [`FileDigest`] as a slim copy keeps it: the SHA-256 as its 32 bytes (a tenth of the
-/// size of the 64 hex characters, their allocation and the list's spare room).
+/// A [`FileDigest`] as a slim copy keeps it: for one of the dataset's own metadata files
+/// (its path follows from the slug) with a SHA-256 of 64 lowercase hex digits, which is
+/// every digest a build records, 48 bytes (its kind, size and the hash's 32 bytes) instead
+/// of the path, the 64 characters and their allocations; anything else as given.
 #[derive(Debug, Clone)]
-pub(super) struct KeptDigest {
-    path: KeptPath,
-    bytes: u64,
-    sha256: Sha256Kept,
-}
-
-/// A digest's path: which of the dataset's own metadata files (their paths follow from
-/// its slug), or any other path as given.
-#[derive(Debug, Clone)]
-enum KeptPath {
-    Own(u8),
-    Other(Box<str>),
+pub(super) enum KeptDigest {
+    Own {
+        /// Index into [`OWN_PATHS`].
+        kind: u8,
+        bytes: u64,
+        sha256: [u8; 32],
+    },
+    Other(Box<FileDigest>),
 }
 
 /// How the path of each of a dataset's own metadata files (the ones digests are kept
@@ -46,51 +44,36 @@ const OWN_PATHS: [fn(&str) -> String; 3] = {
     [urls::json_file, urls::csvw_file, urls::croissant_file]
 };
 
-impl KeptPath {
-    fn new(path: String, slug: &str) -> KeptPath {
-        match OWN_PATHS.iter().position(|own| own(slug) == path) {
-            Some(n) => KeptPath::Own(n as u8),
-            None => KeptPath::Other(path.into_boxed_str()),
-        }
-    }
-
-    fn path(&self, slug: &str) -> String {
-        match self {
-            KeptPath::Own(n) => OWN_PATHS[usize::from(*n)](slug),
-            KeptPath::Other(path) => path.to_string(),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-enum Sha256Kept {
-    Bytes([u8; 32]),
-    /// Anything but 64 lowercase hex digits, kept as given.
-    Text(Box<str>),
-}
-
 impl KeptDigest {
     /// `digest`, of a file of the dataset `slug`.
     pub(super) fn new(digest: FileDigest, slug: &str) -> KeptDigest {
-        let sha256 = match from_hex(&digest.sha256) {
-            Some(bytes) => Sha256Kept::Bytes(bytes),
-            None => Sha256Kept::Text(digest.sha256.into_boxed_str()),
-        };
-        KeptDigest {
-            path: KeptPath::new(digest.path, slug),
-            bytes: digest.bytes,
-            sha256,
+        let kind = OWN_PATHS.iter().position(|own| own(slug) == digest.path);
+        match (kind, from_hex(&digest.sha256)) {
+            (Some(kind), Some(sha256)) => KeptDigest::Own {
+                kind: kind as u8,
+                bytes: digest.bytes,
+                sha256,
+            },
+            _ => KeptDigest::Other(Box::new(digest)),
+        }
+    }
+
+    /// The file's path, site-relative.
+    fn path(&self, slug: &str) -> String {
+        match self {
+            KeptDigest::Own { kind, .. } => OWN_PATHS[usize::from(*kind)](slug),
+            KeptDigest::Other(digest) => digest.path.clone(),
         }
     }
 
     pub(super) fn digest(&self, slug: &str) -> FileDigest {
-        FileDigest {
-            path: self.path.path(slug),
-            bytes: self.bytes,
-            sha256: match &self.sha256 {
-                Sha256Kept::Bytes(bytes) => super::scan::hex(bytes),
-                Sha256Kept::Text(text) => text.to_string(),
+        match self {
+            KeptDigest::Own { bytes, sha256, .. } => FileDigest {
+                path: self.path(slug),
+                bytes: *bytes,
+                sha256: super::scan::hex(sha256),
             },
+            KeptDigest::Other(digest) => FileDigest::clone(digest),
         }
     }
 }
@@ -217,7 +200,7 @@ impl Dataset {
         // Paths first: the SHA-256 is spelled out only for the digest asked for.
         self.metadata_digests
             .iter()
-            .find(|d| d.path.path(&self.slug) == path)
+            .find(|d| d.path(&self.slug) == path)
             .map(|d| d.digest(&self.slug))
     }
 }
@@ -279,12 +262,27 @@ mod tests {
                 assert_eq!(KeptDigest::new(digest.clone(), "a").digest("a"), digest);
             }
         }
-        let own = |path: &str| KeptPath::new(path.into(), "a");
+        let own = |path: &str, sha256: &str| {
+            let digest = FileDigest {
+                path: path.into(),
+                bytes: 1,
+                sha256: sha256.into(),
+            };
+            KeptDigest::new(digest, "a")
+        };
         assert!(matches!(
-            own("data/datasets/a.csv-metadata.json"),
-            KeptPath::Own(1)
+            own("data/datasets/a.csv-metadata.json", &hex),
+            KeptDigest::Own { kind: 1, .. }
         ));
-        assert!(matches!(own("data/datasets/ab.json"), KeptPath::Other(_)));
+        assert!(matches!(
+            own("data/datasets/ab.json", &hex),
+            KeptDigest::Other(_)
+        ));
+        assert!(matches!(
+            own("data/datasets/a.json", "x"),
+            KeptDigest::Other(_)
+        ));
+        assert_eq!(std::mem::size_of::<KeptDigest>(), 48);
         assert!(from_hex(&hex).is_some());
         assert!(from_hex(&hex.to_uppercase()).is_none());
     }
