@@ -75,11 +75,12 @@ impl Diagnostics {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::Diagnostic;
     use super::*;
 
-    fn folded(diagnostics: &Diagnostics, shown: usize) -> String {
+    /// What [`Diagnostics::write_folded`] writes, without color (also read by kept.rs's tests).
+    pub(in crate::diagnostics) fn folded(diagnostics: &Diagnostics, shown: usize) -> String {
         let mut out = Vec::new();
         diagnostics.write_folded(false, shown, &mut out).unwrap();
         String::from_utf8(out).unwrap()

@@ -181,12 +181,12 @@ impl Kept {
         kind
     }
 
-    /// The sort key of item `at`: file, line, column, then the order found.
+    /// The sort key of item `at`: its place, then the order found.
     pub(super) fn key_of<'a>(
         &self,
         items: &'a [Diagnostic],
         at: usize,
-    ) -> (&'a Path, u32, u32, u64) {
+    ) -> ((&'a Path, u32, u32), u64) {
         sort_key(&items[at], self.order[at])
     }
 
@@ -206,13 +206,8 @@ impl Kept {
     }
 }
 
-fn sort_key(item: &Diagnostic, order: u64) -> (&Path, u32, u32, u64) {
-    (
-        &item.file,
-        item.line.unwrap_or(0),
-        item.column.unwrap_or(0),
-        order,
-    )
+fn sort_key(item: &Diagnostic, order: u64) -> ((&Path, u32, u32), u64) {
+    (item.place(), order)
 }
 
 /// A hash that is the same in every run (std's SipHash with its fixed keys).
@@ -224,6 +219,7 @@ fn hash_of(value: &impl Hash) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::folded::tests::folded as written;
     use super::super::{Diagnostic, Diagnostics};
 
     /// A small deterministic stream of numbers (no dependency for a test's shuffling).
@@ -261,12 +257,6 @@ mod tests {
             problems.push(problem.at(line, 1 + random.below(2) as usize));
         }
         problems
-    }
-
-    fn written(diagnostics: &Diagnostics, shown: usize) -> String {
-        let mut out = Vec::new();
-        diagnostics.write_folded(false, shown, &mut out).unwrap();
-        String::from_utf8(out).unwrap()
     }
 
     /// Batches arriving in any order, folded as they come, read exactly as every problem
