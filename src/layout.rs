@@ -53,6 +53,12 @@ pub fn dataset_markdown(slug: &str) -> PathBuf {
     PathBuf::from(format!("{CONTENT_DATASETS}/{slug}.md"))
 }
 
+/// `data/datasets/<slug>.csv`, relative to the site root: a dataset's CSV unless its front
+/// matter names another (`data`).
+pub fn dataset_csv(slug: &str) -> String {
+    format!("{DATA_DATASETS}/{slug}.csv")
+}
+
 /// Where things live in the output, as site-relative URLs (no leading slash), so links
 /// work under any base path.
 pub mod urls {

@@ -216,6 +216,17 @@ pub struct ChartSpec {
     pub filter: BTreeMap<String, FilterValues>,
 }
 
+impl DatasetFrontMatter {
+    /// The CSV file of the dataset `slug`, relative to the site root: `data`, else
+    /// [`layout::dataset_csv`](crate::layout::dataset_csv).
+    pub fn csv_file(&self, slug: &str) -> String {
+        match &self.data {
+            Some(data) => data.to_string(),
+            None => crate::layout::dataset_csv(slug),
+        }
+    }
+}
+
 impl ChartSpec {
     /// A chart of which only the id and kind are kept (a slim dataset's: two charts must
     /// not write one file, checked across datasets).

@@ -435,13 +435,7 @@ fn scan_csv(
     locator: &Locator,
     cache: Option<&ScanCache>,
 ) -> CsvScan {
-    let csv_display = PathBuf::from(
-        front
-            .data
-            .as_deref()
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("{}/{slug}.csv", crate::layout::DATA_DATASETS)),
-    );
+    let csv_display = PathBuf::from(front.csv_file(slug));
     match confine::resolve_file(root_canonical, &csv_display) {
         Ok(csv_path) => {
             let scan = || scan::scan_with_charts(&csv_path, &csv_display, inputs);

@@ -25,7 +25,7 @@ pub struct NewOptions {
 pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     let slug = &options.slug;
     let markdown_path = format!("content/datasets/{slug}.md");
-    let csv_path = format!("{}/{slug}.csv", crate::layout::DATA_DATASETS);
+    let csv_path = crate::layout::dataset_csv(slug);
     if !crate::dataset::is_valid_slug(slug) {
         let suggestion = slugify(slug);
         return Err(Error::from(vec![Diagnostic::error(

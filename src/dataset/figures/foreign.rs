@@ -73,11 +73,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
         split.front_matter_offset,
     )
     .map_err(|_| unreadable("its front matter"))?;
-    let csv_display = front
-        .data
-        .as_deref()
-        .map(str::to_string)
-        .unwrap_or_else(|| format!("{}/{slug}.csv", layout::DATA_DATASETS));
+    let csv_display = front.csv_file(slug);
     let csv = confine::resolve_file(root, Path::new(&csv_display))
         .map_err(|refusal| unreadable(&refusal.message(Path::new(&csv_display))))?;
     Ok(ForeignTable {
