@@ -32,19 +32,19 @@ pub struct SlimRecord {
     pub csv_display: PathBuf,
     /// The CSV's stamp when it was scanned: the record stands only while it is unchanged.
     pub csv_stamp: FileStamp,
-    title: String,
-    kicker: String,
-    headline: String,
-    temporal_coverage: Option<String>,
-    delimiter: Option<String>,
-    tags: Vec<String>,
+    title: Box<str>,
+    kicker: Box<str>,
+    headline: Box<str>,
+    temporal_coverage: Option<Box<str>>,
+    delimiter: Option<Box<str>>,
+    tags: ThinVec<String>,
     /// `(iri, label)` of each theme.
     themes: Vec<(String, String)>,
-    related: Vec<String>,
+    related: ThinVec<String>,
     /// TOML dates as written (their `Display`, which parses back to the same value).
     created: Option<String>,
     updated: Option<String>,
-    version: Option<String>,
+    version: Option<Box<str>>,
     /// The front matter's own `table_rows`: `None`, `Some(None)` for "all", a count.
     front_table_rows: Option<Option<u64>>,
     front_row_pages: Option<bool>,
@@ -56,10 +56,10 @@ pub struct SlimRecord {
     /// `None` for "all".
     table_rows: Option<u64>,
     row_pages: bool,
-    related_places: Vec<Option<Place>>,
+    related_places: ThinVec<Option<Place>>,
     quoted_datasets: BTreeSet<String>,
-    dataset_links: Vec<(String, Place)>,
-    page_links: Vec<(String, Place)>,
+    dataset_links: ThinVec<(String, Place)>,
+    page_links: ThinVec<(String, Place)>,
     /// `(path, bytes, sha256)` of each metadata file.
     metadata_digests: Vec<(String, u64, String)>,
     description: String,
@@ -99,21 +99,21 @@ impl SlimRecord {
             csv_path: dataset.csv_path.clone(),
             csv_display,
             csv_stamp,
-            title: front.title.to_string(),
-            kicker: front.kicker.to_string(),
-            headline: front.headline.to_string(),
-            temporal_coverage: front.temporal_coverage.clone().map(String::from),
-            delimiter: front.delimiter.clone().map(String::from),
-            tags: front.tags.to_vec(),
+            title: front.title.clone(),
+            kicker: front.kicker.clone(),
+            headline: front.headline.clone(),
+            temporal_coverage: front.temporal_coverage.clone(),
+            delimiter: front.delimiter.clone(),
+            tags: front.tags.clone(),
             themes: front
                 .themes
                 .iter()
                 .map(|t| (t.iri.clone(), t.label.clone()))
                 .collect(),
-            related: front.related.to_vec(),
+            related: front.related.clone(),
             created: front.created.as_ref().map(ToString::to_string),
             updated: front.updated.as_ref().map(ToString::to_string),
-            version: front.version.clone().map(String::from),
+            version: front.version.clone(),
             front_table_rows: front.table_rows.map(rows_limit),
             front_row_pages: front.row_pages,
             charts: charts
@@ -124,10 +124,10 @@ impl SlimRecord {
             license: License::clone(&dataset.license),
             table_rows: rows_limit(dataset.table_rows),
             row_pages: dataset.row_pages,
-            related_places: dataset.related_places.to_vec(),
+            related_places: dataset.related_places.clone(),
             quoted_datasets: dataset.quoted_datasets.clone(),
-            dataset_links: dataset.dataset_links.to_vec(),
-            page_links: dataset.page_links.to_vec(),
+            dataset_links: dataset.dataset_links.clone(),
+            page_links: dataset.page_links.clone(),
             metadata_digests: dataset
                 .metadata_digests
                 .iter()
@@ -181,24 +181,24 @@ impl SlimRecord {
             .map(|(id, kind)| Some(ChartSpec::id_only(id, ChartKind::from_name(&kind)?)))
             .collect::<Option<Vec<_>>>()?;
         let front = DatasetFrontMatter {
-            title: self.title.into(),
-            kicker: self.kicker.into(),
-            headline: self.headline.into(),
+            title: self.title,
+            kicker: self.kicker,
+            headline: self.headline,
             description: None,
-            temporal_coverage: self.temporal_coverage.map(String::into_boxed_str),
+            temporal_coverage: self.temporal_coverage,
             data: None,
-            delimiter: self.delimiter.map(String::into_boxed_str),
+            delimiter: self.delimiter,
             missing_values: None,
-            tags: self.tags.into(),
+            tags: self.tags,
             themes: self
                 .themes
                 .into_iter()
                 .map(|(iri, label)| Theme { iri, label })
                 .collect(),
-            related: self.related.into(),
+            related: self.related,
             created: date(self.created)?,
             updated: date(self.updated)?,
-            version: self.version.map(String::into_boxed_str),
+            version: self.version,
             changes: ThinVec::new(),
             primary_key: ThinVec::new(),
             table_rows: self.front_table_rows.map(table_rows),
@@ -240,12 +240,12 @@ impl SlimRecord {
             },
             table_rows: table_rows(self.table_rows),
             row_pages: self.row_pages,
-            related_places: self.related_places.into(),
+            related_places: self.related_places,
             figures: ThinVec::new(),
             quoted_datasets: self.quoted_datasets,
             figure_html,
-            dataset_links: self.dataset_links.into(),
-            page_links: self.page_links.into(),
+            dataset_links: self.dataset_links,
+            page_links: self.page_links,
             metadata_digests: digests,
             slim_description: Some(KeptText::new(self.description, texts)),
             slim_columns: u32::try_from(self.columns).unwrap_or(u32::MAX),
