@@ -153,6 +153,45 @@ fn ten_thousand_datasets_make_bounded_pages_a_short_feed_and_a_sitemap_index() {
     // The feed holds the configured number of entries.
     let feed = std::fs::read_to_string(output.join("feed.xml")).unwrap();
     assert_eq!(feed.matches("<entry>").count(), 30);
+    // They are the newest 30, newest first, ties by slug; the home page shows the newest
+    // 20 in listing order (ties by title, then slug). Worked out from the dates
+    // `write_catalog` gives, not from the build.
+    let date = |n: usize| (2000 + n % 25, 1 + n % 12, 1 + n % 28);
+    let mut by_date: Vec<usize> = (0..DATASETS).collect();
+    by_date.sort_by(|&a, &b| date(b).cmp(&date(a)).then(a.cmp(&b)));
+    let slug = |n: &usize| format!("set-{n:05}");
+    let expected: Vec<String> = by_date[..30].iter().map(slug).collect();
+    let in_feed: Vec<String> = feed
+        .split("<entry>")
+        .skip(1)
+        .map(|entry| {
+            let id = entry.split("<id>").nth(1).unwrap().split("</id>").next();
+            id.unwrap()
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(in_feed, expected);
+    by_date.sort_by(|&a, &b| {
+        let title = |n: usize| format!("Set {n}");
+        date(b).cmp(&date(a)).then(title(a).cmp(&title(b)))
+    });
+    let on_home: Vec<String> = home
+        .select(&link)
+        .map(|a| {
+            a.value()
+                .attr("href")
+                .unwrap()
+                .rsplit('/')
+                .nth(1)
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(on_home, by_date[..20].iter().map(slug).collect::<Vec<_>>());
 
     // The sitemap is an index; every child is listed and exists; every URL is a file, and
     // the URLs cover every page.

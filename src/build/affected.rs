@@ -130,7 +130,7 @@ pub(super) fn render_affected(
     for relative in &changes.pages {
         let name = content::page_name(relative);
         if name.is_empty() {
-            write_home(site, renderer, writer, relative);
+            write_home(site, renderer, writer, &listing_pages.order, relative);
             urls_changed.insert("/".to_string());
             pages += 1;
         } else if let Some(page) = site.pages.iter().find(|p| p.name == name) {

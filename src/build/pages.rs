@@ -72,7 +72,15 @@ pub(super) fn write_listings(
 ) {
     let pages = site::listing::page_count(site, ordered.len());
     rayon::join(
-        || write_home(site, renderer, writer, Path::new(layout::HOME_PAGE)),
+        || {
+            write_home(
+                site,
+                renderer,
+                writer,
+                ordered,
+                Path::new(layout::HOME_PAGE),
+            )
+        },
         || {
             rayon::join(
                 || {
@@ -151,11 +159,17 @@ pub(super) fn write_page(site: &Site, renderer: &Renderer, page: &content::Page,
     );
 }
 
-/// The home page; its problems are reported against `source` (its Markdown file).
-pub(super) fn write_home(site: &Site, renderer: &Renderer, writer: &Writer, source: &Path) {
-    let ordered = site::listing::all(site);
+/// The home page, of the datasets in listing order (`ordered`); its problems are reported
+/// against `source` (its Markdown file).
+pub(super) fn write_home(
+    site: &Site,
+    renderer: &Renderer,
+    writer: &Writer,
+    ordered: &[usize],
+    source: &Path,
+) {
     writer.run(
-        || writer.page(urls::HOME, renderer.home_page(site, &ordered)),
+        || writer.page(urls::HOME, renderer.home_page(site, ordered)),
         source,
     );
 }

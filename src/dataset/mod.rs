@@ -86,11 +86,12 @@ impl Dataset {
 
     /// The `updated` date, else `created`, as `YYYY-MM-DD`.
     pub fn updated(&self) -> Option<String> {
-        self.front
-            .updated
-            .as_ref()
-            .or(self.front.created.as_ref())
-            .map(content::date_string)
+        self.listing_date().map(content::date_string)
+    }
+
+    /// The `updated` date, else `created`, as given (listings sort by it).
+    pub fn listing_date(&self) -> Option<&toml::value::Datetime> {
+        self.front.updated.as_ref().or(self.front.created.as_ref())
     }
 
     /// The description used in every metadata format: the author's `description`, or the

@@ -17,15 +17,31 @@ fn atom_time(date: Option<&str>) -> String {
     }
 }
 
+/// The `count` latest datasets with their Atom times, newest first (then by slug): only
+/// those are held while the others pass, so a catalog of 100,000 datasets holds 50.
+fn latest(site: &Site, count: usize) -> Vec<(String, &crate::dataset::Dataset)> {
+    let mut entries: Vec<(String, &crate::dataset::Dataset)> = Vec::new();
+    let before = |a: &(String, &crate::dataset::Dataset),
+                  b: &(String, &crate::dataset::Dataset)| {
+        b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug))
+    };
+    for dataset in &site.datasets {
+        let entry = (
+            atom_time(super::updated(site, dataset).as_deref()),
+            &**dataset,
+        );
+        let at = entries.partition_point(|kept| before(kept, &entry).is_lt());
+        if at < count {
+            entries.insert(at, entry);
+            entries.truncate(count);
+        }
+    }
+    entries
+}
+
 /// `feed.xml`: one Atom entry per dataset, newest first, the latest `feed_entries`.
 pub fn feed(site: &Site) -> String {
-    let mut entries: Vec<(String, &crate::dataset::Dataset)> = site
-        .datasets
-        .iter()
-        .map(|d| (atom_time(super::updated(site, d).as_deref()), d.as_ref()))
-        .collect();
-    entries.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
-    entries.truncate(site.config.feed_entries);
+    let entries = latest(site, site.config.feed_entries);
     let newest = entries
         .first()
         .map(|e| e.0.clone())

@@ -4,21 +4,41 @@
 //! Listings are ordered by the documented key: the updated date (else created) newest
 //! first, datasets without a date last, then by title, then by slug.
 
+use std::cmp::Ordering;
+
 use super::{Site, Tag};
+use crate::content;
 use crate::layout::urls;
 
-/// `indexes` (into `Site::datasets`) in listing order.
+/// `indexes` (into `Site::datasets`) in listing order. The dates are compared as they are,
+/// not as the text they are written as: a sort of 10,000 datasets then allocates nothing
+/// but the list it returns (listings of a large catalog are sorted several at once).
 pub fn order(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<usize> {
-    let mut keyed: Vec<(Option<String>, usize)> =
-        indexes.map(|i| (site.datasets[i].updated(), i)).collect();
-    keyed.sort_by(|(a_date, a), (b_date, b)| {
-        let (a, b) = (&site.datasets[*a], &site.datasets[*b]);
-        b_date
-            .cmp(a_date)
+    let mut ordered: Vec<usize> = indexes.collect();
+    ordered.sort_unstable_by(|&a, &b| {
+        let (a, b) = (&site.datasets[a], &site.datasets[b]);
+        compare_dates(b.listing_date(), a.listing_date())
             .then_with(|| a.front.title.cmp(&b.front.title))
             .then_with(|| a.slug.cmp(&b.slug))
     });
-    keyed.into_iter().map(|(_, i)| i).collect()
+    ordered
+}
+
+/// Orders two listing dates as their written forms ([`content::date_string`]) order:
+/// no date first, then by year, month and day (TOML years have four digits, so the
+/// numbers order as the text does); a value without a date part (a bare time, which
+/// `check` warns about) is compared by its text.
+pub fn compare_dates(
+    a: Option<&toml::value::Datetime>,
+    b: Option<&toml::value::Datetime>,
+) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => match (&a.date, &b.date) {
+            (Some(x), Some(y)) => (x.year, x.month, x.day).cmp(&(y.year, y.month, y.day)),
+            _ => content::date_string(a).cmp(&content::date_string(b)),
+        },
+        (a, b) => a.is_some().cmp(&b.is_some()),
+    }
 }
 
 /// Every dataset in listing order (All datasets, the home page).
@@ -49,4 +69,44 @@ pub fn tag_pages(site: &Site, tag: &Tag) -> Vec<String> {
 /// The datasets the home page shows: the most recently updated ones.
 pub fn home(site: &Site, ordered: &[usize]) -> usize {
     ordered.len().min(site.config.home_datasets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toml::value::Datetime;
+
+    /// The dates are compared as their written forms would be, for every pair of a set
+    /// that mixes dates, date-times, bare times and missing dates.
+    #[test]
+    fn dates_order_as_their_written_forms() {
+        let given = [
+            "2024-05-01",
+            "2024-05-01T10:00:00Z",
+            "2024-12-31",
+            "2023-12-31T23:59:59+02:00",
+            "0999-01-01",
+            "1000-01-01",
+            "2024-05-10",
+            "2024-10-05",
+            "07:32:00",
+            "23:00:00.5",
+            "1979-05-27T07:32:00",
+        ];
+        let dates: Vec<Option<Datetime>> = given
+            .iter()
+            .map(|text| Some(text.parse().expect("a TOML date")))
+            .chain([None])
+            .collect();
+        for a in &dates {
+            for b in &dates {
+                let text = |d: &Option<Datetime>| d.as_ref().map(content::date_string);
+                assert_eq!(
+                    compare_dates(a.as_ref(), b.as_ref()),
+                    text(a).cmp(&text(b)),
+                    "{a:?} against {b:?}"
+                );
+            }
+        }
+    }
 }
