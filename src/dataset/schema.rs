@@ -44,6 +44,36 @@ impl ColumnType {
     }
 }
 
+/// A valid number cell that a 64-bit float cannot hold: what most readers of the CSV
+/// (pandas, R, JavaScript) turn it into is not what it says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unrepresentable {
+    /// Beyond about 1.8e308: read as infinity.
+    TooLarge,
+    /// Not zero, but closer to zero than about 4.9e-324: read as 0.
+    TooSmall,
+}
+
+impl Unrepresentable {
+    /// Whether the valid number cell `value`, read as `parsed`, is one of these (`INF`,
+    /// `-INF` and `NaN` are what they say; `0e-999` is zero).
+    pub fn of(value: &str, parsed: f64) -> Option<Unrepresentable> {
+        let nonzero_digits = || {
+            value
+                .bytes()
+                .take_while(|b| !matches!(b, b'e' | b'E'))
+                .any(|b| matches!(b, b'1'..=b'9'))
+        };
+        if parsed.is_infinite() && !matches!(value, "INF" | "-INF") {
+            Some(Unrepresentable::TooLarge)
+        } else if parsed == 0.0 && nonzero_digits() {
+            Some(Unrepresentable::TooSmall)
+        } else {
+            None
+        }
+    }
+}
+
 fn is_integer(value: &str) -> bool {
     let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())

@@ -33,6 +33,8 @@ pub(super) enum ProblemKind {
     Unique,
     /// A character HTML and XML cannot carry (a warning).
     Character,
+    /// A number a 64-bit float cannot hold (a warning: the file is published as it is).
+    Magnitude,
 }
 
 impl ProblemKind {
@@ -49,13 +51,15 @@ impl ProblemKind {
             ProblemKind::Reference => "reference",
             ProblemKind::Unique => "unique",
             ProblemKind::Character => "character",
+            ProblemKind::Magnitude => "magnitude",
         }
     }
 
-    /// Forbidden characters are replaced in every output, so they only warn.
+    /// Forbidden characters are replaced in every output, and a number too large or too
+    /// small is published as written, so they only warn.
     pub(super) fn severity(self) -> Severity {
         match self {
-            ProblemKind::Character => Severity::Warning,
+            ProblemKind::Character | ProblemKind::Magnitude => Severity::Warning,
             _ => Severity::Error,
         }
     }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::exact_sum::ExactSum;
 use super::sketch::Sketch;
-use crate::dataset::schema::ColumnType;
+use crate::dataset::schema::{ColumnType, Unrepresentable};
 
 /// Distinct values counted exactly per text column; past this they are estimated.
 pub const DISTINCT_CAP: usize = 1_000;
@@ -180,18 +180,29 @@ impl<'de> Deserialize<'de> for Bins {
 
 impl ColumnProfile {
     /// Adds one cell of a column of `column_type`. A cell that fails its type check is
-    /// counted as filled and otherwise ignored (the check reports it).
-    pub fn add(&mut self, value: &str, column_type: ColumnType, fingerprint: u128) {
+    /// counted as filled and otherwise ignored (the check reports it). A valid number that
+    /// a 64-bit float cannot hold is left out too, and said so: the scan warns about it.
+    pub fn add(
+        &mut self,
+        value: &str,
+        column_type: ColumnType,
+        fingerprint: u128,
+    ) -> Option<Unrepresentable> {
         if value.is_empty() {
             self.empty += 1;
-            return;
+            return None;
         }
         self.filled += 1;
         match column_type {
             ColumnType::Integer | ColumnType::Number => {
-                let Ok(x) = value.parse::<f64>() else { return };
-                if !x.is_finite() || !column_type.is_valid(value) {
-                    return;
+                let x = value.parse::<f64>().ok()?;
+                if !column_type.is_valid(value) {
+                    return None;
+                }
+                // NaN, INF and -INF are not profiled; nor is what a float cannot hold.
+                let limit = Unrepresentable::of(value, x);
+                if limit.is_some() || !x.is_finite() {
+                    return limit;
                 }
                 match &mut self.numbers {
                     Some(numbers) => numbers.add(x, value),
@@ -201,7 +212,7 @@ impl ColumnProfile {
             // Date-times compare as text: right within one zone, as their minimum and maximum do.
             ColumnType::Date | ColumnType::Datetime => {
                 if !column_type.is_valid(value) {
-                    return;
+                    return None;
                 }
                 match &mut self.dates {
                     Some(range) => {
@@ -225,6 +236,7 @@ impl ColumnProfile {
                 .get_or_insert_with(Distinct::new)
                 .add(fingerprint, 1, value),
         }
+        None
     }
 
     /// Whether [`ColumnProfile::add`] needs the cell's fingerprint: text, counted or

@@ -11,7 +11,7 @@ use super::locate::{field_offset, invalid_utf8};
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
 use super::ScanInputs;
-use crate::dataset::schema::{table_schema_spelling, ColumnType, DatePrecision};
+use crate::dataset::schema::{table_schema_spelling, ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
 
 /// Rows whose cell lengths decide which columns get room to wrap long text.
@@ -272,7 +272,23 @@ impl Records {
             } else {
                 0
             };
-            self.profiles[index].add(value, column_type, print);
+            let unrepresentable = self.profiles[index].add(value, column_type, print);
+            if let Some(limit) = unrepresentable {
+                if self
+                    .counter
+                    .record(Scope::Column(index), ProblemKind::Magnitude)
+                {
+                    let (message, hint) = unrepresentable_number(&column.spec.name, value, limit);
+                    self.pending.push(PendingProblem {
+                        severity: ProblemKind::Magnitude.severity(),
+                        line,
+                        record_byte: byte,
+                        field: Some(index),
+                        message,
+                        hint: Some(hint),
+                    });
+                }
+            }
             if let Some(seen) = self.unique_seen[index].as_mut() {
                 if !value.is_empty() {
                     if let Some(first_line) = seen.get(&print) {
@@ -350,4 +366,39 @@ fn first_hash(value: &str) -> u64 {
     let mut first = std::hash::DefaultHasher::new();
     value.hash(&mut first);
     first.finish()
+}
+
+/// The warning for a number cell a 64-bit float cannot hold: what readers make of it, and
+/// what to write instead. A long cell is shown by its start and end.
+fn unrepresentable_number(column: &str, value: &str, limit: Unrepresentable) -> (String, String) {
+    let shown = match value.chars().count() {
+        0..=40 => value.to_string(),
+        n => {
+            let start: String = value.chars().take(20).collect();
+            let end: String = value.chars().skip(n - 12).collect();
+            format!("{start}…{end} ({n} characters)")
+        }
+    };
+    match limit {
+        Unrepresentable::TooLarge => (
+            format!(
+                "`{column}` holds {shown}, beyond the largest number a 64-bit float can hold \
+                 (about 1.8e308): pandas, R and JavaScript read it as infinity, and the \
+                 column's profile leaves it out"
+            ),
+            "write INF or -INF if infinity is meant; otherwise give the column a larger unit, \
+             so that its values fit"
+                .to_string(),
+        ),
+        Unrepresentable::TooSmall => (
+            format!(
+                "`{column}` holds {shown}, closer to zero than a 64-bit float can hold \
+                 (about 4.9e-324): pandas, R and JavaScript read it as 0, and the column's \
+                 profile leaves it out"
+            ),
+            "write 0 if zero is meant; otherwise give the column a smaller unit, so that its \
+             values fit"
+                .to_string(),
+        ),
+    }
 }

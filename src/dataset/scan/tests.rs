@@ -100,6 +100,52 @@ fn forbidden_characters_in_cells_are_warnings() {
         .all(|d| d.severity == crate::diagnostics::Severity::Warning));
 }
 
+/// A number a 64-bit float cannot hold is valid Table Schema, but readers turn it into
+/// infinity or 0: each is a warning at its cell, and the profile leaves it out.
+#[test]
+fn numbers_a_float_cannot_hold_are_warnings_at_their_cells() {
+    let specs = [column("a", "string", ""), column("n", "number", "")];
+    let long = format!("1{}", "0".repeat(400));
+    let csv = format!(
+        "a,n\nw,1.5\nx,1E309\ny,-2e400\nz,1e-400\nzero,0e-999\nzeros,0.000e-400\n\
+         inf,INF\nnan,NaN\nneg,-INF\nsmall,5e-324\nbig,1.7e308\nlong,{long}\n"
+    );
+    let (summary, problems) = run(csv.as_bytes(), &specs);
+    let found: Vec<(Option<u32>, Option<u32>, bool)> = problems
+        .iter()
+        .map(|d| (d.line, d.column, d.message.contains("beyond the largest")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (Some(3), Some(3), true),
+            (Some(4), Some(3), true),
+            (Some(5), Some(3), false),
+            (Some(13), Some(6), true),
+        ],
+        "{problems:#?}"
+    );
+    assert!(problems
+        .iter()
+        .all(|d| d.severity == crate::diagnostics::Severity::Warning));
+    assert!(problems[0]
+        .message
+        .starts_with("`n` holds 1E309, beyond the largest number a 64-bit float can hold"));
+    assert!(problems[2].message.contains("read it as 0"));
+    assert!(problems[0].hint.as_deref().unwrap().contains("INF"));
+    // The long cell is shown by its ends and its length, not 401 digits.
+    assert!(
+        problems[3].message.contains("(401 characters)"),
+        "{}",
+        problems[3].message
+    );
+    // The profile holds only what a float holds: 1.5, the two zeros, 5e-324 and 1.7e308.
+    let profile = &summary.unwrap().profiles[1];
+    let numbers = profile.numbers.as_ref().unwrap();
+    assert_eq!(numbers.count, 5);
+    assert_eq!((numbers.min, numbers.max), (0.0, 1.7e308));
+}
+
 #[test]
 fn type_errors_name_line_column_and_value() {
     let specs = [column("a", "string", ""), column("n", "integer", "")];
