@@ -35,8 +35,9 @@ const CACHED_FROM_BYTES: u64 = 1024 * 1024;
 pub(crate) const SETTLED: Duration = Duration::from_secs(2);
 
 /// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
-/// also means no cell holds a character HTML and XML cannot carry; 3: column profiles).
-const FORMAT: u32 = 4;
+/// also means no cell holds a character HTML and XML cannot carry; 3: column profiles;
+/// 5: nor a number a 64-bit float cannot hold).
+const FORMAT: u32 = 5;
 
 /// Where scans are remembered; `None` in a build that does not use the cache.
 #[derive(Debug, Clone)]
