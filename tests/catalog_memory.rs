@@ -108,7 +108,10 @@ fn a_catalog_whose_datasets_all_list_related_ones_keeps_memory_flat_too() {
 /// each warning and counts the rest, and holds no more than it shows. Keeping every
 /// warning to the end took 8 of 57 MiB at N=10,000 on the benchmark workload (two
 /// warnings per dataset); on this catalog, x1.24 the peak of the same catalog without
-/// warnings (x1.00 now).
+/// warnings. Now x1.02-1.04 on a quiet machine and up to x1.06 on a busy one: the two
+/// catalogs keep slightly different texts (a longer kicker, a description), and the quiet
+/// one, which has dates, lost 1 MiB when listings stopped formatting dates to sort them.
+/// The bound, x1.10, still fails the build that kept every warning.
 #[test]
 fn a_catalog_that_warns_in_every_dataset_keeps_memory_flat_too() {
     let quiet = tempfile::tempdir().unwrap();
@@ -133,7 +136,7 @@ fn a_catalog_that_warns_in_every_dataset_keeps_memory_flat_too() {
     let warning_kib = build_peak_kib(warning.path());
     println!("peak RSS at N=10,000: {quiet_kib} KiB, {warning_kib} KiB warning in every dataset");
     assert!(
-        warning_kib * 100 <= 105 * quiet_kib,
+        warning_kib * 100 <= 110 * quiet_kib,
         "a warning per dataset makes memory grow: {warning_kib} KiB against {quiet_kib} KiB"
     );
     // The build says so once, and counts the rest.
