@@ -12,7 +12,7 @@ use super::iso8601;
 use super::markdown::{dangerous_links, slugify};
 use super::spans::{error_at, Locator};
 use super::toml_escapes::forbidden_escapes;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::text::{describe_char, forbidden_chars, link_url_problem, web_url_problem};
 
 /// Longest dataset slug or tag slug, in bytes: file names are made of them plus a suffix
@@ -146,6 +146,45 @@ impl Located<'_> {
 }
 
 const LINK_HINT: &str = "link to an https:// address or to a page of the site";
+
+/// The texts a reader meets first, with the length (in characters) past which they stop
+/// being read at a glance: listings, the feed, search results and the browser tab show
+/// them whole or cut them.
+const GLANCE_LIMITS: [(&str, usize); 3] = [("title", 120), ("kicker", 160), ("headline", 280)];
+
+/// Warnings for a title, kicker or headline longer than [`GLANCE_LIMITS`], measured as
+/// readers see them (quoted figures in place: call this once they are), at the value.
+pub fn glance_lengths(locator: &Locator, front: &super::DatasetFrontMatter) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    for (key, limit) in GLANCE_LIMITS {
+        let (text, why, hint) = match key {
+            "title" => (
+                &front.title,
+                "the browser tab, listings and search results cut it",
+                "shorten the title; the kicker and the headline carry the rest",
+            ),
+            "kicker" => (
+                &front.kicker,
+                "a kicker is one line of context above the headline",
+                "keep the kicker to a few words; move the rest into the lede",
+            ),
+            _ => (
+                &front.headline,
+                "listings, the feed and search results show it whole",
+                "state one finding; move the detail into the lede",
+            ),
+        };
+        let chars = text.chars().count();
+        if chars > limit {
+            let message = format!(
+                "the {key} is {chars} characters (at most {limit} read at a glance): {why}"
+            );
+            let d = locator.error(message, locator.value(key));
+            problems.push(d.with_severity(Severity::Warning).with_hint(hint));
+        }
+    }
+    problems
+}
 
 /// The checks of a dataset's front matter (`toml_text` at `toml_offset` in the file) and
 /// of its slug, beyond what the types check. Values and places come from `locator`.
@@ -371,6 +410,45 @@ mod tests {
         assert_eq!(summary[2].0, Some(9));
         assert!(summary[2].1.starts_with("the `url` of source `a`"));
         assert_eq!(problems[0].column, Some(21));
+    }
+
+    /// Each text past its limit warns at its value; at the limit it does not. Characters,
+    /// not bytes, are counted.
+    #[test]
+    fn texts_read_at_a_glance_warn_when_long() {
+        let glance = |title: &str, kicker: &str, headline: &str| {
+            let toml = format!(
+                "title = \"{title}\"\nkicker = \"{kicker}\"\nheadline = \"{headline}\"\ncolumns = []\n"
+            );
+            let text = format!("+++\n{toml}+++\nBody\n");
+            let locator = Locator {
+                file: file(),
+                text: &text,
+                spans: Spans::parse(&text[4..4 + toml.len()], 4),
+            };
+            let front: crate::content::DatasetFrontMatter = toml::from_str(&toml).unwrap();
+            glance_lengths(&locator, &front)
+                .into_iter()
+                .map(|d| (d.line, d.column, d.severity, d.message))
+                .collect::<Vec<_>>()
+        };
+        let at_limit = glance(&"é".repeat(120), &"k".repeat(160), &"h".repeat(280));
+        assert!(at_limit.is_empty(), "{at_limit:?}");
+        let over = glance(&"é".repeat(121), &"k".repeat(161), &"h".repeat(281));
+        let places: Vec<_> = over.iter().map(|(l, c, s, _)| (*l, *c, *s)).collect();
+        let warning = crate::diagnostics::Severity::Warning;
+        assert_eq!(
+            places,
+            [
+                (Some(2), Some(9), warning),
+                (Some(3), Some(10), warning),
+                (Some(4), Some(12), warning)
+            ]
+        );
+        assert!(over[0]
+            .3
+            .starts_with("the title is 121 characters (at most 120"));
+        assert!(over[2].3.starts_with("the headline is 281 characters"));
     }
 
     #[test]

@@ -159,6 +159,8 @@ fn load_into(
         &mut figure_html,
         problems,
     );
+    // Measured as readers see them: with the quoted figures in place.
+    problems.extend(validate::glance_lengths(&locator, &front));
     let related_places: ThinVec<_> = (0..front.related.len())
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
