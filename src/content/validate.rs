@@ -147,40 +147,55 @@ impl Located<'_> {
 
 const LINK_HINT: &str = "link to an https:// address or to a page of the site";
 
-/// The texts a reader meets first, with the length (in characters) past which they stop
-/// being read at a glance: listings, the feed, search results and the browser tab show
-/// them whole or cut them.
-const GLANCE_LIMITS: [(&str, usize); 3] = [("title", 120), ("kicker", 160), ("headline", 280)];
+/// A text a reader meets first (listings, the feed, search results and the browser tab
+/// show it whole or cut it), with the length in characters past which it stops being read
+/// at a glance.
+struct Glance {
+    key: &'static str,
+    limit: usize,
+    text: fn(&super::DatasetFrontMatter) -> &str,
+    why: &'static str,
+    hint: &'static str,
+}
 
-/// Warnings for a title, kicker or headline longer than [`GLANCE_LIMITS`], measured as
+const GLANCES: [Glance; 3] = [
+    Glance {
+        key: "title",
+        limit: 120,
+        text: |front| &front.title,
+        why: "the browser tab, listings and search results cut it",
+        hint: "shorten the title; the kicker and the headline carry the rest",
+    },
+    Glance {
+        key: "kicker",
+        limit: 160,
+        text: |front| &front.kicker,
+        why: "a kicker is one line of context above the headline",
+        hint: "keep the kicker to a few words; move the rest into the lede",
+    },
+    Glance {
+        key: "headline",
+        limit: 280,
+        text: |front| &front.headline,
+        why: "listings, the feed and search results show it whole",
+        hint: "state one finding; move the detail into the lede",
+    },
+];
+
+/// Warnings for a title, kicker or headline longer than its [`GLANCES`] limit, measured as
 /// readers see them (quoted figures in place: call this once they are), at the value.
 pub fn glance_lengths(locator: &Locator, front: &super::DatasetFrontMatter) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
-    for (key, limit) in GLANCE_LIMITS {
-        let (text, why, hint) = match key {
-            "title" => (
-                &front.title,
-                "the browser tab, listings and search results cut it",
-                "shorten the title; the kicker and the headline carry the rest",
-            ),
-            "kicker" => (
-                &front.kicker,
-                "a kicker is one line of context above the headline",
-                "keep the kicker to a few words; move the rest into the lede",
-            ),
-            _ => (
-                &front.headline,
-                "listings, the feed and search results show it whole",
-                "state one finding; move the detail into the lede",
-            ),
-        };
-        let chars = text.chars().count();
+    for glance in &GLANCES {
+        let (key, limit) = (glance.key, glance.limit);
+        let chars = (glance.text)(front).chars().count();
         if chars > limit {
             let message = format!(
-                "the {key} is {chars} characters (at most {limit} read at a glance): {why}"
+                "the {key} is {chars} characters (at most {limit} read at a glance): {}",
+                glance.why
             );
             let d = locator.error(message, locator.value(key));
-            problems.push(d.with_severity(Severity::Warning).with_hint(hint));
+            problems.push(d.with_severity(Severity::Warning).with_hint(glance.hint));
         }
     }
     problems
