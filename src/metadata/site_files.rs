@@ -17,14 +17,14 @@ fn atom_time(date: Option<&str>) -> String {
     }
 }
 
+/// A feed entry: the dataset's Atom time, and the dataset.
+type Entry<'a> = (String, &'a crate::dataset::Dataset);
+
 /// The `count` latest datasets with their Atom times, newest first (then by slug): only
 /// those are held while the others pass, so a catalog of 100,000 datasets holds 50.
-fn latest(site: &Site, count: usize) -> Vec<(String, &crate::dataset::Dataset)> {
-    let mut entries: Vec<(String, &crate::dataset::Dataset)> = Vec::new();
-    let before = |a: &(String, &crate::dataset::Dataset),
-                  b: &(String, &crate::dataset::Dataset)| {
-        b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug))
-    };
+fn latest(site: &Site, count: usize) -> Vec<Entry<'_>> {
+    let mut entries: Vec<Entry> = Vec::new();
+    let before = |a: &Entry, b: &Entry| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug));
     for dataset in &site.datasets {
         let entry = (
             atom_time(super::updated(site, dataset).as_deref()),
