@@ -20,6 +20,7 @@ use crate::layout::{self, urls};
 mod drafts;
 #[cfg(test)]
 mod reference_keys;
+mod titles;
 pub use drafts::LoadOptions;
 
 /// A tag and the datasets that carry it.
@@ -337,6 +338,7 @@ impl Site {
         check_dataset_links(root, &datasets, &mut diagnostics);
         check_page_links(&datasets, &pages, &mut diagnostics);
         check_chart_files(&datasets, &mut diagnostics);
+        titles::check_duplicate_titles(root, &datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {
             root: root.to_path_buf(),

@@ -303,3 +303,57 @@ fn a_warning_every_dataset_shares_is_folded_by_build_and_listed_by_check() {
     );
     assert!(!stderr.contains("note:"), "{stderr}");
 }
+
+/// Datasets that share a title (spaces around it aside) are each warned about at their
+/// `title` value, naming another; a title of its own is not.
+#[test]
+fn datasets_sharing_a_title_are_warned_about_at_each_title() {
+    let dir = tempfile::tempdir().unwrap();
+    write_catalog(dir.path(), 5, "");
+    // Datasets 1, 3 and 4 are all "Set 1"; 4 has spaces around it and a comment line above.
+    for (n, title) in [(3, "\"Set 1\""), (4, "\"  Set 1 \"")] {
+        let front = common::catalog::front_matter(n).replace(
+            &format!("title = \"Set {n}\"\n"),
+            &format!("# copied\ntitle = {title}\n"),
+        );
+        common::catalog::write_dataset(dir.path(), n, &front, &format!("v\n{n}\n"));
+    }
+    let found: Vec<(String, Option<u32>, Option<u32>, String)> = common::check_all(dir.path())
+        .into_iter()
+        .filter(|d| d.message.contains("is also the title of"))
+        .map(|d| {
+            (
+                d.file.display().to_string(),
+                d.line,
+                d.column,
+                d.message.to_string(),
+            )
+        })
+        .collect();
+    let file = |n: usize| format!("content/datasets/{}.md", common::catalog::slug(n));
+    let places: Vec<(String, Option<u32>, Option<u32>)> = found
+        .iter()
+        .map(|(f, l, c, _)| (f.clone(), *l, *c))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (file(1), Some(2), Some(9)),
+            (file(3), Some(3), Some(9)),
+            (file(4), Some(3), Some(9)),
+        ],
+        "{found:#?}"
+    );
+    // Each names another of the three, and counts the rest.
+    assert!(found[0]
+        .3
+        .contains(&format!("also the title of {} and 1 more dataset", file(3))));
+    assert!(found[1]
+        .3
+        .contains(&format!("also the title of {} and 1 more dataset", file(1))));
+    assert!(
+        found[0].3.starts_with("the title \"Set 1\""),
+        "{}",
+        found[0].3
+    );
+}
