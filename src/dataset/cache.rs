@@ -8,7 +8,8 @@
 //!   write and cannot be set back by programs, so an edit that restores the old mtime is
 //!   still seen;
 //! - everything the scan depended on: the columns and their constraints, the charts, the
-//!   source ids, the rows the page shows, and the datapages version.
+//!   source ids, the rows the page shows, the datapages version, and the program file
+//!   itself (its stamp: a rebuilt binary of the same version may scan differently).
 //!
 //! A file that changed less than [`SETTLED`] before it was scanned is not remembered (the
 //! "racy" case of Git's index: a second write within the file system's timestamp granularity
@@ -58,6 +59,11 @@ struct Entry {
 
 /// A digest of everything besides the file that changes what the scan reports.
 fn fingerprint(inputs: &ScanInputs) -> String {
+    fingerprint_of(inputs, program_stamp())
+}
+
+/// [`fingerprint`], with the program's stamp given.
+fn fingerprint_of(inputs: &ScanInputs, program: &str) -> String {
     let specs: Vec<_> = inputs
         .columns
         .iter()
@@ -66,10 +72,24 @@ fn fingerprint(inputs: &ScanInputs) -> String {
     let mut ids: Vec<&str> = inputs.source_ids.iter().copied().collect();
     ids.sort_unstable();
     let description = format!(
-        "{specs:?}\n{:?}\n{ids:?}\n{}\n{}",
-        inputs.charts, inputs.rows_to_render, inputs.delimiter
+        "{specs:?}\n{:?}\n{ids:?}\n{}\n{}\n{}",
+        inputs.charts, inputs.rows_to_render, inputs.delimiter, program
     );
     hex(&Sha256::digest(description.as_bytes()))
+}
+
+/// The running program file's stamp, written out: entries made by another build of
+/// datapages are not used, even of the same version. [`FORMAT`] covers deliberate changes
+/// to what a scan reports; this covers the ones nobody remembered to bump it for. Empty
+/// where the program file cannot be found (the version and format still apply).
+fn program_stamp() -> &'static str {
+    static STAMP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    STAMP.get_or_init(|| {
+        std::env::current_exe()
+            .ok()
+            .and_then(|program| FileStamp::of(&program))
+            .map_or_else(String::new, |stamp| format!("{stamp:?}"))
+    })
 }
 
 impl ScanCache {
@@ -206,5 +226,33 @@ pub(crate) fn write_json_atomically(path: &Path, value: &impl Serialize) {
     });
     if !written || std::fs::rename(&temporary, path).is_err() {
         let _ = std::fs::remove_file(&temporary);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The program file is found, and another program file gives another fingerprint, so
+    /// that a rebuilt binary scans again.
+    #[test]
+    fn entries_are_keyed_by_the_program_file() {
+        assert!(program_stamp().contains("inode"), "{}", program_stamp());
+        let no_sources = std::collections::HashSet::new();
+        let inputs = ScanInputs {
+            columns: &[],
+            charts: &[],
+            source_ids: &no_sources,
+            rows_to_render: 10,
+            delimiter: b',',
+        };
+        assert_eq!(
+            fingerprint(&inputs),
+            fingerprint_of(&inputs, program_stamp())
+        );
+        assert_ne!(
+            fingerprint(&inputs),
+            fingerprint_of(&inputs, "another build")
+        );
     }
 }
