@@ -215,9 +215,34 @@ pub fn link_url_problem(url: &str) -> Option<String> {
     }
 }
 
+/// `text` as a message quotes it: whole up to 40 characters, else its first 20 and last
+/// 12 characters around an ellipsis, with its length (a 10,000-character cell or title
+/// should not fill the terminal).
+pub fn quoted_in_message(text: &str) -> std::borrow::Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= 40 {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let start: String = text.chars().take(20).collect();
+    let end: String = text.chars().skip(count - 12).collect();
+    std::borrow::Cow::Owned(format!("{start}…{end} ({count} characters)"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_texts_are_quoted_by_their_ends() {
+        assert_eq!(quoted_in_message("short"), "short");
+        let forty = "é".repeat(40);
+        assert_eq!(quoted_in_message(&forty), forty.as_str());
+        let long = format!("{}{}", "a".repeat(30), "z".repeat(20));
+        assert_eq!(
+            quoted_in_message(&long),
+            format!("{}…{} (50 characters)", "a".repeat(20), "z".repeat(12))
+        );
+    }
 
     #[test]
     fn escaping_covers_markup_and_forbidden_characters() {

@@ -44,7 +44,7 @@ pub fn check_duplicate_titles(
             };
             let message = format!(
                 "the title \"{}\" is also the title of {}{more}: listings, the feed and search results cannot tell them apart",
-                this.front.title.trim(),
+                crate::text::quoted_in_message(this.front.title.trim()),
                 other.markdown_path.display()
             );
             let warning = Diagnostic::warning(&this.markdown_path, message).with_hint(

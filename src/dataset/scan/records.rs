@@ -371,14 +371,7 @@ fn first_hash(value: &str) -> u64 {
 /// The warning for a number cell a 64-bit float cannot hold: what readers make of it, and
 /// what to write instead. A long cell is shown by its start and end.
 fn unrepresentable_number(column: &str, value: &str, limit: Unrepresentable) -> (String, String) {
-    let shown = match value.chars().count() {
-        0..=40 => value.to_string(),
-        n => {
-            let start: String = value.chars().take(20).collect();
-            let end: String = value.chars().skip(n - 12).collect();
-            format!("{start}…{end} ({n} characters)")
-        }
-    };
+    let shown = crate::text::quoted_in_message(value);
     match limit {
         Unrepresentable::TooLarge => (
             format!(
