@@ -134,6 +134,32 @@ impl Records {
         !self.pending.is_empty() || !self.diagnostics.is_empty() || !self.counter.is_empty()
     }
 
+    /// Keeps a problem of the row at `line` (starting at `byte`) or of one of its cells,
+    /// unless enough of its kind in that scope are kept already (it is then only counted);
+    /// `describe` gives its message and hint, worked out only for those kept.
+    fn keep_problem(
+        &mut self,
+        scope: Scope,
+        kind: ProblemKind,
+        (line, byte): (u64, u64),
+        describe: impl FnOnce() -> (String, Option<String>),
+    ) {
+        if self.counter.record(scope, kind) {
+            let (message, hint) = describe();
+            self.pending.push(PendingProblem {
+                severity: kind.severity(),
+                line,
+                record_byte: byte,
+                field: match scope {
+                    Scope::Row => None,
+                    Scope::Column(index) => Some(index),
+                },
+                message,
+                hint,
+            });
+        }
+    }
+
     /// Checks one record. `record` is handed back as it came (its buffer is reused).
     pub(super) fn check(&mut self, record: &mut csv::ByteRecord, ctx: &ScanContext) {
         self.rows += 1;
@@ -151,23 +177,19 @@ impl Records {
             return;
         }
         if record.len() != ctx.width {
-            if self.counter.record(Scope::Row, ProblemKind::Ragged) {
-                self.pending.push(PendingProblem {
-                    severity: ProblemKind::Ragged.severity(),
-                    line,
-                    record_byte: byte,
-                    field: None,
-                    message: format!(
+            self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, byte), || {
+                (
+                    format!(
                         "row has {} fields, the header has {}",
                         record.len(),
                         ctx.width
                     ),
-                    hint: Some(
+                    Some(
                         "every row needs one value per column; quote values that contain commas"
                             .into(),
                     ),
-                });
-            }
+                )
+            });
             return;
         }
         if !self.from_start {
@@ -248,16 +270,10 @@ impl Records {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
             }
             if let Some(problem) = problem {
-                if self.counter.record(Scope::Column(index), problem.kind) {
-                    self.pending.push(PendingProblem {
-                        severity: problem.kind.severity(),
-                        line,
-                        record_byte: byte,
-                        field: Some(index),
-                        message: problem.message,
-                        hint: problem.hint,
-                    });
-                }
+                let scope = Scope::Column(index);
+                self.keep_problem(scope, problem.kind, (line, byte), || {
+                    (problem.message, problem.hint)
+                });
             }
             // Text is profiled and `unique` values are checked by fingerprint.
             let needs_print = self.unique_seen[index].is_some()
@@ -274,44 +290,33 @@ impl Records {
             };
             let unrepresentable = self.profiles[index].add(value, column_type, print);
             if let Some(limit) = unrepresentable {
-                if self
-                    .counter
-                    .record(Scope::Column(index), ProblemKind::Magnitude)
-                {
+                let scope = Scope::Column(index);
+                self.keep_problem(scope, ProblemKind::Magnitude, (line, byte), || {
                     let (message, hint) = unrepresentable_number(&column.spec.name, value, limit);
-                    self.pending.push(PendingProblem {
-                        severity: ProblemKind::Magnitude.severity(),
-                        line,
-                        record_byte: byte,
-                        field: Some(index),
-                        message,
-                        hint: Some(hint),
-                    });
-                }
+                    (message, Some(hint))
+                });
             }
-            if let Some(seen) = self.unique_seen[index].as_mut() {
-                if !value.is_empty() {
-                    if let Some(first_line) = seen.get(&print) {
-                        if self
-                            .counter
-                            .record(Scope::Column(index), ProblemKind::Unique)
-                        {
-                            self.pending.push(PendingProblem {
-                                severity: ProblemKind::Unique.severity(),
-                                line,
-                                record_byte: byte,
-                                field: Some(index),
-                                message: format!(
-                                    "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
-                                    column.spec.name, value
-                                ),
-                                hint: Some("remove the duplicate row or drop `unique = true`".into()),
-                            });
-                        }
-                    } else {
+            let repeats = match self.unique_seen[index].as_mut() {
+                Some(seen) if !value.is_empty() => match seen.get(&print) {
+                    Some(first_line) => Some(*first_line),
+                    None => {
                         seen.insert(print, line);
+                        None
                     }
-                }
+                },
+                _ => None,
+            };
+            if let Some(first_line) = repeats {
+                let scope = Scope::Column(index);
+                self.keep_problem(scope, ProblemKind::Unique, (line, byte), || {
+                    (
+                        format!(
+                            "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
+                            column.spec.name, value
+                        ),
+                        Some("remove the duplicate row or drop `unique = true`".into()),
+                    )
+                });
             }
         }
         *record = text.into_byte_record();
@@ -330,23 +335,17 @@ impl Records {
             let Some(c) = value.chars().find(|c| crate::text::is_forbidden(*c)) else {
                 continue;
             };
-            if self
-                .counter
-                .record(Scope::Column(index), ProblemKind::Character)
-            {
-                self.pending.push(PendingProblem {
-                    severity: ProblemKind::Character.severity(),
-                    line,
-                    record_byte: byte,
-                    field: Some(index),
-                    message: format!(
+            let scope = Scope::Column(index);
+            self.keep_problem(scope, ProblemKind::Character, (line, byte), || {
+                (
+                    format!(
                         "`{}` holds {}, a character HTML and XML cannot carry",
                         column.spec.name,
                         crate::text::describe_char(c)
                     ),
-                    hint: Some("pages, charts and feeds show it as \u{fffd} and the download keeps it; remove it if the export put it there".into()),
-                });
-            }
+                    Some("pages, charts and feeds show it as \u{fffd} and the download keeps it; remove it if the export put it there".into()),
+                )
+            });
         }
     }
 }
