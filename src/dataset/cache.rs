@@ -59,7 +59,10 @@ struct Entry {
 
 /// A digest of everything besides the file that changes what the scan reports.
 fn fingerprint(inputs: &ScanInputs) -> String {
-    fingerprint_of(inputs, program_stamp())
+    // Entries made by another build of datapages are not used, even of the same version:
+    // FORMAT covers deliberate changes to what a scan reports, this the ones nobody
+    // remembered to bump it for.
+    fingerprint_of(inputs, FileStamp::program().unwrap_or_default())
 }
 
 /// [`fingerprint`], with the program's stamp given.
@@ -76,20 +79,6 @@ fn fingerprint_of(inputs: &ScanInputs, program: &str) -> String {
         inputs.charts, inputs.rows_to_render, inputs.delimiter, program
     );
     hex(&Sha256::digest(description.as_bytes()))
-}
-
-/// The running program file's stamp, written out: entries made by another build of
-/// datapages are not used, even of the same version. [`FORMAT`] covers deliberate changes
-/// to what a scan reports; this covers the ones nobody remembered to bump it for. Empty
-/// where the program file cannot be found (the version and format still apply).
-fn program_stamp() -> &'static str {
-    static STAMP: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    STAMP.get_or_init(|| {
-        std::env::current_exe()
-            .ok()
-            .and_then(|program| FileStamp::of(&program))
-            .map_or_else(String::new, |stamp| format!("{stamp:?}"))
-    })
 }
 
 impl ScanCache {
@@ -237,7 +226,8 @@ mod tests {
     /// that a rebuilt binary scans again.
     #[test]
     fn entries_are_keyed_by_the_program_file() {
-        assert!(program_stamp().contains("inode"), "{}", program_stamp());
+        let program = FileStamp::program().expect("the test program is found");
+        assert!(program.contains("inode"), "{program}");
         let no_sources = std::collections::HashSet::new();
         let inputs = ScanInputs {
             columns: &[],
@@ -246,10 +236,7 @@ mod tests {
             rows_to_render: 10,
             delimiter: b',',
         };
-        assert_eq!(
-            fingerprint(&inputs),
-            fingerprint_of(&inputs, program_stamp())
-        );
+        assert_eq!(fingerprint(&inputs), fingerprint_of(&inputs, program));
         assert_ne!(
             fingerprint(&inputs),
             fingerprint_of(&inputs, "another build")

@@ -57,6 +57,19 @@ impl FileStamp {
         FileStamp::from_metadata(&std::fs::metadata(path).ok()?)
     }
 
+    /// The running program file's stamp, written out (worked out once): what the caches
+    /// key on besides the version, so that a rebuilt or reinstalled binary of the same
+    /// version does not reuse what another one made. `None` where the file is not found.
+    pub fn program() -> Option<&'static str> {
+        static PROGRAM: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+        PROGRAM
+            .get_or_init(|| {
+                let program = std::env::current_exe().ok()?;
+                Some(format!("{:?}", FileStamp::of(&program)?))
+            })
+            .as_deref()
+    }
+
     /// The stamp of an open file, from its metadata.
     #[cfg(unix)]
     pub fn from_metadata(m: &std::fs::Metadata) -> Option<FileStamp> {

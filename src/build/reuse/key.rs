@@ -24,7 +24,7 @@ fn field(hasher: &mut Sha256, bytes: &[u8]) {
 }
 
 /// Everything site-wide but the navigation: the program (version, format, and the binary's
-/// own size and time, so a rebuilt binary of the same version renders everything again),
+/// own file stamp, so a rebuilt binary of the same version renders everything again),
 /// site.toml's bytes, every template (built-in and the site's own), the options that change
 /// output, and the names of the static files. `None` when something cannot be read: nothing is reused then.
 pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
@@ -32,11 +32,7 @@ pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
     field(&mut h, b"datapages reuse");
     field(&mut h, &FORMAT.to_le_bytes());
     field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
-    let exe = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
-    field(
-        &mut h,
-        format!("{} {:?}", exe.len(), exe.modified().ok()?).as_bytes(),
-    );
+    field(&mut h, FileStamp::program()?.as_bytes());
     field(
         &mut h,
         &std::fs::read(options.root.join(layout::SITE_TOML)).ok()?,
