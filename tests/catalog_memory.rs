@@ -57,6 +57,16 @@ fn build_peak_kib(root: &Path) -> i64 {
     usage.ru_maxrss
 }
 
+/// The generated catalog of 10,000 datasets, each with the front matter `front` gives it.
+fn ten_thousand_datasets_with(front: impl Fn(usize) -> String) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::catalog::write_catalog(dir.path(), 10_000, "");
+    for n in 0..10_000 {
+        common::catalog::write_dataset(dir.path(), n, &front(n), &format!("v\n{n}\n"));
+    }
+    dir
+}
+
 #[test]
 fn peak_memory_at_ten_thousand_datasets_stays_within_a_bound_of_that_at_one_thousand() {
     let small = tempfile::tempdir().unwrap();
@@ -80,17 +90,14 @@ fn peak_memory_at_ten_thousand_datasets_stays_within_a_bound_of_that_at_one_thou
 #[test]
 fn a_catalog_whose_datasets_all_list_related_ones_keeps_memory_flat_too() {
     let plain = tempfile::tempdir().unwrap();
-    let related = tempfile::tempdir().unwrap();
     common::catalog::write_catalog(plain.path(), 10_000, "");
-    common::catalog::write_catalog(related.path(), 10_000, "");
-    for n in 0..10_000 {
-        let front = format!(
+    let related = ten_thousand_datasets_with(|n| {
+        format!(
             "related = [\"{}\"]\n{}",
             common::catalog::slug((n + 1) % 10_000),
             common::catalog::front_matter(n)
-        );
-        common::catalog::write_dataset(related.path(), n, &front, &format!("v\n{n}\n"));
-    }
+        )
+    });
     let plain_kib = build_peak_kib(plain.path());
     let related_kib = build_peak_kib(related.path());
     println!("peak RSS at N=10,000: {plain_kib} KiB, {related_kib} KiB with `related`");
@@ -116,13 +123,11 @@ fn a_catalog_whose_datasets_all_list_related_ones_keeps_memory_flat_too() {
 #[test]
 fn a_catalog_that_warns_in_every_dataset_keeps_memory_flat_too() {
     let quiet = tempfile::tempdir().unwrap();
-    let warning = tempfile::tempdir().unwrap();
     common::catalog::write_catalog(quiet.path(), 10_000, "");
-    common::catalog::write_catalog(warning.path(), 10_000, "");
-    for n in 0..10_000 {
-        // Three warnings, as an imported catalog has: no date, a description too short for
-        // search engines, a kicker still to write.
-        let front = common::catalog::front_matter(n)
+    // Three warnings, as an imported catalog has: no date, a description too short for
+    // search engines, a kicker still to write.
+    let warning = ten_thousand_datasets_with(|n| {
+        common::catalog::front_matter(n)
             .lines()
             .filter(|line| !line.starts_with("updated"))
             .map(|line| match line.starts_with("kicker") {
@@ -130,9 +135,8 @@ fn a_catalog_that_warns_in_every_dataset_keeps_memory_flat_too() {
                     .to_string(),
                 false => format!("{line}\n"),
             })
-            .collect::<String>();
-        common::catalog::write_dataset(warning.path(), n, &front, &format!("v\n{n}\n"));
-    }
+            .collect::<String>()
+    });
     let quiet_kib = build_peak_kib(quiet.path());
     let warning_kib = build_peak_kib(warning.path());
     println!("peak RSS at N=10,000: {quiet_kib} KiB, {warning_kib} KiB warning in every dataset");

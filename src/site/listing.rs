@@ -28,10 +28,7 @@ pub fn order(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<usize> {
 /// no date first, then by year, month and day (TOML years have four digits, so the
 /// numbers order as the text does); a value without a date part (a bare time, which
 /// `check` warns about) is compared by its text.
-pub fn compare_dates(
-    a: Option<&toml::value::Datetime>,
-    b: Option<&toml::value::Datetime>,
-) -> Ordering {
+fn compare_dates(a: Option<&toml::value::Datetime>, b: Option<&toml::value::Datetime>) -> Ordering {
     match (a, b) {
         (Some(a), Some(b)) => match (&a.date, &b.date) {
             (Some(x), Some(y)) => (x.year, x.month, x.day).cmp(&(y.year, y.month, y.day)),
