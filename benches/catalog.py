@@ -256,6 +256,12 @@ def targets(results: dict, args) -> list[str]:
                                f"(target ≤ {bound}): {verdict(ratio <= bound)}")
                 else:
                     out.append(f"- {wl}, clean build on {loc} vs Zola (≤ {bound}): not measured (Zola missing)")
+                floor = next((t for t in g["tools"] if t.kind == "cp-out"), None)
+                if zola and zola.samples.get(loc) and floor and floor.samples.get(loc):
+                    copy = h.med(floor.samples[loc], 0)
+                    out.append(f"  - floor on {loc}: `cp -r` of datapages' own output takes {copy:.2f} s, "
+                               f"{copy / h.med(zola.samples[loc], 0):.2f} x Zola's build; datapages takes "
+                               f"{h.med(dp.samples[loc], 0) / copy:.2f} x that copy")
             if zola and zola.samples:
                 loc = args.locations[0]
                 rss = h.med(dp.samples[loc], 1) / h.med(zola.samples[loc], 1)

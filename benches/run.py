@@ -217,7 +217,7 @@ def datapages_site(n: int, rows: int, table_rows: str | None) -> str:
 class Tool:
     key: str          # unique within a group
     label: str        # shown in the table
-    kind: str         # datapages | zola | hugo | cp | cp-csv
+    kind: str         # datapages | zola | hugo | cp | cp-csv | cp-out
     make_cmd: object  # out_path -> argv
     # for the one-off output check: (relative page path, expected <tr> count) or None
     check: tuple[str, int] | None = None
@@ -410,7 +410,19 @@ def run_workload_group(n: int, rows: int, variants: list[Variant], args, env) ->
                           lambda out: [env["hugo"], "--quiet", "-s", hugo_site, "-d", out],
                           check=(f"datasets/{slug}/index.html", rows + 1), runs=hugo_runs,
                           timeout=PEER_TIMEOUT_S))
-    tools.append(Tool("cp", "cp -r (inputs)", "cp", lambda out: ["cp", "-r", first_site, out]))
+    # The site's inputs only: not the cache folder the builds above leave in it.
+    tools.append(Tool("cp", "cp -r (inputs)", "cp",
+                      lambda out: ["sh", "-c", 'mkdir "$1" && cp -r "$2/site.toml" "$2/content" "$2/data" "$1"/',
+                                   "cp-inputs", out, first_site]))
+    if not big:
+        # The floor under any build that writes what datapages writes: copying its finished
+        # output (built once here, read from the page cache) to the same location.
+        built = f"{WORK}/output-copy-source-{name}"
+        rm(built)
+        run_quiet([env["datapages"], "build", "--root", first_site, "--output", built, "--no-cache"],
+                  check=True)
+        tools.append(Tool("cpout", "cp -r (datapages' output)", "cp-out",
+                          lambda out: ["cp", "-r", built, out]))
     if n == 1:
         csv = os.path.join(first_site, "data", "datasets", f"{slug}.csv")
         tools.append(Tool("cpcsv", "cp (the CSV alone)", "cp-csv", lambda out: ["cp", csv, out]))
@@ -1151,7 +1163,9 @@ def main(argv=None) -> int:
         ["## Results", "", "Machine:", ""] + machine_note(env, args) + ["", runs_line, ""]
         + ([table, "",
             "Ratios divide medians of the same output location from this run. \"cp -r (inputs)\" copies the "
-            "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file.",
+            "converted datapages site folder (site.toml, content/, data/); \"cp (the CSV alone)\" copies the one CSV file; "
+            "\"cp -r (datapages' output)\" copies a finished datapages output of the same site (below N=100,000): "
+            "the floor under any build that writes those files.",
             ""] if results["groups"] or results.get("rss") else [])
         + (["### serve: reload latency", "",
             f"{args.serve_warmup} warm-up and {args.serve_edits} timed edits per row, the rows alternating edit by "
