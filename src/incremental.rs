@@ -152,7 +152,8 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
     // Pages whose figures quote a changed dataset: their text and Data Package change.
     out.datasets.extend(quoting(after, changed));
     // Pages that show a changed dataset's title in their related links.
-    for dataset in &after.datasets {
+    // `serve` keeps every dataset whole.
+    for (_, dataset) in after.datasets.wholes() {
         if !out.datasets.contains(&dataset.slug)
             && dataset.front.related.iter().any(|r| changed.contains(r))
         {
@@ -182,7 +183,8 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
 /// rebuild loads them again (their figures are resolved while they load).
 pub fn quoting(site: &Site, changed: &BTreeSet<String>) -> BTreeSet<String> {
     site.datasets
-        .iter()
+        .wholes()
+        .map(|(_, d)| d)
         .filter(|d| !changed.contains(&d.slug))
         .filter(|d| d.quoted_datasets.iter().any(|s| changed.contains(s)))
         .map(|d| d.slug.clone())

@@ -1,26 +1,30 @@
 //! Reading a whole site: `site.toml`, every dataset (in parallel) and every plain page,
 //! plus the checks that need more than one dataset (related slugs, tags).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
+pub mod datasets;
 pub mod listing;
 
 use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::{self, markdown::slugify, Page};
 use crate::dataset::cache::ScanCache;
+use crate::dataset::kept_text::TextStore;
 use crate::dataset::{self, Dataset};
-use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
-use crate::layout::{self, urls};
+use crate::diagnostics::{Diagnostic, Diagnostics};
+use crate::layout;
 
+mod cross_checks;
 mod drafts;
 #[cfg(test)]
 mod reference_keys;
 mod titles;
+pub use datasets::{Datasets, Held, Listing, Needs};
 pub use drafts::LoadOptions;
 
 /// A tag and the datasets that carry it.
@@ -38,8 +42,9 @@ pub struct Tag {
 pub struct Site {
     pub root: PathBuf,
     pub config: SiteConfig,
-    /// Sorted by slug; shared so an incremental rebuild replaces only what changed.
-    pub datasets: Vec<Arc<Dataset>>,
+    /// Sorted by slug; whole ones shared, so an incremental rebuild replaces only what
+    /// changed.
+    pub datasets: Datasets,
     /// Plain pages, sorted by name.
     pub pages: Vec<Page>,
     /// `content/_index.md`, the home page intro.
@@ -51,17 +56,20 @@ pub struct Site {
 }
 
 impl Site {
-    /// The dataset with this slug.
-    pub fn dataset(&self, slug: &str) -> Option<&Dataset> {
-        self.datasets
-            .binary_search_by(|d| d.slug.as_str().cmp(slug))
-            .ok()
-            .map(|i| self.datasets[i].as_ref())
+    /// The dataset with this slug (read back when stored).
+    pub fn dataset(&self, slug: &str) -> Option<Arc<Dataset>> {
+        self.datasets.get(self.datasets.position(slug)?)
+    }
+
+    /// The title of the dataset with this slug.
+    pub fn title_of(&self, slug: &str) -> Option<&str> {
+        let index = self.datasets.position(slug)?;
+        Some(self.datasets.listing(index).title)
     }
 
     /// Total data rows across datasets.
     pub fn total_rows(&self) -> u64 {
-        self.datasets.iter().map(|d| d.csv.rows).sum()
+        self.datasets.listings().map(|d| d.rows).sum()
     }
 }
 
@@ -177,13 +185,13 @@ pub type RecallDataset<'a> = dyn Fn(&Site, &Path) -> Option<dataset::Loaded> + S
 /// recomputes every time; callers decide whether errors stop them. Every dataset built
 /// (drafts only with `--drafts`) goes through `each` as soon as it is loaded, unless
 /// `recall` gives it without loading; plain pages are read first, so both see the
-/// navigation.
+/// navigation. Slim copies go to `store` when there is one ([`Held::keep`]).
 pub fn load_parts_with(
     root: &Path,
     cache: Option<&ScanCache>,
     options: &LoadOptions,
-    each: &EachDataset,
-    recall: &RecallDataset,
+    (each, recall): (&EachDataset, &RecallDataset),
+    store: Option<&Arc<TextStore>>,
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = match options.fold_warnings {
         Some(shown) => Diagnostics::folding(shown),
@@ -219,15 +227,15 @@ pub fn load_parts_with(
     let frame = Site {
         root: root.to_path_buf(),
         config: config.clone(),
-        datasets: Vec::new(),
+        datasets: Datasets::default(),
         pages: pages.clone(),
         home: home.clone(),
         tags: Vec::new(),
         default_date: options.date.clone(),
     };
-    // Each dataset goes into its `Arc` as soon as it is loaded, so the list collected from
-    // the threads holds pointers, not whole datasets (three copies of it exist briefly).
-    type Placed = (Option<Arc<Dataset>>, Vec<Diagnostic>, Option<String>);
+    // Each dataset is stored (or goes into its `Arc`) as soon as it is loaded, so the list
+    // collected from the threads holds no whole datasets.
+    type Placed = (Option<Held>, Vec<Diagnostic>, Option<String>);
     // Folding, each dataset's problems go in as soon as it is done (most are only counted),
     // numbered by its place in the file list so they sort as if loaded in that order.
     let folding = diagnostics.is_folding();
@@ -259,7 +267,8 @@ pub fn load_parts_with(
                 }
                 false => loaded.problems,
             };
-            (loaded.dataset.map(Arc::new), problems, None)
+            let held = loaded.dataset.map(|d| Held::keep(d, store));
+            (held, problems, None)
         })
         .collect();
     let mut diagnostics = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -277,6 +286,8 @@ pub fn load_parts_with(
         true => std::mem::take(&mut diagnostics),
         false => Diagnostics::new(),
     };
+    let license = config.license.clone();
+    let datasets = Datasets::new(datasets, store.cloned(), license);
     let (site, mut site_problems) =
         Site::assemble_checking(root, config, datasets, pages, home, &|_| true, into);
     drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
@@ -321,23 +332,22 @@ impl Site {
     /// tag spellings, description lengths), adding their problems to `diagnostics`. Used
     /// by full and incremental builds alike. The checks of one dataset alone (its
     /// description and dates, see [`Site::dataset_problems`]) run only for the datasets
-    /// `check` names: a `serve` rebuild checks the datasets it read again, not 10,000
-    /// others per keystroke.
+    /// `check` names (by slug): a `serve` rebuild checks the datasets it read again, not
+    /// 10,000 others per keystroke.
     pub fn assemble_checking(
         root: &Path,
         config: SiteConfig,
-        mut datasets: Vec<Arc<Dataset>>,
+        datasets: Datasets,
         mut pages: Vec<Page>,
         home: Option<Page>,
-        check: &dyn Fn(&Dataset) -> bool,
+        check: &dyn Fn(&str) -> bool,
         mut diagnostics: Diagnostics,
     ) -> (Site, Diagnostics) {
-        datasets.sort_by(|a, b| a.slug.cmp(&b.slug));
         pages.sort_by(|a, b| a.name.cmp(&b.name));
-        check_related(root, &datasets, &mut diagnostics);
-        check_dataset_links(root, &datasets, &mut diagnostics);
-        check_page_links(&datasets, &pages, &mut diagnostics);
-        check_chart_files(&datasets, &mut diagnostics);
+        cross_checks::check_related(root, &datasets, &mut diagnostics);
+        cross_checks::check_dataset_links(root, &datasets, &mut diagnostics);
+        cross_checks::check_page_links(&datasets, &pages, &mut diagnostics);
+        cross_checks::check_chart_files(&datasets, &mut diagnostics);
         titles::check_duplicate_titles(root, &datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {
@@ -351,14 +361,17 @@ impl Site {
         };
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.
-        check_descriptions(site.datasets.iter().filter(|d| check(d)), &mut diagnostics);
+        let checked = site.datasets.listings().filter(|d| check(d.slug));
+        check_descriptions(checked, &mut diagnostics);
         (site, diagnostics)
     }
 
-    /// The problems of the datasets `which` names that need no other dataset to find.
-    pub fn dataset_problems(&self, which: &dyn Fn(&Dataset) -> bool) -> Diagnostics {
+    /// The problems of the datasets `which` names (by slug) that need no other dataset to
+    /// find.
+    pub fn dataset_problems(&self, which: &dyn Fn(&str) -> bool) -> Diagnostics {
         let mut diagnostics = Diagnostics::new();
-        check_descriptions(self.datasets.iter().filter(|d| which(d)), &mut diagnostics);
+        let checked = self.datasets.listings().filter(|d| which(d.slug));
+        check_descriptions(checked, &mut diagnostics);
         diagnostics
     }
 }
@@ -371,12 +384,11 @@ pub fn description(dataset: &Dataset) -> String {
 
 /// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.
 fn check_descriptions<'a>(
-    datasets: impl Iterator<Item = &'a Arc<Dataset>>,
+    datasets: impl Iterator<Item = Listing<'a>>,
     diagnostics: &mut Diagnostics,
 ) {
     for dataset in datasets {
-        let length = dataset.description_chars();
-        debug_assert_eq!(length, description(dataset).chars().count());
+        let length = dataset.description_chars;
         let problem = if length < 50 {
             Some(format!("the description for metadata is {length} characters; search engines want at least 50"))
         } else if length > 5000 {
@@ -386,164 +398,27 @@ fn check_descriptions<'a>(
         };
         if let Some(message) = problem {
             diagnostics.push(
-                Diagnostic::warning(&dataset.markdown_path, message).with_hint(
+                Diagnostic::warning(dataset.markdown_path(), message).with_hint(
                     "write a longer lede, or set `description = \"…\"` in the front matter",
                 ),
             );
         }
-        if dataset.front.updated.is_none() && dataset.front.created.is_none() {
+        if dataset.date.is_none() {
             diagnostics.push(
-                Diagnostic::warning(&dataset.markdown_path, "the dataset has no `updated` or `created` date")
+                Diagnostic::warning(dataset.markdown_path(), "the dataset has no `updated` or `created` date")
                     .with_hint("add `updated = YYYY-MM-DD` so metadata, sitemap and feed can say when it changed"),
             );
         }
     }
 }
 
-/// Whether `slug` names a dataset file that exists (but did not load).
-fn failed_to_load(root: &Path, slug: &str) -> bool {
-    dataset::is_valid_slug(slug) && root.join(layout::dataset_markdown(slug)).is_file()
-}
-
-/// `related` must name datasets. A dataset whose file exists but failed to load has its own
-/// errors; naming it is not reported again.
-fn check_related(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
-    // The set of every slug is made only when needed (each `serve` edit runs this).
-    if datasets.iter().all(|d| d.front.related.is_empty()) {
-        return;
-    }
-    let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
-    let known: HashSet<&str> = slugs.iter().copied().collect();
-    for dataset in datasets {
-        for (n, related) in dataset.front.related.iter().enumerate() {
-            let problem = if related == &dataset.slug {
-                Some((
-                    "a dataset cannot be related to itself".to_string(),
-                    "remove it from `related`".to_string(),
-                ))
-            } else if !known.contains(related.as_str()) && !failed_to_load(root, related) {
-                let hint = match did_you_mean(related, slugs.iter().copied()) {
-                    Some(near) => format!("did you mean `{near}`?"),
-                    None => {
-                        "name the slug of another dataset (its file name without .md)".to_string()
-                    }
-                };
-                Some((
-                    format!("`related` names `{related}`, which is not a dataset"),
-                    hint,
-                ))
-            } else {
-                None
-            };
-            if let Some((message, hint)) = problem {
-                let problem = Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
-                diagnostics.push(dataset.locate_related(n, problem));
-            }
-        }
-    }
-}
-
-/// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
-/// load has its own errors; a draft left out is a warning, see `drafts`).
-fn check_dataset_links(root: &Path, datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
-    if datasets.iter().all(|d| d.dataset_links.is_empty()) {
-        return;
-    }
-    let slugs: Vec<&str> = datasets.iter().map(|d| d.slug.as_str()).collect();
-    let known: HashSet<&str> = slugs.iter().copied().collect();
-    for dataset in datasets {
-        for (slug, place) in &dataset.dataset_links {
-            if known.contains(slug.as_str()) || failed_to_load(root, slug) {
-                continue;
-            }
-            diagnostics.push(place.locate(dead_link(
-                dataset,
-                ("../", slug),
-                did_you_mean(slug, slugs.iter().copied()),
-                "a dataset page",
-                "link to ../<slug>/ of a dataset of this site",
-            )));
-        }
-    }
-}
-
-/// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
-/// folder datapages writes (All datasets, tags, downloads).
-fn check_page_links(datasets: &[Arc<Dataset>], pages: &[Page], diagnostics: &mut Diagnostics) {
-    let names: Vec<&str> = pages
-        .iter()
-        .map(|p| p.name.as_str())
-        .chain(layout::RESERVED_PAGE_NAMES)
-        .collect();
-    for dataset in datasets {
-        for (name, place) in &dataset.page_links {
-            if names.contains(&name.as_str()) {
-                continue;
-            }
-            diagnostics.push(place.locate(dead_link(
-                dataset,
-                ("../../", name),
-                did_you_mean(name, pages.iter().map(|p| p.name.as_str())),
-                "a page of this site",
-                "link to ../../<name>/ of a page in content/ (content/<name>.md)",
-            )));
-        }
-    }
-}
-
-/// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and
-/// the near name if there is one, else how such a link is written.
-fn dead_link(
-    dataset: &Dataset,
-    (prefix, name): (&str, &str),
-    near: Option<&str>,
-    not_a: &str,
-    otherwise: &str,
-) -> Diagnostic {
-    let hint = match near {
-        Some(near) => format!("did you mean `{prefix}{near}/`?"),
-        None => otherwise.to_string(),
-    };
-    Diagnostic::error(
-        &dataset.markdown_path,
-        format!("the prose links to `{prefix}{name}/`, which is not {not_a}"),
-    )
-    .with_hint(hint)
-}
-
-/// Chart files are named `<slug>-<chart id>.svg`, so `a` with chart `b-c` and `a-b` with
-/// chart `c` would write the same file; the second one is an error.
-fn check_chart_files(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) {
-    let mut taken: HashMap<String, &str> = HashMap::new();
-    for dataset in datasets {
-        for chart in &dataset.front.charts {
-            let file = urls::chart_file(&dataset.slug, &chart.id());
-            match taken.get(&file) {
-                Some(owner) => diagnostics.push(
-                    Diagnostic::error(
-                        &dataset.markdown_path,
-                        format!(
-                            "chart `{}` would be written to {file}, which a chart of `{owner}` writes too",
-                            chart.id()
-                        ),
-                    )
-                    .with_hint("give one of the two charts another `id`"),
-                ),
-                None => {
-                    taken.insert(file, &dataset.slug);
-                }
-            }
-        }
-    }
-}
-
-fn collect_tags(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) -> Vec<Tag> {
+fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> {
     let mut by_slug: BTreeMap<String, Tag> = BTreeMap::new();
     let mut spellings: HashMap<String, String> = HashMap::new();
     // A catalog has few tag names, each on many datasets: each is slugified once.
     let mut slugs: HashMap<&str, String> = HashMap::new();
-    for (index, dataset) in datasets.iter().enumerate() {
-        for name in &dataset.front.tags {
+    for (index, dataset) in datasets.listings().enumerate() {
+        for name in dataset.tags {
             let slug = slugs
                 .entry(name.as_str())
                 .or_insert_with(|| slugify(name))
@@ -551,7 +426,7 @@ fn collect_tags(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) -> Vec
             if slug.is_empty() {
                 diagnostics.push(
                     Diagnostic::error(
-                        &dataset.markdown_path,
+                        dataset.markdown_path(),
                         format!("the tag {name:?} has no letters or digits"),
                     )
                     .with_hint("tags need at least one letter or digit for their page address"),
@@ -561,7 +436,7 @@ fn collect_tags(datasets: &[Arc<Dataset>], diagnostics: &mut Diagnostics) -> Vec
             match spellings.get(&slug) {
                 Some(first) if first != name => diagnostics.push(
                     Diagnostic::warning(
-                        &dataset.markdown_path,
+                        dataset.markdown_path(),
                         format!("the tag {name:?} is spelled {first:?} elsewhere; both share one tag page"),
                     )
                     .with_hint(format!("spell it {first:?} everywhere")),

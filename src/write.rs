@@ -125,6 +125,30 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// Several files written together by `write`, which gets a writer for each, in order.
+    pub fn stream_all(
+        &self,
+        relatives: &[&str],
+        write: impl FnOnce(Vec<&mut dyn Write>) -> std::io::Result<()>,
+    ) -> Result<(), Diagnostic> {
+        let mut files = Vec::with_capacity(relatives.len());
+        for relative in relatives {
+            let file = self.sink.create(relative);
+            files.push(file.map_err(|e| io_problem(relative, e))?);
+        }
+        let first = relatives.first().copied().unwrap_or_default();
+        let outs = files
+            .iter_mut()
+            .map(|f| f.writer() as &mut dyn Write)
+            .collect();
+        write(outs).map_err(|e| io_problem(first, e))?;
+        for (file, relative) in files.into_iter().zip(relatives) {
+            file.finish().map_err(|e| io_problem(relative, e))?;
+            self.files.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
     pub fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
         self.sink
             .write(relative, bytes)
@@ -386,15 +410,19 @@ pub fn write_site_metadata(
                 no_file,
             );
         });
-        for (path, syntax, page) in metadata::dcat::files(site) {
+        // Both syntaxes of a page at once: each dataset is read and described once.
+        for page in 1..=metadata::dcat::page_count(site) {
             if !dcat_page(page) {
                 continue;
             }
             scope.spawn(move |_| {
+                let files = metadata::dcat::page_files(page);
                 writer.run(
                     || {
-                        writer.stream(&path, |out| {
-                            metadata::dcat::write(site, syntax, page, shared, out)
+                        let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+                        writer.stream_all(&paths, |outs| {
+                            let mut outs: Vec<_> = files.iter().map(|f| f.1).zip(outs).collect();
+                            metadata::dcat::write(site, page, shared, &mut outs)
                         })
                     },
                     no_file,

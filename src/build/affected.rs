@@ -29,11 +29,14 @@ pub(super) fn render_affected(
 ) -> (usize, Vec<String>) {
     let mut urls_changed = BTreeSet::new();
     let shared = &*site;
-    let written: Vec<(usize, Vec<FileDigest>)> = shared
+    // `serve` keeps every dataset whole.
+    let to_write: Vec<(usize, &Arc<Dataset>)> = shared
         .datasets
-        .par_iter()
-        .enumerate()
+        .wholes()
         .filter(|(_, d)| affected.datasets.contains(&d.slug))
+        .collect();
+    let written: Vec<(usize, Vec<FileDigest>)> = to_write
+        .into_par_iter()
         .map(|(index, dataset)| {
             let csv_copy = if csv_unchanged.contains(&dataset.slug) {
                 CsvCopy::KeepIfPresent
@@ -45,17 +48,21 @@ pub(super) fn render_affected(
         })
         .collect();
     for (index, digests) in written {
-        Arc::make_mut(&mut site.datasets[index]).record_digests(digests);
+        if let Some(dataset) = site.datasets.whole_mut(index) {
+            Arc::make_mut(dataset).record_digests(digests);
+        }
     }
     let site = &*site;
     let datasets: Vec<&Arc<Dataset>> = site
         .datasets
-        .iter()
+        .wholes()
+        .map(|(_, d)| d)
         .filter(|d| affected.datasets.contains(&d.slug))
         .collect();
     let related: Vec<&Arc<Dataset>> = site
         .datasets
-        .iter()
+        .wholes()
+        .map(|(_, d)| d)
         .filter(|d| affected.related_pages.contains(&d.slug))
         .collect();
     related.par_iter().for_each(|dataset| {
@@ -209,11 +216,7 @@ impl ListingPages {
         let per_page = now.config.paginate_by.get();
         // When the same datasets are there and no changed one has a new sort key or new
         // tags, every listing keeps its order: the orders before need not be worked out.
-        let same_datasets = before
-            .datasets
-            .iter()
-            .map(|d| &d.slug)
-            .eq(now.datasets.iter().map(|d| &d.slug));
+        let same_datasets = before.datasets.slugs().eq(now.datasets.slugs());
         let same_keys = same_datasets
             && changed.iter().all(|slug| {
                 let key = |site: &Site| {
@@ -224,8 +227,8 @@ impl ListingPages {
             });
         let pages = |before_order: Option<Vec<usize>>, now_order: &[usize]| -> Pages {
             if let Some(before_order) = before_order {
-                let slugs_before = before_order.iter().map(|&i| &before.datasets[i].slug);
-                let slugs_now = now_order.iter().map(|&i| &now.datasets[i].slug);
+                let slugs_before = before_order.iter().map(|&i| before.datasets.slug(i));
+                let slugs_now = now_order.iter().map(|&i| now.datasets.slug(i));
                 if !slugs_before.eq(slugs_now) {
                     return Pages::All;
                 }
@@ -234,7 +237,7 @@ impl ListingPages {
                 now_order
                     .iter()
                     .enumerate()
-                    .filter(|(_, &i)| changed.contains(&now.datasets[i].slug))
+                    .filter(|(_, &i)| changed.contains(now.datasets.slug(i)))
                     .map(|(position, _)| position / per_page + 1)
                     .collect(),
             )
@@ -300,9 +303,9 @@ fn dcat_pages(before: &Site, now: &Site, changed: &BTreeSet<String>, same_datase
     }
     Pages::Only(
         now.datasets
-            .iter()
+            .listings()
             .enumerate()
-            .filter(|(_, d)| changed.contains(&d.slug))
+            .filter(|(_, d)| changed.contains(d.slug))
             .map(|(index, _)| dcat::page_of(now, index))
             .collect(),
     )

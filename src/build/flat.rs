@@ -94,9 +94,7 @@ pub(super) fn write_rest(
         }
         reuse.render_stale(site, renderer, writer);
     }
-    let pending: Vec<usize> = (0..site.datasets.len())
-        .filter(|&i| site.datasets[i].files_pending())
-        .collect();
+    let pending = site.datasets.pending();
     // A chunk at a time: each new slim copy replaces the old one before the next chunk, so
     // that two copies of every such dataset never exist at once.
     for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
@@ -127,7 +125,7 @@ fn write_pending(
     let written: Vec<(usize, dataset::Dataset)> = indexes
         .par_iter()
         .filter_map(|&i| {
-            let slug = &shared.datasets[i].slug;
+            let slug = shared.datasets.slug(i);
             let sources = (reuse, texts, cache);
             Some((
                 i,
@@ -136,7 +134,7 @@ fn write_pending(
         })
         .collect();
     for (i, slim) in written {
-        site.datasets[i] = Arc::new(slim);
+        site.datasets.replace(i, slim);
     }
 }
 
@@ -165,8 +163,8 @@ fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
         &options.root,
         cache.as_ref(),
         &options.site_options(),
-        &each,
-        &recall,
+        (&each, &recall),
+        texts.as_ref(),
     );
     drop((each, recall));
     diagnostics.extend(site_problems);

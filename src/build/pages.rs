@@ -12,16 +12,23 @@ use crate::render::Renderer;
 use crate::site::{self, Site};
 use crate::write::{self, CsvCopy, SiteFiles, Writer};
 
-/// Renders and writes every output of the site; returns the number of HTML pages.
+/// Renders and writes every output of a site whose datasets are whole (`serve`'s); returns
+/// the number of HTML pages.
 pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &Writer) -> usize {
     let shared = &*site;
-    let digests: Vec<_> = shared
-        .datasets
-        .par_iter()
-        .map(|dataset| write::write_dataset_step(shared, renderer, dataset, writer, CsvCopy::Write))
+    let whole: Vec<_> = shared.datasets.wholes().collect();
+    let digests: Vec<_> = whole
+        .into_par_iter()
+        .map(|(index, dataset)| {
+            let digests =
+                write::write_dataset_step(shared, renderer, dataset, writer, CsvCopy::Write);
+            (index, digests)
+        })
         .collect();
-    for (dataset, digests) in site.datasets.iter_mut().zip(digests) {
-        Arc::make_mut(dataset).record_digests(digests);
+    for (index, digests) in digests {
+        if let Some(dataset) = site.datasets.whole_mut(index) {
+            Arc::make_mut(dataset).record_digests(digests);
+        }
     }
     render_site_files(site, renderer, writer, &Pages::All)
 }

@@ -68,7 +68,7 @@ impl Session {
         let mut problems = ProblemsDelta::default();
         // In slug order, as the site keeps them (a sorted list, not a map: on 10,000
         // datasets building a map of them cost a sixth of an edit's reload).
-        let mut datasets: Vec<Arc<Dataset>> = self.site.datasets.clone();
+        let mut datasets: Vec<Arc<Dataset>> = self.site.datasets.to_vec();
         let mut pages = self.site.pages.clone();
         let mut home = self.site.home.clone();
         let mut changed_slugs = BTreeSet::new();
@@ -83,7 +83,8 @@ impl Session {
                     changed_slugs.extend(
                         self.site
                             .datasets
-                            .iter()
+                            .wholes()
+                            .map(|(_, d)| d)
                             .filter(|d| &d.csv_display == relative)
                             .map(|d| d.slug.clone()),
                     );
@@ -160,13 +161,14 @@ impl Session {
                 }
             }
         }
+        let license = self.site.config.license.clone();
         let (mut site, mut site_problems) = Site::assemble_checking(
             &root,
             self.site.config.clone(),
-            datasets,
+            site::Datasets::whole(datasets, license),
             pages,
             home,
-            &|d| changed_slugs.contains(&d.slug),
+            &|slug| changed_slugs.contains(slug),
             Diagnostics::new(),
         );
         site.default_date = self.site.default_date.clone();
@@ -184,7 +186,7 @@ impl Session {
             || kept().any(is_error);
         if fails {
             // The answer lists the whole site's problems, as a full build would.
-            site_problems.extend(site.dataset_problems(&|d| !changed_slugs.contains(&d.slug)));
+            site_problems.extend(site.dataset_problems(&|slug| !changed_slugs.contains(slug)));
             let mut diagnostics = Diagnostics::new();
             diagnostics.extend(kept().cloned());
             diagnostics.extend(problems.fresh.into_values().flatten());
@@ -207,9 +209,9 @@ impl Session {
             // Page titles are in every page's navigation.
             affected.related_pages.extend(
                 site.datasets
-                    .iter()
-                    .filter(|d| !affected.datasets.contains(&d.slug))
-                    .map(|d| d.slug.clone()),
+                    .slugs()
+                    .filter(|slug| !affected.datasets.contains(*slug))
+                    .map(str::to_string),
             );
             affected
                 .tags

@@ -263,7 +263,9 @@ impl Reuse {
     /// for `related` titles get their keys here.
     pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
         let whole = self.previous_whole.as_ref()?;
-        for dataset in site.datasets.iter().filter(|d| d.files_pending()) {
+        // Slim copies whose files wait, read back one at a time.
+        for index in site.datasets.pending() {
+            let dataset = &*site.datasets.get(index)?;
             let key = self.key(site, dataset, &dataset.csv_display)?;
             self.remember_key(&dataset.slug, &key);
         }
@@ -289,7 +291,9 @@ impl Reuse {
         let mut kept = PathSet::default();
         let stale = self.stale.lock().unwrap_or_else(|p| p.into_inner()).len();
         let mut rendered = self.rendered.load(Ordering::Relaxed) + stale;
-        for dataset in site.datasets.iter().filter(|d| d.files_pending()) {
+        // Slim copies whose files wait, read back one at a time.
+        for index in site.datasets.pending() {
+            let dataset = &*site.datasets.get(index)?;
             let key = self.key(site, dataset, &dataset.csv_display);
             let entry = self.previous.get(&dataset.slug);
             match entry.filter(|e| key.as_ref() == Some(&e.key)) {

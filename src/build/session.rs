@@ -140,8 +140,8 @@ impl Session {
             &options.root,
             options.active_scan_cache().as_ref(),
             &site_options,
-            &each,
-            &recall,
+            (&each, &recall),
+            texts.as_ref(),
         );
         drop((each, recall));
         // Only a kept session needs the problems per file again; a build keeps one copy.

@@ -43,30 +43,59 @@ impl TextStore {
         self.read_failure.get().map(String::as_str)
     }
 
-    #[cfg(unix)]
     fn write(&self, text: &str) -> Option<u64> {
+        self.append(text.as_bytes())
+    }
+
+    /// Appends `bytes` (from any thread); where they start, or `None` when they cannot be
+    /// written.
+    #[cfg(unix)]
+    pub fn append(&self, bytes: &[u8]) -> Option<u64> {
         use std::os::unix::fs::FileExt;
-        let at = self.end.fetch_add(text.len() as u64, Ordering::Relaxed);
-        self.file.write_all_at(text.as_bytes(), at).ok()?;
+        let at = self.end.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        self.file.write_all_at(bytes, at).ok()?;
         Some(at)
     }
 
     #[cfg(not(unix))]
-    fn write(&self, _text: &str) -> Option<u64> {
+    pub fn append(&self, _bytes: &[u8]) -> Option<u64> {
         None
     }
 
+    /// The `length` bytes appended at `at`; `None`, remembered as the store's read
+    /// failure, when they cannot be read.
+    pub fn read_bytes(&self, at: u64, length: u32) -> Option<Vec<u8>> {
+        match self.read_raw(at, length) {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                self.note_failure(&format!("cannot read back what a temporary file kept: {e}"));
+                None
+            }
+        }
+    }
+
+    /// Remembers the first reason something kept here could not be had back.
+    pub fn note_failure(&self, why: &str) {
+        let _ = self.read_failure.set(why.to_string());
+    }
+
     #[cfg(unix)]
-    fn read(&self, at: u64, bytes: u32) -> std::io::Result<String> {
+    fn read_raw(&self, at: u64, length: u32) -> std::io::Result<Vec<u8>> {
         use std::os::unix::fs::FileExt;
-        let mut buffer = vec![0; bytes as usize];
+        let mut buffer = vec![0; length as usize];
         self.file.read_exact_at(&mut buffer, at)?;
-        String::from_utf8(buffer).map_err(std::io::Error::other)
+        Ok(buffer)
     }
 
     #[cfg(not(unix))]
-    fn read(&self, _at: u64, _bytes: u32) -> std::io::Result<String> {
-        Err(std::io::Error::other("no stored texts on this platform"))
+    fn read_raw(&self, _at: u64, _length: u32) -> std::io::Result<Vec<u8>> {
+        Err(std::io::Error::other(
+            "nothing is kept in a file on this platform",
+        ))
+    }
+
+    fn read(&self, at: u64, bytes: u32) -> std::io::Result<String> {
+        String::from_utf8(self.read_raw(at, bytes)?).map_err(std::io::Error::other)
     }
 }
 

@@ -39,7 +39,7 @@ pub struct Dataset {
     pub csv_display: PathBuf,
     pub front: DatasetFrontMatter,
     /// Behind a pointer, as are the other parts only the page reads: slim copies (of
-    /// which thousands stay until the build ends) share one empty value.
+    /// which thousands may stay until the build ends) share one empty value.
     pub body: std::sync::Arc<Body>,
     pub csv: CsvSummary,
     /// The dataset's license, or the site's default (shared with every dataset using it).

@@ -1,5 +1,6 @@
 //! What a full build keeps of a dataset once its own files are written: the small part that
-//! listings, the feed, the sitemap, the catalogs and other datasets' pages read.
+//! listings, the feed, the sitemap, the catalogs and other datasets' pages read (in the
+//! build's temporary file as its record, `site::datasets`, with its listing in memory).
 
 use std::sync::{Arc, OnceLock};
 
@@ -44,10 +45,30 @@ const OWN_PATHS: [fn(&str) -> String; 3] = {
     [urls::json_file, urls::csvw_file, urls::croissant_file]
 };
 
+/// Which of [`OWN_PATHS`] `path` is for the dataset `slug`, compared without building the
+/// paths (every slim copy read back from a build's temporary file names three).
+fn own_path_kind(path: &str, slug: &str) -> Option<usize> {
+    static AROUND: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    let around = AROUND.get_or_init(|| {
+        // What each path has before and after the slug (which holds no NUL).
+        let around = |own: &fn(&str) -> String| {
+            let path = own("\0");
+            let (before, after) = path.split_once('\0').unwrap_or((&path, ""));
+            (before.to_string(), after.to_string())
+        };
+        OWN_PATHS.iter().map(around).collect()
+    });
+    around.iter().position(|(before, after)| {
+        path.strip_prefix(before.as_str())
+            .and_then(|rest| rest.strip_prefix(slug))
+            .is_some_and(|rest| rest == after)
+    })
+}
+
 impl KeptDigest {
     /// `digest`, of a file of the dataset `slug`.
     pub(super) fn new(digest: FileDigest, slug: &str) -> KeptDigest {
-        let kind = OWN_PATHS.iter().position(|own| own(slug) == digest.path);
+        let kind = own_path_kind(&digest.path, slug);
         match (kind, from_hex(&digest.sha256)) {
             (Some(kind), Some(sha256)) => KeptDigest::Own {
                 kind: kind as u8,
@@ -105,8 +126,9 @@ impl Dataset {
     /// of the body), the column count (in place of the header), chart ids (checked across
     /// datasets), the `related` entries and prose links with their places, the quoted
     /// datasets, the delimiter, and the CSV's rows, size and SHA-256. Every kept string and
-    /// list is shrunk to its length: thousands of these stay until the build ends. The
-    /// description goes to `texts` when given.
+    /// list is shrunk to its length: without a temporary file to keep them in
+    /// (`site::Held`), thousands of these stay until the build ends. The description goes
+    /// to `texts` when given.
     pub fn slim(mut self, digests: Vec<FileDigest>, texts: Option<&Arc<TextStore>>) -> Dataset {
         self.slim_description = Some(KeptText::new(self.description(), texts));
         // A CSV of more than 4 billion columns cannot be read; saturate all the same.
@@ -238,6 +260,26 @@ mod tests {
     fn a_slim_copy_is_small() {
         let size = std::mem::size_of::<Dataset>();
         assert!(size + 16 <= 768, "a Dataset takes {size} bytes");
+    }
+
+    /// The kind found without building paths is the one the paths give.
+    #[test]
+    fn own_paths_are_recognised_as_building_them_would() {
+        let slugs = ["a", "ab", "set-00001", "b"];
+        let mut paths: Vec<String> = Vec::new();
+        for slug in slugs {
+            paths.extend(OWN_PATHS.iter().map(|own| own(slug)));
+        }
+        paths.extend(
+            ["x", "", "data/datasets/.json", "data/datasets/a.json.json"].map(String::from),
+        );
+        for slug in slugs {
+            for path in &paths {
+                let built = OWN_PATHS.iter().position(|own| own(slug) == *path);
+                assert_eq!(own_path_kind(path, slug), built, "{path} of {slug}");
+            }
+        }
+        assert_eq!(own_path_kind(&OWN_PATHS[2]("ab"), "ab"), Some(2));
     }
 
     #[test]

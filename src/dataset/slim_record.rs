@@ -171,6 +171,21 @@ impl SlimRecord {
         texts: Option<&Arc<TextStore>>,
         site_license: Option<&Arc<License>>,
     ) -> Option<Loaded> {
+        self.into_loaded_as(texts, site_license, false)
+    }
+
+    /// [`SlimRecord::into_loaded`], as a slim copy whose files are still to be written
+    /// ([`Dataset::slim_for_later`]) when `pending`: it keeps the CSV path its page names.
+    pub fn into_loaded_as(
+        self,
+        texts: Option<&Arc<TextStore>>,
+        site_license: Option<&Arc<License>>,
+        pending: bool,
+    ) -> Option<Loaded> {
+        let csv_display = match pending {
+            true => self.csv_display.clone(),
+            false => PathBuf::new(),
+        };
         let date = |text: Option<String>| match text {
             Some(text) => text.parse::<toml::value::Datetime>().ok().map(Some),
             None => Some(None),
@@ -230,7 +245,7 @@ impl SlimRecord {
             slug: self.slug.clone(),
             markdown_path: self.markdown_path,
             csv_path: self.csv_path,
-            csv_display: PathBuf::new(),
+            csv_display,
             front,
             body,
             csv,
@@ -250,7 +265,7 @@ impl SlimRecord {
             slim_description: Some(KeptText::new(self.description, texts)),
             slim_columns: u32::try_from(self.columns).unwrap_or(u32::MAX),
             slimmed: true,
-            files_pending: false,
+            files_pending: pending,
             dcat_parts: None,
         };
         Some(Loaded {

@@ -17,7 +17,7 @@ use crate::site::{listing, Site};
 pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"{\n  \"datasets\": [")?;
     for (n, d) in site.datasets.iter().enumerate() {
-        let entry = CatalogEntry::of(site, d);
+        let entry = CatalogEntry::of(site, &d);
         let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
         // JSON strings never hold a raw line break, so indenting is safe.
         let separator = if n == 0 { "\n    " } else { ",\n    " };
@@ -35,7 +35,7 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
 /// `now` (false when it is missing from either).
 pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
     match (before.dataset(slug), now.dataset(slug)) {
-        (Some(old), Some(new)) => CatalogEntry::of(before, old) == CatalogEntry::of(now, new),
+        (Some(old), Some(new)) => CatalogEntry::of(before, &old) == CatalogEntry::of(now, &new),
         _ => false,
     }
 }
@@ -89,17 +89,16 @@ struct SearchEntry<'a> {
 pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"[")?;
     for (n, &i) in ordered.iter().enumerate() {
-        let d = &site.datasets[i];
+        let d = site.datasets.listing(i);
         let tags: Vec<String> = d
-            .front
             .tags
             .iter()
             .map(|t| crate::content::markdown::slugify(t))
             .collect();
         let entry = SearchEntry {
-            slug: &d.slug,
+            slug: d.slug,
             tags,
-            title: &d.front.title,
+            title: d.title,
             updated: d.updated(),
         };
         let text = serde_json::to_string(&entry).map_err(io::Error::other)?;
@@ -123,7 +122,7 @@ impl SitemapUrl {
     /// The site-relative path, in pieces that join to it (compared without joining).
     fn pieces<'a>(&'a self, site: &'a Site) -> [&'a str; 3] {
         match self {
-            SitemapUrl::Dataset(index) => ["datasets/", &site.datasets[*index].slug, "/"],
+            SitemapUrl::Dataset(index) => ["datasets/", site.datasets.slug(*index), "/"],
             SitemapUrl::Other(path) => [path, "", ""],
         }
     }
@@ -136,7 +135,10 @@ impl SitemapUrl {
     /// The date the sitemap states: a dataset's `updated` date (or `--date`).
     pub fn updated(&self, site: &Site) -> Option<String> {
         match self {
-            SitemapUrl::Dataset(index) => super::updated(site, &site.datasets[*index]),
+            SitemapUrl::Dataset(index) => {
+                let listed = site.datasets.listing(*index).updated();
+                listed.or_else(|| site.default_date.clone())
+            }
             SitemapUrl::Other(_) => None,
         }
     }

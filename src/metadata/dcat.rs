@@ -59,6 +59,14 @@ pub fn files(site: &Site) -> Vec<(String, Syntax, usize)> {
         .collect()
 }
 
+/// The files of catalog page `page` (from 1), one per syntax: written together.
+pub fn page_files(page: usize) -> Vec<(String, Syntax)> {
+    SYNTAXES
+        .iter()
+        .map(|&syntax| (page_path(syntax, page), syntax))
+        .collect()
+}
+
 /// The page (from 1) that holds the dataset at `index` in `Site::datasets`.
 pub fn page_of(site: &Site, index: usize) -> usize {
     index / per_page(site) + 1
@@ -114,66 +122,77 @@ const KINDS: [Kind; 4] = [
     },
 ];
 
-/// Writes page `page` (from 1) of the catalog in one syntax; `shared` is
+/// Writes page `page` (from 1) of the catalog in each syntax of `outs`; `shared` is
 /// [`shared_facts`] of `site`, worked out once for every page. Memory holds one dataset's
-/// nodes at a time (a whole dataset, as `serve` keeps them, also keeps its finished part
-/// for next time).
+/// nodes at a time, worked out once for every syntax (a build reads each slim copy back
+/// from its temporary file once; a whole dataset, as `serve` keeps them, also keeps its
+/// finished parts for next time).
 pub fn write(
     site: &Site,
-    syntax: Syntax,
     page: usize,
     shared: &[Node],
-    out: &mut dyn Write,
+    outs: &mut [(Syntax, &mut dyn Write)],
 ) -> io::Result<()> {
     let pages = page_count(site);
     let page = page.clamp(1, pages);
     let count = site.datasets.len();
     let start = ((page - 1) * per_page(site)).min(count);
-    let datasets = &site.datasets[start..(start + per_page(site)).min(count)];
-    match syntax {
-        Syntax::Turtle => {
-            rdf::turtle_prefixes(out)?;
-            writeln!(out)?;
-        }
-        Syntax::JsonLd => {
-            let context =
-                serde_json::to_string(&rdf::json_ld_context()).map_err(io::Error::other)?;
-            write!(out, "{{\n  \"@context\": {context},\n  \"@graph\": [")?;
-        }
-    }
+    let end = (start + per_page(site)).min(count);
     // The site's own nodes come first, so every dataset's part starts with a separator.
     let mut nodes = shared.to_vec();
     // The catalog, first, names the datasets of this page last.
     if let Some(catalog) = nodes.first_mut() {
-        for dataset in datasets {
-            catalog.iri("dcat:dataset", &dataset_iri(site, dataset));
+        for index in start..end {
+            catalog.iri("dcat:dataset", &slug_iri(site, site.datasets.slug(index)));
         }
     }
-    if pages > 1 {
-        nodes.push(paging_node(site, syntax, page, pages));
-    }
-    out.write_all(part(&nodes, syntax, true)?.as_bytes())?;
-    for dataset in datasets {
-        // Slim copies keep no parts: each is written once.
-        let Some(parts) = dataset.dcat_parts.as_deref() else {
-            out.write_all(part(&dataset_nodes(site, dataset), syntax, false)?.as_bytes())?;
-            continue;
-        };
-        let cached = &parts[syntax as usize];
-        let text = match cached.get() {
-            Some(text) => text,
-            None => {
-                let mut text = part(&dataset_nodes(site, dataset), syntax, false)?;
-                // Kept while `serve` runs: without the spare room the text grew into (a
-                // fifth of it), 10,000 datasets' parts hold 30 MB less.
-                text.shrink_to_fit();
-                cached.get_or_init(|| text)
+    for (syntax, out) in outs.iter_mut() {
+        let mut nodes = nodes.clone();
+        if pages > 1 {
+            nodes.push(paging_node(site, *syntax, page, pages));
+        }
+        match syntax {
+            Syntax::Turtle => {
+                rdf::turtle_prefixes(out)?;
+                writeln!(out)?;
             }
-        };
-        out.write_all(text.as_bytes())?;
+            Syntax::JsonLd => {
+                let context =
+                    serde_json::to_string(&rdf::json_ld_context()).map_err(io::Error::other)?;
+                write!(out, "{{\n  \"@context\": {context},\n  \"@graph\": [")?;
+            }
+        }
+        out.write_all(part(&nodes, *syntax, true)?.as_bytes())?;
     }
-    if syntax == Syntax::JsonLd {
-        writeln!(out, "\n  ]\n}}")?;
+    // One at a time: a build's slim copies are read back from its temporary file.
+    for dataset in (start..end).filter_map(|index| site.datasets.get(index)) {
+        let mut nodes = None;
+        for (syntax, out) in outs.iter_mut() {
+            // Slim copies keep no parts: each is written once.
+            let Some(parts) = dataset.dcat_parts.as_deref() else {
+                let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, &dataset));
+                out.write_all(part(nodes, *syntax, false)?.as_bytes())?;
+                continue;
+            };
+            let cached = &parts[*syntax as usize];
+            let text = match cached.get() {
+                Some(text) => text,
+                None => {
+                    let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, &dataset));
+                    let mut text = part(nodes, *syntax, false)?;
+                    // Kept while `serve` runs: without the spare room the text grew into (a
+                    // fifth of it), 10,000 datasets' parts hold 30 MB less.
+                    text.shrink_to_fit();
+                    cached.get_or_init(|| text)
+                }
+            };
+            out.write_all(text.as_bytes())?;
+        }
+    }
+    for (syntax, out) in outs.iter_mut() {
+        if *syntax == Syntax::JsonLd {
+            writeln!(out, "\n  ]\n}}")?;
+        }
     }
     Ok(())
 }
@@ -219,7 +238,15 @@ fn creator_iri(site: &Site) -> String {
 
 /// The dataset itself, distinct from its page (the `dcat:landingPage`, a document).
 fn dataset_iri(site: &Site, dataset: &Dataset) -> String {
-    format!("{}#dataset", super::page_url(site, dataset))
+    slug_iri(site, &dataset.slug)
+}
+
+/// The IRI of the dataset `slug`.
+fn slug_iri(site: &Site, slug: &str) -> String {
+    let page = site
+        .config
+        .absolute_url(&crate::layout::urls::dataset_page(slug));
+    format!("{page}#dataset")
 }
 
 fn contact_iri(site: &Site) -> String {
@@ -300,8 +327,8 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     let created = site
         .datasets
-        .iter()
-        .filter_map(|d| d.front.created.as_ref())
+        .listings()
+        .filter_map(|d| d.created)
         .map(date_string)
         .min();
     if let Some(created) = created {
@@ -309,8 +336,8 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     if let Some(updated) = site
         .datasets
-        .iter()
-        .filter_map(|d| super::updated(site, d))
+        .listings()
+        .filter_map(|d| d.updated().or_else(|| site.default_date.clone()))
         .max()
     {
         catalog.typed("dct:modified", &updated, rdf::temporal_datatype(&updated));

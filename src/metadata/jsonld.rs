@@ -185,16 +185,17 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
 pub fn catalog(site: &Site, shown: &[usize]) -> Value {
     let datasets: Vec<Value> = shown
         .iter()
-        .map(|&i| {
-            let d = &site.datasets[i];
-            json!({
+        .filter_map(|&i| {
+            let d = site.datasets.get(i)?;
+            let d = &*d;
+            Some(json!({
                 "@type": "Dataset",
                 "@id": super::page_url(site, d),
                 "url": super::page_url(site, d),
                 "name": d.front.title,
                 "description": super::description(d),
                 "license": super::license_url(site, d),
-            })
+            }))
         })
         .collect();
     json!({

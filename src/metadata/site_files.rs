@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::escape_xml;
+use crate::layout::urls;
 use crate::site::Site;
 
 /// Atom timestamps from content dates (midnight UTC); the epoch when no date is known.
@@ -18,18 +19,16 @@ fn atom_time(date: Option<&str>) -> String {
 }
 
 /// A feed entry: the dataset's Atom time, and the dataset.
-type Entry<'a> = (String, &'a crate::dataset::Dataset);
+type Entry<'a> = (String, crate::site::Listing<'a>);
 
 /// The `count` latest datasets with their Atom times, newest first (then by slug): only
 /// those are held while the others pass, so a catalog of 100,000 datasets holds 50.
 fn latest(site: &Site, count: usize) -> Vec<Entry<'_>> {
     let mut entries: Vec<Entry> = Vec::new();
-    let before = |a: &Entry, b: &Entry| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug));
-    for dataset in &site.datasets {
-        let entry = (
-            atom_time(super::updated(site, dataset).as_deref()),
-            &**dataset,
-        );
+    let before = |a: &Entry, b: &Entry| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(b.1.slug));
+    for dataset in site.datasets.listings() {
+        let updated = dataset.updated().or_else(|| site.default_date.clone());
+        let entry = (atom_time(updated.as_deref()), dataset);
         let at = entries.partition_point(|kept| before(kept, &entry).is_lt());
         if at < count {
             entries.insert(at, entry);
@@ -70,22 +69,18 @@ pub fn feed(site: &Site) -> String {
         escape_xml(&site.config.author.name)
     );
     for (time, dataset) in entries {
-        let url = super::page_url(site, dataset);
+        let url = site.config.absolute_url(&urls::dataset_page(dataset.slug));
         out.push_str("  <entry>\n");
-        let _ = writeln!(
-            out,
-            "    <title>{}</title>",
-            escape_xml(&dataset.front.title)
-        );
+        let _ = writeln!(out, "    <title>{}</title>", escape_xml(dataset.title));
         let _ = writeln!(out, "    <link href=\"{}\"/>", escape_xml(&url));
         let _ = writeln!(out, "    <id>{}</id>", escape_xml(&url));
         let _ = writeln!(out, "    <updated>{time}</updated>");
         let _ = writeln!(
             out,
             "    <summary>{}</summary>",
-            escape_xml(&dataset.front.headline)
+            escape_xml(dataset.headline)
         );
-        for tag in &dataset.front.tags {
+        for tag in dataset.tags {
             let _ = writeln!(out, "    <category term=\"{}\"/>", escape_xml(tag));
         }
         out.push_str("  </entry>\n");

@@ -263,7 +263,7 @@ fn summaries_in_order(
     indexes: impl Iterator<Item = usize>,
 ) -> Vec<DatasetSummaryView<'_>> {
     indexes
-        .map(|i| DatasetSummaryView::new(&site.datasets[i]))
+        .map(|i| DatasetSummaryView::new(site.datasets.listing(i)))
         .collect()
 }
 

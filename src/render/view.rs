@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::content::{self, markdown};
 use crate::dataset::Dataset;
 use crate::layout::urls;
-use crate::site::Site;
+use crate::site::{Listing, Site};
 
 /// Site-wide settings, on every page as `site`.
 #[derive(Debug, Serialize)]
@@ -59,18 +59,17 @@ pub struct DatasetSummaryView<'a> {
 }
 
 impl<'a> DatasetSummaryView<'a> {
-    pub fn new(dataset: &'a Dataset) -> Self {
+    pub fn new(dataset: Listing<'a>) -> Self {
         DatasetSummaryView {
-            slug: &dataset.slug,
-            title: &dataset.front.title,
-            headline: &dataset.front.headline,
-            kicker: &dataset.front.kicker,
-            url: urls::dataset_page(&dataset.slug),
-            rows: dataset.csv.rows,
-            columns: dataset.column_count(),
-            tags: tag_links(dataset),
+            slug: dataset.slug,
+            title: dataset.title,
+            headline: dataset.headline,
+            kicker: dataset.kicker,
+            url: urls::dataset_page(dataset.slug),
+            rows: dataset.rows,
+            columns: dataset.columns,
+            tags: tag_links(dataset.tags),
             tag_slugs: dataset
-                .front
                 .tags
                 .iter()
                 .map(|t| markdown::slugify(t))
@@ -81,11 +80,8 @@ impl<'a> DatasetSummaryView<'a> {
     }
 }
 
-fn tag_links(dataset: &Dataset) -> Vec<LinkView> {
-    dataset
-        .front
-        .tags
-        .iter()
+fn tag_links(tags: &[String]) -> Vec<LinkView> {
+    tags.iter()
         .map(|name| LinkView {
             text: name.clone(),
             url: urls::tag_page(&markdown::slugify(name)),
@@ -279,10 +275,11 @@ impl<'a> DatasetPageView<'a> {
         let related = front
             .related
             .iter()
-            .filter_map(|slug| site.dataset(slug))
-            .map(|d| LinkView {
-                text: d.front.title.to_string(),
-                url: urls::dataset_page(&d.slug),
+            .filter_map(|slug| {
+                Some(LinkView {
+                    text: site.title_of(slug)?.to_string(),
+                    url: urls::dataset_page(slug),
+                })
             })
             .collect();
         let shown_rows = dataset.shown_rows();
@@ -306,7 +303,7 @@ impl<'a> DatasetPageView<'a> {
                 size: crate::metadata::human_size(dataset.csv.bytes),
                 sha256: dataset.csv.sha256.to_string(),
             },
-            tags: tag_links(dataset),
+            tags: tag_links(&dataset.front.tags),
             related,
             sections: dataset
                 .body

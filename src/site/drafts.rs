@@ -5,7 +5,6 @@ use std::path::Path;
 
 use crate::config::SiteConfig;
 use crate::content::validate;
-use crate::dataset::Dataset;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// How to load a site: the `build` options that change what is read.
@@ -41,11 +40,15 @@ pub fn apply_base_url(config: &mut SiteConfig, options: &LoadOptions) -> Option<
 
 /// A published dataset whose `related` names a draft links to a page that is not built.
 pub fn check_related_drafts(
-    datasets: &[std::sync::Arc<Dataset>],
+    datasets: &super::Datasets,
     drafts: &[String],
     diagnostics: &mut Diagnostics,
 ) {
-    for dataset in datasets {
+    if drafts.is_empty() {
+        return;
+    }
+    use super::Needs;
+    for (_, dataset) in datasets.needing(&[Needs::Related, Needs::DatasetLinks]) {
         for (n, related) in dataset.front.related.iter().enumerate() {
             if drafts.binary_search(related).is_ok() {
                 let problem = Diagnostic::warning(

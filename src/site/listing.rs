@@ -16,10 +16,10 @@ use crate::layout::urls;
 pub fn order(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut ordered: Vec<usize> = indexes.collect();
     ordered.sort_unstable_by(|&a, &b| {
-        let (a, b) = (&site.datasets[a], &site.datasets[b]);
-        compare_dates(b.listing_date(), a.listing_date())
-            .then_with(|| a.front.title.cmp(&b.front.title))
-            .then_with(|| a.slug.cmp(&b.slug))
+        let (a, b) = (site.datasets.listing(a), site.datasets.listing(b));
+        compare_dates(b.date, a.date)
+            .then_with(|| a.title.cmp(b.title))
+            .then_with(|| a.slug.cmp(b.slug))
     });
     ordered
 }

@@ -3,24 +3,19 @@
 //! two years of one series). A warning at each one's `title`, naming another.
 
 use std::path::Path;
-use std::sync::Arc;
 
+use super::Datasets;
 use crate::confine;
 use crate::content::front_matter;
 use crate::content::spans::{Place, Spans};
-use crate::dataset::Dataset;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// Warns at the `title` of every dataset whose title (spaces around it aside) another
 /// dataset has too. Sorting indexes by title costs a millisecond at 10,000 datasets and
 /// holds 4 bytes each: this runs at every `serve` edit, and at the end of a build's load,
 /// where its memory peaks.
-pub fn check_duplicate_titles(
-    root: &Path,
-    datasets: &[Arc<Dataset>],
-    diagnostics: &mut Diagnostics,
-) {
-    let title = |i: u32| datasets[i as usize].front.title.trim();
+pub fn check_duplicate_titles(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
+    let title = |i: u32| datasets.listing(i as usize).title.trim();
     let Ok(count) = u32::try_from(datasets.len()) else {
         return;
     };
@@ -36,7 +31,10 @@ pub fn check_duplicate_titles(
             let Some(&other) = group.iter().find(|&&i| i != this) else {
                 continue;
             };
-            let (this, other) = (&datasets[this as usize], &datasets[other as usize]);
+            let (this, other) = (
+                datasets.listing(this as usize),
+                datasets.listing(other as usize),
+            );
             let more = match group.len() - 2 {
                 0 => String::new(),
                 1 => " and 1 more dataset".to_string(),
@@ -44,15 +42,15 @@ pub fn check_duplicate_titles(
             };
             let message = format!(
                 "the title \"{}\" is also the title of {}{more}: listings, the feed and search results cannot tell them apart",
-                crate::text::quoted_in_message(this.front.title.trim()),
-                other.markdown_path.display()
+                crate::text::quoted_in_message(this.title.trim()),
+                other.markdown_path().display()
             );
-            let warning = Diagnostic::warning(&this.markdown_path, message).with_hint(
+            let warning = Diagnostic::warning(this.markdown_path(), message).with_hint(
                 "give each dataset a title of its own: say what differs (the year, the place, the unit)",
             );
             let place = canonical_root
                 .as_deref()
-                .and_then(|root| title_place(root, &this.markdown_path));
+                .and_then(|root| title_place(root, &this.markdown_path()));
             diagnostics.push(match place {
                 Some(place) => place.locate(warning),
                 None => warning,

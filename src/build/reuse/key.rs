@@ -88,7 +88,7 @@ pub(super) type RelatedTitles = Vec<Option<String>>;
 
 /// The titles `dataset`'s `related` entries have in `site`.
 pub(super) fn related_titles(site: &Site, dataset: &Dataset) -> RelatedTitles {
-    let title = |slug: &String| site.dataset(slug).map(|d| d.front.title.to_string());
+    let title = |slug: &String| site.title_of(slug).map(str::to_string);
     dataset.front.related.iter().map(title).collect()
 }
 
@@ -168,9 +168,9 @@ pub(super) fn output_key(
         field(&mut h, format!("{stamp:?}").as_bytes());
     }
     field(&mut h, b"datasets");
-    for dataset in &site.datasets {
-        field(&mut h, dataset.slug.as_bytes());
-        field(&mut h, keys.get(dataset.slug.as_str())?);
+    for slug in site.datasets.slugs() {
+        field(&mut h, slug.as_bytes());
+        field(&mut h, keys.get(slug)?);
     }
     Some(hex(&h.finalize()))
 }

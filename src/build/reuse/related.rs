@@ -51,7 +51,7 @@ impl Reuse {
             else {
                 continue;
             };
-            let titles = key::related_titles(site, dataset);
+            let titles = key::related_titles(site, &dataset);
             if titles == assumed {
                 let record = entry.record.and_then(|at| self.records.as_ref()?.read(at));
                 self.reused.fetch_add(1, Ordering::Relaxed);
@@ -62,7 +62,7 @@ impl Reuse {
                 links.push(slug);
                 continue;
             }
-            if let Some(key) = self.key_with(site, dataset, &csv_display, &titles) {
+            if let Some(key) = self.key_with(site, &dataset, &csv_display, &titles) {
                 self.remember_key(&slug, &key);
             }
             let mut stale = self.stale.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,0 +1,150 @@
+//! The checks that need more than one dataset: `related` entries and prose links must
+//! lead to datasets and pages of the site, and no two charts may write one file. A build
+//! keeps its slim copies in a temporary file: only datasets with such entries
+//! ([`Needs`]) are read back for these.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::{Datasets, Needs};
+use crate::content::Page;
+use crate::dataset::{self, Dataset};
+use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
+use crate::layout::{self, urls};
+
+/// Whether `slug` names a dataset file that exists (but did not load).
+fn failed_to_load(root: &Path, slug: &str) -> bool {
+    dataset::is_valid_slug(slug) && root.join(layout::dataset_markdown(slug)).is_file()
+}
+
+/// `related` must name datasets. A dataset whose file exists but failed to load has its own
+/// errors; naming it is not reported again.
+pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
+    // The set of every slug is made only when needed (each `serve` edit runs this).
+    if !datasets.any_needs(Needs::Related) {
+        return;
+    }
+    let slugs: Vec<&str> = datasets.listings().map(|d| d.slug).collect();
+    let known: HashSet<&str> = slugs.iter().copied().collect();
+    for (_, dataset) in datasets.needing(&[Needs::Related]) {
+        for (n, related) in dataset.front.related.iter().enumerate() {
+            let problem = if related == &dataset.slug {
+                Some((
+                    "a dataset cannot be related to itself".to_string(),
+                    "remove it from `related`".to_string(),
+                ))
+            } else if !known.contains(related.as_str()) && !failed_to_load(root, related) {
+                let hint = match did_you_mean(related, slugs.iter().copied()) {
+                    Some(near) => format!("did you mean `{near}`?"),
+                    None => {
+                        "name the slug of another dataset (its file name without .md)".to_string()
+                    }
+                };
+                Some((
+                    format!("`related` names `{related}`, which is not a dataset"),
+                    hint,
+                ))
+            } else {
+                None
+            };
+            if let Some((message, hint)) = problem {
+                let problem = Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
+                diagnostics.push(dataset.locate_related(n, problem));
+            }
+        }
+    }
+}
+
+/// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
+/// load has its own errors; a draft left out is a warning, see `drafts`).
+pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
+    if !datasets.any_needs(Needs::DatasetLinks) {
+        return;
+    }
+    let slugs: Vec<&str> = datasets.listings().map(|d| d.slug).collect();
+    let known: HashSet<&str> = slugs.iter().copied().collect();
+    for (_, dataset) in datasets.needing(&[Needs::DatasetLinks]) {
+        for (slug, place) in &dataset.dataset_links {
+            if known.contains(slug.as_str()) || failed_to_load(root, slug) {
+                continue;
+            }
+            diagnostics.push(place.locate(dead_link(
+                &dataset,
+                ("../", slug),
+                did_you_mean(slug, slugs.iter().copied()),
+                "a dataset page",
+                "link to ../<slug>/ of a dataset of this site",
+            )));
+        }
+    }
+}
+
+/// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
+/// folder datapages writes (All datasets, tags, downloads).
+pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics: &mut Diagnostics) {
+    let names: Vec<&str> = pages
+        .iter()
+        .map(|p| p.name.as_str())
+        .chain(layout::RESERVED_PAGE_NAMES)
+        .collect();
+    for (_, dataset) in datasets.needing(&[Needs::PageLinks]) {
+        for (name, place) in &dataset.page_links {
+            if names.contains(&name.as_str()) {
+                continue;
+            }
+            diagnostics.push(place.locate(dead_link(
+                &dataset,
+                ("../../", name),
+                did_you_mean(name, pages.iter().map(|p| p.name.as_str())),
+                "a page of this site",
+                "link to ../../<name>/ of a page in content/ (content/<name>.md)",
+            )));
+        }
+    }
+}
+
+/// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and
+/// the near name if there is one, else how such a link is written.
+fn dead_link(
+    dataset: &Dataset,
+    (prefix, name): (&str, &str),
+    near: Option<&str>,
+    not_a: &str,
+    otherwise: &str,
+) -> Diagnostic {
+    let hint = match near {
+        Some(near) => format!("did you mean `{prefix}{near}/`?"),
+        None => otherwise.to_string(),
+    };
+    Diagnostic::error(
+        &dataset.markdown_path,
+        format!("the prose links to `{prefix}{name}/`, which is not {not_a}"),
+    )
+    .with_hint(hint)
+}
+
+/// Chart files are named `<slug>-<chart id>.svg`, so `a` with chart `b-c` and `a-b` with
+/// chart `c` would write the same file; the second one is an error.
+pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnostics) {
+    let mut taken: HashMap<String, String> = HashMap::new();
+    for (_, dataset) in datasets.needing(&[Needs::Charts]) {
+        for chart in &dataset.front.charts {
+            let file = urls::chart_file(&dataset.slug, &chart.id());
+            match taken.get(&file) {
+                Some(owner) => diagnostics.push(
+                    Diagnostic::error(
+                        &dataset.markdown_path,
+                        format!(
+                            "chart `{}` would be written to {file}, which a chart of `{owner}` writes too",
+                            chart.id()
+                        ),
+                    )
+                    .with_hint("give one of the two charts another `id`"),
+                ),
+                None => {
+                    taken.insert(file, dataset.slug.clone());
+                }
+            }
+        }
+    }
+}

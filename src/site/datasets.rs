@@ -1,0 +1,435 @@
+//! The site's datasets, sorted by slug. `serve` keeps each one whole. A build keeps each
+//! slim copy ([`Dataset::slim`]) as its record ([`SlimRecord`]) in the build's temporary
+//! file, and in memory only what listings, tag pages, the sitemap, the feed's order and
+//! the checks across datasets read of it ([`Listing`]): a slim `Dataset` held about
+//! 1.5 KB with its strings, which made a build's memory grow with the catalog. The
+//! catalogs, which state everything, read each record back once.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use thin_vec::ThinVec;
+use toml::value::Datetime;
+
+use crate::content::{self, License};
+use crate::dataset::kept_text::TextStore;
+use crate::dataset::slim_record::SlimRecord;
+use crate::dataset::Dataset;
+use crate::layout;
+
+/// One dataset of the site.
+#[derive(Debug)]
+pub enum Held {
+    Whole(Arc<Dataset>),
+    /// Boxed: the lists a load collects from its threads move pointers, not the entries.
+    Stored(Box<Stored>),
+}
+
+/// A slim copy in the temporary file, with what listings read of it.
+#[derive(Debug)]
+pub struct Stored {
+    slug: Box<str>,
+    title: Box<str>,
+    kicker: Box<str>,
+    headline: Box<str>,
+    tags: ThinVec<String>,
+    /// `updated`, else `created`.
+    date: Option<Datetime>,
+    /// `created` (the DCAT catalog states the earliest).
+    created: Option<Datetime>,
+    rows: u64,
+    columns: u32,
+    description_chars: u32,
+    /// Which checks across datasets it needs ([`Needs`]).
+    needs: u8,
+    /// Its files are still to be written ([`Dataset::files_pending`]).
+    pending: bool,
+    /// Where its record is in the store: offset and length.
+    at: u64,
+    bytes: u32,
+}
+
+/// What the checks across datasets read beyond [`Listing`]: only datasets with such
+/// entries are read back for them.
+#[derive(Debug, Clone, Copy)]
+pub enum Needs {
+    Related = 1,
+    DatasetLinks = 2,
+    PageLinks = 4,
+    Charts = 8,
+}
+
+impl Needs {
+    fn of(dataset: &Dataset) -> u8 {
+        let mut needs = 0;
+        let mut set = |yes: bool, need: Needs| needs |= if yes { need as u8 } else { 0 };
+        set(!dataset.front.related.is_empty(), Needs::Related);
+        set(!dataset.dataset_links.is_empty(), Needs::DatasetLinks);
+        set(!dataset.page_links.is_empty(), Needs::PageLinks);
+        set(!dataset.front.charts.is_empty(), Needs::Charts);
+        needs
+    }
+}
+
+impl Held {
+    /// `dataset`, written to `store` when there is one and it is a slim copy; whole
+    /// otherwise (a store that cannot be written keeps it whole too).
+    pub fn keep(dataset: Dataset, store: Option<&Arc<TextStore>>) -> Held {
+        match store.and_then(|store| Held::store(&dataset, store)) {
+            Some(stored) => Held::Stored(Box::new(stored)),
+            None => Held::Whole(Arc::new(dataset)),
+        }
+    }
+
+    fn store(dataset: &Dataset, store: &TextStore) -> Option<Stored> {
+        // The Markdown path is not kept: it follows from the slug, as it does for every
+        // dataset `discover` finds.
+        let plain = dataset.markdown_path == layout::dataset_markdown(&dataset.slug);
+        if !dataset.is_slim() || !plain {
+            return None;
+        }
+        // A slim copy whose files wait keeps the CSV path its page names (its reuse key).
+        let pending = dataset.files_pending();
+        let csv_display = match pending {
+            true => dataset.csv_display.clone(),
+            false => PathBuf::new(),
+        };
+        let record = SlimRecord::of(dataset, csv_display, &[])?;
+        let text = serde_json::to_vec(&record).ok()?;
+        let bytes = u32::try_from(text.len()).ok()?;
+        let at = store.append(&text)?;
+        let front = &dataset.front;
+        let mut tags = front.tags.clone();
+        tags.shrink_to_fit();
+        Some(Stored {
+            slug: dataset.slug.as_str().into(),
+            title: front.title.clone(),
+            kicker: front.kicker.clone(),
+            headline: front.headline.clone(),
+            tags,
+            date: dataset.listing_date().cloned(),
+            created: dataset.front.created,
+            rows: dataset.csv.rows,
+            columns: u32::try_from(dataset.column_count()).unwrap_or(u32::MAX),
+            description_chars: u32::try_from(dataset.description_chars()).unwrap_or(u32::MAX),
+            needs: Needs::of(dataset),
+            pending,
+            at,
+            bytes,
+        })
+    }
+
+    fn slug(&self) -> &str {
+        match self {
+            Held::Whole(dataset) => &dataset.slug,
+            Held::Stored(stored) => &stored.slug,
+        }
+    }
+}
+
+/// What listings and the checks across datasets read of one dataset, wherever it is kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Listing<'a> {
+    pub slug: &'a str,
+    pub title: &'a str,
+    pub kicker: &'a str,
+    pub headline: &'a str,
+    pub tags: &'a [String],
+    /// `updated`, else `created`, as given.
+    pub date: Option<&'a Datetime>,
+    pub created: Option<&'a Datetime>,
+    pub rows: u64,
+    pub columns: usize,
+    /// How many characters [`Dataset::description`] has.
+    pub description_chars: usize,
+}
+
+impl Listing<'_> {
+    /// The listing date as `YYYY-MM-DD` ([`Dataset::updated`]).
+    pub fn updated(&self) -> Option<String> {
+        self.date.map(content::date_string)
+    }
+
+    /// The Markdown file, relative to the site root.
+    pub fn markdown_path(&self) -> PathBuf {
+        layout::dataset_markdown(self.slug)
+    }
+}
+
+/// Every dataset of a site, sorted by slug.
+#[derive(Debug, Default)]
+pub struct Datasets {
+    held: Vec<Held>,
+    /// Where stored datasets are.
+    store: Option<Arc<TextStore>>,
+    /// The site's license, which datasets read back point to (as loaded ones do).
+    license: Option<Arc<License>>,
+}
+
+impl Datasets {
+    /// `held`, sorted by slug; `store` holds the stored ones.
+    pub fn new(
+        mut held: Vec<Held>,
+        store: Option<Arc<TextStore>>,
+        license: Option<Arc<License>>,
+    ) -> Datasets {
+        held.sort_by(|a, b| a.slug().cmp(b.slug()));
+        Datasets {
+            held,
+            store,
+            license,
+        }
+    }
+
+    /// Whole datasets (`serve`, and tests), sorted by slug.
+    pub fn whole(datasets: Vec<Arc<Dataset>>, license: Option<Arc<License>>) -> Datasets {
+        let held = datasets.into_iter().map(Held::Whole).collect();
+        Datasets::new(held, None, license)
+    }
+
+    pub fn len(&self) -> usize {
+        self.held.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    pub fn slug(&self, index: usize) -> &str {
+        self.held[index].slug()
+    }
+
+    /// Every slug, in order.
+    pub fn slugs(&self) -> impl Iterator<Item = &str> + '_ {
+        self.held.iter().map(Held::slug)
+    }
+
+    /// The index of the dataset `slug`.
+    pub fn position(&self, slug: &str) -> Option<usize> {
+        self.held.binary_search_by(|h| h.slug().cmp(slug)).ok()
+    }
+
+    /// What listings read of the dataset at `index`.
+    pub fn listing(&self, index: usize) -> Listing<'_> {
+        match &self.held[index] {
+            Held::Whole(d) => Listing {
+                slug: &d.slug,
+                title: &d.front.title,
+                kicker: &d.front.kicker,
+                headline: &d.front.headline,
+                tags: &d.front.tags,
+                date: d.listing_date(),
+                created: d.front.created.as_ref(),
+                rows: d.csv.rows,
+                columns: d.column_count(),
+                description_chars: d.description_chars(),
+            },
+            Held::Stored(s) => Listing {
+                slug: &s.slug,
+                title: &s.title,
+                kicker: &s.kicker,
+                headline: &s.headline,
+                tags: &s.tags,
+                date: s.date.as_ref(),
+                created: s.created.as_ref(),
+                rows: s.rows,
+                columns: s.columns as usize,
+                description_chars: s.description_chars as usize,
+            },
+        }
+    }
+
+    /// Every dataset's [`Listing`], in slug order.
+    pub fn listings(&self) -> impl Iterator<Item = Listing<'_>> + '_ {
+        (0..self.len()).map(|i| self.listing(i))
+    }
+
+    /// The dataset at `index`, read back when it is stored. `None` when it cannot be read
+    /// back: the store then remembers why ([`TextStore::read_failure`]) and the build fails.
+    pub fn get(&self, index: usize) -> Option<Arc<Dataset>> {
+        match &self.held[index] {
+            Held::Whole(dataset) => Some(Arc::clone(dataset)),
+            Held::Stored(stored) => self.read_back(stored).map(Arc::new),
+        }
+    }
+
+    fn read_back(&self, stored: &Stored) -> Option<Dataset> {
+        let store = self.store.as_ref()?;
+        let bytes = store.read_bytes(stored.at, stored.bytes)?;
+        let record: Option<SlimRecord> = serde_json::from_slice(&bytes).ok();
+        let license = self.license.as_ref();
+        let dataset = record
+            .and_then(|r| r.into_loaded_as(None, license, stored.pending))
+            .and_then(|loaded| loaded.dataset);
+        if dataset.is_none() {
+            store.note_failure("a dataset kept in a temporary file does not read back");
+        }
+        dataset
+    }
+
+    /// Every dataset, in slug order, each read back when stored.
+    pub fn iter(&self) -> impl Iterator<Item = Arc<Dataset>> + '_ {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// Whether any dataset has what `need` names (nothing is read back for this).
+    pub fn any_needs(&self, need: Needs) -> bool {
+        self.held.iter().any(|held| {
+            let needs = match held {
+                Held::Whole(dataset) => Needs::of(dataset),
+                Held::Stored(stored) => stored.needs,
+            };
+            needs & need as u8 != 0
+        })
+    }
+
+    /// The datasets that may have any of what `needs` names, each read back when stored
+    /// (one at a time, as the iterator goes), with their indexes.
+    pub fn needing<'a>(
+        &'a self,
+        needs: &[Needs],
+    ) -> impl Iterator<Item = (usize, Arc<Dataset>)> + 'a {
+        let mask = needs.iter().fold(0, |mask, &need| mask | need as u8);
+        (0..self.len())
+            .filter(move |&i| match &self.held[i] {
+                Held::Whole(_) => true,
+                Held::Stored(stored) => stored.needs & mask != 0,
+            })
+            .filter_map(|i| Some((i, self.get(i)?)))
+    }
+
+    /// The dataset at `index` when it is kept whole (always, in `serve`).
+    pub fn whole_at(&self, index: usize) -> Option<&Arc<Dataset>> {
+        match &self.held[index] {
+            Held::Whole(dataset) => Some(dataset),
+            Held::Stored(_) => None,
+        }
+    }
+
+    /// The indexes of the slim copies whose files are still to be written
+    /// ([`Dataset::files_pending`]).
+    pub fn pending(&self) -> Vec<usize> {
+        let pending = |held: &Held| match held {
+            Held::Whole(dataset) => dataset.files_pending(),
+            Held::Stored(stored) => stored.pending,
+        };
+        (0..self.len())
+            .filter(|&i| pending(&self.held[i]))
+            .collect()
+    }
+
+    /// The datasets kept whole (all of them in `serve`) with their indexes.
+    pub fn wholes(&self) -> impl Iterator<Item = (usize, &Arc<Dataset>)> + '_ {
+        (0..self.len()).filter_map(|i| Some((i, self.whole_at(i)?)))
+    }
+
+    /// The dataset at `index` to change in place, when it is kept whole.
+    pub fn whole_mut(&mut self, index: usize) -> Option<&mut Arc<Dataset>> {
+        match &mut self.held[index] {
+            Held::Whole(dataset) => Some(dataset),
+            Held::Stored(_) => None,
+        }
+    }
+
+    /// Puts `dataset` at `index` (its slug must be the one there), stored when it can be.
+    pub fn replace(&mut self, index: usize, dataset: Dataset) {
+        debug_assert_eq!(self.slug(index), dataset.slug);
+        self.held[index] = Held::keep(dataset, self.store.as_ref());
+    }
+
+    /// Every dataset as an `Arc` (read back when stored): what `serve` starts a new site
+    /// from.
+    pub fn to_vec(&self) -> Vec<Arc<Dataset>> {
+        self.iter().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SiteConfig;
+
+    /// Each bundled dataset, slimmed and stored, reads back as the very slim copy it was;
+    /// its listing says what the slim copy says.
+    #[test]
+    fn a_stored_dataset_reads_back_as_its_slim_copy() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = SiteConfig::load(root).unwrap();
+        let store = TextStore::new().expect("a temporary file");
+        let folder = root.join(layout::CONTENT_DATASETS);
+        let mut slims = Vec::new();
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            let loaded = crate::dataset::load(root, &path, &config, None);
+            slims.push(loaded.dataset.unwrap().slim(Vec::new(), None));
+        }
+        assert!(slims.len() >= 4);
+        let expected: Vec<String> = {
+            let mut sorted: Vec<&Dataset> = slims.iter().collect();
+            sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
+            sorted.iter().map(|d| format!("{d:?}")).collect()
+        };
+        let listings: Vec<(String, String, usize, Option<String>)> = {
+            let mut sorted: Vec<&Dataset> = slims.iter().collect();
+            sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
+            sorted
+                .iter()
+                .map(|d| {
+                    let tags = d.front.tags.join(",");
+                    (
+                        d.front.title.to_string(),
+                        tags,
+                        d.column_count(),
+                        d.updated(),
+                    )
+                })
+                .collect()
+        };
+        let held = slims
+            .into_iter()
+            .rev()
+            .map(|d| Held::keep(d, Some(&store)))
+            .collect::<Vec<_>>();
+        assert!(held.iter().all(|h| matches!(h, Held::Stored(_))));
+        let datasets = Datasets::new(held, Some(store.clone()), config.license.clone());
+        let back: Vec<String> = datasets.iter().map(|d| format!("{d:?}")).collect();
+        assert_eq!(back, expected);
+        for (i, (title, tags, columns, updated)) in listings.iter().enumerate() {
+            let listing = datasets.listing(i);
+            assert_eq!(listing.title, title);
+            assert_eq!(listing.tags.join(","), *tags);
+            assert_eq!(listing.columns, *columns);
+            assert_eq!(listing.updated(), *updated);
+            assert_eq!(datasets.position(listing.slug), Some(i));
+        }
+        assert!(store.read_failure().is_none());
+    }
+
+    /// A dataset that is not slim, or given no store, stays whole; a slim copy whose files
+    /// are still to be written reads back as one, with the CSV path its page names.
+    #[test]
+    fn whole_datasets_stay_whole_and_waiting_ones_read_back_waiting() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = SiteConfig::load(root).unwrap();
+        let store = TextStore::new().expect("a temporary file");
+        let path = root.join(layout::dataset_markdown("storage-link-payload-ceilings"));
+        let load = || {
+            crate::dataset::load(root, &path, &config, None)
+                .dataset
+                .unwrap()
+        };
+        assert!(matches!(Held::keep(load(), Some(&store)), Held::Whole(_)));
+        let slim = load().slim(Vec::new(), None);
+        assert!(matches!(Held::keep(slim, None), Held::Whole(_)));
+        let pending = load().slim_for_later(None);
+        let expected = format!("{pending:?}");
+        assert!(pending.files_pending() && !pending.csv_display.as_os_str().is_empty());
+        let held = vec![Held::keep(pending, Some(&store))];
+        assert!(matches!(held[0], Held::Stored(_)));
+        let datasets = Datasets::new(held, Some(store), config.license.clone());
+        assert_eq!(datasets.pending(), vec![0]);
+        let back = datasets.get(0).unwrap();
+        assert!(back.files_pending());
+        assert_eq!(format!("{back:?}"), expected);
+    }
+}
