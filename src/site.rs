@@ -267,7 +267,9 @@ pub fn load_parts_with(
                 }
                 false => loaded.problems,
             };
-            let held = loaded.dataset.map(|d| Held::keep(d, store));
+            let held = loaded
+                .dataset
+                .map(|d| Held::keep_with(d, loaded.record, store));
             (held, problems, None)
         })
         .collect();

@@ -254,7 +254,11 @@ impl Reuse {
         self.remember_key(slug, &key);
         let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
         pending.push(slug.into());
-        Some(loaded)
+        // The build keeps the record as it read it.
+        Some(Loaded {
+            record: Some(bytes),
+            ..loaded
+        })
     }
 
     /// The previous output's totals when it holds exactly what this build would write:

@@ -30,6 +30,9 @@ pub struct Loaded {
     pub slug: String,
     /// `draft = true` in front matter that could be read.
     pub draft: bool,
+    /// The record (`slim_record`) the slim dataset was read from, when it was: kept as it
+    /// is rather than written again (`site::Held::keep`).
+    pub record: Option<Vec<u8>>,
 }
 
 /// Reads and checks one dataset.
@@ -59,6 +62,7 @@ pub fn load(
         problems,
         slug,
         draft,
+        record: None,
     }
 }
 

@@ -273,6 +273,7 @@ impl SlimRecord {
             problems: self.problems,
             slug: self.slug,
             draft,
+            record: None,
         })
     }
 }

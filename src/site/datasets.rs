@@ -75,13 +75,23 @@ impl Held {
     /// `dataset`, written to `store` when there is one and it is a slim copy; whole
     /// otherwise (a store that cannot be written keeps it whole too).
     pub fn keep(dataset: Dataset, store: Option<&Arc<TextStore>>) -> Held {
-        match store.and_then(|store| Held::store(&dataset, store)) {
+        Held::keep_with(dataset, None, store)
+    }
+
+    /// [`Held::keep`] of a dataset read from `record` (a slim record, which reads back as
+    /// this very dataset), when given: its bytes are kept as they are.
+    pub fn keep_with(
+        dataset: Dataset,
+        record: Option<Vec<u8>>,
+        store: Option<&Arc<TextStore>>,
+    ) -> Held {
+        match store.and_then(|store| Held::store(&dataset, record, store)) {
             Some(stored) => Held::Stored(Box::new(stored)),
             None => Held::Whole(Arc::new(dataset)),
         }
     }
 
-    fn store(dataset: &Dataset, store: &TextStore) -> Option<Stored> {
+    fn store(dataset: &Dataset, record: Option<Vec<u8>>, store: &TextStore) -> Option<Stored> {
         // The Markdown path is not kept: it follows from the slug, as it does for every
         // dataset `discover` finds.
         let plain = dataset.markdown_path == layout::dataset_markdown(&dataset.slug);
@@ -94,8 +104,10 @@ impl Held {
             true => dataset.csv_display.clone(),
             false => PathBuf::new(),
         };
-        let record = SlimRecord::of(dataset, csv_display, &[])?;
-        let text = serde_json::to_vec(&record).ok()?;
+        let text = match record.filter(|_| !pending) {
+            Some(bytes) => bytes,
+            None => serde_json::to_vec(&SlimRecord::of(dataset, csv_display, &[])?).ok()?,
+        };
         let bytes = u32::try_from(text.len()).ok()?;
         let at = store.append(&text)?;
         let front = &dataset.front;
@@ -385,10 +397,20 @@ mod tests {
                 })
                 .collect()
         };
+        // Half of them as taken from a reuse record (whose warnings do not matter here).
+        let warning = crate::diagnostics::Diagnostic::warning("x", "w");
         let held = slims
             .into_iter()
             .rev()
-            .map(|d| Held::keep(d, Some(&store)))
+            .enumerate()
+            .map(|(n, d)| match n % 2 {
+                0 => Held::keep(d, Some(&store)),
+                _ => {
+                    let record = SlimRecord::of(&d, PathBuf::new(), std::slice::from_ref(&warning));
+                    let bytes = serde_json::to_vec(&record.unwrap()).unwrap();
+                    Held::keep_with(d, Some(bytes), Some(&store))
+                }
+            })
             .collect::<Vec<_>>();
         assert!(held.iter().all(|h| matches!(h, Held::Stored(_))));
         let datasets = Datasets::new(held, Some(store.clone()), config.license.clone());
