@@ -234,54 +234,60 @@ pub fn load_parts_with(
         default_date: options.date.clone(),
     };
     // Each dataset is stored (or goes into its `Arc`) as soon as it is loaded, so the list
-    // collected from the threads holds no whole datasets.
-    type Placed = (Option<Held>, Vec<Diagnostic>, Option<String>);
+    // collected from the threads holds 16 bytes a dataset; its problems and the drafts left
+    // out go to lists of their own. Each file's path is dropped once it is loaded.
     // Folding, each dataset's problems go in as soon as it is done (most are only counted),
     // numbered by its place in the file list so they sort as if loaded in that order.
     let folding = diagnostics.is_folding();
     let first_batch = diagnostics.reserve_batches(found.dataset_files.len());
     let shared = Mutex::new(std::mem::take(&mut diagnostics));
-    let loaded: Vec<Placed> = found
+    let unfolded: Mutex<Vec<(usize, Vec<Diagnostic>)>> = Mutex::default();
+    let left_out: Mutex<Vec<String>> = Mutex::default();
+    let loaded: Vec<Option<Held>> = found
         .dataset_files
-        .par_iter()
+        .into_par_iter()
         .enumerate()
         .map(|(n, path)| {
-            let (loaded, recalled) = match recall(&frame, path) {
+            let (loaded, recalled) = match recall(&frame, &path) {
                 Some(loaded) => (loaded, true),
-                None => (dataset::load(root, path, &config, cache), false),
+                None => (dataset::load(root, &path, &config, cache), false),
             };
+            drop(path);
             if loaded.draft && !options.drafts {
                 // Left out, with its problems: what is not built is not checked either.
-                return (None, Vec::new(), Some(loaded.slug));
+                locked(&left_out).push(loaded.slug);
+                return None;
             }
             let loaded = match recalled {
                 true => loaded,
                 false => each(&frame, loaded),
             };
-            let problems = match folding {
+            match folding {
                 true => {
                     let batch = first_batch + n as u64;
-                    let mut shared = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                    shared.push_batch(batch, loaded.problems);
-                    Vec::new()
+                    locked(&shared).push_batch(batch, loaded.problems);
                 }
-                false => loaded.problems,
-            };
-            let held = loaded
-                .dataset
-                .map(|d| Held::keep_with(d, loaded.record, store));
-            (held, problems, None)
+                false if loaded.problems.is_empty() => {}
+                false => locked(&unfolded).push((n, loaded.problems)),
+            }
+            let record = loaded.record;
+            loaded.dataset.map(|d| Held::keep_with(d, record, store))
         })
         .collect();
+    let datasets: Vec<Held> = loaded.into_iter().flatten().collect();
     let mut diagnostics = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let mut left_out = Vec::new();
-    let mut datasets = Vec::with_capacity(loaded.len());
-    diagnostics.reserve(loaded.iter().map(|(_, problems, _)| problems.len()).sum());
-    for (dataset, problems, draft) in loaded {
+    // In the order of the file list, as if loaded one after the other.
+    let mut unfolded = unfolded
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    unfolded.sort_unstable_by_key(|(n, _)| *n);
+    diagnostics.reserve(unfolded.iter().map(|(_, problems)| problems.len()).sum());
+    for (_, problems) in unfolded {
         diagnostics.extend(problems);
-        datasets.extend(dataset);
-        left_out.extend(draft);
     }
+    let mut left_out = left_out
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
     left_out.sort();
     // Folding, the problems of the whole site join the one list (found after the files').
     let into = match folding {
@@ -297,6 +303,11 @@ pub fn load_parts_with(
         true => (Some(site), site_problems, none),
         false => (Some(site), diagnostics, site_problems),
     }
+}
+
+/// The value behind `mutex`, also after a thread panicked holding it.
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// site.toml is read only when it is a regular file inside the site folder (it may be a
@@ -421,10 +432,7 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
     let mut slugs: HashMap<&str, String> = HashMap::new();
     for (index, dataset) in datasets.listings().enumerate() {
         for name in dataset.tags {
-            let slug = slugs
-                .entry(name.as_str())
-                .or_insert_with(|| slugify(name))
-                .clone();
+            let slug = slugs.entry(name).or_insert_with(|| slugify(name)).clone();
             if slug.is_empty() {
                 diagnostics.push(
                     Diagnostic::error(
@@ -436,7 +444,7 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
                 continue;
             }
             match spellings.get(&slug) {
-                Some(first) if first != name => diagnostics.push(
+                Some(first) if first.as_str() != name => diagnostics.push(
                     Diagnostic::warning(
                         dataset.markdown_path(),
                         format!("the tag {name:?} is spelled {first:?} elsewhere; both share one tag page"),
@@ -445,11 +453,11 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
                 ),
                 Some(_) => {}
                 None => {
-                    spellings.insert(slug.clone(), name.clone());
+                    spellings.insert(slug.clone(), name.to_string());
                 }
             }
             let tag = by_slug.entry(slug.clone()).or_insert_with(|| Tag {
-                name: name.clone(),
+                name: name.to_string(),
                 slug,
                 datasets: Vec::new(),
             });

@@ -375,9 +375,8 @@ impl Reuse {
         let mut page_keys = key::DcatPageKeys::new(site_key, &shared, pages, site.datasets.len());
         {
             let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
-            for (index, dataset) in site.datasets.iter().enumerate() {
-                let key = keys.get(dataset.slug.as_str());
-                page_keys.add(dcat::page_of(site, index), &dataset.slug, key);
+            for (index, slug) in site.datasets.slugs().enumerate() {
+                page_keys.add(dcat::page_of(site, index), slug, keys.get(slug));
             }
         }
         let mut to_write = BTreeSet::new();

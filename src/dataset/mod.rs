@@ -24,6 +24,7 @@ use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 use crate::diagnostics::Diagnostic;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
+pub(crate) use slim::from_hex as sha256_bytes;
 pub use slim::FileDigest;
 
 /// Everything known about one dataset after loading and validation.

@@ -101,7 +101,7 @@ impl KeptDigest {
 
 /// The 32 bytes that 64 lowercase hex digits spell, so that [`super::scan::hex`] gives the
 /// same text back.
-fn from_hex(text: &str) -> Option<[u8; 32]> {
+pub(crate) fn from_hex(text: &str) -> Option<[u8; 32]> {
     let digit = |c: u8| match c {
         b'0'..=b'9' => Some(c - b'0'),
         b'a'..=b'f' => Some(c - b'a' + 10),

@@ -8,7 +8,6 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::escape_xml;
-use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::{listing, Site};
 
@@ -16,8 +15,8 @@ use crate::site::{listing, Site};
 /// The bytes are those of `serde_json::to_vec_pretty` of the whole document, plus a newline.
 pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"{\n  \"datasets\": [")?;
-    for (n, d) in site.datasets.iter().enumerate() {
-        let entry = CatalogEntry::of(site, &d);
+    for n in 0..site.datasets.len() {
+        let entry = CatalogEntry::of(site, n);
         let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
         // JSON strings never hold a raw line break, so indenting is safe.
         let separator = if n == 0 { "\n    " } else { ",\n    " };
@@ -34,14 +33,15 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
 /// Whether the dataset `slug` has the same entry in the catalog.json of `before` and of
 /// `now` (false when it is missing from either).
 pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
-    match (before.dataset(slug), now.dataset(slug)) {
-        (Some(old), Some(new)) => CatalogEntry::of(before, &old) == CatalogEntry::of(now, &new),
+    match (before.datasets.position(slug), now.datasets.position(slug)) {
+        (Some(old), Some(new)) => CatalogEntry::of(before, old) == CatalogEntry::of(now, new),
         _ => false,
     }
 }
 
 /// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
-/// `serde_json::Value` (a sorted map) gave, without building one per dataset.
+/// `serde_json::Value` (a sorted map) gave, without building one per dataset. All of it
+/// is in memory: a build's slim copies are not read back for it.
 #[derive(Serialize, PartialEq)]
 struct CatalogEntry<'a> {
     bytes: u64,
@@ -51,26 +51,29 @@ struct CatalogEntry<'a> {
     metadata: String,
     page: String,
     rows: u64,
-    sha256: &'a str,
+    sha256: String,
     slug: &'a str,
     title: &'a str,
     updated: Option<String>,
 }
 
 impl<'a> CatalogEntry<'a> {
-    fn of(site: &Site, d: &'a Dataset) -> CatalogEntry<'a> {
+    /// The entry of the dataset at `index`.
+    fn of(site: &'a Site, index: usize) -> CatalogEntry<'a> {
+        let d = site.datasets.listing(index);
+        let (bytes, sha256) = site.datasets.csv_file(index);
         CatalogEntry {
-            bytes: d.csv.bytes,
-            columns: d.column_count(),
-            csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
-            csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
-            metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
-            page: super::page_url(site, d),
-            rows: d.csv.rows,
-            sha256: &d.csv.sha256,
-            slug: &d.slug,
-            title: &d.front.title,
-            updated: super::updated(site, d),
+            bytes,
+            columns: d.columns,
+            csv: site.config.absolute_url(&urls::csv_file(d.slug)),
+            csvw: site.config.absolute_url(&urls::csvw_file(d.slug)),
+            metadata: site.config.absolute_url(&urls::json_file(d.slug)),
+            page: site.config.absolute_url(&urls::dataset_page(d.slug)),
+            rows: d.rows,
+            sha256,
+            slug: d.slug,
+            title: d.title,
+            updated: d.updated().or_else(|| site.default_date.clone()),
         }
     }
 }
@@ -93,7 +96,7 @@ pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -
         let tags: Vec<String> = d
             .tags
             .iter()
-            .map(|t| crate::content::markdown::slugify(t))
+            .map(crate::content::markdown::slugify)
             .collect();
         let entry = SearchEntry {
             slug: d.slug,

@@ -72,7 +72,7 @@ impl<'a> DatasetSummaryView<'a> {
             tag_slugs: dataset
                 .tags
                 .iter()
-                .map(|t| markdown::slugify(t))
+                .map(markdown::slugify)
                 .collect::<Vec<_>>()
                 .join(" "),
             updated: dataset.updated(),
@@ -80,10 +80,10 @@ impl<'a> DatasetSummaryView<'a> {
     }
 }
 
-fn tag_links(tags: &[String]) -> Vec<LinkView> {
-    tags.iter()
+fn tag_links<'a>(tags: impl IntoIterator<Item = &'a str>) -> Vec<LinkView> {
+    tags.into_iter()
         .map(|name| LinkView {
-            text: name.clone(),
+            text: name.to_string(),
             url: urls::tag_page(&markdown::slugify(name)),
         })
         .collect()
@@ -303,7 +303,7 @@ impl<'a> DatasetPageView<'a> {
                 size: crate::metadata::human_size(dataset.csv.bytes),
                 sha256: dataset.csv.sha256.to_string(),
             },
-            tags: tag_links(&dataset.front.tags),
+            tags: tag_links(dataset.front.tags.iter().map(String::as_str)),
             related,
             sections: dataset
                 .body
