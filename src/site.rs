@@ -374,8 +374,7 @@ impl Site {
         };
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.
-        let checked = site.datasets.listings().filter(|d| check(d.slug));
-        check_descriptions(checked, &mut diagnostics);
+        check_descriptions(&site.datasets, check, &mut diagnostics);
         (site, diagnostics)
     }
 
@@ -383,8 +382,7 @@ impl Site {
     /// find.
     pub fn dataset_problems(&self, which: &dyn Fn(&str) -> bool) -> Diagnostics {
         let mut diagnostics = Diagnostics::new();
-        let checked = self.datasets.listings().filter(|d| which(d.slug));
-        check_descriptions(checked, &mut diagnostics);
+        check_descriptions(&self.datasets, which, &mut diagnostics);
         diagnostics
     }
 }
@@ -396,12 +394,17 @@ pub fn description(dataset: &Dataset) -> String {
 }
 
 /// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.
-fn check_descriptions<'a>(
-    datasets: impl Iterator<Item = Listing<'a>>,
+fn check_descriptions(
+    datasets: &Datasets,
+    which: &dyn Fn(&str) -> bool,
     diagnostics: &mut Diagnostics,
 ) {
-    for dataset in datasets {
-        let length = dataset.description_chars;
+    for index in 0..datasets.len() {
+        let dataset = datasets.listing(index);
+        if !which(dataset.slug) {
+            continue;
+        }
+        let length = datasets.description_chars(index);
         let problem = if length < 50 {
             Some(format!("the description for metadata is {length} characters; search engines want at least 50"))
         } else if length > 5000 {

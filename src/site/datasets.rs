@@ -5,6 +5,7 @@
 //! 1.5 KB with its strings, which made a build's memory grow with the catalog. The
 //! catalogs, which state everything, read each record back once.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -253,8 +254,6 @@ pub struct Listing<'a> {
     pub created: Option<&'a Datetime>,
     pub rows: u64,
     pub columns: usize,
-    /// How many characters [`Dataset::description`] has.
-    pub description_chars: usize,
 }
 
 impl Listing<'_> {
@@ -335,7 +334,6 @@ impl Datasets {
                 created: d.front.created.as_ref(),
                 rows: d.csv.rows,
                 columns: d.column_count(),
-                description_chars: d.description_chars(),
             },
             Held::Stored(s) => Listing {
                 slug: s.text(0),
@@ -347,7 +345,6 @@ impl Datasets {
                 created: s.created.as_ref(),
                 rows: s.rows,
                 columns: s.columns as usize,
-                description_chars: s.description_chars as usize,
             },
         }
     }
@@ -357,6 +354,15 @@ impl Datasets {
         match &self.held[index] {
             Held::Whole(d) => (d.csv.bytes, d.csv.sha256.to_string()),
             Held::Stored(s) => (s.csv_bytes, crate::dataset::scan::hex(&s.sha256)),
+        }
+    }
+
+    /// How many characters [`Dataset::description`] of the dataset at `index` has (counted
+    /// again for a whole dataset: not part of [`Listing`], which sorts call for).
+    pub fn description_chars(&self, index: usize) -> usize {
+        match &self.held[index] {
+            Held::Whole(d) => d.description_chars(),
+            Held::Stored(s) => s.description_chars as usize,
         }
     }
 
@@ -406,17 +412,18 @@ impl Datasets {
 
     /// The datasets that may have any of what `needs` names, each read back when stored
     /// (one at a time, as the iterator goes), with their indexes.
+    /// A whole dataset is lent, not counted again: `serve` runs these checks over 10,000
+    /// datasets on every edit.
     pub fn needing<'a>(
         &'a self,
         needs: &[Needs],
-    ) -> impl Iterator<Item = (usize, Arc<Dataset>)> + 'a {
+    ) -> impl Iterator<Item = (usize, Cow<'a, Dataset>)> + 'a {
         let mask = needs.iter().fold(0, |mask, &need| mask | need as u8);
-        (0..self.len())
-            .filter(move |&i| match &self.held[i] {
-                Held::Whole(_) => true,
-                Held::Stored(stored) => stored.needs & mask != 0,
-            })
-            .filter_map(|i| Some((i, self.get(i)?)))
+        (0..self.len()).filter_map(move |i| match &self.held[i] {
+            Held::Whole(d) => (Needs::of(d) & mask != 0).then_some((i, Cow::Borrowed(&**d))),
+            Held::Stored(s) if s.needs & mask != 0 => Some((i, Cow::Owned(self.read_back(s)?))),
+            Held::Stored(_) => None,
+        })
     }
 
     /// The dataset at `index` when it is kept whole (always, in `serve`).
