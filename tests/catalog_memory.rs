@@ -22,7 +22,7 @@ use std::process::Command;
 mod common;
 
 /// How many times the peak at 1,000 datasets the peak at 10,000 may be, in tenths (x1.5:
-/// measured x1.30 in the test profile and x1.47 in release on two cores since slim copies
+/// measured x1.30 in the test profile and x1.40-1.47 in release on two cores since slim copies
 /// are kept in the temporary file; x1.72 and x1.86 before, when each was a `Dataset` in
 /// memory; more threads raise both peaks alike).
 const BOUND_TENTHS: i64 = 15;
