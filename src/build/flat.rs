@@ -5,8 +5,6 @@
 //! slimmed the same way. A site with any error writes nothing that survives: the files
 //! written meanwhile are in the staging folder (or `Discard` for `check`), which is dropped.
 
-use std::sync::Arc;
-
 use rayon::prelude::*;
 
 use super::reuse::{self, Reuse};
@@ -21,14 +19,13 @@ use crate::site::{self, Site};
 use crate::write::Writer;
 
 /// What to do with each dataset as it is loaded: with a renderer and a writer, write its
-/// files (or link them: `reuse`) and slim it, its description going to `texts` (`keep`
-/// leaves it whole, for `serve`'s incremental rebuilds).
+/// files (or link them: `reuse`) and slim it (`keep` leaves it whole, for `serve`'s
+/// incremental rebuilds).
 pub(super) fn each_dataset<'a>(
     renderer: Option<&'a Renderer>,
     writer: &'a Writer<'a>,
     keep: bool,
     reuse: Option<&'a Reuse>,
-    texts: Option<&'a Arc<TextStore>>,
 ) -> impl Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a {
     move |frame, mut loaded| {
         if keep {
@@ -43,18 +40,13 @@ pub(super) fn each_dataset<'a>(
             .any(|p| p.severity == Severity::Error);
         let slim = match renderer {
             // Nothing is written: the build stops; only the checks across datasets run.
-            _ if failed => full.slim(Vec::new(), texts),
-            None => full.slim(Vec::new(), texts),
+            _ if failed => full.slim(Vec::new()),
+            None => full.slim(Vec::new()),
             // Its page names other datasets by title: written once all are loaded.
-            Some(_) if !full.front.related.is_empty() => full.slim_for_later(texts),
-            Some(renderer) => reuse::write_and_slim(
-                (reuse, texts),
-                frame,
-                renderer,
-                full,
-                writer,
-                &loaded.problems,
-            ),
+            Some(_) if !full.front.related.is_empty() => full.slim_for_later(),
+            Some(renderer) => {
+                reuse::write_and_slim(reuse, frame, renderer, full, writer, &loaded.problems)
+            }
         };
         loaded.dataset = Some(slim);
         loaded
@@ -67,10 +59,9 @@ pub(super) fn each_dataset<'a>(
 pub(super) fn recall_dataset<'a>(
     renderer: Option<&'a Renderer>,
     reuse: Option<&'a Reuse>,
-    texts: Option<&'a Arc<TextStore>>,
 ) -> impl Fn(&Site, &std::path::Path) -> Option<dataset::Loaded> + Sync + 'a {
     move |frame, markdown_file| match (renderer, reuse) {
-        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file, texts),
+        (Some(_), Some(reuse)) => reuse.recall(frame, markdown_file),
         _ => None,
     }
 }
@@ -86,7 +77,6 @@ pub(super) fn write_rest(
     writer: &Writer,
     (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
     link_recalled: bool,
-    texts: Option<&Arc<TextStore>>,
 ) -> usize {
     if let Some(reuse) = reuse {
         if link_recalled {
@@ -98,7 +88,7 @@ pub(super) fn write_rest(
     // A chunk at a time: each new slim copy replaces the old one before the next chunk, so
     // that two copies of every such dataset never exist at once.
     for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
-        write_pending(site, chunk, renderer, writer, (reuse, cache), texts);
+        write_pending(site, chunk, renderer, writer, (reuse, cache));
     }
     let dcat = match reuse {
         Some(reuse) => reuse.link_dcat_pages(site, writer),
@@ -119,14 +109,13 @@ fn write_pending(
     renderer: &Renderer,
     writer: &Writer,
     (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
-    texts: Option<&Arc<TextStore>>,
 ) {
     let shared = &*site;
     let written: Vec<(usize, dataset::Dataset)> = indexes
         .par_iter()
         .filter_map(|&i| {
             let slug = shared.datasets.slug(i);
-            let sources = (reuse, texts, cache);
+            let sources = (reuse, cache);
             Some((
                 i,
                 reuse::load_and_write(sources, shared, slug, renderer, writer)?,
@@ -155,16 +144,17 @@ pub(super) fn check(options: &BuildOptions) -> (Diagnostics, usize) {
 fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
-    let texts = TextStore::new();
-    let each = each_dataset(renderer.as_ref().ok(), &writer, false, None, texts.as_ref());
+    // Where the slim copies are kept until the checks end.
+    let store = TextStore::new();
+    let each = each_dataset(renderer.as_ref().ok(), &writer, false, None);
     let cache = options.active_scan_cache();
-    let recall = recall_dataset(renderer.as_ref().ok(), reuse, texts.as_ref());
+    let recall = recall_dataset(renderer.as_ref().ok(), reuse);
     let (site, mut diagnostics, site_problems) = site::load_parts_with(
         &options.root,
         cache.as_ref(),
         &options.site_options(),
         (&each, &recall),
-        texts.as_ref(),
+        store.as_ref(),
     );
     drop((each, recall));
     diagnostics.extend(site_problems);
@@ -190,16 +180,9 @@ fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
     }
     let cache = options.active_scan_cache();
     let sources = (None, cache.as_ref());
-    write_rest(
-        &mut site,
-        &renderer,
-        &writer,
-        sources,
-        false,
-        texts.as_ref(),
-    );
+    write_rest(&mut site, &renderer, &writer, sources, false);
     let mut problems = writer.into_problems();
-    problems.extend(read_back_problem(texts.as_deref()));
+    problems.extend(read_back_problem(store.as_deref()));
     if !problems.is_empty() {
         diagnostics.extend(problems);
         diagnostics.sort();
@@ -207,12 +190,12 @@ fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
     diagnostics
 }
 
-/// An error when a text kept in `texts` could not be read back: what was written from
-/// it lacks that text, so the build must not be published.
+/// An error when a slim copy kept in `store` could not be read back: what was written
+/// from it lacks it, so the build must not be published.
 pub(super) fn read_back_problem(
-    texts: Option<&TextStore>,
+    store: Option<&TextStore>,
 ) -> Option<crate::diagnostics::Diagnostic> {
-    let why = texts?.read_failure()?;
+    let why = store?.read_failure()?;
     Some(
         crate::diagnostics::Diagnostic::error(std::env::temp_dir(), why.to_string())
             .with_hint("check that the temporary folder (TMPDIR) has room, then build again"),

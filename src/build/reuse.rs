@@ -28,7 +28,7 @@ mod tidy;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
 
 use super::pages::Pages;
@@ -36,7 +36,6 @@ use super::BuildOptions;
 use crate::confine;
 use crate::content;
 use crate::dataset::cache::{ScanCache, SETTLED};
-use crate::dataset::kept_text::TextStore;
 use crate::dataset::slim_record::SlimRecord;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest, Loaded};
@@ -197,12 +196,7 @@ impl Reuse {
     /// ([`Reuse::link_recalled`]). The titles its `related` entries show are known only
     /// once all datasets are: its key is checked with the titles of the previous build,
     /// and [`Reuse::settle_related`] then sees whether they still hold. `None` means: load it.
-    pub fn recall(
-        &self,
-        site: &Site,
-        markdown_file: &Path,
-        texts: Option<&Arc<TextStore>>,
-    ) -> Option<Loaded> {
+    pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Loaded> {
         let slug = markdown_file.file_stem()?.to_str()?;
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
@@ -219,7 +213,7 @@ impl Reuse {
             return None;
         }
         let csv_display = record.csv_display.clone();
-        let loaded = record.into_loaded(texts, site.config.license.as_ref())?;
+        let loaded = record.into_loaded(site.config.license.as_ref())?;
         let dataset = loaded.dataset.as_ref()?;
         if dataset.slug != slug {
             return None;
@@ -352,7 +346,7 @@ impl Reuse {
             }
             self.reused.fetch_sub(1, Ordering::Relaxed);
             self.recalled.fetch_sub(1, Ordering::Relaxed);
-            load_and_write((Some(self), None, None), site, slug, renderer, writer);
+            load_and_write((Some(self), None), site, slug, renderer, writer);
         });
     }
 
@@ -503,7 +497,7 @@ impl Reuse {
 /// build) and writes its files ([`write_and_slim`]); returns its slim copy. A dataset that
 /// is gone or now has errors (edited during the build) is reported, not written.
 pub(super) fn load_and_write(
-    (reuse, texts, cache): (Option<&Reuse>, Option<&Arc<TextStore>>, Option<&ScanCache>),
+    (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
     site: &Site,
     slug: &str,
     renderer: &Renderer,
@@ -517,12 +511,7 @@ pub(super) fn load_and_write(
             problems,
             ..
         }) if !problems.iter().any(failed) => Some(write_and_slim(
-            (reuse, texts),
-            site,
-            renderer,
-            full,
-            writer,
-            &problems,
+            reuse, site, renderer, full, writer, &problems,
         )),
         _ => {
             let markdown = crate::layout::dataset_markdown(slug);
@@ -540,7 +529,7 @@ pub(super) fn load_and_write(
 /// Writes (or links) the files of a dataset loaded with `problems`, then slims it; with
 /// reuse, its slim record is kept for the next build.
 pub(super) fn write_and_slim(
-    (reuse, texts): (Option<&Reuse>, Option<&Arc<TextStore>>),
+    reuse: Option<&Reuse>,
     site: &Site,
     renderer: &Renderer,
     full: Dataset,
@@ -549,11 +538,11 @@ pub(super) fn write_and_slim(
 ) -> Dataset {
     let Some(reuse) = reuse else {
         let digests = write::write_dataset_step(site, renderer, &full, writer, CsvCopy::Write);
-        return full.slim(digests, texts);
+        return full.slim(digests);
     };
     let csv_display = full.csv_display.clone();
     let (digests, entry) = reuse.write(site, renderer, &full, writer);
-    let slim = full.slim(digests, texts);
+    let slim = full.slim(digests);
     if let Some(entry) = entry {
         let record = SlimRecord::of(&slim, csv_display, problems);
         reuse.record(&slim.slug, &entry, record.as_ref());

@@ -119,17 +119,11 @@ impl Session {
             (Ok(target), Some(Ok(_)), false) => Some(Reuse::open(options, target)),
             _ => None,
         };
-        // A build's slim copies keep their descriptions in a temporary file; a kept
-        // session's whole datasets have their bodies.
-        let texts = (!keep).then(TextStore::new).flatten();
-        let each = flat::each_dataset(
-            renderer.as_ref().ok(),
-            &writer,
-            keep,
-            reuse.as_ref(),
-            texts.as_ref(),
-        );
-        let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref(), texts.as_ref());
+        // A build keeps its slim copies in a temporary file (`site::Datasets`); a kept
+        // session keeps its datasets whole.
+        let store = (!keep).then(TextStore::new).flatten();
+        let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
+        let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref());
         // A build shows the first places of each warning and counts the rest, so it keeps
         // no more; a kept session needs every problem of every file again.
         let site_options = site::LoadOptions {
@@ -141,7 +135,7 @@ impl Session {
             options.active_scan_cache().as_ref(),
             &site_options,
             (&each, &recall),
-            texts.as_ref(),
+            store.as_ref(),
         );
         drop((each, recall));
         // Only a kept session needs the problems per file again; a build keeps one copy.
@@ -214,13 +208,12 @@ impl Session {
                 &writer,
                 (reuse.as_ref(), options.active_scan_cache().as_ref()),
                 merge.is_none(),
-                texts.as_ref(),
             ),
         };
         // Updated in place, the output holds the files kept besides those written.
         let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
         let mut problems = writer.into_problems();
-        problems.extend(flat::read_back_problem(texts.as_deref()));
+        problems.extend(flat::read_back_problem(store.as_deref()));
         if !problems.is_empty() {
             diagnostics.extend(problems);
             diagnostics.sort();

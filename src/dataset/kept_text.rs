@@ -1,14 +1,11 @@
-//! Texts a full build keeps for every dataset until it ends (the description, which the
-//! catalogs, the feed and the search index state once all datasets are written), held in
-//! an unnamed temporary file instead of memory. On 10,000 synthetic datasets the
-//! descriptions were a quarter of what the slim copies held (about 900 bytes each).
+//! Where a full build keeps what it no longer needs in memory until it ends: each slim
+//! copy's record (`site::datasets`), appended to an unnamed temporary file and read back
+//! by position. On 10,000 synthetic datasets the slim copies made a build's memory grow
+//! from 19 to 35 MiB; the descriptions alone were a quarter of that.
 
 use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-
-/// Texts shorter than this stay in memory: a stored one costs as much as their bytes.
-const STORE_FROM_BYTES: usize = 64;
 
 /// An unnamed temporary file (no name on disk, so nothing is left behind whatever ends
 /// the process) that texts are appended to from any thread and read back by position.
@@ -41,10 +38,6 @@ impl TextStore {
     /// Why a stored text could not be read back, if one could not.
     pub fn read_failure(&self) -> Option<&str> {
         self.read_failure.get().map(String::as_str)
-    }
-
-    fn write(&self, text: &str) -> Option<u64> {
-        self.append(text.as_bytes())
     }
 
     /// Appends `bytes` (from any thread); where they start, or `None` when they cannot be
@@ -93,75 +86,6 @@ impl TextStore {
             "nothing is kept in a file on this platform",
         ))
     }
-
-    fn read(&self, at: u64, bytes: u32) -> std::io::Result<String> {
-        String::from_utf8(self.read_raw(at, bytes)?).map_err(std::io::Error::other)
-    }
-}
-
-/// A text kept until the build ends: in memory, or in a [`TextStore`].
-#[derive(Clone)]
-pub enum KeptText {
-    Here(Box<str>),
-    Stored {
-        store: Arc<TextStore>,
-        at: u64,
-        bytes: u32,
-        chars: u32,
-    },
-}
-
-impl KeptText {
-    /// `text`, written to `store` when there is one and the text is long enough to be
-    /// worth it; kept in memory when the write fails.
-    pub fn new(text: String, store: Option<&Arc<TextStore>>) -> KeptText {
-        let stored = store
-            .filter(|_| text.len() >= STORE_FROM_BYTES)
-            .and_then(|store| {
-                let bytes = u32::try_from(text.len()).ok()?;
-                let chars = u32::try_from(text.chars().count()).ok()?;
-                let at = store.write(&text)?;
-                Some(KeptText::Stored {
-                    store: Arc::clone(store),
-                    at,
-                    bytes,
-                    chars,
-                })
-            });
-        stored.unwrap_or_else(|| KeptText::Here(text.into_boxed_str()))
-    }
-
-    /// The text. A stored text that cannot be read back comes back empty, and its store
-    /// remembers why ([`TextStore::read_failure`]), so that the build fails.
-    pub fn text(&self) -> String {
-        match self {
-            KeptText::Here(text) => text.to_string(),
-            KeptText::Stored {
-                store, at, bytes, ..
-            } => store.read(*at, *bytes).unwrap_or_else(|e| {
-                let _ = store.read_failure.set(format!(
-                    "cannot read back a text kept in a temporary file: {e}"
-                ));
-                String::new()
-            }),
-        }
-    }
-
-    /// How many characters the text has, without reading it back.
-    pub fn chars(&self) -> usize {
-        match self {
-            KeptText::Here(text) => text.chars().count(),
-            KeptText::Stored { chars, .. } => *chars as usize,
-        }
-    }
-}
-
-/// The text itself, wherever it is kept: two slim datasets compare equal in tests when
-/// their texts do.
-impl std::fmt::Debug for KeptText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("KeptText").field(&self.text()).finish()
-    }
 }
 
 #[cfg(test)]
@@ -169,17 +93,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stored_texts_come_back_exactly_from_any_thread() {
+    fn appended_bytes_come_back_exactly_from_any_thread() {
         let store = TextStore::new().expect("a temporary file");
         let texts: Vec<String> = (0..200)
             .map(|n| format!("Déjà {n}: ").repeat(n % 17 + 1))
             .collect();
-        let kept: Vec<KeptText> = std::thread::scope(|scope| {
+        let kept: Vec<(u64, u32)> = std::thread::scope(|scope| {
             let halves = texts.chunks(100).map(|half| {
                 let store = &store;
                 scope.spawn(move || {
                     half.iter()
-                        .map(|t| KeptText::new(t.clone(), Some(store)))
+                        .map(|t| (store.append(t.as_bytes()).unwrap(), t.len() as u32))
                         .collect::<Vec<_>>()
                 })
             });
@@ -189,39 +113,21 @@ mod tests {
                 .flat_map(|h| h.join().unwrap())
                 .collect()
         });
-        for (text, kept) in texts.iter().zip(&kept) {
-            assert_eq!(&kept.text(), text);
-            assert_eq!(kept.chars(), text.chars().count());
-            let stored = matches!(kept, KeptText::Stored { .. });
-            assert_eq!(stored, text.len() >= STORE_FROM_BYTES, "{text}");
+        for (text, &(at, length)) in texts.iter().zip(&kept) {
+            assert_eq!(store.read_bytes(at, length).unwrap(), text.as_bytes());
         }
         assert!(store.read_failure().is_none());
     }
 
     #[test]
-    fn a_text_that_cannot_be_read_back_is_reported_by_its_store() {
+    fn bytes_that_cannot_be_read_back_are_reported_by_the_store() {
         let store = TextStore::new().expect("a temporary file");
-        let kept = KeptText::new("x".repeat(100), Some(&store));
+        let at = store.append(&[b'x'; 100]).unwrap();
+        assert_eq!(store.read_bytes(at, 100).unwrap(), vec![b'x'; 100]);
         // A position past the end of the file, as a damaged store would give.
-        let KeptText::Stored { bytes, chars, .. } = kept else {
-            panic!("a long text is stored");
-        };
-        let broken = KeptText::Stored {
-            store: Arc::clone(&store),
-            at: 1 << 20,
-            bytes,
-            chars,
-        };
-        assert_eq!(broken.text(), "");
+        assert!(store.read_bytes(1 << 20, 100).is_none());
         assert!(store
             .read_failure()
             .is_some_and(|why| why.contains("cannot read back")));
-    }
-
-    #[test]
-    fn without_a_store_texts_stay_in_memory() {
-        let kept = KeptText::new("y".repeat(100), None);
-        assert!(matches!(kept, KeptText::Here(_)));
-        assert_eq!(kept.text(), "y".repeat(100));
     }
 }

@@ -64,9 +64,9 @@ pub struct Dataset {
     pub(crate) page_links: ThinVec<(String, Place)>,
     /// The digests of its metadata files as written (set once they are, whole or slim).
     metadata_digests: ThinVec<slim::KeptDigest>,
-    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (in
-    /// the build's temporary text file when it has one).
-    slim_description: Option<kept_text::KeptText>,
+    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (a
+    /// build keeps the slim copy itself in its temporary file: `site::datasets`).
+    slim_description: Option<Box<str>>,
     /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
     slim_columns: u32,
     /// Set by [`Dataset::slim`].
@@ -99,7 +99,7 @@ impl Dataset {
     /// lede followed by the first paragraph of Method.
     pub fn description(&self) -> String {
         if let Some(kept) = &self.slim_description {
-            return kept.text();
+            return kept.to_string();
         }
         match self.description_parts() {
             (text, "") | ("", text) => text.to_string(),
@@ -111,7 +111,7 @@ impl Dataset {
     /// for every dataset on every `serve` rebuild).
     pub fn description_chars(&self) -> usize {
         if let Some(kept) = &self.slim_description {
-            return kept.chars();
+            return kept.chars().count();
         }
         match self.description_parts() {
             (text, "") | ("", text) => text.chars().count(),

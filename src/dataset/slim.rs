@@ -9,7 +9,6 @@ use thin_vec::ThinVec;
 use crate::content::Body;
 
 use super::figures::FigureHtml;
-use super::kept_text::{KeptText, TextStore};
 use super::Dataset;
 
 /// The size and SHA-256 of one metadata file of a dataset, as written (the DCAT catalog
@@ -127,10 +126,9 @@ impl Dataset {
     /// datasets), the `related` entries and prose links with their places, the quoted
     /// datasets, the delimiter, and the CSV's rows, size and SHA-256. Every kept string and
     /// list is shrunk to its length: without a temporary file to keep them in
-    /// (`site::Held`), thousands of these stay until the build ends. The description goes
-    /// to `texts` when given.
-    pub fn slim(mut self, digests: Vec<FileDigest>, texts: Option<&Arc<TextStore>>) -> Dataset {
-        self.slim_description = Some(KeptText::new(self.description(), texts));
+    /// (`site::Held`), thousands of these stay until the build ends.
+    pub fn slim(mut self, digests: Vec<FileDigest>) -> Dataset {
+        self.slim_description = Some(self.description().into_boxed_str());
         // A CSV of more than 4 billion columns cannot be read; saturate all the same.
         self.slim_columns = u32::try_from(self.column_count()).unwrap_or(u32::MAX);
         self.body = shared_empty(&EMPTY_BODY);
@@ -188,9 +186,9 @@ impl Dataset {
     /// and writes its files ([`Dataset::files_pending`]): holding thousands of whole
     /// datasets until then would make memory grow with the catalog.
     /// It keeps the CSV path its page names (part of its reuse key).
-    pub fn slim_for_later(self, texts: Option<&Arc<TextStore>>) -> Dataset {
+    pub fn slim_for_later(self) -> Dataset {
         let csv_display = self.csv_display.clone();
-        let mut slim = self.slim(Vec::new(), texts);
+        let mut slim = self.slim(Vec::new());
         slim.csv_display = csv_display;
         slim.files_pending = true;
         slim

@@ -12,7 +12,6 @@ use thin_vec::ThinVec;
 
 use serde::{Deserialize, Serialize};
 
-use super::kept_text::{KeptText, TextStore};
 use super::scan::CsvSummary;
 use super::stamp::FileStamp;
 use super::{Dataset, FileDigest, Loaded};
@@ -166,19 +165,14 @@ impl SlimRecord {
     /// The slim dataset and its problems, as [`super::load`] and [`Dataset::slim`] made
     /// them; `None` when a field does not read back (a damaged record). A license equal to
     /// `site_license` (the site's default) points to it, as a loaded dataset's does.
-    pub fn into_loaded(
-        self,
-        texts: Option<&Arc<TextStore>>,
-        site_license: Option<&Arc<License>>,
-    ) -> Option<Loaded> {
-        self.into_loaded_as(texts, site_license, false)
+    pub fn into_loaded(self, site_license: Option<&Arc<License>>) -> Option<Loaded> {
+        self.into_loaded_as(site_license, false)
     }
 
     /// [`SlimRecord::into_loaded`], as a slim copy whose files are still to be written
     /// ([`Dataset::slim_for_later`]) when `pending`: it keeps the CSV path its page names.
     pub fn into_loaded_as(
         self,
-        texts: Option<&Arc<TextStore>>,
         site_license: Option<&Arc<License>>,
         pending: bool,
     ) -> Option<Loaded> {
@@ -262,7 +256,7 @@ impl SlimRecord {
             dataset_links: self.dataset_links,
             page_links: self.page_links,
             metadata_digests: digests,
-            slim_description: Some(KeptText::new(self.description, texts)),
+            slim_description: Some(self.description.into_boxed_str()),
             slim_columns: u32::try_from(self.columns).unwrap_or(u32::MAX),
             slimmed: true,
             files_pending: pending,
@@ -292,9 +286,6 @@ mod tests {
         let config = SiteConfig::load(root).unwrap();
         let folder = root.join(crate::layout::CONTENT_DATASETS);
         let (mut seen, mut sharing, mut loaded_sharing) = (0, 0, 0);
-        // One slim copy keeps its description in memory, its record's in a store (and
-        // the other way round): both must read the same.
-        let store = TextStore::new();
         for entry in std::fs::read_dir(folder).unwrap() {
             let path = entry.unwrap().path();
             let loaded = super::super::load(root, &path, &config, None);
@@ -305,8 +296,7 @@ mod tests {
                 bytes: 4321,
                 sha256: "0a".repeat(32),
             };
-            let stored_first = seen % 2 == 0;
-            let slim = full.slim(vec![digest], store.as_ref().filter(|_| stored_first));
+            let slim = full.slim(vec![digest]);
             let mut problems = loaded.problems;
             problems.push(
                 Diagnostic::warning(&slim.markdown_path, "a \"warning\"\twith\ncontrol")
@@ -322,9 +312,7 @@ mod tests {
             loaded_sharing +=
                 usize::from(site_license.is_some_and(|l| Arc::ptr_eq(l, &slim.license)));
             let uses_site_license = site_license.is_some_and(|l| **l == *slim.license);
-            let again = back
-                .into_loaded(store.as_ref().filter(|_| !stored_first), site_license)
-                .unwrap();
+            let again = back.into_loaded(site_license).unwrap();
             let again_license = &again.dataset.as_ref().unwrap().license;
             let shared = site_license.is_some_and(|l| Arc::ptr_eq(l, again_license));
             assert_eq!(shared, uses_site_license, "{}", slim.slug);
@@ -378,10 +366,10 @@ mod tests {
             let full = loaded.dataset.unwrap();
             assert!(Arc::ptr_eq(&full.license, site_license), "{slug} loaded");
             let csv_display = full.csv_display.clone();
-            let slim = full.slim(Vec::new(), None);
+            let slim = full.slim(Vec::new());
             assert!(Arc::ptr_eq(&slim.license, site_license), "{slug} slim");
             let record = SlimRecord::of(&slim, csv_display, &[]).unwrap();
-            let back = record.into_loaded(None, Some(site_license)).unwrap();
+            let back = record.into_loaded(Some(site_license)).unwrap();
             assert!(
                 Arc::ptr_eq(&back.dataset.unwrap().license, site_license),
                 "{slug} recalled"

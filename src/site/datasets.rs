@@ -142,6 +142,14 @@ impl Held {
             Held::Stored(stored) => stored.text(0),
         }
     }
+
+    /// Which cross checks it needs ([`Needs`]).
+    fn needs(&self) -> u8 {
+        match self {
+            Held::Whole(dataset) => Needs::of(dataset),
+            Held::Stored(stored) => stored.needs,
+        }
+    }
 }
 
 /// The slug, title, kicker, headline and tags of `dataset` in one text, where each ends,
@@ -386,7 +394,7 @@ impl Datasets {
         let record: Option<SlimRecord> = serde_json::from_slice(&bytes).ok();
         let license = self.license.as_ref();
         let dataset = record
-            .and_then(|r| r.into_loaded_as(None, license, stored.pending))
+            .and_then(|r| r.into_loaded_as(license, stored.pending))
             .and_then(|loaded| loaded.dataset);
         if dataset.is_none() {
             store.note_failure("a dataset kept in a temporary file does not read back");
@@ -401,13 +409,7 @@ impl Datasets {
 
     /// Whether any dataset has what `need` names (nothing is read back for this).
     pub fn any_needs(&self, need: Needs) -> bool {
-        self.held.iter().any(|held| {
-            let needs = match held {
-                Held::Whole(dataset) => Needs::of(dataset),
-                Held::Stored(stored) => stored.needs,
-            };
-            needs & need as u8 != 0
-        })
+        self.held.iter().any(|held| held.needs() & need as u8 != 0)
     }
 
     /// The datasets that may have any of what `needs` names, each read back when stored
@@ -419,10 +421,10 @@ impl Datasets {
         needs: &[Needs],
     ) -> impl Iterator<Item = (usize, Cow<'a, Dataset>)> + 'a {
         let mask = needs.iter().fold(0, |mask, &need| mask | need as u8);
-        (0..self.len()).filter_map(move |i| match &self.held[i] {
-            Held::Whole(d) => (Needs::of(d) & mask != 0).then_some((i, Cow::Borrowed(&**d))),
-            Held::Stored(s) if s.needs & mask != 0 => Some((i, Cow::Owned(self.read_back(s)?))),
-            Held::Stored(_) => None,
+        let needing = (0..self.len()).filter(move |&i| self.held[i].needs() & mask != 0);
+        needing.filter_map(move |i| match &self.held[i] {
+            Held::Whole(d) => Some((i, Cow::Borrowed(&**d))),
+            Held::Stored(s) => Some((i, Cow::Owned(self.read_back(s)?))),
         })
     }
 
@@ -489,7 +491,7 @@ mod tests {
         for entry in std::fs::read_dir(folder).unwrap() {
             let path = entry.unwrap().path();
             let loaded = crate::dataset::load(root, &path, &config, None);
-            slims.push(loaded.dataset.unwrap().slim(Vec::new(), None));
+            slims.push(loaded.dataset.unwrap().slim(Vec::new()));
         }
         assert!(slims.len() >= 4);
         let expected: Vec<String> = {
@@ -557,9 +559,9 @@ mod tests {
                 .unwrap()
         };
         assert!(matches!(Held::keep(load(), Some(&store)), Held::Whole(_)));
-        let slim = load().slim(Vec::new(), None);
+        let slim = load().slim(Vec::new());
         assert!(matches!(Held::keep(slim, None), Held::Whole(_)));
-        let pending = load().slim_for_later(None);
+        let pending = load().slim_for_later();
         let expected = format!("{pending:?}");
         assert!(pending.files_pending() && !pending.csv_display.as_os_str().is_empty());
         let held = vec![Held::keep(pending, Some(&store))];

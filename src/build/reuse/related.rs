@@ -77,7 +77,7 @@ impl Reuse {
         use rayon::prelude::*;
         let stale = std::mem::take(&mut *self.stale.lock().unwrap_or_else(|p| p.into_inner()));
         stale.par_iter().for_each(|slug| {
-            load_and_write((Some(self), None, None), site, slug, renderer, writer);
+            load_and_write((Some(self), None), site, slug, renderer, writer);
         });
     }
 }
