@@ -215,10 +215,15 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
                 }
                 Err(error) => {
                     eprint!("{}", error.render(color));
-                    eprintln!(
-                        "Build failed; {} was left as it was.",
-                        options.output_dir().display()
-                    );
+                    let output = options.output_dir();
+                    if error.to_string().contains(crate::output::swap::INCOMPLETE) {
+                        eprintln!(
+                            "Build failed; {} is incomplete: run `datapages build --no-cache` again.",
+                            output.display()
+                        );
+                    } else {
+                        eprintln!("Build failed; {} was left as it was.", output.display());
+                    }
                     ExitCode::from(1)
                 }
             }

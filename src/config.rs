@@ -51,6 +51,16 @@ pub struct SiteConfig {
     /// The most recently updated datasets the home page shows.
     #[serde(default = "default_home_datasets")]
     pub home_datasets: usize,
+    /// The most row pages one dataset may write (each is a file); more is an error.
+    #[serde(default = "default_max_row_pages")]
+    pub max_row_pages: u64,
+    /// The plain pages the site navigation links, by name (`about` for content/about.md),
+    /// in this order; without it, the first [`NAV_DEFAULT_PAGES`] by name. Every page
+    /// carries the navigation, so it is bounded: never all of 10,000 pages on each.
+    pub nav: Option<Vec<String>>,
+    /// Where each `nav` entry is written, for the check that it names a page.
+    #[serde(skip)]
+    pub nav_places: Vec<Option<crate::content::spans::Place>>,
     /// Entries of `feed.xml`, newest first.
     #[serde(default = "default_feed_entries")]
     pub feed_entries: usize,
@@ -72,6 +82,13 @@ pub struct MarkdownSettings {
     /// as text.
     #[serde(default)]
     pub raw_html: RawHtml,
+}
+
+/// The plain pages the navigation links when site.toml has no `nav`.
+pub const NAV_DEFAULT_PAGES: usize = 8;
+
+fn default_max_row_pages() -> u64 {
+    10_000
 }
 
 fn default_language() -> String {
@@ -148,6 +165,9 @@ impl SiteConfig {
         if !problems.is_empty() {
             return Err(problems);
         }
+        config.nav_places = (0..config.nav.as_ref().map_or(0, Vec::len))
+            .map(|n| locator.place_of_value(&format!("nav[{n}]")))
+            .collect();
         if !config.base_url.ends_with('/') {
             config.base_url.push('/');
         }

@@ -7,12 +7,19 @@
 //! the resolved path: links that stay inside the site are followed, links that leave it
 //! are errors, loops are errors, and nothing is opened before the check (so a FIFO or a
 //! device is refused from its metadata, never read).
+//!
+//! Inside the site, hidden files and folders (any path segment starting with `.`: `.git`,
+//! `.env`, `.ssh`) are never read either, as written or where a link leads: a checkout
+//! holds its secrets there. Walks skip them silently; a path or link that names one is
+//! refused. The one exception is `static/.well-known/` (RFC 8615), which exists to be
+//! published; hidden names inside it are refused all the same.
 
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::diagnostics::Diagnostic;
+use crate::layout;
 
 /// Why a path may not be read.
 #[derive(Debug)]
@@ -29,6 +36,11 @@ pub enum Refusal {
     Unresolvable(io::Error),
     /// Something other than a regular file ("a folder", "a FIFO (named pipe)", …).
     NotAFile(&'static str),
+    /// A hidden file or folder (a segment starting with `.`), as written or, with
+    /// `through_link`, where a symbolic link leads.
+    Hidden { through_link: bool },
+    /// Inside the site but not under the folder this kind of file must be in.
+    NotUnder(&'static str),
 }
 
 impl Refusal {
@@ -53,6 +65,15 @@ impl Refusal {
             } => format!("{shown} does not exist"),
             Refusal::Unresolvable(e) => format!("{shown} cannot be followed: {e}"),
             Refusal::NotAFile(kind) => format!("{shown} is not a regular file but {kind}"),
+            Refusal::Hidden {
+                through_link: false,
+            } => format!("{shown} is a hidden file or folder (its name starts with `.`)"),
+            Refusal::Hidden { through_link: true } => {
+                format!("{shown} is a symbolic link to a hidden file or folder")
+            }
+            Refusal::NotUnder(folder) => format!(
+                "{shown} is not in the {folder}/ folder (a symbolic link must lead into it too)"
+            ),
         }
     }
 
@@ -70,6 +91,13 @@ impl Refusal {
                 "a symbolic link that leads back to itself (a loop) can never be read: point it at a file inside the site folder, or remove it"
             }
             Refusal::NotAFile(_) => "point it at a regular file inside the site folder",
+            Refusal::Hidden { .. } => {
+                "datapages never reads hidden files or folders (.git, .env, …), so a checkout's secrets are never published: give the file a name without a leading dot"
+            }
+            Refusal::NotUnder(folder) => match *folder {
+                layout::DATA => "a dataset's CSV must be in the data/ folder, e.g. data/datasets/<slug>.csv",
+                _ => "move the file into that folder",
+            },
         }
     }
 
@@ -103,10 +131,18 @@ pub fn resolve_inside(root_canonical: &Path, relative: &Path) -> Result<PathBuf,
             through_link: false,
         });
     }
+    if is_hidden_inside(relative) {
+        return Err(Refusal::Hidden {
+            through_link: false,
+        });
+    }
     let joined = root_canonical.join(relative);
     match fs::canonicalize(&joined) {
-        Ok(real) if real.starts_with(root_canonical) => Ok(real),
-        Ok(_) => Err(Refusal::Outside { through_link: true }),
+        Ok(real) => match real.strip_prefix(root_canonical) {
+            Ok(inside) if is_hidden_inside(inside) => Err(Refusal::Hidden { through_link: true }),
+            Ok(_) => Ok(real),
+            Err(_) => Err(Refusal::Outside { through_link: true }),
+        },
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Refusal::Missing {
             dangling_link: fs::symlink_metadata(&joined).is_ok_and(|m| m.file_type().is_symlink()),
         }),
@@ -122,6 +158,25 @@ pub fn resolve_file(root_canonical: &Path, relative: &Path) -> Result<PathBuf, R
     match not_a_file(&metadata.file_type()) {
         None => Ok(real),
         Some(kind) => Err(Refusal::NotAFile(kind)),
+    }
+}
+
+/// Like [`resolve_file`], and the file must be under `folder` (a folder of the site root,
+/// such as [`layout::DATA`]), as written and where links lead.
+pub fn resolve_file_under(
+    root_canonical: &Path,
+    relative: &Path,
+    folder: &'static str,
+) -> Result<PathBuf, Refusal> {
+    let real = resolve_file(root_canonical, relative)?;
+    let lexical: PathBuf = relative
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir))
+        .collect();
+    if lexical.starts_with(folder) && real.starts_with(root_canonical.join(folder)) {
+        Ok(real)
+    } else {
+        Err(Refusal::NotUnder(folder))
     }
 }
 
@@ -155,6 +210,21 @@ fn not_a_file(file_type: &fs::FileType) -> Option<&'static str> {
         }
     }
     Some("something else")
+}
+
+/// Whether a path inside the site (relative to its root) has a hidden segment, outside
+/// `static/.well-known/`'s own name.
+pub fn is_hidden_inside(relative: &Path) -> bool {
+    let mut parts = relative.components().filter_map(|c| match c {
+        Component::Normal(name) => Some(name),
+        _ => None,
+    });
+    let first = parts.next();
+    let well_known = first == Some(layout::STATIC.as_ref());
+    first.into_iter().chain(parts).enumerate().any(|(i, name)| {
+        name.as_encoded_bytes().first() == Some(&b'.')
+            && !(well_known && i == 1 && name == ".well-known")
+    })
 }
 
 /// Whether a relative path's `..` steps never climb above its start.
@@ -240,9 +310,17 @@ impl Walker<'_> {
     /// Walks `relative` (under the root), which really is `real`.
     fn folder(&mut self, relative: &Path, real: &Path) {
         let start = self.root.join(relative);
+        // Hidden files and folders are never entered, listed or read (not even their
+        // problems are reported: an editor's `.#lock` link to nothing is no mistake).
+        let visible = |entry: &walkdir::DirEntry| {
+            let inside_start = entry.path().strip_prefix(&start).unwrap_or(entry.path());
+            !is_hidden_inside(&relative.join(inside_start))
+        };
         for entry in walkdir::WalkDir::new(&start)
             .min_depth(1)
             .sort_by_file_name()
+            .into_iter()
+            .filter_entry(visible)
         {
             let entry = match entry {
                 Ok(e) => e,
@@ -290,9 +368,8 @@ impl Walker<'_> {
     fn link(&mut self, shown: &Path, at: &Path) {
         let real = match resolve_inside(self.root_canonical, shown) {
             Ok(real) => real,
-            Err(Refusal::Missing { .. }) if !self.wants(shown) || is_hidden(shown) => {
-                // A link to nothing that would not be read anyway, or an editor's lock
-                // file (Emacs writes `.#name` links to nothing beside the file edited).
+            Err(Refusal::Missing { .. }) if !self.wants(shown) => {
+                // A link to nothing that would not be read anyway.
                 return;
             }
             Err(refusal) => {
@@ -364,179 +441,5 @@ impl Walker<'_> {
     }
 }
 
-fn is_hidden(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with('.'))
-}
-
 #[cfg(all(test, unix))]
-mod tests {
-    use super::*;
-    use std::os::unix::fs::symlink;
-
-    /// A site folder inside a temp folder that also holds `secret.txt` outside the site.
-    fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("site");
-        fs::create_dir_all(root.join("data/sub")).unwrap();
-        fs::write(root.join("data/a.csv"), "a\n1\n").unwrap();
-        fs::write(dir.path().join("secret.txt"), "secret\n").unwrap();
-        let canonical = fs::canonicalize(&root).unwrap();
-        (dir, root, canonical)
-    }
-
-    #[test]
-    fn a_plain_path_inside_resolves() {
-        let (_dir, _root, canonical) = setup();
-        let real = resolve_file(&canonical, Path::new("data/a.csv")).unwrap();
-        assert_eq!(real, canonical.join("data/a.csv"));
-        let real = resolve_file(&canonical, Path::new("./data/sub/../a.csv")).unwrap();
-        assert_eq!(real, canonical.join("data/a.csv"));
-    }
-
-    #[test]
-    fn absolute_paths_are_refused_even_inside() {
-        let (_dir, _root, canonical) = setup();
-        let inside = canonical.join("data/a.csv");
-        assert!(matches!(
-            resolve_file(&canonical, &inside),
-            Err(Refusal::Absolute)
-        ));
-        assert!(matches!(
-            resolve_file(&canonical, Path::new("/etc/passwd")),
-            Err(Refusal::Absolute)
-        ));
-    }
-
-    #[test]
-    fn climbing_out_is_refused_without_looking() {
-        let (_dir, _root, canonical) = setup();
-        for path in ["../secret.txt", "data/../../secret.txt", "../no-such-file"] {
-            assert!(
-                matches!(
-                    resolve_file(&canonical, Path::new(path)),
-                    Err(Refusal::Outside {
-                        through_link: false
-                    })
-                ),
-                "{path}"
-            );
-        }
-    }
-
-    #[test]
-    fn links_are_followed_inside_and_refused_outside() {
-        let (dir, root, canonical) = setup();
-        symlink(root.join("data/a.csv"), root.join("data/inside.csv")).unwrap();
-        symlink(dir.path().join("secret.txt"), root.join("data/outside.csv")).unwrap();
-        symlink(dir.path(), root.join("data/up")).unwrap();
-        assert_eq!(
-            resolve_file(&canonical, Path::new("data/inside.csv")).unwrap(),
-            canonical.join("data/a.csv")
-        );
-        for path in ["data/outside.csv", "data/up/secret.txt"] {
-            assert!(
-                matches!(
-                    resolve_file(&canonical, Path::new(path)),
-                    Err(Refusal::Outside { through_link: true })
-                ),
-                "{path}"
-            );
-        }
-    }
-
-    #[test]
-    fn loops_missing_files_and_non_files_are_refused() {
-        let (_dir, root, canonical) = setup();
-        symlink("loop.csv", root.join("data/loop.csv")).unwrap();
-        symlink("nothing.csv", root.join("data/dangling.csv")).unwrap();
-        assert!(matches!(
-            resolve_file(&canonical, Path::new("data/loop.csv")),
-            Err(Refusal::Unresolvable(_))
-        ));
-        assert!(matches!(
-            resolve_file(&canonical, Path::new("data/dangling.csv")),
-            Err(Refusal::Missing {
-                dangling_link: true
-            })
-        ));
-        assert!(matches!(
-            resolve_file(&canonical, Path::new("data/none.csv")),
-            Err(Refusal::Missing {
-                dangling_link: false
-            })
-        ));
-        assert!(matches!(
-            resolve_file(&canonical, Path::new("data/sub")),
-            Err(Refusal::NotAFile("a folder"))
-        ));
-        let fifo = std::ffi::CString::new(root.join("data/pipe.csv").to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo only reads the NUL-terminated path it is given.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
-        assert!(matches!(
-            resolve_file(&canonical, Path::new("data/pipe.csv")),
-            Err(Refusal::NotAFile("a FIFO (named pipe)"))
-        ));
-    }
-
-    #[test]
-    fn walks_follow_inside_links_and_report_the_others() {
-        let (dir, root, canonical) = setup();
-        fs::write(root.join("data/sub/b.csv"), "b\n").unwrap();
-        symlink(root.join("data/sub"), root.join("data/linked")).unwrap();
-        symlink(dir.path().join("secret.txt"), root.join("data/outside.csv")).unwrap();
-        symlink(dir.path(), root.join("data/outside-folder")).unwrap();
-        symlink(&root, root.join("data/sub/loop")).unwrap();
-        symlink("self.csv", root.join("data/self.csv")).unwrap();
-        symlink("nothing", root.join("data/.#lock.csv")).unwrap();
-        let walk = walk(&root, &canonical, Path::new("data"), &|p| {
-            p.extension().is_some_and(|e| e == "csv")
-        });
-        let files: Vec<_> = walk
-            .files
-            .iter()
-            .map(|f| f.path.strip_prefix(&root).unwrap().to_path_buf())
-            .collect();
-        assert_eq!(
-            files,
-            [
-                PathBuf::from("data/a.csv"),
-                "data/linked/b.csv".into(),
-                "data/sub/b.csv".into()
-            ]
-        );
-        assert_eq!(walk.files[1].real, canonical.join("data/sub/b.csv"));
-        let mut problems: Vec<String> = walk
-            .problems
-            .iter()
-            .map(|d| d.message.to_string())
-            .collect();
-        problems.sort();
-        assert_eq!(problems.len(), 5, "{problems:#?}");
-        assert!(problems[0]
-            .starts_with("data/linked/loop is a symbolic link to a folder that contains it"));
-        assert_eq!(
-            problems[1],
-            "data/outside-folder is a symbolic link that leads outside the site folder"
-        );
-        assert_eq!(
-            problems[2],
-            "data/outside.csv is a symbolic link that leads outside the site folder"
-        );
-        assert!(problems[3].starts_with("data/self.csv cannot be followed"));
-        assert!(problems[4].starts_with("data/sub/loop is a symbolic link to a folder"));
-    }
-
-    #[test]
-    fn a_folder_that_is_a_link_outside_is_not_walked() {
-        let (dir, root, canonical) = setup();
-        symlink(dir.path(), root.join("static")).unwrap();
-        let walk = walk(&root, &canonical, Path::new("static"), &|_| true);
-        assert!(walk.files.is_empty());
-        assert_eq!(
-            walk.problems[0].message,
-            "static is a symbolic link that leads outside the site folder"
-        );
-    }
-}
+mod tests;

@@ -45,6 +45,11 @@ pub struct Diagnostic {
     pub message: Cow<'static, str>,
     /// The text of the offending line, for the caret display.
     pub source_line: Option<String>,
+    /// Set when `source_line` holds only the part of a long line that is shown (see
+    /// [`Diagnostic::with_source_excerpt`]): the caret's place in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// (At most [`SHOWN_WIDTH`] + 2: small, so a `Diagnostic` stays small to return.)
+    pub caret: Option<u16>,
     /// What to do about it.
     pub hint: Option<Cow<'static, str>>,
 }
@@ -77,6 +82,7 @@ impl Diagnostic {
             column: None,
             message: message.into(),
             source_line: None,
+            caret: None,
             hint: None,
         }
     }
@@ -103,6 +109,20 @@ impl Diagnostic {
     /// Attaches the offending source line, shown with a caret under the column.
     pub fn with_source_line(mut self, text: impl Into<String>) -> Self {
         self.source_line = Some(text.into());
+        self
+    }
+
+    /// Attaches only the part of `text` (the offending line) that [`Diagnostic::render`]
+    /// shows around the column set by [`Diagnostic::at`]: a problem on a line of a megabyte
+    /// (a wide CSV header) keeps a hundred characters, not the line. `line` is split into
+    /// characters once by the caller, for all the problems on it.
+    pub fn with_source_excerpt(mut self, line: &[char]) -> Self {
+        let Some(column) = self.column else {
+            return self.with_source_line(line.iter().collect::<String>());
+        };
+        let shown = shorten_chars(line, column as usize);
+        self.source_line = Some(shown.text);
+        self.caret = shown.caret.map(|c| u16::try_from(c).unwrap_or(u16::MAX));
         self
     }
 
@@ -158,7 +178,13 @@ impl Diagnostic {
         let pad = " ".repeat(gutter);
         let _ = writeln!(out, "{pad}{blue}-->{reset} {}", shown(&self.location()));
         if let (Some(line), Some(text)) = (self.line, &self.source_line) {
-            let shown = shorten_for_display(text, self.column.unwrap_or(1) as usize);
+            let shown = match self.caret {
+                Some(caret) => ShownLine {
+                    text: text.clone(),
+                    caret: Some(usize::from(caret)),
+                },
+                None => shorten_for_display(text, self.column.unwrap_or(1) as usize),
+            };
             let _ = writeln!(out, "{pad} {blue}|{reset}");
             let _ = writeln!(out, "{blue}{line}{reset} {blue}|{reset} {}", shown.text);
             if let (Some(caret_at), Some(_)) = (shown.caret, self.column) {
@@ -193,21 +219,24 @@ struct ShownLine {
 const SHOWN_WIDTH: usize = 100;
 
 fn shorten_for_display(text: &str, column: usize) -> ShownLine {
+    shorten_chars(&text.chars().collect::<Vec<_>>(), column)
+}
+
+/// [`shorten_for_display`] on a line already split into characters: only the part shown
+/// is looked at, so many problems on one long line (a wide CSV header) cost little each.
+fn shorten_chars(chars: &[char], column: usize) -> ShownLine {
     // Control characters from a hostile file would drive the terminal (ESC starts escape
     // sequences): show a visible stand-in, one character for one so the caret stays put.
-    let chars: Vec<char> = text
-        .chars()
-        .map(|c| {
-            if c == '\t' {
-                ' '
-            } else {
-                crate::text::visible(c)
-            }
-        })
-        .collect();
+    let visible = |c: &char| {
+        if *c == '\t' {
+            ' '
+        } else {
+            crate::text::visible(*c)
+        }
+    };
     if chars.len() <= SHOWN_WIDTH {
         return ShownLine {
-            text: chars.into_iter().collect(),
+            text: chars.iter().map(visible).collect(),
             caret: Some(column.max(1)),
         };
     }
@@ -221,7 +250,7 @@ fn shorten_for_display(text: &str, column: usize) -> ShownLine {
         shown.push('…');
         caret += 1;
     }
-    shown.extend(&chars[start..end]);
+    shown.extend(chars[start..end].iter().map(visible));
     if end < chars.len() {
         shown.push('…');
     }
@@ -443,142 +472,4 @@ fn apply_order<T>(items: &mut [T], order: &mut [usize]) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Sorted by file, line and column; problems at one place keep the order found.
-    #[test]
-    fn sorting_orders_by_place_and_keeps_the_found_order_at_one_place() {
-        let mut all = Diagnostics::new();
-        let mut expected = Vec::new();
-        // 97 problems over 5 files and 7 lines, pushed in a scrambled order.
-        for n in 0..97u32 {
-            let scrambled = (n * 37) % 97;
-            let file = format!("f{}.md", scrambled % 5);
-            let line = scrambled % 7 + 1;
-            all.push(Diagnostic::warning(&file, format!("problem {n}")).at(line as usize, 1));
-            expected.push((file, line, n));
-        }
-        expected.sort();
-        all.sort();
-        let got: Vec<_> = all
-            .items()
-            .iter()
-            .map(|d| {
-                let n: u32 = d.message["problem ".len()..].parse().unwrap();
-                (d.file.display().to_string(), d.line.unwrap(), n)
-            })
-            .collect();
-        assert_eq!(got, expected);
-    }
-
-    #[test]
-    fn an_order_is_applied_in_place() {
-        for len in 0..40usize {
-            let items: Vec<usize> = (0..len).map(|i| i * 10).collect();
-            // A permutation made of cycles of several lengths.
-            let order: Vec<usize> = (0..len).map(|i| (i * 7 + 3) % len.max(1)).collect();
-            let mut unique = order.clone();
-            unique.sort();
-            unique.dedup();
-            if unique.len() != len {
-                continue;
-            }
-            let expected: Vec<usize> = order.iter().map(|&i| items[i]).collect();
-            let (mut items, mut order) = (items, order);
-            apply_order(&mut items, &mut order);
-            assert_eq!(items, expected, "length {len}");
-        }
-    }
-
-    #[test]
-    fn written_one_at_a_time_they_read_as_rendered_whole() {
-        let mut all = Diagnostics::new();
-        all.push(
-            Diagnostic::warning("a.md", "first")
-                .at(2, 3)
-                .with_hint("do this"),
-        );
-        all.push(Diagnostic::error("b.csv", "second").with_source_line("x,y"));
-        let mut written = Vec::new();
-        all.write_to(false, &mut written).unwrap();
-        let whole = format!(
-            "{}\n{}\n{}\n",
-            all.items()[0].render(false),
-            all.items()[1].render(false),
-            all.summary()
-        );
-        assert_eq!(String::from_utf8(written).unwrap(), whole);
-        assert_eq!(all.render(false), whole);
-    }
-
-    #[test]
-    fn line_column_counts_characters_not_bytes() {
-        let text = "a = 1\nkicker = \"·x\"\n";
-        let offset = text.find('x').unwrap();
-        assert_eq!(line_column(text, offset), (2, 12));
-        assert_eq!(line_column(text, 0), (1, 1));
-    }
-
-    #[test]
-    fn render_points_a_caret_at_the_column() {
-        let d = Diagnostic::error("data/x.csv", "not a number")
-            .at(3, 5)
-            .with_source_line("ab,cd,ef")
-            .with_hint("write a plain number");
-        let text = d.render(false);
-        assert!(text.contains("error: not a number"), "{text}");
-        assert!(text.contains("--> data/x.csv:3:5"), "{text}");
-        assert!(text.contains("3 | ab,cd,ef"), "{text}");
-        assert!(text.contains("  |     ^"), "{text}");
-        assert!(text.contains("= hint: write a plain number"), "{text}");
-    }
-
-    #[test]
-    fn summary_counts_errors_warnings_and_files() {
-        let mut all = Diagnostics::new();
-        all.push(Diagnostic::error("a", "x"));
-        all.push(Diagnostic::error("a", "y"));
-        all.push(Diagnostic::error("b", "z"));
-        all.push(Diagnostic::warning("b", "w"));
-        assert_eq!(all.summary(), "3 errors, 1 warning in 2 files");
-    }
-
-    #[test]
-    fn did_you_mean_finds_near_misses_only() {
-        let keys = ["title", "kicker", "headline"];
-        assert_eq!(did_you_mean("titel", keys), Some("title"));
-        assert_eq!(did_you_mean("headlines", keys), Some("headline"));
-        assert_eq!(did_you_mean("zzz", keys), None);
-    }
-
-    #[test]
-    fn control_characters_in_source_lines_are_shown_not_sent() {
-        let rendered = Diagnostic::error("a.csv", "bad")
-            .at(2, 3)
-            .with_source_line("ab\u{1b}[2J\u{0}c")
-            .render(false);
-        assert!(rendered.contains("2 | ab␛[2J␀c"), "{rendered}");
-        assert!(rendered.contains("  |   ^"), "{rendered}");
-        assert!(!rendered.contains('\u{1b}'));
-        let rendered = Diagnostic::error("a\u{7}.csv", "column `x\u{1b}]0;` is not documented")
-            .with_hint("rename `x\u{1b}]0;`")
-            .render(false);
-        assert!(
-            !rendered.chars().any(crate::text::is_forbidden),
-            "{rendered:?}"
-        );
-        assert!(
-            rendered.contains("column `x␛]0;` is not documented"),
-            "{rendered}"
-        );
-    }
-
-    #[test]
-    fn long_lines_are_cut_around_the_column() {
-        let long = "x".repeat(500);
-        let shown = shorten_for_display(&long, 300);
-        assert!(shown.text.chars().count() <= SHOWN_WIDTH + 2);
-        assert!(shown.caret.unwrap() <= SHOWN_WIDTH + 1);
-    }
-}
+mod tests;

@@ -67,6 +67,9 @@ pub fn classify(root: &Path, output: &Path, path: &Path) -> Option<Change> {
         return None;
     }
     let relative = path.strip_prefix(root).ok()?;
+    if crate::confine::is_hidden_inside(relative) {
+        return None;
+    }
     let parts: Vec<&str> = relative
         .components()
         .map(|c| match c {

@@ -56,6 +56,25 @@ pub struct Site {
 }
 
 impl Site {
+    /// The plain pages the site navigation links: site.toml's `nav` (names that are no
+    /// page are reported by the checks), else the first few by name.
+    pub fn nav_pages(&self) -> Vec<&Page> {
+        match &self.config.nav {
+            Some(names) => names
+                .iter()
+                .filter_map(|name| {
+                    let found = self.pages.binary_search_by(|p| p.name.as_str().cmp(name));
+                    found.ok().map(|i| &self.pages[i])
+                })
+                .collect(),
+            None => self
+                .pages
+                .iter()
+                .take(crate::config::NAV_DEFAULT_PAGES)
+                .collect(),
+        }
+    }
+
     /// The dataset with this slug (read back when stored).
     pub fn dataset(&self, slug: &str) -> Option<Arc<Dataset>> {
         self.datasets.get(self.datasets.position(slug)?)
@@ -360,6 +379,7 @@ impl Site {
         cross_checks::check_related(root, &datasets, &mut diagnostics);
         cross_checks::check_dataset_links(root, &datasets, &mut diagnostics);
         cross_checks::check_page_links(&datasets, &pages, &mut diagnostics);
+        cross_checks::check_nav(&config, &pages, &mut diagnostics);
         cross_checks::check_chart_files(&datasets, &mut diagnostics);
         titles::check_duplicate_titles(root, &datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);

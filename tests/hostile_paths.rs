@@ -46,6 +46,36 @@ struct Link {
     target: String,
 }
 
+/// In the checkout's own secrets inside the site (`.git/config`, `.env`, hidden files in
+/// every source folder): hidden files are never read, so this must never show either.
+const SECRET: &str = "CHECKOUT-SECRET-7b41f0";
+
+/// The hidden files of a CI checkout, each holding [`SECRET`], laid into `site`. The first
+/// builds as the sample dataset's CSV if `data` ever reads it.
+const SECRETS: [(&str, &str); 6] = [
+    (".env", "label,value\nCHECKOUT-SECRET-7b41f0,1\n"),
+    (
+        ".git/config",
+        "[remote \"origin\"]\n\turl = https://x-access-token:CHECKOUT-SECRET-7b41f0@example.org/r.git\n",
+    ),
+    ("static/.env", "TOKEN=CHECKOUT-SECRET-7b41f0\n"),
+    ("data/datasets/.env", "label,value\nCHECKOUT-SECRET-7b41f0,1\n"),
+    (
+        "content/.draft.md",
+        "+++\ntitle = \"CHECKOUT-SECRET-7b41f0\"\n+++\n\nCHECKOUT-SECRET-7b41f0\n",
+    ),
+    ("templates/.secret.html", "CHECKOUT-SECRET-7b41f0\n"),
+];
+
+fn write_secrets(site: &Path) {
+    for (name, text) in SECRETS {
+        assert!(text.contains(SECRET));
+        let path = site.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
 /// Every place a diagnostic or the output could quote an outside file from.
 fn write_outside(outside: &Path) {
     std::fs::create_dir_all(outside.join("pages")).unwrap();
@@ -103,6 +133,7 @@ fn prepare(case_dir: &Path, expected: &Expected, work: &Path) -> PathBuf {
         }
     }
     write_outside(&outside);
+    write_secrets(&site);
     let fill = |text: &str| {
         text.replace("@OUTSIDE@", outside.to_str().unwrap())
             .replace("@SITE@", site.to_str().unwrap())
@@ -131,15 +162,17 @@ fn prepare(case_dir: &Path, expected: &Expected, work: &Path) -> PathBuf {
     site
 }
 
-/// Files under `dir` (links not followed: they are the case's own) holding the marker.
-fn files_with_marker(dir: &Path) -> Vec<PathBuf> {
+/// Files under `dir` (links not followed: they are the case's own) holding `marker`,
+/// the site's own secret files left out.
+fn files_with_marker(dir: &Path, marker: &str) -> Vec<PathBuf> {
     walkdir::WalkDir::new(dir)
         .into_iter()
         .map(|e| e.expect("walk"))
         .filter(|e| e.file_type().is_file())
+        .filter(|e| !SECRETS.iter().any(|(name, _)| e.path() == dir.join(name)))
         .filter(|e| {
             let bytes = std::fs::read(e.path()).expect("read");
-            bytes.windows(MARKER.len()).any(|w| w == MARKER.as_bytes())
+            bytes.windows(marker.len()).any(|w| w == marker.as_bytes())
         })
         .map(|e| e.path().to_path_buf())
         .collect()
@@ -190,10 +223,21 @@ fn every_hostile_path_is_refused_and_nothing_outside_is_read() {
                     "{case}: {step} printed bytes of a file outside the site:\n{stdout}{stderr}"
                 ));
             }
+            if stdout.contains(SECRET) || stderr.contains(SECRET) {
+                failures.push(format!(
+                    "{case}: {step} printed bytes of a hidden file:\n{stdout}{stderr}"
+                ));
+            }
         }
-        let leaked = files_with_marker(&site);
+        let leaked = files_with_marker(&site, MARKER);
         if !leaked.is_empty() {
             failures.push(format!("{case}: outside bytes were written to {leaked:?}"));
+        }
+        let leaked = files_with_marker(&site, SECRET);
+        if !leaked.is_empty() {
+            failures.push(format!(
+                "{case}: hidden files' bytes were written to {leaked:?}"
+            ));
         }
         for (output, source) in &expected.published {
             let published = std::fs::read(site.join("public").join(output));
@@ -285,5 +329,5 @@ fn serve_rebuilds_refuse_links_made_while_serving() {
             }
         }
     }
-    assert_eq!(files_with_marker(&site), Vec::<PathBuf>::new());
+    assert_eq!(files_with_marker(&site, MARKER), Vec::<PathBuf>::new());
 }

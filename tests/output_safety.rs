@@ -284,24 +284,68 @@ fn a_mount_point_output_has_its_contents_replaced() {
         if "$BIN" build --output out; then exit 4; fi
         test -f out/stale.txt || test -f out/index.html
     "#;
+    let Some(result) = in_mount_namespace(&root, script) else {
+        return;
+    };
+    assert!(result.status.success(), "{}", stderr(&result));
+}
+
+/// A mount point without room for the new output: the build fails, says the output was
+/// left as it was, and it was (every file the same bytes), with nothing of ours left in it.
+/// Before, the old files were deleted first and the copy then ran out of room.
+#[test]
+fn a_full_mount_point_output_is_left_as_it_was() {
+    let (_dir, root) = site();
+    let script = r#"
+        set -e
+        mkdir out
+        mount -t tmpfs -o size=6m none out || exit 77
+        "$BIN" build --output out
+        (cd out && find . -type f | sort | xargs sha256sum) > before.txt
+        # Fits beside nothing else, not beside the old output.
+        head -c 5500000 /dev/urandom > static/big.bin
+        if "$BIN" build --output out 2> err.txt; then exit 5; fi
+        cat err.txt >&2
+        grep -q "was left as it was" err.txt || exit 6
+        (cd out && find . -type f | sort | xargs sha256sum) > after.txt
+        cmp before.txt after.txt || exit 7
+        if ls -a out | grep -q 'datapages-incoming\|datapages-old'; then exit 8; fi
+        rm static/big.bin
+        "$BIN" build --output out
+        test -f out/index.html
+    "#;
+    let Some(result) = in_mount_namespace(&root, script) else {
+        return;
+    };
+    assert!(
+        result.status.success(),
+        "exit {:?}\n{}",
+        result.status.code(),
+        stderr(&result)
+    );
+}
+
+/// Runs the shell `script` in `root` in a mount namespace of its own (`unshare -m`), with
+/// `$BIN` the datapages binary; `None` (said as "skipped") where mounting is not allowed:
+/// the script exits 77 when its `mount` fails.
+fn in_mount_namespace(root: &Path, script: &str) -> Option<Output> {
     let result = Command::new("unshare")
         .args(["-m", "sh", "-c", script])
-        .current_dir(&root)
+        .current_dir(root)
         .env("BIN", common::binary())
         .env("NO_COLOR", "1")
         .output();
-    let result = match result {
+    match result {
         Ok(result) if result.status.code() == Some(77) || !unshare_worked(&result) => {
             println!("skipped: mounting a tmpfs needs root (unshare -m)");
-            return;
+            None
         }
-        Ok(result) => result,
+        Ok(result) => Some(result),
         Err(e) => {
             println!("skipped: unshare: {e}");
-            return;
+            None
         }
-    };
-    assert!(result.status.success(), "{}", stderr(&result));
+    }
 }
 
 /// False when `unshare` itself was refused (no privilege for a mount namespace).

@@ -277,6 +277,56 @@ fn the_bundled_site_rebuilt_is_the_clean_build() {
     assert_same_as_clean(&root, &out, &report, "bundled, a related title renamed");
 }
 
+/// Files deleted from the output by hand are noticed: the output no longer holds what the
+/// manifest says it does, so the next build writes them again (it once said "Up to date"
+/// with two files missing), whether the deleted file is a dataset's or the site's.
+#[test]
+fn files_deleted_from_the_output_are_written_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    common::copy_bundled_site(&root);
+    build(&root, &out, true);
+    let slug = slugs(&root).remove(0);
+    for deleted in [
+        format!("datasets/{slug}/index.html"),
+        format!("data/datasets/{slug}.csv"),
+        "tags/index.html".to_string(),
+        "feed.xml".to_string(),
+    ] {
+        let path = out.join(&deleted);
+        if !path.is_file() {
+            continue;
+        }
+        std::fs::remove_file(&path).unwrap();
+        let report = build(&root, &out, true);
+        assert!(!report.up_to_date, "{deleted}: {}", report.summary());
+        assert!(path.is_file(), "{deleted} is written again");
+        assert_same_as_clean(&root, &out, &report, &deleted);
+    }
+    assert!(build(&root, &out, true).up_to_date, "then nothing changed");
+}
+
+/// The same in a catalog that a rebuild updates in place: a kept file deleted by hand is
+/// not left missing.
+#[test]
+fn a_file_deleted_from_an_output_updated_in_place_is_written_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("site"), dir.path().join("public"));
+    catalog::write_catalog(&root, 40, "");
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    build(&root, &out, true);
+    let gone = out.join(format!("datasets/{}/index.html", catalog::slug(7)));
+    std::fs::remove_file(&gone).unwrap();
+    edit(
+        &root.join(format!("content/datasets/{}.md", catalog::slug(2))),
+        "title = \"",
+        "title = \"Edited ",
+    );
+    let report = build(&root, &out, true);
+    assert!(gone.is_file(), "{}", report.summary());
+    assert_same_as_clean(&root, &out, &report, "in place, a file deleted");
+}
+
 /// The inode of each file of the DCAT catalog (both syntaxes, every page).
 fn dcat_inodes(output: &Path) -> BTreeMap<PathBuf, u64> {
     inodes(output)

@@ -271,6 +271,39 @@ fn created_renamed_and_deleted_files_are_picked_up() {
     server.wait_for("/datasets/", limit, |page| !page.contains("Extra set"));
 }
 
+/// The output folder deleted while serving: the next edit writes it whole again, marker
+/// included, and a later `build` into it is not refused as a foreign folder.
+#[test]
+fn a_deleted_output_is_written_whole_at_the_next_edit() {
+    let dir = site();
+    let server = Server::start(dir.path());
+    let limit = Duration::from_secs(20);
+    let output = dir.path().join("public");
+    assert!(output.join(".datapages-output").is_file());
+    std::fs::remove_dir_all(&output).unwrap();
+    let md = dir.path().join(FLAGSHIP_MD);
+    let text = std::fs::read_to_string(&md).unwrap();
+    std::fs::write(
+        &md,
+        text.replacen("title = \"", "title = \"Deleted then ", 1),
+    )
+    .unwrap();
+    server.wait_for(FLAGSHIP, limit, |page| page.contains("Deleted then "));
+    server.wait_for("/", limit, |page| page.contains("Deleted then "));
+    assert!(
+        output.join(".datapages-output").is_file(),
+        "the marker is back"
+    );
+    assert!(output.join("style.css").is_file(), "the whole site is back");
+    drop(server);
+    let built = common::run(&["build", "--root", dir.path().to_str().unwrap()]);
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+}
+
 #[test]
 fn the_default_relative_root_is_watched_too() {
     let dir = site();

@@ -268,7 +268,20 @@ impl Reuse {
             self.remember_key(&dataset.slug, &key);
         }
         let key = self.output_key(site)?;
-        (key == whole.key).then(|| whole.clone())
+        (key == whole.key && self.output_has_files(whole.files)).then(|| whole.clone())
+    }
+
+    /// Whether the output folder holds `files` files besides the marker: one deleted
+    /// (or added) by hand since the last build makes the next one write them again.
+    fn output_has_files(&self, files: usize) -> bool {
+        let found = walkdir::WalkDir::new(&self.output)
+            .min_depth(1)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| !e.file_type().is_dir())
+            .filter(|e| e.depth() > 1 || e.file_name() != crate::output::MARKER)
+            .count();
+        found == files
     }
 
     fn output_key(&self, site: &Site) -> Option<String> {
@@ -295,7 +308,17 @@ impl Reuse {
             let key = self.key(site, dataset, &dataset.csv_display);
             let entry = self.previous.get(&dataset.slug);
             match entry.filter(|e| key.as_ref() == Some(&e.key)) {
-                Some(entry) => entry.files().for_each(|f| kept.insert(f)),
+                Some(entry) => {
+                    for file in entry.files() {
+                        // A kept file deleted from the output by hand would stay missing:
+                        // then the output is replaced whole, and the files that cannot be
+                        // linked are written again.
+                        if !self.output.join(file).is_file() {
+                            return None;
+                        }
+                        kept.insert(file);
+                    }
+                }
                 None => rendered += 1,
             }
         }
@@ -304,10 +327,12 @@ impl Reuse {
         }
         let pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
         for slug in pending.iter() {
-            self.previous
-                .get(&**slug)?
-                .files()
-                .for_each(|f| kept.insert(f));
+            for file in self.previous.get(&**slug)?.files() {
+                if !self.output.join(file).is_file() {
+                    return None;
+                }
+                kept.insert(file);
+            }
         }
         self.in_place.store(true, Ordering::Relaxed);
         Some(kept)

@@ -2,6 +2,8 @@
 //! `missing_values` (Table Schema's `missingValues`) of a column, a dataset or the site,
 //! with their checks located by TOML spans.
 
+use std::collections::HashSet;
+
 use super::columns::ColumnSpec;
 use super::spans::Locator;
 use crate::diagnostics::Diagnostic;
@@ -32,35 +34,59 @@ impl super::DatasetFrontMatter {
 /// The cell texts that mean "no value" in one column. An empty cell always does; the
 /// other tokens (`NA`, `n/a`, `nan`…) come from the column, else the dataset, else the
 /// site's `missing_values`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MissingValues {
     /// The tokens besides the empty string, in the author's order.
     tokens: Vec<String>,
+    /// The same tokens as a set, for lookups in a long list (a handful are compared in
+    /// order: faster than hashing each cell).
+    set: Option<HashSet<Box<[u8]>>>,
+}
+
+/// Past this many tokens, cells are looked up in a set.
+const COMPARED_IN_ORDER: usize = 8;
+
+impl std::hash::Hash for MissingValues {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.tokens.hash(state);
+    }
 }
 
 impl MissingValues {
     /// The first list declared, from the most specific place to the least.
     pub fn resolve(lists: &[Option<&[String]>]) -> MissingValues {
         let list = lists.iter().flatten().next().copied().unwrap_or_default();
-        let mut tokens: Vec<String> = Vec::new();
-        for token in list {
-            if !token.is_empty() && !tokens.contains(token) {
-                tokens.push(token.clone());
-            }
-        }
-        MissingValues { tokens }
+        let mut seen: HashSet<&str> = HashSet::with_capacity(list.len());
+        let tokens: Vec<String> = list
+            .iter()
+            .filter(|token| !token.is_empty() && seen.insert(token.as_str()))
+            .cloned()
+            .collect();
+        let set = (tokens.len() > COMPARED_IN_ORDER).then(|| {
+            tokens
+                .iter()
+                .map(|t| t.as_bytes().to_vec().into_boxed_slice())
+                .collect()
+        });
+        MissingValues { tokens, set }
     }
 
     /// Whether a cell means "no value". Runs for every cell of a column with tokens.
     #[inline]
     pub fn is_missing(&self, cell: &str) -> bool {
-        cell.is_empty() || (!self.tokens.is_empty() && self.tokens.iter().any(|t| t == cell))
+        self.is_missing_bytes(cell.as_bytes())
     }
 
     /// [`Self::is_missing`] on the bytes of a cell.
     #[inline]
     pub fn is_missing_bytes(&self, cell: &[u8]) -> bool {
-        cell.is_empty() || self.tokens.iter().any(|t| t.as_bytes() == cell)
+        if cell.is_empty() {
+            return true;
+        }
+        match &self.set {
+            Some(set) => set.contains(cell),
+            None => self.tokens.iter().any(|t| t.as_bytes() == cell),
+        }
     }
 
     /// Whether anything besides an empty cell means "no value".
@@ -151,6 +177,20 @@ mod tests {
         let default = MissingValues::resolve(&[None, None]);
         assert!(!default.has_tokens() && default.is_missing(""));
         assert_eq!(default.list(), [""]);
+    }
+
+    #[test]
+    fn a_long_list_is_looked_up_in_a_set() {
+        let list: Vec<String> = std::iter::once(String::new())
+            .chain((0..20_000).map(|i| format!("m{i}")))
+            .chain(["m7".to_string()])
+            .collect();
+        let missing = MissingValues::resolve(&[Some(&list)]);
+        assert!(missing.set.is_some());
+        assert!(missing.is_missing("m19999") && missing.is_missing("m7"));
+        assert!(!missing.is_missing("m20000") && missing.is_missing(""));
+        assert_eq!(missing.list().len(), 20_001);
+        assert_eq!(missing, MissingValues::resolve(&[Some(&list)]));
     }
 
     #[test]

@@ -46,6 +46,14 @@ pub(super) fn refusal_diagnostic(refusal: &Refusal, csv: &Path, locator: &Locato
             format!("the data file {csv_text} does not exist"),
             "fix the `data` path (relative to the site root)".to_string(),
         ),
+        Refusal::NotUnder(folder) => (
+            format!("`data` must name a file in the {folder}/ folder"),
+            format!("{csv_text} is elsewhere; {}", refusal.hint()),
+        ),
+        Refusal::Hidden { .. } => (
+            "`data` names a hidden file or folder".to_string(),
+            format!("{}; {}", refusal.message(csv), refusal.hint()),
+        ),
         other => (
             format!("`data` cannot be read: {}", other.message(csv)),
             other.hint().to_string(),

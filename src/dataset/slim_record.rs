@@ -19,6 +19,7 @@ use crate::confine;
 use crate::content::spans::Place;
 use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter, License, TableRows, Theme};
 use crate::diagnostics::Diagnostic;
+use crate::layout;
 
 /// What a slim dataset holds, and the problems its load reported.
 #[derive(Debug, Serialize, Deserialize)]
@@ -157,7 +158,7 @@ impl SlimRecord {
 
     pub fn csv_unchanged(&self, root_canonical: &Path, markdown_path: &Path) -> bool {
         self.markdown_path == markdown_path
-            && confine::resolve_file(root_canonical, &self.csv_display)
+            && confine::resolve_file_under(root_canonical, &self.csv_display, layout::DATA)
                 .is_ok_and(|real| real == self.csv_path)
             && FileStamp::of(&self.csv_path) == Some(self.csv_stamp)
     }

@@ -117,27 +117,89 @@ fn two_renames(staging: &Path, output: &Path, aside: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Empties `output` (the marker last, so an interrupted run leaves a folder the next build
-/// still recognises) and moves the staged files in.
+/// What an [`io::Error`] from [`publish`] starts with when the output folder was left
+/// neither old nor new (a mount point whose old files could not be put back).
+pub const INCOMPLETE: &str = "the output folder is now incomplete";
+
+/// Replaces what `output` holds (it stays: a mount point) with what `staging` holds, in
+/// two steps. First the new files are moved or copied into a hidden folder inside the
+/// output, on its own file system, the old files untouched: a full disk fails here and
+/// leaves the output as it was. Then the old entries are renamed aside and the new ones
+/// into place, renames within one file system that need no space; if one fails, the
+/// old entries are put back. The marker stays throughout (the new one renamed over it).
 fn replace_contents(staging: &Path, output: &Path) -> io::Result<()> {
-    for entry in fs::read_dir(output)? {
-        let entry = entry?;
-        if entry.file_name() != MARKER {
-            remove_path(&entry.path())?;
-        }
+    let pid = std::process::id();
+    let incoming = output.join(format!(".datapages-incoming-{pid}"));
+    let old = output.join(format!(".datapages-old-{pid}"));
+    remove_path(&incoming)?;
+    remove_path(&old)?;
+    if let Err(e) = move_tree(staging, &incoming) {
+        let _ = remove_path(&incoming);
+        return Err(e);
     }
-    for entry in fs::read_dir(staging)? {
-        let entry = entry?;
-        let target = output.join(entry.file_name());
-        match fs::rename(entry.path(), &target) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::CrossesDevices => {
-                copy_tree(&entry.path(), &target)?;
+    let ours = |name: &std::ffi::OsStr| {
+        name == MARKER
+            || *name == *incoming.file_name().unwrap_or_default()
+            || *name == *old.file_name().unwrap_or_default()
+    };
+    let result = fs::create_dir(&old)
+        .and_then(|()| move_entries(output, &old, &ours))
+        .and_then(|()| move_entries(&incoming, output, &|_| false));
+    if let Err(e) = result {
+        // Back as it was: the new entries out, the old ones in.
+        let restored = move_entries_named(output, &incoming, &old)
+            .and_then(|()| move_entries(&old, output, &|_| false));
+        let _ = remove_path(&incoming);
+        return match restored {
+            Ok(()) => {
+                let _ = remove_path(&old);
+                Err(e)
             }
-            Err(e) => return Err(e),
+            Err(again) => Err(io::Error::other(format!(
+                "{INCOMPLETE} ({e}; putting the old files back failed too: {again}; the old files are in {}): run `datapages build --no-cache` again to write it whole",
+                old.display()
+            ))),
+        };
+    }
+    let _ = remove_path(&incoming);
+    let _ = remove_path(&old);
+    let _ = fs::remove_dir_all(staging);
+    Ok(())
+}
+
+/// `from` to `to` (which must not exist): renamed, or copied across file systems.
+fn move_tree(from: &Path, to: &Path) -> io::Result<()> {
+    match fs::rename(from, to) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::CrossesDevices => copy_tree(from, to),
+        Err(e) => Err(e),
+    }
+}
+
+/// Renames every entry of `from` into `to`, but those `skip` names.
+fn move_entries(from: &Path, to: &Path, skip: &dyn Fn(&std::ffi::OsStr) -> bool) -> io::Result<()> {
+    for entry in fs::read_dir(from)? {
+        let name = entry?.file_name();
+        if !skip(&name) {
+            fs::rename(from.join(&name), to.join(&name))?;
         }
     }
-    let _ = fs::remove_dir_all(staging);
+    Ok(())
+}
+
+/// Renames back from `output` into `incoming` the entries that came from there: those not
+/// among the old entries moved into `old`, nor ours.
+fn move_entries_named(output: &Path, incoming: &Path, old: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(output)? {
+        let name = entry?.file_name();
+        let path = output.join(&name);
+        if name == MARKER || path == incoming || path == old {
+            continue;
+        }
+        if fs::symlink_metadata(old.join(&name)).is_err() {
+            fs::rename(&path, incoming.join(&name))?;
+        }
+    }
     Ok(())
 }
 

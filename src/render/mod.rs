@@ -285,7 +285,7 @@ fn nav_links(site: &Site) -> Vec<LinkView> {
         text: "All datasets".into(),
         url: urls::DATASETS.into(),
     }];
-    links.extend(site.pages.iter().map(|p| LinkView {
+    links.extend(site.nav_pages().into_iter().map(|p| LinkView {
         text: p.front.title.clone(),
         url: urls::page(&p.name),
     }));

@@ -312,6 +312,7 @@ pub fn infer_from(
             Err(_) => problems.push(not_utf8(display, 1)),
         }
     }
+    let mut seen = std::collections::HashSet::with_capacity(tallies.len());
     for (index, tally) in tallies.iter().enumerate() {
         if tally.name.trim().is_empty() {
             problems.push(
@@ -319,7 +320,7 @@ pub fn infer_from(
                     .at_line(1)
                     .with_hint("give every column a header: the page documents it by name"),
             );
-        } else if tallies[..index].iter().any(|t| t.name == tally.name) {
+        } else if !seen.insert(tally.name.as_str()) {
             problems.push(
                 Diagnostic::error(display, format!("two columns are named `{}`", tally.name))
                     .at_line(1)

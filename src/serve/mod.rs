@@ -182,6 +182,9 @@ fn rebuild(
         let _guard = state.swap.write().unwrap_or_else(|p| p.into_inner());
         staging.commit()
     };
+    // The output folder deleted (or its marker) while serving: an incremental rebuild would
+    // write a few files into a folder no later build recognises; a full one writes it whole.
+    let session = session.filter(|_| crate::output::has_marker(&build_options.output_dir()));
     match session {
         Some(mut session) => {
             match session.rebuild_located(changes, commit) {

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use super::{Datasets, Needs};
+use crate::config::SiteConfig;
 use crate::content::Page;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
@@ -82,7 +83,7 @@ pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics:
 /// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
 /// folder datapages writes (All datasets, tags, downloads).
 pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics: &mut Diagnostics) {
-    let names: Vec<&str> = pages
+    let names: HashSet<&str> = pages
         .iter()
         .map(|p| p.name.as_str())
         .chain(layout::RESERVED_PAGE_NAMES)
@@ -100,6 +101,35 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                 "link to ../../<name>/ of a page in content/ (content/<name>.md)",
             )));
         }
+    }
+}
+
+/// Every name in site.toml's `nav` must be a plain page (`pages` sorted by name).
+pub(super) fn check_nav(config: &SiteConfig, pages: &[Page], diagnostics: &mut Diagnostics) {
+    let Some(names) = &config.nav else { return };
+    for (n, name) in names.iter().enumerate() {
+        if pages
+            .binary_search_by(|p| p.name.as_str().cmp(name))
+            .is_ok()
+        {
+            continue;
+        }
+        let hint = match did_you_mean(name, pages.iter().map(|p| p.name.as_str())) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => {
+                "name a plain page by its file name without `.md` (content/about.md is \"about\")"
+                    .to_string()
+            }
+        };
+        let problem = Diagnostic::error(
+            layout::SITE_TOML,
+            format!("`nav` names `{name}`, which is not a plain page of the site"),
+        )
+        .with_hint(hint);
+        diagnostics.push(match config.nav_places.get(n).and_then(Option::as_ref) {
+            Some(place) => place.locate(problem),
+            None => problem,
+        });
     }
 }
 

@@ -74,7 +74,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
     )
     .map_err(|_| unreadable("its front matter"))?;
     let csv_display = front.csv_file(slug);
-    let csv = confine::resolve_file(root, Path::new(&csv_display))
+    let csv = confine::resolve_file_under(root, Path::new(&csv_display), layout::DATA)
         .map_err(|refusal| unreadable(&refusal.message(Path::new(&csv_display))))?;
     Ok(ForeignTable {
         csv,

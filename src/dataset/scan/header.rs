@@ -56,7 +56,38 @@ fn strip_bom(index: usize, name: &str) -> &str {
     }
 }
 
+/// How many name comparisons the near-miss suggestions of one header may cost: a header
+/// of 100,000 renamed columns gets suggestions for its first ones, not 10^10 comparisons.
+const SUGGESTION_BUDGET: usize = 1_000_000;
+
+/// Names longer than this are not compared for near misses (each comparison costs the
+/// product of the two lengths).
+const SUGGESTED_NAME_LEN: usize = 200;
+
+/// Near-miss suggestions within [`SUGGESTION_BUDGET`].
+struct Suggester {
+    budget: usize,
+}
+
+impl Suggester {
+    fn near<'a>(&mut self, name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+        if name.len() > SUGGESTED_NAME_LEN || candidates.len() > self.budget {
+            return None;
+        }
+        self.budget -= candidates.len();
+        did_you_mean(
+            name,
+            candidates
+                .iter()
+                .copied()
+                .filter(|c| c.len() <= SUGGESTED_NAME_LEN),
+        )
+    }
+}
+
 /// Compares the CSV header to the documented columns; false when cells cannot be checked.
+/// Linear in the header and the columns: each problem keeps only the part of the header
+/// line it shows, and near misses are looked for within a bounded budget.
 pub(super) fn check_header(
     display: &Path,
     header: &[String],
@@ -64,91 +95,91 @@ pub(super) fn check_header(
     delimiter: u8,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let header_line = header.join(char::from(delimiter).encode_utf8(&mut [0; 4]));
-    let at = |index: usize| {
-        let column = header[..index]
-            .iter()
-            .map(|h| h.chars().count() + 1)
-            .sum::<usize>()
-            + 1;
-        (1, column)
-    };
+    let header_line: Vec<char> = header
+        .join(char::from(delimiter).encode_utf8(&mut [0; 4]))
+        .chars()
+        .collect();
+    // The 1-based character column where each name starts on line 1.
+    let mut starts = Vec::with_capacity(header.len());
+    let mut next = 1;
+    for name in header {
+        starts.push(next);
+        next += name.chars().count() + 1;
+    }
+    let located =
+        |d: Diagnostic, index: usize| d.at(1, starts[index]).with_source_excerpt(&header_line);
     let mut ok = true;
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::with_capacity(header.len());
     for (index, name) in header.iter().enumerate() {
-        let (line, column) = at(index);
         if name.trim().is_empty() {
             ok = false;
-            out.push(
+            out.push(located(
                 Diagnostic::error(
                     display,
                     format!("column {} of the header has no name", index + 1),
                 )
-                .at(line, column)
-                .with_source_line(&header_line)
                 .with_hint("name every column in the first line"),
-            );
+                index,
+            ));
         } else if !seen.insert(name.as_str()) {
             ok = false;
-            out.push(
+            out.push(located(
                 Diagnostic::error(display, format!("the header names `{name}` twice"))
-                    .at(line, column)
-                    .with_source_line(&header_line)
                     .with_hint("give each column its own name"),
-            );
+                index,
+            ));
         }
     }
     let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
     let documented_set: HashSet<&str> = documented.iter().copied().collect();
+    let missing: Vec<&str> = documented
+        .iter()
+        .copied()
+        .filter(|d| !seen.contains(d))
+        .collect();
+    let extra: Vec<&str> = header
+        .iter()
+        .map(String::as_str)
+        .filter(|h| !h.trim().is_empty() && !documented_set.contains(h))
+        .collect();
+    let mut suggester = Suggester {
+        budget: SUGGESTION_BUDGET,
+    };
     for (index, name) in header.iter().enumerate() {
         if !name.trim().is_empty() && !documented_set.contains(name.as_str()) {
             ok = false;
-            let (line, column) = at(index);
-            let missing: Vec<&str> = documented
-                .iter()
-                .copied()
-                .filter(|d| !header.iter().any(|h| h == d))
-                .collect();
-            let hint = match did_you_mean(name, missing.iter().copied()) {
+            let hint = match suggester.near(name, &missing) {
                 Some(near) => format!("did you mean `{near}`? the front matter documents `{near}`"),
                 None => {
                     "document the column in the front matter with a [[columns]] entry, or remove it"
                         .into()
                 }
             };
-            out.push(
+            out.push(located(
                 Diagnostic::error(
                     display,
                     format!("column `{name}` is in the CSV but not documented"),
                 )
-                .at(line, column)
-                .with_source_line(&header_line)
                 .with_hint(hint),
-            );
+                index,
+            ));
         }
     }
-    for name in &documented {
-        if !header.iter().any(|h| h == name) {
-            ok = false;
-            let extra: Vec<&str> = header
-                .iter()
-                .map(String::as_str)
-                .filter(|h| !documented_set.contains(h))
-                .collect();
-            let hint = match did_you_mean(name, extra.iter().copied()) {
-                Some(near) => format!("did you mean `{near}`? the CSV header has `{near}`"),
-                None => "add the column to the CSV, or remove its [[columns]] entry".into(),
-            };
-            out.push(
-                Diagnostic::error(
-                    display,
-                    format!("documented column `{name}` is missing from the CSV header"),
-                )
-                .at(1, 1)
-                .with_source_line(&header_line)
-                .with_hint(hint),
-            );
-        }
+    for name in &missing {
+        ok = false;
+        let hint = match suggester.near(name, &extra) {
+            Some(near) => format!("did you mean `{near}`? the CSV header has `{near}`"),
+            None => "add the column to the CSV, or remove its [[columns]] entry".into(),
+        };
+        out.push(
+            Diagnostic::error(
+                display,
+                format!("documented column `{name}` is missing from the CSV header"),
+            )
+            .at(1, 1)
+            .with_source_excerpt(&header_line)
+            .with_hint(hint),
+        );
     }
     if ok
         && header
@@ -163,7 +194,7 @@ pub(super) fn check_header(
                 "the columns are documented in a different order than the CSV header",
             )
             .at(1, 1)
-            .with_source_line(&header_line)
+            .with_source_excerpt(&header_line)
             .with_hint(format!(
                 "list the [[columns]] in CSV order: {}",
                 header.join(", ")
