@@ -23,6 +23,7 @@ Examples:
   datapages build --drafts             build `draft = true` datasets too
   datapages serve                      preview at http://127.0.0.1:1111/ with live reload
   datapages serve --port 8000 --open   another port, and open the browser
+  datapages serve --allow-host box.lan also answer requests for http://box.lan:1111/
   datapages init my-site               start a new site in ./my-site
   datapages new rainfall --from r.csv  a dataset page drafted from a CSV you have
   datapages eject                      write the built-in templates and styles out to edit";
@@ -75,9 +76,14 @@ pub enum Command {
         /// The port to listen on (0 picks a free one).
         #[arg(long, default_value_t = 1111)]
         port: u16,
-        /// The address to listen on; keep 127.0.0.1 unless others must see the preview.
+        /// The address to listen on (an IP address or localhost); keep 127.0.0.1 unless
+        /// others must see the preview.
         #[arg(long, default_value = "127.0.0.1")]
         bind: String,
+        /// Also answer requests for this host name (repeatable); only localhost and IP
+        /// addresses are answered otherwise, against DNS rebinding.
+        #[arg(long = "allow-host", value_name = "NAME", value_parser = parse_host_name)]
+        allow_host: Vec<String>,
         /// Open the site in the system's browser.
         #[arg(long)]
         open: bool,
@@ -142,6 +148,19 @@ fn parse_base_url(value: &str) -> Result<String, String> {
     match crate::content::validate::base_url_problem(value) {
         Some(problem) => Err(problem),
         None => Ok(value.to_string()),
+    }
+}
+
+/// An `--allow-host` name: letters, digits, `-`, `_` and dots, as a `Host` header carries it
+/// (no port, no scheme).
+fn parse_host_name(value: &str) -> Result<String, String> {
+    let name = value.strip_suffix('.').unwrap_or(value);
+    if crate::serve::http::is_host_name(name) {
+        Ok(name.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "{value:?} is not a host name: give the name alone, like preview.example.test (no scheme, no port)"
+        ))
     }
 }
 
@@ -233,6 +252,7 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
             output,
             port,
             bind,
+            allow_host,
             open,
             no_cache,
             force,
@@ -250,6 +270,7 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
             let options = ServeOptions::new(build_options)
                 .bind(bind)
                 .port(port)
+                .allow_hosts(allow_host)
                 .open(open);
             match crate::serve::serve(&options) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -1,5 +1,7 @@
-//! `datapages serve` over real HTTP on 127.0.0.1: pages, content types, the 404 page, path
-//! escapes, live edits, broken edits that keep the last good pages, a port in use, Ctrl-C.
+//! `datapages serve` over real HTTP on loopback: pages, content types, the 404 page, path
+//! escapes, symbolic links in the output, live edits, broken edits that keep the last good
+//! pages, a port in use (before any build), `--bind localhost` and `::1`, the `Host` check,
+//! Ctrl-C.
 
 mod common;
 
@@ -325,13 +327,15 @@ fn the_default_relative_root_is_watched_too() {
 }
 
 #[test]
-fn a_port_in_use_is_a_clear_error() {
+fn a_port_in_use_is_a_clear_error_before_any_build() {
     let dir = site();
     let first = Server::start(dir.path());
+    // Another site on the same port: refused before its build writes an output folder.
+    let other = site();
     let result = common::run(&[
         "serve",
         "--root",
-        dir.path().to_str().unwrap(),
+        other.path().to_str().unwrap(),
         "--port",
         &first.port.to_string(),
     ]);
@@ -342,6 +346,121 @@ fn a_port_in_use_is_a_clear_error() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"));
+    assert!(
+        !other.path().join("public").exists(),
+        "the build ran before the port was tried"
+    );
+}
+
+/// One request with the given `Host` line (or none) over HTTP/1.0 to `address`.
+fn with_host(address: &str, host: Option<&str>) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let host = host.map(|h| format!("Host: {h}\r\n")).unwrap_or_default();
+    write!(stream, "GET / HTTP/1.0\r\n{host}\r\n").unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok());
+    (status.unwrap_or(0), response)
+}
+
+#[test]
+fn foreign_host_names_are_refused_against_dns_rebinding() {
+    let dir = site();
+    let server = Server::start_with(
+        dir.path(),
+        &["--port", "0", "--allow-host", "preview.example.test"],
+    );
+    let address = format!("127.0.0.1:{}", server.port);
+    let port = server.port;
+    for host in [
+        "evil.example".to_string(),
+        format!("evil.example:{port}"),
+        format!("localhost.evil.example:{port}"),
+    ] {
+        let (status, response) = with_host(&address, Some(&host));
+        assert_eq!(status, 403, "{host}: {response}");
+        assert!(
+            response.contains("DNS rebinding") && response.contains("--allow-host"),
+            "{response}"
+        );
+        assert!(!response.contains("<html"), "{response}");
+    }
+    for host in [
+        "localhost".to_string(),
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("127.0.0.2:{port}"),
+        format!("[::1]:{port}"),
+        "preview.example.test".to_string(),
+        format!("PREVIEW.example.test:{port}"),
+    ] {
+        assert_eq!(with_host(&address, Some(&host)).0, 200, "{host}");
+    }
+    assert_eq!(with_host(&address, None).0, 200, "HTTP/1.0 without Host");
+}
+
+#[test]
+fn bind_accepts_localhost_and_ipv6_loopback() {
+    let dir = site();
+    let server = Server::start_with(dir.path(), &["--port", "0", "--bind", "localhost"]);
+    let (status, _) = with_host(&format!("127.0.0.1:{}", server.port), Some("localhost"));
+    assert_eq!(status, 200);
+    drop(server);
+    if std::net::TcpListener::bind("[::1]:0").is_err() {
+        eprintln!("no IPv6 loopback here: --bind ::1 not tried");
+        return;
+    }
+    for bind in ["::1", "[::1]"] {
+        let server = Server::start_with(dir.path(), &["--port", "0", "--bind", bind]);
+        let address = format!("[::1]:{}", server.port);
+        assert_eq!(with_host(&address, Some(&address)).0, 200, "{bind}");
+    }
+    let result = common::run(&[
+        "serve",
+        "--root",
+        dir.path().to_str().unwrap(),
+        "--bind",
+        "example.com",
+    ]);
+    assert_eq!(result.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains("IP address"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_inside_the_output_are_not_served() {
+    use std::os::unix::fs::symlink;
+    let dir = site();
+    std::fs::write(dir.path().join("secret.txt"), "do not serve").unwrap();
+    let server = Server::start(dir.path());
+    let public = dir.path().join("public");
+    std::fs::create_dir(public.join("leak")).unwrap();
+    symlink(
+        dir.path().join("secret.txt"),
+        public.join("leak/index.html"),
+    )
+    .unwrap();
+    symlink(public.join("style.css"), public.join("alias.css")).unwrap();
+    symlink(public.join("datasets"), public.join("linked")).unwrap();
+    for target in [
+        "/leak/",
+        "/leak/index.html",
+        "/alias.css",
+        &format!("/linked{}", &FLAGSHIP["/datasets".len()..]),
+    ] {
+        let (status, _, body) = server.raw("GET", target);
+        assert_eq!(status, 404, "{target}");
+        assert!(
+            !String::from_utf8_lossy(&body).contains("do not serve"),
+            "{target} leaked"
+        );
+    }
+    assert_eq!(server.raw("GET", "/style.css").0, 200);
 }
 
 #[test]

@@ -1,7 +1,8 @@
-//! `datapages serve` against hostile or careless clients, over raw TCP on 127.0.0.1: running
-//! out of file descriptors, idle and slow connections, oversized heads, a 200 MB page, keep-
-//! alive latency, byte ranges and redirects that must not leave the host. Every wait is
-//! bounded.
+//! `datapages serve` against hostile or careless clients, over raw TCP on loopback: running
+//! out of file descriptors, idle and slow connections, one peer holding every socket, a
+//! client reading too slowly, oversized heads, lax Content-Length, a 200 MB page, a page that
+//! closes its body near the top, byte ranges and redirects that must not leave the host.
+//! Every wait is bounded.
 
 mod common;
 
@@ -87,6 +88,28 @@ fn exchange(server: &Server, request: &[u8]) -> (u16, String, Vec<u8>) {
 fn get(server: &Server, target: &str, extra: &str) -> (u16, String, Vec<u8>) {
     let request = format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n");
     exchange(server, request.as_bytes())
+}
+
+/// Reads until the server closes (end of stream or reset): how many bytes came, and the
+/// last 32 to 64 KiB of them.
+fn read_to_end_keeping_tail(reader: &mut BufReader<TcpStream>) -> (u64, Vec<u8>) {
+    let mut received = 0u64;
+    let mut tail = Vec::new();
+    let mut chunk = vec![0; 256 * 1024];
+    loop {
+        let read = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("after {received} bytes: {e}"),
+        };
+        received += read as u64;
+        tail.extend_from_slice(&chunk[..read]);
+        if tail.len() > 64 * 1024 {
+            tail.drain(..tail.len() - 32 * 1024);
+        }
+    }
+    (received, tail)
 }
 
 /// Whether the server closed `stream` (end of stream or reset) within its read timeout.
@@ -273,20 +296,7 @@ fn a_200_mb_page_streams_with_the_script_in_little_memory() {
     assert_eq!(status, 200);
     let declared = content_length(&head) as u64;
     assert!(declared > file_length, "the script adds to the length");
-    let mut received = 0u64;
-    let mut tail: Vec<u8> = Vec::new();
-    let mut chunk = vec![0; 256 * 1024];
-    loop {
-        let read = reader.read(&mut chunk).unwrap();
-        if read == 0 {
-            break;
-        }
-        received += read as u64;
-        tail.extend_from_slice(&chunk[..read]);
-        if tail.len() > 64 * 1024 {
-            tail.drain(..tail.len() - 32 * 1024);
-        }
-    }
+    let (received, tail) = read_to_end_keeping_tail(&mut reader);
     assert_eq!(received, declared, "the body matches its Content-Length");
     let tail = String::from_utf8_lossy(&tail);
     assert!(
@@ -308,28 +318,163 @@ fn a_200_mb_page_streams_with_the_script_in_little_memory() {
     );
 }
 
+/// A TCP connection to the server from another loopback address (127.0.0.2, ...), which
+/// the server sees as another peer.
+fn connect_from(source: [u8; 4], server: &Server) -> TcpStream {
+    use std::os::fd::FromRawFd;
+    let address = |ip: [u8; 4], port: u16| libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: port.to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from_be_bytes(ip).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    let length = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    // SAFETY: plain socket calls on a descriptor this function owns until it is wrapped.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket");
+        let stream = TcpStream::from_raw_fd(fd);
+        let local = address(source, 0);
+        let bound = libc::bind(fd, (&local as *const libc::sockaddr_in).cast(), length);
+        assert_eq!(
+            bound,
+            0,
+            "bind {source:?}: {}",
+            std::io::Error::last_os_error()
+        );
+        let remote = address([127, 0, 0, 1], server.port);
+        let connected = libc::connect(fd, (&remote as *const libc::sockaddr_in).cast(), length);
+        assert_eq!(connected, 0, "connect: {}", std::io::Error::last_os_error());
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        stream
+    }
+}
+
 #[test]
-fn keep_alive_requests_answer_within_10_ms() {
+fn one_peer_holding_every_socket_leaves_another_peer_served() {
     let dir = site();
     let server = serve(&dir, &[]);
-    assert_eq!(get(&server, "/", "").0, 200, "warm up");
-    let stream = connect(&server);
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    for target in [
-        "/style.css",
-        "/",
-        "/data/datasets/sata-sas-nvme-measured-throughput.csv",
-    ] {
-        let started = Instant::now();
-        (&stream)
-            .write_all(format!("GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").as_bytes())
-            .unwrap();
-        let (status, _, body) = read_response(&mut reader, false);
-        let took = started.elapsed();
-        assert_eq!(status, 200, "{target}");
-        assert!(!body.is_empty());
-        assert!(took < Duration::from_millis(10), "{target} took {took:?}");
+    // 128 silent sockets from 127.0.0.1: as many as the server takes in all.
+    let held: Vec<TcpStream> = (0..128).map(|_| connect(&server)).collect();
+    // One more from the same peer is refused, so the server has seen all the others.
+    let mut extra = connect(&server);
+    let mut answer = String::new();
+    let _ = extra.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 503 "), "{answer}");
+    // Another peer is still served.
+    let other = connect_from([127, 0, 0, 2], &server);
+    (&other)
+        .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let (status, _, body) = read_response(&mut BufReader::new(other), false);
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    drop(held);
+}
+
+#[test]
+fn a_client_that_reads_slowly_is_cut_off_at_the_response_deadline() {
+    let dir = site();
+    // A 1 s deadline for the whole response and no allowance for bytes already sent.
+    let server = serve(
+        &dir,
+        &[
+            ("DATAPAGES_SERVE_RESPONSE_MS", "1000"),
+            ("DATAPAGES_SERVE_MIN_RATE", "1099511627776"),
+        ],
+    );
+    // Far more than the socket buffers hold, so the server must wait on the client.
+    let path = dir.path().join("public/slow.bin");
+    std::fs::write(&path, vec![b'x'; 64 * 1024 * 1024]).unwrap();
+    let request = b"GET /slow.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let (mut reader, (status, head, _)) = exchange_on(&server, request, true);
+    assert_eq!(status, 200);
+    let declared = content_length(&head) as u64;
+    // 1 KiB every 100 ms for 2.5 s: each read lets the server write a little, but the
+    // response as a whole is overdue after 1 s.
+    let mut received = 0u64;
+    let mut chunk = vec![0; 1024];
+    for _ in 0..25 {
+        received += reader.read(&mut chunk).unwrap() as u64;
+        std::thread::sleep(Duration::from_millis(100));
     }
+    // Then read fast: what the sockets hold arrives, then the end of a cut response.
+    received += read_to_end_keeping_tail(&mut reader).0;
+    assert!(
+        received < declared,
+        "the whole {declared}-byte response arrived: it was never cut off"
+    );
+    assert_eq!(get(&server, "/robots.txt", "").0, 200, "still serving");
+}
+
+#[test]
+fn content_length_is_digits_only() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    let body = "a".repeat(26);
+    for length in ["+26", "-1", "2 6", "0x1a", "26, 26"] {
+        let request = format!(
+            "GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {length}\r\n\r\n{body}"
+        );
+        assert_eq!(exchange(&server, request.as_bytes()).0, 400, "{length}");
+    }
+    let twice = format!(
+        "GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 26\r\nContent-Length: 27\r\n\r\n{body}"
+    );
+    assert_eq!(exchange(&server, twice.as_bytes()).0, 400);
+    let plain =
+        format!("GET /robots.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 26\r\n\r\n{body}");
+    assert_eq!(exchange(&server, plain.as_bytes()).0, 200);
+}
+
+/// Bytes the server process has read so far (files and sockets): `rchar` of /proc/PID/io.
+fn bytes_read_by(server: &Server) -> u64 {
+    let io = std::fs::read_to_string(format!("/proc/{}/io", server.child.id())).unwrap();
+    io.lines()
+        .find_map(|l| l.strip_prefix("rchar:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn a_page_that_closes_its_body_near_the_top_starts_at_once() {
+    let dir = site();
+    let server = serve(&dir, &[]);
+    // `</body>` near the top of a 128 MiB page: finding it by reading back from the end
+    // reads the whole page before the first byte goes out.
+    let path = dir.path().join("public/top.html");
+    let size = 128 * 1024 * 1024;
+    {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        file.write_all(b"<!DOCTYPE html><html><body><p>short</p></body></html>\n")
+            .unwrap();
+        let filler = format!("<!-- {} -->\n", "x".repeat(1014));
+        for _ in 0..size / filler.len() {
+            file.write_all(filler.as_bytes()).unwrap();
+        }
+    }
+    let file_length = std::fs::metadata(&path).unwrap().len();
+    let before = bytes_read_by(&server);
+    let request = b"GET /top.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    let (mut reader, (status, head, _)) = exchange_on(&server, request, true);
+    assert_eq!(status, 200);
+    let mut first = [0; 15];
+    reader.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"<!DOCTYPE html>");
+    // Before its first bytes, the server read at most one window of the page; since then,
+    // at most what the socket buffers hold (a few MiB). Not the page.
+    let read = bytes_read_by(&server) - before;
+    assert!(
+        read < file_length / 4,
+        "{read} bytes read to send the first bytes of a {file_length}-byte page"
+    );
+    // The page still arrives whole, with the script at its end.
+    let (rest, tail) = read_to_end_keeping_tail(&mut reader);
+    assert_eq!(first.len() as u64 + rest, content_length(&head) as u64);
+    assert!(String::from_utf8_lossy(&tail).ends_with("</script>\n"));
 }
 
 #[test]

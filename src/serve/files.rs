@@ -2,7 +2,7 @@
 //! types, and streaming a file (or a page with the live-reload script spliced in before its
 //! last `</body>`) in bounded chunks, so serving memory does not grow with file size.
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,8 @@ pub enum Target {
 
 /// Maps the request target (path and query, as sent) onto a file under `root`, refusing
 /// anything that could read outside it: `..` segments (plain or percent-encoded), NUL bytes,
-/// backslashes, absolute-form URLs, and symbolic links that lead outside.
+/// backslashes, absolute-form URLs, and symbolic links anywhere under `root` (each component
+/// is looked at without following links: a link inside the output could point anywhere).
 pub fn resolve(root: &Path, request_target: &str) -> Target {
     let raw_path = request_target.split(['?', '#']).next().unwrap_or_default();
     if !raw_path.starts_with('/') || raw_path.contains('\\') {
@@ -32,38 +33,60 @@ pub fn resolve(root: &Path, request_target: &str) -> Target {
     if decoded.contains('\0') || decoded.contains('\\') {
         return Target::BadRequest;
     }
-    let mut relative = PathBuf::new();
-    for segment in decoded.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => return Target::BadRequest,
-            s if s.contains(':') => return Target::BadRequest,
-            s => relative.push(s),
-        }
-    }
-    let candidate = root.join(&relative);
-    let (Ok(real_root), Ok(real)) = (root.canonicalize(), candidate.canonicalize()) else {
+    let mut path = root.to_path_buf();
+    // The root itself may be a link (the user's choice of output); nothing under it may.
+    let Ok(mut metadata) = fs::metadata(root) else {
         return Target::NotFound;
     };
-    if !real.starts_with(&real_root) {
-        return Target::NotFound;
+    for segment in decoded.split('/') {
+        match segment {
+            "" | "." => continue,
+            ".." => return Target::BadRequest,
+            s if s.contains(':') => return Target::BadRequest,
+            s => path.push(s),
+        }
+        metadata = match fs::symlink_metadata(&path) {
+            Ok(m) if !m.file_type().is_symlink() => m,
+            _ => return Target::NotFound,
+        };
     }
-    if real.is_dir() {
+    if metadata.is_dir() {
         if !decoded.ends_with('/') {
             return Target::Redirect(folder_location(raw_path, request_target));
         }
-        let index = real.join("index.html");
-        return if index.is_file() {
-            Target::File(index)
-        } else {
-            Target::NotFound
+        path.push("index.html");
+        return match fs::symlink_metadata(&path) {
+            Ok(m) if m.is_file() => Target::File(path),
+            _ => Target::NotFound,
         };
     }
-    if real.is_file() {
-        Target::File(real)
+    if metadata.is_file() {
+        Target::File(path)
     } else {
         Target::NotFound
     }
+}
+
+/// Opens a file that [`resolve`] found, refusing it if it has been replaced by a symbolic
+/// link since (or is one): the file opened must be the one the path names without
+/// following links.
+pub fn open(path: &Path) -> io::Result<File> {
+    let refused = || io::Error::new(io::ErrorKind::NotFound, "not a plain file");
+    let named = fs::symlink_metadata(path)?;
+    if !named.is_file() {
+        return Err(refused());
+    }
+    let file = File::open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let opened = file.metadata()?;
+        let named = fs::symlink_metadata(path)?;
+        if !named.is_file() || (opened.dev(), opened.ino()) != (named.dev(), named.ino()) {
+            return Err(refused());
+        }
+    }
+    Ok(file)
 }
 
 /// Where a folder requested without its trailing slash is redirected: its segments as sent,
@@ -133,26 +156,19 @@ pub fn content_type(path: &Path) -> &'static str {
 /// a hundred connections streaming at once stay within a few megabytes.
 const CHUNK: usize = 64 * 1024;
 
-/// Where the last `</body>` of the open file starts, searching backwards from its end
-/// in bounded windows (a page's end is near its end: usually one read).
-pub fn last_body_end(file: &mut File, length: u64) -> io::Result<Option<u64>> {
+/// Where the last `</body>` of the open file starts, when it lies in the file's last
+/// `CHUNK` bytes, where a page closes its body: one bounded read whatever the page's size,
+/// so its first bytes go out at once. A `</body>` further up (a page that closes its body
+/// near the top of a 1 GB file) is not searched for: the script then goes at the very end,
+/// where browsers run it just the same.
+pub fn last_body_end<R: Read + Seek>(file: &mut R, length: u64) -> io::Result<Option<u64>> {
     const NEEDLE: &[u8] = b"</body>";
-    let overlap = NEEDLE.len() as u64 - 1;
-    let mut window = vec![0; CHUNK + NEEDLE.len()];
-    let mut end = length;
-    while end > 0 {
-        let start = end.saturating_sub(CHUNK as u64);
-        // Reading a little past `end` finds a needle that straddles two windows.
-        let stop = (end + overlap).min(length);
-        let bytes = &mut window[..(stop - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(bytes)?;
-        if let Some(at) = bytes.windows(NEEDLE.len()).rposition(|w| w == NEEDLE) {
-            return Ok(Some(start + at as u64));
-        }
-        end = start;
-    }
-    Ok(None)
+    let start = length.saturating_sub(CHUNK as u64);
+    let mut window = vec![0; (length - start) as usize];
+    file.seek(SeekFrom::Start(start))?;
+    file.read_exact(&mut window)?;
+    let found = window.windows(NEEDLE.len()).rposition(|w| w == NEEDLE);
+    Ok(found.map(|at| start + at as u64))
 }
 
 /// Writes a response as a sequence of pieces through one bounded buffer: a small response
@@ -250,7 +266,7 @@ mod tests {
     fn resolves_files_folders_and_redirects() {
         let dir = site();
         let root = dir.path().join("public");
-        let real = root.canonicalize().unwrap();
+        let real = root.clone();
         assert_eq!(
             resolve(&root, "/style.css"),
             Target::File(real.join("style.css"))
@@ -314,11 +330,27 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn symlinks_out_of_the_folder_are_not_followed() {
+    fn symlinks_under_the_folder_are_not_followed() {
+        use std::os::unix::fs::symlink;
         let dir = site();
         let root = dir.path().join("public");
-        std::os::unix::fs::symlink(dir.path().join("secret.txt"), root.join("link.txt")).unwrap();
-        assert_eq!(resolve(&root, "/link.txt"), Target::NotFound);
+        symlink(dir.path().join("secret.txt"), root.join("link.txt")).unwrap();
+        symlink(root.join("style.css"), root.join("inside.css")).unwrap();
+        symlink(root.join("datasets"), root.join("linked")).unwrap();
+        std::fs::create_dir(root.join("leak")).unwrap();
+        symlink(dir.path().join("secret.txt"), root.join("leak/index.html")).unwrap();
+        for target in ["/link.txt", "/inside.css", "/linked/x/", "/leak/"] {
+            assert_eq!(resolve(&root, target), Target::NotFound, "{target}");
+        }
+        assert!(open(&root.join("link.txt")).is_err());
+        // A link as the output folder itself is the user's choice, and served.
+        symlink(&root, dir.path().join("out")).unwrap();
+        let out = dir.path().join("out");
+        assert_eq!(
+            resolve(&out, "/style.css"),
+            Target::File(out.join("style.css"))
+        );
+        assert!(open(&out.join("style.css")).is_ok());
     }
 
     #[test]
@@ -361,25 +393,51 @@ mod tests {
     }
 
     #[test]
-    fn the_last_body_end_is_found_across_windows() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.html");
+    fn the_last_body_end_is_found_in_the_last_window_only() {
         for (text, expected) in [
             ("<body>x</body>".to_string(), Some(7)),
             ("no body".to_string(), None),
             ("</body></body>tail".to_string(), Some(7)),
-            // The needle straddles the boundary between the last two windows.
-            (
-                format!("{}</body>{}", "a".repeat(10), "b".repeat(CHUNK - 3)),
-                Some(10),
-            ),
-            (format!("</body>{}", "c".repeat(3 * CHUNK)), Some(0)),
+            // The last window starts exactly at the needle, then one byte after it.
+            (format!("a</body>{}", "b".repeat(CHUNK - 7)), Some(1)),
+            (format!("a</body>{}", "b".repeat(CHUNK - 6)), None),
         ] {
-            std::fs::write(&path, &text).unwrap();
-            let mut file = File::open(&path).unwrap();
-            let found = last_body_end(&mut file, text.len() as u64).unwrap();
+            let found = last_body_end(&mut io::Cursor::new(&text), text.len() as u64).unwrap();
             assert_eq!(found, expected, "{}", &text[..text.len().min(30)]);
         }
+    }
+
+    /// Counts the bytes read through it.
+    struct Counted<R> {
+        inner: R,
+        read: u64,
+    }
+
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            let read = self.inner.read(buffer)?;
+            self.read += read as u64;
+            Ok(read)
+        }
+    }
+
+    impl<R: Seek> Seek for Counted<R> {
+        fn seek(&mut self, position: SeekFrom) -> io::Result<u64> {
+            self.inner.seek(position)
+        }
+    }
+
+    #[test]
+    fn finding_where_the_script_goes_reads_one_window_whatever_the_page() {
+        // `</body>` near the top of a large page: reading back to it would delay the first
+        // byte by the time it takes to read the whole page.
+        let page = format!("<body></body>{}", "c".repeat(40 * CHUNK));
+        let mut file = Counted {
+            inner: io::Cursor::new(page.as_bytes()),
+            read: 0,
+        };
+        assert_eq!(last_body_end(&mut file, page.len() as u64).unwrap(), None);
+        assert!(file.read <= CHUNK as u64, "read {} bytes", file.read);
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Request {
     /// The body is chunked: its length is unknown, so it is never read.
     pub chunked: bool,
     pub range: Option<String>,
+    /// The `Host` header, when sent (HTTP/1.0 clients may leave it out).
+    pub host: Option<String>,
 }
 
 impl Request {
@@ -95,14 +97,17 @@ pub fn parse_head(buffer: &[u8], limits: HeadLimits) -> Result<(Request, usize),
         body_length: 0,
         chunked: false,
         range: None,
+        host: None,
     };
     let mut lengths = Vec::new();
+    let mut hosts = Vec::new();
     for header in parsed.headers.iter() {
         if header.name.len() + header.value.len() + 4 > limits.line {
             return Err(HeadError::HeadersTooLarge);
         }
         let value = String::from_utf8_lossy(header.value);
-        let value = value.trim();
+        // Optional whitespace around a value is spaces and tabs only (RFC 9110, 5.5).
+        let value = value.trim_matches([' ', '\t']);
         if header.name.eq_ignore_ascii_case("connection") {
             for option in value.split(',').map(str::trim) {
                 if option.eq_ignore_ascii_case("close") {
@@ -112,19 +117,68 @@ pub fn parse_head(buffer: &[u8], limits: HeadLimits) -> Result<(Request, usize),
                 }
             }
         } else if header.name.eq_ignore_ascii_case("content-length") {
-            lengths.push(value.parse::<u64>().map_err(|_| HeadError::Malformed)?);
+            lengths.push(content_length(value).ok_or(HeadError::Malformed)?);
+        } else if header.name.eq_ignore_ascii_case("host") {
+            hosts.push(value.to_string());
         } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
             request.chunked = true;
         } else if header.name.eq_ignore_ascii_case("range") {
             request.range = Some(value.to_string());
         }
     }
-    // Differing lengths are how requests get smuggled: refuse them.
-    if lengths.windows(2).any(|pair| pair[0] != pair[1]) {
+    // Differing lengths (or hosts) are how requests get smuggled: refuse them.
+    if lengths.windows(2).any(|pair| pair[0] != pair[1])
+        || hosts.windows(2).any(|pair| pair[0] != pair[1])
+    {
         return Err(HeadError::Malformed);
     }
     request.body_length = lengths.first().copied().unwrap_or(0);
+    request.host = hosts.pop();
     Ok((request, length))
+}
+
+/// A Content-Length value (surrounding blanks already trimmed): ASCII digits only, so `+26`,
+/// `2 6`, `0x1a` or `-1` never pass as a number another server would read differently.
+fn content_length(value: &str) -> Option<u64> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
+/// Whether a `Host` header names this preview, with or without a port: an IP address (v4,
+/// or v6 in brackets: loopback, the bound address), `localhost` or a name under
+/// `.localhost`, or one of `allowed` (`--allow-host`). A DNS-rebinding page reaches the
+/// server under its own domain name, never under an IP address: that name is refused.
+pub fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let port_ok = |port: &str| {
+        port.is_empty()
+            || port.strip_prefix(':').is_some_and(|p| {
+                (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+            })
+    };
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split_once(']').is_some_and(|(inside, port)| {
+            port_ok(port) && inside.parse::<std::net::Ipv6Addr>().is_ok()
+        });
+    }
+    let (name, port) = host.split_at(host.find(':').unwrap_or(host.len()));
+    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    port_ok(port)
+        && (name.parse::<std::net::Ipv4Addr>().is_ok()
+            || name == "localhost"
+            || name.ends_with(".localhost")
+            || allowed.iter().any(|a| a.eq_ignore_ascii_case(&name)))
+}
+
+/// Whether `name` looks like a plain host name (letters, digits, `.`, `-`, `_`): what
+/// `--allow-host` takes and what a 403 may quote back.
+pub fn is_host_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
 }
 
 /// The reason phrase of the statuses this server sends.
@@ -134,6 +188,7 @@ fn reason(status: u16) -> &'static str {
         206 => "Partial Content",
         301 => "Moved Permanently",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
@@ -265,10 +320,60 @@ mod tests {
             ),
             Err(HeadError::Malformed)
         );
+        for length in ["+26", "-1", "2 6", "0x1a", "26,26", "", "\u{0662}6"] {
+            let text = format!("GET / HTTP/1.1\r\nContent-Length: {length}\r\n\r\n");
+            assert_eq!(
+                parse_head(text.as_bytes(), LIMITS),
+                Err(HeadError::Malformed),
+                "{length}"
+            );
+        }
+        let (request, _) =
+            parse_head(b"GET / HTTP/1.1\r\nContent-Length: 26\r\n\r\n", LIMITS).unwrap();
+        assert_eq!(request.body_length, 26);
+        assert_eq!(
+            parse_head(b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", LIMITS),
+            Err(HeadError::Malformed)
+        );
         assert_eq!(
             parse_head(b"\x16\x03\x01 hello\r\n\r\n", LIMITS),
             Err(HeadError::Malformed)
         );
+    }
+
+    #[test]
+    fn hosts_are_loopback_names_ip_addresses_or_allowed() {
+        let allowed = ["preview.example".to_string()];
+        for host in [
+            "localhost",
+            "localhost:1111",
+            "LOCALHOST.",
+            "app.localhost:8000",
+            "127.0.0.1",
+            "127.0.0.1:1111",
+            "127.3.4.5:80",
+            "192.168.1.20:1111",
+            "[::1]",
+            "[::1]:1111",
+            "preview.example",
+            "Preview.Example:1111",
+        ] {
+            assert!(host_allowed(host, &allowed), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "evil.example:1111",
+            "localhost.evil.example",
+            "127.0.0.1.evil.example",
+            "localhost:11x",
+            "localhost:123456",
+            "[::1",
+            "[evil.example]:1",
+            "::1",
+            "",
+        ] {
+            assert!(!host_allowed(host, &allowed), "{host}");
+        }
     }
 
     #[test]

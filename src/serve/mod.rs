@@ -16,7 +16,7 @@ pub mod state;
 pub mod watch;
 
 use std::io::IsTerminal;
-use std::net::{SocketAddr, TcpListener};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 use std::sync::mpsc;
 use std::sync::Arc;
 
@@ -37,6 +37,8 @@ pub struct ServeOptions {
     pub(crate) port: u16,
     /// Open the site in the system's browser.
     pub(crate) open: bool,
+    /// Host names answered besides localhost and IP addresses.
+    pub(crate) allow_hosts: Vec<String>,
 }
 
 impl ServeOptions {
@@ -47,6 +49,7 @@ impl ServeOptions {
             bind: "127.0.0.1".to_string(),
             port: 1111,
             open: false,
+            allow_hosts: Vec::new(),
         }
     }
 
@@ -65,6 +68,14 @@ impl ServeOptions {
     /// Whether to open the site in the system's browser.
     pub fn open(mut self, open: bool) -> Self {
         self.open = open;
+        self
+    }
+
+    /// Host names to answer besides `localhost` and IP addresses (a name in `/etc/hosts`, a
+    /// tunnel): requests under any other `Host` get 403, so that no web page can read the
+    /// preview through DNS rebinding.
+    pub fn allow_hosts(mut self, names: Vec<String>) -> Self {
+        self.allow_hosts = names;
         self
     }
 }
@@ -102,6 +113,9 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
         })?,
         None => root.join(crate::layout::DEFAULT_OUTPUT),
     };
+    // Listen before building: a port in use is reported at once, before the build replaces
+    // anything in the output folder. Connections wait in the backlog until the server runs.
+    let listener = listen(options)?;
     let build_options = BuildOptions {
         root: root.clone(),
         output: Some(output.clone()),
@@ -134,14 +148,19 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
         }
     };
 
-    let listener = listen(options)?;
     let address = listener
         .local_addr()
         .map(|a| a.to_string())
         .unwrap_or_else(|_| format!("{}:{}", options.bind, options.port));
     let url = format!("http://{address}/");
-    server::spawn(listener, Arc::clone(&state), shared::Limits::from_env())
-        .map_err(|e| Error::environment("cannot start the server thread", e))?;
+    let limits = shared::Limits::from_env();
+    server::spawn(
+        listener,
+        Arc::clone(&state),
+        limits,
+        options.allow_hosts.clone(),
+    )
+    .map_err(|e| Error::environment("cannot start the server thread", e))?;
     println!("Serving {} at {url} (Ctrl-C to stop)", output.display());
 
     if options.open {
@@ -263,21 +282,44 @@ fn report_failure(diagnostics: &Diagnostics, state: &PreviewState, color: bool) 
     state.fail(diagnostics);
 }
 
+/// Binds `--bind` (an IP address, `[::1]` with or without brackets, or `localhost`) and
+/// `--port`. Host names other than localhost are refused rather than looked up.
 fn listen(options: &ServeOptions) -> Result<TcpListener, Error> {
-    let address: SocketAddr = format!("{}:{}", options.bind, options.port)
-        .parse()
-        .map_err(|_| {
-            Error::environment_message(format!(
-                "{}:{} is not an address to listen on (try --bind 127.0.0.1)",
-                options.bind, options.port
-            ))
-        })?;
-    TcpListener::bind(address).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::AddrInUse {
-            Error::environment_message(format!("port {} on {} is already in use: stop the other server, or pass --port with another number", options.port, options.bind))
-        } else {
-            Error::environment(format!("cannot listen on {address}"), e)
+    let bind = options.bind.trim();
+    let inside = bind
+        .strip_prefix('[')
+        .and_then(|b| b.strip_suffix(']'))
+        .unwrap_or(bind);
+    let addresses: Vec<std::net::IpAddr> = if inside.eq_ignore_ascii_case("localhost") {
+        vec![Ipv4Addr::LOCALHOST.into(), Ipv6Addr::LOCALHOST.into()]
+    } else if let Ok(ip) = inside.parse() {
+        vec![ip]
+    } else {
+        return Err(Error::environment_message(format!(
+            "--bind {} is not an address to listen on: give an IP address (127.0.0.1, ::1, 0.0.0.0) or localhost",
+            options.bind
+        )));
+    };
+    let mut last = None;
+    for ip in addresses {
+        match TcpListener::bind(SocketAddr::new(ip, options.port)) {
+            Ok(listener) => return Ok(listener),
+            // `localhost` falls back to ::1 only where 127.0.0.1 cannot be had at all.
+            Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+                last = Some((ip, e));
+                break;
+            }
+            Err(e) => last = Some((ip, e)),
         }
+    }
+    let (ip, e) = last.expect("at least one address");
+    Err(if e.kind() == std::io::ErrorKind::AddrInUse {
+        Error::environment_message(format!("port {} on {} is already in use: stop the other server, or pass --port with another number", options.port, options.bind))
+    } else {
+        Error::environment(
+            format!("cannot listen on {}", SocketAddr::new(ip, options.port)),
+            e,
+        )
     })
 }
 

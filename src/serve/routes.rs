@@ -42,6 +42,11 @@ pub fn respond<W: Write>(
         head_only: request.is_head(),
         keep_alive,
     };
+    if let Some(host) = request.host.as_deref() {
+        if !http::host_allowed(host, &shared.hosts) {
+            return reply.text(out, 403, &[], &foreign_host(host));
+        }
+    }
     if !matches!(request.method.as_str(), "GET" | "HEAD") {
         let allow = [("Allow", "GET, HEAD")];
         return reply.text(out, 405, &allow, "Only GET and HEAD are served.\n");
@@ -56,13 +61,13 @@ pub fn respond<W: Write>(
     let opened = {
         let _guard = state.swap.read().unwrap_or_else(|p| p.into_inner());
         match files::resolve(&state.output, target) {
-            Target::File(path) => match File::open(&path) {
+            Target::File(path) => match files::open(&path) {
                 Ok(file) => Opened::File(path, file),
-                Err(_) => Opened::NotFound(File::open(state.output.join("404.html")).ok()),
+                Err(_) => Opened::NotFound(files::open(&state.output.join("404.html")).ok()),
             },
             Target::Redirect(location) => Opened::Redirect(location),
             Target::BadRequest => Opened::BadRequest,
-            Target::NotFound => Opened::NotFound(File::open(state.output.join("404.html")).ok()),
+            Target::NotFound => Opened::NotFound(files::open(&state.output.join("404.html")).ok()),
         }
     };
     match opened {
@@ -92,6 +97,20 @@ pub fn respond<W: Write>(
 }
 
 const HTML: &str = "text/html; charset=utf-8";
+
+/// The 403 for a `Host` that is neither localhost, an IP address nor allowed: what happened
+/// and how to allow the name (quoted only when it is a plain host name).
+fn foreign_host(host: &str) -> String {
+    let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+    let (quoted, option) = if http::is_host_name(name) {
+        (format!("the host name {name:?}"), name)
+    } else {
+        ("that host name".to_string(), "NAME")
+    };
+    format!(
+        "Forbidden: this preview answers requests for localhost and IP addresses only, not for {quoted}, so that no web page can read it through DNS rebinding. If you opened it under that name yourself, restart it with `datapages serve --allow-host {option}`.\n"
+    )
+}
 
 /// The live-reload script, with the generation the page is served at.
 fn script(shared: &Shared) -> String {
@@ -231,6 +250,84 @@ fn poll_query(target: &str) -> (u64, String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::shared::Limits;
+    use crate::serve::state::PreviewState;
+
+    /// Records each write call separately.
+    #[derive(Default)]
+    struct Writes(Vec<Vec<u8>>);
+
+    impl Write for Writes {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.push(bytes.to_vec());
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn get(target: &str, host: Option<&str>) -> Request {
+        Request {
+            method: "GET".into(),
+            target: target.into(),
+            keep_alive: true,
+            body_length: 0,
+            chunked: false,
+            range: None,
+            host: host.map(String::from),
+        }
+    }
+
+    fn shared(output: &std::path::Path) -> Shared {
+        Shared {
+            state: std::sync::Arc::new(PreviewState::new(output.to_path_buf())),
+            limits: Limits::default(),
+            hosts: vec!["box.lan".into()],
+            polls: Default::default(),
+        }
+    }
+
+    /// What kept-alive requests were slow from (40 ms each): a head and a body written
+    /// apart wait on the client's delayed ACK (Nagle). A small answer is one write call.
+    #[test]
+    fn small_answers_leave_in_one_write() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("index.html"), "<html><body>x</body></html>").unwrap();
+        std::fs::write(dir.path().join("style.css"), "a{}").unwrap();
+        std::fs::write(dir.path().join("404.html"), "<body>gone</body>").unwrap();
+        let shared = shared(dir.path());
+        for target in ["/", "/style.css", "/missing", "/folder"] {
+            let mut out = Writes::default();
+            respond(&mut out, &get(target, Some("localhost")), &shared, true).unwrap();
+            assert_eq!(out.0.len(), 1, "{target}: {} writes", out.0.len());
+            let text = String::from_utf8_lossy(&out.0[0]);
+            assert!(text.starts_with("HTTP/1.1 "), "{text}");
+        }
+        let mut out = Writes::default();
+        respond(&mut out, &get("/", None), &shared, true).unwrap();
+        assert!(String::from_utf8_lossy(&out.0.concat()).contains("data-datapages-live-reload"));
+    }
+
+    #[test]
+    fn a_foreign_host_is_told_how_to_allow_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = shared(dir.path());
+        let mut out = Writes::default();
+        let request = get("/", Some("rebind.example:1111"));
+        respond(&mut out, &request, &shared, true).unwrap();
+        let text = String::from_utf8(out.0.concat()).unwrap();
+        assert!(text.starts_with("HTTP/1.1 403 Forbidden\r\n"), "{text}");
+        assert!(text.contains("--allow-host rebind.example`"), "{text}");
+        let mut out = Writes::default();
+        respond(&mut out, &get("/", Some("<x>\"y")), &shared, true).unwrap();
+        let text = String::from_utf8(out.0.concat()).unwrap();
+        assert!(
+            text.contains("--allow-host NAME") && !text.contains("<x>"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn poll_queries_are_read() {

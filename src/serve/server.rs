@@ -1,10 +1,12 @@
 //! The preview's listener, built to stay up whatever clients do: a thread per connection up
-//! to a cap (past it, an immediate 503), deadlines on idle and slow clients, size limits on
-//! request heads, bodies never read beyond a few kilobytes, and an accept loop that backs
-//! off and retries when the process runs out of file descriptors instead of dying.
+//! to a cap, and a lower cap per client address (past either, an immediate 503), deadlines on
+//! idle and slow clients and on each whole response, size limits on request heads, bodies
+//! never read beyond a few kilobytes, and an accept loop that backs off and retries when the
+//! process runs out of file descriptors instead of dying.
 
+use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{IpAddr, Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,10 +25,16 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(20);
 const STACK_SIZE: usize = 512 * 1024;
 
 /// Accepts connections on `listener` for the life of the process, on its own thread.
-pub fn spawn(listener: TcpListener, state: Arc<PreviewState>, limits: Limits) -> io::Result<()> {
+pub fn spawn(
+    listener: TcpListener,
+    state: Arc<PreviewState>,
+    limits: Limits,
+    hosts: Vec<String>,
+) -> io::Result<()> {
     let shared = Arc::new(Shared {
         state,
         limits,
+        hosts,
         polls: Arc::new(AtomicUsize::new(0)),
     });
     std::thread::Builder::new()
@@ -37,10 +45,13 @@ pub fn spawn(listener: TcpListener, state: Arc<PreviewState>, limits: Limits) ->
 
 fn accept_forever(listener: &TcpListener, shared: &Arc<Shared>) {
     let open = Arc::new(AtomicUsize::new(0));
+    // Open connections per client address; only this thread touches the map, and entries
+    // without a live connection are dropped, so it never holds more than the open ones.
+    let mut peers: HashMap<IpAddr, Arc<AtomicUsize>> = HashMap::new();
     let mut failing = false;
     loop {
-        let stream = match listener.accept() {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept() {
+            Ok((stream, peer)) => (stream, peer.ip()),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) if e.kind() == io::ErrorKind::ConnectionAborted => continue,
             Err(e) => {
@@ -54,17 +65,23 @@ fn accept_forever(listener: &TcpListener, shared: &Arc<Shared>) {
             }
         };
         failing = false;
+        peers.retain(|_, count| Arc::strong_count(count) > 1);
+        let of_peer = peers.entry(peer).or_default();
+        let Some(peer_slot) = Slot::try_take(of_peer, shared.limits.max_per_peer) else {
+            refuse_busy(stream);
+            continue;
+        };
         let Some(slot) = Slot::try_take(&open, shared.limits.max_connections) else {
             refuse_busy(stream);
             continue;
         };
         let shared = Arc::clone(shared);
-        // A thread that cannot start drops its closure: the connection closes, the slot frees.
+        // A thread that cannot start drops its closure: the connection closes, the slots free.
         let _ = std::thread::Builder::new()
             .name("serve-connection".into())
             .stack_size(STACK_SIZE)
             .spawn(move || {
-                let _slot = slot;
+                let _slots = (slot, peer_slot);
                 Connection::new(stream, &shared).serve();
             });
     }
@@ -116,9 +133,6 @@ impl<'a> Connection<'a> {
         // Small responses leave in one write; NODELAY also keeps a streamed file's last
         // partial segment from waiting on the client's delayed ACK.
         let _ = self.stream.set_nodelay(true);
-        let _ = self
-            .stream
-            .set_write_timeout(Some(self.shared.limits.write_timeout));
         let mut first = true;
         loop {
             let request = match self.read_request(first) {
@@ -128,7 +142,8 @@ impl<'a> Connection<'a> {
             };
             first = false;
             let keep_alive = request.keep_alive && self.skip_body(&request);
-            let sent = routes::respond(&mut self.stream, &request, self.shared, keep_alive);
+            let mut out = Deadline::new(&self.stream, &self.shared.limits);
+            let sent = routes::respond(&mut out, &request, self.shared, keep_alive);
             if sent.is_err() {
                 return;
             }
@@ -222,7 +237,8 @@ impl<'a> Connection<'a> {
             false,
         );
         response.extend_from_slice(text.as_bytes());
-        if self.stream.write_all(&response).is_ok() {
+        let mut out = Deadline::new(&self.stream, &self.shared.limits);
+        if out.write_all(&response).is_ok() {
             self.linger();
         }
     }
@@ -244,6 +260,49 @@ impl<'a> Connection<'a> {
                 Ok(read) => dropped += read,
             }
         }
+    }
+}
+
+/// One response's writes under the whole-response deadline (Go's `WriteTimeout`, not a
+/// timeout per call): from its first byte, a response may take `response_time` plus one
+/// second for every `min_rate` bytes written so far. Each write call may block only until
+/// that moment, so a client reading 1 KiB every 20 s is cut off once it is that far behind,
+/// however many calls the response takes, while a large download at a fair rate finishes.
+pub struct Deadline<'s> {
+    stream: &'s TcpStream,
+    limits: &'s Limits,
+    started: Option<Instant>,
+    written: u64,
+}
+
+impl<'s> Deadline<'s> {
+    pub fn new(stream: &'s TcpStream, limits: &'s Limits) -> Self {
+        Deadline {
+            stream,
+            limits,
+            started: None,
+            written: 0,
+        }
+    }
+}
+
+impl Write for Deadline<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let started = *self.started.get_or_insert_with(Instant::now);
+        let earned = self.written.saturating_mul(1000) / self.limits.min_rate.max(1);
+        let allowed = self.limits.response_time + Duration::from_millis(earned);
+        let left = allowed.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_write_timeout(Some(left))?;
+        let written = self.stream.write(bytes)?;
+        self.written += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

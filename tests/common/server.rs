@@ -49,15 +49,13 @@ impl Server {
             let output = std::sync::Arc::clone(&output);
             std::thread::spawn(move || {
                 for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                    if let Some(rest) = line.split("http://127.0.0.1:").nth(1) {
-                        let port: u16 = rest
-                            .trim_end_matches(|c: char| !c.is_ascii_digit())
-                            .split('/')
-                            .next()
-                            .unwrap_or("0")
-                            .parse()
-                            .unwrap_or(0);
-                        let _ = sender.send(port);
+                    // "Serving DIR at http://127.0.0.1:PORT/ ..." (or [::1]:PORT).
+                    let address = line
+                        .strip_prefix("Serving ")
+                        .and_then(|rest| rest.rsplit(" at http://").next())
+                        .and_then(|rest| rest.split('/').next());
+                    if let Some((_, port)) = address.and_then(|a| a.rsplit_once(':')) {
+                        let _ = sender.send(port.parse().unwrap_or(0));
                     }
                     output.lock().unwrap().push_str(&format!("{line}\n"));
                 }
