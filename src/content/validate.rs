@@ -201,8 +201,9 @@ pub fn glance_lengths(locator: &Locator, front: &super::DatasetFrontMatter) -> V
     problems
 }
 
-/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in the file) and
-/// of its slug, beyond what the types check. Values and places come from `locator`.
+/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in the file),
+/// beyond what the types check; `slug` names its chart files (the slug's own rules are
+/// `dataset::slug_problem`). Values and places come from `locator`.
 pub fn dataset_front_matter(
     locator: &Locator,
     toml_text: &str,
@@ -214,18 +215,6 @@ pub fn dataset_front_matter(
         locator,
         problems: toml_escapes(file, locator.text, toml_text, toml_offset),
     };
-    if slug.len() > MAX_NAME_BYTES {
-        located.problems.push(
-            Diagnostic::error(
-                file,
-                format!(
-                    "the dataset slug is {} bytes long; at most {MAX_NAME_BYTES} fit the file names made from it",
-                    slug.len()
-                ),
-            )
-            .with_hint(format!("rename the file (and its CSV) to a slug of at most {MAX_NAME_BYTES} characters")),
-        );
-    }
     let spans = &locator.spans;
     if let Some((coverage, at)) = spans.string("temporal_coverage") {
         if let Some(problem) = iso8601::coverage_problem(coverage) {
@@ -472,8 +461,6 @@ mod tests {
         let problems = front_problems(&format!("tags = [\"ok\", \"{long_tag}\"]\n"), "sample");
         assert_eq!(problems.len(), 1);
         assert_eq!((problems[0].line, problems[0].column), (Some(2), Some(15)));
-        let problems = front_problems("", &"s".repeat(MAX_NAME_BYTES + 1));
-        assert!(problems[0].message.contains("201 bytes"));
         let problems = front_problems(
             &format!("[[charts]]\ntitle = \"{}\"\n", "c ".repeat(40)),
             &"s".repeat(MAX_NAME_BYTES),
