@@ -605,6 +605,21 @@ fn new_never_writes_into_a_linked_folder_outside_the_site() {
             "{linked}: nothing written outside"
         );
     }
+
+    // A CSV "in place" behind a link that leads out is not in place: refused, no page.
+    let (_dir, site) = new_site();
+    std::fs::write(outside.join("datasets/placed.csv"), "a,b\n1,2\n").unwrap();
+    let before = files_under(&outside);
+    std::fs::remove_dir_all(site.join("data/datasets")).unwrap();
+    symlink(outside.join("datasets"), site.join("data/datasets")).unwrap();
+    let new = datapages(
+        &site,
+        &["new", "placed", "--from", "data/datasets/placed.csv"],
+    );
+    assert_eq!(new.status.code(), Some(1));
+    assert!(text(&new.stderr).contains("data/datasets is a symbolic link that leads outside"));
+    assert!(!site.join("content/datasets/placed.md").exists());
+    assert_eq!(files_under(&outside), before);
 }
 
 /// Runs `datapages new` and gives up after 20 s (a FIFO read would block forever).

@@ -63,10 +63,13 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
                 delimiter,
             };
             report_inference(&mut report, from, &table, chart.as_ref());
-            // A CSV already in its place is used as it is, not copied onto itself.
-            let in_place = std::fs::canonicalize(from).ok()
-                == std::fs::canonicalize(options.root.join(&csv_path)).ok()
-                && from.is_file();
+            // A CSV already in its place is used as it is, not copied onto itself; "its
+            // place" only inside the site (a linked folder or file leading out is refused
+            // by `write_all`, as for any other file).
+            let placed = crate::confine::canonical_root(&options.root)
+                .ok()
+                .and_then(|root| crate::confine::resolve_file(&root, Path::new(&csv_path)).ok());
+            let in_place = placed.is_some() && placed == std::fs::canonicalize(from).ok();
             if !in_place {
                 files.push(PlannedFile {
                     path: csv_path.clone(),
