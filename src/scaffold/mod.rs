@@ -2,8 +2,9 @@
 //! from a CSV in hand) and `eject` (the built-in theme written out for editing).
 //!
 //! Each command decides every file it will write first, then refuses before writing
-//! anything if one of them is already there, so a mistake never leaves half a scaffold
-//! behind and never overwrites an author's work.
+//! anything if one of them is already there (or, `--force` or not, would be written
+//! through a symbolic link: `write.rs`), so a mistake never leaves half a scaffold behind
+//! and never overwrites an author's work or a file outside the site.
 
 pub mod dialect;
 pub mod infer;
