@@ -145,8 +145,8 @@ pub enum Command {
 }
 
 fn parse_base_url(value: &str) -> Result<String, String> {
-    match crate::content::validate::base_url_problem(value) {
-        Some(problem) => Err(problem),
+    match crate::content::site_values::base_url_problem(value) {
+        Some((problem, _)) => Err(problem),
         None => Ok(value.to_string()),
     }
 }

@@ -189,7 +189,7 @@ pub fn resolve_under(root: &Path, path: &Path) -> Result<PathBuf, Diagnostic> {
 }
 
 /// `None` for a regular file, else what it is, in words.
-fn not_a_file(file_type: &fs::FileType) -> Option<&'static str> {
+pub fn not_a_file(file_type: &fs::FileType) -> Option<&'static str> {
     if file_type.is_file() {
         return None;
     }

@@ -93,6 +93,20 @@ pub fn visible_text(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `text` for one terminal line: [`visible_text`], and tabs and line breaks shown by
+/// [`visible`] too (a carriage return in a CSV header would write over the line).
+pub fn visible_line(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| is_forbidden(c) || matches!(c, '\t' | '\n' | '\r');
+    if text.chars().any(hidden) {
+        text.chars()
+            .map(|c| if hidden(c) { visible(c) } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
 /// Whether UTF-8 `bytes` hold a forbidden character: a quick look at whole CSV records,
 /// most of which hold none.
 pub fn has_forbidden(bytes: &[u8]) -> bool {
@@ -242,6 +256,18 @@ mod tests {
             quoted_in_message(&long),
             format!("{}…{} (50 characters)", "a".repeat(20), "z".repeat(12))
         );
+    }
+
+    #[test]
+    fn terminal_lines_show_controls_and_line_breaks() {
+        assert_eq!(
+            visible_line("\u{1b}]0;title\u{7}a\tb\r\n\u{1b}[2J"),
+            "\u{241b}]0;title\u{2407}a\u{2409}b\u{240d}\u{240a}\u{241b}[2J"
+        );
+        assert!(matches!(
+            visible_line("plain é"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

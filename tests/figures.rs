@@ -481,3 +481,34 @@ fn format_csv_quotes_a_cell_as_the_csv_has_it_and_only_in_cell() {
     assert!(!output.status.success());
     assert!(stderr.contains("`format` takes \"csv\""), "{stderr}");
 }
+
+#[test]
+fn a_figure_in_a_link_title_or_an_image_alt_stays_inside_the_attribute() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = b"label,value\n\"a\"\" onmouseover=\"\"x\",10366\nbeta,2776\n";
+    let body = "\nSee [the count](https://example.org/ \"count {{ cell(label=\"beta\", col=\"value\") }}\") \
+        and [the label](https://example.org/l \"{{ cell(value=\"10366\", col=\"label\") }}\") \
+        ![{{ cell(value=\"10366\", col=\"label\") }}](https://example.org/i.png), \
+        from [a source](#source-src).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), common::SMALL_FRONT, body, csv);
+    let (page, _) = built_lede(dir.path());
+    let document = document_of(&page);
+    let lede = scraper::Selector::parse(".lede a[href^=\"https://example.org/\"]").unwrap();
+    let titles: Vec<Option<&str>> = document
+        .select(&lede)
+        .map(|a| a.value().attr("title"))
+        .collect();
+    assert_eq!(
+        titles,
+        [Some("count 2,776"), Some("a\" onmouseover=\"x")],
+        "{page}"
+    );
+    let image = scraper::Selector::parse(".lede img").unwrap();
+    let alts: Vec<Option<&str>> = document
+        .select(&image)
+        .map(|i| i.value().attr("alt"))
+        .collect();
+    assert_eq!(alts, [Some("a\" onmouseover=\"x")]);
+    let broken = scraper::Selector::parse("[onmouseover], .lede a data, .lede img data").unwrap();
+    assert_eq!(document.select(&broken).count(), 0, "{page}");
+}

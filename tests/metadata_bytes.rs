@@ -170,3 +170,67 @@ fn every_json_file_has_its_keys_sorted() {
     let (_guard, output) = build_bundled();
     assert!(assert_keys_sorted(&output) >= 12);
 }
+
+#[test]
+fn croissant_field_ids_are_one_per_column_whatever_the_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut front = common::SMALL_FRONT
+        .split("[[columns]]")
+        .next()
+        .unwrap()
+        .to_string();
+    for name in ["id", "x/../id", "../cols"] {
+        front.push_str(&format!(
+            "[[columns]]\nname = \"{name}\"\ntitle = \"T\"\ntype = \"string\"\ndescription = \"Column {name}.\"\n"
+        ));
+    }
+    common::write_small_site(
+        dir.path(),
+        &front,
+        common::SMALL_BODY,
+        b"id,x/../id,../cols\na,b,c\n",
+    );
+    let output = dir.path().join("public");
+    let options = datapages::BuildOptions::new(dir.path())
+        .output(&output)
+        .scan_cache(false);
+    if let Err(error) = datapages::build(&options) {
+        panic!("the site must build:\n{error}");
+    }
+    let text = std::fs::read_to_string(output.join("data/datasets/sample.croissant.json")).unwrap();
+    let croissant: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let record_set = &croissant["recordSet"][0];
+    let ids: Vec<&str> = record_set["field"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["@id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["sample/id", "sample/x%2F..%2Fid", "sample/..%2Fcols"]);
+    // Resolved as IRIs (dot segments removed), each stays its own and none is the
+    // RecordSet's or the file's.
+    let base = "https://example.org/sub/data/datasets/";
+    let resolved: std::collections::HashSet<String> = ids
+        .iter()
+        .map(|id| remove_dot_segments(&format!("{base}{id}")))
+        .collect();
+    assert_eq!(resolved.len(), 3);
+    for taken in [record_set["@id"].as_str().unwrap(), "sample.csv"] {
+        assert!(!resolved.contains(&remove_dot_segments(&format!("{base}{taken}"))));
+    }
+}
+
+/// RFC 3986's remove_dot_segments on a whole address (enough for the paths above).
+fn remove_dot_segments(address: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for segment in address.split('/') {
+        match segment {
+            "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}

@@ -517,3 +517,196 @@ fn rebuilds_of_real_data_are_the_clean_build(site: &Path, datasets: usize) {
     );
     common::assert_same_trees(&site.join("public"), &clean, "rebuilt against clean");
 }
+
+/// A folder outside the site with one file, to link to: (guard, folder, file).
+#[cfg(unix)]
+fn outside_folder() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("outside");
+    std::fs::create_dir_all(folder.join("datasets")).unwrap();
+    let file = folder.join("secret.txt");
+    std::fs::write(&file, "OUTSIDE-MARKER").unwrap();
+    (dir, folder, file)
+}
+
+/// Every file under `dir`, with its bytes.
+#[cfg(unix)]
+fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    common::tree_contents(dir)
+}
+
+#[cfg(unix)]
+#[test]
+fn init_and_eject_with_force_never_write_through_a_symlink() {
+    use std::os::unix::fs::symlink;
+    let (_guard, outside, secret) = outside_folder();
+    let before = files_under(&outside);
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path();
+    symlink(&secret, site.join("site.toml")).unwrap();
+    symlink(&outside, site.join("content")).unwrap();
+    let init = datapages(site, &["init", "--force"]);
+    assert_eq!(init.status.code(), Some(1), "{}", text(&init.stdout));
+    let stderr = text(&init.stderr);
+    assert!(
+        stderr.contains("site.toml is a symbolic link, which datapages does not replace"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("content is a symbolic link that leads outside the site folder"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert_eq!(files_under(&outside), before, "nothing outside changed");
+    assert!(!site.join("data").exists(), "a refused init writes nothing");
+
+    // eject --force: a linked theme file is refused, the file it names is untouched.
+    let (_dir, site) = new_site();
+    std::fs::create_dir_all(site.join("static")).unwrap();
+    symlink(&secret, site.join("static/style.css")).unwrap();
+    let eject = datapages(&site, &["eject", "--force"]);
+    assert_eq!(eject.status.code(), Some(1));
+    assert!(text(&eject.stderr).contains("static/style.css is a symbolic link"));
+    assert_eq!(files_under(&outside), before, "nothing outside changed");
+    assert!(
+        !site.join("templates").exists(),
+        "a refused eject writes nothing"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn new_never_writes_into_a_linked_folder_outside_the_site() {
+    use std::os::unix::fs::symlink;
+    let (_guard, outside, _) = outside_folder();
+    let before = files_under(&outside);
+    for (linked, target) in [
+        ("content/datasets", outside.join("datasets")),
+        ("data/datasets", outside.join("datasets")),
+        ("content", outside.clone()),
+    ] {
+        let (dir, site) = new_site();
+        std::fs::remove_dir_all(site.join(linked)).unwrap();
+        symlink(&target, site.join(linked)).unwrap();
+        let csv = dir.path().join("t.csv");
+        std::fs::write(&csv, "a,b\n1,2\n").unwrap();
+        let new = datapages(&site, &["new", "fresh", "--from", csv.to_str().unwrap()]);
+        assert_eq!(new.status.code(), Some(1), "{linked}");
+        let stderr = text(&new.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "{linked} is a symbolic link that leads outside the site folder"
+            )),
+            "{linked}: {stderr}"
+        );
+        assert_eq!(
+            files_under(&outside),
+            before,
+            "{linked}: nothing written outside"
+        );
+    }
+
+    // A CSV "in place" behind a link that leads out is not in place: refused, no page.
+    let (_dir, site) = new_site();
+    std::fs::write(outside.join("datasets/placed.csv"), "a,b\n1,2\n").unwrap();
+    let before = files_under(&outside);
+    std::fs::remove_dir_all(site.join("data/datasets")).unwrap();
+    symlink(outside.join("datasets"), site.join("data/datasets")).unwrap();
+    let new = datapages(
+        &site,
+        &["new", "placed", "--from", "data/datasets/placed.csv"],
+    );
+    assert_eq!(new.status.code(), Some(1));
+    assert!(text(&new.stderr).contains("data/datasets is a symbolic link that leads outside"));
+    assert!(!site.join("content/datasets/placed.md").exists());
+    assert_eq!(files_under(&outside), before);
+}
+
+/// Runs `datapages new` and gives up after 20 s (a FIFO read would block forever).
+#[cfg(unix)]
+fn new_from_within_a_time_limit(site: &Path, from: &Path) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(common::binary())
+        .current_dir(site)
+        .args(["new", "odd", "--from", from.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("new --from {} did not return", from.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn new_from_refuses_what_is_not_a_regular_file_before_opening_it() {
+    let (dir, site) = new_site();
+    let fifo = dir.path().join("pipe.csv");
+    let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    for (from, kind) in [
+        (fifo.as_path(), "a FIFO (named pipe)"),
+        (Path::new("/dev/zero"), "a device"),
+        (dir.path(), "a folder"),
+    ] {
+        let new = new_from_within_a_time_limit(&site, from);
+        assert_eq!(new.status.code(), Some(1), "{}", from.display());
+        let stderr = text(&new.stderr);
+        assert!(
+            stderr.contains(&format!("it is not a regular file but {kind}")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("pass a CSV file with --from"), "{stderr}");
+        assert!(!site.join("content/datasets/odd.md").exists());
+    }
+}
+
+#[test]
+fn new_shows_control_characters_of_the_csv_instead_of_sending_them() {
+    let (dir, site) = new_site();
+    let csv = dir.path().join("t.csv");
+    std::fs::write(
+        &csv,
+        "\"\x1b]0;title\x07\",\"\x1b[2J\",n\nx,NA\x1b[31m,1\ny,2,2\nz,3,3\n",
+    )
+    .unwrap();
+    let new = datapages(&site, &["new", "odd", "--from", csv.to_str().unwrap()]);
+    let printed = format!("{}{}", text(&new.stdout), text(&new.stderr));
+    for raw in ['\x1b', '\x07'] {
+        assert!(!printed.contains(raw), "{raw:?} printed raw:\n{printed}");
+    }
+    assert!(printed.contains("␛]0;title␇"), "{printed}");
+    assert!(printed.contains("␛[2J"), "{printed}");
+}
+
+#[test]
+fn new_applies_the_slug_rules_of_check() {
+    let (_dir, site) = new_site();
+    let refused = datapages(&site, &["new", "page"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = text(&refused.stderr);
+    assert!(
+        stderr.contains("the dataset slug `page` is taken by the pages of All datasets"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("choose another slug"), "{stderr}");
+    let long = "s".repeat(201);
+    let refused = datapages(&site, &["new", &long]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(text(&refused.stderr).contains("the dataset slug is 201 bytes long; at most 200"));
+    assert!(!site.join("content/datasets/page.md").exists());
+    assert!(!site.join(format!("content/datasets/{long}.md")).exists());
+    assert_ok(
+        &datapages(&site, &["new", &"s".repeat(200)]),
+        "a 200-byte slug",
+    );
+}

@@ -119,18 +119,50 @@ pub fn to_inline_html(markdown: &str, raw_html: RawHtml) -> String {
     strip_paragraph(rendered.trim()).to_string()
 }
 
-/// The links of `markdown` whose scheme runs code or reads the reader's files
-/// (`javascript:`, `vbscript:`, `data:`, `file:`): byte offset of the link, its scheme.
-pub fn dangerous_links(markdown: &str) -> Vec<(usize, String)> {
+/// A link or an image of the Markdown whose address runs code or reads the reader's files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DangerousLink {
+    /// Byte offset of the link or image in the Markdown.
+    pub at: usize,
+    /// Its scheme, lowercase: `javascript`.
+    pub scheme: String,
+    /// An image (`![alt](…)`) rather than a link.
+    pub image: bool,
+}
+
+/// The links and images of `markdown` whose scheme runs code or reads the reader's files
+/// (`javascript:`, `vbscript:`, `data:`, `file:`; an image may be a `data:image/…`).
+pub fn dangerous_links(markdown: &str) -> Vec<DangerousLink> {
     Parser::new_ext(markdown, options())
         .into_offset_iter()
-        .filter_map(|(event, range)| match event {
-            Event::Start(Tag::Link { dest_url, .. }) => crate::text::url_scheme(&dest_url)
-                .filter(|scheme| crate::text::is_dangerous_scheme(scheme))
-                .map(|scheme| (range.start, scheme)),
-            _ => None,
+        .filter_map(|(event, range)| {
+            let (url, image) = match &event {
+                Event::Start(Tag::Link { dest_url, .. }) => (dest_url, false),
+                Event::Start(Tag::Image { dest_url, .. }) => (dest_url, true),
+                _ => return None,
+            };
+            let scheme = crate::text::url_scheme(url)
+                .filter(|scheme| crate::text::is_dangerous_scheme(scheme))?;
+            let inline_image = image && scheme == "data" && is_image_data(url);
+            (!inline_image).then_some(DangerousLink {
+                at: range.start,
+                scheme,
+                image,
+            })
         })
         .collect()
+}
+
+/// Whether a `data:` address holds an image (`data:image/png;base64,…`), which an `<img>`
+/// shows and never runs.
+fn is_image_data(url: &str) -> bool {
+    let cleaned: String = url
+        .trim_start()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .take("data:image/".len())
+        .collect();
+    cleaned.eq_ignore_ascii_case("data:image/")
 }
 
 #[cfg(test)]
@@ -155,6 +187,8 @@ pub fn split_body(markdown: &str, raw_html: RawHtml) -> Body {
     let mut heading_line = 0;
     let mut lede_done = false;
     let mut in_lede = false;
+    // Rendered in one piece: an image's alt text is the events up to its end.
+    let mut lede: Vec<Event> = Vec::new();
     let mut summary_state = SummaryState::Done;
 
     for (event, range) in events {
@@ -215,6 +249,7 @@ pub fn split_body(markdown: &str, raw_html: RawHtml) -> Body {
                 Event::End(TagEnd::Paragraph) if depth == 0 => {
                     in_lede = false;
                     lede_done = true;
+                    html::push_html(&mut body.lede_html, lede.drain(..));
                 }
                 other => {
                     if let Event::Text(t) | Event::Code(t) = other {
@@ -222,7 +257,7 @@ pub fn split_body(markdown: &str, raw_html: RawHtml) -> Body {
                     } else if matches!(other, Event::SoftBreak | Event::HardBreak) {
                         body.lede_text.push(' ');
                     }
-                    html::push_html(&mut body.lede_html, std::iter::once(other.clone()));
+                    lede.push(other.clone());
                 }
             }
             continue;
@@ -486,8 +521,36 @@ mod tests {
     fn dangerous_links_are_found_where_they_are() {
         let markdown = "See [a](https://x.org), [b](JavaScript:alert(1)) and <vbscript:x>.\n\n[c]: data:text/html,x\n\nAnd [ref][c].";
         let found = dangerous_links(markdown);
-        let schemes: Vec<&str> = found.iter().map(|(_, s)| s.as_str()).collect();
+        let schemes: Vec<&str> = found.iter().map(|l| l.scheme.as_str()).collect();
         assert_eq!(schemes, ["javascript", "vbscript", "data"]);
-        assert_eq!(&markdown[found[0].0..found[0].0 + 3], "[b]");
+        assert_eq!(&markdown[found[0].at..found[0].at + 3], "[b]");
+        assert!(found.iter().all(|l| !l.image));
+    }
+
+    #[test]
+    fn an_image_in_the_lede_keeps_its_alt_text() {
+        let body = split_body("See ![a *b*](x.png \"t\") here.\n", RawHtml::Keep);
+        assert_eq!(
+            body.lede_html,
+            "See <img src=\"x.png\" alt=\"a b\" title=\"t\" /> here."
+        );
+    }
+
+    #[test]
+    fn images_from_code_addresses_are_found_too() {
+        let markdown = "![a](x.png) ![b](javascript:alert(1)) ![c](<JaVa\tScript:x>)\n\n![d](data:image/png;base64,AAAA) ![e](data:text/html,x) ![f][r]\n\n[r]: vbscript:x\n";
+        let found = dangerous_links(markdown);
+        let summary: Vec<(&str, bool)> =
+            found.iter().map(|l| (l.scheme.as_str(), l.image)).collect();
+        assert_eq!(
+            summary,
+            [
+                ("javascript", true),
+                ("javascript", true),
+                ("data", true),
+                ("vbscript", true)
+            ]
+        );
+        assert_eq!(&markdown[found[0].at..found[0].at + 4], "![b]");
     }
 }

@@ -135,17 +135,25 @@ impl Located<'_> {
         let Some((markdown, at)) = self.locator.spans.string(path) else {
             return;
         };
-        if let Some((_, scheme)) = dangerous_links(markdown).first() {
+        if let Some(link) = dangerous_links(markdown).first() {
+            let scheme = &link.scheme;
+            let (verb, hint) = if link.image {
+                ("shows an image from", IMAGE_HINT)
+            } else {
+                ("links to", LINK_HINT)
+            };
             let d = self.locator.error(
-                format!("{what} links to a `{scheme}:` address, which pages never publish"),
+                format!("{what} {verb} a `{scheme}:` address, which pages never publish"),
                 Some(at),
             );
-            self.problems.push(d.with_hint(LINK_HINT));
+            self.problems.push(d.with_hint(hint));
         }
     }
 }
 
 const LINK_HINT: &str = "link to an https:// address or to a page of the site";
+
+const IMAGE_HINT: &str = "show an image file of the site (static/) or one at an https:// address";
 
 /// A text a reader meets first (listings, the feed, search results and the browser tab
 /// show it whole or cut it), with the length in characters past which it stops being read
@@ -201,8 +209,9 @@ pub fn glance_lengths(locator: &Locator, front: &super::DatasetFrontMatter) -> V
     problems
 }
 
-/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in the file) and
-/// of its slug, beyond what the types check. Values and places come from `locator`.
+/// The checks of a dataset's front matter (`toml_text` at `toml_offset` in the file),
+/// beyond what the types check; `slug` names its chart files (the slug's own rules are
+/// `dataset::slug_problem`). Values and places come from `locator`.
 pub fn dataset_front_matter(
     locator: &Locator,
     toml_text: &str,
@@ -214,18 +223,6 @@ pub fn dataset_front_matter(
         locator,
         problems: toml_escapes(file, locator.text, toml_text, toml_offset),
     };
-    if slug.len() > MAX_NAME_BYTES {
-        located.problems.push(
-            Diagnostic::error(
-                file,
-                format!(
-                    "the dataset slug is {} bytes long; at most {MAX_NAME_BYTES} fit the file names made from it",
-                    slug.len()
-                ),
-            )
-            .with_hint(format!("rename the file (and its CSV) to a slug of at most {MAX_NAME_BYTES} characters")),
-        );
-    }
     let spans = &locator.spans;
     if let Some((coverage, at)) = spans.string("temporal_coverage") {
         if let Some(problem) = iso8601::coverage_problem(coverage) {
@@ -302,24 +299,8 @@ pub fn dataset_front_matter(
     located.problems
 }
 
-/// How a good `base_url` looks.
-pub const BASE_URL_HINT: &str =
-    "write where the site is published, e.g. base_url = \"https://example.org/data/\"";
-
-/// Why `base_url` (from site.toml or `--base-url`) cannot be where a site is published.
-pub fn base_url_problem(base_url: &str) -> Option<String> {
-    let problem = web_url_problem(base_url).or_else(|| {
-        base_url
-            .contains(['?', '#'])
-            .then(|| "it has a query or fragment, which page addresses cannot follow".into())
-    })?;
-    Some(format!(
-        "`base_url` must be an absolute http(s) address with a host: {problem}"
-    ))
-}
-
-/// The checks of `site.toml` beyond its types: escapes, `base_url`, and the URLs of the
-/// author, the publisher and the default license.
+/// The checks of `site.toml` beyond its types: escapes, `base_url`, `language`, and the
+/// URLs of the author, the publisher and the default license.
 /// `locator` holds the whole file and its spans, read with its values.
 pub fn site_settings_located(locator: &Locator) -> Vec<Diagnostic> {
     let (file, text) = (locator.file, locator.text);
@@ -328,9 +309,18 @@ pub fn site_settings_located(locator: &Locator) -> Vec<Diagnostic> {
         problems: toml_escapes(file, text, text, 0),
     };
     if let Some((base_url, at)) = locator.spans.string("base_url") {
-        if let Some(problem) = base_url_problem(base_url) {
+        if let Some((problem, hint)) = super::site_values::base_url_problem(base_url) {
             let d = locator.error(problem, Some(at));
-            located.problems.push(d.with_hint(BASE_URL_HINT));
+            located.problems.push(d.with_hint(hint));
+        }
+    }
+    if let Some((language, at)) = locator.spans.string("language") {
+        if let Some(problem) = super::language_tag::problem(language) {
+            let message = format!("`language` is not a language tag: {problem}");
+            let d = locator.error(message, Some(at));
+            located
+                .problems
+                .push(d.with_hint(super::site_values::LANGUAGE_HINT));
         }
     }
     located.link_url("author.url", "the author's `url`");
@@ -340,7 +330,8 @@ pub fn site_settings_located(locator: &Locator) -> Vec<Diagnostic> {
     located.problems
 }
 
-/// Links in a Markdown body (at `body_offset` in `whole_text`) that would run code.
+/// Links and images in a Markdown body (at `body_offset` in `whole_text`) that would run
+/// code.
 pub fn markdown_body_links(
     file: &Path,
     whole_text: &str,
@@ -349,10 +340,15 @@ pub fn markdown_body_links(
 ) -> Vec<Diagnostic> {
     dangerous_links(body)
         .into_iter()
-        .map(|(at, scheme)| {
-            let message =
-                format!("the link goes to a `{scheme}:` address, which pages never publish");
-            error_at(file, whole_text, body_offset + at, message).with_hint(LINK_HINT)
+        .map(|link| {
+            let (what, hint) = if link.image {
+                ("the image comes from", IMAGE_HINT)
+            } else {
+                ("the link goes to", LINK_HINT)
+            };
+            let scheme = &link.scheme;
+            let message = format!("{what} a `{scheme}:` address, which pages never publish");
+            error_at(file, whole_text, body_offset + link.at, message).with_hint(hint)
         })
         .collect()
 }
@@ -472,8 +468,6 @@ mod tests {
         let problems = front_problems(&format!("tags = [\"ok\", \"{long_tag}\"]\n"), "sample");
         assert_eq!(problems.len(), 1);
         assert_eq!((problems[0].line, problems[0].column), (Some(2), Some(15)));
-        let problems = front_problems("", &"s".repeat(MAX_NAME_BYTES + 1));
-        assert!(problems[0].message.contains("201 bytes"));
         let problems = front_problems(
             &format!("[[charts]]\ntitle = \"{}\"\n", "c ".repeat(40)),
             &"s".repeat(MAX_NAME_BYTES),
@@ -518,5 +512,25 @@ mod tests {
         assert!(
             site_settings(Path::new("site.toml"), "base_url = \"https://x.org/sub\"\n").is_empty()
         );
+    }
+
+    #[test]
+    fn base_url_credentials_and_language_are_located() {
+        let check = |text: &str| site_settings(Path::new("site.toml"), text);
+        let problems = check("title = \"t\"\nbase_url = \"https://u:p@x.org/\"\n");
+        assert_eq!((problems[0].line, problems[0].column), (Some(2), Some(12)));
+        assert!(problems[0]
+            .hint
+            .as_deref()
+            .unwrap()
+            .contains("remove the `user:pass@`"));
+        let problems = check("title = \"t\"\nlanguage = \"en\\\"><x\"\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!((problems[0].line, problems[0].column), (Some(2), Some(12)));
+        assert!(problems[0]
+            .message
+            .starts_with("`language` is not a language tag"));
+        assert!(problems[0].hint.as_deref().unwrap().contains("en-GB"));
+        assert!(check("language = \"sr-Latn-RS\"\n").is_empty());
     }
 }

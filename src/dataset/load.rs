@@ -11,7 +11,7 @@ use thin_vec::ThinVec;
 
 use super::cache::ScanCache;
 use super::scan::{self, ChartColumns, CsvSummary};
-use super::{charts, columns, data_path, is_valid_slug, Dataset};
+use super::{charts, columns, data_path, Dataset};
 use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::front_matter::{self, SplitFile};
@@ -313,24 +313,9 @@ fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>)
         .and_then(|s| s.to_str())
         .unwrap_or_default()
         .to_string();
-    if !is_valid_slug(&slug) {
+    if let Some(problem) = super::slug_problem(&slug) {
         problems.push(
-            Diagnostic::error(display, format!("`{slug}` is not a valid dataset slug")).with_hint(
-                format!(
-                    "rename the file to {}.md: lowercase letters, digits and hyphens",
-                    markdown::slugify(&slug)
-                ),
-            ),
-        );
-    } else if slug == layout::LISTING_PAGES {
-        problems.push(
-            Diagnostic::error(
-                display,
-                format!("the dataset slug `{slug}` is taken by the pages of All datasets"),
-            )
-            .with_hint(format!(
-                "rename the file: datasets/{slug}/2/ is the second page of All datasets"
-            )),
+            Diagnostic::error(display, problem.message(&slug)).with_hint(problem.hint(&slug, true)),
         );
     }
     slug

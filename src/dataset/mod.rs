@@ -13,6 +13,7 @@ pub mod scan;
 pub mod schema;
 mod slim;
 pub mod slim_record;
+mod slug;
 pub mod stamp;
 
 use std::path::PathBuf;
@@ -26,6 +27,7 @@ pub use load::{load, Loaded};
 use scan::CsvSummary;
 pub(crate) use slim::from_hex as sha256_bytes;
 pub use slim::FileDigest;
+pub use slug::{is_valid_slug, slug_problem};
 
 /// Everything known about one dataset after loading and validation.
 #[derive(Debug, Clone)]
@@ -143,31 +145,6 @@ impl Dataset {
         match self.related_places.get(n) {
             Some(Some(place)) => place.locate(diagnostic),
             _ => diagnostic,
-        }
-    }
-}
-
-/// Whether a slug is lowercase letters, digits and single hyphens.
-pub fn is_valid_slug(slug: &str) -> bool {
-    !slug.is_empty()
-        && slug
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !slug.starts_with('-')
-        && !slug.ends_with('-')
-        && !slug.contains("--")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slugs_are_lowercase_words_and_hyphens() {
-        assert!(is_valid_slug("sata-sas-nvme-measured-throughput"));
-        assert!(is_valid_slug("a1"));
-        for bad in ["", "A", "a_b", "-a", "a-", "a--b", "a b", "é"] {
-            assert!(!is_valid_slug(bad), "{bad}");
         }
     }
 }

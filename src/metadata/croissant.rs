@@ -202,7 +202,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
                 description.push_str(&format!(" Unit: {unit}."));
             }
             Field {
-                id: format!("{slug}/{}", column.name),
+                id: field_id(slug, &column.name),
                 kind: "cr:Field",
                 data_type: data_type(dataset, index, column.column_type),
                 description,
@@ -263,5 +263,49 @@ struct CsvName<'a>(&'a str);
 impl Serialize for CsvName<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(&format_args!("{}.csv", self.0))
+    }
+}
+
+/// A column's field `@id`: `<slug>/` and the column's name percent-encoded (every byte
+/// but letters, digits and `-._~`, and the dots of a name that is only dots), so each
+/// column has its own: `x/../id` stays apart from `id`, and `../cols` or `..` never
+/// resolve onto the RecordSet or the file.
+fn field_id(slug: &str, name: &str) -> String {
+    use std::fmt::Write as _;
+    let mut id = String::with_capacity(slug.len() + 1 + name.len());
+    id.push_str(slug);
+    id.push('/');
+    let only_dots = name.bytes().all(|b| b == b'.');
+    for byte in name.bytes() {
+        let kept = byte.is_ascii_alphanumeric()
+            || matches!(byte, b'-' | b'_' | b'~')
+            || (byte == b'.' && !only_dots);
+        if kept {
+            id.push(char::from(byte));
+        } else {
+            let _ = write!(id, "%{byte:02X}");
+        }
+    }
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_ids_are_encoded_and_one_per_column() {
+        assert_eq!(field_id("s", "rate_2024.v1"), "s/rate_2024.v1");
+        assert_eq!(field_id("s", "x/../id"), "s/x%2F..%2Fid");
+        assert_eq!(field_id("s", "../cols"), "s/..%2Fcols");
+        assert_eq!(field_id("s", ".."), "s/%2E%2E");
+        assert_eq!(field_id("s", "a b#é"), "s/a%20b%23%C3%A9");
+        let names = [
+            "id", "x/../id", "../cols", "cols", "..", ".", "%2E", "a%20b", "a b",
+        ];
+        let ids: std::collections::HashSet<String> =
+            names.iter().map(|n| field_id("s", n)).collect();
+        assert_eq!(ids.len(), names.len());
+        assert!(!ids.contains("s"), "no field takes the RecordSet's id");
     }
 }

@@ -174,14 +174,15 @@ pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
         });
     }
     write_all(dir, &files, Existing::Overwrite, "")?;
-    let mut report = format!("Created a new site in {}:\n", dir.display());
+    let dir_shown = crate::text::visible_line(&dir.to_string_lossy()).into_owned();
+    let mut report = format!("Created a new site in {dir_shown}:\n");
     for file in &files {
         report.push_str(&format!("  {}\n", file.path));
     }
     let cd = if dir == Path::new(".") {
         String::new()
     } else {
-        format!("cd {} && ", dir.display())
+        format!("cd {dir_shown} && ")
     };
     report.push_str(&format!(
         "Next: {cd}datapages serve, then open http://127.0.0.1:1111/. Edit site.toml first; \

@@ -2,8 +2,9 @@
 //! from a CSV in hand) and `eject` (the built-in theme written out for editing).
 //!
 //! Each command decides every file it will write first, then refuses before writing
-//! anything if one of them is already there, so a mistake never leaves half a scaffold
-//! behind and never overwrites an author's work.
+//! anything if one of them is already there (or, `--force` or not, would be written
+//! through a symbolic link: `write.rs`), so a mistake never leaves half a scaffold behind
+//! and never overwrites an author's work or a file outside the site.
 
 pub mod dialect;
 pub mod infer;
@@ -12,77 +13,12 @@ pub mod markers;
 pub mod names;
 pub mod new;
 pub mod suggest;
+mod write;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::diagnostics::{Diagnostic, Error};
-
-/// A file a scaffold command writes, relative to the site root.
-pub struct PlannedFile {
-    pub path: String,
-    pub contents: Contents,
-}
-
-/// What goes into a planned file.
-pub enum Contents {
-    Bytes(Vec<u8>),
-    /// A byte-for-byte copy of a file outside the site (the author's CSV).
-    CopyOf(PathBuf),
-}
-
-/// Whether files that already exist may be replaced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Existing {
-    Refuse,
-    Overwrite,
-}
-
-/// Writes every planned file under `root`, or none: with [`Existing::Refuse`], each file
-/// that is already there is one error and nothing is written. Never deletes anything.
-pub fn write_all(
-    root: &Path,
-    files: &[PlannedFile],
-    existing: Existing,
-    hint: &str,
-) -> Result<(), Vec<Diagnostic>> {
-    if existing == Existing::Refuse {
-        let taken: Vec<Diagnostic> = files
-            .iter()
-            .filter(|f| root.join(&f.path).symlink_metadata().is_ok())
-            .map(|f| {
-                Diagnostic::error(&f.path, "the file already exists").with_hint(hint.to_string())
-            })
-            .collect();
-        if !taken.is_empty() {
-            return Err(taken);
-        }
-    }
-    let mut problems = Vec::new();
-    for file in files {
-        if let Err(e) = write_one(root, file) {
-            problems.push(Diagnostic::error(
-                &file.path,
-                format!("cannot write the file: {e}"),
-            ));
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
-    }
-}
-
-fn write_one(root: &Path, file: &PlannedFile) -> std::io::Result<()> {
-    let target = root.join(&file.path);
-    if let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    match &file.contents {
-        Contents::Bytes(bytes) => std::fs::write(&target, bytes),
-        Contents::CopyOf(source) => std::fs::copy(source, &target).map(|_| ()),
-    }
-}
+use crate::diagnostics::Error;
+pub use write::{write_all, Contents, Existing, PlannedFile};
 
 /// `datapages eject`: writes the built-in templates and static assets into the site, to be
 /// edited there. Refuses if any is already there, unless `force`.
@@ -108,7 +44,7 @@ pub fn eject(root: &Path, force: bool) -> Result<String, Error> {
     let mut report = format!(
         "Wrote the built-in theme ({} files) into {}:\n",
         files.len(),
-        root.display()
+        crate::text::visible_line(&root.to_string_lossy())
     );
     for file in &files {
         report.push_str(&format!("  {}\n", file.path));
@@ -160,28 +96,6 @@ mod tests {
         assert_eq!(civil_date(11_016), "2000-02-29");
         assert_eq!(civil_date(20_787), "2026-11-30");
         assert_eq!(today().len(), 10);
-    }
-
-    #[test]
-    fn refusing_writes_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("b.txt"), "mine").unwrap();
-        let files = [
-            PlannedFile {
-                path: "a/a.txt".into(),
-                contents: Contents::Bytes(b"new".to_vec()),
-            },
-            PlannedFile {
-                path: "b.txt".into(),
-                contents: Contents::Bytes(b"new".to_vec()),
-            },
-        ];
-        let errors = write_all(dir.path(), &files, Existing::Refuse, "h").unwrap_err();
-        assert_eq!(errors.len(), 1);
-        assert_eq!(errors[0].file, Path::new("b.txt"));
-        assert!(!dir.path().join("a/a.txt").exists());
-        write_all(dir.path(), &files, Existing::Overwrite, "h").unwrap();
-        assert_eq!(std::fs::read(dir.path().join("b.txt")).unwrap(), b"new");
     }
 
     #[test]

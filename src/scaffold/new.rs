@@ -10,9 +10,9 @@ use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
 use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
-use crate::content::markdown::slugify;
 use crate::content::placeholders::MARKER;
 use crate::diagnostics::{Diagnostic, Error};
+use crate::text::visible_line as shown;
 
 /// What `new` was asked to do.
 pub struct NewOptions {
@@ -26,17 +26,17 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     let slug = &options.slug;
     let markdown_path = format!("content/datasets/{slug}.md");
     let csv_path = crate::layout::dataset_csv(slug);
-    if !crate::dataset::is_valid_slug(slug) {
-        let suggestion = slugify(slug);
+    // The rules `check` applies to the page's file name, so `new` never writes a page
+    // that `check` refuses.
+    if let Some(problem) = crate::dataset::slug_problem(slug) {
         return Err(Error::from(vec![Diagnostic::error(
             &markdown_path,
-            format!("`{slug}` is not a valid dataset slug"),
+            problem.message(slug),
         )
-        .with_hint(if suggestion.is_empty() {
-            "use lowercase letters, digits and hyphens, e.g. rainfall-2024".to_string()
-        } else {
-            format!("use lowercase letters, digits and hyphens, e.g. {suggestion}")
-        })]));
+        .with_hint(problem.hint(slug, false))]));
+    }
+    if let Some(from) = &options.from {
+        regular_file(from)?;
     }
     if !options.root.join("site.toml").is_file() {
         return Err(Error::from(vec![Diagnostic::error(
@@ -63,10 +63,13 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
                 delimiter,
             };
             report_inference(&mut report, from, &table, chart.as_ref());
-            // A CSV already in its place is used as it is, not copied onto itself.
-            let in_place = std::fs::canonicalize(from).ok()
-                == std::fs::canonicalize(options.root.join(&csv_path)).ok()
-                && from.is_file();
+            // A CSV already in its place is used as it is, not copied onto itself; "its
+            // place" only inside the site (a linked folder or file leading out is refused
+            // by `write_all`, as for any other file).
+            let placed = crate::confine::canonical_root(&options.root)
+                .ok()
+                .and_then(|root| crate::confine::resolve_file(&root, Path::new(&csv_path)).ok());
+            let in_place = placed.is_some() && placed == std::fs::canonicalize(from).ok();
             if !in_place {
                 files.push(PlannedFile {
                     path: csv_path.clone(),
@@ -115,6 +118,21 @@ struct Table<'a> {
     delimiter: dialect::Delimiter,
 }
 
+/// `--from` must be a regular file: a named pipe would wait for a writer and a device
+/// such as /dev/zero never ends. Decided from its metadata, before it is opened.
+fn regular_file(from: &Path) -> Result<(), Error> {
+    let refusal = match std::fs::metadata(from) {
+        Ok(metadata) => match crate::confine::not_a_file(&metadata.file_type()) {
+            None => return Ok(()),
+            Some(kind) => format!("it is not a regular file but {kind}"),
+        },
+        Err(e) => format!("cannot read the file: {e}"),
+    };
+    Err(Error::from(vec![Diagnostic::error(from, refusal).with_hint(
+        "pass a CSV file with --from (new reads a regular file, not a folder, a named pipe or a device)",
+    )]))
+}
+
 /// Detects the separator, then infers the columns.
 fn read_table(from: &Path) -> Result<(Inference, dialect::Delimiter), Vec<Diagnostic>> {
     let delimiter = dialect::detect(from).map_err(|e| {
@@ -136,7 +154,7 @@ fn report_inference(
     let _ = writeln!(
         report,
         "Read {}: {}, {} rows, {} columns",
-        from.display(),
+        shown(&from.to_string_lossy()),
         table.delimiter.describe(),
         inference.rows,
         inference.columns.len()
@@ -157,13 +175,13 @@ fn report_inference(
             notes.push("too many values to tell if unique".to_string());
         }
         if !column.markers.is_empty() {
-            notes.push(format!("markers {}", marker_list(column)));
+            notes.push(format!("markers {}", shown(&marker_list(column))));
         }
         let declared = &table.declared[index];
         if declared.missing_values.len() > 1 {
             let tokens: Vec<String> = declared.missing_values[1..]
                 .iter()
-                .map(|t| format!("`{t}`"))
+                .map(|t| format!("`{}`", shown(t)))
                 .collect();
             notes.push(format!("missing: {}", tokens.join(", ")));
         }
@@ -178,13 +196,14 @@ fn report_inference(
         let _ = writeln!(
             report,
             "  {} -> {}{notes}",
-            column.name,
+            shown(&column.name),
             column.column_type.as_str()
         );
     }
     match chart {
         Some(c) => {
-            let _ = writeln!(report, "Suggested chart: {} of {} by {}", c.kind, c.y, c.x);
+            let (y, x) = (shown(&c.y), shown(&c.x));
+            let _ = writeln!(report, "Suggested chart: {} of {y} by {x}", c.kind);
         }
         None => {
             let _ = writeln!(report, "No chart suggested.");

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::config::SiteConfig;
-use crate::content::validate;
+use crate::content::site_values;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// How to load a site: the `build` options that change what is read.
@@ -25,11 +25,13 @@ pub struct LoadOptions {
 /// Puts `--base-url` in place of site.toml's, or says why it cannot be used.
 pub fn apply_base_url(config: &mut SiteConfig, options: &LoadOptions) -> Option<Diagnostic> {
     let url = options.base_url.as_deref()?;
-    if let Some(problem) = validate::base_url_problem(url) {
-        return Some(
-            Diagnostic::error(Path::new("--base-url"), problem)
-                .with_hint("give an address like --base-url https://preview.example.org/"),
-        );
+    if let Some((problem, hint)) = site_values::base_url_problem(url) {
+        let hint = if hint == site_values::BASE_URL_HINT {
+            "give an address like --base-url https://preview.example.org/"
+        } else {
+            hint
+        };
+        return Some(Diagnostic::error(Path::new("--base-url"), problem).with_hint(hint));
     }
     config.base_url = url.to_string();
     if !config.base_url.ends_with('/') {

@@ -111,22 +111,42 @@ pub fn mark_body(body: &mut Body, quoted: &[Quoted], shown_rows: u64) {
     }
 }
 
-/// Each marker as `f(index, figure text)`.
-fn replace(text: &str, mut f: impl FnMut(Option<usize>, &str, &mut String)) -> String {
+/// Where a marker stands in the HTML.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    /// Inside a tag, so in an attribute's value (a link's `title`, an image's `alt`),
+    /// where only text may go.
+    in_tag: bool,
+    /// Inside a link's text, where another link may not go.
+    in_link: bool,
+}
+
+/// Each marker as `f(index, figure text, where it stands)`.
+fn replace(text: &str, mut f: impl FnMut(Option<usize>, &str, Place, &mut String)) -> String {
     if !text.contains(OPEN) {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len() + 256);
     let mut rest = text;
+    let mut place = Place::default();
+    let mut links: usize = 0;
     while let Some(start) = rest.find(OPEN) {
-        out.push_str(&rest[..start]);
+        let before = &rest[..start];
+        // Attribute values have `<` and `>` escaped, so the last of them says where we are.
+        if let Some(last) = before.rfind(['<', '>']) {
+            place.in_tag = before.as_bytes()[last] == b'<';
+        }
+        let opened = before.matches("<a ").count() + before.matches("<a>").count();
+        links = (links + opened).saturating_sub(before.matches("</a>").count());
+        place.in_link = links > 0;
+        out.push_str(before);
         let after = &rest[start + OPEN.len_utf8()..];
         let (Some(mid), Some(close)) = (after.find(MID), after.find(CLOSE)) else {
             out.push_str(after);
             return out;
         };
         let index = after[..mid].parse::<usize>().ok();
-        f(index, &after[mid + MID.len_utf8()..close], &mut out);
+        f(index, &after[mid + MID.len_utf8()..close], place, &mut out);
         rest = &after[close + CLOSE.len_utf8()..];
     }
     out.push_str(rest);
@@ -134,15 +154,17 @@ fn replace(text: &str, mut f: impl FnMut(Option<usize>, &str, &mut String)) -> S
 }
 
 fn strip(text: &str) -> String {
-    replace(text, |_, figure, out| out.push_str(figure))
+    replace(text, |_, figure, _, out| out.push_str(figure))
 }
 
 fn markup(html: &str, quoted: &[Quoted], shown_rows: u64, link: bool) -> String {
-    replace(html, |index, figure, out| {
-        let Some(q) = index.and_then(|i| quoted.get(i)) else {
+    replace(html, |index, figure, place, out| {
+        // In an attribute the figure is text, escaped as the attribute's text was.
+        let Some(q) = index.and_then(|i| quoted.get(i)).filter(|_| !place.in_tag) else {
             out.push_str(figure);
             return;
         };
+        let link = link && !place.in_link;
         let row = (q.rows.len() == 1 || q.function != "cell")
             .then(|| q.rows.first().copied())
             .flatten()
@@ -216,6 +238,29 @@ mod tests {
         assert_eq!(
             html,
             "moved <span class=\"figure\"><data value=\"10366\" title=\"X, row 9 (a=&lt;b&gt;)\">10,366</data></span> MB/s"
+        );
+    }
+
+    #[test]
+    fn figures_in_link_titles_and_image_alts_stay_text() {
+        let source = "[a](https://x.org \"t {{ cell() }}\") ![{{ cell() }}](i.png) b {{ cell() }}";
+        let figure = || Some(quoted("<1\">"));
+        let resolved = [(21..33, figure()), (38..50, figure()), (61..73, figure())];
+        let html = markdown_html(source, &resolved, RawHtml::Keep, 11);
+        assert_eq!(
+            html,
+            "<p><a href=\"https://x.org\" title=\"t &lt;1&quot;&gt;\">a</a> <img src=\"i.png\" alt=\"&lt;1&quot;&gt;\" /> b <a class=\"figure\" href=\"#row-9\"><data value=\"10366\" title=\"X, row 9 (a=&lt;b&gt;)\">&lt;1\"&gt;</data></a></p>\n"
+        );
+        // In a link's text the figure is marked up but not linked: no link in a link.
+        let html = markdown_html(
+            "[see {{ cell() }}](https://x.org)",
+            &[(5..17, figure())],
+            RawHtml::Keep,
+            11,
+        );
+        assert_eq!(
+            html,
+            "<p><a href=\"https://x.org\">see <span class=\"figure\"><data value=\"10366\" title=\"X, row 9 (a=&lt;b&gt;)\">&lt;1\"&gt;</data></span></a></p>\n"
         );
     }
 }
