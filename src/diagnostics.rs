@@ -46,9 +46,9 @@ pub struct Diagnostic {
     /// The text of the offending line, for the caret display.
     pub source_line: Option<String>,
     /// Set when `source_line` holds only the part of a long line that is shown (see
-    /// [`Diagnostic::with_source_excerpt`]): the caret's place in it.
+    /// [`Diagnostic::with_source_excerpt`]): the caret's place in it. At most 102, the
+    /// shown width and two ellipses: small, so a `Diagnostic` stays small to return.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    /// (At most [`SHOWN_WIDTH`] + 2: small, so a `Diagnostic` stays small to return.)
     pub caret: Option<u16>,
     /// What to do about it.
     pub hint: Option<Cow<'static, str>>,
