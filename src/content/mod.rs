@@ -216,6 +216,9 @@ pub struct ChartSpec {
     /// Only rows whose cell text is one of the listed values, per column.
     #[serde(default)]
     pub filter: BTreeMap<String, FilterValues>,
+    /// Whether the value axis starts at zero. Bars always do; when absent, lines and dots
+    /// do only where zero is near their data (see `render::chart::scale::value_domain`).
+    pub y_zero: Option<bool>,
 }
 
 impl DatasetFrontMatter {
@@ -242,6 +245,7 @@ impl ChartSpec {
             y: String::new(),
             series: None,
             filter: Default::default(),
+            y_zero: None,
         }
     }
 

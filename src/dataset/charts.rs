@@ -243,6 +243,16 @@ fn check_chart_shape(chart: &ChartSpec, place: &ChartPlace, problems: &mut Vec<D
         ),
         _ => {}
     }
+    if matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar) && chart.y_zero.is_some() {
+        problems.push(
+            place
+                .at_key(
+                    "y_zero",
+                    "bars always start at zero: a bar's length is its value".into(),
+                )
+                .with_hint("remove `y_zero`, or draw the values as kind = \"dot\" or \"line\""),
+        );
+    }
 }
 
 /// The error for a chart the scan found no point for, at its `[[charts]]` header.

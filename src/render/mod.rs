@@ -72,6 +72,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 missing: points.missing,
                 not_finite: points.not_finite,
                 dropped: points.dropped,
+                y_zero: spec.y_zero,
             };
             RenderedChart {
                 inline: chart::render(&input, chart::Placement::Inline),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{ChartInput, XScale, DESCRIBED_POINTS};
+use super::{ChartInput, XScale, DESCRIBED_POINTS, MARKED_LINE_POINTS};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 use crate::dataset::schema::{format_cell, ColumnType};
@@ -91,6 +91,21 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
             " {} more points are in the table.",
             grouped((chart.points.len() - DESCRIBED_POINTS) as u64)
         );
+    }
+    if !super::is_category_rows(chart) {
+        let (ticks, step) = super::scale::value_axis(chart);
+        let (first, last) = (ticks[0], ticks[ticks.len() - 1]);
+        if first > 0.0 || last < 0.0 {
+            let _ = write!(
+                text,
+                " The value axis does not start at zero: it runs from {} to {}.",
+                super::scale::tick_text(first, step),
+                super::scale::tick_text(last, step)
+            );
+        }
+    }
+    if chart.kind == ChartKind::Line && chart.points.len() > MARKED_LINE_POINTS {
+        text.push_str(" Drawn as lines without point markers.");
     }
     for note in notes(chart, unplaced) {
         text.push(' ');

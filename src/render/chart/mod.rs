@@ -37,6 +37,11 @@ pub const NARROWEST: f64 = 300.0;
 /// Points a single-series chart still labels with their values.
 pub(super) const LABELLED_POINTS: usize = 12;
 
+/// Points a line chart still marks one by one (each marker carries its exact value);
+/// past this, a series is drawn as one path, which a reader follows better than a rope
+/// of markers, and the values are in the table and the CSV.
+pub(super) const MARKED_LINE_POINTS: usize = 100;
+
 /// Points the description (read by screen readers) lists one by one.
 pub(super) const DESCRIBED_POINTS: usize = 40;
 
@@ -70,6 +75,9 @@ pub struct ChartInput<'a> {
     pub not_finite: u64,
     /// Points past the cap: not drawn, and the chart says so.
     pub dropped: u64,
+    /// The spec's `y_zero`: whether a line or dot chart's value axis starts at zero
+    /// (`None`: where zero is near the data).
+    pub y_zero: Option<bool>,
 }
 
 /// Where a chart goes.
@@ -81,6 +89,13 @@ pub enum Placement {
     File,
 }
 
+/// Whether the chart is drawn as rows of categories (bars, and dots by category), from
+/// zero, rather than on a value axis fitted to the data.
+fn is_category_rows(chart: &ChartInput) -> bool {
+    matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar)
+        || chart.x_scale == XScale::Category && chart.kind == ChartKind::Dot
+}
+
 /// Renders the chart as SVG.
 pub fn render(chart: &ChartInput, placement: Placement) -> String {
     let series = series_names(chart.points);
@@ -89,10 +104,8 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
         Placement::Inline => 0.0,
         Placement::File => body.wrapped(chart.title, (0.0, 18.0), "h", NARROWEST, 20.0) + 8.0,
     };
-    let category_rows = matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar)
-        || chart.x_scale == XScale::Category && chart.kind == ChartKind::Dot;
     let mut unplaced = 0;
-    y = if category_rows {
+    y = if is_category_rows(chart) {
         rows_layout(chart, &series, &mut body, y)
     } else {
         let (next, skipped) = xy_layout(chart, &series, &mut body, y);

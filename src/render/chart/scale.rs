@@ -49,6 +49,33 @@ pub(super) fn value_range(points: &[ChartPoint]) -> (f64, f64) {
     }
 }
 
+/// The range a line or dot chart's value axis must cover, from the data's `lo..=hi`:
+/// with zero when `y_zero` says so, or (when it says nothing) when zero is near the data,
+/// i.e. the data's nearest value to zero is at most half the data's range away from it.
+/// A line then spans at least two thirds of the axis either way, never a band squeezed
+/// against one edge (CO2 from 316 to 374 ppmv gets 310 to 380, not 0 to 400).
+pub(super) fn value_domain(lo: f64, hi: f64, y_zero: Option<bool>) -> (f64, f64) {
+    let near_zero = if lo > 0.0 {
+        lo <= (hi - lo) / 2.0
+    } else if hi < 0.0 {
+        -hi <= (hi - lo) / 2.0
+    } else {
+        true
+    };
+    if y_zero.unwrap_or(near_zero) {
+        (lo.min(0.0), hi.max(0.0))
+    } else {
+        (lo, hi)
+    }
+}
+
+/// The ticks and step of a line or dot chart's value axis (see [`value_domain`]).
+pub(super) fn value_axis(chart: &super::ChartInput) -> (Vec<f64>, f64) {
+    let (lo, hi) = value_range(chart.points);
+    let (lo, hi) = value_domain(lo, hi, chart.y_zero);
+    nice_ticks(lo, hi, 8)
+}
+
 /// Round tick values covering `lo..=hi` in steps of 1, 2 or 5 times a power of ten, at
 /// most `max_intervals` of them, and the step. The smallest such step wins, so the axis
 /// ends at the first tick at or above `hi` (10.76 -> 12 in steps of 2, 2.46 million ->

@@ -91,6 +91,44 @@ impl Body {
         self.out.push_str("/>\n");
     }
 
+    /// A line through `points` (x in percent of the width, y in pixels), drawn as one path
+    /// in a nested SVG that stretches across `left..right` percent and `top..top + height`
+    /// pixels: a path cannot take percentages, so its x runs over 0..1000 of that box,
+    /// and its stroke keeps its width however the box stretches.
+    pub(super) fn path(
+        &mut self,
+        points: &[(f64, f64)],
+        (left, right): (f64, f64),
+        (top, height): (f64, f64),
+        class: &str,
+        dash: &str,
+    ) {
+        let _ = write!(
+            self.out,
+            "<svg x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 1000 {}\" preserveAspectRatio=\"none\" overflow=\"visible\"><path class=\"{class}\" vector-effect=\"non-scaling-stroke\"",
+            pct(left),
+            num(top),
+            pct(right - left),
+            num(height),
+            num(height)
+        );
+        if !dash.is_empty() {
+            let _ = write!(self.out, " stroke-dasharray=\"{dash}\"");
+        }
+        self.out.push_str(" d=\"");
+        for (i, (x, y)) in points.iter().enumerate() {
+            let across = (x - left) / (right - left) * 1000.0;
+            let _ = write!(
+                self.out,
+                "{}{} {}",
+                if i == 0 { "M" } else { "L" },
+                num(across),
+                num(y - top)
+            );
+        }
+        self.out.push_str("\"/></svg>\n");
+    }
+
     /// A series marker centred at (`x`, `y`): the shape as well as the colour tells series apart.
     pub(super) fn marker(&mut self, x: &str, y: f64, series: usize, tooltip: Option<&str>) {
         let colour = series % 6;

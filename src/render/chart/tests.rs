@@ -1,6 +1,6 @@
 //! Chart rendering: layouts, escaping, ticks, dates and wrapping, checked on small inputs.
 
-use super::scale::{day_number, nice_ticks, tick_text};
+use super::scale::{day_number, nice_ticks, tick_text, value_domain};
 use super::svg::{wrap, wrap_balanced};
 use super::*;
 use crate::dataset::schema::{format_cell, ColumnType};
@@ -29,6 +29,7 @@ fn input<'a>(kind: ChartKind, x_scale: XScale, points: &'a [ChartPoint]) -> Char
         missing: 0,
         not_finite: 0,
         dropped: 0,
+        y_zero: None,
     }
 }
 
@@ -340,4 +341,123 @@ fn boxes_apart_at_both_ends_of_the_widths_are_apart_between() {
     // Text past the right edge at the narrowest width is not inside.
     assert!(!Area::text(0.0, 0.95, 8.0, 100.0, "10,366", "v", "start").inside());
     assert!(Area::text(0.0, 0.5, 8.0, 100.0, "10,366", "v", "start").inside());
+}
+
+/// The y position of each gridline label (tick value) of an SVG, by its text.
+fn tick_labels(svg: &str) -> Vec<String> {
+    svg.split("<g class=\"t\">")
+        .skip(1)
+        .filter_map(|g| {
+            let text = g.split("</text>").next()?;
+            Some(text.rsplit('>').next()?.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn lines_and_dots_fit_their_data_unless_zero_is_near() {
+    assert_eq!(
+        value_domain(316.0, 374.0, None),
+        (316.0, 374.0),
+        "CO2: fitted"
+    );
+    assert_eq!(
+        value_domain(10.0, 100.0, None),
+        (0.0, 100.0),
+        "zero is near"
+    );
+    assert_eq!(value_domain(-50.0, -40.0, None), (-50.0, -40.0));
+    assert_eq!(value_domain(-5.0, 40.0, None), (-5.0, 40.0), "zero inside");
+    assert_eq!(value_domain(316.0, 374.0, Some(true)), (0.0, 374.0));
+    assert_eq!(value_domain(10.0, 100.0, Some(false)), (10.0, 100.0));
+    // Mauna Loa's weekly CO2: the axis runs 310 to 380, and the line spans most of it.
+    let points: Vec<ChartPoint> = (0..40)
+        .map(|i| point(&format!("{}", 1958 + i), None, 316.0 + i as f64 * 1.5))
+        .collect();
+    let chart = input(ChartKind::Line, XScale::Number, &points);
+    let svg = render(&chart, Placement::Inline);
+    let ticks = tick_labels(&svg);
+    assert_eq!(ticks.first().map(String::as_str), Some("310"), "{ticks:?}");
+    assert_eq!(ticks.last().map(String::as_str), Some("380"), "{ticks:?}");
+    assert!(svg.contains("The value axis does not start at zero: it runs from 310 to 380."));
+    let from_zero = render(
+        &ChartInput {
+            y_zero: Some(true),
+            ..chart.clone()
+        },
+        Placement::Inline,
+    );
+    assert_eq!(
+        tick_labels(&from_zero).first().map(String::as_str),
+        Some("0")
+    );
+    assert!(!from_zero.contains("does not start at zero"));
+    // Bars always start at zero.
+    let bars = render(
+        &input(ChartKind::Bar, XScale::Category, &points[..5]),
+        Placement::Inline,
+    );
+    assert!(bars.contains("class=\"z\""), "bars grow from a zero line");
+}
+
+#[test]
+fn a_long_line_is_one_path_without_markers() {
+    let points: Vec<ChartPoint> = (0..2_225)
+        .map(|i| point(&format!("{}", i), None, 316.0 + (i % 52) as f64 * 0.1))
+        .collect();
+    let svg = render(
+        &input(ChartKind::Line, XScale::Number, &points),
+        Placement::Inline,
+    );
+    assert_eq!(svg.matches("<path").count(), 1, "one path");
+    assert_eq!(
+        svg.matches("<circle").count() + svg.matches("<rect x=").count(),
+        0,
+        "no markers"
+    );
+    assert_eq!(
+        svg.matches("<line").count(),
+        svg.matches("class=\"g\"").count() + svg.matches("class=\"z\"").count(),
+        "only gridlines are lines"
+    );
+    assert!(svg.contains("Drawn as lines without point markers."));
+    assert!(svg.contains("vector-effect=\"non-scaling-stroke\""));
+    // A short one keeps a marker per point, each with its exact value.
+    let short = render(
+        &input(ChartKind::Line, XScale::Number, &points[..50]),
+        Placement::Inline,
+    );
+    assert_eq!(short.matches("<circle").count(), 50);
+    // Dots are the marks: always drawn.
+    let dots = render(
+        &input(ChartKind::Dot, XScale::Number, &points[..500]),
+        Placement::Inline,
+    );
+    assert_eq!(dots.matches("<circle").count(), 500);
+}
+
+#[test]
+fn on_a_date_axis_points_sit_at_their_dates_not_dodged() {
+    let points = [
+        point("1952", Some("Asia"), 40.0),
+        point("1952", Some("Europe"), 40.05),
+        point("1957", Some("Asia"), 42.0),
+        point("1957", Some("Europe"), 42.55),
+    ];
+    let svg = render(
+        &input(ChartKind::Line, XScale::Date, &points),
+        Placement::Inline,
+    );
+    assert!(
+        !svg.contains("<g transform=\"translate("),
+        "no series moved sideways on a date axis"
+    );
+    let categories = render(
+        &input(ChartKind::Line, XScale::Category, &points),
+        Placement::Inline,
+    );
+    assert!(
+        categories.contains("<g transform=\"translate("),
+        "on categories crowded series still move apart"
+    );
 }

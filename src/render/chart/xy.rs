@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use super::describe::tooltip;
 use super::place::{Area, Taken, WIDEST};
-use super::scale::{categories, day_number, nice_ticks, series_index, tick_text, value_range};
+use super::scale::{categories, day_number, nice_ticks, series_index, tick_text, value_axis};
 use super::svg::{num, pct, text_width_at, Body, DASHES};
-use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST};
+use super::{ChartInput, XScale, LABELLED_POINTS, MARKED_LINE_POINTS, NARROWEST};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 
@@ -67,8 +67,7 @@ pub(super) fn xy_layout(
         _ => (xlo - 1.0, xhi + 1.0),
     };
     let labelled = series.len() <= 1 && placed.len() <= LABELLED_POINTS;
-    let (lo, hi) = value_range(chart.points);
-    let (ticks, step) = nice_ticks(lo.min(0.0), hi.max(0.0), 8);
+    let (ticks, step) = value_axis(chart);
     let (dlo, dhi) = (ticks[0], ticks[ticks.len() - 1]);
     // The first points start right of the value labels that sit on the gridlines.
     let widest_tick = ticks
@@ -161,15 +160,11 @@ pub(super) fn xy_layout(
             line
         })
         .collect();
-    // Markers of several series on one spot would hide each other: each series then
-    // moves a few pixels across, the same for all its points, so its line follows.
-    let crowded = placed.iter().enumerate().any(|(i, (x, p))| {
-        placed[i + 1..].iter().any(|(other_x, other)| {
-            other_x == x
-                && series_index(series, p) != series_index(series, other)
-                && (down(p.y) - down(other.y)).abs() < 10.0
-        })
-    });
+    // Markers of several series on one category would hide each other: each series then
+    // moves a few pixels across, the same for all its points, so its line follows. On a
+    // number or date axis every point sits exactly at its value (the marker shapes tell
+    // series apart).
+    let crowded = chart.x_scale == XScale::Category && crowded(&placed, series, &down);
     let dodge = |index: usize| {
         if crowded {
             let slots = series.len().min(4) as f64;
@@ -178,24 +173,31 @@ pub(super) fn xy_layout(
             0.0
         }
     };
+    // Markers while there are few enough points to see one by one; a longer line is a path.
+    let marked = chart.kind != ChartKind::Line || placed.len() <= MARKED_LINE_POINTS;
     for (index, line) in lines.iter().enumerate() {
         let shift = dodge(index);
         if shift != 0.0 {
             let _ = writeln!(body.out, "<g transform=\"translate({} 0)\">", num(shift));
         }
-        if chart.kind == ChartKind::Line {
+        let class = format!("s{} l", index % 6);
+        let dash = DASHES[index % DASHES.len()];
+        if chart.kind == ChartKind::Line && !marked {
+            let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
+            body.path(&at, (left, right), (plot_top, plot_height), &class, dash);
+        } else if chart.kind == ChartKind::Line {
             for pair in line.windows(2) {
                 body.line(
                     &pct(across(pair[0].0)),
                     down(pair[0].1.y),
                     &pct(across(pair[1].0)),
                     down(pair[1].1.y),
-                    &format!("s{} l", index % 6),
-                    DASHES[index % DASHES.len()],
+                    &class,
+                    dash,
                 );
             }
         }
-        for (x, point) in line.iter() {
+        for (x, point) in line.iter().filter(|_| marked) {
             let (at, cy) = (across(*x), down(point.y));
             body.marker(&pct(at), cy, index, Some(&tooltip(point)));
             taken.0.push(Area {
@@ -253,6 +255,18 @@ pub(super) fn xy_layout(
     }
     body.out.insert_str(grid_at, &grid.out);
     (plot_bottom + 38.0, unplaced)
+}
+
+/// Whether two series have markers on one x within 10 pixels of each other. Sorted by x
+/// and then height, such a pair exists exactly when two neighbours are one.
+fn crowded(placed: &[(f64, &ChartPoint)], series: &[&str], down: &dyn Fn(f64) -> f64) -> bool {
+    let mut at: Vec<(f64, f64, usize)> = placed
+        .iter()
+        .map(|(x, p)| (*x, down(p.y), series_index(series, p)))
+        .collect();
+    at.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    at.windows(2)
+        .any(|w| w[0].0 == w[1].0 && w[0].2 != w[1].2 && (w[1].1 - w[0].1).abs() < 10.0)
 }
 
 /// The stretches of a gridline at `gy`, in percent of the width, that would cross a point
