@@ -18,6 +18,7 @@ mod scale;
 mod svg;
 #[cfg(test)]
 mod tests;
+mod time;
 mod xy;
 
 use std::fmt::Write as _;

@@ -87,7 +87,7 @@ pub(super) fn xy_layout(
         taken.0.push(area);
     }
 
-    // Tick labels across: nice numbers, or the data's own values for dates and categories.
+    // Tick labels across: nice numbers, calendar boundaries, or the categories.
     let mut labels: Vec<(f64, String)> = match chart.x_scale {
         XScale::Number => x_ticks
             .iter()
@@ -98,13 +98,8 @@ pub(super) fn xy_layout(
             .enumerate()
             .map(|(i, (c, _))| (i as f64, c.to_string()))
             .collect(),
-        XScale::Date => {
-            let mut seen: Vec<(f64, String)> =
-                placed.iter().map(|(x, p)| (*x, p.x.clone())).collect();
-            seen.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
-            seen.dedup_by(|a, b| a.0 == b.0);
-            seen
-        }
+        XScale::Date if placed.is_empty() => Vec::new(),
+        XScale::Date => super::time::calendar_ticks(xlo as i64, xhi as i64, 6),
     };
     // As many labels across as keep apart at the narrowest width, evenly thinned.
     let boxes = |labels: &[(f64, String)]| -> Vec<Area> {

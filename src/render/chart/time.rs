@@ -1,0 +1,197 @@
+//! Ticks of a time axis on calendar boundaries: whole decades, years, quarters, months,
+//! weeks or days, the smallest step that keeps at most a few ticks across the data's span,
+//! each labelled as compactly as its step allows (`1960`, `1960-04`, `1960-04-11`).
+
+use super::scale::day_number;
+
+/// One step of a time axis, from the coarsest down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Years(i64),
+    Months(i64),
+    Days(i64),
+}
+
+/// Every step tried, smallest first.
+const STEPS: [Step; 20] = [
+    Step::Days(1),
+    Step::Days(2),
+    Step::Days(7),
+    Step::Days(14),
+    Step::Months(1),
+    Step::Months(2),
+    Step::Months(3),
+    Step::Months(6),
+    Step::Years(1),
+    Step::Years(2),
+    Step::Years(5),
+    Step::Years(10),
+    Step::Years(20),
+    Step::Years(25),
+    Step::Years(50),
+    Step::Years(100),
+    Step::Years(200),
+    Step::Years(500),
+    Step::Years(1000),
+    Step::Years(10_000),
+];
+
+/// Ticks (day number, label) on calendar boundaries inside `lo..=hi` (day numbers since
+/// 1970-01-01), at most `max` of them: the smallest step of [`STEPS`] that fits. A span of
+/// one day gives that day.
+pub(super) fn calendar_ticks(lo: i64, hi: i64, max: usize) -> Vec<(f64, String)> {
+    if hi <= lo {
+        let (y, m, d) = civil_from_days(lo);
+        return vec![(lo as f64, format!("{y:04}-{m:02}-{d:02}"))];
+    }
+    let max = max.max(2);
+    for step in STEPS {
+        let ticks = ticks_of(step, lo, hi, max + 1);
+        if (1..=max).contains(&ticks.len()) {
+            return ticks;
+        }
+    }
+    // Past ten millennia a step: the data's two ends.
+    [lo, hi]
+        .iter()
+        .map(|&d| (d as f64, civil_from_days(d).0.to_string()))
+        .collect()
+}
+
+/// The ticks of `step` inside `lo..=hi`, stopping once there are more than `limit`.
+fn ticks_of(step: Step, lo: i64, hi: i64, limit: usize) -> Vec<(f64, String)> {
+    let mut ticks = Vec::new();
+    let (year, month, _) = civil_from_days(lo);
+    match step {
+        Step::Years(k) => {
+            let mut y = year.div_euclid(k) * k;
+            while ticks.len() <= limit {
+                let Some(day) = day_number(&format!("{y:04}")) else {
+                    break;
+                };
+                if day > hi {
+                    break;
+                }
+                if day >= lo {
+                    ticks.push((day as f64, format!("{y}")));
+                }
+                y += k;
+            }
+        }
+        Step::Months(k) => {
+            // Months counted from year 0, aligned to the step (quarters start in January).
+            let mut n = (year * 12 + month - 1).div_euclid(k) * k;
+            while ticks.len() <= limit {
+                let (y, m) = (n.div_euclid(12), n.rem_euclid(12) + 1);
+                let Some(day) = day_number(&format!("{y:04}-{m:02}")) else {
+                    break;
+                };
+                if day > hi {
+                    break;
+                }
+                if day >= lo {
+                    ticks.push((day as f64, format!("{y:04}-{m:02}")));
+                }
+                n += k;
+            }
+        }
+        Step::Days(k) => {
+            // Weeks start on Mondays; other steps on the data's first day.
+            let start = if k % 7 == 0 {
+                first_monday_from(lo)
+            } else {
+                lo
+            };
+            let mut day = start;
+            while day <= hi && ticks.len() <= limit {
+                let (y, m, d) = civil_from_days(day);
+                ticks.push((day as f64, format!("{y:04}-{m:02}-{d:02}")));
+                day += k;
+            }
+        }
+    }
+    ticks
+}
+
+/// The first Monday on or after day `day` (day 4, 1970-01-05, was a Monday).
+fn first_monday_from(day: i64) -> i64 {
+    day + (4 - day).rem_euclid(7)
+}
+
+/// The (year, month, day) of a day number since 1970-01-01 (Howard Hinnant's
+/// civil_from_days, the inverse of [`day_number`]).
+pub(super) fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(text: &str) -> i64 {
+        day_number(text).unwrap()
+    }
+
+    fn labels(lo: &str, hi: &str, max: usize) -> Vec<String> {
+        calendar_ticks(day(lo), day(hi), max)
+            .into_iter()
+            .map(|(at, label)| {
+                assert_eq!(at as i64, day(&label), "{label} sits at its own date");
+                label
+            })
+            .collect()
+    }
+
+    #[test]
+    fn days_round_trip() {
+        for d in [-700_000, -1, 0, 1, 59, 60, 365, 11_016, 2_932_896] {
+            let (y, m, dd) = civil_from_days(d);
+            assert_eq!(
+                day_number(&format!("{y:04}-{m:02}-{dd:02}")),
+                Some(d),
+                "{d}"
+            );
+        }
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(day("2024-02-29")), (2024, 2, 29));
+    }
+
+    #[test]
+    fn ticks_fall_on_calendar_boundaries_chosen_by_span() {
+        // Weekly CO2 at Mauna Loa: decades.
+        assert_eq!(
+            labels("1958-03-29", "2001-12-29", 6),
+            ["1960", "1970", "1980", "1990", "2000"]
+        );
+        // Four years of daily prices: years.
+        assert_eq!(
+            labels("2012-01-01", "2015-12-31", 6),
+            ["2012", "2013", "2014", "2015"]
+        );
+        // A year and a half of monthly data: quarters.
+        assert_eq!(
+            labels("2019-02-01", "2020-06-01", 6),
+            ["2019-04", "2019-07", "2019-10", "2020-01", "2020-04"]
+        );
+        // Three weeks: Mondays.
+        let weeks = labels("2026-11-01", "2026-11-22", 4);
+        assert_eq!(weeks, ["2026-11-02", "2026-11-09", "2026-11-16"]);
+        // One day.
+        assert_eq!(labels("2026-12-02", "2026-12-02", 6), ["2026-12-02"]);
+        // Quarterly macro data over fifty years: ten-year steps.
+        assert_eq!(
+            labels("1959-01-01", "2009-07-01", 6),
+            ["1960", "1970", "1980", "1990", "2000"]
+        );
+    }
+}
