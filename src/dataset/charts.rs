@@ -255,6 +255,55 @@ fn check_chart_shape(chart: &ChartSpec, place: &ChartPlace, problems: &mut Vec<D
     }
 }
 
+/// A line joins one point per `x` in each series: rows that share an `x` within one
+/// series (142 countries per continent and year) would be drawn as one zigzag. The error,
+/// at the chart's `kind`, when the points the scan kept have such rows.
+pub(super) fn not_one_series(
+    locator: &Locator,
+    n: usize,
+    spec: &ChartSpec,
+    points: &[crate::dataset::scan::ChartPoint],
+) -> Option<Diagnostic> {
+    if spec.kind != ChartKind::Line {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(points.len());
+    let mut shared = points
+        .iter()
+        .filter(|p| !seen.insert((p.x.as_str(), p.series.as_deref())));
+    let first = shared.next()?;
+    let more = shared.count();
+    let within = match (&spec.series, &first.series) {
+        (Some(column), Some(value)) => format!(" and `{column}` {value:?}"),
+        _ => String::new(),
+    };
+    let place = ChartPlace {
+        locator,
+        path: format!("charts[{n}]"),
+        id: &spec.id(),
+    };
+    let others = match more {
+        0 => String::new(),
+        1 => " (1 more row shares an x with another)".to_string(),
+        _ => format!(" ({more} more rows share an x with another)"),
+    };
+    Some(
+        place
+            .at_key(
+                "kind",
+                format!(
+                    "a line joins one point per `{}` in each series, but two rows have `{}` {:?}{within}{others}",
+                    spec.x, spec.x, first.x
+                ),
+            )
+            .with_hint(if spec.series.is_some() {
+                "set `series` to the column that tells the lines apart, filter the rows to one per x, or use kind = \"dot\""
+            } else {
+                "add `series = \"<column>\"` naming what tells the lines apart (a country, a company), filter the rows to one per x, or use kind = \"dot\""
+            }),
+    )
+}
+
 /// The error for a chart the scan found no point for, at its `[[charts]]` header.
 pub(super) fn nothing_to_draw(locator: &Locator, n: usize, spec: &ChartSpec) -> Diagnostic {
     let filtered = if spec.filter.is_empty() {

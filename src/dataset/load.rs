@@ -512,6 +512,12 @@ fn check_scanned(
         if points.points.is_empty() && !csv_errors {
             problems.push(charts::nothing_to_draw(locator, n, &front.charts[n]));
         }
+        problems.extend(charts::not_one_series(
+            locator,
+            n,
+            &front.charts[n],
+            &points.points,
+        ));
     }
     for (n, source) in front.sources.iter().enumerate() {
         if !summary.referenced_sources.contains(&source.id) && !linked_sources.contains(&source.id)

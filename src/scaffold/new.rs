@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
-use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
+use super::suggest::{as_checked, proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
 use crate::content::placeholders::MARKER;
 use crate::diagnostics::{Diagnostic, Error};
@@ -56,7 +56,8 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
             let (mut inference, delimiter) = read_table(from)?;
             let declared: Vec<Declared> =
                 inference.columns.iter_mut().map(markers::declare).collect();
-            let chart = suggest_chart(&inference);
+            let chart = suggest_chart(&inference)
+                .map(|chart| as_checked(chart, &inference, from, delimiter.byte()));
             let table = Table {
                 inference: &inference,
                 declared: &declared,

@@ -62,6 +62,45 @@ pub fn suggest_chart(inference: &Inference) -> Option<ChartSuggestion> {
     })
 }
 
+/// `chart` as `check` will accept it: a line only through rows that form one series,
+/// i.e. no two rows of `path` (at most [`CHART_MAX_ROWS`], the table a chart is suggested
+/// for) share both `x` and `series`; otherwise the same points as dots, which need no
+/// such order (a zigzag through 142 countries per continent would mislead).
+pub fn as_checked(
+    chart: ChartSuggestion,
+    inference: &Inference,
+    path: &std::path::Path,
+    delimiter: u8,
+) -> ChartSuggestion {
+    if chart.kind != "line" {
+        return chart;
+    }
+    let index = |name: &str| inference.columns.iter().position(|c| c.name == name);
+    let (Some(x), series) = (index(&chart.x), chart.series.as_deref().and_then(index)) else {
+        return chart;
+    };
+    let reader = std::fs::File::open(path).map(|file| {
+        csv::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .from_reader(std::io::BufReader::new(file))
+    });
+    let Ok(mut reader) = reader else {
+        return chart;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut record = csv::ByteRecord::new();
+    while let Ok(true) = reader.read_byte_record(&mut record) {
+        let cell = |i: usize| record.get(i).unwrap_or_default().to_vec();
+        if !seen.insert((cell(x), series.map(cell))) {
+            return ChartSuggestion {
+                kind: "dot",
+                ..chart
+            };
+        }
+    }
+    chart
+}
+
 /// A suggested `[[charts]]` entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartSuggestion {
@@ -125,5 +164,30 @@ mod tests {
             ("bar", "planet", "km")
         );
         assert_eq!(suggest_chart(&inference("a,b\nx,y\n")), None);
+    }
+
+    #[test]
+    fn a_line_is_suggested_only_through_one_series() {
+        let dir = tempfile::tempdir().unwrap();
+        let check = |csv: &str| {
+            let path = dir.path().join("t.csv");
+            std::fs::write(&path, csv).unwrap();
+            let table = inference(csv);
+            as_checked(suggest_chart(&table).unwrap(), &table, &path, b',').kind
+        };
+        // One row per day and kind: a line per kind.
+        assert_eq!(
+            check(
+                "day,kind,value\n2021-01-01,a,1\n2021-01-01,b,2\n2021-01-02,a,3\n2021-01-02,b,4\n"
+            ),
+            "line"
+        );
+        // Several countries per continent and day (gapminder's shape): dots, not a zigzag.
+        assert_eq!(
+            check(
+                "day,kind,value\n2021-01-01,a,1\n2021-01-01,a,2\n2021-01-02,b,3\n2021-01-02,b,4\n"
+            ),
+            "dot"
+        );
     }
 }
