@@ -173,6 +173,43 @@ pub fn parse_boolean(value: &str) -> Option<bool> {
     }
 }
 
+/// How a valid boolean cell is spelled: CSVW's boolean `format` names one true and one
+/// false spelling, so a column can only be declared in the spellings it uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum BooleanSpelling {
+    /// `true`/`false`: what CSVW reads without a format.
+    Lower,
+    /// `1`/`0`: also read without a format.
+    Digit,
+    /// `True`/`False`.
+    Title,
+    /// `TRUE`/`FALSE`.
+    Upper,
+}
+
+impl BooleanSpelling {
+    /// The spelling of a valid boolean cell; `None` for anything else.
+    pub fn of(value: &str) -> Option<BooleanSpelling> {
+        match value {
+            "true" | "false" => Some(BooleanSpelling::Lower),
+            "1" | "0" => Some(BooleanSpelling::Digit),
+            "True" | "False" => Some(BooleanSpelling::Title),
+            "TRUE" | "FALSE" => Some(BooleanSpelling::Upper),
+            _ => None,
+        }
+    }
+
+    /// The CSVW `format` (true form, then false form), or `None` when CSVW's default
+    /// lexical forms (`true`, `false`, `1`, `0`) already cover it.
+    pub fn csvw_format(self) -> Option<&'static str> {
+        match self {
+            BooleanSpelling::Lower | BooleanSpelling::Digit => None,
+            BooleanSpelling::Title => Some("True|False"),
+            BooleanSpelling::Upper => Some("TRUE|FALSE"),
+        }
+    }
+}
+
 /// Appends a cell as readers see it: integers with thousands separators, decimals kept
 /// at the precision the CSV prints (`1.969` stays `1.969`), everything else as is.
 /// The output is not escaped; numbers never need it.
@@ -267,6 +304,21 @@ mod tests {
         let mut out = String::new();
         format_cell(t, v, &mut out);
         out
+    }
+
+    #[test]
+    fn boolean_spellings_pair_true_and_false_forms() {
+        assert_eq!(BooleanSpelling::of("TRUE"), Some(BooleanSpelling::Upper));
+        assert_eq!(BooleanSpelling::of("False"), Some(BooleanSpelling::Title));
+        assert_eq!(BooleanSpelling::of("0"), Some(BooleanSpelling::Digit));
+        assert_eq!(BooleanSpelling::of("yes"), None);
+        assert_eq!(BooleanSpelling::Upper.csvw_format(), Some("TRUE|FALSE"));
+        assert_eq!(BooleanSpelling::Title.csvw_format(), Some("True|False"));
+        assert_eq!(BooleanSpelling::Lower.csvw_format(), None);
+        for value in ["true", "True", "TRUE", "1", "false", "False", "FALSE", "0"] {
+            assert!(BooleanSpelling::of(value).is_some(), "{value}");
+            assert!(parse_boolean(value).is_some(), "{value}");
+        }
     }
 
     #[test]
