@@ -211,7 +211,8 @@ impl BooleanSpelling {
 }
 
 /// Appends a cell as readers see it: integers with thousands separators, decimals kept
-/// at the precision the CSV prints (`1.969` stays `1.969`), everything else as is.
+/// at the precision the CSV prints (`1.969` stays `1.969`, `16.0` stays `16.0`) up to 15
+/// significant digits (`7.0520000000000005` is `7.052`), everything else as is.
 /// The output is not escaped; numbers never need it.
 pub fn format_cell(column_type: ColumnType, value: &str, out: &mut String) {
     let finite = value.bytes().any(|b| b.is_ascii_digit()) && !value.contains(['e', 'E']);
@@ -236,7 +237,47 @@ pub fn format_number_html(value: &str, out: &mut String) {
     }
 }
 
-/// `-1234567.25` -> `-1,234,567.25`.
+/// Significant digits a shown number keeps: a double holds 15 for certain, so the digits
+/// past them are how the float was printed (`7.0520000000000005`), not what was measured.
+pub const SHOWN_DIGITS: usize = 15;
+
+/// A decimal's digits without the noise past [`SHOWN_DIGITS`] significant digits, as
+/// (whole, fraction), rounded half up and trailing zeros of the fraction dropped:
+/// `70.19800000000001` -> (`70`, `198`). `None` when nothing is past them, or when rounding
+/// would reach the whole part (a long integer part is as written, never noise).
+pub fn without_float_noise(whole: &str, fraction: &str) -> Option<(String, String)> {
+    let digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+    let first = digits.iter().position(|&d| d != b'0')?;
+    let keep = first + SHOWN_DIGITS;
+    if keep >= digits.len() || keep < whole.len() {
+        return None;
+    }
+    let mut kept = digits[..keep].to_vec();
+    if digits[keep] >= b'5' {
+        let mut at = kept.len();
+        loop {
+            if at == 0 {
+                kept.insert(0, b'1');
+                break;
+            }
+            at -= 1;
+            if kept[at] == b'9' {
+                kept[at] = b'0';
+            } else {
+                kept[at] += 1;
+                break;
+            }
+        }
+    }
+    let whole_len = kept.len() - (keep - whole.len());
+    let (new_whole, new_fraction) = kept.split_at(whole_len);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let fraction = text(new_fraction).trim_end_matches('0').to_string();
+    Some((text(new_whole), fraction))
+}
+
+/// `-1234567.25` -> `-1,234,567.25`; float noise past [`SHOWN_DIGITS`] significant digits
+/// is dropped (`7.0520000000000005` -> `7.052`).
 fn group_thousands(value: &str, out: &mut String) {
     let (sign, rest) = match value.strip_prefix(['-', '+']) {
         Some(rest) => (&value[..1], rest),
@@ -245,6 +286,11 @@ fn group_thousands(value: &str, out: &mut String) {
     let (whole, fraction) = match rest.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (rest, None),
+    };
+    let cleaned = fraction.and_then(|f| without_float_noise(whole, f));
+    let (whole, fraction) = match &cleaned {
+        Some((w, f)) => (w.as_str(), (!f.is_empty()).then_some(f.as_str())),
+        None => (whole, fraction),
     };
     if sign == "-" {
         out.push('-');
@@ -304,6 +350,38 @@ mod tests {
         let mut out = String::new();
         format_cell(t, v, &mut out);
         out
+    }
+
+    #[test]
+    fn float_noise_past_fifteen_significant_digits_is_not_shown() {
+        for (value, expected) in [
+            ("7.0520000000000005", "7.052"),
+            ("70.19800000000001", "70.198"),
+            ("-70.19800000000001", "-70.198"),
+            ("0.30000000000000004", "0.3"),
+            ("1234567.0000000002", "1,234,567"),
+            ("0.000012300000000000001", "0.0000123"),
+            ("9.9999999999999999", "10"),
+            ("0.99999999999999999", "1"),
+            ("1.7881845268582712", "1.78818452685827"),
+            // At most 15 significant digits: as the CSV prints it.
+            ("16.0", "16.0"),
+            ("1.969", "1.969"),
+            ("0.100000000000000", "0.100000000000000"),
+            ("123456789012345.6", "123,456,789,012,346"),
+            ("12345678901234.56", "12,345,678,901,234.6"),
+            // A long whole part is as written, never noise.
+            ("12345678901234567.25", "12,345,678,901,234,567.25"),
+        ] {
+            assert_eq!(shown(ColumnType::Number, value), expected, "{value}");
+            let mut html = String::new();
+            format_number_html(value, &mut html);
+            assert_eq!(html, expected, "{value}");
+        }
+        assert_eq!(
+            shown(ColumnType::Integer, "12345678901234567"),
+            "12,345,678,901,234,567"
+        );
     }
 
     #[test]
