@@ -218,9 +218,33 @@ pub fn format_cell(column_type: ColumnType, value: &str, out: &mut String) {
     let finite = value.bytes().any(|b| b.is_ascii_digit()) && !value.contains(['e', 'E']);
     if column_type.is_numeric() && finite && column_type.check(value).is_ok() {
         group_thousands(value, out);
+    } else if column_type.is_numeric() && column_type.check(value).is_ok() {
+        push_scientific(value, out);
     } else {
         out.push_str(value);
     }
+}
+
+/// `1.2300000000000001e-05` -> `1.23e-05`: the mantissa without float noise, the exponent
+/// as written (also what `NaN` and `INF`, which have no `.`, come out as).
+fn push_scientific(value: &str, out: &mut String) {
+    let (mantissa, exponent) = value.split_at(value.find(['e', 'E']).unwrap_or(value.len()));
+    let (sign, rest) = mantissa.split_at(usize::from(mantissa.starts_with(['-', '+'])));
+    match rest
+        .split_once('.')
+        .and_then(|(whole, fraction)| without_float_noise(whole, fraction))
+    {
+        Some((whole, fraction)) => {
+            out.push_str(sign);
+            out.push_str(&whole);
+            if !fraction.is_empty() {
+                out.push('.');
+                out.push_str(&fraction);
+            }
+        }
+        None => out.push_str(mantissa),
+    }
+    out.push_str(exponent);
 }
 
 /// Appends a numeric cell that passed its check, grouped for reading, HTML-safe: the
@@ -230,8 +254,16 @@ pub fn format_number_html(value: &str, out: &mut String) {
     let plain = value
         .bytes()
         .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+'));
+    let scientific = || {
+        value.contains(['e', 'E'])
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
+    };
     if plain && is_number(value) {
         group_thousands(value, out);
+    } else if scientific() && is_number(value) {
+        push_scientific(value, out);
     } else {
         crate::text::escape_html_into(value, out);
     }
@@ -363,6 +395,9 @@ mod tests {
             ("0.000012300000000000001", "0.0000123"),
             ("9.9999999999999999", "10"),
             ("0.99999999999999999", "1"),
+            ("1.2300000000000001e-05", "1.23e-05"),
+            ("-4.5600000000000003E+20", "-4.56E+20"),
+            ("2.5e3", "2.5e3"),
             ("1.7881845268582712", "1.78818452685827"),
             // At most 15 significant digits: as the CSV prints it.
             ("16.0", "16.0"),
