@@ -557,6 +557,11 @@ fn float_noise_is_not_shown_and_digits_rounds_a_quoted_cell() {
         text.contains("from 1.78818452685827 to 70.198"),
         "the profile"
     );
+    for listing in ["public/index.html", "public/datasets/index.html"] {
+        let listing = std::fs::read_to_string(dir.path().join(listing)).unwrap();
+        assert!(listing.contains("Beta reached 70.198 units"), "{listing}");
+        assert!(!listing.contains("70.19800000000001"), "{listing}");
+    }
     let download = std::fs::read(dir.path().join("public/data/datasets/sample.csv")).unwrap();
     assert_eq!(download, csv, "the download is the CSV, byte for byte");
 }
