@@ -134,8 +134,9 @@ fn assert_csvw_valid(bin: &Path, metadata: &Path) {
 }
 
 /// A small site whose `value` column is a `boolean` spelled with these cells; returns the
-/// CSVW metadata's datatype for it, after csvwvalidate accepted the table (when installed).
-fn boolean_csvw_datatype(cells: [&str; 3]) -> serde_json::Value {
+/// CSVW metadata's datatype for it and the Data Package's `[trueValues, falseValues]`,
+/// after csvwvalidate and frictionless accepted them (when installed).
+fn boolean_metadata(cells: [&str; 3]) -> (serde_json::Value, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
     let front = common::SMALL_FRONT.replace("type = \"integer\"", "type = \"boolean\"");
@@ -150,10 +151,37 @@ fn boolean_csvw_datatype(cells: [&str; 3]) -> serde_json::Value {
     let metadata = output.join("data/datasets/sample.csv-metadata.json");
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&metadata).unwrap()).unwrap();
+    let package = output.join("data/datasets/sample.json");
+    let field = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&package).unwrap())
+        .unwrap()["resources"][0]["schema"]["fields"][1]
+        .clone();
+    assert_eq!(field["type"], "boolean");
     if let Some(bin) = validators() {
         assert_csvw_valid(&bin, &metadata);
+        let report = frictionless(&bin, &package);
+        assert_eq!(report["valid"], true, "{cells:?}: {report:#}");
     }
-    json["tableSchema"]["columns"][1]["datatype"].clone()
+    (
+        json["tableSchema"]["columns"][1]["datatype"].clone(),
+        serde_json::json!([field["trueValues"], field["falseValues"]]),
+    )
+}
+
+fn boolean_csvw_datatype(cells: [&str; 3]) -> serde_json::Value {
+    boolean_metadata(cells).0
+}
+
+#[test]
+fn the_data_package_states_the_boolean_spellings_the_csv_uses() {
+    use serde_json::json;
+    assert_eq!(
+        boolean_metadata(["TRUE", "FALSE", "TRUE"]).1,
+        json!([["TRUE"], ["FALSE"]])
+    );
+    assert_eq!(
+        boolean_metadata(["TRUE", "true", "0"]).1,
+        json!([["true", "1", "TRUE"], ["false", "0", "FALSE"]])
+    );
 }
 
 #[test]

@@ -199,6 +199,16 @@ impl BooleanSpelling {
         }
     }
 
+    /// The true form and the false form.
+    pub fn forms(self) -> (&'static str, &'static str) {
+        match self {
+            BooleanSpelling::Lower => ("true", "false"),
+            BooleanSpelling::Digit => ("1", "0"),
+            BooleanSpelling::Title => ("True", "False"),
+            BooleanSpelling::Upper => ("TRUE", "FALSE"),
+        }
+    }
+
     /// The CSVW `format` (true form, then false form), or `None` when CSVW's default
     /// lexical forms (`true`, `false`, `1`, `0`) already cover it.
     pub fn csvw_format(self) -> Option<&'static str> {

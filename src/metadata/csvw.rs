@@ -158,23 +158,13 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
 /// A boolean column's datatype in the spelling its cells use: CSVW reads `true`, `false`,
 /// `1` and `0` by default, and any other pair only through a `format` naming that one pair
 /// (`TRUE|FALSE`). A column mixing `TRUE` with `true`, or `True` with `1`, has no single
-/// format: it is declared `string`, which CSVW validators accept (the Data Package, whose
-/// defaults read every spelling, still says `boolean`).
+/// format: it is declared `string`, which CSVW validators accept (the Data Package still says
+/// `boolean`, with the spellings as `trueValues` and `falseValues`).
 fn boolean_datatype(dataset: &Dataset, index: usize) -> Datatype {
-    let formats: BTreeSet<Option<&'static str>> = dataset
-        .csv
-        .profiles
-        .get(index)
-        .and_then(|profile| profile.text.as_ref())
-        .map(|values| {
-            values
-                .most_common(usize::MAX)
-                .into_iter()
-                .filter_map(|(value, _)| BooleanSpelling::of(value))
-                .map(BooleanSpelling::csvw_format)
-                .collect()
-        })
-        .unwrap_or_default();
+    let formats: BTreeSet<Option<&'static str>> = super::boolean_spellings(dataset, index)
+        .into_iter()
+        .map(BooleanSpelling::csvw_format)
+        .collect();
     let mut formats = formats.into_iter();
     match (formats.next(), formats.next()) {
         (Some(Some(format)), None) => Datatype::Derived {
