@@ -529,7 +529,8 @@ fn float_noise_is_not_shown_and_digits_rounds_a_quoted_cell() {
         );
     let body = "\nAlpha is {{ cell(label=\"alpha\", col=\"value\") }}, gamma about \
         {{ cell(label=\"gamma\", col=\"value\", digits=2) }} and, bound, \
-        {{ 1.8 = cell(label=\"gamma\", col=\"value\", digits=1) }} ([source](#source-src)).\n\n\
+        {{ 1.8 = cell(label=\"gamma\", col=\"value\", digits=1) }}; typed as shown, 70.198 \
+        ([source](#source-src)).\n\n\
         ## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
     common::write_small_site(dir.path(), &front, body, csv);
     let (page, lede) = built_lede(dir.path());
@@ -564,6 +565,15 @@ fn float_noise_is_not_shown_and_digits_rounds_a_quoted_cell() {
     }
     let download = std::fs::read(dir.path().join("public/data/datasets/sample.csv")).unwrap();
     assert_eq!(download, csv, "the download is the CSV, byte for byte");
+    // A figure typed as the table shows it equals its cell: no unbacked-number warning.
+    let problems = common::check_all(dir.path());
+    assert!(
+        !problems
+            .items()
+            .iter()
+            .any(|d| d.message.contains("70.198")),
+        "{problems:?}"
+    );
 }
 
 #[test]
