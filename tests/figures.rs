@@ -512,3 +512,101 @@ fn a_figure_in_a_link_title_or_an_image_alt_stays_inside_the_attribute() {
     let broken = scraper::Selector::parse("[onmouseover], .lede a data, .lede img data").unwrap();
     assert_eq!(document.select(&broken).count(), 0, "{page}");
 }
+
+/// pandas' float noise (`7.0520000000000005`) is not shown in the table, the headline, the
+/// lede or the column profile, and `digits=N` rounds a quoted cell; the download keeps
+/// every byte.
+#[test]
+fn float_noise_is_not_shown_and_digits_rounds_a_quoted_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv: &[u8] =
+        b"label,value\nalpha,7.0520000000000005\nbeta,70.19800000000001\ngamma,1.7881845268582712\n";
+    let front = common::SMALL_FRONT
+        .replace("type = \"integer\"", "type = \"number\"")
+        .replace(
+            "headline = \"A sample dataset\"",
+            "headline = 'Beta reached {{ cell(label=\"beta\", col=\"value\") }} units'",
+        );
+    let body = "\nAlpha is {{ cell(label=\"alpha\", col=\"value\") }}, gamma about \
+        {{ cell(label=\"gamma\", col=\"value\", digits=2) }} and, bound, \
+        {{ 1.8 = cell(label=\"gamma\", col=\"value\", digits=1) }}; typed as shown, 70.198 \
+        ([source](#source-src)).\n\n\
+        ## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, csv);
+    let (page, lede) = built_lede(dir.path());
+    assert!(
+        lede.contains("Alpha is 7.052, gamma about 1.79 and, bound, 1.8"),
+        "{lede}"
+    );
+    let headline = common::texts(&document_of(&page), "h1").join(" ");
+    assert!(headline.contains("Beta reached 70.198 units"), "{headline}");
+    let document = document_of(&page);
+    let cells = common::texts(&document, "table td");
+    for shown in ["7.052", "70.198", "1.78818452685827"] {
+        assert!(cells.iter().any(|c| c == shown), "{shown} in {cells:?}");
+    }
+    // The `<data value>` attributes keep the cell for machines; no text shows the noise.
+    let text: String = document.root_element().text().collect();
+    for noise in [
+        "7.0520000000000005",
+        "70.19800000000001",
+        "1.7881845268582712",
+    ] {
+        assert!(!text.contains(noise), "{noise} shown on the page");
+    }
+    assert!(
+        text.contains("from 1.78818452685827 to 70.198"),
+        "the profile"
+    );
+    for listing in ["public/index.html", "public/datasets/index.html"] {
+        let listing = std::fs::read_to_string(dir.path().join(listing)).unwrap();
+        assert!(listing.contains("Beta reached 70.198 units"), "{listing}");
+        assert!(!listing.contains("70.19800000000001"), "{listing}");
+    }
+    let download = std::fs::read(dir.path().join("public/data/datasets/sample.csv")).unwrap();
+    assert_eq!(download, csv, "the download is the CSV, byte for byte");
+    // A figure typed as the table shows it equals its cell: no unbacked-number warning.
+    let problems = common::check_all(dir.path());
+    assert!(
+        !problems
+            .items()
+            .iter()
+            .any(|d| d.message.contains("70.198")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn digits_on_a_text_cell_or_an_unknown_argument_is_an_error_at_its_place() {
+    for (figure, said) in [
+        (
+            "{{ cell(label=\"alpha\", col=\"label\", digits=2) }}",
+            "`digits` rounds numbers",
+        ),
+        (
+            "{{ cell(label=\"alpha\", col=\"value\", precision=2) }}",
+            "`precision` takes a quoted value",
+        ),
+        ("{{ count(digits=2) }}", "remove `digits`"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let body = format!(
+            "\nAlpha is {figure} ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n"
+        );
+        common::write_small_site(dir.path(), common::SMALL_FRONT, &body, CSV);
+        let problems = common::check_all(dir.path());
+        let error = problems
+            .items()
+            .iter()
+            .find(|d| d.severity == datapages::Severity::Error && d.message.contains(said))
+            .unwrap_or_else(|| panic!("{figure}: {problems:?}"));
+        assert_eq!(
+            error.file,
+            Path::new("content/datasets/sample.md"),
+            "{figure}"
+        );
+        // Front matter: 18 lines between the two `+++`, then a blank line, then the lede.
+        assert_eq!(error.line, Some(21), "{figure}: {error:?}");
+        assert!(error.column.is_some(), "{figure}: {error:?}");
+    }
+}

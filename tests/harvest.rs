@@ -132,6 +132,39 @@ fn every_croissant_file_validates_without_warning_and_loads_every_row() {
 }
 
 #[test]
+fn years_are_integers_and_booleans_load_in_every_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let front = common::SMALL_FRONT.replace("type = \"integer\"", "type = \"date\"")
+        + "[[columns]]\nname = \"flag\"\ntitle = \"Flag\"\ntype = \"boolean\"\ndescription = \"A flag.\"\n";
+    let csv = b"label,value,flag\na,1948,TRUE\nb,1950,FALSE\nc,2001,TRUE\n";
+    common::write_small_site(&root, &front, common::SMALL_BODY, csv);
+    let output = dir.path().join("out");
+    build_into(&root, &output);
+    let datasets = output.join("data/datasets");
+    let croissant = datasets.join("sample.croissant.json");
+    let json: Value = serde_json::from_slice(&std::fs::read(&croissant).unwrap()).unwrap();
+    let fields = &json["recordSet"][0]["field"];
+    assert_eq!(fields[1]["dataType"], "sc:Integer", "a year: {fields:#}");
+    assert_eq!(fields[2]["dataType"], "sc:Boolean");
+    let package: Value =
+        serde_json::from_slice(&std::fs::read(datasets.join("sample.json")).unwrap()).unwrap();
+    assert_eq!(
+        package["resources"][0]["schema"]["fields"][1]["type"],
+        "year"
+    );
+    let Some(bin) = validators() else { return };
+    let (ok, report) = python(
+        &bin,
+        "croissant_check.py",
+        &[&croissant, &datasets.join("sample.csv")],
+    );
+    assert!(ok, "{report}");
+    assert_eq!(report["rows"], 3, "{report}");
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+}
+
+#[test]
 fn a_field_pointing_at_a_missing_column_fails_the_load() {
     let Some(bin) = validators() else { return };
     let (_guard, output) = build_bundled();

@@ -114,18 +114,103 @@ fn csvw_validates_every_table() {
     let Some(bin) = validators() else { return };
     let (_guard, output) = build_bundled();
     for metadata in dataset_files(&output, ".csv-metadata.json") {
-        let result = Command::new(bin.join("csvwvalidate"))
-            .arg(&metadata)
-            .output()
-            .expect("csvwvalidate runs");
-        let stdout = String::from_utf8_lossy(&result.stdout);
-        assert!(
-            result.status.success() && stdout.trim() == "OK",
-            "{}: {stdout}{}",
-            metadata.display(),
-            String::from_utf8_lossy(&result.stderr)
-        );
+        assert_csvw_valid(&bin, &metadata);
     }
+}
+
+/// Runs csvwvalidate on CSVW metadata: it must say OK.
+fn assert_csvw_valid(bin: &Path, metadata: &Path) {
+    let result = Command::new(bin.join("csvwvalidate"))
+        .arg(metadata)
+        .output()
+        .expect("csvwvalidate runs");
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(
+        result.status.success() && stdout.trim() == "OK",
+        "{}: {stdout}{}",
+        metadata.display(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
+/// A small site whose `value` column is a `boolean` spelled with these cells; returns the
+/// CSVW metadata's datatype for it and the Data Package's `[trueValues, falseValues]`,
+/// after csvwvalidate and frictionless accepted them (when installed).
+fn boolean_metadata(cells: [&str; 3]) -> (serde_json::Value, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    let front = common::SMALL_FRONT.replace("type = \"integer\"", "type = \"boolean\"");
+    let csv = format!(
+        "label,value\na,{}\nb,{}\nc,{}\nd,\n",
+        cells[0], cells[1], cells[2]
+    );
+    common::write_small_site(&root, &front, common::SMALL_BODY, csv.as_bytes());
+    let output = dir.path().join("out");
+    datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let metadata = output.join("data/datasets/sample.csv-metadata.json");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&metadata).unwrap()).unwrap();
+    let package = output.join("data/datasets/sample.json");
+    let field = serde_json::from_slice::<serde_json::Value>(&std::fs::read(&package).unwrap())
+        .unwrap()["resources"][0]["schema"]["fields"][1]
+        .clone();
+    assert_eq!(field["type"], "boolean");
+    if let Some(bin) = validators() {
+        assert_csvw_valid(&bin, &metadata);
+        let report = frictionless(&bin, &package);
+        assert_eq!(report["valid"], true, "{cells:?}: {report:#}");
+    }
+    (
+        json["tableSchema"]["columns"][1]["datatype"].clone(),
+        serde_json::json!([field["trueValues"], field["falseValues"]]),
+    )
+}
+
+fn boolean_csvw_datatype(cells: [&str; 3]) -> serde_json::Value {
+    boolean_metadata(cells).0
+}
+
+#[test]
+fn the_data_package_states_the_boolean_spellings_the_csv_uses() {
+    use serde_json::json;
+    assert_eq!(
+        boolean_metadata(["TRUE", "FALSE", "TRUE"]).1,
+        json!([["TRUE"], ["FALSE"]])
+    );
+    assert_eq!(
+        boolean_metadata(["TRUE", "true", "0"]).1,
+        json!([["true", "1", "TRUE"], ["false", "0", "FALSE"]])
+    );
+}
+
+#[test]
+fn csvw_declares_the_boolean_spelling_the_csv_uses() {
+    use serde_json::json;
+    let derived = |format: &str| json!({ "base": "boolean", "format": format });
+    assert_eq!(
+        boolean_csvw_datatype(["TRUE", "FALSE", "TRUE"]),
+        derived("TRUE|FALSE")
+    );
+    assert_eq!(
+        boolean_csvw_datatype(["True", "False", "False"]),
+        derived("True|False")
+    );
+    // Only the true form occurs: the false form is its pair.
+    assert_eq!(
+        boolean_csvw_datatype(["TRUE", "TRUE", "TRUE"]),
+        derived("TRUE|FALSE")
+    );
+    // CSVW's defaults read these without a format.
+    assert_eq!(
+        boolean_csvw_datatype(["true", "false", "1"]),
+        json!("boolean")
+    );
+    // No one format names both `TRUE` and `true`: declared as text, still valid.
+    assert_eq!(
+        boolean_csvw_datatype(["TRUE", "true", "FALSE"]),
+        json!("string")
+    );
 }
 
 #[test]

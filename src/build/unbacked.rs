@@ -148,10 +148,7 @@ fn mark_cells(
     found: &[Found],
     backed: &mut [bool],
 ) -> Result<(), csv::Error> {
-    let values: Vec<Option<f64>> = found
-        .iter()
-        .map(|f| f.typed.number.parse::<f64>().ok())
-        .collect();
+    let values: Vec<Option<f64>> = found.iter().map(|f| as_shown(&f.typed.number)).collect();
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)
@@ -163,7 +160,7 @@ fn mark_cells(
             if cell.is_empty() || !cell.bytes().any(|b| b.is_ascii_digit()) {
                 continue;
             }
-            let number = cell.replace(',', "").parse::<f64>().ok();
+            let number = as_shown(&cell.replace(',', ""));
             let lower = cell.to_lowercase();
             for (n, f) in found.iter().enumerate() {
                 if !backed[n] && ((number.is_some() && number == values[n]) || lower == f.typed.raw)
@@ -174,4 +171,29 @@ fn mark_cells(
         }
     }
     Ok(())
+}
+
+/// A number's value as the page shows it: to 15 significant digits, so a figure typed as
+/// the table shows it (`7.052`) equals the cell pandas wrote as `7.0520000000000005`. Only
+/// texts long enough to hold more digits are rounded.
+fn as_shown(text: &str) -> Option<f64> {
+    let value = text.parse::<f64>().ok()?;
+    if text.len() <= crate::dataset::schema::SHOWN_DIGITS || !value.is_finite() {
+        return Some(value);
+    }
+    format!("{value:.14e}").parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_figure_typed_as_shown_equals_a_cell_with_float_noise() {
+        assert_eq!(as_shown("7.052"), as_shown("7.0520000000000005"));
+        assert_eq!(as_shown("70.198"), as_shown("70.19800000000001"));
+        assert_ne!(as_shown("7.05"), as_shown("7.0520000000000005"));
+        assert_eq!(as_shown("12"), Some(12.0));
+        assert_eq!(as_shown("x"), None);
+    }
 }

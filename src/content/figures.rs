@@ -69,7 +69,7 @@ pub struct Reference {
     pub column: Option<String>,
     /// `dataset`: another dataset's table (a slug).
     pub dataset: Option<String>,
-    /// `digits`: rounding of a computed figure.
+    /// `digits`: the decimals a figure is rounded to (a quoted cell too).
     pub digits: Option<u32>,
     /// `format="csv"`: a cell exactly as the CSV has it (`2147483648`), for arithmetic in
     /// the prose that quotes the unformatted value.
@@ -208,6 +208,15 @@ fn build(
             },
         }
     }
+    if reference.digits.is_some() && reference.as_in_csv {
+        return Err(
+            "`digits` rounds the figure and `format=\"csv\"` quotes the cell unrounded: keep one"
+                .into(),
+        );
+    }
+    if reference.digits.is_some() && function == Function::Count {
+        return Err("`count` is a whole number: remove `digits`".into());
+    }
     if reference.column.is_none() && function != Function::Count {
         return Err(format!(
             "`{}` needs the column it reads: col=\"...\"",
@@ -319,6 +328,9 @@ mod tests {
         assert_eq!(found[1].function, Function::Ratio);
         assert_eq!(found[1].digits, Some(2));
         assert_eq!(found[1].a, vec![("i".into(), "N".into())]);
+        let (found, errors) = find(r#"{{ cell(col="x", i="N", digits=2) }}"#);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(found[0].digits, Some(2));
     }
 
     #[test]
@@ -339,6 +351,10 @@ mod tests {
             r#"x {{ ratio(col="a", interface="b") }}"#,
             r#"x {{ cell(col="a", a.x="b") }}"#,
             r#"x {{ cell(col="a", digits=x) }}"#,
+            r#"x {{ cell(col="a", digits=13) }}"#,
+            r#"x {{ cell(col="a", precision=2) }}"#,
+            r#"x {{ cell(col="a", digits=2, format="csv") }}"#,
+            r#"x {{ count(interface="b", digits=1) }}"#,
         ] {
             let (found, errors) = find(bad);
             assert!(found.is_empty(), "{bad}");

@@ -1,7 +1,8 @@
 //! The numbers a text types by hand, with their byte offsets, for the unbacked-number
 //! check: Markdown is read through pulldown-cmark's events, so numbers in code spans, code
 //! blocks, link targets and raw HTML are never seen; numbers that are not data (years,
-//! dates, times, versions, identifiers glued to letters, ordinals) are left out by rule.
+//! dates, times, versions, identifiers glued to letters, ordinals, decades, DOIs and bare
+//! URLs) are left out by rule.
 
 use std::ops::Range;
 
@@ -80,6 +81,11 @@ fn scan(text: &str, range: Range<usize>, skip: &[Range<usize>], found: &mut Vec<
                 .unwrap_or(rest.len());
         let start = i;
         i = next.max(end);
+        // A bare URL or a DOI is an address, not a figure: none of its digits is read.
+        if let Some(token_end) = address_end(text, start) {
+            i = token_end.max(i);
+            continue;
+        }
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             || not_data(text, start, number_text, rest, &glued)
         {
@@ -103,8 +109,31 @@ fn scan(text: &str, range: Range<usize>, skip: &[Range<usize>], found: &mut Vec<
     }
 }
 
+/// The end of the word around `at` (delimited by white space, brackets and quotes) when
+/// that word is an address: a URL (`https://…`, `www.…`) or a DOI (`doi:…`,
+/// `10.1234/abc.5`).
+fn address_end(text: &str, at: usize) -> Option<usize> {
+    let delimiter =
+        |c: char| c.is_whitespace() || matches!(c, '(' | ')' | '<' | '>' | '"' | '[' | ']');
+    let start = text[..at].rfind(delimiter).map_or(0, |i| {
+        i + text[i..].chars().next().map_or(1, char::len_utf8)
+    });
+    let end = text[at..].find(delimiter).map_or(text.len(), |i| at + i);
+    let word = &text[start..end];
+    let lower = word.to_ascii_lowercase();
+    let doi = lower.match_indices("10.").any(|(i, _)| {
+        let registrant = &lower[i + 3..];
+        let digits = registrant.bytes().take_while(u8::is_ascii_digit).count();
+        digits >= 4
+            && registrant[digits..].starts_with('/')
+            && (i == 0 || !lower.as_bytes()[i - 1].is_ascii_digit())
+    });
+    let url = lower.contains("://") || lower.starts_with("www.") || lower.starts_with("doi:");
+    (doi || url).then_some(end)
+}
+
 /// Whether the number at `start` is not data: a year, an ISO date, a day of a date, a
-/// time, a power of ten (`10⁹`), a version (two dots), an ordinal.
+/// time, a power of ten (`10⁹`), a version (two dots), an ordinal, a decade (`1990s`).
 fn not_data(text: &str, start: usize, number: &str, rest: &str, glued: &str) -> bool {
     let digits_only = number.bytes().all(|b| b.is_ascii_digit());
     let value: u32 = if digits_only {
@@ -131,6 +160,7 @@ fn not_data(text: &str, start: usize, number: &str, rest: &str, glued: &str) -> 
         || rest.starts_with(['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'])
         || number.matches('.').count() >= 2
         || (digits_only && matches!(glued, "st" | "nd" | "rd" | "th"))
+        || (digits_only && glued == "s" && number.len() == 4 && number.ends_with('0'))
 }
 
 #[cfg(test)]
@@ -148,6 +178,21 @@ mod tests {
         assert_eq!(
             numbers(in_plain(text, &[])),
             ["10366", "7373mib", "64", "2.26", "128k", "0.985"]
+        );
+    }
+
+    #[test]
+    fn dois_bare_urls_and_decades_are_not_figures() {
+        let text = "See 10.1234/abc.5 (doi:10.5555/x-12.7), https://example.org/t/2024/7.5.html \
+                    and www.x.org/p?id=38; in the 1990s and 2000s, 12.5 ppm of 40 samples.";
+        assert_eq!(numbers(in_plain(text, &[])), ["12.5", "40"]);
+        let markdown = "A DOI <https://doi.org/10.1234/abc.5>, [a link](https://x.org/9) \
+                        and https://x.org/a_1_b/31 bare; 7 runs in the 1980s.\n";
+        assert_eq!(numbers(in_markdown(markdown, &[])), ["7"]);
+        // A number that only looks like the start of one stays a figure.
+        assert_eq!(
+            numbers(in_plain("10.5 and 10.123/4 and 310s", &[])),
+            ["10.5", "10.123", "4", "310s"]
         );
     }
 

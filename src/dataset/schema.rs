@@ -173,16 +173,88 @@ pub fn parse_boolean(value: &str) -> Option<bool> {
     }
 }
 
+/// How a valid boolean cell is spelled: CSVW's boolean `format` names one true and one
+/// false spelling, so a column can only be declared in the spellings it uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum BooleanSpelling {
+    /// `true`/`false`: what CSVW reads without a format.
+    Lower,
+    /// `1`/`0`: also read without a format.
+    Digit,
+    /// `True`/`False`.
+    Title,
+    /// `TRUE`/`FALSE`.
+    Upper,
+}
+
+impl BooleanSpelling {
+    /// The spelling of a valid boolean cell; `None` for anything else.
+    pub fn of(value: &str) -> Option<BooleanSpelling> {
+        match value {
+            "true" | "false" => Some(BooleanSpelling::Lower),
+            "1" | "0" => Some(BooleanSpelling::Digit),
+            "True" | "False" => Some(BooleanSpelling::Title),
+            "TRUE" | "FALSE" => Some(BooleanSpelling::Upper),
+            _ => None,
+        }
+    }
+
+    /// The true form and the false form.
+    pub fn forms(self) -> (&'static str, &'static str) {
+        match self {
+            BooleanSpelling::Lower => ("true", "false"),
+            BooleanSpelling::Digit => ("1", "0"),
+            BooleanSpelling::Title => ("True", "False"),
+            BooleanSpelling::Upper => ("TRUE", "FALSE"),
+        }
+    }
+
+    /// The CSVW `format` (true form, then false form), or `None` when CSVW's default
+    /// lexical forms (`true`, `false`, `1`, `0`) already cover it.
+    pub fn csvw_format(self) -> Option<&'static str> {
+        match self {
+            BooleanSpelling::Lower | BooleanSpelling::Digit => None,
+            BooleanSpelling::Title => Some("True|False"),
+            BooleanSpelling::Upper => Some("TRUE|FALSE"),
+        }
+    }
+}
+
 /// Appends a cell as readers see it: integers with thousands separators, decimals kept
-/// at the precision the CSV prints (`1.969` stays `1.969`), everything else as is.
+/// at the precision the CSV prints (`1.969` stays `1.969`, `16.0` stays `16.0`) up to 15
+/// significant digits (`7.0520000000000005` is `7.052`), everything else as is.
 /// The output is not escaped; numbers never need it.
 pub fn format_cell(column_type: ColumnType, value: &str, out: &mut String) {
     let finite = value.bytes().any(|b| b.is_ascii_digit()) && !value.contains(['e', 'E']);
     if column_type.is_numeric() && finite && column_type.check(value).is_ok() {
         group_thousands(value, out);
+    } else if column_type.is_numeric() && column_type.check(value).is_ok() {
+        push_scientific(value, out);
     } else {
         out.push_str(value);
     }
+}
+
+/// `1.2300000000000001e-05` -> `1.23e-05`: the mantissa without float noise, the exponent
+/// as written (also what `NaN` and `INF`, which have no `.`, come out as).
+fn push_scientific(value: &str, out: &mut String) {
+    let (mantissa, exponent) = value.split_at(value.find(['e', 'E']).unwrap_or(value.len()));
+    let (sign, rest) = mantissa.split_at(usize::from(mantissa.starts_with(['-', '+'])));
+    match rest
+        .split_once('.')
+        .and_then(|(whole, fraction)| without_float_noise(whole, fraction))
+    {
+        Some((whole, fraction)) => {
+            out.push_str(sign);
+            out.push_str(&whole);
+            if !fraction.is_empty() {
+                out.push('.');
+                out.push_str(&fraction);
+            }
+        }
+        None => out.push_str(mantissa),
+    }
+    out.push_str(exponent);
 }
 
 /// Appends a numeric cell that passed its check, grouped for reading, HTML-safe: the
@@ -192,14 +264,62 @@ pub fn format_number_html(value: &str, out: &mut String) {
     let plain = value
         .bytes()
         .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+'));
+    let scientific = || {
+        value.contains(['e', 'E'])
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
+    };
     if plain && is_number(value) {
         group_thousands(value, out);
+    } else if scientific() && is_number(value) {
+        push_scientific(value, out);
     } else {
         crate::text::escape_html_into(value, out);
     }
 }
 
-/// `-1234567.25` -> `-1,234,567.25`.
+/// Significant digits a shown number keeps: a double holds 15 for certain, so the digits
+/// past them are how the float was printed (`7.0520000000000005`), not what was measured.
+pub const SHOWN_DIGITS: usize = 15;
+
+/// A decimal's digits without the noise past [`SHOWN_DIGITS`] significant digits, as
+/// (whole, fraction), rounded half up and trailing zeros of the fraction dropped:
+/// `70.19800000000001` -> (`70`, `198`). `None` when nothing is past them, or when rounding
+/// would reach the whole part (a long integer part is as written, never noise).
+pub fn without_float_noise(whole: &str, fraction: &str) -> Option<(String, String)> {
+    let digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+    let first = digits.iter().position(|&d| d != b'0')?;
+    let keep = first + SHOWN_DIGITS;
+    if keep >= digits.len() || keep < whole.len() {
+        return None;
+    }
+    let mut kept = digits[..keep].to_vec();
+    if digits[keep] >= b'5' {
+        let mut at = kept.len();
+        loop {
+            if at == 0 {
+                kept.insert(0, b'1');
+                break;
+            }
+            at -= 1;
+            if kept[at] == b'9' {
+                kept[at] = b'0';
+            } else {
+                kept[at] += 1;
+                break;
+            }
+        }
+    }
+    let whole_len = kept.len() - (keep - whole.len());
+    let (new_whole, new_fraction) = kept.split_at(whole_len);
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let fraction = text(new_fraction).trim_end_matches('0').to_string();
+    Some((text(new_whole), fraction))
+}
+
+/// `-1234567.25` -> `-1,234,567.25`; float noise past [`SHOWN_DIGITS`] significant digits
+/// is dropped (`7.0520000000000005` -> `7.052`).
 fn group_thousands(value: &str, out: &mut String) {
     let (sign, rest) = match value.strip_prefix(['-', '+']) {
         Some(rest) => (&value[..1], rest),
@@ -208,6 +328,11 @@ fn group_thousands(value: &str, out: &mut String) {
     let (whole, fraction) = match rest.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (rest, None),
+    };
+    let cleaned = fraction.and_then(|f| without_float_noise(whole, f));
+    let (whole, fraction) = match &cleaned {
+        Some((w, f)) => (w.as_str(), (!f.is_empty()).then_some(f.as_str())),
+        None => (whole, fraction),
     };
     if sign == "-" {
         out.push('-');
@@ -267,6 +392,56 @@ mod tests {
         let mut out = String::new();
         format_cell(t, v, &mut out);
         out
+    }
+
+    #[test]
+    fn float_noise_past_fifteen_significant_digits_is_not_shown() {
+        for (value, expected) in [
+            ("7.0520000000000005", "7.052"),
+            ("70.19800000000001", "70.198"),
+            ("-70.19800000000001", "-70.198"),
+            ("0.30000000000000004", "0.3"),
+            ("1234567.0000000002", "1,234,567"),
+            ("0.000012300000000000001", "0.0000123"),
+            ("9.9999999999999999", "10"),
+            ("0.99999999999999999", "1"),
+            ("1.2300000000000001e-05", "1.23e-05"),
+            ("-4.5600000000000003E+20", "-4.56E+20"),
+            ("2.5e3", "2.5e3"),
+            ("1.7881845268582712", "1.78818452685827"),
+            // At most 15 significant digits: as the CSV prints it.
+            ("16.0", "16.0"),
+            ("1.969", "1.969"),
+            ("0.100000000000000", "0.100000000000000"),
+            ("123456789012345.6", "123,456,789,012,346"),
+            ("12345678901234.56", "12,345,678,901,234.6"),
+            // A long whole part is as written, never noise.
+            ("12345678901234567.25", "12,345,678,901,234,567.25"),
+        ] {
+            assert_eq!(shown(ColumnType::Number, value), expected, "{value}");
+            let mut html = String::new();
+            format_number_html(value, &mut html);
+            assert_eq!(html, expected, "{value}");
+        }
+        assert_eq!(
+            shown(ColumnType::Integer, "12345678901234567"),
+            "12,345,678,901,234,567"
+        );
+    }
+
+    #[test]
+    fn boolean_spellings_pair_true_and_false_forms() {
+        assert_eq!(BooleanSpelling::of("TRUE"), Some(BooleanSpelling::Upper));
+        assert_eq!(BooleanSpelling::of("False"), Some(BooleanSpelling::Title));
+        assert_eq!(BooleanSpelling::of("0"), Some(BooleanSpelling::Digit));
+        assert_eq!(BooleanSpelling::of("yes"), None);
+        assert_eq!(BooleanSpelling::Upper.csvw_format(), Some("TRUE|FALSE"));
+        assert_eq!(BooleanSpelling::Title.csvw_format(), Some("True|False"));
+        assert_eq!(BooleanSpelling::Lower.csvw_format(), None);
+        for value in ["true", "True", "TRUE", "1", "false", "False", "FALSE", "0"] {
+            assert!(BooleanSpelling::of(value).is_some(), "{value}");
+            assert!(parse_boolean(value).is_some(), "{value}");
+        }
     }
 
     #[test]

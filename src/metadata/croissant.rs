@@ -86,14 +86,21 @@ struct TypedTerm<'a> {
     kind: &'a str,
 }
 
-/// The Croissant data type of a column: dates at the precision their cells use.
+/// The Croissant data type of a column: dates at the precision their cells use. A column of
+/// bare years (`1948`) is `sc:Integer`: mlcroissant reads an `sc:Date` of `1948` as
+/// nanoseconds after 1970 (`1970-01-01 00:00:00.000001948`), and a year is a whole number.
 fn data_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'static str {
-    match super::table_schema_type(dataset, index, column_type) {
-        "integer" => "sc:Integer",
+    data_type_of(super::table_schema_type(dataset, index, column_type))
+}
+
+/// The Croissant data type for a Table Schema type.
+fn data_type_of(table_schema_type: &str) -> &'static str {
+    match table_schema_type {
+        "integer" | "year" => "sc:Integer",
         "number" => "sc:Float",
         "boolean" => "sc:Boolean",
         "datetime" => "sc:DateTime",
-        "date" | "yearmonth" | "year" => "sc:Date",
+        "date" | "yearmonth" => "sc:Date",
         _ => "sc:Text",
     }
 }
@@ -307,5 +314,16 @@ mod tests {
             names.iter().map(|n| field_id("s", n)).collect();
         assert_eq!(ids.len(), names.len());
         assert!(!ids.contains("s"), "no field takes the RecordSet's id");
+    }
+
+    #[test]
+    fn years_are_integers_and_other_dates_dates() {
+        assert_eq!(data_type_of("year"), "sc:Integer");
+        assert_eq!(data_type_of("integer"), "sc:Integer");
+        assert_eq!(data_type_of("yearmonth"), "sc:Date");
+        assert_eq!(data_type_of("date"), "sc:Date");
+        assert_eq!(data_type_of("datetime"), "sc:DateTime");
+        assert_eq!(data_type_of("boolean"), "sc:Boolean");
+        assert_eq!(data_type_of("string"), "sc:Text");
     }
 }

@@ -1,11 +1,13 @@
 //! CSV on the Web metadata, written as `data/datasets/<slug>.csv-metadata.json`: the name
 //! CSVW processors look for beside `<slug>.csv`. A typed struct, keys in sorted order.
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 
 use super::datapackage::Dialect;
 use crate::content::dialect::columns_missing_values;
-use crate::dataset::schema::ColumnType;
+use crate::dataset::schema::{BooleanSpelling, ColumnType};
 use crate::dataset::Dataset;
 use crate::site::Site;
 
@@ -62,7 +64,7 @@ struct TableSchema<'a> {
 
 #[derive(Serialize)]
 struct Column<'a> {
-    datatype: &'static str,
+    datatype: Datatype,
     #[serde(rename = "dc:description")]
     description: &'a str,
     #[serde(rename = "dc:title")]
@@ -73,6 +75,17 @@ struct Column<'a> {
     #[serde(rename = "schema:unitText", skip_serializing_if = "Option::is_none")]
     unit: Option<&'a str>,
     titles: &'a str,
+}
+
+/// A built-in datatype by name, or one derived from it with a `format`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Datatype {
+    Name(&'static str),
+    Derived {
+        base: &'static str,
+        format: &'static str,
+    },
 }
 
 /// The cell texts that mean "no value": the list, or `""` alone when only the empty cell does.
@@ -93,10 +106,13 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         .zip(&missing)
         .enumerate()
         .map(|(index, (column, missing))| Column {
-            datatype: datatype(
-                super::table_schema_type(dataset, index, column.column_type),
-                column.column_type,
-            ),
+            datatype: match column.column_type {
+                ColumnType::Boolean => boolean_datatype(dataset, index),
+                other => Datatype::Name(datatype(
+                    super::table_schema_type(dataset, index, other),
+                    other,
+                )),
+            },
             description: &column.description,
             title: &column.title,
             name: &column.name,
@@ -136,6 +152,27 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
             primary_key: &front.primary_key,
         },
         url: format!("{}.csv", dataset.slug),
+    }
+}
+
+/// A boolean column's datatype in the spelling its cells use: CSVW reads `true`, `false`,
+/// `1` and `0` by default, and any other pair only through a `format` naming that one pair
+/// (`TRUE|FALSE`). A column mixing `TRUE` with `true`, or `True` with `1`, has no single
+/// format: it is declared `string`, which CSVW validators accept (the Data Package still says
+/// `boolean`, with the spellings as `trueValues` and `falseValues`).
+fn boolean_datatype(dataset: &Dataset, index: usize) -> Datatype {
+    let formats: BTreeSet<Option<&'static str>> = super::boolean_spellings(dataset, index)
+        .into_iter()
+        .map(BooleanSpelling::csvw_format)
+        .collect();
+    let mut formats = formats.into_iter();
+    match (formats.next(), formats.next()) {
+        (Some(Some(format)), None) => Datatype::Derived {
+            base: "boolean",
+            format,
+        },
+        (None, _) | (Some(None), None) => Datatype::Name("boolean"),
+        (Some(_), Some(_)) => Datatype::Name("string"),
     }
 }
 

@@ -14,6 +14,7 @@ use crate::content::date_string;
 use crate::content::dialect::MissingValues;
 use crate::content::ColumnSpec;
 use crate::dataset::figures::{Field, Quoted};
+use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
 use crate::site::Site;
 
@@ -226,11 +227,17 @@ struct SchemaField<'a> {
     #[serde(rename = "datapages:profile", skip_serializing_if = "Option::is_none")]
     profile: Option<Profile<'a>>,
     description: &'a str,
+    /// A boolean's spellings in the CSV (Table Schema's defaults read them too; stated so
+    /// a reader need not know the defaults).
+    #[serde(rename = "falseValues", skip_serializing_if = "Vec::is_empty")]
+    false_values: Vec<&'static str>,
     /// Table Schema v2: a field's own list replaces the schema's.
     #[serde(rename = "missingValues", skip_serializing_if = "Option::is_none")]
     missing_values: Option<Vec<String>>,
     name: &'a str,
     title: &'a str,
+    #[serde(rename = "trueValues", skip_serializing_if = "Vec::is_empty")]
+    true_values: Vec<&'static str>,
     #[serde(rename = "type")]
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -293,6 +300,10 @@ impl Serialize for Bound<'_> {
 }
 
 fn schema_field<'a>(dataset: &'a Dataset, index: usize, column: &'a ColumnSpec) -> SchemaField<'a> {
+    let spellings = match column.column_type {
+        ColumnType::Boolean => super::boolean_spellings(dataset, index),
+        _ => Default::default(),
+    };
     SchemaField {
         constraints: Constraints {
             enum_values: column.enum_values.as_deref(),
@@ -315,6 +326,8 @@ fn schema_field<'a>(dataset: &'a Dataset, index: usize, column: &'a ColumnSpec) 
             .map(|own| MissingValues::resolve(&[Some(own)]).list()),
         name: &column.name,
         title: &column.title,
+        true_values: spellings.iter().map(|s| s.forms().0).collect(),
+        false_values: spellings.iter().map(|s| s.forms().1).collect(),
         kind: super::table_schema_type(dataset, index, column.column_type),
         unit: column.unit.as_deref(),
     }

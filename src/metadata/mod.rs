@@ -20,7 +20,7 @@ pub mod site_files;
 
 use std::fmt::Write as _;
 
-use crate::dataset::schema::{ColumnType, DatePrecision};
+use crate::dataset::schema::{BooleanSpelling, ColumnType, DatePrecision};
 use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::Site;
@@ -82,6 +82,27 @@ pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnTyp
         }
         other => other.as_str(),
     }
+}
+
+/// The spellings of a boolean column's cells (`TRUE`/`FALSE`, `1`/`0`, ...), from its
+/// profile: at most four, so always counted exactly.
+pub fn boolean_spellings(
+    dataset: &Dataset,
+    index: usize,
+) -> std::collections::BTreeSet<BooleanSpelling> {
+    dataset
+        .csv
+        .profiles
+        .get(index)
+        .and_then(|profile| profile.text.as_ref())
+        .map(|values| {
+            values
+                .most_common(usize::MAX)
+                .into_iter()
+                .filter_map(|(value, _)| BooleanSpelling::of(value))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The bytes of a JSON output file: pretty-printed, one final newline. The DCAT catalog

@@ -4,7 +4,8 @@ Usage: croissant_check.py CROISSANT.json CSV
 
 The FileObject's contentUrl points at the published site; it is mapped to the local CSV so
 nothing is fetched. Prints one JSON line: rows read, the CSV's rows, and any problem (a
-value whose Python type does not match the field's declared dataType). Exits 1 when the
+value whose Python type does not match the field's declared dataType, or a whole number or
+boolean read as another value than its cell's: a year must read as 1948). Exits 1 when the
 record set cannot be read at all (mlcroissant raised), 0 otherwise.
 """
 
@@ -29,6 +30,15 @@ EXPECTED = {
 def is_empty(value):
     # pandas reads an empty cell of a numeric column as NaN, of a date column as NaT.
     return value is None or (isinstance(value, float) and value != value) or str(value) == "NaT"
+
+
+def same_value(expected, value, cell):
+    """Whether a whole number or a boolean was read as the value its cell writes."""
+    if expected == (int,):
+        return value == int(cell)
+    if expected == (bool,):
+        return value == (cell in ("true", "True", "TRUE", "1"))
+    return True
 
 
 def main():
@@ -65,6 +75,8 @@ def main():
                     problems.append(
                         f"row {index + 1} {field_id}: {value!r} ({type(value).__name__}) is not {declared[field_id]}"
                     )
+                elif not same_value(expected, value, cell):
+                    problems.append(f"row {index + 1} {field_id}: {value!r} read from {cell!r}")
     except Exception as error:  # mlcroissant raises its own and pandas' errors
         print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
         sys.exit(1)

@@ -97,9 +97,21 @@ pub(super) fn compute(
                 );
             }
             let mut text = String::new();
-            match r.as_in_csv {
-                true => text.push_str(&t.first_value),
-                false => crate::dataset::schema::format_cell(
+            match (r.as_in_csv, r.digits) {
+                (true, _) => text.push_str(&t.first_value),
+                (false, Some(digits)) => match number(t) {
+                    Some(v) => text = round(v, digits),
+                    None => {
+                        return fail(
+                            problems,
+                            format!(
+                                "`digits` rounds numbers; the cell `{}` of row {} is not one",
+                                column?.name, t.rows[0]
+                            ),
+                        )
+                    }
+                },
+                (false, None) => crate::dataset::schema::format_cell(
                     column?.column_type,
                     &t.first_value,
                     &mut text,
