@@ -1,5 +1,6 @@
-//! The shape of the code, checked: imports only run down the layers that ARCHITECTURE.md
-//! declares, no two source files import each other (directly or around a circle), no file
+//! The shape of the code, checked: every file of `src/` is in a layer that ARCHITECTURE.md
+//! declares and imports only run down those layers, no two source files import each other
+//! (directly or around a circle; the Python files of benches/ and scripts/ too), no file
 //! in `src/` is longer than a reader can hold in their head, and each file says its job.
 //!
 //! It reads the source as text (no `cargo modules`): every `crate::…` and `super::…` path,
@@ -235,7 +236,6 @@ fn absolute(from: &[String], path: &[String]) -> Vec<String> {
 }
 
 struct Graph {
-    files: BTreeMap<Vec<String>, PathBuf>,
     edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
 }
 
@@ -259,7 +259,7 @@ fn graph() -> Graph {
             }
         }
     }
-    Graph { files, edges }
+    Graph { edges }
 }
 
 fn name(module: &[String]) -> String {
@@ -271,13 +271,8 @@ fn imports_only_run_down_the_declared_layers() {
     let layers = declared_layers();
     let layer_of = |top: &str| layers.iter().position(|l| l.iter().any(|m| m == top));
     let graph = graph();
+    // A module in no layer is reported by every_source_file_is_in_a_declared_layer.
     let mut problems = Vec::new();
-    for module in graph.files.keys() {
-        let Some(top) = module.first() else { continue };
-        if layer_of(top).is_none() {
-            problems.push(format!("{top} is in no layer of ARCHITECTURE.md"));
-        }
-    }
     for (from, targets) in &graph.edges {
         for to in targets {
             if from[0] == to[0] {
@@ -304,29 +299,26 @@ fn imports_only_run_down_the_declared_layers() {
     );
 }
 
-#[test]
-fn no_two_files_import_each_other_even_around_a_circle() {
-    let graph = graph();
-    // Depth-first search with colours; report each circle once, by its members.
-    let mut state: BTreeMap<&Vec<String>, u8> = BTreeMap::new();
-    let mut circles = BTreeSet::new();
-    fn visit<'a>(
-        node: &'a Vec<String>,
-        graph: &'a Graph,
-        state: &mut BTreeMap<&'a Vec<String>, u8>,
-        stack: &mut Vec<&'a Vec<String>>,
-        circles: &mut BTreeSet<String>,
+/// Every import circle in a graph, each once, as its members sorted and joined.
+fn circles<N: Ord>(edges: &BTreeMap<N, BTreeSet<N>>, name: impl Fn(&N) -> String) -> Vec<String> {
+    // Depth-first search with colours (1: on the stack, 2: done).
+    fn visit<'a, N: Ord>(
+        node: &'a N,
+        edges: &'a BTreeMap<N, BTreeSet<N>>,
+        state: &mut BTreeMap<&'a N, u8>,
+        stack: &mut Vec<&'a N>,
+        found: &mut BTreeSet<Vec<&'a N>>,
     ) {
         state.insert(node, 1);
         stack.push(node);
-        for next in graph.edges.get(node).into_iter().flatten() {
+        for next in edges.get(node).into_iter().flatten() {
             match state.get(next).copied().unwrap_or(0) {
-                0 => visit(next, graph, state, stack, circles),
+                0 => visit(next, edges, state, stack, found),
                 1 => {
                     let from = stack.iter().position(|n| *n == next).unwrap_or(0);
-                    let mut members: Vec<String> = stack[from..].iter().map(|n| name(n)).collect();
+                    let mut members = stack[from..].to_vec();
                     members.sort();
-                    circles.insert(members.join(" <-> "));
+                    found.insert(members);
                 }
                 _ => {}
             }
@@ -334,16 +326,161 @@ fn no_two_files_import_each_other_even_around_a_circle() {
         stack.pop();
         state.insert(node, 2);
     }
-    for node in graph.files.keys() {
+    let mut state = BTreeMap::new();
+    let mut found = BTreeSet::new();
+    for node in edges.keys() {
         if state.get(node).copied().unwrap_or(0) == 0 {
-            visit(node, &graph, &mut state, &mut Vec::new(), &mut circles);
+            visit(node, edges, &mut state, &mut Vec::new(), &mut found);
         }
     }
+    found
+        .into_iter()
+        .map(|members| {
+            let names: Vec<String> = members.into_iter().map(&name).collect();
+            names.join(" <-> ")
+        })
+        .collect()
+}
+
+#[test]
+fn no_two_files_import_each_other_even_around_a_circle() {
+    let circles = circles(&graph().edges, |module| name(module));
     assert!(
         circles.is_empty(),
         "import circles:\n{}",
-        circles.into_iter().collect::<Vec<_>>().join("\n")
+        circles.join("\n")
     );
+}
+
+/// The Python files of `dir` (a folder of the repository) by module name, each with the
+/// sibling modules it imports (`import x`, `import x as y, z`, `from x import …`, at any
+/// indentation: an import inside a function counts too). Docstrings and comments are
+/// skipped.
+fn python_imports(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut sources = BTreeMap::new();
+    for entry in fs::read_dir(&root).expect("the folder is readable") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "py") {
+            let module = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            sources.insert(module, fs::read_to_string(&path).expect("readable"));
+        }
+    }
+    let mut edges = BTreeMap::new();
+    for (module, text) in &sources {
+        let imported: BTreeSet<String> = python_imported_names(text)
+            .into_iter()
+            .filter(|name| name != module && sources.contains_key(name))
+            .collect();
+        edges.insert(module.clone(), imported);
+    }
+    edges
+}
+
+/// The first segment of every module a Python source imports.
+fn python_imported_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_string: Option<&str> = None;
+    for line in text.lines() {
+        let mut rest = line;
+        // Skip the parts of the line inside a triple-quoted string.
+        let mut code = String::new();
+        loop {
+            match in_string {
+                Some(quote) => match rest.find(quote) {
+                    Some(at) => {
+                        rest = &rest[at + 3..];
+                        in_string = None;
+                    }
+                    None => break,
+                },
+                None => {
+                    let next = ["\"\"\"", "'''"]
+                        .into_iter()
+                        .filter_map(|q| rest.find(q).map(|at| (at, q)))
+                        .min();
+                    match next {
+                        Some((at, quote)) => {
+                            code.push_str(&rest[..at]);
+                            rest = &rest[at + 3..];
+                            in_string = Some(quote);
+                        }
+                        None => {
+                            code.push_str(rest);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let code = code.split('#').next().unwrap_or_default().trim();
+        let first = |path: &str| path.split('.').next().unwrap_or_default().to_string();
+        if let Some(list) = code.strip_prefix("import ") {
+            for item in list.split(',') {
+                let path = item.split_whitespace().next().unwrap_or_default();
+                names.push(first(path));
+            }
+        } else if let Some(from) = code.strip_prefix("from ") {
+            let path = from.split_whitespace().next().unwrap_or_default();
+            names.push(first(path));
+        }
+    }
+    names
+}
+
+#[test]
+fn no_python_files_of_benches_or_scripts_import_each_other_around_a_circle() {
+    let mut problems = Vec::new();
+    for dir in ["benches", "scripts"] {
+        for circle in circles(&python_imports(dir), |module| format!("{dir}/{module}.py")) {
+            problems.push(circle);
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "Python import circles (move what both use into a module both import):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_python_reader_finds_imports_in_every_form() {
+    let text = "\"\"\"Doc.\nimport not_this\n\"\"\"\nimport a, b as c\nfrom d.e import f\n    import g  # import h\nx = 1  # from i import j\n";
+    assert_eq!(python_imported_names(text), ["a", "b", "d", "g"]);
+}
+
+#[test]
+fn every_source_file_is_in_a_declared_layer() {
+    let layers = declared_layers();
+    let declared: BTreeSet<&String> = layers.iter().flatten().collect();
+    let mut problems = Vec::new();
+    let mut tops = BTreeSet::new();
+    for file in rust_files() {
+        let module = module_path(&file);
+        let Some(top) = module.first() else {
+            continue; // lib.rs and main.rs: the crate roots
+        };
+        tops.insert(top.clone());
+        if !declared.contains(top) {
+            problems.push(format!(
+                "{} (module {}) is in no layer of ARCHITECTURE.md",
+                file.strip_prefix(src()).unwrap_or(&file).display(),
+                name(&module)
+            ));
+        }
+    }
+    for layer in declared {
+        if !tops.contains(layer) {
+            problems.push(format!(
+                "ARCHITECTURE.md declares {layer}, which src/ does not have"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
