@@ -857,7 +857,6 @@ fn vnu_finds_no_errors_in_any_generated_page() {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
 fn base64_round_trips_known_text() {
     assert_eq!(webdriver::base64_decode("aGVsbG8gd29ybGQ="), b"hello world");
     assert_eq!(webdriver::base64_decode("AAEC/w=="), [0, 1, 2, 255]);
