@@ -124,7 +124,7 @@ fn column_cells(session: &Session, position: usize) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn flagship_page_sorts_filters_and_fits_a_phone() {
     let started = Instant::now();
     let Some(visit) = visit() else { return };
@@ -318,7 +318,7 @@ fn key_cell_after_scrolling_right(session: &Session, position: usize) -> Value {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn flagship_table_reads_well_at_any_width() {
     let Some(visit) = visit() else { return };
     let (session, output) = (&visit.session, &visit.output);
@@ -489,7 +489,7 @@ fn flagship_table_reads_well_at_any_width() {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn headlines_listings_and_prose_tables_sit_right_at_1280() {
     let Some(visit) = visit() else { return };
     let (session, output) = (&visit.session, &visit.output);
@@ -560,7 +560,7 @@ fn nvme_rows() -> Vec<String> {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn pages_are_complete_without_javascript() {
     let Some(visit) = visit() else { return };
     let (session, output) = (&visit.session, &visit.output);
@@ -596,7 +596,7 @@ fn pages_are_complete_without_javascript() {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn all_datasets_filter_by_text_and_tag() {
     let Some(visit) = visit() else { return };
     let (session, output) = (&visit.session, &visit.output);
@@ -652,7 +652,7 @@ fn all_datasets_filter_by_text_and_tag() {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn print_shows_the_whole_table_and_link_addresses() {
     let Some(visit) = visit() else { return };
     let (session, output) = (&visit.session, &visit.output);
@@ -704,7 +704,7 @@ fn axe_source() -> Option<String> {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn axe_finds_no_serious_or_critical_violations() {
     if !webdriver::browser_present() {
         return;
@@ -776,7 +776,7 @@ fn java_present() -> bool {
 }
 
 #[test]
-#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java); minutes"]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
 fn vnu_finds_no_errors_in_any_generated_page() {
     if !java_present() {
         return;

@@ -175,7 +175,6 @@ fn a_catalog_that_warns_in_every_dataset_keeps_memory_flat_too() {
 /// the pages of datasets with `related` entries, written last) is byte for byte what a
 /// session that keeps every dataset whole (`serve`'s) writes.
 #[test]
-#[ignore = "full tier: peak memory of builds of 10,000 datasets, against 1,000 or another 10,000"]
 fn slim_datasets_write_exactly_what_whole_ones_write() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");

@@ -85,7 +85,7 @@ fn count_in_file(path: &Path, needle: &[u8]) -> usize {
 }
 
 #[test]
-#[ignore = "full tier: two builds of 10,000 and 1,000,000 rows with every row in the page, about a minute"]
+#[ignore = "full tier: builds of 10,000 and 1,000,000 rows with every row in the page, measured by GNU time"]
 fn a_million_rows_build_exactly_in_flat_memory() {
     let small = tempfile::tempdir().unwrap();
     let large = tempfile::tempdir().unwrap();

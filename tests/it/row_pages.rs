@@ -184,7 +184,7 @@ fn assert_every_row_once(root: &Path, rows: u64, per_page: u64) {
 }
 
 #[test]
-#[ignore = "full tier: builds of 10,000 and 1,000,000 rows with a page per 1,000 rows, then rebuilds; minutes"]
+#[ignore = "full tier: builds of 10,000 and 1,000,000 rows with a page per 1,000 rows, then rebuilds"]
 fn a_million_rows_get_row_pages_in_flat_memory_each_row_once() {
     let small = tempfile::tempdir().unwrap();
     let large = tempfile::tempdir().unwrap();

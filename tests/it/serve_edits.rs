@@ -312,7 +312,7 @@ fn differs_from_a_clean_build(root: &Path, output: &Path) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "full tier: 80 random edits, each compared with a clean build; minutes"]
+#[ignore = "full tier: 80 random edits, each compared with a clean build"]
 fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
     let site = tempfile::tempdir().unwrap();
     let mut catalog = Catalog::new(site.path());
@@ -336,7 +336,7 @@ fn after_each_of_80_random_edits_the_served_folder_equals_a_clean_build() {
 /// The same walk through `build`, which reuses the files of unchanged datasets from the
 /// output it replaces (build/reuse.rs): every rebuild must equal a clean build.
 #[test]
-#[ignore = "full tier: 80 random edits, each compared with a clean build; minutes"]
+#[ignore = "full tier: 80 random edits, each compared with a clean build"]
 fn after_each_of_80_random_edits_a_reusing_build_equals_a_clean_build() {
     let site = tempfile::tempdir().unwrap();
     let mut catalog = Catalog::new(site.path());
