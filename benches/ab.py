@@ -8,7 +8,7 @@ For a profile's "what changed" numbers: build the earlier commit elsewhere, e.g.
     git archive 23fa7df | tar -x -C /tmp/dp-old && (cd /tmp/dp-old && cargo build --release)
 then `python3 benches/ab.py /tmp/dp-old/target/release/datapages`. NEW_BINARY defaults to
 target/release/datapages. Workloads, warm-up, the output check, the rotating order and the
-disk/tmpfs locations are those of benches/run.py (it is imported). Prints, per workload and
+disk/tmpfs locations are those of benches/harness.py (it is imported). Prints, per workload and
 location, both medians, new / old from the medians and the median of per-round ratios.
 The two binaries may write different files (a newer one may write more per dataset); the
 table gives each one's output count so the comparison says what it compares.
@@ -23,7 +23,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (benches/run.py)
+import harness  # noqa: E402  (benches/harness.py)
 
 
 def knows_no_cache(binary: str) -> bool:
@@ -35,9 +35,9 @@ def knows_no_cache(binary: str) -> bool:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("old")
-    ap.add_argument("new", nargs="?", default=os.path.join(run.REPO, "target", "release", "datapages"))
+    ap.add_argument("new", nargs="?", default=os.path.join(harness.REPO, "target", "release", "datapages"))
     ap.add_argument("--cases", default="n1000,rows1m,rows1m-all",
-                    help=f"comma-separated, from {', '.join(run.VARIANTS)} (default n1000,rows1m,rows1m-all)")
+                    help=f"comma-separated, from {', '.join(harness.VARIANTS)} (default n1000,rows1m,rows1m-all)")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--labels", default="before,after")
     ap.add_argument("--locations", default="disk,tmpfs")
@@ -53,23 +53,23 @@ def main(argv=None) -> int:
     load_start = " ".join(f"{x:.2f}" for x in os.getloadavg())
     rows_out = []
     for case in args.cases.split(","):
-        n, rows, variant = run.VARIANTS[case]
-        site = run.datapages_site(n, rows, variant.table_rows)
+        n, rows, variant = harness.VARIANTS[case]
+        site = harness.datapages_site(n, rows, variant.table_rows)
         tools = []
         for j, (label, binary) in enumerate(binaries):
             # Both binaries do the whole work: builds that know the scan cache skip it
             # (a warm cache only in the rows1m-warm case).
             flags = [] if variant.cache or not knows_no_cache(binary) else ["--no-cache"]
-            tools.append(run.Tool(f"b{j}", label, "datapages",
+            tools.append(harness.Tool(f"b{j}", label, "datapages",
                                   (lambda b, f: lambda out: [b, "build", "--root", site, "--output", out] + f)(
                                       binary, flags),
-                                  check=(f"datasets/dataset-00001/index.html", run.shown_rows(rows, variant.table_rows) + 1)))
-        run.log(f"\n== {case}: N={n:,} x R={rows:,}" + (f", table_rows = {variant.table_rows}" if variant.table_rows else ""))
-        sizes = run.run_group(f"ab-{case}", tools, args.runs, locations, 1)
+                                  check=(f"datasets/dataset-00001/index.html", harness.shown_rows(rows, variant.table_rows) + 1)))
+        harness.log(f"\n== {case}: N={n:,} x R={rows:,}" + (f", table_rows = {variant.table_rows}" if variant.table_rows else ""))
+        sizes = harness.run_group(f"ab-{case}", tools, args.runs, locations, 1)
         old, new = tools
         for loc in locations:
-            mo, mn = run.med(old.samples[loc], 0), run.med(new.samples[loc], 0)
-            ro, rn = run.med(old.samples[loc], 1), run.med(new.samples[loc], 1)
+            mo, mn = harness.med(old.samples[loc], 0), harness.med(new.samples[loc], 0)
+            ro, rn = harness.med(old.samples[loc], 1), harness.med(new.samples[loc], 1)
             per_round = statistics.median(b[0] / a[0] for a, b in zip(old.samples[loc], new.samples[loc]))
             rows_out.append(f"| {case} | {loc} | {mo:.3f} ({sizes['b0'][0]:,} files) | {mn:.3f} ({sizes['b1'][0]:,} files) | "
                             f"{mn / mo:.2f} | {per_round:.2f} | {ro / 1024:.0f} → {rn / 1024:.0f} |")

@@ -22,7 +22,7 @@ import shutil
 import statistics
 import time
 
-import run as h  # the harness's helpers (run.py is also the entry point)
+import harness as h  # benches/harness.py: the helpers shared with run.py
 
 REBUILD_SLUG = "dataset-05000"
 REBUILD_STEPS = [("clean", "clean build (no output, no cache)"),

@@ -3,7 +3,7 @@
 //!
 //! Typed structs borrowed from the dataset, serialized straight to bytes (no
 //! `serde_json::Value` tree per dataset). Fields are declared in sorted key order, the
-//! order the files have always had (tests/metadata_bytes.rs checks it).
+//! order the files have always had (tests/it/metadata_bytes.rs checks it).
 
 use serde::{Serialize, Serializer};
 

@@ -6,7 +6,7 @@
 //! pixels, with no `viewBox`. Text therefore keeps its size at any width (readable on a
 //! 360 px phone, not oversized on a wide screen) while bars, lines and gridlines stretch.
 //! The layout is planned (see `place`) so that no label meets another label, a mark or a
-//! line at any width from [`NARROWEST`] to `place::WIDEST` pixels; tests/chart_overlap.rs
+//! line at any width from [`NARROWEST`] to `place::WIDEST` pixels; tests/it/chart_overlap.rs
 //! measures it in a browser.
 //! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
 //! follows the reader's colour scheme too.

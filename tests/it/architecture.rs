@@ -1,0 +1,522 @@
+//! The shape of the code, checked: every file of `src/` is in a layer that ARCHITECTURE.md
+//! declares and imports only run down those layers, no two source files import each other
+//! (directly or around a circle; the Python files of benches/ and scripts/ too), no file
+//! in `src/` is longer than a reader can hold in their head, and each file says its job.
+//!
+//! It reads the source as text (no `cargo modules`): every `crate::…` and `super::…` path,
+//! grouped `use crate::{a, b::c}` included, is resolved to the file that defines it. A
+//! module's own children are its implementation, so a parent naming a child by its bare
+//! name is not an edge; a child reaching its parent or a sibling goes through `super::`
+//! and is one.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const MAX_LINES: usize = 600;
+
+fn src() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The layers, lowest first, from the ```layers block of ARCHITECTURE.md.
+fn declared_layers() -> Vec<Vec<String>> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
+    let text = fs::read_to_string(&path).expect("ARCHITECTURE.md is readable");
+    let start = text
+        .find("```layers")
+        .expect("ARCHITECTURE.md declares its layers in a ```layers block");
+    let block = &text[start + "```layers".len()..];
+    let end = block.find("```").expect("the layers block is closed");
+    block[..end]
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or_default())
+        .map(|line| {
+            line.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .filter(|layer| !layer.is_empty())
+        .collect()
+}
+
+/// A source file's module path: `src/dataset/scan/mod.rs` -> ["dataset", "scan"].
+fn module_path(file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src()).expect("inside src");
+    let mut parts: Vec<String> = relative
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap_or_default();
+    let stem = last.trim_end_matches(".rs");
+    if !matches!(stem, "mod" | "lib" | "main") {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+fn rust_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![src()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).expect("src is readable") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The code of a file without comments, string and char literals or its `#[cfg(test)]`
+/// tail, so a path in a doc comment or a message is not taken for an import.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(at) => &text[..at],
+        None => text,
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == 'r'
+            && (next == Some('#') || next == Some('"'))
+            && !is_ident(chars.get(i.wrapping_sub(1)))
+        {
+            // A raw string r"…" or r#"…"#: ends at a quote followed by as many hashes.
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            if chars.get(i + 1 + hashes) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            i += 2 + hashes;
+            while i < chars.len() {
+                if chars[i] == '"'
+                    && chars[i + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|&&h| h == '#')
+                        .count()
+                        == hashes
+                {
+                    i += 1 + hashes;
+                    break;
+                }
+                i += 1;
+            }
+            out.push_str("\"\"");
+        } else if c == '"' {
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                i += if chars[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if c == '\'' && next == Some('\\') {
+            // An escaped char literal: '\n', '\'', '\u{..}'.
+            i += 2;
+            while i < chars.len() && chars[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+        } else if c == '\'' && chars.get(i + 2) == Some(&'\'') {
+            i += 3; // 'x'
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+fn is_ident(c: Option<&char>) -> bool {
+    c.is_some_and(|c| c.is_alphanumeric() || *c == '_')
+}
+
+/// Every path that starts with `crate::` or `super::`, expanded from `{…}` groups, as
+/// segments (`super` kept as a segment to resolve later).
+fn referenced_paths(code: &str) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let bytes: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < bytes.len() {
+        let at_word_start = i == 0 || !(bytes[i - 1].is_alphanumeric() || bytes[i - 1] == '_');
+        let rest: String = bytes[i..bytes.len().min(i + 7)].iter().collect();
+        if at_word_start && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+            let (paths, end) = parse_path(&bytes, i);
+            found.extend(paths);
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// Parses `a::b::{c, d::e}` starting at `start`; returns the expanded paths and where it ended.
+fn parse_path(chars: &[char], start: usize) -> (Vec<Vec<String>>, usize) {
+    let mut segments = Vec::new();
+    let mut i = start;
+    loop {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i < chars.len() && chars[i] == '{' {
+            let mut paths = Vec::new();
+            i += 1;
+            loop {
+                while i < chars.len() && (chars[i].is_whitespace() || chars[i] == ',') {
+                    i += 1;
+                }
+                if i >= chars.len() || chars[i] == '}' {
+                    break;
+                }
+                let (inner, end) = parse_path(chars, i);
+                for path in inner {
+                    let mut full = segments.clone();
+                    full.extend(path);
+                    paths.push(full);
+                }
+                i = end.max(i + 1);
+            }
+            return (paths, i + 1);
+        }
+        let word_start = i;
+        while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+            i += 1;
+        }
+        if i == word_start {
+            break;
+        }
+        segments.push(chars[word_start..i].iter().collect::<String>());
+        if i + 1 < chars.len() && chars[i] == ':' && chars[i + 1] == ':' {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    (vec![segments], i)
+}
+
+/// The file that defines the deepest module named by `path` (relative to the crate).
+fn defining_file(modules: &BTreeMap<Vec<String>, PathBuf>, path: &[String]) -> Option<Vec<String>> {
+    (0..=path.len())
+        .rev()
+        .map(|n| path[..n].to_vec())
+        .find(|prefix| modules.contains_key(prefix))
+}
+
+/// Resolves `crate::…` and `super::…` (from the file's module) to a module path.
+fn absolute(from: &[String], path: &[String]) -> Vec<String> {
+    let mut base: Vec<String> = from.to_vec();
+    let mut rest = path;
+    if rest.first().is_some_and(|s| s == "crate") {
+        base.clear();
+        rest = &rest[1..];
+    } else {
+        // In `a/b.rs` and in `a/b/mod.rs` (both module a::b) `super` is `a`.
+        while rest.first().is_some_and(|s| s == "super") {
+            base.pop();
+            rest = &rest[1..];
+        }
+    }
+    base.extend(rest.iter().cloned());
+    base
+}
+
+struct Graph {
+    edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+}
+
+fn graph() -> Graph {
+    let mut files = BTreeMap::new();
+    for file in rust_files() {
+        if file.ends_with("main.rs") {
+            continue; // the binary uses the library by its crate name
+        }
+        files.insert(module_path(&file), file);
+    }
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (module, file) in &files {
+        let text = fs::read_to_string(file).expect("readable source");
+        for path in referenced_paths(&code_of(&text)) {
+            let target = absolute(module, &path);
+            if let Some(target) = defining_file(&files, &target) {
+                if &target != module && !target.is_empty() && !module.is_empty() {
+                    edges.entry(module.clone()).or_default().insert(target);
+                }
+            }
+        }
+    }
+    Graph { edges }
+}
+
+fn name(module: &[String]) -> String {
+    module.join("::")
+}
+
+#[test]
+fn imports_only_run_down_the_declared_layers() {
+    let layers = declared_layers();
+    let layer_of = |top: &str| layers.iter().position(|l| l.iter().any(|m| m == top));
+    let graph = graph();
+    // A module in no layer is reported by every_source_file_is_in_a_declared_layer.
+    let mut problems = Vec::new();
+    for (from, targets) in &graph.edges {
+        for to in targets {
+            if from[0] == to[0] {
+                continue;
+            }
+            let (Some(a), Some(b)) = (layer_of(&from[0]), layer_of(&to[0])) else {
+                continue;
+            };
+            if b >= a {
+                problems.push(format!(
+                    "{} imports {}, which is not in a lower layer",
+                    name(from),
+                    name(to)
+                ));
+            }
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(
+        problems.is_empty(),
+        "layering broken:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Every import circle in a graph, each once, as its members sorted and joined.
+fn circles<N: Ord>(edges: &BTreeMap<N, BTreeSet<N>>, name: impl Fn(&N) -> String) -> Vec<String> {
+    // Depth-first search with colours (1: on the stack, 2: done).
+    fn visit<'a, N: Ord>(
+        node: &'a N,
+        edges: &'a BTreeMap<N, BTreeSet<N>>,
+        state: &mut BTreeMap<&'a N, u8>,
+        stack: &mut Vec<&'a N>,
+        found: &mut BTreeSet<Vec<&'a N>>,
+    ) {
+        state.insert(node, 1);
+        stack.push(node);
+        for next in edges.get(node).into_iter().flatten() {
+            match state.get(next).copied().unwrap_or(0) {
+                0 => visit(next, edges, state, stack, found),
+                1 => {
+                    let from = stack.iter().position(|n| *n == next).unwrap_or(0);
+                    let mut members = stack[from..].to_vec();
+                    members.sort();
+                    found.insert(members);
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(node, 2);
+    }
+    let mut state = BTreeMap::new();
+    let mut found = BTreeSet::new();
+    for node in edges.keys() {
+        if state.get(node).copied().unwrap_or(0) == 0 {
+            visit(node, edges, &mut state, &mut Vec::new(), &mut found);
+        }
+    }
+    found
+        .into_iter()
+        .map(|members| {
+            let names: Vec<String> = members.into_iter().map(&name).collect();
+            names.join(" <-> ")
+        })
+        .collect()
+}
+
+#[test]
+fn no_two_files_import_each_other_even_around_a_circle() {
+    let circles = circles(&graph().edges, |module| name(module));
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The Python files of `dir` (a folder of the repository) by module name, each with the
+/// sibling modules it imports (`import x`, `import x as y, z`, `from x import …`, at any
+/// indentation: an import inside a function counts too). Docstrings and comments are
+/// skipped.
+fn python_imports(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut sources = BTreeMap::new();
+    for entry in fs::read_dir(&root).expect("the folder is readable") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "py") {
+            let module = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            sources.insert(module, fs::read_to_string(&path).expect("readable"));
+        }
+    }
+    let mut edges = BTreeMap::new();
+    for (module, text) in &sources {
+        let imported: BTreeSet<String> = python_imported_names(text)
+            .into_iter()
+            .filter(|name| name != module && sources.contains_key(name))
+            .collect();
+        edges.insert(module.clone(), imported);
+    }
+    edges
+}
+
+/// The first segment of every module a Python source imports.
+fn python_imported_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_string: Option<&str> = None;
+    for line in text.lines() {
+        let mut rest = line;
+        // Skip the parts of the line inside a triple-quoted string.
+        let mut code = String::new();
+        loop {
+            match in_string {
+                Some(quote) => match rest.find(quote) {
+                    Some(at) => {
+                        rest = &rest[at + 3..];
+                        in_string = None;
+                    }
+                    None => break,
+                },
+                None => {
+                    let next = ["\"\"\"", "'''"]
+                        .into_iter()
+                        .filter_map(|q| rest.find(q).map(|at| (at, q)))
+                        .min();
+                    match next {
+                        Some((at, quote)) => {
+                            code.push_str(&rest[..at]);
+                            rest = &rest[at + 3..];
+                            in_string = Some(quote);
+                        }
+                        None => {
+                            code.push_str(rest);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let code = code.split('#').next().unwrap_or_default().trim();
+        let first = |path: &str| path.split('.').next().unwrap_or_default().to_string();
+        if let Some(list) = code.strip_prefix("import ") {
+            for item in list.split(',') {
+                let path = item.split_whitespace().next().unwrap_or_default();
+                names.push(first(path));
+            }
+        } else if let Some(from) = code.strip_prefix("from ") {
+            let path = from.split_whitespace().next().unwrap_or_default();
+            names.push(first(path));
+        }
+    }
+    names
+}
+
+#[test]
+fn no_python_files_of_benches_or_scripts_import_each_other_around_a_circle() {
+    let mut problems = Vec::new();
+    for dir in ["benches", "scripts"] {
+        for circle in circles(&python_imports(dir), |module| format!("{dir}/{module}.py")) {
+            problems.push(circle);
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "Python import circles (move what both use into a module both import):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_python_reader_finds_imports_in_every_form() {
+    let text = "\"\"\"Doc.\nimport not_this\n\"\"\"\nimport a, b as c\nfrom d.e import f\n    import g  # import h\nx = 1  # from i import j\n";
+    assert_eq!(python_imported_names(text), ["a", "b", "d", "g"]);
+}
+
+#[test]
+fn every_source_file_is_in_a_declared_layer() {
+    let layers = declared_layers();
+    let declared: BTreeSet<&String> = layers.iter().flatten().collect();
+    let mut problems = Vec::new();
+    let mut tops = BTreeSet::new();
+    for file in rust_files() {
+        let module = module_path(&file);
+        let Some(top) = module.first() else {
+            continue; // lib.rs and main.rs: the crate roots
+        };
+        tops.insert(top.clone());
+        if !declared.contains(top) {
+            problems.push(format!(
+                "{} (module {}) is in no layer of ARCHITECTURE.md",
+                file.strip_prefix(src()).unwrap_or(&file).display(),
+                name(&module)
+            ));
+        }
+    }
+    for layer in declared {
+        if !tops.contains(layer) {
+            problems.push(format!(
+                "ARCHITECTURE.md declares {layer}, which src/ does not have"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_source_file_is_short_and_says_its_job() {
+    let mut problems = Vec::new();
+    for file in rust_files() {
+        let text = fs::read_to_string(&file).expect("readable source");
+        let shown = file
+            .strip_prefix(src().parent().expect("root"))
+            .unwrap_or(&file);
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            problems.push(format!(
+                "{} has {lines} lines (at most {MAX_LINES})",
+                shown.display()
+            ));
+        }
+        if !text.trim_start().starts_with("//!") {
+            problems.push(format!(
+                "{} does not open with a //! line saying its job",
+                shown.display()
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_reader_finds_imports_in_every_form() {
+    let code = code_of(
+        "use crate::{a, b::{c, d}};\n// crate::not_this\nlet s = \"crate::nor_this\";\nlet q = '\"'; let r = r#\"crate::\"raw\"\"#;\nsuper::e::f();\n",
+    );
+    let paths = referenced_paths(&code);
+    let shown: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
+    assert_eq!(
+        shown,
+        ["crate::a", "crate::b::c", "crate::b::d", "super::e::f"]
+    );
+}

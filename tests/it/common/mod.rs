@@ -1,0 +1,268 @@
+//! Helpers shared by the integration tests: building sites into temporary folders,
+//! reading their output, and copying the bundled site.
+#![allow(dead_code)]
+
+pub mod catalog;
+pub mod measure;
+pub mod server;
+pub mod webdriver;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root, which is also the bundled site.
+pub fn bundled_site() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The built `datapages` binary.
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_datapages"))
+}
+
+/// Runs the binary with arguments and returns its output.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(binary())
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the datapages binary runs")
+}
+
+/// Runs `datapages build --root <root>`, which must succeed; returns what it printed.
+pub fn build_root(root: &Path) -> String {
+    let result = run(&["build", "--root", root.to_str().expect("a UTF-8 path")]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    String::from_utf8_lossy(&result.stdout).into_owned()
+}
+
+/// Builds the bundled site into a fresh temporary folder; returns (guard, output dir).
+pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = dir.path().join("public");
+    let options = datapages::BuildOptions::new(bundled_site()).output(&output);
+    match datapages::build(&options) {
+        Ok(_) => {}
+        Err(error) => panic!("the bundled site must build:\n{error}"),
+    }
+    (dir, output)
+}
+
+/// Checks the site in `root` without the scan cache; returns every problem, errors and
+/// warnings alike.
+pub fn check_all(root: &Path) -> datapages::Diagnostics {
+    match datapages::check(&datapages::BuildOptions::new(root).scan_cache(false)) {
+        Ok(report) => report.warnings,
+        Err(datapages::Error::Problems(diagnostics)) => diagnostics,
+        Err(error) => panic!("check failed outside the site's files: {error}"),
+    }
+}
+
+/// Copies the bundled site's sources (not its output) into `to`.
+pub fn copy_bundled_site(to: &Path) {
+    let from = bundled_site();
+    for part in ["content", "data", "templates", "static"] {
+        copy_tree(&from.join(part), &to.join(part));
+    }
+    std::fs::copy(from.join("site.toml"), to.join("site.toml")).expect("copy site.toml");
+}
+
+/// Copies a folder recursively.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("walk");
+        let target = to.join(entry.path().strip_prefix(from).expect("inside"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every file under `dir` with its bytes, sorted by path: compare two trees exactly.
+pub fn tree_contents(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.expect("walk"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let bytes = std::fs::read(e.path()).expect("read");
+            (
+                e.path().strip_prefix(dir).expect("inside").to_path_buf(),
+                bytes,
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Asserts that the folders `got` and `want` hold the same files with the same bytes.
+pub fn assert_same_trees(got: &Path, want: &Path, step: &str) {
+    let (got, want) = (tree_contents(got), tree_contents(want));
+    let names = |t: &[(PathBuf, Vec<u8>)]| t.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&got), names(&want), "{step}: the same files");
+    for ((path, a), (_, b)) in got.iter().zip(&want) {
+        assert!(a == b, "{step}: {} differs", path.display());
+    }
+}
+
+/// Parses an HTML file.
+pub fn html(path: &Path) -> scraper::Html {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    scraper::Html::parse_document(&text)
+}
+
+/// The trimmed text of every element matching `selector`.
+pub fn texts(document: &scraper::Html, selector: &str) -> Vec<String> {
+    let selector = scraper::Selector::parse(selector).expect("selector");
+    document
+        .select(&selector)
+        .map(|e| {
+            e.text()
+                .collect::<String>()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Writes a small site with one dataset into `root`; the caller picks front matter and CSV.
+pub fn write_small_site(root: &Path, front_matter: &str, body: &str, csv: &[u8]) {
+    std::fs::create_dir_all(root.join("content/datasets")).expect("mkdir");
+    std::fs::create_dir_all(root.join("data/datasets")).expect("mkdir");
+    std::fs::write(
+        root.join("site.toml"),
+        "title = \"Test site\"\nbase_url = \"https://example.org/sub/\"\n[author]\nname = \"Tester\"\n[license]\nname = \"CC0 1.0\"\n",
+    )
+    .expect("write site.toml");
+    std::fs::write(
+        root.join("content/datasets/sample.md"),
+        format!("+++\n{front_matter}+++\n{body}"),
+    )
+    .expect("write md");
+    std::fs::write(root.join("data/datasets/sample.csv"), csv).expect("write csv");
+}
+
+/// Front matter for a two-column dataset: `label` (string) and `value` (integer).
+pub const SMALL_FRONT: &str = r#"title = "Sample"
+kicker = "a test"
+headline = "A sample dataset"
+tags = ["Test tag"]
+[[sources]]
+id = "src"
+title = "A source"
+[[columns]]
+name = "label"
+title = "Label"
+type = "string"
+description = "A label."
+[[columns]]
+name = "value"
+title = "Value (units)"
+type = "integer"
+description = "A value."
+"#;
+
+/// A body with a lede, Method and Limits, citing the source.
+pub const SMALL_BODY: &str =
+    "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+
+/// Whether an outside tool a test needs (a browser, Java, an npm package) is installed.
+/// When it is not, the test prints "skipped: <tool> not found" and should return; under
+/// `CI=true` a missing tool fails the test instead, so CI never passes by skipping.
+pub fn tool_present(tool: &str, present: bool) -> bool {
+    if present {
+        return true;
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{tool} not found, and CI=true requires it: ./scripts/test installs it");
+    }
+    println!("skipped: {tool} not found");
+    eprintln!("skipped: {tool} not found");
+    false
+}
+
+/// The npm packages of `tests/browser/` (installed by `npm ci --prefix tests/browser`).
+pub fn browser_package(relative: &str) -> PathBuf {
+    bundled_site()
+        .join("tests/browser/node_modules")
+        .join(relative)
+}
+
+/// Fails with every problem a corpus run collected, or passes when there are none.
+pub fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} problems:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Checks every local `href` and `src` of every HTML page under `output` (404.html aside,
+/// which links by absolute base_url): relative (so the site works under any sub-path), and
+/// naming a file in the output, or an element of the page for `#fragment` links. Returns
+/// how many links were checked, so callers can insist that some were.
+pub fn assert_local_links_resolve(output: &Path) -> usize {
+    let selector = scraper::Selector::parse("[href], [src]").expect("selector");
+    let id_selector = scraper::Selector::parse("[id]").expect("selector");
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(output) {
+        let entry = entry.expect("walk");
+        if entry.path().extension().and_then(|e| e.to_str()) != Some("html")
+            || entry.file_name() == "404.html"
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).expect("read page");
+        let page = scraper::Html::parse_document(&text);
+        let ids: std::collections::HashSet<&str> = page
+            .select(&id_selector)
+            .filter_map(|e| e.value().id())
+            .collect();
+        for element in page.select(&selector) {
+            let value = element.attr("href").or(element.attr("src")).unwrap_or("");
+            if ["http:", "https:", "mailto:", "data:"]
+                .iter()
+                .any(|p| value.starts_with(p))
+            {
+                continue;
+            }
+            assert!(
+                !value.starts_with('/'),
+                "{}: root-absolute link {value} breaks under a sub-path",
+                entry.path().display()
+            );
+            let (path, fragment) = value.split_once('#').unwrap_or((value, ""));
+            let path = path.split('?').next().unwrap_or(path);
+            if path.is_empty() {
+                assert!(
+                    ids.contains(fragment),
+                    "{}: no element #{fragment}",
+                    entry.path().display()
+                );
+            } else {
+                let mut resolved = entry.path().parent().expect("page folder").join(path);
+                if path.ends_with('/') {
+                    resolved = resolved.join("index.html");
+                }
+                assert!(
+                    resolved.is_file(),
+                    "{}: {value} does not resolve",
+                    entry.path().display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    checked
+}

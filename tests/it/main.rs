@@ -1,0 +1,46 @@
+//! The integration tests, as one test binary (mdBook's layout): every former
+//! `tests/NAME.rs` is the module `NAME`, so the library and the test dependencies are
+//! linked once instead of once per file. Run one file's tests with
+//! `cargo test --test it NAME::`; the full tier (tests marked `#[ignore = "full tier: …"]`)
+//! with `-- --include-ignored`. tests/README.md is the catalogue.
+//!
+//! Everything here shares one process: a test that measures a child's peak memory does it
+//! per child (`common::measure::run_measured`, or wait4 of its own child), never through
+//! getrusage(RUSAGE_CHILDREN), which counts every test's children; no test sets a
+//! process-wide environment variable or working directory.
+
+mod common;
+
+mod architecture;
+mod browser;
+mod build_bundled;
+mod catalog_memory;
+mod catalog_scale;
+mod catalog_serve;
+mod chart_overlap;
+mod citation_files;
+mod determinism;
+mod dialects;
+mod figures;
+mod harvest;
+mod hostile_bytes;
+mod hostile_paths;
+mod incremental;
+mod invalid_corpus;
+mod large;
+mod metadata_bytes;
+mod output_safety;
+mod profiles;
+mod publishing;
+mod rebuild_reuse;
+mod reference_000;
+mod row_pages;
+mod row_search_browser;
+mod scaffold;
+mod scaling;
+mod scan_cache;
+mod serve;
+mod serve_browser;
+mod serve_edits;
+mod serve_limits;
+mod standards;

@@ -1,0 +1,66 @@
+//! Column profiles: the figures of every bundled column (in each Data Package's
+//! `datapages:profile` and on the page) equal what Python's `csv` and `statistics` compute
+//! from the same CSV files, independently of datapages (tests/profiles/expected.py).
+
+use crate::common;
+
+use std::process::Command;
+
+use common::{build_bundled, bundled_site, html, texts, tool_present};
+
+#[test]
+fn every_bundled_column_profile_matches_an_independent_count() {
+    let (_guard, output) = build_bundled();
+    let mut packages = Vec::new();
+    for entry in std::fs::read_dir(output.join("data/datasets")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.ends_with(".json") && !name.contains(".croissant") && !name.contains("-metadata") {
+            packages.push(path);
+        }
+    }
+    packages.sort();
+    assert!(packages.len() >= 4, "{packages:?}");
+    let python = Command::new("python3")
+        .arg(bundled_site().join("tests/profiles/expected.py"))
+        .args(&packages)
+        .output();
+    let Ok(python) = python else {
+        if tool_present("python3", false) {
+            unreachable!()
+        }
+        return;
+    };
+    assert!(
+        python.status.success(),
+        "profiles differ from Python's:\n{}{}",
+        String::from_utf8_lossy(&python.stdout),
+        String::from_utf8_lossy(&python.stderr)
+    );
+}
+
+#[test]
+fn the_columns_section_shows_each_column_with_its_profile() {
+    let (_guard, output) = build_bundled();
+    let page = html(&output.join("datasets/sata-sas-nvme-measured-throughput/index.html"));
+    let items = texts(&page, ".column-list > li");
+    assert_eq!(items.len(), 17);
+    let profiles = texts(&page, ".column-list > li .profile");
+    assert_eq!(profiles.len(), 17);
+    assert!(
+        profiles.iter().all(|p| p.contains(" with a value")),
+        "{profiles:?}"
+    );
+    let titles = texts(&page, ".column-list .column-title");
+    assert!(
+        titles.iter().any(|t| t == "Cluster throughput (MB/s)"),
+        "{titles:?}"
+    );
+    // Every histogram is an image with a title, and each bar says its range and count.
+    let svgs = texts(&page, ".column-list svg.histogram[role=img] > title");
+    assert!(!svgs.is_empty());
+    assert!(
+        svgs.iter().all(|t| t.starts_with("Histogram of ")),
+        "{svgs:?}"
+    );
+}
