@@ -230,8 +230,11 @@ fn check_row_page_count(
         locator
             .error(
                 format!(
-                    "row pages of {} rows each would write {files} pages for the {rows} rows, more than the {max_row_pages} a dataset may have",
-                    paging.per_page
+                    "row pages of {} each would write {files} pages for the {rows} rows, more than the {max_row_pages} a dataset may have",
+                    match paging.per_page {
+                        1 => "1 row".to_string(),
+                        n => format!("{n} rows"),
+                    }
                 ),
                 at,
             )
