@@ -861,3 +861,93 @@ fn base64_round_trips_known_text() {
     assert_eq!(webdriver::base64_decode("aGVsbG8gd29ybGQ="), b"hello world");
     assert_eq!(webdriver::base64_decode("AAEC/w=="), [0, 1, 2, 255]);
 }
+
+/// A wide table keyed by long names (World Bank's shape: "Country name" and 30 years): on
+/// a 390 px phone the sticky key column keeps to about a third of the box, its names wrap
+/// at spaces, and each key cell's row rule stays level with the rest of its row while
+/// the table scrolls sideways (a collapsed border belongs to the table, not the cell).
+#[test]
+#[ignore = "full tier: headless Chromium over WebDriver"]
+fn a_wide_table_keyed_by_long_names_leaves_room_on_a_phone() {
+    if !webdriver::browser_present() {
+        return;
+    }
+    let _turn = browser_turn();
+    let dir = tempfile::tempdir().unwrap();
+    let years: Vec<String> = (1990..2020).map(|y| format!("y{y}")).collect();
+    let mut front = String::from(
+        "title = \"Wide sample\"\nkicker = \"a test\"\nheadline = \"Thirty years per country\"\ntags = [\"Test tag\"]\nprimary_key = [\"country\"]\n[[sources]]\nid = \"src\"\ntitle = \"A source\"\n[[columns]]\nname = \"country\"\ntitle = \"Country name\"\ntype = \"string\"\ndescription = \"The country.\"\n",
+    );
+    for year in &years {
+        front.push_str(&format!(
+            "[[columns]]\nname = \"{year}\"\ntitle = \"{}\"\ntype = \"number\"\ndescription = \"The value that year.\"\n",
+            &year[1..]
+        ));
+    }
+    let mut csv = format!("country,{}\n", years.join(","));
+    let names = [
+        "Congo, Democratic Republic of the",
+        "Niger",
+        "Saint Vincent and the Grenadines",
+        "Micronesia, Federated States of",
+    ];
+    for name in names {
+        let cells: Vec<String> = (0..years.len()).map(|i| format!("{}.5", i * 7)).collect();
+        csv.push_str(&format!("\"{name}\",{}\n", cells.join(",")));
+    }
+    common::write_small_site(dir.path(), &front, common::SMALL_BODY, csv.as_bytes());
+    let output = dir.path().join("public");
+    common::build_root(dir.path());
+    let driver = Driver::start();
+    let session = driver.session(&[]);
+    session.set_viewport(390, 844);
+    session.open(&output.join("datasets/sample/index.html"));
+    wait_for(
+        &session,
+        "return !document.querySelector('.table-tools').hidden;",
+        "the table script",
+    );
+    let seen = session.execute(
+        "var s = document.querySelector('.table-scroll'); s.scrollLeft = s.scrollWidth;\
+         var rows = Array.from(document.querySelectorAll('#table tbody tr'));\
+         var b = s.getBoundingClientRect();\
+         var level = rows.every(function (tr) {\
+           var k = tr.cells[0].getBoundingClientRect(), v = tr.cells[tr.cells.length - 1].getBoundingClientRect();\
+           return Math.abs(k.bottom - v.bottom) < 1 && getComputedStyle(tr.cells[0]).borderBottomStyle !== 'none';\
+         });\
+         var k = rows[0].cells[0].getBoundingClientRect();\
+         return [k.width, b.width, level, getComputedStyle(document.querySelector('#table')).borderCollapse,\
+                 document.documentElement.scrollWidth <= document.documentElement.clientWidth];",
+        vec![],
+    );
+    let (key, width) = (
+        seen[0].as_f64().unwrap_or(999.0),
+        seen[1].as_f64().unwrap_or(0.0),
+    );
+    assert!(
+        key <= width * 0.4,
+        "the key column takes {key} of {width} px at 390 px: {seen}"
+    );
+    assert_eq!(
+        seen[2],
+        json!(true),
+        "row rules level in the key column: {seen}"
+    );
+    assert_eq!(seen[3], json!("separate"), "{seen}");
+    assert_eq!(
+        seen[4],
+        json!(true),
+        "the page never scrolls sideways: {seen}"
+    );
+    let shots = webdriver::screenshot_dir();
+    std::fs::write(shots.join("wide-table-390.png"), session.full_page_png()).expect("write");
+    session.emulate("dark", "");
+    std::fs::write(
+        shots.join("wide-table-390-dark.png"),
+        session.full_page_png(),
+    )
+    .expect("write");
+    session.emulate("light", "");
+    session.set_viewport(1280, 900);
+    std::fs::write(shots.join("wide-table-1280.png"), session.full_page_png()).expect("write");
+}
