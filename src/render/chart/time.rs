@@ -3,6 +3,7 @@
 //! each labelled as compactly as its step allows (`1960`, `1960-04`, `1960-04-11`).
 
 use super::scale::day_number;
+use crate::content::iso8601::civil_from_days;
 
 /// One step of a time axis, from the coarsest down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,22 +117,6 @@ fn ticks_of(step: Step, lo: i64, hi: i64, limit: usize) -> Vec<(f64, String)> {
 /// The first Monday on or after day `day` (day 4, 1970-01-05, was a Monday).
 fn first_monday_from(day: i64) -> i64 {
     day + (4 - day).rem_euclid(7)
-}
-
-/// The (year, month, day) of a day number since 1970-01-01 (Howard Hinnant's
-/// civil_from_days, the inverse of [`day_number`]).
-pub(super) fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
