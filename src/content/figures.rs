@@ -170,7 +170,7 @@ fn parse_inner(inner: &str) -> Option<Result<Reference, String>> {
 fn build(
     function: Function,
     bound: Option<String>,
-    pairs: Vec<(String, Value)>,
+    pairs: Vec<(Key, Value)>,
 ) -> Result<Reference, String> {
     let mut reference = Reference {
         range: 0..0,
@@ -185,6 +185,22 @@ fn build(
         b: Vec::new(),
     };
     for (key, value) in pairs {
+        let key = match key {
+            Key::Column { row, name } => {
+                let Value::Text(v) = value else {
+                    return Err(format!(
+                        "column {name:?} takes a quoted value: {name:?}=\"...\""
+                    ));
+                };
+                match row {
+                    None => reference.filters.push((name, v)),
+                    Some('a') => reference.a.push((name, v)),
+                    Some(_) => reference.b.push((name, v)),
+                }
+                continue;
+            }
+            Key::Bare(key) => key,
+        };
         match (key.as_str(), value) {
             ("digits", Value::Integer(n)) => reference.digits = Some(n),
             ("digits", Value::Text(_)) => return Err("`digits` takes a number: digits=2".into()),
@@ -244,7 +260,63 @@ enum Value {
     Integer(u32),
 }
 
-fn parse_args(args: &str) -> Result<Vec<(String, Value)>, String> {
+/// An argument's name: a bare word (`col`, `digits`, `interface`, `a.interface`), or a
+/// column name in quotes (`"Country Name"`, `a."Country Name"`), which is always a
+/// condition, whatever the name (a column called `col` too).
+enum Key {
+    Bare(String),
+    Column { row: Option<char>, name: String },
+}
+
+/// How a condition on column `name` is written in a figure: bare when it is a plain word
+/// that names no argument, else in quotes (`"Country Name"`), so a suggestion can be pasted.
+pub fn condition_key(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_-".contains(c))
+        && !matches!(name, "col" | "dataset" | "digits" | "format");
+    if plain {
+        name.to_string()
+    } else {
+        quote(name)
+    }
+}
+
+/// `text` in double quotes, `"` and `\` escaped as figure arguments read them.
+fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        if matches!(c, '"' | '\\') {
+            quoted.push('\\');
+        }
+        quoted.push(c);
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// The text of a quoted string whose opening `"` has been read, up to its closing `"`.
+fn read_quoted(
+    chars: &mut std::iter::Peekable<std::str::CharIndices>,
+    what: &str,
+) -> Result<String, String> {
+    let mut text = String::new();
+    loop {
+        match chars.next() {
+            None => return Err(format!("{what} is not closed by `\"`")),
+            Some((_, '"')) => return Ok(text),
+            Some((_, '\\')) => match chars.next() {
+                Some((_, c)) => text.push(c),
+                None => return Err(format!("{what} ends in `\\`")),
+            },
+            Some((_, c)) => text.push(c),
+        }
+    }
+}
+
+fn parse_args(args: &str) -> Result<Vec<(Key, Value)>, String> {
     let mut pairs = Vec::new();
     let mut chars = args.char_indices().peekable();
     loop {
@@ -256,39 +328,46 @@ fn parse_args(args: &str) -> Result<Vec<(String, Value)>, String> {
         while let Some((i, c)) = chars.next_if(|(_, c)| c.is_alphanumeric() || "_.-".contains(*c)) {
             key_end = i + c.len_utf8();
         }
-        let key = args[start..key_end].to_string();
+        let word = &args[start..key_end];
+        let key = if chars.next_if(|(_, c)| *c == '"').is_some() {
+            let row = match word {
+                "" => None,
+                "a." => Some('a'),
+                "b." => Some('b'),
+                _ => return Err(format!(
+                    "expected `\"column name\"=\"value\"` (or `a.`/`b.` before the quote) at `{}`",
+                    args[start..].trim()
+                )),
+            };
+            let name = read_quoted(&mut chars, "a quoted column name")?;
+            Key::Column { row, name }
+        } else {
+            Key::Bare(word.to_string())
+        };
+        let shown = match &key {
+            Key::Bare(word) => word.clone(),
+            Key::Column { name, .. } => quote(name),
+        };
         while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
-        if key.is_empty() || chars.next().map(|(_, c)| c) != Some('=') {
+        if shown.is_empty() || chars.next().map(|(_, c)| c) != Some('=') {
             return Err(format!(
-                "expected `name=\"value\"` at `{}`",
+                "expected `name=\"value\"` at `{}`; a column name with spaces or punctuation goes in quotes: `\"Country Name\"=\"Niger\"`",
                 args[start..].trim()
             ));
         }
         while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
         let value = if chars.next_if(|(_, c)| *c == '"').is_some() {
-            let mut text = String::new();
-            loop {
-                match chars.next() {
-                    None => return Err(format!("the value of `{key}` is not closed by `\"`")),
-                    Some((_, '"')) => break,
-                    Some((_, '\\')) => match chars.next() {
-                        Some((_, c)) => text.push(c),
-                        None => return Err(format!("the value of `{key}` ends in `\\`")),
-                    },
-                    Some((_, c)) => text.push(c),
-                }
-            }
-            Value::Text(text)
+            Value::Text(read_quoted(&mut chars, &format!("the value of `{shown}`"))?)
         } else {
             let mut digits = String::new();
             while let Some((_, c)) = chars.next_if(|(_, c)| c.is_ascii_digit()) {
                 digits.push(c);
             }
             match digits.parse::<u32>() {
-                Ok(n) if n <= 12 || key != "digits" => Value::Integer(n),
+                Ok(n) if n <= 12 || shown != "digits" => Value::Integer(n),
                 _ => {
                     return Err(format!(
-                        "`{key}` takes a quoted value, or for digits a number from 0 to 12"
+                        "`{shown}` takes a quoted value, or for digits a number from 0 to 12"
                     ))
                 }
             }
@@ -331,6 +410,49 @@ mod tests {
         let (found, errors) = find(r#"{{ cell(col="x", i="N", digits=2) }}"#);
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(found[0].digits, Some(2));
+    }
+
+    #[test]
+    fn a_column_name_in_quotes_is_a_condition_whatever_it_holds() {
+        let text = r#"{{ cell("Country Name"="Niger", "GDP (US$)" = "x", col="Life \"exp\"") }} {{ ratio(col="v", a."Año fiscal"="2020", b."col"="1") }}"#;
+        let (found, errors) = find(text);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            found[0].filters,
+            vec![
+                ("Country Name".into(), "Niger".into()),
+                ("GDP (US$)".into(), "x".into())
+            ]
+        );
+        assert_eq!(found[0].column.as_deref(), Some("Life \"exp\""));
+        assert_eq!(found[1].a, vec![("Año fiscal".into(), "2020".into())]);
+        assert_eq!(found[1].b, vec![("col".into(), "1".into())]);
+        for bad in [
+            r#"x {{ cell(col="a", c."Name"="b") }}"#,
+            r#"x {{ cell(col="a", "Name=b") }}"#,
+            r#"x {{ cell(col="a", "Name"=2) }}"#,
+            r#"x {{ cell(col="a", Country Name="b") }}"#,
+        ] {
+            let (found, errors) = find(bad);
+            assert!(found.is_empty(), "{bad}");
+            assert_eq!(errors.len(), 1, "{bad}");
+        }
+        let (_, errors) = find(r#"{{ cell(col="a", Country Name="b") }}"#);
+        assert!(errors[0].message.contains(r#"`"Country Name"="Niger"`"#));
+    }
+
+    #[test]
+    fn a_condition_key_is_written_so_that_it_parses_back() {
+        assert_eq!(condition_key("interface"), "interface");
+        assert_eq!(condition_key("Country Name"), r#""Country Name""#);
+        assert_eq!(condition_key("col"), r#""col""#);
+        assert_eq!(condition_key(r#"a "b" \c"#), r#""a \"b\" \\c""#);
+        for name in ["Country Name", "col", "x.y", r#"q"\"#, "Año"] {
+            let text = format!("{{{{ cell(col=\"v\", {}=\"1\") }}}}", condition_key(name));
+            let (found, errors) = find(&text);
+            assert!(errors.is_empty(), "{text}: {errors:?}");
+            assert_eq!(found[0].filters, vec![(name.to_string(), "1".to_string())]);
+        }
     }
 
     #[test]

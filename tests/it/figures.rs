@@ -610,3 +610,37 @@ fn digits_on_a_text_cell_or_an_unknown_argument_is_an_error_at_its_place() {
         assert!(error.column.is_some(), "{figure}: {error:?}");
     }
 }
+
+#[test]
+fn a_column_named_with_spaces_is_selected_in_quotes_and_suggested_writable() {
+    let csv = b"Country Name,GDP (US$)\nNiger,13.97\nNigeria,477.4\n";
+    let front = common::SMALL_FRONT
+        .replace("name = \"label\"", "name = \"Country Name\"")
+        .replace("name = \"value\"", "name = \"GDP (US$)\"")
+        .replace("type = \"integer\"", "type = \"number\"");
+    let dir = tempfile::tempdir().unwrap();
+    let body = "\nNiger's GDP was {{ cell(\"Country Name\"=\"Niger\", col=\"GDP (US$)\") }} \
+        ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, csv);
+    let (_, lede) = built_lede(dir.path());
+    assert!(lede.contains("Niger's GDP was 13.97"), "{lede}");
+
+    // The near miss is suggested as it must be written: in quotes.
+    let dir = tempfile::tempdir().unwrap();
+    let body = "\nNiger's GDP was {{ cell(Country_Name=\"Niger\", col=\"GDP (US$)\") }} \
+        ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, csv);
+    let problems = common::check_all(dir.path());
+    let error = problems
+        .items()
+        .iter()
+        .find(|d| d.severity == datapages::Severity::Error)
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    assert!(error.message.contains("`Country_Name`"), "{error:?}");
+    assert_eq!(
+        error.hint.as_deref(),
+        Some("did you mean `\"Country Name\"`?"),
+        "{error:?}"
+    );
+    assert_eq!(error.line, Some(21), "{error:?}");
+}

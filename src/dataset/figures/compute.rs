@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::scan::{Selector, Tally};
 use super::{describe, locate, Found, Quoted, Table};
-use crate::content::figures::Function;
+use crate::content::figures::{condition_key, Function};
 use crate::dataset::schema::ColumnType;
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
@@ -32,7 +32,7 @@ fn single<'t>(
             for (c, v) in &selector.conditions {
                 let values = distinct.get(c).cloned().unwrap_or_default();
                 if !values.contains(v) {
-                    let name = &table.columns[*c].name;
+                    let name = condition_key(&table.columns[*c].name);
                     let suggestion = did_you_mean(v, values.iter().map(String::as_str))
                         .map(|s| format!("did you mean `{s}`? "))
                         .unwrap_or_default();

@@ -482,12 +482,16 @@ fn plan(
 ) -> Option<Vec<Selector>> {
     let r = &f.reference;
     let mut ok = true;
-    let mut column_of = |name: &str| {
+    // A condition's column is written as a key (`"Country Name"=`), `col`'s as a value.
+    let mut column_of = |name: &str, condition: bool| {
         let found = index(name);
         if found.is_none() {
             ok = false;
             let hint = did_you_mean(name, names.iter().copied())
-                .map(|n| format!("did you mean `{n}`?"))
+                .map(|n| match condition {
+                    true => format!("did you mean `{}`?", figures::condition_key(n)),
+                    false => format!("did you mean `{n}`?"),
+                })
                 .unwrap_or_else(|| format!("the columns are: {}", names.join(", ")));
             problems.push(
                 locate(
@@ -504,18 +508,18 @@ fn plan(
         }
         found
     };
-    let column = r.column.as_deref().and_then(&mut column_of);
+    let column = r.column.as_deref().and_then(|name| column_of(name, false));
     let shared: Vec<(usize, String)> = r
         .filters
         .iter()
-        .filter_map(|(c, v)| Some((column_of(c)?, v.clone())))
+        .filter_map(|(c, v)| Some((column_of(c, true)?, v.clone())))
         .collect();
     let mut with = |extra: &[(String, String)]| {
         let mut conditions = shared.clone();
         conditions.extend(
             extra
                 .iter()
-                .filter_map(|(c, v)| Some((column_of(c)?, v.clone()))),
+                .filter_map(|(c, v)| Some((column_of(c, true)?, v.clone()))),
         );
         Selector { conditions, column }
     };
@@ -531,7 +535,10 @@ fn describe(selector: &Selector, table: &Table) -> String {
     selector
         .conditions
         .iter()
-        .map(|(c, v)| format!("{}=\"{v}\"", table.columns[*c].name))
+        .map(|(c, v)| {
+            let key = figures::condition_key(&table.columns[*c].name);
+            format!("{key}=\"{v}\"")
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
