@@ -334,10 +334,12 @@ fn parse_args(args: &str) -> Result<Vec<(Key, Value)>, String> {
                 "" => None,
                 "a." => Some('a'),
                 "b." => Some('b'),
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "expected `\"column name\"=\"value\"` (or `a.`/`b.` before the quote) at `{}`",
                     args[start..].trim()
-                )),
+                ))
+                }
             };
             let name = read_quoted(&mut chars, "a quoted column name")?;
             Key::Column { row, name }

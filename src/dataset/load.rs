@@ -478,10 +478,13 @@ fn scan_csv(
     match confine::resolve_file_under(root_canonical, &csv_display, layout::DATA) {
         Ok(csv_path) => {
             let scan = || scan::scan_with_charts(&csv_path, &csv_display, inputs);
-            let (summary, problems) = match cache {
+            let (summary, mut problems) = match cache {
                 Some(cache) => cache.scan(&csv_path, inputs, scan),
                 None => scan(),
             };
+            if let Some(summary) = &summary {
+                problems.extend(wrong_declarations(summary, front, locator));
+            }
             CsvScan {
                 csv_path,
                 csv_display,
@@ -499,6 +502,25 @@ fn scan_csv(
             }
         }
     }
+}
+
+/// One error at the `type` of each column whose cells mostly fail it (the scan left
+/// out those cells' own errors).
+fn wrong_declarations<'a>(
+    summary: &'a CsvSummary,
+    front: &'a DatasetFrontMatter,
+    locator: &'a Locator,
+) -> impl Iterator<Item = Diagnostic> + 'a {
+    summary.wrong_types.iter().filter_map(move |wrong| {
+        let name = summary.header.get(wrong.column)?;
+        let n = front.columns.iter().position(|c| &c.name == name)?;
+        let declared = front.columns[n].column_type;
+        let (message, hint) = wrong.describe(name, declared);
+        let at = locator
+            .value(&format!("columns[{n}].type"))
+            .or_else(|| locator.value(&format!("columns[{n}].name")));
+        Some(locator.error(message, at).with_hint(hint))
+    })
 }
 
 /// The checks that need the scan: charts with nothing to draw, sources never cited.

@@ -220,6 +220,13 @@ impl BooleanSpelling {
     }
 }
 
+/// `1234` -> `1,234`: a count as the page prints it.
+pub fn thousands(n: u64) -> String {
+    let mut out = String::new();
+    group_thousands(&n.to_string(), &mut out);
+    out
+}
+
 /// Appends a cell as readers see it: integers with thousands separators, decimals kept
 /// at the precision the CSV prints (`1.969` stays `1.969`, `16.0` stays `16.0`) up to 15
 /// significant digits (`7.0520000000000005` is `7.052`), everything else as is.

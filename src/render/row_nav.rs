@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::dataset::paging::RowPaging;
+use crate::dataset::schema::thousands;
 use crate::dataset::Dataset;
 use crate::layout::urls;
 
@@ -46,16 +47,6 @@ pub fn row_page_url(slug: &str, n: u64) -> String {
 pub fn row_range(paging: &RowPaging, page: u64) -> String {
     let (first, last) = paging.rows_of(page);
     format!("Rows {}–{}", thousands(first), thousands(last))
-}
-
-fn thousands(n: u64) -> String {
-    let mut out = String::new();
-    crate::dataset::schema::format_cell(
-        crate::dataset::schema::ColumnType::Integer,
-        &n.to_string(),
-        &mut out,
-    );
-    out
 }
 
 impl RowNavView {

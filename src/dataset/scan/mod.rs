@@ -9,6 +9,7 @@
 
 mod cells;
 mod chart;
+mod declared;
 mod digest;
 mod exact_sum;
 mod header;
@@ -34,6 +35,7 @@ use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
 pub use chart::{ChartColumns, ChartPoint, ChartPoints};
+pub use declared::WrongType;
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
 pub use profile::{ColumnProfile, Histogram, DISTINCT_CAP};
@@ -110,6 +112,10 @@ pub struct CsvSummary {
     pub charts: ThinVec<ChartPoints>,
     /// Per documented column, its profile (empty when the header does not match).
     pub profiles: ThinVec<ColumnProfile>,
+    /// Columns whose declared type most filled cells fail: reported once, at the
+    /// declaration, instead of at each cell.
+    #[serde(default)]
+    pub wrong_types: Vec<WrongType>,
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
@@ -226,7 +232,7 @@ fn scan_file(
     // A split only pays when the header was read within the first half.
     let split = split.filter(|s| reader.position().byte() < s.at);
     let ReadRecords {
-        records,
+        mut records,
         hashed_separately,
     } = split::read_records(
         path,
@@ -248,6 +254,7 @@ fn scan_file(
         diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
         return (None, diagnostics);
     };
+    let wrong_types = declared::take_wrong_types(&mut records);
     let summary = CsvSummary {
         header: header.into(),
         rows: records.rows,
@@ -268,6 +275,7 @@ fn scan_file(
                 profile
             })
             .collect(),
+        wrong_types,
     };
     diagnostics.extend(records.diagnostics);
     if summary.rows == 0 {

@@ -76,6 +76,7 @@ pub(super) enum Scope {
 
 /// A cell problem found during the scan, located once the scan is over.
 pub(super) struct PendingProblem {
+    pub(super) kind: ProblemKind,
     pub(super) severity: Severity,
     pub(super) line: u64,
     pub(super) record_byte: u64,
@@ -96,6 +97,16 @@ impl ProblemCounter {
         let count = self.counts.entry((scope, kind)).or_insert(0);
         *count += 1;
         *count <= ERRORS_SHOWN_PER_COLUMN
+    }
+
+    /// How many problems of `kind` were counted in `scope`.
+    pub(super) fn count(&self, scope: Scope, kind: ProblemKind) -> usize {
+        self.counts.get(&(scope, kind)).copied().unwrap_or(0)
+    }
+
+    /// Forgets the problems of `kind` in `scope` (reported another way).
+    pub(super) fn forget(&mut self, scope: Scope, kind: ProblemKind) {
+        self.counts.remove(&(scope, kind));
     }
 
     /// Whether any problem was counted.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::cells::check_cell;
 use super::chart::ChartPoints;
+use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
@@ -50,6 +51,8 @@ pub(super) struct Records {
     pub(super) charts: Vec<ChartPoints>,
     /// Per column, what the Columns section shows (empty until the header matches).
     pub(super) profiles: Vec<ColumnProfile>,
+    /// Per column, what its cells that fail the declared type have in common.
+    pub(super) type_failures: Vec<TypeFailures>,
     /// The line the last record started on, and whether it was of the wrong width: a
     /// record starting on that same line is the rest of a row a bare carriage return cut.
     last_line: u64,
@@ -124,6 +127,7 @@ impl Records {
             } else {
                 Vec::new()
             },
+            type_failures: vec![TypeFailures::default(); ctx.inputs.columns.len()],
             last_line: 0,
             last_ragged: false,
         }
@@ -147,6 +151,7 @@ impl Records {
         if self.counter.record(scope, kind) {
             let (message, hint) = describe();
             self.pending.push(PendingProblem {
+                kind,
                 severity: kind.severity(),
                 line,
                 record_byte: byte,
@@ -270,6 +275,9 @@ impl Records {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
             }
             if let Some(problem) = problem {
+                if problem.kind == ProblemKind::Type {
+                    self.type_failures[index].add(value);
+                }
                 let scope = Scope::Column(index);
                 self.keep_problem(scope, problem.kind, (line, byte), || {
                     (problem.message, problem.hint)

@@ -8,7 +8,7 @@ mod split;
 use super::chart::CHART_POINTS_CAP;
 use super::problems::ERRORS_SHOWN_PER_COLUMN;
 use super::*;
-use crate::dataset::schema::ColumnSpec;
+use crate::dataset::schema::{ColumnSpec, ColumnType};
 
 pub(super) fn column(name: &str, t: &str, extra: &str) -> ColumnSpec {
     toml::from_str(&format!(
@@ -260,15 +260,39 @@ fn problems_are_capped_per_column() {
     let specs = [column("n", "integer", "")];
     let mut csv = b"n\n".to_vec();
     for _ in 0..20 {
-        csv.extend_from_slice(b"x\n");
+        csv.extend_from_slice(b"x\n1\n1\n");
     }
-    let (_, problems) = run(&csv, &specs);
+    let (summary, problems) = run(&csv, &specs);
+    assert!(summary.unwrap().wrong_types.is_empty());
     assert_eq!(problems.len(), ERRORS_SHOWN_PER_COLUMN + 1);
     assert!(problems
         .last()
         .unwrap()
         .message
         .contains("15 more type problems in column `n`"));
+}
+
+#[test]
+fn a_column_whose_cells_mostly_fail_its_type_is_one_wrong_declaration() {
+    let specs = [column("n", "integer", ""), column("s", "integer", "")];
+    let mut csv = b"n,s\n".to_vec();
+    for i in 0..1704 {
+        csv.extend_from_slice(format!("{i}.5,{i}\n").as_bytes());
+    }
+    csv.extend_from_slice(b"7,x\n");
+    let (summary, problems) = run(&csv, &specs);
+    let wrong = summary.unwrap().wrong_types;
+    assert_eq!(wrong.len(), 1, "{wrong:?}");
+    assert_eq!(
+        (wrong[0].column, wrong[0].failed, wrong[0].filled),
+        (0, 1704, 1705)
+    );
+    assert_eq!(wrong[0].examples, ["0.5", "1.5", "2.5"]);
+    assert_eq!(wrong[0].looks_like, ColumnType::Number);
+    // Column `s` keeps its one cell error, located; column `n` has none of its own.
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].line, Some(1706));
+    assert!(problems[0].message.contains("`s` is declared integer"));
 }
 
 #[test]

@@ -1,0 +1,199 @@
+//! A wrong declaration, told once: when most filled cells of a column fail its declared
+//! type, the mistake is the `type =` line, not the cells. The scan keeps, per column, the
+//! first few failing cells and the types every failing cell would fit; at the end, such a
+//! column's cell errors give way to one [`WrongType`], which the loader reports at the
+//! column's `type` in the front matter.
+
+use serde::{Deserialize, Serialize};
+
+use super::problems::{ProblemKind, Scope};
+use super::records::Records;
+use crate::dataset::schema::ColumnType;
+
+/// Failing cells quoted in the error.
+const EXAMPLES: usize = 3;
+
+/// The types tried, most specific first: the first that every failing cell fits is what
+/// the values look like.
+const CANDIDATES: [ColumnType; 5] = [
+    ColumnType::Boolean,
+    ColumnType::Integer,
+    ColumnType::Number,
+    ColumnType::Date,
+    ColumnType::Datetime,
+];
+
+/// What one column's failing cells have in common.
+#[derive(Debug, Clone)]
+pub(super) struct TypeFailures {
+    examples: Vec<String>,
+    /// Bit `i`: every failing cell so far is a valid `CANDIDATES[i]`.
+    fits: u8,
+}
+
+impl Default for TypeFailures {
+    fn default() -> TypeFailures {
+        TypeFailures {
+            examples: Vec::new(),
+            fits: (1 << CANDIDATES.len()) - 1,
+        }
+    }
+}
+
+impl TypeFailures {
+    /// Notes one cell that failed the column's type.
+    pub(super) fn add(&mut self, value: &str) {
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(value.to_string());
+        }
+        for (bit, candidate) in CANDIDATES.iter().enumerate() {
+            if self.fits & (1 << bit) != 0 && !candidate.is_valid(value) {
+                self.fits &= !(1 << bit);
+            }
+        }
+    }
+
+    /// The declaration error for a column whose `failed` of `filled` cells fail the type,
+    /// when they are most of them (and more than one: a single odd cell is the cell's error).
+    pub(super) fn into_wrong_type(
+        self,
+        column: usize,
+        failed: usize,
+        filled: u64,
+    ) -> Option<WrongType> {
+        let most = failed >= 2 && (failed as u64) * 2 > filled;
+        most.then(|| WrongType {
+            column,
+            failed: failed as u64,
+            filled,
+            examples: self.examples,
+            looks_like: CANDIDATES
+                .iter()
+                .enumerate()
+                .find(|(bit, _)| self.fits & (1 << bit) != 0)
+                .map_or(ColumnType::String, |(_, t)| *t),
+        })
+    }
+}
+
+/// The columns of `records` whose declared type most filled cells fail; their cell errors
+/// are dropped from `records`, uncounted.
+pub(super) fn take_wrong_types(records: &mut Records) -> Vec<WrongType> {
+    let mut wrong = Vec::new();
+    let failures = std::mem::take(&mut records.type_failures);
+    for (column, failures) in failures.into_iter().enumerate() {
+        let scope = Scope::Column(column);
+        let failed = records.counter.count(scope, ProblemKind::Type);
+        let Some(filled) = records.profiles.get(column).map(|p| p.filled) else {
+            continue;
+        };
+        if let Some(w) = failures.into_wrong_type(column, failed, filled) {
+            records
+                .pending
+                .retain(|p| !(p.kind == ProblemKind::Type && p.field == Some(column)));
+            records.counter.forget(scope, ProblemKind::Type);
+            wrong.push(w);
+        }
+    }
+    wrong
+}
+
+/// A column whose declared type most of its cells fail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WrongType {
+    /// The column's index in the header.
+    pub column: usize,
+    /// Filled cells that fail the type.
+    pub failed: u64,
+    /// Filled cells (not empty, not a declared missing value).
+    pub filled: u64,
+    /// The first failing cells, as written.
+    pub examples: Vec<String>,
+    /// The first of boolean, integer, number, date, datetime that every failing cell is,
+    /// else string.
+    pub looks_like: ColumnType,
+}
+
+impl WrongType {
+    /// The message and hint for column `name` declared `declared`.
+    pub fn describe(&self, name: &str, declared: ColumnType) -> (String, String) {
+        let examples: Vec<String> = self.examples.iter().map(|e| format!("{e:?}")).collect();
+        let cells = if self.failed == self.filled {
+            format!(
+                "all {} filled cells",
+                crate::dataset::schema::thousands(self.filled)
+            )
+        } else {
+            format!(
+                "{} of {} filled cells",
+                crate::dataset::schema::thousands(self.failed),
+                crate::dataset::schema::thousands(self.filled)
+            )
+        };
+        let message = format!(
+            "`{name}` is declared {}, but {cells} are not, such as {}",
+            declared.as_str(),
+            examples.join(", ")
+        );
+        let hint = match self.looks_like {
+            ColumnType::String => format!(
+                "the values are text: declare type = \"string\", or correct the cells to {}",
+                declared.as_str()
+            ),
+            other => format!(
+                "the values look like {0}: declare type = \"{0}\"",
+                other.as_str()
+            ),
+        };
+        (message, hint)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn most_cells_failing_make_one_error_naming_what_they_look_like() {
+        let mut f = TypeFailures::default();
+        for v in ["1.5", "2", "3.25", "4.0"] {
+            f.add(v);
+        }
+        let wrong = f.clone().into_wrong_type(2, 4, 5).expect("4 of 5 fail");
+        assert_eq!(wrong.looks_like, ColumnType::Number);
+        assert_eq!(wrong.examples, ["1.5", "2", "3.25"]);
+        let (message, hint) = wrong.describe("gdp", ColumnType::Integer);
+        assert_eq!(
+            message,
+            "`gdp` is declared integer, but 4 of 5 filled cells are not, such as \"1.5\", \"2\", \"3.25\""
+        );
+        assert_eq!(
+            hint,
+            "the values look like number: declare type = \"number\""
+        );
+        // A minority of failing cells stays the cells' errors.
+        assert!(f.clone().into_wrong_type(2, 4, 8).is_none());
+        let mut one = TypeFailures::default();
+        one.add("x");
+        assert!(one.into_wrong_type(0, 1, 1).is_none());
+    }
+
+    #[test]
+    fn mixed_failures_look_like_text_and_dates_like_dates() {
+        let mut f = TypeFailures::default();
+        f.add("2021-04-05");
+        f.add("n/a");
+        let wrong = f.into_wrong_type(0, 2, 2).expect("all fail");
+        assert_eq!(wrong.looks_like, ColumnType::String);
+        let (message, hint) = wrong.describe("when", ColumnType::Integer);
+        assert!(message.contains("all 2 filled cells"), "{message}");
+        assert!(hint.contains("correct the cells to integer"), "{hint}");
+        let mut d = TypeFailures::default();
+        d.add("2021-04-05");
+        d.add("1999-12-31");
+        assert_eq!(
+            d.into_wrong_type(0, 2, 3).unwrap().looks_like,
+            ColumnType::Date
+        );
+    }
+}
