@@ -448,10 +448,16 @@ pub fn did_you_mean<'a>(
 ) -> Option<&'a str> {
     candidates
         .into_iter()
-        .map(|candidate| (strsim::jaro_winkler(word, candidate), candidate))
-        .filter(|(score, _)| *score > 0.8)
+        .filter_map(|candidate| Some((nearness(word, candidate)?, candidate)))
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
+}
+
+/// How near `candidate` is to `word` (higher is nearer), when near enough for
+/// [`did_you_mean`] to offer it.
+pub fn nearness(word: &str, candidate: &str) -> Option<f64> {
+    let score = strsim::jaro_winkler(word, candidate);
+    (score > 0.8).then_some(score)
 }
 
 /// Rearranges `items` so that position `i` holds what was at `order[i]` (a permutation),

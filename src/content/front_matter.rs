@@ -94,21 +94,43 @@ pub(super) fn toml_diagnostic(
     let message = message.trim();
     let problem = TomlProblem::read(message);
     let mut diagnostic = Diagnostic::error(file, problem.describe(message));
-    if let Some(span) = span {
+    if let Some(span) = &span {
         let (line, column) = line_column(whole_text, toml_offset + span.start);
         diagnostic = diagnostic.at(line, column).with_source_from(whole_text);
     }
-    let hint = match problem {
+    let table = span
+        .as_ref()
+        .and_then(|span| table_above(&whole_text[toml_offset..], span.start));
+    let hint = match (&problem, table) {
         // site.toml is not front matter: name the file the key belongs in.
-        TomlProblem::MissingKey { name } if file.ends_with("site.toml") => Some(format!(
+        (TomlProblem::MissingKey { name }, _) if file.ends_with("site.toml") => Some(format!(
             "add `{name} = …` to site.toml (see docs/reference.md)"
         )),
+        // A top-level key written below a table header belongs to that table in TOML.
+        (TomlProblem::UnknownKey { name, known }, Some(table))
+            if did_you_mean(name, known.iter().copied()).is_none() =>
+        {
+            let known = problem.hint().unwrap_or_default();
+            Some(format!(
+                "{known}; TOML reads every key below `{table}` as part of that table: if `{name}` is meant for the page, move it above the first `[...]` line"
+            ))
+        }
         _ => problem.hint(),
     };
     if let Some(hint) = hint {
         diagnostic = diagnostic.with_hint(hint);
     }
     diagnostic
+}
+
+/// The header line (`[license]`, `[[columns]]`) of the table that the text at `offset` of
+/// the TOML `text` is in, when it is in one.
+fn table_above(text: &str, offset: usize) -> Option<&str> {
+    text.get(..offset)?
+        .lines()
+        .map(str::trim)
+        .rfind(|line| line.starts_with('['))
+        .map(|line| line.split('#').next().unwrap_or(line).trim_end())
 }
 
 /// What a TOML error says, read once from its message.
@@ -233,6 +255,35 @@ mod tests {
             split.front_matter_offset,
         )
         .unwrap_err()
+    }
+
+    #[test]
+    fn a_page_key_below_a_table_is_explained() {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct WithTable {
+            title: String,
+            created: Option<String>,
+            license: Option<Inner>,
+        }
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct Inner {
+            id: String,
+        }
+        let text = "+++\ntitle = \"x\"\n[license] # the data's\nid = \"CC0-1.0\"\ncreated = \"2024\"\n+++\n";
+        let err = toml_error::<WithTable>(text);
+        assert_eq!(err.message, "unknown key `created`");
+        assert_eq!(err.line, Some(5));
+        assert_eq!(
+            err.hint.as_deref(),
+            Some("known keys here: id; TOML reads every key below `[license]` as part of that table: if `created` is meant for the page, move it above the first `[...]` line")
+        );
+        // At the top level, or a near miss, the hint stays what it was.
+        let err = toml_error::<WithTable>("+++\ntitel = \"x\"\n+++\n");
+        assert_eq!(err.hint.as_deref(), Some("did you mean `title`?"));
     }
 
     #[test]

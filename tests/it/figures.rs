@@ -626,16 +626,11 @@ fn a_column_named_with_spaces_is_selected_in_quotes_and_suggested_writable() {
     assert!(lede.contains("Niger's GDP was 13.97"), "{lede}");
 
     // The near miss is suggested as it must be written: in quotes.
-    let dir = tempfile::tempdir().unwrap();
-    let body = "\nNiger's GDP was {{ cell(Country_Name=\"Niger\", col=\"GDP (US$)\") }} \
-        ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
-    common::write_small_site(dir.path(), &front, body, csv);
-    let problems = common::check_all(dir.path());
-    let error = problems
-        .items()
-        .iter()
-        .find(|d| d.severity == datapages::Severity::Error)
-        .unwrap_or_else(|| panic!("{problems:?}"));
+    let error = first_error(
+        &front,
+        "Niger's GDP was {{ cell(Country_Name=\"Niger\", col=\"GDP (US$)\") }}",
+        csv,
+    );
     assert!(error.message.contains("`Country_Name`"), "{error:?}");
     assert_eq!(
         error.hint.as_deref(),
@@ -643,4 +638,40 @@ fn a_column_named_with_spaces_is_selected_in_quotes_and_suggested_writable() {
         "{error:?}"
     );
     assert_eq!(error.line, Some(21), "{error:?}");
+}
+
+#[test]
+fn did_you_mean_finds_a_value_among_hundreds_of_rows() {
+    let mut csv = String::from("label,value\n");
+    for i in 0..300 {
+        csv.push_str(&format!("Country{i},{i}\n"));
+    }
+    csv.push_str("Japan,5\n");
+    let error = first_error(
+        common::SMALL_FRONT,
+        "Japan has {{ cell(label=\"Jpan\", col=\"value\") }}",
+        csv.as_bytes(),
+    );
+    assert!(error.message.contains("label=\"Jpan\""), "{error:?}");
+    assert_eq!(
+        error.hint.as_deref(),
+        Some("did you mean `Japan`? no row has label=\"Jpan\""),
+        "{error:?}"
+    );
+}
+
+/// The first error `check` reports for a small site whose lede is `lede`.
+fn first_error(front: &str, lede: &str, csv: &[u8]) -> datapages::Diagnostic {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!(
+        "\n{lede} ([source](#source-src)).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n"
+    );
+    common::write_small_site(dir.path(), front, &body, csv);
+    let problems = common::check_all(dir.path());
+    let error = problems
+        .items()
+        .iter()
+        .find(|d| d.severity == datapages::Severity::Error)
+        .unwrap_or_else(|| panic!("{problems:?}"));
+    error.clone()
 }

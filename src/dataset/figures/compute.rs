@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::scan::{Selector, Tally};
+use super::scan::{Selector, Tally, DISTINCT};
 use super::{describe, locate, Found, Quoted, Table};
 use crate::content::figures::{condition_key, Function};
 use crate::dataset::schema::ColumnType;
@@ -33,14 +33,22 @@ fn single<'t>(
                 let values = distinct.get(c).cloned().unwrap_or_default();
                 if !values.contains(v) {
                     let name = condition_key(&table.columns[*c].name);
-                    let suggestion = did_you_mean(v, values.iter().map(String::as_str))
-                        .map(|s| format!("did you mean `{s}`? "))
-                        .unwrap_or_default();
-                    let listed: Vec<&str> = values.iter().map(String::as_str).collect();
-                    hints.push(format!(
-                        "{suggestion}no row has {name}=\"{v}\"; it holds: {}",
-                        listed.join(", ")
-                    ));
+                    let hint = match did_you_mean(v, values.iter().map(String::as_str)) {
+                        Some(near) => format!("did you mean `{near}`? no row has {name}=\"{v}\""),
+                        None => {
+                            let listed: Vec<&str> = values.iter().map(String::as_str).collect();
+                            let more = if values.len() >= DISTINCT {
+                                ", …"
+                            } else {
+                                ""
+                            };
+                            format!(
+                                "no row has {name}=\"{v}\"; it holds: {}{more}",
+                                listed.join(", ")
+                            )
+                        }
+                    };
+                    hints.push(hint);
                 }
             }
             if hints.is_empty() {

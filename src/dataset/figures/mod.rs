@@ -438,7 +438,7 @@ fn resolve_table(
     if selectors.is_empty() {
         return failed(found);
     }
-    let pass = match scan::run(
+    let mut pass = match scan::run(
         table.csv,
         table.delimiter,
         &columns_missing_values(table.columns, table.missing_values),
@@ -457,6 +457,7 @@ fn resolve_table(
             return failed(found);
         }
     };
+    add_near_misses(&mut pass, &selectors, table);
     found
         .into_iter()
         .zip(plans)
@@ -470,6 +471,40 @@ fn resolve_table(
             (f.source, f.reference.range.clone(), quoted)
         })
         .collect()
+}
+
+/// Puts the nearest value of the whole column beside the few values the pass kept, for
+/// each condition that no row meets and that none of those few is near (so "did you
+/// mean" works in a column of many values). Reads the CSV again, only then.
+fn add_near_misses(pass: &mut scan::Pass, selectors: &[Selector], table: &Table) {
+    let mut wanted: Vec<(usize, String)> = Vec::new();
+    for (selector, tally) in selectors.iter().zip(&pass.tallies) {
+        if tally.matches > 0 {
+            continue;
+        }
+        for (column, value) in &selector.conditions {
+            let kept = pass.distinct.get(column);
+            let known = kept.is_some_and(|values| {
+                values.contains(value)
+                    || did_you_mean(value, values.iter().map(String::as_str)).is_some()
+            });
+            if !known && !wanted.contains(&(*column, value.clone())) {
+                wanted.push((*column, value.clone()));
+            }
+        }
+    }
+    if wanted.is_empty() {
+        return;
+    }
+    // Unreadable now: the first pass read it, so the hint just goes without the value.
+    let Ok(near) = scan::near_misses(table.csv, table.delimiter, &wanted) else {
+        return;
+    };
+    for ((column, _), near) in wanted.into_iter().zip(near) {
+        if let Some(value) = near {
+            pass.distinct.entry(column).or_default().insert(value);
+        }
+    }
 }
 
 /// The selectors of one reference, its columns checked.

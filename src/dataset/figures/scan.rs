@@ -20,7 +20,7 @@ pub struct Selector {
 /// How many candidate rows a diagnostic lists, and how many distinct values of a
 /// condition column a hint offers.
 const CANDIDATES: usize = 10;
-const DISTINCT: usize = 25;
+pub const DISTINCT: usize = 25;
 /// How many rows an aggregate lists in the metadata.
 pub const LISTED_ROWS: usize = 100;
 
@@ -115,6 +115,41 @@ pub fn run(
         }
     }
     Ok(Pass { tallies, distinct })
+}
+
+/// For each wanted `(column, value)` that no row has, the nearest cell of that column
+/// (as [`did_you_mean`](crate::diagnostics::did_you_mean) judges), over every row: a second
+/// pass, made only when a figure matched nothing and the first pass's few values had no
+/// near one.
+pub fn near_misses(
+    path: &Path,
+    delimiter: u8,
+    wanted: &[(usize, String)],
+) -> io::Result<Vec<Option<String>>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .has_headers(true)
+        .from_reader(File::open(path)?);
+    let mut best: Vec<Option<(f64, String)>> = vec![None; wanted.len()];
+    let mut record = csv::ByteRecord::new();
+    while reader
+        .read_byte_record(&mut record)
+        .map_err(io::Error::other)?
+    {
+        for ((column, value), best) in wanted.iter().zip(best.iter_mut()) {
+            let cell = std::str::from_utf8(record.get(*column).unwrap_or_default()).unwrap_or("");
+            if cell == value {
+                continue;
+            }
+            if let Some(score) = crate::diagnostics::nearness(value, cell) {
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    *best = Some((score, cell.to_string()));
+                }
+            }
+        }
+    }
+    Ok(best.into_iter().map(|b| b.map(|(_, cell)| cell)).collect())
 }
 
 fn add_number(tally: &mut Tally, value: &str) {
