@@ -6,6 +6,7 @@
 pub mod columns;
 pub mod dialect;
 pub mod figures;
+pub mod file_kind;
 pub mod front_matter;
 pub mod iso8601;
 pub mod language_tag;

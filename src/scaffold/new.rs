@@ -10,6 +10,7 @@ use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
 use super::suggest::{as_checked, proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
+use crate::content::file_kind;
 use crate::content::placeholders::MARKER;
 use crate::diagnostics::{Diagnostic, Error};
 use crate::text::visible_line as shown;
@@ -136,6 +137,12 @@ fn regular_file(from: &Path) -> Result<(), Error> {
 
 /// Detects the separator, then infers the columns.
 fn read_table(from: &Path) -> Result<(Inference, dialect::Delimiter), Vec<Diagnostic>> {
+    let mut first = [0u8; 8];
+    let read = std::fs::File::open(from).and_then(|mut f| std::io::Read::read(&mut f, &mut first));
+    let name = from.file_name().unwrap_or_default().to_string_lossy();
+    if let Some((message, hint)) = file_kind::not_csv_text(&first[..read.unwrap_or(0)], &name) {
+        return Err(vec![Diagnostic::error(from, message).with_hint(hint)]);
+    }
     let delimiter = dialect::detect(from).map_err(|e| {
         vec![Diagnostic::error(
             from,

@@ -711,3 +711,26 @@ fn new_applies_the_slug_rules_of_check() {
         "a 200-byte slug",
     );
 }
+
+#[test]
+fn new_from_a_compressed_file_is_one_error_naming_the_format() {
+    let (dir, site) = new_site();
+    let gz = dir.path().join("t.csv.gz");
+    // gzip of "a,b\n1,2\n" (header, deflate stream, CRC and size).
+    let mut bytes = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3];
+    bytes.extend_from_slice(&[0x4b, 0xd4, 0x49, 0xe2, 0x32, 0xd4, 0x31, 0xe2, 0x02, 0x00]);
+    bytes.extend_from_slice(&[0x7b, 0x07, 0x97, 0x0a, 0x08, 0x00, 0x00, 0x00]);
+    std::fs::write(&gz, &bytes).unwrap();
+    let made = datapages(&site, &["new", "t", "--from", gz.to_str().unwrap()]);
+    assert!(!made.status.success());
+    let said = text(&made.stderr);
+    assert!(
+        said.contains("error: the file is gzip-compressed, not CSV text")
+            && said.contains("`gunzip -k t.csv.gz`")
+            && said.contains("1 error, 0 warnings"),
+        "{said}"
+    );
+    assert!(!said.contains("UTF-8"), "{said}");
+    assert!(!site.join("content/datasets/t.md").exists());
+    assert!(!site.join("data/datasets/t.csv").exists());
+}

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::locate::{csv_error, field_offset, invalid_utf8};
 use super::CompiledColumn;
+use crate::content::file_kind;
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
 /// Reads the header row into `record` and returns its names; `None` when the file has no
@@ -33,6 +34,11 @@ pub(super) fn read_header<R: Read>(
             return None;
         }
         Ok(true) => {}
+    }
+    let name = display.file_name().unwrap_or_default().to_string_lossy();
+    if let Some((message, hint)) = file_kind::not_csv_text(record.as_slice(), &name) {
+        diagnostics.push(Diagnostic::error(display, message).with_hint(hint));
+        return None;
     }
     let mut header = Vec::with_capacity(record.len());
     for (index, field) in record.iter().enumerate() {
