@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::problems::{ProblemKind, Scope};
-use super::records::Records;
+use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
+use super::profile::ColumnProfile;
 use crate::dataset::schema::ColumnType;
 
 /// Failing cells quoted in the error.
@@ -76,22 +76,24 @@ impl TypeFailures {
     }
 }
 
-/// The columns of `records` whose declared type most filled cells fail; their cell errors
-/// are dropped from `records`, uncounted.
-pub(super) fn take_wrong_types(records: &mut Records) -> Vec<WrongType> {
+/// The columns whose declared type most filled cells fail (`failures` and `profiles` per
+/// column); their cell errors are dropped from `pending` and `counter`.
+pub(super) fn take_wrong_types(
+    failures: Vec<TypeFailures>,
+    profiles: &[ColumnProfile],
+    counter: &mut ProblemCounter,
+    pending: &mut Vec<PendingProblem>,
+) -> Vec<WrongType> {
     let mut wrong = Vec::new();
-    let failures = std::mem::take(&mut records.type_failures);
     for (column, failures) in failures.into_iter().enumerate() {
         let scope = Scope::Column(column);
-        let failed = records.counter.count(scope, ProblemKind::Type);
-        let Some(filled) = records.profiles.get(column).map(|p| p.filled) else {
+        let failed = counter.count(scope, ProblemKind::Type);
+        let Some(filled) = profiles.get(column).map(|p| p.filled) else {
             continue;
         };
         if let Some(w) = failures.into_wrong_type(column, failed, filled) {
-            records
-                .pending
-                .retain(|p| !(p.kind == ProblemKind::Type && p.field == Some(column)));
-            records.counter.forget(scope, ProblemKind::Type);
+            pending.retain(|p| !(p.kind == ProblemKind::Type && p.field == Some(column)));
+            counter.forget(scope, ProblemKind::Type);
             wrong.push(w);
         }
     }

@@ -254,7 +254,12 @@ fn scan_file(
         diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
         return (None, diagnostics);
     };
-    let wrong_types = declared::take_wrong_types(&mut records);
+    let wrong_types = declared::take_wrong_types(
+        std::mem::take(&mut records.type_failures),
+        &records.profiles,
+        &mut records.counter,
+        &mut records.pending,
+    );
     let summary = CsvSummary {
         header: header.into(),
         rows: records.rows,
