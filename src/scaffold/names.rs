@@ -1,6 +1,8 @@
 //! Readable column titles from CSV header names: `cluster_throughput_mb_s` becomes
 //! "Cluster throughput (MB/s)" with unit "MB/s". A guess for the author to check, never a
-//! fact: only unit spellings that are rarely anything else are recognised.
+//! fact: only unit spellings that are rarely anything else are recognised, and only as a
+//! suffix set off by `_`, `-`, `.` or a space (`PriceMM` is Minute Maid's price, not
+//! millimetres; `wattsPerKg` is a ratio).
 
 /// Units spelled as the last two words of a name.
 const TWO_WORD_UNITS: &[(&str, &str, &str)] = &[
@@ -20,7 +22,7 @@ const TWO_WORD_UNITS: &[(&str, &str, &str)] = &[
 /// Units spelled as the last word of a name.
 const ONE_WORD_UNITS: &[(&str, &str)] = &[
     ("ms", "ms"),
-    ("us", "µs"),
+    // Not `us`: as often the United States (`gross_us`) as microseconds.
     ("ns", "ns"),
     ("s", "s"),
     ("sec", "s"),
@@ -54,9 +56,13 @@ const ACRONYMS: &[&str] = &["id", "url", "uri", "iso", "utc", "gdp", "cpu", "io"
 
 /// A title for the column and, when its name ends in a recognised unit, that unit.
 pub fn title_and_unit(name: &str) -> (String, Option<String>) {
-    let words = split_words(name);
+    let (words, set_off) = split_words(name);
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let (kept, unit) = split_unit(&lower);
+    let (kept, unit) = match split_unit(&lower) {
+        // A unit counts only where a separator, not a capital, starts it.
+        (kept, Some(unit)) if set_off[kept] => (kept, Some(unit)),
+        _ => (lower.len(), None),
+    };
     let words = &words[..kept];
     if words.is_empty() {
         return (name.trim().to_string(), None);
@@ -113,10 +119,13 @@ fn split_unit(lower: &[String]) -> (usize, Option<&'static str>) {
     (n, None)
 }
 
-/// Words of a `snake_case`, `kebab-case`, `camelCase`, dotted or spaced name.
-fn split_words(name: &str) -> Vec<String> {
+/// Words of a `snake_case`, `kebab-case`, `camelCase`, dotted or spaced name, and for each
+/// whether a separator (not a capital) starts it.
+fn split_words(name: &str) -> (Vec<String>, Vec<bool>) {
     let mut words = Vec::new();
+    let mut set_off = Vec::new();
     for part in name.split(|c: char| c == '_' || c == '-' || c == '.' || c.is_whitespace()) {
+        let first_of_part = words.len();
         let chars: Vec<char> = part.chars().collect();
         let mut word = String::new();
         for (i, &c) in chars.iter().enumerate() {
@@ -132,8 +141,9 @@ fn split_words(name: &str) -> Vec<String> {
         if !word.is_empty() {
             words.push(word);
         }
+        set_off.extend((first_of_part..words.len()).map(|i| i == first_of_part));
     }
-    words
+    (words, set_off)
 }
 
 #[cfg(test)]
@@ -159,9 +169,33 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_is_a_set_off_suffix_never_a_capitalised_word_or_a_country() {
+        // The corpus's wrong guesses: Minute Maid, tuberculosis, a ratio, a country.
+        for name in [
+            "PriceMM",
+            "NoVaccTB",
+            "wattsPerKg",
+            "costS",
+            "gross_us",
+            "LF.PressureMB",
+        ] {
+            assert_eq!(title_and_unit(name).1, None, "{name}");
+        }
+        assert_eq!(title("PriceMM"), "Price MM");
+        assert_eq!(title_and_unit("LF.Pressure.MB").1.as_deref(), Some("MB"));
+        assert_eq!(title_and_unit("weight-kg").1.as_deref(), Some("kg"));
+        assert_eq!(title_and_unit("Speed km h").1.as_deref(), Some("km/h"));
+    }
+
+    #[test]
     fn names_are_split_into_words() {
         assert_eq!(title("temp_max"), "Temp max");
-        assert_eq!(title("maxTempC"), "Max temp (°C)");
+        assert_eq!(title("max_temp_c"), "Max temp (°C)");
+        assert_eq!(
+            title("maxTempC"),
+            "Max temp c",
+            "a capital does not set off a unit"
+        );
         assert_eq!(title("temperature_f"), "Temperature (°F)");
         assert_eq!(title("grade_c"), "Grade c");
         assert_eq!(title("Miles_per_Gallon"), "Miles per gallon");
