@@ -11,7 +11,9 @@
 //! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
 //! follows the reader's colour scheme too.
 
+pub mod aggregate;
 mod describe;
+mod direct_labels;
 mod place;
 mod rows;
 mod scale;
@@ -79,6 +81,20 @@ pub struct ChartInput<'a> {
     /// The spec's `y_zero`: whether a line or dot chart's value axis starts at zero
     /// (`None`: where zero is near the data).
     pub y_zero: Option<bool>,
+    /// Several series: which are highlighted, how rows were aggregated.
+    pub many: ManySeries<'a>,
+}
+
+/// What a chart of several series adds to its input.
+#[derive(Debug, Clone, Default)]
+pub struct ManySeries<'a> {
+    /// The series drawn in colour and labelled; the others are grey context lines. Empty:
+    /// every series in colour.
+    pub highlight: &'a [String],
+    /// The `aggregate` the points were made with and how many rows it summarised.
+    pub aggregated: Option<(crate::content::Aggregate, u64)>,
+    /// The names of the `y` columns when the chart draws several, one series each.
+    pub y_columns: &'a [String],
 }
 
 /// Where a chart goes.
