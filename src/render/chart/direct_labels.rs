@@ -41,7 +41,7 @@ pub(super) fn plot_right(names: &[&str]) -> f64 {
 /// A name as long as fits right of a plot ending at `right` percent: cut with "…" when
 /// longer (the description still names the series whole).
 fn fitted(name: &str, right: f64) -> String {
-    let room = (100.0 - right) / 100.0 * NARROWEST - GAP - 2.0;
+    let room = (100.0 - right) / 100.0 * NARROWEST - GAP - 1.5;
     if text_width(name) <= room {
         return name.to_string();
     }

@@ -258,7 +258,6 @@ pub(super) fn xy_layout(
                 &name.text,
             );
             taken.0.push(name.area);
-            point_labels.push(name.area);
         }
     }
     if labelled {
@@ -294,8 +293,10 @@ pub(super) fn xy_layout(
             }
             from = f64::max(from, gap_end);
         }
-        if from < 100.0 {
-            grid.line(&pct(from), gy, "100%", gy, class, "");
+        // Names at the lines' ends sit right of the plot: gridlines stop where it does.
+        let end = if named_ends { right } else { 100.0 };
+        if from < end {
+            grid.line(&pct(from), gy, &pct(end), gy, class, "");
         }
         grid.text("0", gy - 4.0, "k", "start", &tick_text(*tick, step));
         grid.out.push_str("</g>\n");
