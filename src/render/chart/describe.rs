@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{ChartInput, XScale, DESCRIBED_POINTS, MARKED_LINE_POINTS};
+use super::{ChartInput, XScale, DESCRIBED_POINTS};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 use crate::dataset::schema::{format_cell, ColumnType};
@@ -135,7 +135,7 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
             );
         }
     }
-    if chart.kind == ChartKind::Line && chart.points.len() > MARKED_LINE_POINTS {
+    if chart.kind == ChartKind::Line && !super::line_is_marked(chart) {
         text.push_str(" Drawn as lines without point markers.");
     }
     for note in notes(chart, unplaced) {

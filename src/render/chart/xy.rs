@@ -7,7 +7,7 @@ use super::direct_labels;
 use super::place::{Area, Taken, WIDEST};
 use super::scale::{categories, day_number, nice_ticks, series_index, tick_text, value_axis};
 use super::svg::{num, pct, text_width_at, Body, DASHES};
-use super::{ChartInput, XScale, LABELLED_POINTS, MARKED_LINE_POINTS, NARROWEST};
+use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 
@@ -38,7 +38,7 @@ pub(super) fn xy_layout(
         y = body.legend(series, y + 12.0) + 6.0;
     }
     let plot_top = y + 18.0;
-    let plot_height = 180.0;
+    let plot_height = super::PLOT_HEIGHT;
     let plot_bottom = plot_top + plot_height;
 
     // Where each point sits across, as a number on the x scale.
@@ -179,7 +179,7 @@ pub(super) fn xy_layout(
         }
     };
     // Markers while there are few enough points to see one by one; a longer line is a path.
-    let marked = chart.kind != ChartKind::Line || placed.len() <= MARKED_LINE_POINTS;
+    let marked = chart.kind != ChartKind::Line || super::line_is_marked(chart);
     // Grey context lines first, under the highlighted ones.
     let mut drawing: Vec<usize> = (0..lines.len()).collect();
     drawing.sort_by_key(|index| slots[*index].is_some());
