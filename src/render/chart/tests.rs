@@ -552,3 +552,34 @@ fn several_y_columns_and_aggregates_are_described() {
         "Each point is the median of the rows sharing its Block size: 9 rows drawn as 4 points."
     ));
 }
+
+#[test]
+fn markers_that_would_hide_each_other_leave_a_line_as_a_path() {
+    let apart = [
+        point("2001", Some("a"), 10.0),
+        point("2002", Some("a"), 20.0),
+        point("2001", Some("b"), 50.0),
+        point("2002", Some("b"), 60.0),
+    ];
+    let chart = input(ChartKind::Line, XScale::Number, &apart);
+    assert!(line_is_marked(&chart));
+    let close = [
+        apart[0].clone(),
+        apart[1].clone(),
+        point("2001", Some("b"), 10.2),
+    ];
+    let chart = input(ChartKind::Line, XScale::Number, &close);
+    assert!(!line_is_marked(&chart));
+    let svg = render(&chart, Placement::Inline);
+    assert_eq!(
+        svg.matches("<circle").count() + svg.matches("<rect x").count(),
+        0
+    );
+    assert!(svg.contains("Drawn as lines without point markers."));
+    // On categories the series move apart instead.
+    assert!(line_is_marked(&input(
+        ChartKind::Line,
+        XScale::Category,
+        &close
+    )));
+}
