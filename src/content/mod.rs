@@ -3,6 +3,7 @@
 //! The types here mirror `docs/content-format.md` one to one; serde rejects unknown keys
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
+pub mod chart_keys;
 pub mod columns;
 pub mod dialect;
 pub mod figures;
@@ -26,6 +27,7 @@ use thin_vec::ThinVec;
 use serde::Deserialize;
 
 use crate::diagnostics::Diagnostic;
+pub use chart_keys::{Aggregate, YColumns};
 pub use columns::ColumnSpec;
 pub use markdown::Body;
 
@@ -210,10 +212,16 @@ pub struct ChartSpec {
     pub caption: Option<String>,
     /// The column along the category (or horizontal) axis.
     pub x: String,
-    /// The numeric column the chart measures.
-    pub y: String,
+    /// The numeric column the chart measures, or several sharing a unit, one series each.
+    pub y: YColumns,
     /// The column whose values split the points into bars, lines or dot styles.
     pub series: Option<String>,
+    /// The series drawn in colour and labelled; the others are thin grey context lines.
+    /// Required past [`chart_keys::READABLE_SERIES`] series of a line.
+    #[serde(default)]
+    pub highlight: Vec<String>,
+    /// How rows sharing an x and series become one point (a line joins one per x).
+    pub aggregate: Option<Aggregate>,
     /// Only rows whose cell text is one of the listed values, per column.
     #[serde(default)]
     pub filter: BTreeMap<String, FilterValues>,
@@ -243,8 +251,10 @@ impl ChartSpec {
             title: String::new(),
             caption: None,
             x: String::new(),
-            y: String::new(),
+            y: YColumns(Vec::new()),
             series: None,
+            highlight: Vec::new(),
+            aggregate: None,
             filter: Default::default(),
             y_zero: None,
         }
@@ -265,19 +275,11 @@ pub struct FilterValues(pub Vec<String>);
 
 impl<'de> Deserialize<'de> for FilterValues {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            One(String),
-            Many(Vec<String>),
-        }
-        match Raw::deserialize(deserializer) {
-            Ok(Raw::One(value)) => Ok(FilterValues(vec![value])),
-            Ok(Raw::Many(values)) => Ok(FilterValues(values)),
-            Err(_) => Err(serde::de::Error::custom(
-                "a filter value must be a string or a list of strings, e.g. [\"SATA\", \"SAS\"] (quote numbers: [\"8\"])",
-            )),
-        }
+        chart_keys::one_or_many(
+            deserializer,
+            "a filter value must be a string or a list of strings, e.g. [\"SATA\", \"SAS\"] (quote numbers: [\"8\"])",
+        )
+        .map(FilterValues)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::chart_place::ChartPlace;
 use super::is_valid_slug;
 use super::scan::ChartColumns;
 use crate::content::markdown;
@@ -83,7 +84,19 @@ pub(super) fn compile_charts(
             None
         };
         let x = resolve("x", &chart.x);
-        let y = resolve("y", &chart.y);
+        let y_names = &chart.y.0;
+        let y_key = |k: usize| {
+            if chart.y.several() {
+                format!("y[{k}]")
+            } else {
+                "y".to_string()
+            }
+        };
+        let ys: Vec<Option<usize>> = y_names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| resolve(&y_key(k), name))
+            .collect();
         // No series is fine; a series that names no column is not.
         let series = match &chart.series {
             None => Some(None),
@@ -134,16 +147,36 @@ pub(super) fn compile_charts(
             }
             filter.push((*i, values.0.clone()));
         }
-        if let Some(y) = y {
-            check_y_is_numeric(front, y, &place, problems);
+        for (k, y) in ys.iter().enumerate() {
+            if let Some(y) = y {
+                check_y_is_numeric(front, *y, &y_key(k), &place, problems);
+            }
+        }
+        if ys.is_empty() {
+            problems.push(
+                place
+                    .at_value("y", "y names no column".into())
+                    .with_hint("name the numeric column to draw, e.g. y = \"price\""),
+            );
+        }
+        let ys: Option<Vec<usize>> = ys.into_iter().collect();
+        if let Some(ys) = ys.as_deref().filter(|_| chart.y.several()) {
+            super::chart_series::check_several_y(front, chart, ys, &place, problems);
         }
         check_chart_shape(chart, &place, problems);
-        if let (Some(x), Some(y), Some(series)) = (x, y, series) {
+        super::chart_series::check_highlight_shape(chart, &place, problems);
+        if let (Some(x), Some(ys), Some(series)) = (x, ys, series) {
+            let columns_as_series = if chart.y.several() {
+                ys.iter().copied().zip(y_names.iter().cloned()).collect()
+            } else {
+                Vec::new()
+            };
             compiled.push(ChartColumns {
                 id,
                 x,
-                y,
+                y: ys.first().copied().unwrap_or_default(),
                 series,
+                columns_as_series,
                 filter,
             });
         }
@@ -154,42 +187,11 @@ pub(super) fn compile_charts(
     compiled
 }
 
-/// Problems of one chart: `chart `<id>`: …`, at a key or value of its table, else at its
-/// `[[charts]]` header.
-struct ChartPlace<'a> {
-    locator: &'a Locator<'a>,
-    /// `charts[<n>]`.
-    path: String,
-    id: &'a str,
-}
-
-impl ChartPlace<'_> {
-    fn value(&self, key: &str) -> Option<usize> {
-        self.locator.value(&format!("{}.{key}", self.path))
-    }
-
-    fn error(&self, message: String, at: Option<usize>) -> Diagnostic {
-        let at = at.or_else(|| self.locator.value(&self.path));
-        self.locator
-            .error(format!("chart `{}`: {message}", self.id), at)
-    }
-
-    /// At `key` of the chart (`series`, `filter.kind`).
-    fn at_key(&self, key: &str, message: String) -> Diagnostic {
-        let at = self.locator.key(&format!("{}.{key}", self.path));
-        self.error(message, at)
-    }
-
-    /// At the value of `key` of the chart (`y`, `filter.kind[1]`).
-    fn at_value(&self, key: &str, message: String) -> Diagnostic {
-        self.error(message, self.value(key))
-    }
-}
-
 /// `y` is what the chart measures: a number or integer column.
 fn check_y_is_numeric(
     front: &DatasetFrontMatter,
     y: usize,
+    key: &str,
     place: &ChartPlace,
     problems: &mut Vec<Diagnostic>,
 ) {
@@ -211,7 +213,7 @@ fn check_y_is_numeric(
     problems.push(
         place
             .at_value(
-                "y",
+                key,
                 format!(
                     "y is `{}`, a {} column; a chart measures a number or integer column",
                     column.name,
@@ -225,7 +227,7 @@ fn check_y_is_numeric(
 /// The rules that tie a chart's kind to its columns.
 fn check_chart_shape(chart: &ChartSpec, place: &ChartPlace, problems: &mut Vec<Diagnostic>) {
     match (chart.kind, &chart.series) {
-        (ChartKind::GroupedBar, None) => problems.push(
+        (ChartKind::GroupedBar, None) if !chart.y.several() => problems.push(
             place.at_key(
                 "kind",
                 "a grouped-bar chart needs `series`, the column whose values make the bars of each group".into(),
@@ -264,7 +266,7 @@ pub(super) fn not_one_series(
     spec: &ChartSpec,
     points: &[crate::dataset::scan::ChartPoint],
 ) -> Option<Diagnostic> {
-    if spec.kind != ChartKind::Line {
+    if spec.kind != ChartKind::Line || spec.aggregate.is_some() {
         return None;
     }
     let mut seen = std::collections::HashSet::with_capacity(points.len());
@@ -297,9 +299,9 @@ pub(super) fn not_one_series(
                 ),
             )
             .with_hint(if spec.series.is_some() {
-                "set `series` to the column that tells the lines apart, filter the rows to one per x, or use kind = \"dot\""
+                "set `series` to the column that tells the lines apart, draw one value per x and series with `aggregate = \"mean\"` (or \"median\", \"sum\", \"count\"), filter the rows to one per x, or use kind = \"dot\""
             } else {
-                "add `series = \"<column>\"` naming what tells the lines apart (a country, a company), filter the rows to one per x, or use kind = \"dot\""
+                "add `series = \"<column>\"` naming what tells the lines apart (a country, a company), draw one value per x with `aggregate = \"mean\"` (or \"median\", \"sum\", \"count\"), filter the rows to one per x, or use kind = \"dot\""
             }),
     )
 }
@@ -316,7 +318,7 @@ pub(super) fn nothing_to_draw(locator: &Locator, n: usize, spec: &ChartSpec) -> 
             format!(
                 "chart `{}` has nothing to draw: no row {filtered}has a value in `{}`",
                 spec.id(),
-                spec.y
+                spec.y.0.join("`, `")
             ),
             locator.value(&format!("charts[{n}]")),
         )

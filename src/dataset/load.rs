@@ -11,7 +11,7 @@ use thin_vec::ThinVec;
 
 use super::cache::ScanCache;
 use super::scan::{self, ChartColumns, CsvSummary};
-use super::{charts, columns, data_path, Dataset};
+use super::{chart_series, charts, columns, data_path, Dataset};
 use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::front_matter::{self, SplitFile};
@@ -538,6 +538,12 @@ fn check_scanned(
             problems.push(charts::nothing_to_draw(locator, n, &front.charts[n]));
         }
         problems.extend(charts::not_one_series(
+            locator,
+            n,
+            &front.charts[n],
+            &points.points,
+        ));
+        problems.extend(chart_series::check_series(
             locator,
             n,
             &front.charts[n],

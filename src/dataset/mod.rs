@@ -1,6 +1,8 @@
 //! A dataset: its front matter and prose, checked against its CSV in one streaming pass.
 
 pub mod cache;
+mod chart_place;
+mod chart_series;
 mod charts;
 mod columns;
 mod data_path;

@@ -58,8 +58,19 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 }
                 _ => chart::XScale::Category,
             };
-            let (x_title, y_title) = (title(&spec.x), title(&spec.y));
+            let x_title = title(&spec.x);
+            let y_title = if spec.y.several() {
+                let unit = columns.iter().find(|c| c.name == spec.y.first());
+                unit.and_then(|c| c.unit.clone())
+                    .unwrap_or_else(|| "Value".to_string())
+            } else {
+                title(spec.y.first())
+            };
             let series_title = spec.series.as_deref().map(title);
+            let aggregated = spec
+                .aggregate
+                .map(|how| chart::aggregate::aggregate(&points.points, how));
+            let drawn = aggregated.as_deref().unwrap_or(&points.points);
             let input = chart::ChartInput {
                 id: &id,
                 kind: spec.kind,
@@ -68,11 +79,16 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 y_title: &y_title,
                 series_title: series_title.as_deref(),
                 x_scale,
-                points: &points.points,
+                points: drawn,
                 missing: points.missing,
                 not_finite: points.not_finite,
                 dropped: points.dropped,
                 y_zero: spec.y_zero,
+                many: chart::ManySeries {
+                    highlight: &spec.highlight,
+                    aggregated: spec.aggregate.map(|how| (how, points.points.len() as u64)),
+                    y_columns: if spec.y.several() { &spec.y.0 } else { &[] },
+                },
             };
             RenderedChart {
                 inline: chart::render(&input, chart::Placement::Inline),

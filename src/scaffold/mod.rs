@@ -13,6 +13,7 @@ pub mod markers;
 pub mod names;
 pub mod new;
 pub mod suggest;
+mod table_sample;
 mod write;
 
 use std::path::Path;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
-use super::suggest::{as_checked, proposed_key, suggest_chart, ChartSuggestion};
+use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
 use crate::content::file_kind;
 use crate::content::placeholders::MARKER;
@@ -57,14 +57,13 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
             let (mut inference, delimiter) = read_table(from)?;
             let declared: Vec<Declared> =
                 inference.columns.iter_mut().map(markers::declare).collect();
-            let chart = suggest_chart(&inference)
-                .map(|chart| as_checked(chart, &inference, from, delimiter.byte()));
+            let suggestion = suggest_chart(&inference, from, delimiter.byte());
             let table = Table {
                 inference: &inference,
                 declared: &declared,
                 delimiter,
             };
-            report_inference(&mut report, from, &table, chart.as_ref());
+            report_inference(&mut report, from, &table, &suggestion);
             // A CSV already in its place is used as it is, not copied onto itself; "its
             // place" only inside the site (a linked folder or file leading out is refused
             // by `write_all`, as for any other file).
@@ -78,7 +77,7 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
                     contents: Contents::CopyOf(from.clone()),
                 });
             }
-            page_from(slug, &table, chart.as_ref(), needs_license)
+            page_from(slug, &table, suggestion.as_ref().ok(), needs_license)
         }
         None => skeleton(slug, needs_license),
     };
@@ -156,7 +155,7 @@ fn report_inference(
     report: &mut String,
     from: &Path,
     table: &Table,
-    chart: Option<&ChartSuggestion>,
+    chart: &Result<ChartSuggestion, String>,
 ) {
     let inference = table.inference;
     let _ = writeln!(
@@ -209,12 +208,19 @@ fn report_inference(
         );
     }
     match chart {
-        Some(c) => {
-            let (y, x) = (shown(&c.y), shown(&c.x));
-            let _ = writeln!(report, "Suggested chart: {} of {y} by {x}", c.kind);
+        Ok(c) => {
+            let y: Vec<String> = c.y.iter().map(|y| shown(y).into_owned()).collect();
+            let mut what = format!("{} of {} by {}", c.kind, y.join(", "), shown(&c.x));
+            if let Some(series) = &c.series {
+                let _ = write!(what, " per {}", shown(series));
+            }
+            if let Some(how) = c.aggregate {
+                let _ = write!(what, " ({how} per {})", shown(&c.x));
+            }
+            let _ = writeln!(report, "Suggested chart: {what}: {}.", c.reason);
         }
-        None => {
-            let _ = writeln!(report, "No chart suggested.");
+        Err(why) => {
+            let _ = writeln!(report, "No chart suggested: {why}.");
         }
     }
 }
@@ -311,9 +317,10 @@ fn page_from(
         let title_of = |name: &str| names::title_and_unit(name).0;
         let _ = writeln!(page, "\n[[charts]]");
         let _ = writeln!(page, "kind = \"{}\"", chart.kind);
+        let measured: Vec<String> = chart.y.iter().map(|y| title_of(y)).collect();
         let title = format!(
             "{} by {}",
-            title_of(&chart.y),
+            measured.join(", "),
             title_of(&chart.x).to_lowercase()
         );
         let _ = writeln!(page, "title = {}", toml_string(&title));
@@ -322,9 +329,30 @@ fn page_from(
             "caption = \"{MARKER} what the chart draws and what it leaves out\""
         );
         let _ = writeln!(page, "x = {}", toml_string(&chart.x));
-        let _ = writeln!(page, "y = {}", toml_string(&chart.y));
+        let list = |values: &[String]| -> String {
+            let quoted: Vec<String> = values.iter().map(|v| toml_string(v)).collect();
+            format!("[{}]", quoted.join(", "))
+        };
+        match chart.y.as_slice() {
+            [one] => {
+                let _ = writeln!(page, "y = {}", toml_string(one));
+            }
+            several => {
+                let _ = writeln!(page, "y = {}", list(several));
+            }
+        }
         if let Some(series) = &chart.series {
             let _ = writeln!(page, "series = {}", toml_string(series));
+        }
+        if !chart.highlight.is_empty() {
+            let _ = writeln!(
+                page,
+                "highlight = {}   # {MARKER} the series your text is about",
+                list(&chart.highlight)
+            );
+        }
+        if let Some(how) = chart.aggregate {
+            let _ = writeln!(page, "aggregate = \"{how}\"");
         }
     }
     let _ = writeln!(page, "+++\n");

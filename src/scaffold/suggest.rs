@@ -1,8 +1,13 @@
 //! What `new` proposes beyond column types: a primary key and one chart, each only when
-//! the table makes it obvious. Guesses for the author to keep or delete.
+//! the table makes it obvious, the chart with the reason it was chosen (or why none
+//! was). Guesses for the author to keep or delete.
+
+use std::path::Path;
 
 use super::infer::{ColumnGuess, Inference, Uniqueness};
 use super::names;
+use super::table_sample::TableSample;
+use crate::content::chart_keys::READABLE_SERIES;
 use crate::dataset::schema::ColumnType;
 
 /// Charts draw at most this many points; a bigger table gets no suggested chart.
@@ -10,104 +15,246 @@ const CHART_MAX_ROWS: u64 = 5_000;
 /// A `bar` chart (one bar per row) is suggested only for this few rows.
 const BAR_MAX_ROWS: u64 = 40;
 
-/// The chart the table most obviously calls for: a numeric column against a date column
-/// (a line, split by a short category column if there is one), against a column that
-/// labels each row (bars), or against a short category column (dots).
-pub fn suggest_chart(inference: &Inference) -> Option<ChartSuggestion> {
-    if inference.rows == 0 || inference.rows > CHART_MAX_ROWS {
-        return None;
+/// Words of a column name that say it identifies, counts or orders rows rather than
+/// measuring something: never drawn as a value.
+const NOT_A_MEASURE: &[&str] = &[
+    "id", "key", "code", "index", "rank", "no", "number", "obs", "rownames", "row", "position",
+    "order", "seq",
+];
+/// Names of time parts (`quarter` beside `year`): an axis, never a value.
+const TIME_PARTS: &[&str] = &[
+    "year", "quarter", "month", "week", "day", "hour", "minute", "period", "date", "time",
+];
+/// Last words that make columns variants of one measure (`temp_max`, `temp_min`), drawn
+/// together as several `y` when the table has one row per time.
+const VARIANTS: &[&str] = &[
+    "max", "min", "mean", "avg", "median", "low", "high", "open", "close", "lower", "upper",
+    "male", "female", "men", "women",
+];
+
+/// The chart the table calls for, with the reason, or why there is none. A numeric
+/// column that measures something (not a key, identifier, row counter or time part)
+/// against a date column: a line when each date has one row (several `y` for variants of
+/// one measure), split by the column that makes date and series unique (`highlight` past
+/// [`READABLE_SERIES`] lines), else the mean per date; without a date, bars for a
+/// column that labels each of a few rows, or dots by a short category column.
+pub fn suggest_chart(
+    inference: &Inference,
+    path: &Path,
+    delimiter: u8,
+) -> Result<ChartSuggestion, String> {
+    if inference.rows == 0 {
+        return Err("the table has no rows".into());
     }
+    if inference.rows > CHART_MAX_ROWS {
+        return Err(format!(
+            "the table has more than {CHART_MAX_ROWS} rows, more points than a chart draws; add a chart with a `filter`"
+        ));
+    }
+    let Some(sample) = TableSample::read(path, delimiter, CHART_MAX_ROWS) else {
+        return Err("the file could not be read a second time".into());
+    };
     let columns = &inference.columns;
     let key = proposed_key(inference);
-    let y = columns.iter().enumerate().position(|(i, c)| {
-        c.column_type.is_numeric() && Some(i) != key && c.empty < inference.rows
-    })?;
+    let name = |i: usize| columns[i].name.clone();
+    let mut left_out: Vec<String> = Vec::new();
+    let values: Vec<usize> = (0..columns.len())
+        .filter(|&i| columns[i].column_type.is_numeric() && columns[i].empty < inference.rows)
+        .filter(
+            |&i| match not_a_measure(&columns[i], Some(i) == key, &sample, i) {
+                Some(why) => {
+                    left_out.push(format!("`{}` ({why})", columns[i].name));
+                    false
+                }
+                None => true,
+            },
+        )
+        .collect();
+    let Some(&y) = values.first() else {
+        let why = if left_out.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", left_out.join(", "))
+        };
+        return Err(format!("no numeric column measures something{why}"));
+    };
+    let left_out_note = if left_out.is_empty() {
+        String::new()
+    } else {
+        format!("; not a value: {}", left_out.join(", "))
+    };
     let category = columns
         .iter()
         .position(|c| c.enum_values.as_ref().is_some_and(|v| v.len() > 1));
-    let name = |i: usize| columns[i].name.clone();
+    let chart = |kind, x, y: Vec<String>, reason: String| ChartSuggestion {
+        kind,
+        x,
+        y,
+        series: None,
+        highlight: Vec::new(),
+        aggregate: None,
+        reason: format!("{reason}{left_out_note}"),
+    };
     if let Some(x) = columns
         .iter()
         .position(|c| c.column_type == ColumnType::Date)
     {
-        let series = category.filter(|_| columns[x].uniqueness != Uniqueness::Unique);
-        let kind = if series.is_some() || columns[x].uniqueness == Uniqueness::Unique {
-            "line"
-        } else {
-            "dot"
-        };
-        return Some(ChartSuggestion {
-            kind,
-            x: name(x),
-            y: name(y),
-            series: series.map(name),
-        });
+        let xn = name(x);
+        if sample.unique(x, None) {
+            let group = variants(columns, &values);
+            if group.len() > 1 {
+                let names: Vec<String> = group.iter().map(|&i| name(i)).collect();
+                let reason = format!(
+                    "`{xn}` is a time axis with one row per value, and {} are variants of one measure: one line each",
+                    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                );
+                return Ok(chart("line", xn, names, reason));
+            }
+            let reason = format!("`{xn}` is a time axis with one row per value");
+            return Ok(chart("line", xn, vec![name(y)], reason));
+        }
+        // Rows share a date: the column that tells them apart makes one line each.
+        let mut splits: Vec<(usize, Vec<&str>)> = (0..columns.len())
+            .filter(|&s| s != x && columns[s].column_type == ColumnType::String)
+            .filter(|&s| sample.unique(x, Some(s)))
+            .map(|s| (s, sample.distinct(s)))
+            .collect();
+        splits.sort_by_key(|(_, distinct)| distinct.len());
+        if let Some((s, distinct)) = splits.first() {
+            let mut suggestion = chart(
+                "line",
+                xn.clone(),
+                vec![name(y)],
+                format!(
+                    "`{xn}` is a time axis and each `{xn}` and `{}` pair is one row: one line per `{}`",
+                    name(*s),
+                    name(*s)
+                ),
+            );
+            suggestion.series = Some(name(*s));
+            if distinct.len() > READABLE_SERIES {
+                suggestion.highlight = distinct.iter().take(2).map(|v| v.to_string()).collect();
+                suggestion.reason.push_str(&format!(
+                    "; {} lines are too many to tell apart, so two are highlighted (name the ones your text is about)",
+                    distinct.len()
+                ));
+            }
+            return Ok(suggestion);
+        }
+        let per = sample.most_per_value(x);
+        let mut suggestion = chart(
+            "line",
+            xn.clone(),
+            vec![name(y)],
+            format!(
+                "`{xn}` is a time axis but up to {per} rows share a value and no column tells them apart: a line of their mean"
+            ),
+        );
+        suggestion.aggregate = Some("mean");
+        if let Some(c) = category {
+            suggestion.series = Some(name(c));
+            suggestion.reason = format!(
+                "`{xn}` is a time axis but rows share a `{xn}` and `{}` pair: a line of their mean per `{}`{left_out_note}",
+                name(c),
+                name(c)
+            );
+        }
+        return Ok(suggestion);
     }
     let label = columns.iter().position(|c| {
         c.column_type == ColumnType::String && c.uniqueness == Uniqueness::Unique && c.required
     });
     if let Some(x) = label.filter(|_| inference.rows <= BAR_MAX_ROWS) {
-        return Some(ChartSuggestion {
-            kind: "bar",
-            x: name(x),
-            y: name(y),
-            series: None,
-        });
+        let reason = format!(
+            "`{}` names each of {} rows: one bar each",
+            name(x),
+            inference.rows
+        );
+        return Ok(chart("bar", name(x), vec![name(y)], reason));
     }
-    category.map(|x| ChartSuggestion {
-        kind: "dot",
-        x: name(x),
-        y: name(y),
-        series: None,
-    })
+    if let Some(x) = category {
+        let reason = format!(
+            "no date column; `{}` is a short list of categories: one dot per row",
+            name(x)
+        );
+        return Ok(chart("dot", name(x), vec![name(y)], reason));
+    }
+    Err(format!(
+        "no date column to draw a line along, no column naming each of at most {BAR_MAX_ROWS} rows, and no short list of categories{left_out_note}"
+    ))
 }
 
-/// `chart` as `check` will accept it: a line only through rows that form one series,
-/// i.e. no two rows of `path` (at most [`CHART_MAX_ROWS`], the table a chart is suggested
-/// for) share both `x` and `series`; otherwise the same points as dots, which need no
-/// such order (a zigzag through 142 countries per continent would mislead).
-pub fn as_checked(
-    chart: ChartSuggestion,
-    inference: &Inference,
-    path: &std::path::Path,
-    delimiter: u8,
-) -> ChartSuggestion {
-    if chart.kind != "line" {
-        return chart;
+/// Why a numeric column is not a value to draw, if it is not.
+fn not_a_measure(
+    column: &ColumnGuess,
+    is_key: bool,
+    sample: &TableSample,
+    index: usize,
+) -> Option<&'static str> {
+    let lower = column.name.trim().to_lowercase();
+    let words: Vec<String> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect();
+    if is_key {
+        Some("the primary key")
+    } else if words.is_empty() || lower.starts_with("unnamed") {
+        Some("an unnamed index column")
+    } else if words.iter().any(|w| NOT_A_MEASURE.contains(&w.as_str())) {
+        Some("an identifier, code or position")
+    } else if words.len() == 1 && TIME_PARTS.contains(&words[0].as_str()) {
+        Some("a time or a part of one, written as a number")
+    } else if column.column_type == ColumnType::Integer && sample.counts_rows(index) {
+        Some("it counts the rows")
+    } else {
+        None
     }
-    let index = |name: &str| inference.columns.iter().position(|c| c.name == name);
-    let (Some(x), series) = (index(&chart.x), chart.series.as_deref().and_then(index)) else {
-        return chart;
-    };
-    let reader = std::fs::File::open(path).map(|file| {
-        csv::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .from_reader(std::io::BufReader::new(file))
-    });
-    let Ok(mut reader) = reader else {
-        return chart;
-    };
-    let mut seen = std::collections::HashSet::new();
-    let mut record = csv::ByteRecord::new();
-    while let Ok(true) = reader.read_byte_record(&mut record) {
-        let cell = |i: usize| record.get(i).unwrap_or_default().to_vec();
-        if !seen.insert((cell(x), series.map(cell))) {
-            return ChartSuggestion {
-                kind: "dot",
-                ..chart
-            };
+}
+
+/// The largest group (2 to [`READABLE_SERIES`]) of value columns that are variants of one
+/// measure: the same unit written in their names, or the same first words ending in a
+/// variant word (`temp_max`, `temp_min`).
+fn variants(columns: &[ColumnGuess], values: &[usize]) -> Vec<usize> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for &i in values {
+        let (_, unit) = names::title_and_unit(&columns[i].name);
+        let lower = columns[i].name.to_lowercase();
+        let words: Vec<&str> = lower.split(['_', ' ', '-', '.']).collect();
+        let stem = match (unit, words.split_last()) {
+            (Some(unit), _) => format!("unit {unit}"),
+            (None, Some((last, stem))) if !stem.is_empty() && VARIANTS.contains(last) => {
+                format!("stem {}", stem.join(" "))
+            }
+            _ => continue,
+        };
+        match groups.iter_mut().find(|(s, _)| *s == stem) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((stem, vec![i])),
         }
     }
-    chart
+    groups
+        .into_iter()
+        .map(|(_, members)| members)
+        .filter(|members| members.len() <= READABLE_SERIES)
+        .max_by_key(|members| (members.len(), std::cmp::Reverse(members[0])))
+        .unwrap_or_default()
 }
 
-/// A suggested `[[charts]]` entry.
+/// A suggested `[[charts]]` entry and why it was chosen.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartSuggestion {
     pub kind: &'static str,
     pub x: String,
-    pub y: String,
+    /// One column, or several variants of one measure drawn as one line each.
+    pub y: Vec<String>,
     pub series: Option<String>,
+    /// Series drawn in colour when there are more than a reader can tell apart.
+    pub highlight: Vec<String>,
+    /// How rows that share `x` become one point, when nothing tells them apart.
+    pub aggregate: Option<&'static str>,
+    /// Why this chart: said by `new`.
+    pub reason: String,
 }
 
 /// The column proposed as primary key: the first that can identify rows, in a table of
@@ -140,54 +287,95 @@ fn is_key_candidate(column: &ColumnGuess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
-    fn inference(csv: &str) -> Inference {
-        super::super::infer::infer_from(csv.as_bytes(), Path::new("t.csv"), b',').unwrap()
-    }
-
-    #[test]
-    fn charts_follow_the_obvious_pair() {
-        let by_date = inference(
-            "day,kind,value\n2021-01-01,a,1\n2021-01-01,b,2\n2021-01-02,a,3\n2021-01-02,b,4\n",
-        );
-        let chart = suggest_chart(&by_date).unwrap();
-        assert_eq!(
-            (chart.kind, chart.x.as_str(), chart.y.as_str()),
-            ("line", "day", "value")
-        );
-        assert_eq!(chart.series.as_deref(), Some("kind"));
-        let labelled = inference("id,planet,km\n1,Mercury,4879\n2,Venus,12104\n");
-        let chart = suggest_chart(&labelled).unwrap();
-        assert_eq!(
-            (chart.kind, chart.x.as_str(), chart.y.as_str()),
-            ("bar", "planet", "km")
-        );
-        assert_eq!(suggest_chart(&inference("a,b\nx,y\n")), None);
-    }
-
-    #[test]
-    fn a_line_is_suggested_only_through_one_series() {
+    /// The suggestion for `csv`, written to a file as `new` reads it.
+    fn suggest(csv: &str) -> Result<ChartSuggestion, String> {
         let dir = tempfile::tempdir().unwrap();
-        let check = |csv: &str| {
-            let path = dir.path().join("t.csv");
-            std::fs::write(&path, csv).unwrap();
-            let table = inference(csv);
-            as_checked(suggest_chart(&table).unwrap(), &table, &path, b',').kind
-        };
-        // One row per day and kind: a line per kind.
-        assert_eq!(
-            check(
-                "day,kind,value\n2021-01-01,a,1\n2021-01-01,b,2\n2021-01-02,a,3\n2021-01-02,b,4\n"
-            ),
-            "line"
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        let table = super::super::infer::infer_from(csv.as_bytes(), &path, b',').unwrap();
+        suggest_chart(&table, &path, b',')
+    }
+
+    fn shape(chart: &ChartSuggestion) -> (&str, &str, String, Option<&str>) {
+        (
+            chart.kind,
+            chart.x.as_str(),
+            chart.y.join(","),
+            chart.series.as_deref(),
+        )
+    }
+
+    #[test]
+    fn a_line_per_series_when_date_and_series_are_unique() {
+        let chart = suggest(
+            "day,kind,value\n2021-01-01,a,1\n2021-01-01,b,5\n2021-01-02,a,3\n2021-01-02,b,4\n",
+        )
+        .unwrap();
+        assert_eq!(shape(&chart), ("line", "day", "value".into(), Some("kind")));
+        assert!(chart
+            .reason
+            .contains("each `day` and `kind` pair is one row"));
+        let labelled = suggest("id,planet,km\n1,Mercury,4879\n2,Venus,12104\n").unwrap();
+        assert_eq!(shape(&labelled), ("bar", "planet", "km".into(), None));
+        let none = suggest("a,b\nx,y\n").unwrap_err();
+        assert!(
+            none.contains("no numeric column measures something"),
+            "{none}"
         );
-        // Several countries per continent and day (gapminder's shape): dots, not a zigzag.
-        assert_eq!(
-            check(
-                "day,kind,value\n2021-01-01,a,1\n2021-01-01,a,2\n2021-01-02,b,3\n2021-01-02,b,4\n"
-            ),
-            "dot"
+    }
+
+    #[test]
+    fn rows_sharing_a_date_are_a_mean_not_a_zigzag() {
+        let chart = suggest(
+            "day,kind,value\n2021-01-01,a,1\n2021-01-01,a,5\n2021-01-02,b,3\n2021-01-02,b,4\n",
+        )
+        .unwrap();
+        assert_eq!(chart.kind, "line");
+        assert_eq!(chart.aggregate, Some("mean"));
+        assert!(
+            chart.reason.contains("a line of their mean"),
+            "{}",
+            chart.reason
         );
+    }
+
+    #[test]
+    fn counters_identifiers_and_time_parts_are_never_the_value() {
+        // R's rownames, a counter, a quarter and a code.
+        let csv = "rownames,Obs,year,quarter,site_code,gdp\n1,1,2001,1,7,10.5\n2,2,2002,2,9,11.5\n3,3,2003,3,4,12.0\n";
+        let chart = suggest(csv).unwrap();
+        assert_eq!(shape(&chart), ("line", "year", "gdp".into(), None));
+        for left_out in ["`rownames`", "`Obs`", "`quarter`", "`site_code`"] {
+            assert!(
+                chart.reason.contains(left_out),
+                "{left_out}: {}",
+                chart.reason
+            );
+        }
+        let counted = suggest("n,value\n1,5\n2,7\n3,9\n").unwrap_err();
+        assert!(counted.contains("`n` (it counts the rows)"), "{counted}");
+        let pandas = suggest("Unnamed: 0,day,v\n0,2020-01-01,3\n1,2020-01-02,4\n").unwrap();
+        assert_eq!(pandas.y, ["v"]);
+    }
+
+    #[test]
+    fn variants_of_one_measure_share_a_chart_and_many_series_get_a_highlight() {
+        let wide = suggest(
+            "date,temp_max,temp_min,wind\n2012-01-01,12.8,5.0,4.7\n2012-01-02,10.6,2.8,4.5\n",
+        )
+        .unwrap();
+        assert_eq!(wide.y, ["temp_max", "temp_min"]);
+        assert!(wide.reason.contains("variants of one measure"));
+        let mut many = String::from("year,country,life\n");
+        for country in ["A", "B", "C", "D", "E", "F", "G", "H", "I"] {
+            for year in [1952, 1957] {
+                many.push_str(&format!("{year},{country},50\n"));
+            }
+        }
+        let chart = suggest(&many).unwrap();
+        assert_eq!(chart.series.as_deref(), Some("country"));
+        assert_eq!(chart.highlight, ["A", "B"]);
+        assert!(chart.reason.contains("9 lines are too many"));
     }
 }

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 const OVERLAP_JS: &str = include_str!("../browser/chart-overlap.js");
 
 /// The dataset pages of a built site that have charts, sorted.
-fn chart_pages(output: &Path) -> Vec<PathBuf> {
+pub(crate) fn chart_pages(output: &Path) -> Vec<PathBuf> {
     let mut pages: Vec<PathBuf> = std::fs::read_dir(output.join("datasets"))
         .expect("datasets")
         .map(|e| e.expect("entry").path().join("index.html"))
@@ -63,6 +63,60 @@ fn element_png(session: &Session, css: &str) -> Vec<u8> {
     base64_decode(shot["data"].as_str().expect("screenshot data"))
 }
 
+/// Measures every chart of `page` with [`OVERLAP_JS`] at 1280 and 390 px, light and
+/// dark, and writes a screenshot of each chart to `shots` as
+/// `<prefix>-<id>-<width>-<scheme>.png`. Returns each view with the charts it measured,
+/// and the problems found, each naming the page, width and scheme.
+pub(crate) fn measure_page(
+    session: &Session,
+    page: &Path,
+    prefix: &str,
+    shots: &Path,
+) -> (Vec<(String, u64)>, Vec<String>) {
+    let slug = page
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (mut measured, mut problems) = (Vec::new(), Vec::new());
+    for width in [1280, 390] {
+        for scheme in ["light", "dark"] {
+            session.set_viewport(width, 900);
+            session.emulate(scheme, "");
+            session.navigate(&file_url(page));
+            let result: Value = session.execute(OVERLAP_JS, vec![]);
+            let charts = result["charts"].as_u64().unwrap_or(0);
+            assert!(
+                result["texts"].as_u64().unwrap_or(0) > 0
+                    && result["marks"].as_u64().unwrap_or(0) > 0,
+                "nothing measured on {slug}: {result}"
+            );
+            measured.push((format!("{slug} {width} {scheme}"), charts));
+            for problem in result["problems"].as_array().into_iter().flatten() {
+                problems.push(format!(
+                    "{slug} at {width} px, {scheme}: {}",
+                    problem.as_str().unwrap_or_default()
+                ));
+            }
+            let ids = session.execute(
+                "return [].map.call(document.querySelectorAll('figure.chart'), function (f) { return f.id; });",
+                vec![],
+            );
+            for id in ids
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                let png = element_png(session, &format!("#{id}"));
+                let name = format!("{prefix}-{id}-{width}-{scheme}.png");
+                std::fs::write(shots.join(name), png).expect("write screenshot");
+            }
+        }
+    }
+    (measured, problems)
+}
+
 #[test]
 #[ignore = "full tier: headless Chromium measures every chart at two widths, light and dark"]
 fn no_chart_label_overlaps_a_label_a_mark_or_a_line() {
@@ -82,46 +136,9 @@ fn no_chart_label_overlaps_a_label_a_mark_or_a_line() {
         let pages = chart_pages(output);
         assert!(!pages.is_empty(), "no chart pages in the {site} site");
         for page in pages {
-            let slug = page
-                .parent()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            for width in [1280, 390] {
-                for scheme in ["light", "dark"] {
-                    session.set_viewport(width, 900);
-                    session.emulate(scheme, "");
-                    session.navigate(&file_url(&page));
-                    let result: Value = session.execute(OVERLAP_JS, vec![]);
-                    let charts = result["charts"].as_u64().unwrap_or(0);
-                    assert!(
-                        result["texts"].as_u64().unwrap_or(0) > 0
-                            && result["marks"].as_u64().unwrap_or(0) > 0,
-                        "nothing measured on {slug}: {result}"
-                    );
-                    measured.push((format!("{slug} {width} {scheme}"), charts));
-                    for problem in result["problems"].as_array().into_iter().flatten() {
-                        problems.push(format!(
-                            "{slug} at {width} px, {scheme}: {}",
-                            problem.as_str().unwrap_or_default()
-                        ));
-                    }
-                    let ids = session.execute(
-                        "return [].map.call(document.querySelectorAll('figure.chart'), function (f) { return f.id; });",
-                        vec![],
-                    );
-                    for id in ids
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                    {
-                        let png = element_png(&session, &format!("#{id}"));
-                        let name = format!("{site}-{id}-{width}-{scheme}.png");
-                        std::fs::write(shots.join(name), png).expect("write screenshot");
-                    }
-                }
-            }
+            let (views, found) = measure_page(&session, &page, site, &shots);
+            measured.extend(views);
+            problems.extend(found);
         }
     }
     let charts: u64 = measured.iter().map(|(_, n)| n).sum();

@@ -18,6 +18,7 @@ mod catalog_memory;
 mod catalog_scale;
 mod catalog_serve;
 mod chart_overlap;
+mod chart_series;
 mod citation_files;
 mod determinism;
 mod dialects;

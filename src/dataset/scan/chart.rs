@@ -18,6 +18,9 @@ pub struct ChartColumns {
     pub x: usize,
     pub y: usize,
     pub series: Option<usize>,
+    /// When `y` names several columns: each with its name; every kept row gives one point
+    /// per column, whose series is the column's name (`y` is then the first of them).
+    pub columns_as_series: Vec<(usize, String)>,
     /// A row is kept when, for every entry, its cell text is one of the values.
     pub filter: Vec<(usize, Vec<String>)>,
 }
@@ -46,14 +49,14 @@ pub struct ChartPoints {
 }
 
 impl ChartColumns {
-    /// Adds the point of one well-formed record, if the filter keeps it.
+    /// Adds the points of one well-formed record, if the filter keeps it: one, or one per
+    /// column of [`ChartColumns::columns_as_series`].
     pub(super) fn collect(
         &self,
         record: &csv::ByteRecord,
-        y_column: &super::CompiledColumn,
+        columns: &[super::CompiledColumn],
         into: &mut ChartPoints,
     ) {
-        let column_type = y_column.spec.column_type;
         let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
         let kept = self.filter.iter().all(|(index, values)| {
             cell(*index).is_some_and(|text| values.iter().any(|v| v == text))
@@ -61,17 +64,44 @@ impl ChartColumns {
         if !kept {
             return;
         }
-        let Some(y_cell) = cell(self.y) else { return };
+        if self.columns_as_series.is_empty() {
+            let series = self
+                .series
+                .map(|index| cell(index).unwrap_or_default().to_string());
+            self.collect_y(record, self.y, columns, series, into);
+        }
+        for (index, name) in &self.columns_as_series {
+            self.collect_y(record, *index, columns, Some(name.clone()), into);
+        }
+    }
+
+    /// Adds the point of column `y` of a kept record, in `series`.
+    fn collect_y(
+        &self,
+        record: &csv::ByteRecord,
+        y: usize,
+        columns: &[super::CompiledColumn],
+        series: Option<String>,
+        into: &mut ChartPoints,
+    ) {
+        let Some(y_column) = columns.get(y) else {
+            return;
+        };
+        let column_type = y_column.spec.column_type;
+        let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
+        let Some(y_cell) = cell(y) else { return };
         if y_column.missing.is_missing(y_cell) {
             into.missing += 1;
             return;
         }
         // A cell of the wrong type is reported by the type check; it is not drawn.
-        let Ok(y) = y_cell.parse::<f64>() else { return };
+        let Ok(value) = y_cell.parse::<f64>() else {
+            return;
+        };
         if column_type.check(y_cell).is_err() {
             return;
         }
-        if !y.is_finite() {
+        if !value.is_finite() {
             into.not_finite += 1;
             return;
         }
@@ -83,10 +113,8 @@ impl ChartColumns {
         format_cell(column_type, y_cell, &mut y_text);
         into.points.push(ChartPoint {
             x: cell(self.x).unwrap_or_default().to_string(),
-            series: self
-                .series
-                .map(|index| cell(index).unwrap_or_default().to_string()),
-            y,
+            series,
+            y: value,
             y_text,
         });
     }

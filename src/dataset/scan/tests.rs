@@ -315,6 +315,7 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         x: 0,
         y: 2,
         series: Some(1),
+        columns_as_series: Vec::new(),
         filter: vec![(0, vec!["x".into(), "y".into()])],
     };
     let all = ChartColumns {
@@ -322,6 +323,7 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         x: 0,
         y: 2,
         series: None,
+        columns_as_series: Vec::new(),
         filter: Vec::new(),
     };
     let charts = [filtered, all];

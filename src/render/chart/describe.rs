@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{ChartInput, XScale, DESCRIBED_POINTS, MARKED_LINE_POINTS};
+use super::{ChartInput, XScale, DESCRIBED_POINTS};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 use crate::dataset::schema::{format_cell, ColumnType};
@@ -11,6 +11,28 @@ use crate::dataset::schema::{format_cell, ColumnType};
 /// What the chart leaves out, said in the chart itself.
 pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
     let mut notes = Vec::new();
+    if let Some((how, rows_in)) = chart.many.aggregated {
+        let by = match (chart.series_title, chart.many.y_columns.is_empty()) {
+            (Some(series), _) => format!("{} and {series}", chart.x_title),
+            _ => chart.x_title.to_string(),
+        };
+        notes.push(format!(
+            "Each point is the {} of the rows sharing its {by}: {} drawn as {} points.",
+            how.as_str(),
+            rows(rows_in),
+            grouped(chart.points.len() as u64)
+        ));
+    }
+    if !chart.many.highlight.is_empty() {
+        let total = super::scale::series_names(chart.points).len();
+        let others = total.saturating_sub(chart.many.highlight.len());
+        if others > 0 {
+            notes.push(format!(
+                "In colour: {}; the other {others} series in grey.",
+                listed(chart.many.highlight)
+            ));
+        }
+    }
     if chart.missing > 0 {
         notes.push(format!(
             "Not drawn: {} with no value in {}.",
@@ -69,7 +91,16 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
         ChartKind::Line => "Line chart",
         ChartKind::Dot => "Dot chart",
     };
-    let mut text = format!("{kind} of {} by {}", chart.y_title, chart.x_title);
+    let mut text = if chart.many.y_columns.is_empty() {
+        format!("{kind} of {} by {}", chart.y_title, chart.x_title)
+    } else {
+        format!(
+            "{kind} of {} ({}) by {}, one series per column",
+            listed(chart.many.y_columns),
+            chart.y_title,
+            chart.x_title
+        )
+    };
     if let (Some(title), true) = (
         chart.series_title,
         series.len() > 1 || chart.series_title.is_some(),
@@ -104,7 +135,7 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
             );
         }
     }
-    if chart.kind == ChartKind::Line && chart.points.len() > MARKED_LINE_POINTS {
+    if chart.kind == ChartKind::Line && !super::line_is_marked(chart) {
         text.push_str(" Drawn as lines without point markers.");
     }
     for note in notes(chart, unplaced) {
@@ -112,6 +143,15 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
         text.push_str(&note);
     }
     text
+}
+
+/// "a", "a and b", "a, b and c".
+fn listed(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// "32K, NVMe: 5,269" or "32K: 5,269".

@@ -11,7 +11,9 @@
 //! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
 //! follows the reader's colour scheme too.
 
+pub mod aggregate;
 mod describe;
+mod direct_labels;
 mod place;
 mod rows;
 mod scale;
@@ -42,6 +44,41 @@ pub(super) const LABELLED_POINTS: usize = 12;
 /// past this, a series is drawn as one path, which a reader follows better than a rope
 /// of markers, and the values are in the table and the CSV.
 pub(super) const MARKED_LINE_POINTS: usize = 100;
+
+/// The height of a line or scatter chart's plot, in pixels.
+pub(super) const PLOT_HEIGHT: f64 = 180.0;
+
+/// Whether a line chart marks its points: while there are at most
+/// [`MARKED_LINE_POINTS`] and, on a number or date axis (where points sit exactly at
+/// their values), no two series have markers on one x within 10 pixels of each other,
+/// which would hide one (on categories, crowded series move apart instead).
+pub(super) fn line_is_marked(chart: &ChartInput) -> bool {
+    if chart.points.len() > MARKED_LINE_POINTS {
+        return false;
+    }
+    if chart.x_scale == XScale::Category {
+        return true;
+    }
+    let (ticks, _) = scale::value_axis(chart);
+    let span = ticks[ticks.len() - 1] - ticks[0];
+    let pixels = |v: f64| v / span * PLOT_HEIGHT;
+    // Grey context lines carry no markers.
+    let highlight = chart.many.highlight;
+    let mut at: Vec<(&str, f64, Option<&str>)> = chart
+        .points
+        .iter()
+        .filter(|p| {
+            highlight.is_empty()
+                || highlight
+                    .iter()
+                    .any(|h| Some(h.as_str()) == p.series.as_deref())
+        })
+        .map(|p| (p.x.as_str(), p.y, p.series.as_deref()))
+        .collect();
+    at.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
+    !at.windows(2)
+        .any(|w| w[0].0 == w[1].0 && w[0].2 != w[1].2 && pixels(w[1].1 - w[0].1) < 10.0)
+}
 
 /// Points the description (read by screen readers) lists one by one.
 pub(super) const DESCRIBED_POINTS: usize = 40;
@@ -79,6 +116,20 @@ pub struct ChartInput<'a> {
     /// The spec's `y_zero`: whether a line or dot chart's value axis starts at zero
     /// (`None`: where zero is near the data).
     pub y_zero: Option<bool>,
+    /// Several series: which are highlighted, how rows were aggregated.
+    pub many: ManySeries<'a>,
+}
+
+/// What a chart of several series adds to its input.
+#[derive(Debug, Clone, Default)]
+pub struct ManySeries<'a> {
+    /// The series drawn in colour and labelled; the others are grey context lines. Empty:
+    /// every series in colour.
+    pub highlight: &'a [String],
+    /// The `aggregate` the points were made with and how many rows it summarised.
+    pub aggregated: Option<(crate::content::Aggregate, u64)>,
+    /// The names of the `y` columns when the chart draws several, one series each.
+    pub y_columns: &'a [String],
 }
 
 /// Where a chart goes.

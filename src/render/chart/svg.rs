@@ -9,7 +9,7 @@ use crate::text::escape_html_into;
 /// The colours, fonts and dark variant, scoped to `svg.dpc` so an inline chart's style
 /// cannot leak into the page. Colours are custom properties: the dark variant (and a page
 /// that wants other colours) only redefines them.
-pub(super) const STYLE: &str = "svg.dpc{--dpc-bg:#fbfaf7;--dpc-ink:#1d1f21;--dpc-muted:#5b6066;--dpc-grid:#dcd8cf;--dpc-axis:#6f757b;\
+pub(super) const STYLE: &str = "svg.dpc{--dpc-bg:#fbfaf7;--dpc-ink:#1d1f21;--dpc-muted:#5b6066;--dpc-grid:#dcd8cf;--dpc-axis:#6f757b;--dpc-cx:#c4c0b8;\
 --dpc-s0:#1f5f99;--dpc-s1:#b3541e;--dpc-s2:#2e7d4f;--dpc-s3:#7b4ea3;--dpc-s4:#8a6d00;--dpc-s5:#a23b72;\
 font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif;font-size:13px}\
 svg.dpc .bg{fill:var(--dpc-bg)}svg.dpc text{fill:var(--dpc-ink)}svg.dpc .m{fill:var(--dpc-muted)}\
@@ -18,8 +18,8 @@ svg.dpc .k{font-size:12px;fill:var(--dpc-muted);font-variant-numeric:tabular-num
 svg.dpc .g{stroke:var(--dpc-grid);stroke-width:1}svg.dpc .z{stroke:var(--dpc-axis);stroke-width:1}\
 svg.dpc .s0{fill:var(--dpc-s0);stroke:var(--dpc-s0)}svg.dpc .s1{fill:var(--dpc-s1);stroke:var(--dpc-s1)}svg.dpc .s2{fill:var(--dpc-s2);stroke:var(--dpc-s2)}\
 svg.dpc .s3{fill:var(--dpc-s3);stroke:var(--dpc-s3)}svg.dpc .s4{fill:var(--dpc-s4);stroke:var(--dpc-s4)}svg.dpc .s5{fill:var(--dpc-s5);stroke:var(--dpc-s5)}\
-svg.dpc .l{fill:none;stroke-width:2.25}svg.dpc .o{fill:var(--dpc-bg);stroke-width:2}svg.dpc .gd{stroke-width:1;stroke-dasharray:2 3}\
-@media screen and (prefers-color-scheme:dark){svg.dpc{--dpc-bg:#17191b;--dpc-ink:#e8e6e1;--dpc-muted:#a7abb0;--dpc-grid:#3a3d41;--dpc-axis:#8d9298;\
+svg.dpc .l{fill:none;stroke-width:2.25}svg.dpc .cx{fill:none;stroke:var(--dpc-cx);stroke-width:1}svg.dpc text.dl{stroke:none}svg.dpc .o{fill:var(--dpc-bg);stroke-width:2}svg.dpc .gd{stroke-width:1;stroke-dasharray:2 3}\
+@media screen and (prefers-color-scheme:dark){svg.dpc{--dpc-bg:#17191b;--dpc-ink:#e8e6e1;--dpc-muted:#a7abb0;--dpc-grid:#3a3d41;--dpc-axis:#8d9298;--dpc-cx:#53575c;\
 --dpc-s0:#7db7f0;--dpc-s1:#f0a36b;--dpc-s2:#74c69d;--dpc-s3:#c3a2e6;--dpc-s4:#d9c15a;--dpc-s5:#f08cc0}}";
 
 /// Line dash patterns per series, so lines differ by more than colour.

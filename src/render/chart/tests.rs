@@ -30,6 +30,7 @@ fn input<'a>(kind: ChartKind, x_scale: XScale, points: &'a [ChartPoint]) -> Char
         not_finite: 0,
         dropped: 0,
         y_zero: None,
+        many: ManySeries::default(),
     }
 }
 
@@ -460,4 +461,125 @@ fn on_a_date_axis_points_sit_at_their_dates_not_dodged() {
         categories.contains("<g transform=\"translate("),
         "on categories crowded series still move apart"
     );
+}
+
+#[test]
+fn lines_of_several_series_are_named_at_their_ends_not_in_a_legend() {
+    let points = flagship_points();
+    let svg = render(
+        &input(ChartKind::Line, XScale::Category, &points),
+        Placement::Inline,
+    );
+    assert_eq!(svg.matches("class=\"dl s").count(), 3, "{svg}");
+    for name in ["SATA", "SAS", "NVMe"] {
+        assert!(svg.contains(&format!(">{name}</text>")), "{name}");
+    }
+    // The legend's markers carry no tooltip; every marker left is a point's.
+    assert_eq!(
+        svg.matches("<circle").count() + svg.matches("<rect x").count(),
+        9
+    );
+    let dots = render(
+        &input(ChartKind::Dot, XScale::Category, &points),
+        Placement::Inline,
+    );
+    assert_eq!(dots.matches("class=\"dl").count(), 0, "dots keep a legend");
+}
+
+#[test]
+fn highlighted_series_are_coloured_and_named_the_rest_grey() {
+    let countries: Vec<String> = (0..12).map(|i| format!("Country {i}")).collect();
+    let mut points = Vec::new();
+    for year in 1952..1960 {
+        for (i, country) in countries.iter().enumerate() {
+            points.push(point(
+                &year.to_string(),
+                Some(country),
+                (year - 1900 + i) as f64,
+            ));
+        }
+    }
+    let highlight = ["Country 3".to_string(), "Country 7".to_string()];
+    let chart = ChartInput {
+        many: ManySeries {
+            highlight: &highlight,
+            ..ManySeries::default()
+        },
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    assert_eq!(
+        svg.matches("class=\"cx\"").count(),
+        10,
+        "grey context lines"
+    );
+    assert_eq!(svg.matches("class=\"dl s").count(), 2);
+    assert!(svg.contains(">Country 3</text>") && svg.contains(">Country 7</text>"));
+    assert!(
+        !svg.contains(">Country 0</text>"),
+        "context lines are not named"
+    );
+    assert!(svg.contains("In colour: Country 3 and Country 7; the other 10 series in grey."));
+    // Only the highlighted lines have markers (8 points each).
+    assert_eq!(svg.matches("<title>").count(), 16);
+}
+
+#[test]
+fn several_y_columns_and_aggregates_are_described() {
+    let points = [
+        point("2020", Some("GOOG"), 1.0),
+        point("2021", Some("GOOG"), 2.0),
+        point("2020", Some("AAPL"), 3.0),
+        point("2021", Some("AAPL"), 4.0),
+    ];
+    let columns = ["GOOG".to_string(), "AAPL".to_string()];
+    let chart = ChartInput {
+        y_title: "USD",
+        series_title: None,
+        many: ManySeries {
+            y_columns: &columns,
+            aggregated: Some((crate::content::Aggregate::Median, 9)),
+            ..ManySeries::default()
+        },
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    assert!(
+        svg.contains("Line chart of GOOG and AAPL (USD) by Block size, one series per column."),
+        "{svg}"
+    );
+    assert!(svg.contains(
+        "Each point is the median of the rows sharing its Block size: 9 rows drawn as 4 points."
+    ));
+}
+
+#[test]
+fn markers_that_would_hide_each_other_leave_a_line_as_a_path() {
+    let apart = [
+        point("2001", Some("a"), 10.0),
+        point("2002", Some("a"), 20.0),
+        point("2001", Some("b"), 50.0),
+        point("2002", Some("b"), 60.0),
+    ];
+    let chart = input(ChartKind::Line, XScale::Number, &apart);
+    assert!(line_is_marked(&chart));
+    let close = [
+        apart[0].clone(),
+        apart[1].clone(),
+        point("2001", Some("b"), 10.2),
+    ];
+    let chart = input(ChartKind::Line, XScale::Number, &close);
+    assert!(!line_is_marked(&chart));
+    let svg = render(&chart, Placement::Inline);
+    assert_eq!(
+        svg.matches("<circle").count() + svg.matches("<rect x").count(),
+        0
+    );
+    assert!(svg.contains("Drawn as lines without point markers."));
+    // On categories the series move apart instead.
+    assert!(line_is_marked(&input(
+        ChartKind::Line,
+        XScale::Category,
+        &close
+    )));
 }

@@ -3,10 +3,11 @@
 use std::fmt::Write as _;
 
 use super::describe::tooltip;
+use super::direct_labels;
 use super::place::{Area, Taken, WIDEST};
 use super::scale::{categories, day_number, nice_ticks, series_index, tick_text, value_axis};
 use super::svg::{num, pct, text_width_at, Body, DASHES};
-use super::{ChartInput, XScale, LABELLED_POINTS, MARKED_LINE_POINTS, NARROWEST};
+use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 
@@ -30,11 +31,14 @@ pub(super) fn xy_layout(
         "start",
     ));
     y += 20.0;
-    if series.len() > 1 {
+    // Lines of several series are named at their ends; dots keep a legend.
+    let named_ends = chart.kind == ChartKind::Line && series.len() > 1;
+    let slots = direct_labels::slots(series, chart.many.highlight);
+    if series.len() > 1 && !named_ends {
         y = body.legend(series, y + 12.0) + 6.0;
     }
     let plot_top = y + 18.0;
-    let plot_height = 180.0;
+    let plot_height = super::PLOT_HEIGHT;
     let plot_bottom = plot_top + plot_height;
 
     // Where each point sits across, as a number on the x scale.
@@ -75,7 +79,13 @@ pub(super) fn xy_layout(
         .map(|t| text_width_at(&tick_text(*t, step), 12.0, false))
         .fold(0.0, f64::max);
     let left = ((widest_tick + 12.0) / NARROWEST * 100.0).clamp(4.0, 30.0);
-    let right = 96.0;
+    let named: Vec<&str> = series
+        .iter()
+        .zip(&slots)
+        .filter(|(_, slot)| slot.is_some() && named_ends)
+        .map(|(name, _)| *name)
+        .collect();
+    let right = direct_labels::plot_right(&named);
     let across = |x: f64| left + (x - dxlo) / (dxhi - dxlo) * (right - left);
     let down = |v: f64| plot_bottom - (v - dlo) / (dhi - dlo) * plot_height;
 
@@ -169,14 +179,28 @@ pub(super) fn xy_layout(
         }
     };
     // Markers while there are few enough points to see one by one; a longer line is a path.
-    let marked = chart.kind != ChartKind::Line || placed.len() <= MARKED_LINE_POINTS;
-    for (index, line) in lines.iter().enumerate() {
+    let marked = chart.kind != ChartKind::Line || super::line_is_marked(chart);
+    // Grey context lines first, under the highlighted ones.
+    let mut drawing: Vec<usize> = (0..lines.len()).collect();
+    drawing.sort_by_key(|index| slots[*index].is_some());
+    for index in drawing {
+        let line = &lines[index];
         let shift = dodge(index);
         if shift != 0.0 {
             let _ = writeln!(body.out, "<g transform=\"translate({} 0)\">", num(shift));
         }
-        let class = format!("s{} l", index % 6);
-        let dash = DASHES[index % DASHES.len()];
+        let Some(slot) = slots[index] else {
+            let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
+            if chart.kind == ChartKind::Line {
+                body.path(&at, (left, right), (plot_top, plot_height), "cx", "");
+            }
+            if shift != 0.0 {
+                body.out.push_str("</g>\n");
+            }
+            continue;
+        };
+        let class = format!("s{} l", slot % 6);
+        let dash = DASHES[slot % DASHES.len()];
         if chart.kind == ChartKind::Line && !marked {
             let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
             body.path(&at, (left, right), (plot_top, plot_height), &class, dash);
@@ -194,7 +218,7 @@ pub(super) fn xy_layout(
         }
         for (x, point) in line.iter().filter(|_| marked) {
             let (at, cy) = (across(*x), down(point.y));
-            body.marker(&pct(at), cy, index, Some(&tooltip(point)));
+            body.marker(&pct(at), cy, slot, Some(&tooltip(point)));
             taken.0.push(Area {
                 off: shift,
                 frac: at / 100.0,
@@ -209,6 +233,33 @@ pub(super) fn xy_layout(
         }
     }
     let mut point_labels: Vec<Area> = Vec::new();
+    if named_ends {
+        let ends = lines
+            .iter()
+            .zip(&slots)
+            .zip(series)
+            .filter_map(|((line, slot), name)| {
+                let (_, last) = line.last()?;
+                Some(direct_labels::End {
+                    slot: (*slot)?,
+                    y: down(last.y),
+                    name,
+                })
+            })
+            .collect();
+        for name in direct_labels::place(ends, right, (plot_top + 4.0, plot_bottom)) {
+            let class = format!("dl s{}", name.slot % 6);
+            body.text_dx(
+                &pct(right),
+                direct_labels::GAP,
+                name.baseline,
+                &class,
+                "start",
+                &name.text,
+            );
+            taken.0.push(name.area);
+        }
+    }
     if labelled {
         for line in &lines {
             let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
@@ -242,8 +293,10 @@ pub(super) fn xy_layout(
             }
             from = f64::max(from, gap_end);
         }
-        if from < 100.0 {
-            grid.line(&pct(from), gy, "100%", gy, class, "");
+        // Names at the lines' ends sit right of the plot: gridlines stop where it does.
+        let end = if named_ends { right } else { 100.0 };
+        if from < end {
+            grid.line(&pct(from), gy, &pct(end), gy, class, "");
         }
         grid.text("0", gy - 4.0, "k", "start", &tick_text(*tick, step));
         grid.out.push_str("</g>\n");

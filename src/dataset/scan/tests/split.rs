@@ -57,6 +57,7 @@ fn assert_split_agrees_in(csv: &[u8], rows_to_render: u64, delimiter: u8) -> boo
         x: 0,
         y: 1,
         series: None,
+        columns_as_series: Vec::new(),
         filter: Vec::new(),
     }];
     let ids: HashSet<&str> = ["a", "b"].into_iter().collect();
