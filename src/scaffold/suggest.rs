@@ -269,11 +269,20 @@ pub fn proposed_key(inference: &Inference) -> Option<usize> {
 /// A column that can identify rows: unique, never empty, and not a measurement (numbers
 /// are often unique by chance, so an integer column must be named like an identifier).
 fn is_key_candidate(column: &ColumnGuess) -> bool {
+    // Words set off by separators only: `NoVacc` (a count of the unvaccinated) holds no
+    // word "no". "No" and "number" name a key only last (`case_no`); first they count
+    // (`no_children`).
     let named_like_a_key = || {
-        let title = names::title_and_unit(&column.name).0.to_lowercase();
-        title
-            .split(' ')
-            .any(|w| ["id", "key", "code", "index", "rank", "no", "number"].contains(&w))
+        let lower = column.name.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(['_', '-', '.', ' '])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let last = words.last().copied().unwrap_or_default();
+        words
+            .iter()
+            .any(|w| ["id", "key", "code", "index", "rank"].contains(w))
+            || (words.len() > 1 && ["no", "number", "nr"].contains(&last))
     };
     column.uniqueness == Uniqueness::Unique
         && column.required
@@ -287,6 +296,22 @@ fn is_key_candidate(column: &ColumnGuess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_integer_key_is_named_like_one_in_whole_words() {
+        let table = |name: &str| {
+            let csv = format!("{name},v\n1,a\n2,b\n3,c\n");
+            super::super::infer::infer_from(csv.as_bytes(), std::path::Path::new("t.csv"), b',')
+                .unwrap()
+        };
+        for name in ["station_id", "case_no", "ID", "row-index", "Order.Number"] {
+            assert_eq!(proposed_key(&table(name)), Some(0), "{name}");
+        }
+        // A count, a ratio: not keys (the text column `v` is proposed instead).
+        for name in ["NoVacc", "no_children", "number", "Unidentified", "pidx"] {
+            assert_eq!(proposed_key(&table(name)), Some(1), "{name}");
+        }
+    }
 
     /// The suggestion for `csv`, written to a file as `new` reads it.
     fn suggest(csv: &str) -> Result<ChartSuggestion, String> {
