@@ -4,6 +4,7 @@
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
 pub mod columns;
+pub mod creators;
 pub mod dialect;
 pub mod figures;
 pub mod front_matter;
@@ -26,6 +27,7 @@ use serde::Deserialize;
 
 use crate::diagnostics::Diagnostic;
 pub use columns::ColumnSpec;
+pub use creators::{Creator, CreatorKind};
 pub use markdown::Body;
 
 /// How many table rows a page shows: a number, or every row.
@@ -145,6 +147,11 @@ pub struct DatasetFrontMatter {
     /// Boxed: read once, while loading, into the dataset's resolved license, while the
     /// front matter of thousands of slim copies stays until the build ends.
     pub license: Option<Box<License>>,
+    /// Who made the data: credited by the citation and every metadata format (the site's
+    /// author is credited when there are none).
+    #[serde(default)]
+    pub creators: ThinVec<Creator>,
+    /// The works the figures were taken from (what the dataset is derived from).
     #[serde(default)]
     pub sources: ThinVec<Source>,
     pub columns: ThinVec<ColumnSpec>,
