@@ -254,7 +254,11 @@ fn front_matter_head(
     let _ = writeln!(page, "+++");
     let _ = writeln!(page, "title = {}", toml_string(&title_from_slug(slug)));
     page.push_str(PROSE_KEYS);
-    let _ = writeln!(page, "created = {today}\nupdated = {today}");
+    // Croissant recommends a version; a new page is the first.
+    let _ = writeln!(
+        page,
+        "created = {today}\nupdated = {today}\nversion = \"1.0.0\""
+    );
     if let Some(key) = key {
         let _ = writeln!(page, "primary_key = [{}]", toml_string(key));
     }
@@ -418,6 +422,8 @@ mod tests {
         assert_eq!(parsed.delimiter.as_deref(), Some(";"));
         // The data's creators are asked for, never filled in with the site's author.
         assert!(parsed.creators[0].name.starts_with("TODO:"));
+        // Croissant recommends a version: without one mlcroissant warns.
+        assert_eq!(parsed.version.as_deref(), Some("1.0.0"));
         assert!(parsed.columns[1].description.contains("`NA` ×1"));
         let placeholders = crate::content::placeholders::find(Path::new("p"), &page);
         assert_eq!(
