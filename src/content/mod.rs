@@ -5,6 +5,7 @@
 
 pub mod chart_keys;
 pub mod columns;
+pub mod creators;
 pub mod dialect;
 pub mod figures;
 pub mod file_kind;
@@ -29,6 +30,7 @@ use serde::Deserialize;
 use crate::diagnostics::Diagnostic;
 pub use chart_keys::{Aggregate, YColumns};
 pub use columns::ColumnSpec;
+pub use creators::{Creator, CreatorKind};
 pub use markdown::Body;
 
 /// How many table rows a page shows: a number, or every row.
@@ -148,6 +150,11 @@ pub struct DatasetFrontMatter {
     /// Boxed: read once, while loading, into the dataset's resolved license, while the
     /// front matter of thousands of slim copies stays until the build ends.
     pub license: Option<Box<License>>,
+    /// Who made the data: credited by the citation and every metadata format (the site's
+    /// author is credited when there are none).
+    #[serde(default)]
+    pub creators: ThinVec<Creator>,
+    /// The works the figures were taken from (what the dataset is derived from).
     #[serde(default)]
     pub sources: ThinVec<Source>,
     pub columns: ThinVec<ColumnSpec>,

@@ -257,6 +257,10 @@ pub fn dataset_front_matter(
         };
         located.link_url(&format!("{source}.url"), &what);
     }
+    for creator in spans.entries("creators") {
+        located.link_url(&format!("{creator}.url"), "a creator's `url`");
+    }
+    located.problems.extend(super::creators::problems(locator));
     for theme in spans.entries("themes") {
         let Some((iri, at)) = spans.string(&format!("{theme}.iri")) else {
             continue;

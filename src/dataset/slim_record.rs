@@ -17,7 +17,9 @@ use super::stamp::FileStamp;
 use super::{Dataset, FileDigest, Loaded};
 use crate::confine;
 use crate::content::spans::Place;
-use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter, License, TableRows, Theme};
+use crate::content::{
+    ChartKind, ChartSpec, Creator, DatasetFrontMatter, License, TableRows, Theme,
+};
 use crate::diagnostics::Diagnostic;
 use crate::layout;
 
@@ -40,6 +42,8 @@ pub struct SlimRecord {
     tags: ThinVec<String>,
     /// `(iri, label)` of each theme.
     themes: Vec<(String, String)>,
+    /// The DCAT catalog credits them (their serde is plain: no check to pass again).
+    creators: ThinVec<Creator>,
     related: ThinVec<String>,
     /// TOML dates as written (their `Display`, which parses back to the same value).
     created: Option<String>,
@@ -110,6 +114,7 @@ impl SlimRecord {
                 .iter()
                 .map(|t| (t.iri.clone(), t.label.clone()))
                 .collect(),
+            creators: front.creators.clone(),
             related: front.related.clone(),
             created: front.created.as_ref().map(ToString::to_string),
             updated: front.updated.as_ref().map(ToString::to_string),
@@ -215,6 +220,7 @@ impl SlimRecord {
             row_pages: self.front_row_pages,
             table_note: None,
             license: None,
+            creators: self.creators,
             sources: ThinVec::new(),
             columns: ThinVec::new(),
             charts: charts.into(),

@@ -3,6 +3,7 @@
 //! in the page's "Cite this dataset" block. Every value is untrusted text, made safe for
 //! its format here: one line, the format's special characters escaped or quoted.
 
+use crate::content::{Creator, CreatorKind};
 use crate::dataset::Dataset;
 use crate::site::Site;
 
@@ -26,7 +27,8 @@ pub fn file_paths(slug: &str) -> [(&'static str, String); 3] {
 /// What every format states, gathered once.
 struct Facts {
     key: String,
-    author: String,
+    /// Whom the files credit, each value one line.
+    creators: Vec<Creator>,
     title: String,
     publisher: String,
     /// `YYYY-MM-DD`, when the dataset has a date.
@@ -36,6 +38,16 @@ struct Facts {
     abstract_text: String,
     keywords: Vec<String>,
     license_url: Option<String>,
+    /// What the dataset is derived from: its `[[sources]]`.
+    sources: Vec<SourceFacts>,
+}
+
+/// One source, as CFF `references` lists it.
+struct SourceFacts {
+    title: String,
+    /// Its publisher, credited as its author (CFF wants one); "anonymous" without one.
+    publisher: Option<String>,
+    url: Option<String>,
 }
 
 fn facts(site: &Site, dataset: &Dataset) -> Facts {
@@ -46,7 +58,16 @@ fn facts(site: &Site, dataset: &Dataset) -> Facts {
             Some(year) => format!("{}-{year}", dataset.slug),
             None => dataset.slug.clone(),
         },
-        author: one_line(&site.config.author.name),
+        creators: super::credit::credited(site, dataset)
+            .iter()
+            .map(|c| Creator {
+                name: one_line(&c.name),
+                kind: c.kind,
+                orcid: c.orcid.as_deref().map(one_line),
+                url: c.url.as_deref().map(one_line),
+                affiliation: c.affiliation.as_deref().map(one_line),
+            })
+            .collect(),
         title: one_line(&dataset.front.title),
         publisher: one_line(&site.config.publisher().name),
         date,
@@ -55,6 +76,16 @@ fn facts(site: &Site, dataset: &Dataset) -> Facts {
         abstract_text: one_line(&super::description(dataset)),
         keywords: dataset.front.tags.iter().map(|t| one_line(t)).collect(),
         license_url: dataset.license.url.as_deref().map(one_line),
+        sources: dataset
+            .front
+            .sources
+            .iter()
+            .map(|source| SourceFacts {
+                title: one_line(&source.title),
+                publisher: source.publisher.as_deref().map(one_line),
+                url: source.url.as_deref().map(one_line),
+            })
+            .collect(),
     }
 }
 
@@ -126,9 +157,9 @@ fn tex_url(url: &str) -> String {
 }
 
 fn bibtex(f: &Facts) -> String {
+    let authors: Vec<String> = f.creators.iter().map(bibtex_name).collect();
     let mut fields: Vec<(&str, String)> = vec![
-        // Double braces: an organisation is one name, not "last, first".
-        ("author", format!("{{{}}}", tex(&f.author))),
+        ("author", authors.join(" and ")),
         ("title", format!("{{{}}}", tex(&f.title))),
     ];
     if let Some(date) = &f.date {
@@ -150,6 +181,29 @@ fn bibtex(f: &Facts) -> String {
     out
 }
 
+/// One BibTeX name: a person as "Family, Given"; an organisation in braces, one name and
+/// not "last, first". A lone "and" is braced so that it does not split the list.
+fn bibtex_name(creator: &Creator) -> String {
+    match creator.kind {
+        CreatorKind::Organization => format!("{{{}}}", tex(&creator.name)),
+        CreatorKind::Person => {
+            let parts = creator.person_name();
+            let name = match parts.given {
+                Some(given) => format!("{}, {given}", parts.family),
+                None => parts.family.to_string(),
+            };
+            let words: Vec<String> = tex(&name)
+                .split(' ')
+                .map(|w| match w.eq_ignore_ascii_case("and") {
+                    true => format!("{{{w}}}"),
+                    false => w.to_string(),
+                })
+                .collect();
+            words.join(" ")
+        }
+    }
+}
+
 /// A YAML double-quoted scalar: JSON string syntax, which YAML reads the same way.
 fn yaml(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
@@ -160,7 +214,10 @@ fn cff(f: &Facts) -> String {
     out.push_str("message: \"If you use this dataset, please cite it as below.\"\n");
     out.push_str("type: dataset\n");
     out.push_str(&format!("title: {}\n", yaml(&f.title)));
-    out.push_str(&format!("authors:\n  - name: {}\n", yaml(&f.author)));
+    out.push_str("authors:\n");
+    for creator in &f.creators {
+        out.push_str(&cff_author(creator, "  "));
+    }
     if let Some(version) = &f.version {
         out.push_str(&format!("version: {}\n", yaml(version)));
     }
@@ -180,15 +237,74 @@ fn cff(f: &Facts) -> String {
             out.push_str(&format!("  - {}\n", yaml(keyword)));
         }
     }
+    if !f.sources.is_empty() {
+        out.push_str("references:\n");
+        for source in &f.sources {
+            out.push_str("  - type: generic\n");
+            out.push_str(&format!("    title: {}\n", yaml(&source.title)));
+            let author = source.publisher.as_deref().unwrap_or("anonymous");
+            out.push_str(&format!("    authors:\n      - name: {}\n", yaml(author)));
+            if let Some(publisher) = &source.publisher {
+                out.push_str(&format!(
+                    "    publisher:\n      name: {}\n",
+                    yaml(publisher)
+                ));
+            }
+            if let Some(url) = &source.url {
+                out.push_str(&format!("    url: {}\n", yaml(url)));
+            }
+        }
+    }
+    out
+}
+
+/// One CFF author, a list item at `indent`: a person (family and given names, ORCID as its
+/// address, affiliation, website) or an entity (name, website).
+fn cff_author(creator: &Creator, indent: &str) -> String {
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    match creator.kind {
+        CreatorKind::Organization => fields.push(("name", creator.name.clone())),
+        CreatorKind::Person => {
+            let parts = creator.person_name();
+            fields.push(("family-names", parts.family.to_string()));
+            if let Some(given) = parts.given {
+                fields.push(("given-names", given.to_string()));
+            }
+            if let Some(orcid) = creator.orcid_url() {
+                fields.push(("orcid", orcid));
+            }
+            if let Some(affiliation) = &creator.affiliation {
+                fields.push(("affiliation", affiliation.clone()));
+            }
+        }
+    }
+    // CFF wants a URL (`website`); a mailto: address is an `email`.
+    if let Some(url) = &creator.url {
+        match url.strip_prefix("mailto:") {
+            Some(email) => fields.push(("email", email.to_string())),
+            None => fields.push(("website", url.clone())),
+        }
+    }
+    let mut out = String::new();
+    for (index, (key, value)) in fields.iter().enumerate() {
+        let lead = if index == 0 { "- " } else { "  " };
+        out.push_str(&format!("{indent}{lead}{key}: {}\n", yaml(value)));
+    }
     out
 }
 
 fn ris(f: &Facts) -> String {
-    let mut lines: Vec<(&str, String)> = vec![
-        ("TY", "DATA".to_string()),
-        ("AU", f.author.clone()),
-        ("TI", f.title.clone()),
-    ];
+    let mut lines: Vec<(&str, String)> = vec![("TY", "DATA".to_string())];
+    for creator in &f.creators {
+        // RIS names read "Family, Given".
+        let parts = creator.person_name();
+        let name = match (creator.kind, parts.given) {
+            (CreatorKind::Person, Some(given)) => format!("{}, {given}", parts.family),
+            _ => creator.name.clone(),
+        };
+        lines.push(("AU", name));
+    }
+    lines.push(("TI", f.title.clone()));
     if let Some(date) = &f.date {
         lines.push(("PY", date[..date.len().min(4)].to_string()));
         lines.push(("DA", date.replace('-', "/")));

@@ -6,6 +6,7 @@
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::credit::Agent;
 use super::jsonld::{organization, Organization};
 use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
@@ -115,7 +116,7 @@ pub struct CroissantDataset<'a> {
     kind: &'static str,
     cite_as: String,
     conforms_to: &'static str,
-    creator: Organization<'a>,
+    creator: Vec<Agent>,
     #[serde(skip_serializing_if = "Option::is_none")]
     date_created: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,7 +231,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
         kind: "sc:Dataset",
         cite_as: super::citation(site, dataset),
         conforms_to: CONFORMS_TO,
-        creator: organization(&site.config.author),
+        creator: super::credit::agents(site, dataset),
         // First published when the page was created; else the date the page states.
         date_published: created.clone().or_else(|| updated.clone()),
         date_created: created,

@@ -58,8 +58,8 @@ struct TypedDate {
 #[derive(Serialize)]
 struct TableSchema<'a> {
     columns: Vec<Column<'a>>,
-    #[serde(rename = "primaryKey", skip_serializing_if = "<[String]>::is_empty")]
-    primary_key: &'a [String],
+    #[serde(rename = "primaryKey", skip_serializing_if = "Vec::is_empty")]
+    primary_key: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -69,7 +69,7 @@ struct Column<'a> {
     description: &'a str,
     #[serde(rename = "dc:title")]
     title: &'a str,
-    name: &'a str,
+    name: String,
     null: Null,
     required: bool,
     #[serde(rename = "schema:unitText", skip_serializing_if = "Option::is_none")]
@@ -115,7 +115,7 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
             },
             description: &column.description,
             title: &column.title,
-            name: &column.name,
+            name: column_name(&column.name),
             null: match missing.has_tokens() {
                 true => Null::List(missing.list()),
                 false => Null::Empty(""),
@@ -149,10 +149,25 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
             .map(|delimiter| Dialect { delimiter }),
         table_schema: TableSchema {
             columns,
-            primary_key: &front.primary_key,
+            primary_key: front.primary_key.iter().map(|k| column_name(k)).collect(),
         },
         url: format!("{}.csv", dataset.slug),
     }
+}
+
+/// A column's CSVW `name`: the header itself when it is a URI template variable name
+/// (letters, digits and `_`, not leading), else that header percent-encoded, as CSVW
+/// derives a name from a title ("Rural Male" -> `Rural%20Male`). `titles` keeps the header.
+fn column_name(header: &str) -> String {
+    let mut name = String::with_capacity(header.len());
+    for (index, byte) in header.bytes().enumerate() {
+        if byte.is_ascii_alphanumeric() || (byte == b'_' && index > 0) {
+            name.push(byte as char);
+        } else {
+            name.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    name
 }
 
 /// A boolean column's datatype in the spelling its cells use: CSVW reads `true`, `false`,
@@ -187,5 +202,19 @@ fn datatype(table_schema_type: &str, column_type: ColumnType) -> &'static str {
         (_, ColumnType::Number) => "number",
         (_, ColumnType::Boolean) => "boolean",
         _ => "string",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_names_are_uri_template_variables() {
+        assert_eq!(column_name("throughput_mb_s"), "throughput_mb_s");
+        assert_eq!(column_name("Rural Male"), "Rural%20Male");
+        assert_eq!(column_name("_id"), "%5Fid");
+        assert_eq!(column_name("a.b"), "a%2Eb");
+        assert_eq!(column_name("é"), "%C3%A9");
     }
 }

@@ -12,7 +12,7 @@ use super::ChangeView;
 use crate::config::Party;
 use crate::content::date_string;
 use crate::content::dialect::MissingValues;
-use crate::content::ColumnSpec;
+use crate::content::{ColumnSpec, CreatorKind};
 use crate::dataset::figures::{Field, Quoted};
 use crate::dataset::schema::ColumnType;
 use crate::dataset::Dataset;
@@ -60,7 +60,7 @@ pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
     Descriptor {
         schema: PROFILE,
         changes: super::changes(dataset),
-        contributors: contributors(site),
+        contributors: contributors(site, dataset),
         created: front
             .created
             .as_ref()
@@ -126,27 +126,65 @@ impl<'a> From<&'a crate::content::Source> for Source<'a> {
     }
 }
 
+/// A Data Package v2 contributor, keys in sorted order.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Contributor<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    path: Option<&'a str>,
+    family_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    given_name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    organization: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
     roles: [&'static str; 1],
-    title: &'a str,
+    title: String,
 }
 
-fn contributors(site: &Site) -> Vec<Contributor<'_>> {
+/// The dataset's creators (role `creator`), then the site's publisher and, when it is
+/// another party, its author (`dataCurator`); without creators, the site's author is the
+/// `author` as before.
+fn contributors<'a>(site: &'a Site, dataset: &'a Dataset) -> Vec<Contributor<'a>> {
     let author = &site.config.author;
     let publisher = site.config.publisher();
     fn entry<'a>(party: &'a Party, role: &'static str) -> Contributor<'a> {
         Contributor {
-            path: party.url.as_deref(),
+            family_name: None,
+            given_name: None,
+            organization: None,
+            path: party.url.clone(),
             roles: [role],
-            title: &party.name,
+            title: party.name.clone(),
         }
     }
-    let mut list = vec![entry(author, "author")];
+    if dataset.front.creators.is_empty() {
+        let mut list = vec![entry(author, "author")];
+        if publisher != author {
+            list.push(entry(publisher, "publisher"));
+        }
+        return list;
+    }
+    let mut list: Vec<Contributor> = dataset
+        .front
+        .creators
+        .iter()
+        .map(|creator| {
+            let person = creator.kind == CreatorKind::Person;
+            let parts = creator.person_name();
+            Contributor {
+                family_name: person.then_some(parts.family),
+                given_name: parts.given.filter(|_| person),
+                organization: creator.affiliation.as_deref(),
+                path: creator.orcid_url().or_else(|| creator.url.clone()),
+                roles: ["creator"],
+                title: creator.reading_name(),
+            }
+        })
+        .collect();
+    list.push(entry(publisher, "publisher"));
     if publisher != author {
-        list.push(entry(publisher, "publisher"));
+        list.push(entry(author, "dataCurator"));
     }
     list
 }

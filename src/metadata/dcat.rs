@@ -13,7 +13,7 @@
 use std::io::{self, Write};
 
 use super::rdf::{self, Node};
-use crate::content::date_string;
+use crate::content::{date_string, CreatorKind};
 use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::Site;
@@ -421,8 +421,25 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
         .text("dct:identifier", &page, None)
         .iri("dcat:landingPage", &page)
         .iri("dct:publisher", &publisher_iri(site))
-        .iri("dct:creator", &creator_iri(site))
         .iri("dcat:contactPoint", &contact_iri(site));
+    if front.creators.is_empty() {
+        node.iri("dct:creator", &creator_iri(site));
+    }
+    for (index, creator) in front.creators.iter().enumerate() {
+        // A person is their ORCID iD when they have one; otherwise a node of this page.
+        let id = (creator.orcid_url()).unwrap_or_else(|| format!("{page}#creator-{}", index + 1));
+        let class = match creator.kind {
+            CreatorKind::Person => "foaf:Person",
+            CreatorKind::Organization => "foaf:Organization",
+        };
+        node.iri("dct:creator", &id);
+        let mut agent = Node::new(&id, &["foaf:Agent", class]);
+        agent.text("foaf:name", &creator.reading_name(), None);
+        if let Some(url) = creator.url.as_ref().filter(|u| u.starts_with("http")) {
+            agent.iri("foaf:homepage", url);
+        }
+        nodes.push(agent);
+    }
     for tag in &front.tags {
         node.text("dcat:keyword", tag, lang);
     }

@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::credit::Agent;
 use super::human_size;
 use crate::dataset::Dataset;
 use crate::layout::urls;
@@ -37,8 +38,7 @@ pub struct JsonLdDataset<'a> {
     id: String,
     #[serde(rename = "@type")]
     kind: &'static str,
-    citation: Vec<CreativeWork<'a>>,
-    creator: Organization<'a>,
+    creator: Vec<Agent>,
     credit_text: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     date_created: Option<String>,
@@ -49,6 +49,9 @@ pub struct JsonLdDataset<'a> {
     headline: &'a str,
     included_in_data_catalog: CatalogReference<'a>,
     is_accessible_for_free: bool,
+    /// The works the figures were taken from (`[[sources]]`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    is_based_on: Vec<CreativeWork<'a>>,
     keywords: &'a [String],
     license: String,
     name: &'a str,
@@ -121,7 +124,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
         property_id: &column.name,
         unit_text: column.unit.as_deref(),
     });
-    let citations = front.sources.iter().map(|source| CreativeWork {
+    let sources = front.sources.iter().map(|source| CreativeWork {
         kind: "CreativeWork",
         date_published: source.published.as_deref(),
         name: &source.title,
@@ -155,8 +158,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
         context: "https://schema.org/",
         id: page.clone(),
         kind: "Dataset",
-        citation: citations.collect(),
-        creator: organization(&site.config.author),
+        creator: super::credit::agents(site, dataset),
         credit_text: super::citation(site, dataset),
         date_created: front.created.as_ref().map(crate::content::date_string),
         date_modified: super::updated(site, dataset),
@@ -169,6 +171,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             url: &site.config.base_url,
         },
         is_accessible_for_free: true,
+        is_based_on: sources.collect(),
         keywords: &front.tags,
         license: super::license_url(site, dataset),
         name: &front.title,

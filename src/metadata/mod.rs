@@ -8,6 +8,7 @@
 
 pub mod catalog_files;
 pub mod citation_files;
+pub mod credit;
 pub mod croissant;
 pub mod csvw;
 pub mod datapackage;
@@ -49,7 +50,7 @@ pub fn updated(site: &Site, dataset: &Dataset) -> Option<String> {
 
 /// The suggested citation, shown on the page and stated as `creditText`.
 pub fn citation(site: &Site, dataset: &Dataset) -> String {
-    let mut text = site.config.author.name.clone();
+    let mut text = credit::names(&credit::credited(site, dataset));
     if let Some(date) = updated(site, dataset) {
         text.push_str(&format!(" ({})", &date[..date.len().min(4)]));
     }

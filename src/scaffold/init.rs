@@ -71,6 +71,7 @@ title = "The eight planets: size, distance and year"
 kicker = "Example dataset · rounded figures from NASA's Planetary Fact Sheet"
 headline = 'Neptune, the farthest planet, takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to orbit the Sun once; Mercury takes 88'
 tags = ["Example", "Solar System"]
+creators = [{ name = "NASA Space Science Data Coordinated Archive", kind = "organization", url = "https://nssdc.gsfc.nasa.gov/" }]
 primary_key = ["planet"]
 table_note = "One row per planet, in order of distance from the Sun. Distances are mean distances, in millions of kilometres."
 
@@ -205,7 +206,7 @@ fn site_files() -> Vec<PlannedFile> {
             &EXAMPLE_PAGE.replacen(
                 "primary_key",
                 &format!(
-                    "created = {today}\nupdated = {today}\nprimary_key",
+                    "created = {today}\nupdated = {today}\nversion = \"1.0.0\"\nprimary_key",
                     today = super::today()
                 ),
                 1,

@@ -243,6 +243,7 @@ fn title_from_slug(slug: &str) -> String {
 const PROSE_KEYS: &str = "\
 kicker = \"TODO: one line of context: who measured what, where, when\"
 headline = \"TODO: the main finding in one sentence, with its key figure\"
+creators = [{ name = \"TODO: who made the data, as Family, Given (an organisation: add kind = 'organization')\" }]
 tags = []
 ";
 
@@ -266,7 +267,11 @@ fn front_matter_head(
     let _ = writeln!(page, "+++");
     let _ = writeln!(page, "title = {}", toml_string(&title_from_slug(slug)));
     page.push_str(PROSE_KEYS);
-    let _ = writeln!(page, "created = {today}\nupdated = {today}");
+    // Croissant recommends a version; a new page is the first.
+    let _ = writeln!(
+        page,
+        "created = {today}\nupdated = {today}\nversion = \"1.0.0\""
+    );
     if let Some(key) = key {
         let _ = writeln!(page, "primary_key = [{}]", toml_string(key));
     }
@@ -450,12 +455,16 @@ mod tests {
         assert_eq!(parsed.columns[0].name, "we\"ird, name");
         assert_eq!(parsed.primary_key, ["we\"ird, name"]);
         assert_eq!(parsed.delimiter.as_deref(), Some(";"));
+        // The data's creators are asked for, never filled in with the site's author.
+        assert!(parsed.creators[0].name.starts_with("TODO:"));
+        // Croissant recommends a version: without one mlcroissant warns.
+        assert_eq!(parsed.version.as_deref(), Some("1.0.0"));
         assert!(parsed.columns[1].description.contains("`NA` ×1"));
         let placeholders = crate::content::placeholders::find(Path::new("p"), &page);
         assert_eq!(
             placeholders.len(),
-            2 + 1 + 2 + 3,
-            "kicker, headline, license, columns, body"
+            3 + 1 + 2 + 3,
+            "kicker, headline, creators, license, columns, body"
         );
         let skeleton = skeleton("odd", false);
         let front = skeleton.split("+++").nth(1).unwrap();

@@ -91,6 +91,7 @@ fn dataset_front_matter_keys_match_the_reference() {
     let parser = accepted::<DatasetFrontMatter>(&[
         "license",
         "changes[]",
+        "creators[]",
         "sources[]",
         "themes[]",
         "columns[]",

@@ -133,11 +133,24 @@ fn bundled_citations_parse_and_match_the_page() {
     assert_eq!(checked, 4);
 }
 
+/// Builds a one-dataset site with `front` in `dir`; returns its output folder.
+fn build_small(dir: &Path, front: &str) -> PathBuf {
+    let root = dir.join("site");
+    common::write_small_site(&root, front, common::SMALL_BODY, b"label,value\na,1\n");
+    let output = dir.join("public");
+    let options = datapages::BuildOptions::new(&root)
+        .output(&output)
+        .scan_cache(false);
+    if let Err(error) = datapages::build(&options) {
+        panic!("builds:\n{error}");
+    }
+    output
+}
+
 #[test]
 fn hostile_titles_stay_one_value_in_every_format() {
     let Some(python) = python() else { return };
     let dir = tempfile::tempdir().expect("temp");
-    let root = dir.path().join("site");
     let title = r#"50% of {braces} & $dollars \ back_slash # ~^ @misc{x, "quoted" -- ER - end"#;
     let front = common::SMALL_FRONT.replace(
         "title = \"Sample\"",
@@ -146,14 +159,7 @@ fn hostile_titles_stay_one_value_in_every_format() {
             toml::Value::String(title.to_string())
         ),
     ) + "[[changes]]\ndate = 2026-01-02\ndescription = \"Line one.\"\n";
-    common::write_small_site(&root, &front, common::SMALL_BODY, b"label,value\na,1\n");
-    let output = dir.path().join("public");
-    let options = datapages::BuildOptions::new(&root)
-        .output(&output)
-        .scan_cache(false);
-    if let Err(error) = datapages::build(&options) {
-        panic!("builds:\n{error}");
-    }
+    let output = build_small(dir.path(), &front);
     let report = check(&python, &output, "sample");
     assert_valid(
         &report,
@@ -166,4 +172,114 @@ fn hostile_titles_stay_one_value_in_every_format() {
         bib_title.contains("50\\% of \\{braces\\} \\& \\$dollars"),
         "{bib_title}"
     );
+}
+
+/// Front matter crediting a person with an ORCID iD and an organisation, derived from a
+/// source with a publisher; the site's author is "Tester".
+const CREDITED: &str = "creators = [\n  { name = \"Doe, Jane\", orcid = \"0000-0002-1825-0097\", affiliation = \"Example University\" },\n  { name = \"Gapminder Foundation\", kind = \"organization\", url = \"https://www.gapminder.org/\" },\n]\n";
+
+#[test]
+fn creators_are_credited_everywhere_and_the_site_author_publishes() {
+    let dir = tempfile::tempdir().expect("temp");
+    let front = common::SMALL_FRONT
+        .replace("title = \"Sample\"", &format!("title = \"Sample\"\n{CREDITED}"))
+        .replace(
+            "title = \"A source\"",
+            "title = \"A source\"\npublisher = \"Source House\"\nurl = \"https://example.org/source\"",
+        );
+    let output = build_small(dir.path(), &front);
+    let page = common::html(&output.join("datasets/sample/index.html"));
+    let citation = common::texts(&page, ".citation").join(" ");
+    assert!(
+        citation.starts_with("Cite as: Doe, Jane; Gapminder Foundation"),
+        "{citation}"
+    );
+    assert!(!citation.contains("Tester ("), "{citation}");
+
+    // JSON-LD: a Person identified by the ORCID iD, an Organization, the source as
+    // isBasedOn; the site's author stays the publisher.
+    let script = common::texts(&page, "script[type='application/ld+json']").join("");
+    let json_ld: Value = serde_json::from_str(&script).expect("JSON-LD");
+    let creators = json_ld["creator"].as_array().expect("creator list");
+    assert_eq!(creators.len(), 2, "{json_ld:#}");
+    assert_eq!(creators[0]["@type"], "Person");
+    assert_eq!(creators[0]["@id"], "https://orcid.org/0000-0002-1825-0097");
+    assert_eq!(creators[0]["name"], "Jane Doe");
+    assert_eq!(creators[0]["familyName"], "Doe");
+    assert_eq!(creators[0]["affiliation"]["name"], "Example University");
+    assert_eq!(creators[1]["@type"], "Organization");
+    assert_eq!(creators[1]["name"], "Gapminder Foundation");
+    assert_eq!(json_ld["publisher"]["name"], "Tester");
+    assert_eq!(json_ld["isBasedOn"][0]["name"], "A source");
+    assert_eq!(json_ld["isBasedOn"][0]["url"], "https://example.org/source");
+
+    // Croissant and the Data Package credit the same creators.
+    let croissant: Value = serde_json::from_slice(
+        &std::fs::read(output.join("data/datasets/sample.croissant.json")).expect("croissant"),
+    )
+    .expect("croissant JSON");
+    assert_eq!(croissant["creator"], json_ld["creator"]);
+    let package: Value = serde_json::from_slice(
+        &std::fs::read(output.join("data/datasets/sample.json")).expect("package"),
+    )
+    .expect("package JSON");
+    let roles: Vec<(&str, &str)> = package["contributors"]
+        .as_array()
+        .expect("contributors")
+        .iter()
+        .map(|c| {
+            (
+                c["title"].as_str().unwrap_or_default(),
+                c["roles"][0].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            ("Jane Doe", "creator"),
+            ("Gapminder Foundation", "creator"),
+            ("Tester", "publisher")
+        ]
+    );
+    // DCAT: both creators, the person as their ORCID iD.
+    let turtle = std::fs::read_to_string(output.join("data/catalog.ttl")).expect("ttl");
+    assert!(
+        turtle.contains("dct:creator <https://orcid.org/0000-0002-1825-0097>"),
+        "{turtle}"
+    );
+    assert!(
+        turtle.contains("foaf:name \"Gapminder Foundation\""),
+        "{turtle}"
+    );
+
+    // The citation files parse and name the creators, never the site's author.
+    let Some(python) = python() else { return };
+    let report = check(&python, &output, "sample");
+    assert_valid(
+        &report,
+        "Sample",
+        None,
+        "https://example.org/sub/datasets/sample/",
+    );
+    let bib_author = report["bib"]["fields"]["author"].as_str().expect("author");
+    assert_eq!(bib_author, "Doe, Jane and {Gapminder Foundation}");
+    let cff = &report["cff"]["data"];
+    assert_eq!(cff["authors"][0]["family-names"], "Doe");
+    assert_eq!(cff["authors"][0]["given-names"], "Jane");
+    assert_eq!(
+        cff["authors"][0]["orcid"],
+        "https://orcid.org/0000-0002-1825-0097"
+    );
+    assert_eq!(cff["authors"][1]["name"], "Gapminder Foundation");
+    assert_eq!(cff["references"][0]["title"], "A source");
+    assert_eq!(cff["references"][0]["authors"][0]["name"], "Source House");
+    let ris = &report["ris"]["entries"][0];
+    assert_eq!(
+        ris["authors"],
+        serde_json::json!(["Doe, Jane", "Gapminder Foundation"])
+    );
+    // The site's author stays the publisher.
+    assert_eq!(report["bib"]["fields"]["publisher"], "Tester");
+    assert_eq!(ris["publisher"], "Tester");
 }

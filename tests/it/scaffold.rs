@@ -6,7 +6,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn datapages(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn datapages(dir: &Path, args: &[&str]) -> Output {
     Command::new(common::binary())
         .current_dir(dir)
         .args(args)
@@ -19,7 +19,7 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn assert_ok(output: &Output, what: &str) {
+pub(crate) fn assert_ok(output: &Output, what: &str) {
     assert!(
         output.status.success(),
         "{what} failed:\n{}{}",
@@ -29,7 +29,7 @@ fn assert_ok(output: &Output, what: &str) {
 }
 
 /// A fresh site from `init` in a temporary folder; returns (guard, site root).
-fn new_site() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn new_site() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let site = dir.path().join("my-site");
     assert_ok(

@@ -41,8 +41,9 @@ def same_value(expected, value, cell):
     return True
 
 
-def main():
-    croissant, csv_path = sys.argv[1], sys.argv[2]
+def check(croissant, csv_path, missing=("",)):
+    """Loads the record set; returns (report, whether it loaded at all). Cells whose text is
+    in `missing` (the Data Package's missingValues) must read as empty."""
     with open(croissant, encoding="utf-8") as f:
         jsonld = json.load(f)
     file_id = jsonld["distribution"][0]["@id"]
@@ -58,6 +59,7 @@ def main():
     rows = 0
     try:
         dataset = mlc.Dataset(jsonld=croissant, mapping={file_id: csv_path})
+        warnings = sorted(str(w) for w in dataset.metadata.ctx.issues.warnings)
         for index, record in enumerate(dataset.records(record_set=record_set)):
             rows += 1
             for field_id, value in record.items():
@@ -66,7 +68,7 @@ def main():
                     problems.append(f"{field_id}: no declared dataType")
                     continue
                 cell = csv_rows[index][columns[field_id]] if index < len(csv_rows) else None
-                if cell == "":
+                if cell in missing:
                     if not is_empty(value):
                         problems.append(f"row {index + 1} {field_id}: empty cell read as {value!r}")
                 elif is_empty(value) or not isinstance(value, expected) or (
@@ -78,9 +80,15 @@ def main():
                 elif not same_value(expected, value, cell):
                     problems.append(f"row {index + 1} {field_id}: {value!r} read from {cell!r}")
     except Exception as error:  # mlcroissant raises its own and pandas' errors
-        print(json.dumps({"error": f"{type(error).__name__}: {error}"}))
-        sys.exit(1)
-    print(json.dumps({"rows": rows, "csv_rows": len(csv_rows), "problems": problems[:20]}))
+        return {"error": f"{type(error).__name__}: {error}"}, False
+    report = {"rows": rows, "csv_rows": len(csv_rows), "problems": problems[:20], "warnings": warnings}
+    return report, True
+
+
+def main():
+    report, loaded = check(sys.argv[1], sys.argv[2])
+    print(json.dumps(report))
+    sys.exit(0 if loaded else 1)
 
 
 if __name__ == "__main__":
