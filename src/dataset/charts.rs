@@ -4,8 +4,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod bounds;
+
 use super::is_valid_slug;
-use super::scan::ChartColumns;
+use super::scan::{ChartColumns, ChartPoints, XPosition};
+use crate::content::columns::ColumnType;
 use crate::content::markdown;
 use crate::content::spans::{child_path, Locator};
 use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter};
@@ -138,13 +141,23 @@ pub(super) fn compile_charts(
             check_y_is_numeric(front, y, &place, problems);
         }
         check_chart_shape(chart, &place, problems);
+        bounds::check_axis_keys(chart, &place, problems);
         if let (Some(x), Some(y), Some(series)) = (x, y, series) {
+            let line = chart.kind == ChartKind::Line;
+            let reduce = match front.columns[x].column_type {
+                _ if !line => None,
+                ColumnType::Date => Some(XPosition::Date),
+                t if t.is_numeric() => Some(XPosition::Number),
+                _ => None,
+            };
             compiled.push(ChartColumns {
                 id,
                 x,
                 y,
                 series,
                 filter,
+                gaps: line && chart.connect_gaps != Some(true),
+                reduce,
             });
         }
     }
@@ -302,6 +315,22 @@ pub(super) fn not_one_series(
                 "add `series = \"<column>\"` naming what tells the lines apart (a country, a company), filter the rows to one per x, or use kind = \"dot\""
             }),
     )
+}
+
+/// The chart's axis keys against the lowest and highest value its rows hold.
+pub(super) fn against_data(
+    locator: &Locator,
+    n: usize,
+    spec: &ChartSpec,
+    points: &ChartPoints,
+    csv: &std::path::Path,
+) -> Vec<Diagnostic> {
+    let place = ChartPlace {
+        locator,
+        path: format!("charts[{n}]"),
+        id: &spec.id(),
+    };
+    bounds::check_against_data(spec, &place, points, csv)
 }
 
 /// The error for a chart the scan found no point for, at its `[[charts]]` header.

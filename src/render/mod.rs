@@ -73,6 +73,11 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 not_finite: points.not_finite,
                 dropped: points.dropped,
                 y_zero: spec.y_zero,
+                y_scale: spec.y_scale.unwrap_or_default(),
+                y_min: spec.y_min,
+                y_max: spec.y_max,
+                gaps: &points.gaps,
+                reduced: points.reduced,
             };
             RenderedChart {
                 inline: chart::render(&input, chart::Placement::Inline),

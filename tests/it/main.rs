@@ -28,6 +28,7 @@ mod hostile_paths;
 mod incremental;
 mod invalid_corpus;
 mod large;
+mod long_chart;
 mod metadata_bytes;
 mod output_safety;
 mod profiles;

@@ -17,6 +17,7 @@ pub(crate) mod pool;
 mod problems;
 mod profile;
 mod records;
+mod reduce;
 mod sketch;
 mod split;
 #[cfg(test)]
@@ -33,9 +34,10 @@ use crate::content::dialect::MissingValues;
 use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
-pub use chart::{ChartColumns, ChartPoint, ChartPoints};
+pub use chart::{ChartColumns, ChartGap, ChartPoint, ChartPoints, Reduced, XPosition};
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
+pub use locate::line_at;
 pub use profile::{ColumnProfile, Histogram, DISTINCT_CAP};
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
@@ -259,7 +261,11 @@ fn scan_file(
         modified,
         stamp,
         longest_cells: records.longest_cells.into(),
-        charts: records.charts.into(),
+        charts: records
+            .charts
+            .into_iter()
+            .map(chart::ChartPoints::finished)
+            .collect(),
         profiles: records
             .profiles
             .into_iter()

@@ -212,7 +212,7 @@ impl Records {
         }
         for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
             if let Some(y_column) = ctx.inputs.columns.get(chart.y) {
-                chart.collect(record, y_column, points);
+                chart.collect(record, y_column, byte, points);
             }
         }
         // UTF-8 is checked once for the whole record; only a bad record is looked at

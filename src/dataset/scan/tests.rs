@@ -292,6 +292,8 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         y: 2,
         series: Some(1),
         filter: vec![(0, vec!["x".into(), "y".into()])],
+        gaps: false,
+        reduce: None,
     };
     let all = ChartColumns {
         id: "all".into(),
@@ -299,6 +301,8 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         y: 2,
         series: None,
         filter: Vec::new(),
+        gaps: false,
+        reduce: None,
     };
     let charts = [filtered, all];
     let ids = HashSet::new();

@@ -11,7 +11,11 @@
 //! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
 //! follows the reader's colour scheme too.
 
+#[cfg(test)]
+mod axis_tests;
+mod breaks;
 mod describe;
+mod log;
 mod place;
 mod rows;
 mod scale;
@@ -23,8 +27,8 @@ mod xy;
 
 use std::fmt::Write as _;
 
-use crate::content::ChartKind;
-use crate::dataset::scan::ChartPoint;
+use crate::content::{ChartKind, YScale};
+use crate::dataset::scan::{ChartGap, ChartPoint, Reduced};
 use crate::text::escape_html_into;
 use describe::{describe, notes};
 use rows::rows_layout;
@@ -79,6 +83,15 @@ pub struct ChartInput<'a> {
     /// The spec's `y_zero`: whether a line or dot chart's value axis starts at zero
     /// (`None`: where zero is near the data).
     pub y_zero: Option<bool>,
+    /// The spec's `y_scale` (linear when absent).
+    pub y_scale: YScale,
+    /// The spec's `y_min` and `y_max`: the value axis reaches at least that far.
+    pub y_min: Option<f64>,
+    pub y_max: Option<f64>,
+    /// Rows of a line with no value: the line breaks there (none with `connect_gaps`).
+    pub gaps: &'a [ChartGap],
+    /// Set when `points` are a reduction of a longer line (see `dataset::scan`'s M4).
+    pub reduced: Option<Reduced>,
 }
 
 /// Where a chart goes.
