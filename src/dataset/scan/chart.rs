@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+pub use super::point::{ChartGap, ChartPoint};
 use super::reduce::M4;
 use crate::content::iso8601::day_number;
 use crate::dataset::schema::{format_cell, ColumnType};
@@ -47,23 +48,6 @@ pub struct ChartColumns {
     pub gaps: bool,
     /// A line on a number or date axis: past the cap, its points are reduced, not cut.
     pub reduce: Option<XPosition>,
-}
-
-/// One point of a chart, read from one row.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ChartPoint {
-    pub x: String,
-    pub series: Option<String>,
-    pub y: f64,
-    /// `y` as the table shows it (`10,366`, `1.969`), for labels.
-    pub y_text: String,
-}
-
-/// A row of a line kept by the filter but with no value: the line breaks at its `x`.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ChartGap {
-    pub x: String,
-    pub series: Option<String>,
 }
 
 /// The lowest or highest value a chart's rows hold, and where.

@@ -13,6 +13,7 @@ mod digest;
 mod exact_sum;
 mod header;
 mod locate;
+mod point;
 pub(crate) mod pool;
 mod problems;
 mod profile;

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::chart::{ChartGap, ChartPoint};
+use super::point::{ChartGap, ChartPoint};
 
 /// The most columns kept: the widest plot the layout is planned for, in pixels.
 pub const COLUMNS: i64 = 1600;
