@@ -141,7 +141,12 @@ pub(super) fn compile_charts(
             check_y_is_numeric(front, y, &place, problems);
         }
         check_chart_shape(chart, &place, problems);
-        bounds::check_axis_keys(chart, &place, problems);
+        // Dots by category are drawn in rows from zero, as bars are.
+        let on_categories = x.is_some_and(|x| {
+            let t = front.columns[x].column_type;
+            !(t.is_numeric() || t == ColumnType::Date)
+        });
+        bounds::check_axis_keys(chart, on_categories, &place, problems);
         if let (Some(x), Some(y), Some(series)) = (x, y, series) {
             let line = chart.kind == ChartKind::Line;
             let reduce = match front.columns[x].column_type {

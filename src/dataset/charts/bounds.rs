@@ -9,32 +9,48 @@ use crate::content::{ChartKind, ChartSpec, YScale};
 use crate::dataset::scan::{line_at, ChartPoints};
 use crate::diagnostics::Diagnostic;
 
-/// The axis keys against the kind and each other.
+/// The axis keys against the kind and each other. `on_categories`: `x` is neither a
+/// number nor a date column.
 pub(super) fn check_axis_keys(
     chart: &ChartSpec,
+    on_categories: bool,
     place: &ChartPlace,
     problems: &mut Vec<Diagnostic>,
 ) {
-    let bars = matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar);
+    // Bars, and dots by category, are drawn in rows from zero: a linear axis, no bounds.
+    let (rows, drawn, other) = match chart.kind {
+        ChartKind::Bar | ChartKind::GroupedBar => (
+            true,
+            "bars are drawn",
+            "draw the values as kind = \"dot\" or \"line\"",
+        ),
+        kind => (
+            kind == ChartKind::Dot && on_categories,
+            "dots by category are drawn in rows",
+            "chart them against a number or date `x`",
+        ),
+    };
     let log = chart.y_scale == Some(YScale::Log);
-    if bars && log {
+    if rows && log {
         problems.push(
             place
                 .at_value(
                     "y_scale",
-                    "a bar's length is its value, so bars are drawn on a linear scale from zero"
-                        .into(),
+                    format!("{drawn} on a linear scale from zero, where a length is its value"),
                 )
-                .with_hint("remove `y_scale`, or draw the values as kind = \"dot\" or \"line\""),
+                .with_hint(format!("remove `y_scale`, or {other}")),
         );
     }
     for (key, bound) in [("y_min", chart.y_min), ("y_max", chart.y_max)] {
         let Some(bound) = bound else { continue };
-        if bars {
+        if rows {
             problems.push(
                 place
-                    .at_key(key, format!("bars are drawn from zero to their value; `{key}` is for line and dot charts"))
-                    .with_hint(format!("remove `{key}`, or draw the values as kind = \"dot\" or \"line\"")),
+                    .at_key(
+                        key,
+                        format!("{drawn} from zero to their value; `{key}` is for lines and dots on a number or date axis"),
+                    )
+                    .with_hint(format!("remove `{key}`, or {other}")),
             );
         } else if !bound.is_finite() {
             problems.push(
@@ -59,7 +75,7 @@ pub(super) fn check_axis_keys(
             );
         }
     }
-    if let (Some(min), Some(max), false) = (chart.y_min, chart.y_max, bars) {
+    if let (Some(min), Some(max), false) = (chart.y_min, chart.y_max, rows) {
         if min.is_finite() && max.is_finite() && max <= min {
             problems.push(
                 place
@@ -71,7 +87,7 @@ pub(super) fn check_axis_keys(
             );
         }
     }
-    if chart.y_zero == Some(true) && !bars {
+    if chart.y_zero == Some(true) && !rows {
         if log {
             problems.push(
                 place
