@@ -99,7 +99,9 @@ fn a_gap_breaks_a_line_and_a_lone_point_keeps_its_marker() {
     assert_eq!(svg.matches("<path").count(), 2, "before and after the gaps");
     assert_eq!(svg.matches("<circle").count(), 1, "2051 alone: a marker");
     assert!(svg.contains("<title>2051: 2</title>"), "{svg}");
-    assert!(svg.contains("Not drawn: 2 rows with no value in"));
+    assert!(svg.contains(
+        "Not drawn: 2 rows with no value in Cluster throughput (MB/s); the line breaks there."
+    ));
     // Without gaps (connect_gaps = true records none): one path, no marker.
     let joined = render(
         &input(ChartKind::Line, XScale::Number, &points),

@@ -12,8 +12,14 @@ use crate::dataset::schema::{format_cell, ColumnType};
 pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
     let mut notes = Vec::new();
     if chart.missing > 0 {
+        // Rows noted as gaps break the line (see `breaks`).
+        let breaks = if chart.gaps.is_empty() {
+            ""
+        } else {
+            "; the line breaks there"
+        };
         notes.push(format!(
-            "Not drawn: {} with no value in {}.",
+            "Not drawn: {} with no value in {}{breaks}.",
             rows(chart.missing),
             chart.y_title
         ));
