@@ -138,6 +138,26 @@ fn is_iso_time(value: &str) -> bool {
     clock_ok && zone_ok
 }
 
+/// Days since 1970-01-01 of an ISO 8601 date (`2021`, `2021-04`, `2021-05-21`, with or
+/// without a time, which is ignored).
+pub fn day_number(text: &str) -> Option<i64> {
+    let date = text.split('T').next()?;
+    let mut parts = date.split('-');
+    let year: i64 = parts.next()?.parse().ok()?;
+    let month: i64 = parts.next().map_or(Some(1), |m| m.parse().ok())?;
+    let day: i64 = parts.next().map_or(Some(1), |d| d.parse().ok())?;
+    if parts.next().is_some() || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let year_of_era = y - era * 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    Some(era * 146_097 + day_of_era - 719_468)
+}
+
 /// The (year, month, day) of a day count since 1970-01-01 in the proleptic Gregorian
 /// calendar (Howard Hinnant's `civil_from_days`).
 pub fn civil_from_days(days: i64) -> (i64, i64, i64) {

@@ -235,6 +235,26 @@ pub struct ChartSpec {
     /// Whether the value axis starts at zero. Bars always do; when absent, lines and dots
     /// do only where zero is near their data (see `render::chart::scale::value_domain`).
     pub y_zero: Option<bool>,
+    /// `linear` (the default) or `log`: a line or dot chart's value axis; a log axis needs
+    /// every value above zero.
+    pub y_scale: Option<YScale>,
+    /// The value axis reaches down to at least this (never above the data's lowest value).
+    pub y_min: Option<f64>,
+    /// The value axis reaches up to at least this (never below the data's highest value).
+    pub y_max: Option<f64>,
+    /// Whether a line joins its points over rows with no value; by default it breaks there.
+    pub connect_gaps: Option<bool>,
+}
+
+/// How a line or dot chart's value axis maps values to heights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum YScale {
+    /// Equal steps of value are equal steps of height.
+    #[default]
+    Linear,
+    /// Equal ratios of value are equal steps of height: ticks at powers of ten.
+    Log,
 }
 
 impl DatasetFrontMatter {
@@ -264,6 +284,10 @@ impl ChartSpec {
             aggregate: None,
             filter: Default::default(),
             y_zero: None,
+            y_scale: None,
+            y_min: None,
+            y_max: None,
+            connect_gaps: None,
         }
     }
 

@@ -4,9 +4,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+mod bounds;
+
 use super::chart_place::ChartPlace;
 use super::is_valid_slug;
-use super::scan::ChartColumns;
+use super::scan::{ChartColumns, ChartPoints, XPosition};
+use crate::content::columns::ColumnType;
 use crate::content::markdown;
 use crate::content::spans::{child_path, Locator};
 use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter};
@@ -165,11 +168,24 @@ pub(super) fn compile_charts(
         }
         check_chart_shape(chart, &place, problems);
         super::chart_series::check_highlight_shape(chart, &place, problems);
+        // Dots by category are drawn in rows from zero, as bars are.
+        let on_categories = x.is_some_and(|x| {
+            let t = front.columns[x].column_type;
+            !(t.is_numeric() || t == ColumnType::Date)
+        });
+        bounds::check_axis_keys(chart, on_categories, &place, problems);
         if let (Some(x), Some(ys), Some(series)) = (x, ys, series) {
             let columns_as_series = if chart.y.several() {
                 ys.iter().copied().zip(y_names.iter().cloned()).collect()
             } else {
                 Vec::new()
+            };
+            let line = chart.kind == ChartKind::Line;
+            let reduce = match front.columns[x].column_type {
+                _ if !line => None,
+                ColumnType::Date => Some(XPosition::Date),
+                t if t.is_numeric() => Some(XPosition::Number),
+                _ => None,
             };
             compiled.push(ChartColumns {
                 id,
@@ -178,6 +194,8 @@ pub(super) fn compile_charts(
                 series,
                 columns_as_series,
                 filter,
+                gaps: line && chart.connect_gaps != Some(true),
+                reduce,
             });
         }
     }
@@ -304,6 +322,22 @@ pub(super) fn not_one_series(
                 "add `series = \"<column>\"` naming what tells the lines apart (a country, a company), draw one value per x with `aggregate = \"mean\"` (or \"median\", \"sum\", \"count\"), filter the rows to one per x, or use kind = \"dot\""
             }),
     )
+}
+
+/// The chart's axis keys against the lowest and highest value its rows hold.
+pub(super) fn against_data(
+    locator: &Locator,
+    n: usize,
+    spec: &ChartSpec,
+    points: &ChartPoints,
+    csv: &std::path::Path,
+) -> Vec<Diagnostic> {
+    let place = ChartPlace {
+        locator,
+        path: format!("charts[{n}]"),
+        id: &spec.id(),
+    };
+    bounds::check_against_data(spec, &place, points, csv)
 }
 
 /// The error for a chart the scan found no point for, at its `[[charts]]` header.

@@ -136,6 +136,7 @@ fn load_into(
     let summary = scanned.summary?;
     check_scanned(
         &summary,
+        &scanned.csv_path,
         csv_errors,
         &chart_columns,
         &front,
@@ -524,8 +525,10 @@ fn wrong_declarations<'a>(
 }
 
 /// The checks that need the scan: charts with nothing to draw, sources never cited.
+#[allow(clippy::too_many_arguments)]
 fn check_scanned(
     summary: &CsvSummary,
+    csv_path: &Path,
     csv_errors: bool,
     chart_columns: &[ChartColumns],
     front: &DatasetFrontMatter,
@@ -548,6 +551,13 @@ fn check_scanned(
             n,
             &front.charts[n],
             &points.points,
+        ));
+        problems.extend(charts::against_data(
+            locator,
+            n,
+            &front.charts[n],
+            points,
+            csv_path,
         ));
     }
     for (n, source) in front.sources.iter().enumerate() {

@@ -89,6 +89,11 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                     aggregated: spec.aggregate.map(|how| (how, points.points.len() as u64)),
                     y_columns: if spec.y.several() { &spec.y.0 } else { &[] },
                 },
+                y_scale: spec.y_scale.unwrap_or_default(),
+                y_min: spec.y_min,
+                y_max: spec.y_max,
+                gaps: &points.gaps,
+                reduced: points.reduced,
             };
             RenderedChart {
                 inline: chart::render(&input, chart::Placement::Inline),

@@ -45,7 +45,7 @@ fn build_fixture() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// A PNG of one element.
-fn element_png(session: &Session, css: &str) -> Vec<u8> {
+pub(crate) fn element_png(session: &Session, css: &str) -> Vec<u8> {
     let r = session.execute(
         "var r = document.querySelector(arguments[0]).getBoundingClientRect();\
          return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];",

@@ -9,6 +9,28 @@ use std::path::{Path, PathBuf};
 use super::problems::PendingProblem;
 use crate::diagnostics::Diagnostic;
 
+/// The line (from 1) of the record the CSV reader places at byte `offset`: the line ends
+/// before it, plus one, counted as the reader counts them (inside quoted fields too). After
+/// a `\r\n` the reader places a record at the `\n`, which therefore counts.
+pub fn line_at(path: &Path, offset: u64) -> Option<u64> {
+    let mut file = BufReader::new(File::open(path).ok()?);
+    let mut left = offset + 1;
+    let mut lines = 1;
+    while left > 0 {
+        let buffer = file.fill_buf().ok()?;
+        if buffer.is_empty() {
+            break;
+        }
+        let take = buffer
+            .len()
+            .min(usize::try_from(left).unwrap_or(usize::MAX));
+        lines += buffer[..take].iter().filter(|b| **b == b'\n').count() as u64;
+        file.consume(take);
+        left -= take as u64;
+    }
+    Some(lines)
+}
+
 /// Turns pending problems into diagnostics with the source line and the column of the cell.
 pub(super) fn locate(
     path: &Path,
@@ -111,6 +133,23 @@ pub(super) fn invalid_utf8(display: &Path, line: u64, byte_offset: u64) -> Diagn
     )
     .at_line(line as usize)
     .with_hint("save the file as UTF-8")
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::line_at;
+
+    #[test]
+    fn the_line_of_a_record_counts_line_ends_inside_quotes_and_after_a_cr() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, "a,b\r\n1,\"x\ny\"\r\n2,z\r\n").unwrap();
+        assert_eq!(line_at(&path, 0), Some(1));
+        // The reader places the records after a `\r\n` at its `\n`.
+        assert_eq!(line_at(&path, 4), Some(2));
+        assert_eq!(line_at(&path, 5), Some(2));
+        assert_eq!(line_at(&path, 13), Some(4));
+    }
 }
 
 #[cfg(test)]

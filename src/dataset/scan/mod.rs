@@ -14,10 +14,12 @@ mod digest;
 mod exact_sum;
 mod header;
 mod locate;
+mod point;
 pub(crate) mod pool;
 mod problems;
 mod profile;
 mod records;
+mod reduce;
 mod sketch;
 mod split;
 #[cfg(test)]
@@ -34,10 +36,11 @@ use crate::content::dialect::MissingValues;
 use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
-pub use chart::{ChartColumns, ChartPoint, ChartPoints};
+pub use chart::{ChartColumns, ChartGap, ChartPoint, ChartPoints, Reduced, XPosition};
 pub use declared::WrongType;
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
+pub use locate::line_at;
 pub use profile::{ColumnProfile, Histogram, DISTINCT_CAP};
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
@@ -271,7 +274,11 @@ fn scan_file(
         modified,
         stamp,
         longest_cells: records.longest_cells.into(),
-        charts: records.charts.into(),
+        charts: records
+            .charts
+            .into_iter()
+            .map(chart::ChartPoints::finished)
+            .collect(),
         profiles: records
             .profiles
             .into_iter()

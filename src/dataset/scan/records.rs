@@ -216,7 +216,7 @@ impl Records {
             return;
         }
         for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
-            chart.collect(record, ctx.inputs.columns, points);
+            chart.collect(record, ctx.inputs.columns, byte, points);
         }
         // UTF-8 is checked once for the whole record; only a bad record is looked at
         // field by field, to say where.

@@ -54,7 +54,7 @@ pub(super) fn read_records<R: Read>(
                 let position = reader.position().byte();
                 if split.reached(position) {
                     let tail = second_half.take().and_then(|h| h.join().ok()).flatten();
-                    if tail.is_some_and(|tail| records.absorb(tail, ctx)) {
+                    if tail.is_some_and(|tail| records.absorb(tail, ctx, split)) {
                         break;
                     }
                 } else if position > split.at {
@@ -84,8 +84,9 @@ pub(super) fn read_records<R: Read>(
 
 impl Records {
     /// Adds the second half of a split scan, if the result is exactly what one pass over
-    /// the whole file would have found; otherwise returns false and changes nothing.
-    pub(super) fn absorb(&mut self, tail: Records, ctx: &ScanContext) -> bool {
+    /// the whole file would have found; otherwise returns false and changes nothing. The
+    /// tail's byte offsets count from where `split` cut the file.
+    pub(super) fn absorb(&mut self, tail: Records, ctx: &ScanContext, split: &Split) -> bool {
         // The first half must cover every row whose details the page needs.
         let needs_rows = ctx.inputs.rows_to_render.min(ROWS_MEASURED);
         let unique_overlap = self
@@ -107,8 +108,13 @@ impl Records {
         for (mine, theirs) in self.date_precisions.iter_mut().zip(tail.date_precisions) {
             *mine |= theirs;
         }
-        for (mine, theirs) in self.charts.iter_mut().zip(tail.charts) {
-            mine.append(theirs);
+        for ((mine, theirs), chart) in self
+            .charts
+            .iter_mut()
+            .zip(tail.charts)
+            .zip(ctx.inputs.charts)
+        {
+            mine.append(theirs, chart, &|byte| split.offset(byte));
         }
         for (mine, theirs) in self.profiles.iter_mut().zip(tail.profiles) {
             mine.merge(theirs);
@@ -162,6 +168,17 @@ impl Split {
 
     /// Whether a parser that has read everything before `position` is exactly where the
     /// second half starts: between records.
+    /// The offset one pass reports for a record the second half found at `byte`: after a
+    /// `\r\n` one pass has the first record start at the `\n` (the parser ended the
+    /// record before at the `\r`).
+    fn offset(&self, byte: u64) -> u64 {
+        if byte == 0 && self.crlf {
+            self.at - 1
+        } else {
+            self.at + byte
+        }
+    }
+
     fn reached(&self, position: u64) -> bool {
         position == self.at || (self.crlf && position + 1 == self.at)
     }

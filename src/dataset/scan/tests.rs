@@ -317,6 +317,8 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         series: Some(1),
         columns_as_series: Vec::new(),
         filter: vec![(0, vec!["x".into(), "y".into()])],
+        gaps: false,
+        reduce: None,
     };
     let all = ChartColumns {
         id: "all".into(),
@@ -325,6 +327,8 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         series: None,
         columns_as_series: Vec::new(),
         filter: Vec::new(),
+        gaps: false,
+        reduce: None,
     };
     let charts = [filtered, all];
     let ids = HashSet::new();

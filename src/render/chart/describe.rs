@@ -34,8 +34,14 @@ pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
         }
     }
     if chart.missing > 0 {
+        // Rows noted as gaps break the line (see `breaks`).
+        let breaks = if chart.gaps.is_empty() {
+            ""
+        } else {
+            "; the line breaks there"
+        };
         notes.push(format!(
-            "Not drawn: {} with no value in {}.",
+            "Not drawn: {} with no value in {}{breaks}.",
             rows(chart.missing),
             chart.y_title
         ));
@@ -123,17 +129,16 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
             grouped((chart.points.len() - DESCRIBED_POINTS) as u64)
         );
     }
-    if !super::is_category_rows(chart) {
-        let (ticks, step) = super::scale::value_axis(chart);
-        let (first, last) = (ticks[0], ticks[ticks.len() - 1]);
-        if first > 0.0 || last < 0.0 {
-            let _ = write!(
-                text,
-                " The value axis does not start at zero: it runs from {} to {}.",
-                super::scale::tick_text(first, step),
-                super::scale::tick_text(last, step)
-            );
-        }
+    text.push(' ');
+    text.push_str(&baseline(chart));
+    if let Some(reduced) = chart.reduced {
+        let _ = write!(
+            text,
+            " Reduced for drawing: {} points of {} are drawn, the first, last, lowest and highest of each series in each of {} columns across the plot (M4), so every peak and trough is kept; the table and the CSV have every row.",
+            grouped(chart.points.len() as u64),
+            grouped(reduced.rows),
+            grouped(reduced.columns)
+        );
     }
     if chart.kind == ChartKind::Line && !super::line_is_marked(chart) {
         text.push_str(" Drawn as lines without point markers.");
@@ -151,6 +156,27 @@ fn listed(names: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Which baseline and scale the value axis uses, in a sentence.
+fn baseline(chart: &ChartInput) -> String {
+    if super::is_category_rows(chart) {
+        return "The value axis starts at zero.".into();
+    }
+    let axis = super::scale::value_axis(chart);
+    let (lo, hi) = (axis.lo(), axis.hi());
+    let (from, to) = (axis.label(lo), axis.label(hi));
+    if axis.log {
+        format!("The value axis is logarithmic, from {from} to {to}.")
+    } else if lo == 0.0 || hi == 0.0 {
+        "The value axis starts at zero.".into()
+    } else if lo > 0.0 || hi < 0.0 {
+        format!(
+            "The value axis does not start at zero: it is fitted to the data, from {from} to {to}."
+        )
+    } else {
+        format!("The value axis runs from {from} to {to}, across zero.")
     }
 }
 

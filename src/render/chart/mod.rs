@@ -12,8 +12,12 @@
 //! follows the reader's colour scheme too.
 
 pub mod aggregate;
+#[cfg(test)]
+mod axis_tests;
+mod breaks;
 mod describe;
 mod direct_labels;
+mod log;
 mod place;
 mod rows;
 mod scale;
@@ -25,8 +29,8 @@ mod xy;
 
 use std::fmt::Write as _;
 
-use crate::content::ChartKind;
-use crate::dataset::scan::ChartPoint;
+use crate::content::{ChartKind, YScale};
+use crate::dataset::scan::{ChartGap, ChartPoint, Reduced};
 use crate::text::escape_html_into;
 use describe::{describe, notes};
 use rows::rows_layout;
@@ -59,9 +63,9 @@ pub(super) fn line_is_marked(chart: &ChartInput) -> bool {
     if chart.x_scale == XScale::Category {
         return true;
     }
-    let (ticks, _) = scale::value_axis(chart);
-    let span = ticks[ticks.len() - 1] - ticks[0];
-    let pixels = |v: f64| v / span * PLOT_HEIGHT;
+    let axis = scale::value_axis(chart);
+    // Apart on the plot, in pixels (on a log axis too).
+    let apart = |a: f64, b: f64| (axis.fraction(b) - axis.fraction(a)).abs() * PLOT_HEIGHT;
     // Grey context lines carry no markers.
     let highlight = chart.many.highlight;
     let mut at: Vec<(&str, f64, Option<&str>)> = chart
@@ -77,7 +81,7 @@ pub(super) fn line_is_marked(chart: &ChartInput) -> bool {
         .collect();
     at.sort_by(|a, b| a.0.cmp(b.0).then(a.1.total_cmp(&b.1)));
     !at.windows(2)
-        .any(|w| w[0].0 == w[1].0 && w[0].2 != w[1].2 && pixels(w[1].1 - w[0].1) < 10.0)
+        .any(|w| w[0].0 == w[1].0 && w[0].2 != w[1].2 && apart(w[0].1, w[1].1) < 10.0)
 }
 
 /// Points the description (read by screen readers) lists one by one.
@@ -118,6 +122,15 @@ pub struct ChartInput<'a> {
     pub y_zero: Option<bool>,
     /// Several series: which are highlighted, how rows were aggregated.
     pub many: ManySeries<'a>,
+    /// The spec's `y_scale` (linear when absent).
+    pub y_scale: YScale,
+    /// The spec's `y_min` and `y_max`: the value axis reaches at least that far.
+    pub y_min: Option<f64>,
+    pub y_max: Option<f64>,
+    /// Rows of a line with no value: the line breaks there (none with `connect_gaps`).
+    pub gaps: &'a [ChartGap],
+    /// Set when `points` are a reduction of a longer line (see `dataset::scan`'s M4).
+    pub reduced: Option<Reduced>,
 }
 
 /// What a chart of several series adds to its input.

@@ -1,6 +1,8 @@
 //! Scales and ticks: series and categories in order of appearance, value ranges, round
 //! tick values and their labels, and dates as day numbers.
 
+pub(super) use crate::content::iso8601::day_number;
+use crate::content::YScale;
 use crate::dataset::scan::ChartPoint;
 use crate::dataset::schema::{format_cell, ColumnType};
 
@@ -69,11 +71,74 @@ pub(super) fn value_domain(lo: f64, hi: f64, y_zero: Option<bool>) -> (f64, f64)
     }
 }
 
-/// The ticks and step of a line or dot chart's value axis (see [`value_domain`]).
-pub(super) fn value_axis(chart: &super::ChartInput) -> (Vec<f64>, f64) {
+/// A line or dot chart's value axis: its ticks (the first and last are its ends) and how
+/// a value maps to a height.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ValueAxis {
+    pub ticks: Vec<f64>,
+    /// The step between linear ticks (it sets their decimals).
+    pub step: f64,
+    pub log: bool,
+}
+
+impl ValueAxis {
+    pub fn lo(&self) -> f64 {
+        self.ticks[0]
+    }
+
+    pub fn hi(&self) -> f64 {
+        self.ticks[self.ticks.len() - 1]
+    }
+
+    /// Where `value` sits, from 0 at the bottom of the axis to 1 at the top.
+    pub fn fraction(&self, value: f64) -> f64 {
+        let (lo, hi) = (self.lo(), self.hi());
+        if self.log {
+            // A value at or below zero (an error the load reports) sits at the bottom.
+            let value = if value > 0.0 { value } else { lo };
+            (value.log10() - lo.log10()) / (hi.log10() - lo.log10())
+        } else {
+            (value - lo) / (hi - lo)
+        }
+    }
+
+    /// A tick's label.
+    pub fn label(&self, tick: f64) -> String {
+        if self.log {
+            tick_text(tick, tick)
+        } else {
+            tick_text(tick, self.step)
+        }
+    }
+}
+
+/// The value axis of a line or dot chart: linear over [`value_domain`] widened to
+/// `y_min`/`y_max`, or logarithmic from the power of ten (or 1-2-5 value) at or below the
+/// data to the one at or above it.
+pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
     let (lo, hi) = value_range(chart.points);
-    let (lo, hi) = value_domain(lo, hi, chart.y_zero);
-    nice_ticks(lo, hi, 8)
+    let (lo, hi) = match chart.y_scale {
+        YScale::Log => (lo, hi),
+        YScale::Linear if chart.y_min.is_some() => (lo, value_domain(lo, hi, chart.y_zero).1),
+        YScale::Linear => value_domain(lo, hi, chart.y_zero),
+    };
+    let lo = chart.y_min.map_or(lo, |min| min.min(lo));
+    let hi = chart.y_max.map_or(hi, |max| max.max(hi));
+    match chart.y_scale {
+        YScale::Log => ValueAxis {
+            ticks: super::log::log_ticks(lo, hi, 8),
+            step: 0.0,
+            log: true,
+        },
+        YScale::Linear => {
+            let (ticks, step) = nice_ticks(lo, hi, 8);
+            ValueAxis {
+                ticks,
+                step,
+                log: false,
+            }
+        }
+    }
 }
 
 /// Round tick values covering `lo..=hi` in steps of 1, 2 or 5 times a power of ten, at
@@ -140,24 +205,4 @@ pub(super) fn tick_text(value: f64, step: f64) -> String {
     let mut out = String::new();
     format_cell(ColumnType::Number, &text, &mut out);
     out
-}
-
-/// Days since 1970-01-01 of an ISO 8601 date (`2021`, `2021-04`, `2021-05-21`, with or
-/// without a time, which is ignored).
-pub(super) fn day_number(text: &str) -> Option<i64> {
-    let date = text.split('T').next()?;
-    let mut parts = date.split('-');
-    let year: i64 = parts.next()?.parse().ok()?;
-    let month: i64 = parts.next().map_or(Some(1), |m| m.parse().ok())?;
-    let day: i64 = parts.next().map_or(Some(1), |d| d.parse().ok())?;
-    if parts.next().is_some() || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    // Howard Hinnant's days_from_civil.
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let year_of_era = y - era * 400;
-    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    Some(era * 146_097 + day_of_era - 719_468)
 }

@@ -5,7 +5,7 @@ use super::svg::{wrap, wrap_balanced};
 use super::*;
 use crate::dataset::schema::{format_cell, ColumnType};
 
-fn point(x: &str, series: Option<&str>, y: f64) -> ChartPoint {
+pub(super) fn point(x: &str, series: Option<&str>, y: f64) -> ChartPoint {
     let mut y_text = String::new();
     format_cell(ColumnType::Number, &y.to_string(), &mut y_text);
     ChartPoint {
@@ -16,7 +16,11 @@ fn point(x: &str, series: Option<&str>, y: f64) -> ChartPoint {
     }
 }
 
-fn input<'a>(kind: ChartKind, x_scale: XScale, points: &'a [ChartPoint]) -> ChartInput<'a> {
+pub(super) fn input<'a>(
+    kind: ChartKind,
+    x_scale: XScale,
+    points: &'a [ChartPoint],
+) -> ChartInput<'a> {
     ChartInput {
         id: "c",
         kind,
@@ -31,6 +35,11 @@ fn input<'a>(kind: ChartKind, x_scale: XScale, points: &'a [ChartPoint]) -> Char
         dropped: 0,
         y_zero: None,
         many: ManySeries::default(),
+        y_scale: YScale::Linear,
+        y_min: None,
+        y_max: None,
+        gaps: &[],
+        reduced: None,
     }
 }
 
@@ -345,7 +354,7 @@ fn boxes_apart_at_both_ends_of_the_widths_are_apart_between() {
 }
 
 /// The y position of each gridline label (tick value) of an SVG, by its text.
-fn tick_labels(svg: &str) -> Vec<String> {
+pub(super) fn tick_labels(svg: &str) -> Vec<String> {
     svg.split("<g class=\"t\">")
         .skip(1)
         .filter_map(|g| {
@@ -380,7 +389,9 @@ fn lines_and_dots_fit_their_data_unless_zero_is_near() {
     let ticks = tick_labels(&svg);
     assert_eq!(ticks.first().map(String::as_str), Some("310"), "{ticks:?}");
     assert_eq!(ticks.last().map(String::as_str), Some("380"), "{ticks:?}");
-    assert!(svg.contains("The value axis does not start at zero: it runs from 310 to 380."));
+    assert!(svg.contains(
+        "The value axis does not start at zero: it is fitted to the data, from 310 to 380."
+    ));
     let from_zero = render(
         &ChartInput {
             y_zero: Some(true),

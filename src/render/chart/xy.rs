@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use super::breaks::{gap_positions, runs};
 use super::describe::tooltip;
 use super::direct_labels;
 use super::place::{Area, Taken, WIDEST};
@@ -43,17 +44,15 @@ pub(super) fn xy_layout(
 
     // Where each point sits across, as a number on the x scale.
     let order = categories(chart.points);
+    let position = |x: &str| match chart.x_scale {
+        XScale::Category => order.iter().position(|(c, _)| *c == x).map(|i| i as f64),
+        XScale::Number => x.parse::<f64>().ok().filter(|v| v.is_finite()),
+        XScale::Date => day_number(x).map(|d| d as f64),
+    };
     let placed: Vec<(f64, &ChartPoint)> = chart
         .points
         .iter()
-        .filter_map(|p| {
-            let x = match chart.x_scale {
-                XScale::Category => order.iter().position(|(c, _)| *c == p.x).map(|i| i as f64),
-                XScale::Number => p.x.parse::<f64>().ok().filter(|v| v.is_finite()),
-                XScale::Date => day_number(&p.x).map(|d| d as f64),
-            }?;
-            Some((x, p))
-        })
+        .filter_map(|p| Some((position(&p.x)?, p)))
         .collect();
     let unplaced = (chart.points.len() - placed.len()) as u64;
     let (xlo, xhi) = placed
@@ -71,12 +70,12 @@ pub(super) fn xy_layout(
         _ => (xlo - 1.0, xhi + 1.0),
     };
     let labelled = series.len() <= 1 && placed.len() <= LABELLED_POINTS;
-    let (ticks, step) = value_axis(chart);
-    let (dlo, dhi) = (ticks[0], ticks[ticks.len() - 1]);
+    let axis = value_axis(chart);
+    let ticks = &axis.ticks;
     // The first points start right of the value labels that sit on the gridlines.
     let widest_tick = ticks
         .iter()
-        .map(|t| text_width_at(&tick_text(*t, step), 12.0, false))
+        .map(|t| text_width_at(&axis.label(*t), 12.0, false))
         .fold(0.0, f64::max);
     let left = ((widest_tick + 12.0) / NARROWEST * 100.0).clamp(4.0, 30.0);
     let named: Vec<&str> = series
@@ -87,12 +86,12 @@ pub(super) fn xy_layout(
         .collect();
     let right = direct_labels::plot_right(&named);
     let across = |x: f64| left + (x - dxlo) / (dxhi - dxlo) * (right - left);
-    let down = |v: f64| plot_bottom - (v - dlo) / (dhi - dlo) * plot_height;
+    let down = |v: f64| plot_bottom - axis.fraction(v) * plot_height;
 
     // Gridlines go here, under everything, once the point labels they make way for are placed.
     let grid_at = body.out.len();
-    for tick in &ticks {
-        let label = tick_text(*tick, step);
+    for tick in ticks {
+        let label = axis.label(*tick);
         let area = Area::text(0.0, 0.0, 0.0, down(*tick) - 4.0, &label, "k", "start");
         taken.0.push(area);
     }
@@ -189,9 +188,20 @@ pub(super) fn xy_layout(
         if shift != 0.0 {
             let _ = writeln!(body.out, "<g transform=\"translate({} 0)\">", num(shift));
         }
+        // A line breaks at its gaps; a point left alone between two has no line, so it
+        // gets a marker even on a path.
+        let runs = match chart.kind {
+            ChartKind::Line => {
+                let breaks = gap_positions(chart.gaps, series, index, &position);
+                runs(line, &breaks)
+            }
+            _ => Vec::new(),
+        };
         let Some(slot) = slots[index] else {
-            let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
-            if chart.kind == ChartKind::Line {
+            // A grey context line: its runs as thin paths, without markers.
+            for run in runs.iter().filter(|run| run.len() > 1) {
+                let at: Vec<(f64, f64)> =
+                    run.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
                 body.path(&at, (left, right), (plot_top, plot_height), "cx", "");
             }
             if shift != 0.0 {
@@ -201,22 +211,30 @@ pub(super) fn xy_layout(
         };
         let class = format!("s{} l", slot % 6);
         let dash = DASHES[slot % DASHES.len()];
-        if chart.kind == ChartKind::Line && !marked {
-            let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
-            body.path(&at, (left, right), (plot_top, plot_height), &class, dash);
-        } else if chart.kind == ChartKind::Line {
-            for pair in line.windows(2) {
-                body.line(
-                    &pct(across(pair[0].0)),
-                    down(pair[0].1.y),
-                    &pct(across(pair[1].0)),
-                    down(pair[1].1.y),
-                    &class,
-                    dash,
-                );
+        let lone: Vec<f64> = runs
+            .iter()
+            .filter(|run| run.len() == 1 && !marked)
+            .map(|run| run[0].0)
+            .collect();
+        for run in &runs {
+            if !marked && run.len() > 1 {
+                let at: Vec<(f64, f64)> =
+                    run.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
+                body.path(&at, (left, right), (plot_top, plot_height), &class, dash);
+            } else if marked {
+                for pair in run.windows(2) {
+                    body.line(
+                        &pct(across(pair[0].0)),
+                        down(pair[0].1.y),
+                        &pct(across(pair[1].0)),
+                        down(pair[1].1.y),
+                        &class,
+                        dash,
+                    );
+                }
             }
         }
-        for (x, point) in line.iter().filter(|_| marked) {
+        for (x, point) in line.iter().filter(|(x, _)| marked || lone.contains(x)) {
             let (at, cy) = (across(*x), down(point.y));
             body.marker(&pct(at), cy, slot, Some(&tooltip(point)));
             taken.0.push(Area {
@@ -282,7 +300,7 @@ pub(super) fn xy_layout(
         }
     }
     let mut grid = Body::default();
-    for tick in &ticks {
+    for tick in ticks {
         let gy = down(*tick);
         let class = if *tick == 0.0 { "z" } else { "g" };
         grid.out.push_str("<g class=\"t\">\n");
@@ -298,7 +316,7 @@ pub(super) fn xy_layout(
         if from < end {
             grid.line(&pct(from), gy, &pct(end), gy, class, "");
         }
-        grid.text("0", gy - 4.0, "k", "start", &tick_text(*tick, step));
+        grid.text("0", gy - 4.0, "k", "start", &axis.label(*tick));
         grid.out.push_str("</g>\n");
     }
     body.out.insert_str(grid_at, &grid.out);

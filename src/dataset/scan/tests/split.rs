@@ -59,6 +59,8 @@ fn assert_split_agrees_in(csv: &[u8], rows_to_render: u64, delimiter: u8) -> boo
         series: None,
         columns_as_series: Vec::new(),
         filter: Vec::new(),
+        gaps: true,
+        reduce: Some(super::super::XPosition::Number),
     }];
     let ids: HashSet<&str> = ["a", "b"].into_iter().collect();
     let inputs = ScanInputs {

@@ -1,0 +1,146 @@
+//! Chart rendering of the value axis and the line's shape: log scales, `y_min`/`y_max`,
+//! gaps, reduced lines and what the description says about them.
+
+use super::tests::{input, point, tick_labels};
+use super::*;
+use crate::dataset::scan::ChartGap;
+
+fn years(values: &[f64]) -> Vec<ChartPoint> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| point(&format!("{}", 2000 + i), None, *v))
+        .collect()
+}
+
+#[test]
+fn a_log_axis_ticks_powers_of_ten_and_says_so() {
+    let points = years(&[3.0, 40.0, 700.0, 9_000.0, 250_000.0]);
+    let chart = ChartInput {
+        y_scale: YScale::Log,
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    assert_eq!(
+        tick_labels(&svg),
+        ["1", "10", "100", "1,000", "10,000", "100,000", "1,000,000"]
+    );
+    assert!(
+        svg.contains("The value axis is logarithmic, from 1 to 1,000,000."),
+        "{svg}"
+    );
+    // Each decade is the same height: 10 sits one sixth of the way up from 1.
+    let axis = scale::value_axis(&chart);
+    assert!((axis.fraction(10.0) - 1.0 / 6.0).abs() < 1e-12);
+    assert!((axis.fraction(250_000.0) - 250_000f64.log10() / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn y_min_and_y_max_widen_the_axis_to_round_ticks() {
+    let points = years(&[316.0, 330.0, 374.0]);
+    let chart = ChartInput {
+        y_min: Some(300.0),
+        y_max: Some(400.0),
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let ticks = tick_labels(&render(&chart, Placement::Inline));
+    assert_eq!(ticks.first().map(String::as_str), Some("300"), "{ticks:?}");
+    assert_eq!(ticks.last().map(String::as_str), Some("400"), "{ticks:?}");
+    // Only y_max: the bottom is still fitted to the data.
+    let chart = ChartInput {
+        y_max: Some(500.0),
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    let ticks = tick_labels(&svg);
+    assert_eq!(ticks.first().map(String::as_str), Some("300"), "{ticks:?}");
+    assert_eq!(ticks.last().map(String::as_str), Some("500"), "{ticks:?}");
+    assert!(svg.contains("it is fitted to the data, from 300 to 500."));
+    // Zero inside the data, and zero as the baseline.
+    let across = years(&[-5.0, 40.0]);
+    let svg = render(
+        &input(ChartKind::Line, XScale::Number, &across),
+        Placement::Inline,
+    );
+    assert!(
+        svg.contains("The value axis runs from -10 to 40, across zero."),
+        "{svg}"
+    );
+    let bars = render(
+        &input(ChartKind::Bar, XScale::Category, &points),
+        Placement::Inline,
+    );
+    assert!(bars.contains("The value axis starts at zero."));
+}
+
+#[test]
+fn a_gap_breaks_a_line_and_a_lone_point_keeps_its_marker() {
+    // 200 yearly points (a path, no markers), missing 2050 and 2052: 2051 stands alone.
+    let points: Vec<ChartPoint> = (0..203)
+        .filter(|i| *i != 50 && *i != 52)
+        .map(|i| point(&format!("{}", 2000 + i), None, f64::from(i % 7)))
+        .collect();
+    let gaps = [
+        ChartGap {
+            x: "2050".into(),
+            series: None,
+        },
+        ChartGap {
+            x: "2052".into(),
+            series: None,
+        },
+    ];
+    let chart = ChartInput {
+        gaps: &gaps,
+        missing: 2,
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    assert_eq!(svg.matches("<path").count(), 2, "before and after the gaps");
+    assert_eq!(svg.matches("<circle").count(), 1, "2051 alone: a marker");
+    assert!(svg.contains("<title>2051: 2</title>"), "{svg}");
+    assert!(svg.contains(
+        "Not drawn: 2 rows with no value in Cluster throughput (MB/s); the line breaks there."
+    ));
+    // Without gaps (connect_gaps = true records none): one path, no marker.
+    let joined = render(
+        &input(ChartKind::Line, XScale::Number, &points),
+        Placement::Inline,
+    );
+    assert_eq!(joined.matches("<path").count(), 1);
+    assert_eq!(joined.matches("<circle").count(), 0);
+    // Few points: segment by segment, none across a gap.
+    let short = years(&[1.0, 2.0, 3.0, 4.0]);
+    let gap = [ChartGap {
+        x: "2001.5".into(),
+        series: None,
+    }];
+    let svg = render(
+        &ChartInput {
+            gaps: &gap,
+            ..input(ChartKind::Line, XScale::Number, &short)
+        },
+        Placement::Inline,
+    );
+    let segments = svg.matches("<line").count()
+        - svg.matches("class=\"g\"").count()
+        - svg.matches("class=\"z\"").count();
+    assert_eq!(segments, 2, "2000-2001 and 2002-2003, not 2001-2002");
+}
+
+#[test]
+fn a_reduced_line_says_how_it_was_reduced() {
+    let points = years(&[1.0, 5.0, 2.0, 9.0, 3.0]);
+    let chart = ChartInput {
+        reduced: Some(crate::dataset::scan::Reduced {
+            rows: 1_000_000,
+            columns: 1_200,
+        }),
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    assert!(
+        svg.contains("Reduced for drawing: 5 points of 1,000,000 are drawn, the first, last, lowest and highest of each series in each of 1,200 columns across the plot (M4)"),
+        "{svg}"
+    );
+}
