@@ -578,6 +578,7 @@ fn markers_that_would_hide_each_other_leave_a_line_as_a_path() {
         apart[0].clone(),
         apart[1].clone(),
         point("2001", Some("b"), 10.2),
+        point("2002", Some("b"), 20.2),
     ];
     let chart = input(ChartKind::Line, XScale::Number, &close);
     assert!(!line_is_marked(&chart));
