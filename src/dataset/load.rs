@@ -199,6 +199,7 @@ fn load_into(
         metadata_digests: ThinVec::new(),
         slim_description: None,
         slim_columns: 0,
+        slim_column_names: None,
         slimmed: false,
         files_pending: false,
         dcat_parts: Some(Box::default()),

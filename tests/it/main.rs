@@ -39,6 +39,7 @@ mod row_search_browser;
 mod scaffold;
 mod scaling;
 mod scan_cache;
+mod search;
 mod serve;
 mod serve_browser;
 mod serve_edits;
