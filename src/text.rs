@@ -59,6 +59,17 @@ pub fn fold(c: char) -> Option<&'static str> {
     })
 }
 
+/// `text` whole when it has at most `chars` characters, else its first `chars - 1` and
+/// `…`: a value cut for display reads as cut.
+pub fn shortened(text: &str, chars: usize) -> String {
+    let mut kept: String = text.chars().take(chars).collect();
+    if kept.len() < text.len() {
+        kept.pop();
+        kept.push('…');
+    }
+    kept
+}
+
 /// Shown in place of a character that HTML and XML cannot carry.
 pub const REPLACEMENT: char = '\u{fffd}';
 
@@ -299,6 +310,14 @@ pub fn quoted_in_message(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_text_ends_in_an_ellipsis_and_keeps_its_length() {
+        assert_eq!(shortened("short", 80), "short");
+        assert_eq!(shortened("abcdef", 6), "abcdef");
+        assert_eq!(shortened("abcdefg", 6), "abcde…");
+        assert_eq!(shortened("ééééééé", 6).chars().count(), 6);
+    }
 
     #[test]
     fn accents_lose_their_marks_and_small_digits_become_digits() {

@@ -134,6 +134,10 @@ fn load_into(
         }
     }
     let summary = scanned.summary?;
+    if !csv_errors {
+        let shown_rows = summary.rows.min(table_rows.limit());
+        super::prose_links::check_rows(&body, shown_rows, &locator, split.body_offset, problems);
+    }
     check_scanned(
         &summary,
         csv_errors,

@@ -30,6 +30,7 @@ mod invalid_corpus;
 mod large;
 mod metadata_bytes;
 mod output_safety;
+mod page_details;
 mod profiles;
 mod publishing;
 mod rebuild_reuse;
