@@ -234,6 +234,9 @@ fn rebuild(
             Ok((session, report)) => {
                 print_warnings(&report.warnings, color);
                 println!("{}", report.summary());
+                if let Some(line) = report.typed_by_hand_line() {
+                    println!("{line}");
+                }
                 state.publish(Changed::All);
                 Some(session)
             }
