@@ -69,7 +69,7 @@ Neptune,ice giant,49528,4515.0,59800
 const EXAMPLE_PAGE: &str = r##"+++
 title = "The eight planets: size, distance and year"
 kicker = "Example dataset · rounded figures from NASA's Planetary Fact Sheet"
-headline = 'Neptune, the farthest planet, takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to orbit the Sun once; Mercury takes 88'
+headline = 'Neptune, the farthest planet, takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to orbit the Sun once; Mercury takes {{ cell(planet="Mercury", col="orbital_period_days", digits=0) }}'
 tags = ["Example", "Solar System"]
 primary_key = ["planet"]
 table_note = "One row per planet, in order of distance from the Sun. Distances are mean distances, in millions of kilometres."
