@@ -17,6 +17,7 @@ use crate::dataset::cache::ScanCache;
 use crate::diagnostics::{Diagnostics, Error};
 use crate::site;
 pub use session::{RebuildReport, Session};
+pub use unbacked::typed_by_hand_line;
 
 /// What to build and where: `BuildOptions::new(root)`, then the setters for the rest.
 #[derive(Debug, Clone)]
@@ -148,6 +149,9 @@ pub struct BuildReport {
     /// message and hint), the first places `build` shows, and a count of all
     /// ([`Diagnostics::folding`]; `check` keeps every one).
     pub warnings: Diagnostics,
+    /// Numbers the datasets' prose types by hand (not quoted from a cell, not listed under
+    /// `numbers_not_data`): `check --strict` lists each.
+    pub typed_by_hand: usize,
 }
 
 impl BuildReport {
@@ -173,6 +177,12 @@ impl BuildReport {
         };
         format!("Built {counts} into {output}{reused} in {ms} ms")
     }
+
+    /// "12 numbers typed by hand; run `datapages check --strict` to list them", when the
+    /// prose types any.
+    pub fn typed_by_hand_line(&self) -> Option<String> {
+        typed_by_hand_line(self.typed_by_hand)
+    }
 }
 
 /// What a check found that does not stop a build.
@@ -181,6 +191,9 @@ impl BuildReport {
 pub struct CheckReport {
     /// Warnings: a build would succeed, but `check --strict` fails.
     pub warnings: Diagnostics,
+    /// The warnings about numbers the prose types by hand, each with the reference to
+    /// paste when a cell equals it: `check --strict` lists them, `check` counts them.
+    pub typed_by_hand: Diagnostics,
     /// Datasets taken from the records of the last build into the default output folder
     /// (their Markdown, CSV and everything their pages depend on unchanged since), not
     /// loaded and rendered again.
@@ -194,12 +207,13 @@ pub struct CheckReport {
 /// errors is an [`Error::Problems`] holding its warnings too, in the order they are shown;
 /// warnings alone are not a failure, so they come back in the report.
 pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
-    let (diagnostics, recalled) = flat::check(options);
+    let (diagnostics, typed_by_hand, recalled) = flat::check(options);
     if diagnostics.has_errors() {
         return Err(Error::Problems(diagnostics));
     }
     Ok(CheckReport {
         warnings: diagnostics,
+        typed_by_hand,
         recalled,
     })
 }

@@ -230,6 +230,9 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
                         report.warnings.eprint_folded(color, shown);
                     }
                     println!("{}", report.summary());
+                    if let Some(line) = report.typed_by_hand_line() {
+                        println!("{line}");
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(error) => {
@@ -288,17 +291,27 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
         } => {
             let options = BuildOptions::new(root).scan_cache(!no_cache).drafts(drafts);
             match build::check(&options) {
-                Ok(report) if report.warnings.is_empty() => {
+                Ok(report) if report.warnings.is_empty() && report.typed_by_hand.is_empty() => {
                     println!("No problems found.");
                     ExitCode::SUCCESS
                 }
+                Ok(report) if strict => {
+                    // Every warning, those about typed numbers with the others, by place.
+                    let mut warnings = report.warnings;
+                    warnings.extend(report.typed_by_hand);
+                    warnings.sort();
+                    warnings.eprint_folded(color, usize::MAX);
+                    ExitCode::from(1)
+                }
                 Ok(report) => {
-                    report.warnings.eprint_folded(color, usize::MAX);
-                    if strict {
-                        ExitCode::from(1)
-                    } else {
-                        ExitCode::SUCCESS
+                    if !report.warnings.is_empty() {
+                        report.warnings.eprint_folded(color, usize::MAX);
                     }
+                    let typed = report.typed_by_hand.warning_count();
+                    if let Some(line) = crate::build::typed_by_hand_line(typed) {
+                        eprintln!("{line}");
+                    }
+                    ExitCode::SUCCESS
                 }
                 Err(error) => {
                     eprint!("{}", error.render(color));

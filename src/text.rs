@@ -5,6 +5,71 @@
 //! chart, the feed or the sitemap ill-formed. The checks that report such characters to
 //! authors (front matter, site.toml, CSV cells) use the same predicate.
 
+/// The plain ASCII letters or digits a character is read as when text is compared or
+/// turned into an identifier: accented Latin letters lose their marks (`é` -> `e`,
+/// `ß` -> `ss`, `Æ` -> `AE`), subscript and superscript digits become digits (`CO₂` ->
+/// `CO2`). `None` for every other character (ASCII ones included).
+pub fn fold(c: char) -> Option<&'static str> {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    Some(match c {
+        'à'..='å' | 'ā' | 'ă' | 'ą' => "a",
+        'À'..='Å' | 'Ā' | 'Ă' | 'Ą' => "A",
+        'ç' | 'ć' | 'č' => "c",
+        'Ç' | 'Ć' | 'Č' => "C",
+        'ď' | 'đ' => "d",
+        'Ď' | 'Đ' => "D",
+        'è'..='ë' | 'ē' | 'ė' | 'ę' | 'ě' => "e",
+        'È'..='Ë' | 'Ē' | 'Ė' | 'Ę' | 'Ě' => "E",
+        'ğ' => "g",
+        'Ğ' => "G",
+        'ì'..='ï' | 'ī' | 'į' | 'ı' => "i",
+        'Ì'..='Ï' | 'Ī' | 'Į' | 'İ' => "I",
+        'ł' | 'ľ' | 'ĺ' => "l",
+        'Ł' | 'Ľ' | 'Ĺ' => "L",
+        'ñ' | 'ń' | 'ň' => "n",
+        'Ñ' | 'Ń' | 'Ň' => "N",
+        'ò'..='ö' | 'ø' | 'ō' | 'ő' => "o",
+        'Ò'..='Ö' | 'Ø' | 'Ō' | 'Ő' => "O",
+        'ř' | 'ŕ' => "r",
+        'Ř' | 'Ŕ' => "R",
+        'ś' | 'š' | 'ş' | 'ș' => "s",
+        'Ś' | 'Š' | 'Ş' | 'Ș' => "S",
+        'ť' | 'ţ' | 'ț' => "t",
+        'Ť' | 'Ţ' | 'Ț' => "T",
+        'ù'..='ü' | 'ū' | 'ů' | 'ű' | 'ų' => "u",
+        'Ù'..='Ü' | 'Ū' | 'Ů' | 'Ű' | 'Ų' => "U",
+        'ý' | 'ÿ' => "y",
+        'Ý' | 'Ÿ' => "Y",
+        'ź' | 'ż' | 'ž' => "z",
+        'Ź' | 'Ż' | 'Ž' => "Z",
+        'ß' => "ss",
+        'æ' => "ae",
+        'Æ' => "AE",
+        'œ' => "oe",
+        'Œ' => "OE",
+        'þ' => "th",
+        'Þ' => "TH",
+        '₀'..='₉' => DIGITS[c as usize - '₀' as usize],
+        '⁰' => "0",
+        '¹' => "1",
+        '²' => "2",
+        '³' => "3",
+        '⁴'..='⁹' => DIGITS[c as usize - '⁰' as usize],
+        _ => return None,
+    })
+}
+
+/// `text` whole when it has at most `chars` characters, else its first `chars - 1` and
+/// `…`: a value cut for display reads as cut.
+pub fn shortened(text: &str, chars: usize) -> String {
+    let mut kept: String = text.chars().take(chars).collect();
+    if kept.len() < text.len() {
+        kept.pop();
+        kept.push('…');
+    }
+    kept
+}
+
 /// Shown in place of a character that HTML and XML cannot carry.
 pub const REPLACEMENT: char = '\u{fffd}';
 
@@ -245,6 +310,25 @@ pub fn quoted_in_message(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_text_ends_in_an_ellipsis_and_keeps_its_length() {
+        assert_eq!(shortened("short", 80), "short");
+        assert_eq!(shortened("abcdef", 6), "abcdef");
+        assert_eq!(shortened("abcdefg", 6), "abcde…");
+        assert_eq!(shortened("ééééééé", 6).chars().count(), 6);
+    }
+
+    #[test]
+    fn accents_lose_their_marks_and_small_digits_become_digits() {
+        let folded: String = "CO₂ Ærø café x² Straße"
+            .chars()
+            .map(|c| fold(c).map_or(c.to_string(), str::to_string))
+            .collect();
+        assert_eq!(folded, "CO2 AEro cafe x2 Strasse");
+        assert_eq!(fold('a'), None);
+        assert_eq!(fold('€'), None);
+    }
 
     #[test]
     fn long_texts_are_quoted_by_their_ends() {

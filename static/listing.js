@@ -1,8 +1,11 @@
 // datapages: filter the All datasets list by text and tag.
 // Progressive enhancement: without this script every dataset is listed; the form stays hidden.
-// When the listing has more pages than this one, the first use of the filter loads the
-// compact search index (data/search-index.json: slug, title, tag slugs, date) once and
-// searches every dataset; until it arrives, or if it cannot be loaded, this page is filtered.
+// The filter searches one text per dataset, the same on every page: its title, slug, tags,
+// headline, description and column names, from the compact search index
+// (data/search-index.json), loaded once at the first use. While it loads the list stays as
+// it is ("Loading the search index"): there is no second way of matching meanwhile. Only
+// when it cannot be loaded (a page opened from disk) does the filter fall back to the text
+// of this page's entries, and says so when other pages exist.
 (function () {
   "use strict";
 
@@ -18,27 +21,40 @@
   var total = parseInt(form.getAttribute("data-total"), 10) || items.length;
   var root = form.getAttribute("data-root") || "";
   var haystacks = items.map(function (item) { return item.textContent.toLowerCase(); });
+  var slugs = items.map(function (item) {
+    var link = item.querySelector(".item-title a");
+    var found = link && /datasets\/([^\/]+)\/$/.exec(link.getAttribute("href") || "");
+    return found ? found[1] : "";
+  });
   var index = null;
   var loading = false;
+  var failed = false;
   var results = null;
 
   function unit(n) { return n === 1 ? " dataset" : " datasets"; }
 
   function loadIndex() {
-    if (index || loading || total <= items.length) return;
+    if (index || loading || failed) return;
     loading = true;
+    var fail = function () { loading = false; failed = true; apply(); };
     var request = new XMLHttpRequest();
-    request.open("GET", form.getAttribute("data-index"));
-    request.responseType = "json";
-    request.onload = function () {
-      if (request.status === 200 && Array.isArray(request.response)) {
+    try {
+      request.open("GET", form.getAttribute("data-index"));
+      request.responseType = "json";
+      request.onerror = fail;
+      request.onload = function () {
+        if (request.status !== 200 || !Array.isArray(request.response)) return fail();
+        loading = false;
         index = request.response.map(function (d) {
-          return { d: d, text: (d.title + " " + d.slug + " " + d.tags.join(" ")).toLowerCase() };
+          var words = [d.title, d.slug, d.tags.join(" "), d.text || ""];
+          return { d: d, text: words.join(" ").toLowerCase() };
         });
         apply();
-      }
-    };
-    request.send();
+      };
+      request.send();
+    } catch (e) {
+      fail();
+    }
   }
 
   function item(d) {
@@ -80,16 +96,30 @@
         words.every(function (word) { return hay.indexOf(word) !== -1; });
     };
     var shown = 0;
+    if (filtering && !index && !failed) {
+      // The one way of matching is the index's: until it arrives nothing is filtered.
+      loadIndex();
+      if (!index && !failed) {
+        status.textContent = "Loading the search index\u2026";
+        return;
+      }
+    }
+    var paginated = total > items.length;
     if (filtering && index) {
       var found = index.filter(function (e) { return matches(e.text, e.d.tags); }).map(function (e) { return e.d; });
       shown = found.length;
-      showResults(found);
-      list.hidden = true;
-      results.hidden = false;
-      if (pagination) pagination.hidden = true;
-      status.textContent = shown + " of " + total + unit(total) + (shown > 200 ? " (the first 200 listed)" : "");
+      if (paginated) {
+        showResults(found);
+        list.hidden = true;
+        results.hidden = false;
+        if (pagination) pagination.hidden = true;
+      } else {
+        var wantedSlugs = {};
+        found.forEach(function (d) { wantedSlugs[d.slug] = true; });
+        items.forEach(function (item, i) { item.hidden = !wantedSlugs[slugs[i]]; });
+      }
+      status.textContent = shown + " of " + total + unit(total) + (paginated && shown > 200 ? " (the first 200 listed)" : "");
     } else {
-      if (filtering) loadIndex();
       if (results) results.hidden = true;
       list.hidden = false;
       if (pagination) pagination.hidden = !!filtering;
@@ -98,7 +128,7 @@
         item.hidden = !match;
         if (match) shown += 1;
       });
-      var count = total > items.length && filtering ? " on this page" : "";
+      var count = paginated && filtering ? " on this page" : "";
       status.textContent = filtering ? shown + " of " + items.length + unit(items.length) + count : "All " + total + unit(total);
     }
     if (empty) empty.hidden = shown !== 0;

@@ -77,7 +77,14 @@
   var status = document.getElementById("table-status");
   if (!tools || !input || !status) return;
   var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
-  var unit = total === 1 ? " row" : " rows";
+  // The CSV's rows: the page may show only the first of them.
+  var csvRows = parseInt(tools.getAttribute("data-csv-rows"), 10) || total;
+  var unit = csvRows === 1 ? " row" : " rows";
+  // Counts as the page prints them: 2,284.
+  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  var idle = csvRows > total
+    ? "The first " + group(total) + " of " + group(csvRows) + unit
+    : "All " + group(total) + unit;
 
   function applyFilter() {
     var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -87,7 +94,9 @@
       row.hidden = !match;
       if (match) shown += 1;
     });
-    status.textContent = words.length ? shown + " of " + total + unit : "All " + total + unit;
+    status.textContent = words.length
+      ? group(shown) + " of " + (csvRows > total ? "the first " + group(total) + " of " + group(csvRows) : group(total)) + unit
+      : idle;
   }
 
   var pending = null;

@@ -266,8 +266,12 @@ impl ListingPages {
                 || changed.iter().any(|slug| {
                     !crate::metadata::catalog_files::same_catalog_entry(before, now, slug)
                 }),
-            // Slug, title, tags and date in listing order: what `same_keys` compares.
-            search_index: !same_keys,
+            // Slug, title, tags and date in listing order (what `same_keys` compares), and
+            // each changed dataset's searched text.
+            search_index: !same_keys
+                || changed.iter().any(|slug| {
+                    !crate::metadata::catalog_files::same_search_entry(before, now, slug)
+                }),
             // Every page's URL with the dataset pages' dates: the same datasets with the
             // same dates, the same tags with as many datasets (checked above: as many tag
             // pages) and the same plain pages give the same file.

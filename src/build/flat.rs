@@ -132,16 +132,26 @@ fn write_pending(
 /// dataset whose inputs are those of the last build into the default output folder is
 /// taken from that build's record (`Reuse::for_check`), its warnings with it: it loaded
 /// and rendered without error then. Returns the problems and how many datasets were
-/// taken from records.
-pub(super) fn check(options: &BuildOptions) -> (Diagnostics, usize) {
+/// taken from records. The warnings about numbers typed by hand come apart, sorted.
+pub(super) fn check(options: &BuildOptions) -> (Diagnostics, Diagnostics, usize) {
     let reuse = options
         .scan_cache
         .then(|| Reuse::for_check(options, &options.output_dir()));
-    let diagnostics = check_with(options, reuse.as_ref());
-    (diagnostics, reuse.as_ref().map_or(0, Reuse::recalled))
+    let mut typed = Diagnostics::new();
+    let diagnostics = check_with(options, reuse.as_ref(), &mut typed);
+    typed.sort();
+    (
+        diagnostics,
+        typed,
+        reuse.as_ref().map_or(0, Reuse::recalled),
+    )
 }
 
-fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
+fn check_with(
+    options: &BuildOptions,
+    reuse: Option<&Reuse>,
+    typed: &mut Diagnostics,
+) -> Diagnostics {
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
     // Where the slim copies are kept until the checks end.
@@ -169,12 +179,11 @@ fn check_with(options: &BuildOptions, reuse: Option<&Reuse>) -> Diagnostics {
     let Some(mut site) = site else {
         return diagnostics;
     };
-    // Numbers typed in the prose that no cell backs (warnings; errors under --strict).
-    let unbacked = super::unbacked::check(&options.root, &site);
-    if !unbacked.is_empty() {
-        diagnostics.extend(unbacked);
-        diagnostics.sort();
+    if diagnostics.has_errors() {
+        return diagnostics;
     }
+    // Numbers typed in the prose by hand (warnings `check --strict` lists).
+    typed.extend(super::unbacked::check(&options.root, &site));
     if diagnostics.has_errors() {
         return diagnostics;
     }

@@ -177,6 +177,7 @@ impl Session {
             // Every dataset's files are the previous build's.
             let reused = site.datasets.len();
             let report = BuildReport {
+                typed_by_hand: super::unbacked::count(&options.root, &site),
                 pages: whole.pages,
                 datasets: site.datasets.len(),
                 rows: site.total_rows(),
@@ -253,6 +254,7 @@ impl Session {
             reuse.save(marker, whole);
         }
         let report = BuildReport {
+            typed_by_hand: super::unbacked::count(&options.root, &site),
             pages,
             datasets: site.datasets.len(),
             rows: site.total_rows(),
@@ -280,6 +282,15 @@ impl Session {
             pending: BTreeSet::new(),
         };
         Ok((session, report))
+    }
+
+    /// The changes not built yet (those of a failed rebuild, kept for the next one), each
+    /// as the file it names: serve shows the warnings of these files only.
+    pub(crate) fn pending_files(&self) -> Vec<String> {
+        self.pending
+            .iter()
+            .map(|c| describe(c, &self.site))
+            .collect()
     }
 
     /// The site as last built successfully.
@@ -313,11 +324,7 @@ impl Session {
     ) -> Result<RebuildReport, Diagnostics> {
         let started = Instant::now();
         self.pending.extend(changes);
-        let changed = self
-            .pending
-            .iter()
-            .map(|c| describe(c, &self.site))
-            .collect();
+        let changed = self.pending_files();
         if self.pending.iter().any(Change::is_global) {
             let (session, report) = Session::start_located(&self.options, commit)?;
             *self = session;

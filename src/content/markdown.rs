@@ -413,9 +413,37 @@ pub fn slugify(text: &str) -> String {
     out
 }
 
+/// [`slugify`] in ASCII: accented letters and small digits folded first (`CO₂` -> `co2`,
+/// [`crate::text::fold`]), other characters outside ASCII dropped. Empty when nothing is
+/// left. A chart's default id: the id check accepts exactly these.
+pub fn ascii_slug(text: &str) -> String {
+    let folded: String = text
+        .chars()
+        .map(|c| crate::text::fold(c).map_or(c.to_string(), str::to_string))
+        .collect();
+    let slug: String = slugify(&folded)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let parts: Vec<&str> = slug.split('-').filter(|p| !p.is_empty()).collect();
+    parts.join("-")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_slugs_fold_accents_and_small_digits_and_drop_the_rest() {
+        assert_eq!(ascii_slug("CO₂ at Mauna Loa (ppm)"), "co2-at-mauna-loa-ppm");
+        assert_eq!(ascii_slug("Température moyenne"), "temperature-moyenne");
+        assert_eq!(
+            ascii_slug("Throughput (MB/s)"),
+            slugify("Throughput (MB/s)")
+        );
+        assert_eq!(ascii_slug("温度 by year"), "by-year");
+        assert_eq!(ascii_slug("温度"), "");
+    }
 
     const BODY: &str = "The *first* paragraph\nis the lede.\n\nA second intro paragraph.\n\n## Method\n\nHow it was done.\n\n### Detail\n\nMore.\n\n## What the MB/s column misses\n\nA [source](#source-a).\n\n## Limits\n\nWhat it misses.\n";
 

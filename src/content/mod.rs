@@ -291,11 +291,12 @@ impl ChartSpec {
         }
     }
 
-    /// The chart's id: the one given, else the slug of its title.
+    /// The chart's id: the one given, else the ASCII slug of its title (`CO₂ by year` ->
+    /// `co2-by-year`: the id names a file and an anchor, so it stays in ASCII).
     pub fn id(&self) -> String {
         match &self.id {
             Some(id) => id.clone(),
-            None => markdown::slugify(&self.title),
+            None => markdown::ascii_slug(&self.title),
         }
     }
 }

@@ -1,8 +1,8 @@
 //! The numbers a text types by hand, with their byte offsets, for the unbacked-number
 //! check: Markdown is read through pulldown-cmark's events, so numbers in code spans, code
 //! blocks, link targets and raw HTML are never seen; numbers that are not data (years,
-//! dates, times, versions, identifiers glued to letters, ordinals, decades, DOIs and bare
-//! URLs) are left out by rule.
+//! dates, times, versions, identifiers glued to letters, ordinals, decades, DOIs, bare
+//! URLs, and the volumes, issues and pages of references) are left out by rule.
 
 use std::ops::Range;
 
@@ -81,8 +81,9 @@ fn scan(text: &str, range: Range<usize>, skip: &[Range<usize>], found: &mut Vec<
                 .unwrap_or(rest.len());
         let start = i;
         i = next.max(end);
-        // A bare URL or a DOI is an address, not a figure: none of its digits is read.
-        if let Some(token_end) = address_end(text, start) {
+        // A bare URL or a DOI is an address, not a figure: none of its digits is read; nor
+        // are a reference's volume, issue and pages.
+        if let Some(token_end) = address_end(text, start).or_else(|| citation_end(text, start)) {
             i = token_end.max(i);
             continue;
         }
@@ -130,6 +131,49 @@ fn address_end(text: &str, at: usize) -> Option<usize> {
     });
     let url = lower.contains("://") || lower.starts_with("www.") || lower.starts_with("doi:");
     (doi || url).then_some(end)
+}
+
+/// The end of a reference's volume, issue and pages starting at `start`: a volume with its
+/// issue (`23(4)`, then `, 117-130` or `:117-130`), or pages after `p.`, `pp.` or `vol.`
+/// (`pp. 12-19`, `p. 7`, `vol. 3`).
+fn citation_end(text: &str, start: usize) -> Option<usize> {
+    let digits = |from: usize| from + text[from..].bytes().take_while(u8::is_ascii_digit).count();
+    // `12-19` or `12–19` from `from`: the end of the range, or of the single number.
+    let pages = |from: usize| {
+        let end = digits(from);
+        let rest = &text[end..];
+        let dash = rest
+            .strip_prefix('-')
+            .or_else(|| rest.strip_prefix('–'))
+            .filter(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+        match dash {
+            Some(after) => digits(text.len() - after.len()),
+            None => end,
+        }
+    };
+    let previous_word = text[..start].trim_end();
+    let abbreviation = previous_word.strip_suffix('.').is_some_and(|before| {
+        let word = before.rsplit(|c: char| !c.is_alphabetic()).next();
+        word.is_some_and(|w| matches!(w.to_lowercase().as_str(), "p" | "pp" | "vol"))
+    });
+    if abbreviation && text[start..].starts_with(|c: char| c.is_ascii_digit()) {
+        return Some(pages(start));
+    }
+    // A volume: digits, then the issue in brackets right after them.
+    let volume_end = digits(start);
+    let issue = text[volume_end..].strip_prefix('(')?;
+    let issue_digits = issue.bytes().take_while(u8::is_ascii_digit).count();
+    let close = volume_end + 1 + issue_digits;
+    if issue_digits == 0 || !text[close..].starts_with(')') {
+        return None;
+    }
+    let after = close + 1;
+    let rest = &text[after..];
+    let gap = rest.len() - rest.trim_start_matches([',', ':', ' ']).len();
+    if gap > 0 && text[after + gap..].starts_with(|c: char| c.is_ascii_digit()) {
+        return Some(pages(after + gap));
+    }
+    Some(after)
 }
 
 /// Whether the number at `start` is not data: a year, an ISO date, a day of a date, a
@@ -194,6 +238,15 @@ mod tests {
             numbers(in_plain("10.5 and 10.123/4 and 310s", &[])),
             ["10.5", "10.123", "4", "310s"]
         );
+    }
+
+    #[test]
+    fn volumes_issues_and_pages_of_references_are_not_figures() {
+        let text = "Smith (1999). Ozone. J. Air 23(4), 117-130; Doe, Atmos. 41(2):55–61; \
+                    Roe, Stats, pp. 12-19, p. 7 and vol. 3; then 18 sites (4 lost) and 6.5 (mean).";
+        assert_eq!(numbers(in_plain(text, &[])), ["18", "4", "6.5"]);
+        let markdown = "1. Lee, *Nature* 12(3), 45-67.\n2. 14 stations.\n";
+        assert_eq!(numbers(in_markdown(markdown, &[])), ["14"]);
     }
 
     #[test]

@@ -361,14 +361,10 @@ pub(super) fn nothing_to_draw(locator: &Locator, n: usize, spec: &ChartSpec) -> 
 
 /// A chart id made of ASCII letters, digits and hyphens, for hints.
 fn ascii_slug(text: &str) -> String {
-    let slug: String = markdown::slugify(text)
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let parts: Vec<&str> = slug.split('-').filter(|p| !p.is_empty()).collect();
-    if parts.is_empty() {
+    let slug = markdown::ascii_slug(text);
+    if slug.is_empty() {
         "chart".into()
     } else {
-        parts.join("-")
+        slug
     }
 }

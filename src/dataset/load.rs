@@ -134,6 +134,10 @@ fn load_into(
         }
     }
     let summary = scanned.summary?;
+    if !csv_errors {
+        let shown_rows = summary.rows.min(table_rows.limit());
+        super::prose_links::check_rows(&body, shown_rows, &locator, split.body_offset, problems);
+    }
     check_scanned(
         &summary,
         &scanned.csv_path,
@@ -200,6 +204,7 @@ fn load_into(
         metadata_digests: ThinVec::new(),
         slim_description: None,
         slim_columns: 0,
+        slim_column_names: None,
         slimmed: false,
         files_pending: false,
         dcat_parts: Some(Box::default()),

@@ -73,6 +73,8 @@ pub struct Dataset {
     slim_description: Option<Box<str>>,
     /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
     slim_columns: u32,
+    /// After [`Dataset::slim`]: [`Dataset::column_names`], for the search index.
+    slim_column_names: Option<Box<str>>,
     /// Set by [`Dataset::slim`].
     slimmed: bool,
     /// A slim copy whose files are still to be written ([`Dataset::slim_for_later`]).
@@ -82,6 +84,10 @@ pub struct Dataset {
     /// edited dataset's part changes. Empty in a fresh dataset, `None` in a slim one.
     pub dcat_parts: Option<Box<[std::sync::OnceLock<String>; 2]>>,
 }
+
+/// How many column names the search index states of one dataset: its size stays bounded
+/// for very wide tables.
+pub const SEARCHED_COLUMNS: usize = 100;
 
 impl Dataset {
     /// Rows the page shows: the cap, or every row.
@@ -131,6 +137,22 @@ impl Dataset {
         }
         let method = self.body.section("Method").map_or("", |m| &m.summary_text);
         (&self.body.lede_text, method)
+    }
+
+    /// The CSV's column names, the first [`SEARCHED_COLUMNS`] of them, joined by spaces:
+    /// what the site's search index states of the columns (kept when slimmed).
+    pub fn column_names(&self) -> String {
+        if let Some(kept) = &self.slim_column_names {
+            return kept.to_string();
+        }
+        let names: Vec<&str> = self
+            .csv
+            .header
+            .iter()
+            .take(SEARCHED_COLUMNS)
+            .map(String::as_str)
+            .collect();
+        names.join(" ")
     }
 
     /// How many columns the CSV has (its header's length; kept when slimmed).

@@ -1,5 +1,6 @@
 //! The prose's links within its own page: `#source-<id>` must name one of the dataset's
-//! sources, any other `#anchor` a heading of the body or a part every dataset page has.
+//! sources, `#row-<n>` a row the page's table shows, any other `#anchor` a heading of the
+//! body or a part every dataset page has.
 //! Each error points at the link itself (its offset from the Markdown parser) with a "did
 //! you mean", so a correct link elsewhere on the page is never the one quoted.
 
@@ -73,6 +74,43 @@ pub(super) fn check(
         );
     }
     linked_sources
+}
+
+/// Checks the body's `#row-<n>` links against the rows the page's table shows (once the
+/// CSV is scanned): `#row-999` on a page of 58 rows leads nowhere.
+pub(super) fn check_rows(
+    body: &Body,
+    shown_rows: u64,
+    locator: &Locator,
+    body_offset: usize,
+    problems: &mut Vec<Diagnostic>,
+) {
+    for (link, offset) in body.links.iter().zip(&body.link_offsets) {
+        let Some(row) = link
+            .strip_prefix("#row-")
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        if (1..=shown_rows).contains(&row) {
+            continue;
+        }
+        let shown = match shown_rows {
+            0 => "no rows".to_string(),
+            1 => "row 1 only".to_string(),
+            n => format!("rows 1 to {n}"),
+        };
+        problems.push(
+            locator
+                .error(
+                    format!("the prose links to `#row-{row}`, but the table on this page shows {shown}"),
+                    Some(body_offset + offset),
+                )
+                .with_hint(
+                    "link to a row the page shows (rows count from 1, as in the table), or raise `table_rows`",
+                ),
+        );
+    }
 }
 
 /// Every id the page has that a link may name by its exact text.

@@ -131,6 +131,7 @@ impl Dataset {
         self.slim_description = Some(self.description().into_boxed_str());
         // A CSV of more than 4 billion columns cannot be read; saturate all the same.
         self.slim_columns = u32::try_from(self.column_count()).unwrap_or(u32::MAX);
+        self.slim_column_names = Some(self.column_names().into_boxed_str());
         self.body = shared_empty(&EMPTY_BODY);
         self.csv_display = Default::default();
         self.markdown_path.shrink_to_fit();

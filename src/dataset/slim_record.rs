@@ -68,6 +68,9 @@ pub struct SlimRecord {
     metadata_digests: Vec<(String, u64, String)>,
     description: String,
     columns: usize,
+    /// [`Dataset::column_names`].
+    #[serde(default)]
+    column_names: String,
     problems: Vec<Diagnostic>,
 }
 
@@ -143,6 +146,7 @@ impl SlimRecord {
                 .collect(),
             description: dataset.description(),
             columns: dataset.column_count(),
+            column_names: dataset.column_names(),
             problems: problems.to_vec(),
         })
     }
@@ -265,6 +269,7 @@ impl SlimRecord {
             metadata_digests: digests,
             slim_description: Some(self.description.into_boxed_str()),
             slim_columns: u32::try_from(self.columns).unwrap_or(u32::MAX),
+            slim_column_names: Some(self.column_names.into_boxed_str()),
             slimmed: true,
             files_pending: pending,
             dcat_parts: None,

@@ -79,31 +79,70 @@ impl<'a> CatalogEntry<'a> {
 }
 
 /// One dataset of `data/search-index.json`, keys in sorted order (see [`CatalogEntry`]).
-#[derive(Serialize)]
+#[derive(Serialize, PartialEq)]
 struct SearchEntry<'a> {
     slug: &'a str,
     tags: Vec<String>,
+    /// What the filter searches besides the title, slug and tags: the headline, the
+    /// description (its first [`SEARCHED_DESCRIPTION`] characters) and the column names
+    /// (the first [`crate::dataset::SEARCHED_COLUMNS`]).
+    text: String,
     title: &'a str,
     updated: Option<String>,
 }
 
-/// Writes `data/search-index.json`: for each dataset in listing order its slug, title, tag
-/// slugs and date, one line each, so the filter of a paginated listing finds any dataset.
-pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -> io::Result<()> {
-    out.write_all(b"[")?;
-    for (n, &i) in ordered.iter().enumerate() {
-        let d = site.datasets.listing(i);
-        let tags: Vec<String> = d
+/// How many characters of a dataset's description the search index states: the index of
+/// 10,000 datasets stays a few megabytes whatever the descriptions.
+pub const SEARCHED_DESCRIPTION: usize = 300;
+
+impl<'a> SearchEntry<'a> {
+    /// The entry of the dataset at `index`; its description and column names come from
+    /// the dataset itself (a build's slim copy read back), the rest from its listing.
+    fn of(site: &'a Site, index: usize) -> SearchEntry<'a> {
+        let d = site.datasets.listing(index);
+        let tags = d
             .tags
             .iter()
             .map(crate::content::markdown::slugify)
             .collect();
-        let entry = SearchEntry {
+        let dataset = site.datasets.get(index);
+        let (description, columns) = dataset
+            .as_ref()
+            .map(|dataset| (dataset.description(), dataset.column_names()))
+            .unwrap_or_default();
+        let description: String = description.chars().take(SEARCHED_DESCRIPTION).collect();
+        let tag_names: Vec<&str> = d.tags.iter().collect();
+        let text = [d.headline, &description, &columns, &tag_names.join(" ")]
+            .iter()
+            .filter(|t| !t.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
+        SearchEntry {
             slug: d.slug,
             tags,
+            text,
             title: d.title,
             updated: d.updated(),
-        };
+        }
+    }
+}
+
+/// Whether the dataset `slug` has the same search-index entry in both sites.
+pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
+    match (before.datasets.position(slug), now.datasets.position(slug)) {
+        (Some(old), Some(new)) => SearchEntry::of(before, old) == SearchEntry::of(now, new),
+        _ => false,
+    }
+}
+
+/// Writes `data/search-index.json`: for each dataset in listing order its slug, title, tag
+/// slugs, date and searched text, one line each, so the filter finds any dataset by what
+/// its listing, page and columns say.
+pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"[")?;
+    for (n, &i) in ordered.iter().enumerate() {
+        let entry = SearchEntry::of(site, i);
         let text = serde_json::to_string(&entry).map_err(io::Error::other)?;
         out.write_all(if n == 0 { b"\n" } else { b",\n" })?;
         out.write_all(text.as_bytes())?;

@@ -75,12 +75,20 @@ impl ProfileView {
             let (mut min, mut max) = (String::new(), String::new());
             format_cell(spec.column_type, &numbers.min_text, &mut min);
             format_cell(spec.column_type, &numbers.max_text, &mut max);
-            facts.push(format!("from {min} to {max}"));
-            facts.push(format!("mean {}", format_mean(numbers.mean())));
-            histogram_svg = Some(histogram(&spec.title, &min, &max, &numbers.histogram));
+            if min == max {
+                // One value throughout: its range, mean and histogram would repeat it.
+                facts.push(format!("all {min}"));
+            } else {
+                facts.push(format!("from {min} to {max}"));
+                facts.push(format!("mean {}", format_mean(numbers.mean())));
+                histogram_svg = Some(histogram(&spec.title, &min, &max, &numbers.histogram));
+            }
         }
         if let Some(dates) = &profile.dates {
-            facts.push(format!("from {} to {}", dates.earliest, dates.latest));
+            facts.push(match dates.earliest == dates.latest {
+                true => format!("all {}", dates.earliest),
+                false => format!("from {} to {}", dates.earliest, dates.latest),
+            });
         }
         let mut most_common = Vec::new();
         if let Some(text) = &profile.text {

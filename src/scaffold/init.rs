@@ -69,7 +69,7 @@ Neptune,ice giant,49528,4515.0,59800
 const EXAMPLE_PAGE: &str = r##"+++
 title = "The eight planets: size, distance and year"
 kicker = "Example dataset · rounded figures from NASA's Planetary Fact Sheet"
-headline = 'Neptune, the farthest planet, takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to orbit the Sun once; Mercury takes 88'
+headline = 'Neptune, the farthest planet, takes {{ cell(planet="Neptune", col="orbital_period_days") }} days to orbit the Sun once; Mercury takes {{ cell(planet="Mercury", col="orbital_period_days", digits=0) }}'
 tags = ["Example", "Solar System"]
 creators = [{ name = "NASA Space Science Data Coordinated Archive", kind = "organization", url = "https://nssdc.gsfc.nasa.gov/" }]
 primary_key = ["planet"]

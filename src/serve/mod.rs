@@ -140,10 +140,13 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
         Ok((session, report)) => {
             print_warnings(&report.warnings, color);
             println!("{}", report.summary());
+            if let Some(line) = report.typed_by_hand_line() {
+                println!("{line}");
+            }
             Some(session)
         }
         Err(diagnostics) => {
-            report_failure(&diagnostics, &state, color);
+            report_failure(&diagnostics, None, &state, color);
             None
         }
     };
@@ -220,7 +223,10 @@ fn rebuild(
                         Changed::Paths(report.urls)
                     });
                 }
-                Err(diagnostics) => report_failure(&diagnostics, state, color),
+                Err(diagnostics) => {
+                    let changed = session.pending_files();
+                    report_failure(&diagnostics, Some(&changed), state, color);
+                }
             }
             Some(session)
         }
@@ -228,11 +234,14 @@ fn rebuild(
             Ok((session, report)) => {
                 print_warnings(&report.warnings, color);
                 println!("{}", report.summary());
+                if let Some(line) = report.typed_by_hand_line() {
+                    println!("{line}");
+                }
                 state.publish(Changed::All);
                 Some(session)
             }
             Err(diagnostics) => {
-                report_failure(&diagnostics, state, color);
+                report_failure(&diagnostics, None, state, color);
                 None
             }
         },
@@ -276,10 +285,46 @@ fn warnings_of_changed_files(warnings: &Diagnostics, changed: &[String]) -> (Dia
     (touched.into_iter().cloned().collect(), others.len())
 }
 
-fn report_failure(diagnostics: &Diagnostics, state: &PreviewState, color: bool) {
-    eprint!("{}", diagnostics.render(color));
+/// A failed build: its errors first, then the warnings (after a rebuild, only those of the
+/// `changed` files, the others counted), so the one error is not buried under every
+/// draft's TODO warnings. The overlay shows the errors.
+fn report_failure(
+    diagnostics: &Diagnostics,
+    changed: Option<&[String]>,
+    state: &PreviewState,
+    color: bool,
+) {
+    let (shown, others) = errors_first(diagnostics, changed);
+    eprint!("{}", shown.render(color));
+    if others > 0 {
+        eprintln!(
+            "({others} more {} in files this change did not touch; `datapages check` lists them all)",
+            if others == 1 { "warning" } else { "warnings" }
+        );
+    }
     eprintln!("Rebuild failed; still serving the last good build.");
     state.fail(diagnostics);
+}
+
+/// The errors of `diagnostics`, then its warnings (of the `changed` files only, when
+/// given), and how many warnings were left out.
+fn errors_first(diagnostics: &Diagnostics, changed: Option<&[String]>) -> (Diagnostics, usize) {
+    let errors = diagnostics
+        .items()
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+        .cloned();
+    let warnings: Diagnostics = diagnostics
+        .items()
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Warning)
+        .cloned()
+        .collect();
+    let (warnings, others) = match changed {
+        Some(changed) => warnings_of_changed_files(&warnings, changed),
+        None => (warnings, 0),
+    };
+    (errors.chain(warnings).collect(), others)
 }
 
 /// Binds `--bind` (an IP address, `[::1]` with or without brackets, or `localhost`) and
@@ -360,5 +405,37 @@ mod tests {
             ]
         );
         assert_eq!(others, 2);
+    }
+
+    #[test]
+    fn a_failed_rebuild_shows_its_errors_before_the_changed_files_warnings() {
+        let diagnostics: Diagnostics = [
+            Diagnostic::warning("content/datasets/a.md", "TODO: the lede"),
+            Diagnostic::warning("content/datasets/draft.md", "TODO: the lede"),
+            Diagnostic::error("data/datasets/a.csv", "ragged row"),
+            Diagnostic::warning("content/datasets/other.md", "TODO: limits"),
+        ]
+        .into_iter()
+        .collect();
+        let changed = ["data/datasets/a.csv".to_string()];
+        let (shown, others) = errors_first(&diagnostics, Some(&changed));
+        let shown: Vec<_> = shown
+            .items()
+            .iter()
+            .map(|d| (d.severity, d.file.to_string_lossy().into_owned()))
+            .collect();
+        use crate::diagnostics::Severity::{Error, Warning};
+        assert_eq!(
+            shown,
+            [
+                (Error, "data/datasets/a.csv".to_string()),
+                (Warning, "content/datasets/a.md".to_string())
+            ]
+        );
+        assert_eq!(others, 2);
+        // A first build that fails: every warning, after the errors.
+        let (shown, others) = errors_first(&diagnostics, None);
+        assert_eq!(shown.items()[0].severity, Error);
+        assert_eq!((shown.items().len(), others), (4, 0));
     }
 }

@@ -2,7 +2,8 @@
 //! datasets): one statement shared by the pages, the sitemap and `serve`'s rebuilds.
 //!
 //! Listings are ordered by the documented key: the updated date (else created) newest
-//! first, datasets without a date last, then by title, then by slug.
+//! first, datasets without a date last, then by title (as people read them: case and
+//! accents ignored, numbers by value, [`compare_titles`]), then by slug.
 
 use std::cmp::Ordering;
 
@@ -18,7 +19,7 @@ pub fn order(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<usize> {
     ordered.sort_unstable_by(|&a, &b| {
         let (a, b) = (site.datasets.listing(a), site.datasets.listing(b));
         compare_dates(b.date, a.date)
-            .then_with(|| a.title.cmp(b.title))
+            .then_with(|| compare_titles(a.title, b.title))
             .then_with(|| a.slug.cmp(b.slug))
     });
     ordered
@@ -35,6 +36,77 @@ fn compare_dates(a: Option<&toml::value::Datetime>, b: Option<&toml::value::Date
             _ => content::date_string(a).cmp(&content::date_string(b)),
         },
         (a, b) => a.is_some().cmp(&b.is_some()),
+    }
+}
+
+/// Titles in reading order, without a locale table: letters compared case-folded with
+/// their accents removed ([`crate::text::fold`]: `Émile` beside `Emile`, `a10` before
+/// `Zimmerman`), runs of digits by their value (`a2` before `a10`); titles equal that
+/// way fall back to their exact text, so the order is total.
+pub fn compare_titles(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (Folded::new(a), Folded::new(b));
+    loop {
+        let order = match (x.peek(), y.peek()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
+                let (m, n) = (x.digits(), y.digits());
+                let (m, n) = (m.trim_start_matches('0'), n.trim_start_matches('0'));
+                m.len().cmp(&n.len()).then_with(|| m.cmp(n))
+            }
+            (Some(p), Some(q)) => {
+                x.next();
+                y.next();
+                p.cmp(&q)
+            }
+        };
+        if order != Ordering::Equal {
+            return order;
+        }
+    }
+}
+
+/// A title's characters lowercased, with accents removed and small digits made digits.
+struct Folded<'a> {
+    chars: std::str::Chars<'a>,
+    pending: std::collections::VecDeque<char>,
+}
+
+impl<'a> Folded<'a> {
+    fn new(text: &'a str) -> Self {
+        Folded {
+            chars: text.chars(),
+            pending: std::collections::VecDeque::new(),
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        if self.pending.is_empty() {
+            let c = self.chars.next()?;
+            match crate::text::fold(c) {
+                Some(text) => self
+                    .pending
+                    .extend(text.chars().map(|c| c.to_ascii_lowercase())),
+                None => self.pending.extend(c.to_lowercase()),
+            }
+        }
+        self.pending.front().copied()
+    }
+
+    fn next(&mut self) -> Option<char> {
+        self.peek()?;
+        self.pending.pop_front()
+    }
+
+    /// The run of ASCII digits that starts here.
+    fn digits(&mut self) -> String {
+        let mut run = String::new();
+        while let Some(c) = self.peek().filter(char::is_ascii_digit) {
+            run.push(c);
+            self.next();
+        }
+        run
     }
 }
 
@@ -72,6 +144,38 @@ pub fn home(site: &Site, ordered: &[usize]) -> usize {
 mod tests {
     use super::*;
     use toml::value::Datetime;
+
+    #[test]
+    fn titles_sort_case_and_accents_ignored_and_numbers_by_value() {
+        let mut titles = vec![
+            "Zimmerman",
+            "a10",
+            "a2",
+            "Émile",
+            "Emile",
+            "apple",
+            "Banana",
+            "a02",
+            "CO₂ 10",
+            "CO2 9",
+        ];
+        titles.sort_by(|a, b| compare_titles(a, b));
+        assert_eq!(
+            titles,
+            [
+                "a02",
+                "a2",
+                "a10",
+                "apple",
+                "Banana",
+                "CO2 9",
+                "CO₂ 10",
+                "Emile",
+                "Émile",
+                "Zimmerman"
+            ]
+        );
+    }
 
     /// The dates are compared as their written forms would be, for every pair of a set
     /// that mixes dates, date-times, bare times and missing dates.

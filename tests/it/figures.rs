@@ -275,33 +275,85 @@ fn a_reference_to_another_dataset_renders_its_formatted_cell_and_links_to_its_ro
 }
 
 #[test]
-fn check_lists_unbacked_typed_numbers_and_strict_fails_on_them() {
+fn check_strict_lists_typed_numbers_with_the_reference_to_paste_and_build_counts_them() {
     let dir = tempfile::tempdir().unwrap();
-    let front = format!("numbers_not_data = [\"77\"]\n{}", common::SMALL_FRONT);
+    let front = format!(
+        "numbers_not_data = [\"77\"]\nprimary_key = [\"label\"]\n{}",
+        common::SMALL_FRONT
+    );
+    let csv = b"label,value\nalpha,10366\nbeta,2776\ngamma,4566\ndelta,4566\n";
     let body = "\nAlpha is 10,366 units ([source](#source-src)), beta {{ cell(label=\"beta\", col=\"value\") }}.\n\n\
         ## Method\n\nIn May 2021, on 2021-05-21, version 3.0.1 on an R640 Gen4 read `9,999` and \
-        [a link](https://example.org/5555), 77 times; then 4,321 by hand.\n\n## Limits\n\nFew.\n";
-    common::write_small_site(dir.path(), &front, body, CSV);
+        [a link](https://example.org/5555), 77 times; then 4,321 by hand, and 4,566 twice. \
+        As Lee, *Ozone* 23(4), 117-130, pp. 12-19 and doi:10.5555/x-12.7 say, in the 1990s.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, csv);
     let root = dir.path().to_str().unwrap();
     let check = common::run(&["check", "--root", root]);
     let text = String::from_utf8_lossy(&check.stderr);
     assert_eq!(check.status.code(), Some(0), "warnings only: {text}");
-    let source = std::fs::read_to_string(dir.path().join("content/datasets/sample.md")).unwrap();
-    let at = source.find("4,321").unwrap();
-    let line = source[..at].matches('\n').count() + 1;
-    let column = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
     assert!(
-        text.contains(&format!("content/datasets/sample.md:{line}:{column}")),
+        text.contains("3 numbers typed by hand; run `datapages check --strict` to list them"),
         "{text}"
     );
-    assert!(text.contains("the number 4321 is typed by hand"), "{text}");
+    assert!(
+        !text.contains("warning: the number"),
+        "listed under --strict: {text}"
+    );
+
+    let strict = common::run(&["check", "--root", root, "--strict"]);
+    assert_eq!(strict.status.code(), Some(1), "--strict fails on them");
+    let text = String::from_utf8_lossy(&strict.stderr);
+    let source = std::fs::read_to_string(dir.path().join("content/datasets/sample.md")).unwrap();
+    let place = |figure: &str| {
+        let at = source.find(figure).unwrap();
+        let line = source[..at].matches('\n').count() + 1;
+        let column = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+        format!("content/datasets/sample.md:{line}:{column}")
+    };
     let reported: Vec<&str> = text
         .lines()
         .filter_map(|l| l.strip_prefix("warning: the number "))
         .collect();
-    assert_eq!(reported.len(), 1, "only 4,321 is unbacked: {reported:?}");
-    let strict = common::run(&["check", "--root", root, "--strict"]);
-    assert_eq!(strict.status.code(), Some(1), "--strict fails on it");
+    assert_eq!(
+        reported,
+        [
+            "10366 is typed by hand; it equals one cell of the data",
+            "4321 is typed by hand and equals no cell of the table or of a related dataset",
+            "4566 is typed by hand; ambiguous: 2 cells equal it",
+        ],
+        "volumes, pages, DOIs, decades, years and listed numbers are not figures: {text}"
+    );
+    for figure in ["10,366", "4,321", "4,566"] {
+        assert!(
+            text.contains(&place(figure)),
+            "{figure} at its place: {text}"
+        );
+    }
+    assert!(
+        text.contains(r#"paste {{ cell(label="alpha", col="value") }} in its place"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"({{ cell(label="gamma", col="value") }} is the first)"#),
+        "{text}"
+    );
+
+    // `build` says how many there are, in one line, and lists none.
+    let (output, _) = build(dir.path());
+    assert!(output.status.success());
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        printed
+            .matches("3 numbers typed by hand; run `datapages check --strict` to list them")
+            .count(),
+        1,
+        "{printed}"
+    );
+    assert!(!printed.contains("warning: the number"), "{printed}");
 }
 
 #[test]

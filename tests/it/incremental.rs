@@ -520,9 +520,12 @@ fn catalog_json_search_index_and_sitemap_are_rewritten_only_when_their_bytes_cha
     let lists = ["data/catalog.json", "data/search-index.json", "sitemap.xml"];
     let clean = || clean_build(site.path());
     // Each edit, and which of the three files it must rewrite.
-    let edits: [(usize, &str, &str, &[&str]); 4] = [
-        // The lede is in no entry of the three.
-        (3, "A lede from", "An edited lede from", &[]),
+    let edits: [(usize, &str, &str, &[&str]); 5] = [
+        // Limits are in no entry of the three.
+        (2, "## Limits\n\nL.", "## Limits\n\nLess.", &[]),
+        // The lede is the description, which the search index states (its first 300
+        // characters).
+        (3, "A lede from", "An edited lede from", &lists[1..2]),
         // The title is in the catalog's and the search index's entries.
         (4, "title = \"Set 4\"", "title = \"Set four\"", &lists[..2]),
         // The date is in all three.

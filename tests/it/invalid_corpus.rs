@@ -16,6 +16,9 @@ struct Expected {
     check_exit: i32,
     strict_exit: Option<i32>,
     messages: Vec<String>,
+    /// Text `check --strict` must print besides (the warnings `check` only counts).
+    #[serde(default)]
+    strict_messages: Vec<String>,
     /// Text that must not be printed: follow-on errors, a correct link quoted instead of
     /// the bad one.
     #[serde(default)]
@@ -110,6 +113,14 @@ fn every_invalid_case_reports_its_problem_and_loses_nothing() {
                     "{case}: check --strict exited {:?}, expected {strict}",
                     result.status.code()
                 ));
+            }
+            let strict_text = stderr_of(&result);
+            for message in &expected.strict_messages {
+                if !strict_text.contains(message.as_str()) {
+                    failures.push(format!(
+                        "{case}: check --strict output lacks {message:?}:\n{strict_text}"
+                    ));
+                }
             }
         }
 

@@ -64,3 +64,31 @@ fn the_columns_section_shows_each_column_with_its_profile() {
         "{svgs:?}"
     );
 }
+
+#[test]
+fn a_single_value_reads_as_all_and_a_cut_value_ends_in_an_ellipsis() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = format!("{} {}", "x".repeat(50), "y".repeat(50));
+    let csv = format!("label,value\n{long},6200\n{long},6200\nshort,6200\n");
+    common::write_small_site(
+        dir.path(),
+        common::SMALL_FRONT,
+        common::SMALL_BODY,
+        csv.as_bytes(),
+    );
+    common::build_root(dir.path());
+    let page = html(&dir.path().join("public/datasets/sample/index.html"));
+    let profiles = texts(&page, ".column-list > li .profile");
+    let value = &profiles[1];
+    assert!(value.contains("all 6,200"), "{value}");
+    assert!(
+        !value.contains("from 6,200 to 6,200") && !value.contains("mean"),
+        "{value}"
+    );
+    let label = &profiles[0];
+    let cut: String = long.chars().take(79).collect();
+    assert!(
+        label.contains(&format!("most common: {cut}… (2)")),
+        "{label}"
+    );
+}

@@ -506,3 +506,52 @@ fn poll(server: &Server, since: u64, path: &str) -> serde_json::Value {
     assert_eq!(status, 200);
     serde_json::from_slice(&body).unwrap()
 }
+
+#[test]
+fn a_broken_csv_is_reported_before_any_warning_and_without_the_drafts_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = b"label,value\nalpha,1\nbeta,2\n";
+    common::write_small_site(dir.path(), common::SMALL_FRONT, common::SMALL_BODY, csv);
+    for n in 1..=3 {
+        let body = "\nTODO: the lede, saying what the rows hold, from [a source](#source-src).\n\n\
+            ## Method\n\nTODO: how the rows were counted.\n\nTODO: what was left out.\n\n\
+            ## Limits\n\nTODO: what the rows cannot tell.\n";
+        std::fs::write(
+            dir.path().join(format!("content/datasets/draft-{n}.md")),
+            format!(
+                "+++\ndraft = true\n{}+++\n{body}",
+                common::SMALL_FRONT.replacen("Sample", &format!("Draft {n}"), 1)
+            ),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join(format!("data/datasets/draft-{n}.csv")), csv).unwrap();
+    }
+    let server = Server::start(dir.path());
+    // The first build lists the drafts' warnings; its summary line ends what it prints.
+    server.wait_printed("a placeholder is still to be written");
+    server.wait_printed("0 errors, ");
+    assert!(server.printed().contains("content/datasets/draft-1.md"));
+    let before = server.printed().len();
+
+    std::fs::write(
+        dir.path().join("data/datasets/sample.csv"),
+        "label,value\nalpha,1\nbeta,2,3\n",
+    )
+    .unwrap();
+    server.wait_printed("still serving the last good build");
+    let printed = server.printed()[before..].to_string();
+    let error = printed
+        .find("error: ")
+        .unwrap_or_else(|| panic!("the error is printed:\n{printed}"));
+    assert!(
+        printed
+            .find("warning: ")
+            .is_none_or(|warning| error < warning),
+        "the error comes before any warning:\n{printed}"
+    );
+    assert!(printed.contains("data/datasets/sample.csv:3"), "{printed}");
+    assert!(
+        !printed.contains("draft-"),
+        "no draft's warning is printed again:\n{printed}"
+    );
+}

@@ -11,6 +11,12 @@ from collections import Counter
 CAP = 1000
 TOP = 5
 KEPT = 80
+
+
+def kept(value):
+    """A value as profiles keep it: whole up to KEPT characters, else cut to end in an ellipsis."""
+    return value if len(value) <= KEPT else value[: KEPT - 1] + "\u2026"
+
 problems = []
 
 
@@ -64,7 +70,7 @@ for package_path in sys.argv[1:]:
                     continue
                 expect(where, "distinct", profile.get("distinct"), len(counts))
                 top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP]
-                want = [{"value": v[:KEPT], "count": n} for v, n in top]
+                want = [{"value": kept(v), "count": n} for v, n in top]
                 expect(where, "mostCommon", profile.get("mostCommon"), want)
 
 for p in problems:

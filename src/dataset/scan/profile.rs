@@ -21,7 +21,7 @@ use crate::dataset::schema::{ColumnType, Unrepresentable};
 /// Distinct values counted exactly per text column; past this they are estimated.
 pub const DISTINCT_CAP: usize = 1_000;
 
-/// Characters of a distinct value kept for display (the value is counted by fingerprint).
+/// Characters of a distinct value kept for display, a cut one ending in `…` (it is counted by fingerprint).
 const KEPT_CHARS: usize = 80;
 
 /// Most bins of a histogram.
@@ -440,7 +440,7 @@ impl Distinct {
             values[i].1 += count;
         } else if values.len() < DISTINCT_CAP {
             self.index.insert(key, values.len());
-            values.push((key, count, text.chars().take(KEPT_CHARS).collect()));
+            values.push((key, count, crate::text::shortened(text, KEPT_CHARS)));
         } else {
             self.start_sketch();
             self.add(key, count, text);
