@@ -284,7 +284,7 @@ pub fn condition_key(name: &str) -> String {
 }
 
 /// `text` in double quotes, `"` and `\` escaped as figure arguments read them.
-fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     let mut quoted = String::with_capacity(text.len() + 2);
     quoted.push('"');
     for c in text.chars() {

@@ -59,28 +59,29 @@ fn a_draft_is_left_out_of_build_everywhere_and_links_to_it_warn() {
         .filter(|d| d.message.contains("a draft"))
         .map(|d| (d.file.display().to_string(), d.line))
         .collect();
-    assert_eq!(
-        related,
-        // Each page's `related` entry (line 7) and its prose link to the draft's page.
-        [
-            (
-                "content/datasets/nvme-server-dd-fio.md".to_string(),
-                Some(7)
-            ),
-            (
-                "content/datasets/nvme-server-dd-fio.md".to_string(),
-                Some(285)
-            ),
-            (
-                "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
-                Some(7)
-            ),
-            (
-                "content/datasets/sata-sas-nvme-measured-throughput.md".to_string(),
-                Some(209)
-            ),
-        ]
+    // Each page's `related` entry and its prose link to the draft's page, at their lines.
+    let expected: Vec<(String, Option<u32>)> =
+        ["nvme-server-dd-fio", "sata-sas-nvme-measured-throughput"]
+            .iter()
+            .flat_map(|slug| {
+                let file = format!("content/datasets/{slug}.md");
+                let text = std::fs::read_to_string(root.join(&file)).unwrap();
+                let line_of = |start: &str, holding: &str| {
+                    text.lines()
+                        .position(|l| l.starts_with(start) && l.contains(holding))
+                        .map(|i| i as u32 + 1)
+                };
+                [
+                    (file.clone(), line_of("related = ", DRAFT)),
+                    (file, line_of("", &format!("](../{DRAFT}/)"))),
+                ]
+            })
+            .collect();
+    assert!(
+        expected.iter().all(|(_, line)| line.is_some()),
+        "{expected:?}"
     );
+    assert_eq!(related, expected);
     let checked = common::check_all(&root);
     assert_eq!(
         checked

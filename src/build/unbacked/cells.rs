@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use crate::content::figures::{condition_key, quote};
 use crate::content::numbers::Typed;
 
 /// The first cell equal to a number: where a reference finds it.
@@ -28,15 +29,14 @@ impl Hit {
     /// The reference to paste in place of the typed number:
     /// `{{ cell(country="France", col="value") }}`.
     pub fn reference(&self) -> String {
-        let quoted = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
         let mut args: Vec<String> = self
             .key
             .iter()
-            .map(|(name, value)| format!("{name}=\"{}\"", quoted(value)))
+            .map(|(name, value)| format!("{}={}", condition_key(name), quote(value)))
             .collect();
-        args.push(format!("col=\"{}\"", quoted(&self.column)));
+        args.push(format!("col={}", quote(&self.column)));
         if let Some(slug) = &self.dataset {
-            args.push(format!("dataset=\"{}\"", quoted(slug)));
+            args.push(format!("dataset={}", quote(slug)));
         }
         format!("{{{{ cell({}) }}}}", args.join(", "))
     }
@@ -183,5 +183,13 @@ mod tests {
             key: vec![("note".into(), "say \"hi\"".into())],
         };
         assert_eq!(hit.reference(), r#"{{ cell(note="say \"hi\"", col="v") }}"#);
+        let spaced = Hit {
+            key: vec![("Country Name".into(), "Niger".into())],
+            ..hit.clone()
+        };
+        assert_eq!(
+            spaced.reference(),
+            r#"{{ cell("Country Name"="Niger", col="v") }}"#
+        );
     }
 }
