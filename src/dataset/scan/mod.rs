@@ -118,7 +118,7 @@ pub struct CsvSummary {
     /// Columns whose declared type most filled cells fail: reported once, at the
     /// declaration, instead of at each cell.
     #[serde(default)]
-    pub wrong_types: Vec<WrongType>,
+    pub wrong_types: ThinVec<WrongType>,
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
@@ -287,7 +287,7 @@ fn scan_file(
                 profile
             })
             .collect(),
-        wrong_types,
+        wrong_types: wrong_types.into(),
     };
     diagnostics.extend(records.diagnostics);
     if summary.rows == 0 {
