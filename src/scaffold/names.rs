@@ -56,6 +56,10 @@ const ACRONYMS: &[&str] = &["id", "url", "uri", "iso", "utc", "gdp", "cpu", "io"
 
 /// A title for the column and, when its name ends in a recognised unit, that unit.
 pub fn title_and_unit(name: &str) -> (String, Option<String>) {
+    // A header quoted inside its cell (`'popul'`, as some exports write) is titled bare.
+    let name = name
+        .trim()
+        .trim_matches(|c| matches!(c, '\'' | '"' | '`' | '‘' | '’' | '“' | '”'));
     let (words, set_off) = split_words(name);
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let (kept, unit) = match split_unit(&lower) {
@@ -182,6 +186,8 @@ mod tests {
             assert_eq!(title_and_unit(name).1, None, "{name}");
         }
         assert_eq!(title("PriceMM"), "Price MM");
+        assert_eq!(title("'popul'"), "Popul");
+        assert_eq!(title_and_unit("\"weight_kg\"").1.as_deref(), Some("kg"));
         assert_eq!(title_and_unit("LF.Pressure.MB").1.as_deref(), Some("MB"));
         assert_eq!(title_and_unit("weight-kg").1.as_deref(), Some("kg"));
         assert_eq!(title_and_unit("Speed km h").1.as_deref(), Some("km/h"));

@@ -132,13 +132,7 @@ pub fn suggest_chart(
                 ),
             );
             suggestion.series = Some(name(*s));
-            if distinct.len() > READABLE_SERIES {
-                suggestion.highlight = distinct.iter().take(2).map(|v| v.to_string()).collect();
-                suggestion.reason.push_str(&format!(
-                    "; {} lines are too many to tell apart, so two are highlighted (name the ones your text is about)",
-                    distinct.len()
-                ));
-            }
+            highlight_past_readable(&mut suggestion, distinct);
             return Ok(suggestion);
         }
         let per = sample.most_per_value(x);
@@ -158,6 +152,7 @@ pub fn suggest_chart(
                 name(c),
                 name(c)
             );
+            highlight_past_readable(&mut suggestion, &sample.distinct(c));
         }
         return Ok(suggestion);
     }
@@ -239,6 +234,19 @@ fn variants(columns: &[ColumnGuess], values: &[usize]) -> Vec<usize> {
         .filter(|members| members.len() <= READABLE_SERIES)
         .max_by_key(|members| (members.len(), std::cmp::Reverse(members[0])))
         .unwrap_or_default()
+}
+
+/// Past [`READABLE_SERIES`] lines, two of the `series` values are highlighted (the others
+/// drawn as grey context), and the reason says so: the author names the ones the text is
+/// about.
+fn highlight_past_readable(suggestion: &mut ChartSuggestion, series: &[&str]) {
+    if series.len() > READABLE_SERIES {
+        suggestion.highlight = series.iter().take(2).map(|v| v.to_string()).collect();
+        suggestion.reason.push_str(&format!(
+            "; {} lines are too many to tell apart, so two are highlighted (name the ones your text is about)",
+            series.len()
+        ));
+    }
 }
 
 /// A suggested `[[charts]]` entry and why it was chosen.
@@ -402,5 +410,21 @@ mod tests {
         assert_eq!(chart.series.as_deref(), Some("country"));
         assert_eq!(chart.highlight, ["A", "B"]);
         assert!(chart.reason.contains("9 lines are too many"));
+        // A mean per category past the readable count too (HistData's OldMaps: 11 names).
+        let mut shared = String::from("year,name,v\n");
+        for name in ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K"] {
+            for _ in 0..2 {
+                shared.push_str(&format!("1700,{name},1\n1750,{name},2\n"));
+            }
+        }
+        let chart = suggest(&shared).unwrap();
+        assert_eq!(chart.aggregate, Some("mean"));
+        assert_eq!(chart.series.as_deref(), Some("name"));
+        assert_eq!(chart.highlight, ["A", "B"]);
+        assert!(
+            chart.reason.contains("11 lines are too many"),
+            "{}",
+            chart.reason
+        );
     }
 }
