@@ -18,6 +18,11 @@ pub enum ColumnType {
 }
 
 impl ColumnType {
+    /// A date or a date-time: a point in time, drawn on a time axis.
+    pub fn is_time(self) -> bool {
+        matches!(self, ColumnType::Date | ColumnType::Datetime)
+    }
+
     /// The name used in front matter and metadata.
     pub fn as_str(self) -> &'static str {
         match self {

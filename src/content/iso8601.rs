@@ -138,6 +138,33 @@ fn is_iso_time(value: &str) -> bool {
     clock_ok && zone_ok
 }
 
+/// Where a date or date-time lies on a time axis, in days since 1970-01-01 UTC: the day
+/// of [`day_number`], plus the time of day of a date-time (`2011-09-19T17:54:28+02:00` is
+/// 15:54:28 UTC: 0.6628… of its day).
+pub fn day_position(text: &str) -> Option<f64> {
+    let day = day_number(text)? as f64;
+    let Some((_, time)) = text.split_once('T') else {
+        return Some(day);
+    };
+    let (clock, offset_minutes) = match time.strip_suffix('Z') {
+        Some(clock) => (clock, 0.0),
+        None => {
+            let at = time.rfind(['+', '-'])?;
+            let (clock, zone) = time.split_at(at);
+            let sign = if zone.starts_with('-') { -1.0 } else { 1.0 };
+            let (h, m) = zone[1..].split_once(':')?;
+            let minutes = h.parse::<f64>().ok()? * 60.0 + m.parse::<f64>().ok()?;
+            (clock, sign * minutes)
+        }
+    };
+    let mut parts = clock.split(':');
+    let hours: f64 = parts.next()?.parse().ok()?;
+    let minutes: f64 = parts.next().map_or(Some(0.0), |m| m.parse().ok())?;
+    let seconds: f64 = parts.next().map_or(Some(0.0), |s| s.parse().ok())?;
+    let minutes_utc = hours * 60.0 + minutes + seconds / 60.0 - offset_minutes;
+    Some(day + minutes_utc / 1440.0)
+}
+
 /// Days since 1970-01-01 of an ISO 8601 date (`2021`, `2021-04`, `2021-05-21`, with or
 /// without a time, which is ignored).
 pub fn day_number(text: &str) -> Option<i64> {
@@ -188,6 +215,17 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn date_times_lie_at_their_utc_moment() {
+        assert_eq!(day_position("1970-01-02"), Some(1.0));
+        assert_eq!(day_position("1970-01-01T12:00:00Z"), Some(0.5));
+        assert_eq!(day_position("1970-01-01T14:00:00+02:00"), Some(0.5));
+        assert_eq!(day_position("1970-01-01T06:00:00-06:00"), Some(0.5));
+        assert_eq!(day_position("1970-01-01T00:00:00.5Z"), Some(0.5 / 86_400.0));
+        assert_eq!(day_position("1970-01-01T10:00+02:00"), Some(8.0 / 24.0));
+        assert_eq!(day_position("x"), None);
+    }
 
     #[test]
     fn dates_date_times_and_intervals_pass() {

@@ -9,7 +9,6 @@ mod bounds;
 use super::chart_place::ChartPlace;
 use super::is_valid_slug;
 use super::scan::{ChartColumns, ChartPoints, XPosition};
-use crate::content::columns::ColumnType;
 use crate::content::markdown;
 use crate::content::spans::{child_path, Locator};
 use crate::content::{ChartKind, ChartSpec, DatasetFrontMatter};
@@ -171,7 +170,7 @@ pub(super) fn compile_charts(
         // Dots by category are drawn in rows from zero, as bars are.
         let on_categories = x.is_some_and(|x| {
             let t = front.columns[x].column_type;
-            !(t.is_numeric() || t == ColumnType::Date)
+            !(t.is_numeric() || t.is_time())
         });
         bounds::check_axis_keys(chart, on_categories, &place, problems);
         if let (Some(x), Some(ys), Some(series)) = (x, ys, series) {
@@ -183,7 +182,7 @@ pub(super) fn compile_charts(
             let line = chart.kind == ChartKind::Line;
             let reduce = match front.columns[x].column_type {
                 _ if !line => None,
-                ColumnType::Date => Some(XPosition::Date),
+                t if t.is_time() => Some(XPosition::Date),
                 t if t.is_numeric() => Some(XPosition::Number),
                 _ => None,
             };

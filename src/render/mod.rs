@@ -53,9 +53,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
             let id = spec.id();
             let x_scale = match columns.iter().find(|c| c.name == spec.x) {
                 Some(c) if c.column_type.is_numeric() => chart::XScale::Number,
-                Some(c) if c.column_type == crate::dataset::schema::ColumnType::Date => {
-                    chart::XScale::Date
-                }
+                Some(c) if c.column_type.is_time() => chart::XScale::Date,
                 _ => chart::XScale::Category,
             };
             let x_title = title(&spec.x);

@@ -6,7 +6,7 @@ use std::path::Path;
 
 pub use super::point::{ChartGap, ChartPoint};
 use super::reduce::M4;
-use crate::content::iso8601::day_number;
+use crate::content::iso8601::day_position;
 use crate::dataset::schema::{format_cell, ColumnType};
 use crate::diagnostics::Diagnostic;
 
@@ -20,7 +20,7 @@ pub const CHART_POINTS_CAP: usize = 5_000;
 pub enum XPosition {
     /// The number itself.
     Number,
-    /// Days since 1970-01-01 of an ISO 8601 date.
+    /// Days since 1970-01-01 UTC of an ISO 8601 date or date-time (the time as a fraction).
     Date,
 }
 
@@ -29,7 +29,7 @@ impl XPosition {
     pub fn at(self, x: &str) -> Option<f64> {
         match self {
             XPosition::Number => x.parse::<f64>().ok().filter(|v| v.is_finite()),
-            XPosition::Date => day_number(x).map(|d| d as f64),
+            XPosition::Date => day_position(x),
         }
     }
 }

@@ -37,6 +37,41 @@ const STEPS: [Step; 20] = [
     Step::Years(10_000),
 ];
 
+/// Ticks on calendar boundaries inside `lo..=hi` (days since 1970-01-01 UTC, with the
+/// time of day as a fraction): whole days as [`calendar_ticks`] chooses them, or, over less
+/// than three days, every 1, 2, 3, 6 or 12 hours (`2021-05-21 06:00`).
+pub(super) fn moment_ticks(lo: f64, hi: f64, max: usize) -> Vec<(f64, String)> {
+    if hi - lo >= 3.0 {
+        return calendar_ticks(lo.ceil() as i64, hi.floor() as i64, max);
+    }
+    let max = max.max(2);
+    let hours = [1.0, 2.0, 3.0, 6.0, 12.0, 24.0]
+        .into_iter()
+        .find(|h| (((hi - lo) * 24.0 / h).floor() as usize) < max)
+        .unwrap_or(24.0);
+    let step = hours / 24.0;
+    let mut at = (lo / step).ceil() * step;
+    let mut ticks = Vec::new();
+    let mut last_day = None;
+    while at <= hi + 1e-9 && ticks.len() < max {
+        // Minutes since the epoch, rounded, so that float steps never label 05:59.
+        let minutes = (at * 1440.0).round() as i64;
+        let (day, minute) = (minutes.div_euclid(1440), minutes.rem_euclid(1440));
+        let clock = format!("{:02}:{:02}", minute / 60, minute % 60);
+        // The date once per day: `2021-05-21 00:00`, then `06:00`, `12:00`.
+        let label = if last_day == Some(day) {
+            clock
+        } else {
+            let (y, m, d) = civil_from_days(day);
+            format!("{y:04}-{m:02}-{d:02} {clock}")
+        };
+        last_day = Some(day);
+        ticks.push((at, label));
+        at += step;
+    }
+    ticks
+}
+
 /// Ticks (day number, label) on calendar boundaries inside `lo..=hi` (day numbers since
 /// 1970-01-01), at most `max` of them: the smallest step of [`STEPS`] that fits. A span of
 /// one day gives that day.
@@ -149,6 +184,19 @@ mod tests {
         }
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(day("2024-02-29")), (2024, 2, 29));
+    }
+
+    #[test]
+    fn short_spans_of_date_times_are_ticked_by_the_hour() {
+        let ticks = moment_ticks(0.25, 0.75, 6);
+        let labels: Vec<&str> = ticks.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["1970-01-01 06:00", "09:00", "12:00", "15:00", "18:00"]
+        );
+        assert!((ticks[1].0 - 9.0 / 24.0).abs() < 1e-12);
+        // Three days or more: whole days, as dates are ticked.
+        assert_eq!(moment_ticks(0.5, 40.2, 6), calendar_ticks(1, 40, 6));
     }
 
     #[test]

@@ -6,9 +6,10 @@ use super::breaks::{gap_positions, runs};
 use super::describe::tooltip;
 use super::direct_labels;
 use super::place::{Area, Taken, WIDEST};
-use super::scale::{categories, day_number, nice_ticks, series_index, tick_text, value_axis};
+use super::scale::{categories, nice_ticks, series_index, tick_text, value_axis};
 use super::svg::{num, pct, text_width_at, Body, DASHES};
 use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST};
+use crate::content::iso8601::day_position;
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 
@@ -47,7 +48,7 @@ pub(super) fn xy_layout(
     let position = |x: &str| match chart.x_scale {
         XScale::Category => order.iter().position(|(c, _)| *c == x).map(|i| i as f64),
         XScale::Number => x.parse::<f64>().ok().filter(|v| v.is_finite()),
-        XScale::Date => day_number(x).map(|d| d as f64),
+        XScale::Date => day_position(x),
     };
     let placed: Vec<(f64, &ChartPoint)> = chart
         .points
@@ -108,7 +109,7 @@ pub(super) fn xy_layout(
             .map(|(i, (c, _))| (i as f64, c.to_string()))
             .collect(),
         XScale::Date if placed.is_empty() => Vec::new(),
-        XScale::Date => super::time::calendar_ticks(xlo as i64, xhi as i64, 6),
+        XScale::Date => super::time::moment_ticks(xlo, xhi, 6),
     };
     // As many labels across as keep apart at the narrowest width, evenly thinned.
     let boxes = |labels: &[(f64, String)]| -> Vec<Area> {
