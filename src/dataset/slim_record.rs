@@ -217,6 +217,7 @@ impl SlimRecord {
             changes: ThinVec::new(),
             primary_key: ThinVec::new(),
             table_rows: self.front_table_rows.map(table_rows),
+            table_columns: None,
             row_pages: self.front_row_pages,
             table_note: None,
             license: None,
