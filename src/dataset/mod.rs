@@ -94,7 +94,11 @@ impl Dataset {
     /// order; otherwise the primary key first (always, even past the cap), then the other
     /// columns in order up to the cap (at least one). The rest are in the download and the descriptors.
     pub fn shown_columns(&self, site_default: usize) -> Vec<usize> {
-        let cap = self.front.table_columns.unwrap_or(site_default).max(1);
+        let cap = self
+            .front
+            .table_columns
+            .map_or(site_default, |n| n.get() as usize)
+            .max(1);
         let count = self.front.columns.len();
         if count <= cap {
             return (0..count).collect();
