@@ -33,6 +33,9 @@ pub struct SiteConfig {
     pub language: String,
     #[serde(default = "default_table_rows")]
     pub table_rows: TableRows,
+    /// The most columns a dataset's table shows (each dataset may say otherwise).
+    #[serde(default = "default_table_columns")]
+    pub table_columns: usize,
     /// Static pages for the rows past the table's cap (each dataset may say otherwise).
     #[serde(default)]
     pub row_pages: bool,
@@ -115,6 +118,14 @@ fn default_sitemap_urls() -> NonZeroUsize {
 /// in one go (ckanext-dcat's own endpoint pages at 100).
 fn default_dcat_page_datasets() -> NonZeroUsize {
     NonZeroUsize::new(1_000).unwrap_or(NonZeroUsize::MIN)
+}
+
+/// Fifty columns: wider than any table a reader scans across on a page (the widest bundled
+/// table has far fewer), yet a 10,000-column CSV's page stays near 1 MB.
+pub const DEFAULT_TABLE_COLUMNS: usize = 50;
+
+fn default_table_columns() -> usize {
+    DEFAULT_TABLE_COLUMNS
 }
 
 fn default_table_rows() -> TableRows {

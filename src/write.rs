@@ -286,7 +286,9 @@ fn write_page_with_charts(
         .sink
         .create(&page_path)
         .map_err(|e| io_problem(&page_path, e))?;
-    let rows = RowRenderer::new(&dataset.front.columns).with_dialect(&dataset.front);
+    let rows = RowRenderer::new(&dataset.front.columns)
+        .with_dialect(&dataset.front)
+        .with_columns(dataset.shown_columns(site.config.table_columns));
     let mut stream = RowStream::open(&dataset.csv_path, rows.delimiter())
         .map_err(|e| io_problem(&page_path, e))?;
     let out = file.writer();

@@ -143,6 +143,9 @@ pub struct DatasetFrontMatter {
     #[serde(default)]
     pub primary_key: ThinVec<String>,
     pub table_rows: Option<TableRows>,
+    /// The most columns the table shows (primary key first); site.toml's when absent.
+    /// Four bytes: a build keeps every dataset's front matter (`dataset::slim`'s size test).
+    pub table_columns: Option<std::num::NonZeroU32>,
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
     /// Markdown shown under the table.

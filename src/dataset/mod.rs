@@ -95,6 +95,28 @@ impl Dataset {
         self.csv.rows.min(self.table_rows.limit())
     }
 
+    /// The columns the table shows, as indices into the CSV's columns: every column when
+    /// there are at most `table_columns` (the dataset's, else `site_default`), in the CSV's
+    /// order; otherwise the primary key first (always, even past the cap), then the other
+    /// columns in order up to the cap (at least one). The rest are in the download and the descriptors.
+    pub fn shown_columns(&self, site_default: usize) -> Vec<usize> {
+        let cap = self
+            .front
+            .table_columns
+            .map_or(site_default, |n| n.get() as usize)
+            .max(1);
+        let count = self.front.columns.len();
+        if count <= cap {
+            return (0..count).collect();
+        }
+        let position = |name: &String| self.front.columns.iter().position(|c| &c.name == name);
+        let mut shown: Vec<usize> = self.front.primary_key.iter().filter_map(position).collect();
+        let rest: Vec<usize> = (0..count).filter(|i| !shown.contains(i)).collect();
+        let room = cap.saturating_sub(shown.len());
+        shown.extend(rest.into_iter().take(room));
+        shown
+    }
+
     /// The `updated` date, else `created`, as `YYYY-MM-DD`.
     pub fn updated(&self) -> Option<String> {
         self.listing_date().map(content::date_string)

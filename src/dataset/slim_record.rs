@@ -52,6 +52,7 @@ pub struct SlimRecord {
     /// The front matter's own `table_rows`: `None`, `Some(None)` for "all", a count.
     front_table_rows: Option<Option<u64>>,
     front_row_pages: Option<bool>,
+    front_table_columns: Option<std::num::NonZeroU32>,
     /// `(id, kind)` of each chart: a slim dataset keeps no more of them.
     charts: Vec<(String, String)>,
     draft: bool,
@@ -124,6 +125,7 @@ impl SlimRecord {
             version: front.version.clone(),
             front_table_rows: front.table_rows.map(rows_limit),
             front_row_pages: front.row_pages,
+            front_table_columns: front.table_columns,
             charts: charts
                 .map(|c| (c.id(), c.kind.as_str().to_string()))
                 .collect(),
@@ -221,6 +223,7 @@ impl SlimRecord {
             changes: ThinVec::new(),
             primary_key: ThinVec::new(),
             table_rows: self.front_table_rows.map(table_rows),
+            table_columns: self.front_table_columns,
             row_pages: self.front_row_pages,
             table_note: None,
             license: None,

@@ -81,7 +81,7 @@ pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
             title: &dataset.license.name,
         }],
         name: &dataset.slug,
-        resources: [resource(dataset)],
+        resources: [resource(dataset, site.config.table_columns)],
         sources: front.sources.iter().map(Source::from).collect(),
         title: &front.title,
         updated: super::updated(site, dataset),
@@ -337,7 +337,14 @@ impl Serialize for Bound<'_> {
     }
 }
 
-fn schema_field<'a>(dataset: &'a Dataset, index: usize, column: &'a ColumnSpec) -> SchemaField<'a> {
+/// One field; `profiled`: the column is in the page's table, so its profile is given as the
+/// page shows it (the others, on a very wide table, are named and typed without one).
+fn schema_field<'a>(
+    dataset: &'a Dataset,
+    index: usize,
+    column: &'a ColumnSpec,
+    profiled: bool,
+) -> SchemaField<'a> {
     let spellings = match column.column_type {
         ColumnType::Boolean => super::boolean_spellings(dataset, index),
         _ => Default::default(),
@@ -356,7 +363,10 @@ fn schema_field<'a>(dataset: &'a Dataset, index: usize, column: &'a ColumnSpec) 
             inf: "INF",
             nan: "NaN",
         }),
-        profile: dataset.csv.profiles.get(index).map(Profile::of),
+        profile: match profiled {
+            true => dataset.csv.profiles.get(index).map(Profile::of),
+            false => None,
+        },
         description: &column.description,
         missing_values: column
             .missing_values
@@ -371,13 +381,20 @@ fn schema_field<'a>(dataset: &'a Dataset, index: usize, column: &'a ColumnSpec) 
     }
 }
 
-fn resource(dataset: &Dataset) -> Resource<'_> {
+fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
     let front = &dataset.front;
+    let mut profiled = vec![false; front.columns.len()];
+    for i in dataset.shown_columns(table_columns) {
+        if let Some(flag) = profiled.get_mut(i) {
+            *flag = true;
+        }
+    }
     let fields = front
         .columns
         .iter()
+        .zip(profiled)
         .enumerate()
-        .map(|(index, column)| schema_field(dataset, index, column))
+        .map(|(index, (column, profiled))| schema_field(dataset, index, column, profiled))
         .collect();
     let missing = MissingValues::resolve(&[front.missing_values.as_deref()]);
     Resource {

@@ -105,7 +105,10 @@ struct CatalogReference<'a> {
 struct PropertyValue<'a> {
     #[serde(rename = "@type")]
     kind: &'static str,
-    description: &'a str,
+    /// Only for the columns the page's table shows: a very wide table's page stays bounded,
+    /// and the descriptors it links to describe every column in full.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<&'a str>,
     name: &'a str,
     #[serde(rename = "propertyID")]
     property_id: &'a str,
@@ -117,13 +120,23 @@ struct PropertyValue<'a> {
 pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
     let page = super::page_url(site, dataset);
     let front = &dataset.front;
-    let variables = front.columns.iter().map(|column| PropertyValue {
-        kind: "PropertyValue",
-        description: &column.description,
-        name: &column.title,
-        property_id: &column.name,
-        unit_text: column.unit.as_deref(),
-    });
+    let mut in_table = vec![false; front.columns.len()];
+    for i in dataset.shown_columns(site.config.table_columns) {
+        if let Some(flag) = in_table.get_mut(i) {
+            *flag = true;
+        }
+    }
+    let variables = front
+        .columns
+        .iter()
+        .zip(in_table)
+        .map(|(column, shown)| PropertyValue {
+            kind: "PropertyValue",
+            description: shown.then_some(&*column.description),
+            name: &column.title,
+            property_id: &column.name,
+            unit_text: column.unit.as_deref(),
+        });
     let sources = front.sources.iter().map(|source| CreativeWork {
         kind: "CreativeWork",
         date_published: source.published.as_deref(),

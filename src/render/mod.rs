@@ -184,9 +184,11 @@ impl Renderer {
         charts: &[RenderedChart],
         citations: &crate::metadata::citation_files::Citations,
     ) -> Result<String, Diagnostic> {
-        let columns = view::column_views(dataset);
-        let page =
-            view::DatasetPageView::new(site, dataset, &columns, rows_html, charts, citations);
+        let shown = dataset.shown_columns(site.config.table_columns);
+        let columns = view::column_views(dataset, &shown);
+        let page = view::DatasetPageView::new(
+            site, dataset, &columns, &shown, rows_html, charts, citations,
+        );
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
         context.insert("page_title", &dataset.front.title);

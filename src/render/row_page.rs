@@ -16,7 +16,10 @@ use crate::site::Site;
 /// The table of a row page: the dataset page's columns, notes and navigation.
 #[derive(Debug, Serialize)]
 struct RowTableView<'a> {
-    columns: &'a [ColumnView<'a>],
+    /// The dataset page's table columns, in its order.
+    columns: Vec<&'a ColumnView<'a>>,
+    all_columns: usize,
+    hidden_columns: usize,
     rows_html: &'a str,
     total_rows: u64,
     note_html: Option<String>,
@@ -37,12 +40,14 @@ struct RowPageView<'a> {
 
 impl Renderer {
     /// Page `page` (from 2) of a dataset's rows, with [`STREAMED_ROWS_MARKER`] where its
-    /// rows go; `columns` are the dataset's `view::column_views`, made once for all pages.
+    /// rows go; `columns` are the dataset's `view::column_views`, made once for all pages,
+    /// and `shown` the table's columns (`Dataset::shown_columns`).
     pub fn row_page(
         &self,
         site: &Site,
         dataset: &Dataset,
         columns: &[ColumnView<'_>],
+        shown: &[usize],
         paging: &RowPaging,
         page: u64,
     ) -> Result<String, Diagnostic> {
@@ -55,7 +60,9 @@ impl Renderer {
             url: urls::dataset_page(&dataset.slug),
             csv_url: urls::csv_file(&dataset.slug),
             table: RowTableView {
-                columns,
+                columns: super::view::table_columns(columns, shown),
+                all_columns: columns.len(),
+                hidden_columns: columns.len().saturating_sub(shown.len()),
                 rows_html: STREAMED_ROWS_MARKER,
                 total_rows: dataset.csv.rows,
                 note_html: front

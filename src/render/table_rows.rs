@@ -21,6 +21,8 @@ pub struct RowRenderer {
     /// Per column, the cell texts shown as the empty dash (`NA`…).
     missing: Vec<MissingValues>,
     delimiter: u8,
+    /// The columns shown, in order (`Dataset::shown_columns`); `None`: every column.
+    shown: Option<Vec<usize>>,
 }
 
 impl RowRenderer {
@@ -33,6 +35,7 @@ impl RowRenderer {
             source_link: "#source-",
             missing: Vec::new(),
             delimiter: b',',
+            shown: None,
         }
     }
 
@@ -58,13 +61,30 @@ impl RowRenderer {
         self
     }
 
+    /// Shows only these columns, in this order (indices into the record); every column
+    /// when they are all of them in order.
+    pub fn with_columns(mut self, shown: Vec<usize>) -> Self {
+        let all_in_order =
+            shown.len() == self.columns.len() && shown.iter().enumerate().all(|(n, &i)| n == i);
+        self.shown = (!all_in_order).then_some(shown);
+        self
+    }
+
     /// Appends one `<tr>`, with the id the prose's figures link to (`row-1` is the
     /// first data row).
     pub fn render(&self, record: &csv::ByteRecord, row: u64, out: &mut String) {
         out.push_str("<tr id=\"row-");
         out.push_str(&row.to_string());
         out.push_str("\">");
-        for (index, field) in record.iter().enumerate() {
+        let fields: Box<dyn Iterator<Item = (usize, &[u8])>> = match &self.shown {
+            None => Box::new(record.iter().enumerate()),
+            Some(shown) => Box::new(
+                shown
+                    .iter()
+                    .filter_map(|&i| record.get(i).map(|field| (i, field))),
+            ),
+        };
+        for (index, field) in fields {
             let value = match std::str::from_utf8(field) {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
                 Err(_) => String::from_utf8_lossy(field),
@@ -291,6 +311,32 @@ mod tests {
             proptest::prop_assert_eq!(html.matches("<tr id=").count(), rows.len().min(25));
             proptest::prop_assert_eq!(html.matches('<').count(), rows.len().min(25) * (2 + 3 * 2));
         }
+    }
+
+    /// `with_columns` shows those columns in that order; all of them in order is every
+    /// column, so a narrow table renders exactly as before.
+    #[test]
+    fn with_columns_picks_and_orders_the_cells() {
+        let specs = [
+            column("a", "string", ""),
+            column("n", "integer", ""),
+            column("k", "string", ""),
+        ];
+        let csv = b"a,n,k\nx,1200,key1\n";
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.csv");
+        std::fs::write(&path, csv).unwrap();
+        let picked = |shown: Vec<usize>| {
+            let mut out = Vec::new();
+            let renderer = RowRenderer::new(&specs).with_columns(shown);
+            stream_rows(&path, &renderer, u64::MAX, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            picked(vec![2, 0]),
+            "<tr id=\"row-1\"><td>key1</td><td>x</td></tr>\n"
+        );
+        assert_eq!(picked(vec![0, 1, 2]), rendered(csv, &specs));
     }
 
     /// Streams reuse their thread's readers: a file never sees anything of the one before,

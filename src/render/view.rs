@@ -125,7 +125,12 @@ pub struct ColumnView<'a> {
     /// Part of the row's identity (the `primary_key`, else the first column): the table
     /// keeps it in view while scrolling sideways.
     pub key: bool,
-    /// What the scan found in the column (the Columns section).
+    /// In the page's table (`Dataset::shown_columns`): the Columns section gives it a full
+    /// profile, and the others one line each.
+    pub shown: bool,
+    /// Rows with a value, grouped ("1,234"): the one-line summary of a column not shown.
+    pub filled: String,
+    /// What the scan found in the column (the Columns section); only for shown columns.
     pub profile: Option<crate::render::profile_view::ProfileView>,
 }
 
@@ -159,7 +164,11 @@ pub struct DownloadView {
 /// The generated table.
 #[derive(Debug, Serialize)]
 pub struct TableView<'a> {
-    pub columns: &'a [ColumnView<'a>],
+    /// The columns shown, in the table's order (the primary key first when some are left out).
+    pub columns: Vec<&'a ColumnView<'a>>,
+    /// Every column of the CSV, and those the table leaves out (they are in the download).
+    pub all_columns: usize,
+    pub hidden_columns: usize,
     /// The finished, escaped `<tr>` rows (or the streaming marker).
     pub rows_html: &'a str,
     pub shown_rows: u64,
@@ -232,8 +241,15 @@ pub struct DatasetPageView<'a> {
 /// Cells longer than this (in characters) make a column wide.
 const WIDE_CELL_CHARS: usize = 48;
 
-/// The columns of a dataset, for the table header and the Columns section.
-pub fn column_views(dataset: &Dataset) -> Vec<ColumnView<'_>> {
+/// The columns of a dataset, for the table header and the Columns section, in the CSV's
+/// order; `shown` are those the table shows (`Dataset::shown_columns`).
+pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView<'a>> {
+    let mut in_table = vec![false; dataset.front.columns.len()];
+    for &i in shown {
+        if let Some(flag) = in_table.get_mut(i) {
+            *flag = true;
+        }
+    }
     dataset
         .front
         .columns
@@ -252,10 +268,15 @@ pub fn column_views(dataset: &Dataset) -> Vec<ColumnView<'_>> {
             } else {
                 dataset.front.primary_key.contains(&c.name)
             },
+            shown: in_table.get(index).copied().unwrap_or(false),
+            filled: crate::render::profile_view::thousands(
+                dataset.csv.profiles.get(index).map_or(0, |p| p.filled),
+            ),
             profile: dataset
                 .csv
                 .profiles
                 .get(index)
+                .filter(|_| in_table.get(index).copied().unwrap_or(false))
                 .map(|p| crate::render::profile_view::ProfileView::new(c, p)),
         })
         .collect()
@@ -267,6 +288,7 @@ impl<'a> DatasetPageView<'a> {
         site: &'a Site,
         dataset: &'a Dataset,
         columns: &'a [ColumnView<'a>],
+        shown: &[usize],
         rows_html: &'a str,
         charts: &'a [crate::render::RenderedChart],
         citations: &crate::metadata::citation_files::Citations,
@@ -340,7 +362,9 @@ impl<'a> DatasetPageView<'a> {
                 })
                 .collect(),
             table: TableView {
-                columns,
+                columns: table_columns(columns, shown),
+                all_columns: columns.len(),
+                hidden_columns: columns.len().saturating_sub(shown.len()),
                 rows_html,
                 shown_rows,
                 total_rows: dataset.csv.rows,
@@ -388,4 +412,12 @@ impl<'a> DatasetPageView<'a> {
             changes: crate::render::reuse_view::changes(dataset),
         }
     }
+}
+
+/// The columns a table shows, in its order: `shown` indexes into `columns`.
+pub fn table_columns<'a>(
+    columns: &'a [ColumnView<'a>],
+    shown: &[usize],
+) -> Vec<&'a ColumnView<'a>> {
+    shown.iter().filter_map(|&i| columns.get(i)).collect()
 }

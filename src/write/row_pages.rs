@@ -35,10 +35,13 @@ pub fn write_row_pages(
     let Some(paging) = RowPaging::of(dataset) else {
         return Ok(());
     };
-    let columns = column_views(dataset);
-    let rows = RowRenderer::for_row_pages(&dataset.front.columns).with_dialect(&dataset.front);
+    let shown = dataset.shown_columns(site.config.table_columns);
+    let columns = column_views(dataset, &shown);
+    let rows = RowRenderer::for_row_pages(&dataset.front.columns)
+        .with_dialect(&dataset.front)
+        .with_columns(shown.clone());
     for page in 2..=paging.pages {
-        let html = renderer.row_page(site, dataset, &columns, &paging, page)?;
+        let html = renderer.row_page(site, dataset, &columns, &shown, &paging, page)?;
         let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
             Diagnostic::error(
                 "templates/rows.html",

@@ -49,3 +49,4 @@ mod serve_browser;
 mod serve_edits;
 mod serve_limits;
 mod standards;
+mod wide_tables;
