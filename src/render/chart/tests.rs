@@ -449,38 +449,6 @@ fn a_long_line_is_one_path_without_markers() {
 }
 
 #[test]
-fn date_times_sit_at_their_moment_on_an_hourly_axis() {
-    // 00:00 UTC, 06:00 UTC written in another zone, and 12:00 UTC.
-    let points = [
-        point("2021-05-21T00:00:00Z", None, 1.0),
-        point("2021-05-21T08:00:00+02:00", None, 2.0),
-        point("2021-05-21T12:00:00Z", None, 3.0),
-    ];
-    let svg = render(
-        &input(ChartKind::Line, XScale::Date, &points),
-        Placement::Inline,
-    );
-    // Ticked by the hour (3 hours apart, thinned to what fits): the date once, then times.
-    assert!(svg.contains(">2021-05-21 00:00<"), "{svg}");
-    assert!(
-        ["03", "06", "09", "12"]
-            .iter()
-            .any(|h| svg.contains(&format!(">{h}:00<"))),
-        "{svg}"
-    );
-    // The middle point is halfway across, like the 06:00 tick.
-    let circles: Vec<&str> = svg
-        .split("<circle cx=\"")
-        .skip(1)
-        .map(|rest| rest.split('"').next().unwrap())
-        .collect();
-    assert_eq!(circles.len(), 3, "{svg}");
-    let across = |c: &str| c.trim_end_matches('%').parse::<f64>().unwrap();
-    let (a, b, c) = (across(circles[0]), across(circles[1]), across(circles[2]));
-    assert!(((b - a) - (c - b)).abs() < 0.01, "{a} {b} {c}");
-}
-
-#[test]
 fn on_a_date_axis_points_sit_at_their_dates_not_dodged() {
     let points = [
         point("1952", Some("Asia"), 40.0),
