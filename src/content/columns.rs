@@ -4,6 +4,8 @@
 
 use serde::Deserialize;
 
+use super::number_marks::{DecimalMark, GroupMark};
+
 /// The type a column's cells must parse as. Names follow Frictionless Table Schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -70,6 +72,10 @@ pub struct ColumnSpec {
     /// Table Schema's `INF`, `-INF` and `NaN`.
     #[serde(default)]
     pub pandas_numbers: bool,
+    /// The decimal mark of a `number` column (`","`: `1,5`); the dataset's when absent.
+    pub decimal: Option<DecimalMark>,
+    /// The mark between groups of three digits (`"."`: `1.234,5`); the dataset's when absent.
+    pub group: Option<GroupMark>,
 }
 
 impl ColumnSpec {

@@ -38,12 +38,13 @@ pub(super) fn source_ids<'a>(
     ids
 }
 
-/// The dataset's own `delimiter` and `missing_values` (before the site's list fills in).
+/// The dataset's own `delimiter`, `missing_values` (before the site's list fills in) and
+/// number marks; whether the number marks can read the cells.
 pub(super) fn check_dialect(
     front: &DatasetFrontMatter,
     locator: &Locator,
     problems: &mut Vec<Diagnostic>,
-) {
+) -> bool {
     dialect::check_delimiter(front.delimiter.as_deref(), "delimiter", locator, problems);
     dialect::check_missing_values(
         front.missing_values.as_deref(),
@@ -51,6 +52,7 @@ pub(super) fn check_dialect(
         locator,
         problems,
     );
+    dialect::check_number_marks(front, locator, problems)
 }
 
 /// The documented columns, with their patterns compiled.
@@ -133,6 +135,7 @@ pub(super) fn compile_columns<'a>(
         compiled.push(CompiledColumn {
             spec: column,
             pattern,
+            marks: front.number_marks(column),
             missing: MissingValues::resolve(&[
                 column.missing_values.as_deref(),
                 front.missing_values.as_deref(),

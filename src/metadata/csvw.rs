@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::datapackage::Dialect;
 use crate::content::dialect::columns_missing_values;
+use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::schema::{BooleanSpelling, ColumnType};
 use crate::dataset::Dataset;
 use crate::site::Site;
@@ -86,6 +87,38 @@ enum Datatype {
         base: &'static str,
         format: &'static str,
     },
+    /// A number written with a decimal comma or group marks (`1.234,5`).
+    Marked {
+        base: &'static str,
+        format: MarkFormat,
+    },
+}
+
+/// CSVW's numeric `format`: the marks a number column's cells are written with.
+#[derive(Serialize)]
+struct MarkFormat {
+    #[serde(rename = "decimalChar", skip_serializing_if = "Option::is_none")]
+    decimal_char: Option<&'static str>,
+    #[serde(rename = "groupChar", skip_serializing_if = "Option::is_none")]
+    group_char: Option<&'static str>,
+}
+
+/// A number or integer column's datatype: the built-in one, or derived from it with the
+/// column's decimal and group marks.
+fn numeric_datatype(column_type: ColumnType, marks: NumberMarks) -> Datatype {
+    let base = match column_type {
+        ColumnType::Integer => "integer",
+        _ => "decimal",
+    };
+    let decimal_char = (column_type == ColumnType::Number && marks.decimal != DecimalMark::Point)
+        .then(|| marks.decimal.as_str());
+    Datatype::Marked {
+        base,
+        format: MarkFormat {
+            decimal_char,
+            group_char: marks.group.map(GroupMark::as_str),
+        },
+    }
 }
 
 /// The cell texts that mean "no value": the list, or `""` alone when only the empty cell does.
@@ -108,6 +141,9 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         .map(|(index, (column, missing))| Column {
             datatype: match column.column_type {
                 ColumnType::Boolean => boolean_datatype(dataset, index),
+                numeric if !front.number_marks(column).is_plain() => {
+                    numeric_datatype(numeric, front.number_marks(column))
+                }
                 other => Datatype::Name(datatype(
                     super::table_schema_type(dataset, index, other),
                     other,

@@ -12,6 +12,7 @@ use super::ChangeView;
 use crate::config::Party;
 use crate::content::date_string;
 use crate::content::dialect::MissingValues;
+use crate::content::number_marks::{DecimalMark, GroupMark};
 use crate::content::{ColumnSpec, CreatorKind};
 use crate::dataset::figures::{Field, Quoted};
 use crate::dataset::schema::ColumnType;
@@ -264,11 +265,17 @@ struct SchemaField<'a> {
     pandas_numbers: Option<PandasNumbers>,
     #[serde(rename = "datapages:profile", skip_serializing_if = "Option::is_none")]
     profile: Option<Profile<'a>>,
+    /// The decimal mark of a number column, when it is not a point.
+    #[serde(rename = "decimalChar", skip_serializing_if = "Option::is_none")]
+    decimal_char: Option<&'static str>,
     description: &'a str,
     /// A boolean's spellings in the CSV (Table Schema's defaults read them too; stated so
     /// a reader need not know the defaults).
     #[serde(rename = "falseValues", skip_serializing_if = "Vec::is_empty")]
     false_values: Vec<&'static str>,
+    /// The mark between groups of three digits, when the column declares one.
+    #[serde(rename = "groupChar", skip_serializing_if = "Option::is_none")]
+    group_char: Option<&'static str>,
     /// Table Schema v2: a field's own list replaces the schema's.
     #[serde(rename = "missingValues", skip_serializing_if = "Option::is_none")]
     missing_values: Option<Vec<String>>,
@@ -349,6 +356,15 @@ fn schema_field<'a>(
         ColumnType::Boolean => super::boolean_spellings(dataset, index),
         _ => Default::default(),
     };
+    let marks = dataset.front.number_marks(column);
+    // frictionless (5.21) reads integer cells only bare: an integer column with group marks
+    // is declared a number with them, with a decimal mark other than its group mark.
+    let grouped_integer = column.column_type == ColumnType::Integer && marks.group.is_some();
+    let decimal_char = match (grouped_integer, marks.group) {
+        (true, Some(GroupMark::Point)) => Some(DecimalMark::Comma.as_str()),
+        (true, _) => None,
+        (false, _) => (marks.decimal != DecimalMark::Point).then(|| marks.decimal.as_str()),
+    };
     SchemaField {
         constraints: Constraints {
             enum_values: column.enum_values.as_deref(),
@@ -363,6 +379,8 @@ fn schema_field<'a>(
             inf: "INF",
             nan: "NaN",
         }),
+        decimal_char,
+        group_char: marks.group.map(GroupMark::as_str),
         profile: match profiled {
             true => dataset.csv.profiles.get(index).map(Profile::of),
             false => None,
@@ -376,7 +394,10 @@ fn schema_field<'a>(
         title: &column.title,
         true_values: spellings.iter().map(|s| s.forms().0).collect(),
         false_values: spellings.iter().map(|s| s.forms().1).collect(),
-        kind: super::table_schema_type(dataset, index, column.column_type),
+        kind: match grouped_integer {
+            true => "number",
+            false => super::table_schema_type(dataset, index, column.column_type),
+        },
         unit: column.unit.as_deref(),
     }
 }

@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 
+use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::schema::ColumnType;
 use crate::diagnostics::Diagnostic;
 
@@ -104,6 +105,9 @@ pub struct ColumnGuess {
     pub uniqueness: Uniqueness,
     /// Missing-value markers found, with how many cells hold each.
     pub markers: Vec<(String, u64)>,
+    /// How its numbers are written: decimal commas (`1,5`) and group points (`1.234,5`)
+    /// are found in files not separated by commas.
+    pub marks: NumberMarks,
 }
 
 /// What one pass over a file found.
@@ -130,7 +134,19 @@ struct Tally {
     fingerprints: Option<HashSet<u64>>,
     uniqueness: Uniqueness,
     markers: Vec<(String, u64)>,
+    /// Every value so far reads as a number in decimal commas with group points.
+    european: bool,
+    decimal_comma: bool,
+    group_point: bool,
+    /// Where a value is read back as a plain number, reused from cell to cell.
+    plain: String,
 }
+
+/// How European files write numbers: `1.234,5`.
+const EUROPEAN: NumberMarks = NumberMarks {
+    decimal: DecimalMark::Comma,
+    group: Some(GroupMark::Point),
+};
 
 impl Tally {
     fn new(name: String) -> Tally {
@@ -149,6 +165,10 @@ impl Tally {
             fingerprints: Some(HashSet::new()),
             uniqueness: Uniqueness::Unique,
             markers: Vec::new(),
+            european: true,
+            decimal_comma: false,
+            group_point: false,
+            plain: String::new(),
         }
     }
 
@@ -181,6 +201,15 @@ impl Tally {
             self.has_time &= ColumnType::Datetime.is_valid(cell);
         }
         self.boolean = self.boolean && ColumnType::Boolean.is_valid(cell);
+        if self.european {
+            match EUROPEAN.plain(cell, &mut self.plain) {
+                Some(number) if ColumnType::Number.is_valid(number) => {
+                    self.decimal_comma |= cell.contains(',');
+                    self.group_point |= cell.contains('.');
+                }
+                _ => self.european = false,
+            }
+        }
     }
 
     fn track_distinct(&mut self, cell: &str) {
@@ -218,17 +247,36 @@ impl Tally {
         self.uniqueness = verdict;
     }
 
-    fn finish(self, rows: u64) -> ColumnGuess {
+    /// The guess; `delimiter`: the file's, since decimal commas are only read in files
+    /// whose fields are not separated by commas (there `1,234` is more often a thousand).
+    fn finish(self, rows: u64, delimiter: u8) -> ColumnGuess {
         let looks_like_year = self.name.to_lowercase().contains("year");
+        // `1.234` alone is a plain number: the marks are assumed only when a decimal
+        // comma, or a group point no plain number has (`1.234.567`), says so.
+        let european = self.european
+            && (self.decimal_comma || (self.group_point && !self.number))
+            && delimiter != b',';
+        let marks = match (european, self.decimal_comma) {
+            (true, true) => NumberMarks {
+                group: self.group_point.then_some(GroupMark::Point),
+                ..EUROPEAN
+            },
+            // Whole numbers with group points: an integer has no decimal mark to declare.
+            (true, false) => NumberMarks {
+                decimal: DecimalMark::Point,
+                group: Some(GroupMark::Point),
+            },
+            (false, _) => NumberMarks::PLAIN,
+        };
         let kind = if self.values == 0 {
             Kind::Empty
         } else if self.leading_zero {
             Kind::Text
         } else if self.integer && self.four_digits && self.date && looks_like_year {
             Kind::Year
-        } else if self.integer {
+        } else if self.integer || (european && !self.decimal_comma) {
             Kind::Integer
-        } else if self.number {
+        } else if self.number || european {
             Kind::Number
         } else if self.date {
             if self.has_time {
@@ -270,6 +318,7 @@ impl Tally {
                 self.uniqueness
             },
             markers,
+            marks,
         }
     }
 }
@@ -367,7 +416,10 @@ pub fn infer_from(
     }
     Ok(Inference {
         rows,
-        columns: tallies.into_iter().map(|t| t.finish(rows)).collect(),
+        columns: tallies
+            .into_iter()
+            .map(|t| t.finish(rows, delimiter))
+            .collect(),
     })
 }
 
@@ -401,6 +453,34 @@ mod tests {
         infer_from(csv.as_bytes(), Path::new("t.csv"), b',')
             .unwrap()
             .columns
+    }
+
+    /// Decimal commas and group points are found in a `;` file, not in a `,` file (where
+    /// `"1,234"` is more often a thousand), and `1.234` alone stays a plain number.
+    #[test]
+    fn decimal_commas_and_group_points_on_semicolon_files() {
+        let csv = "price;count;plain;text\n1.234,5;1.234.567;1.234;a\n-0,5;12;2.5;1,5\n";
+        let columns = infer_from(csv.as_bytes(), Path::new("t.csv"), b';')
+            .unwrap()
+            .columns;
+        let found: Vec<(Kind, NumberMarks)> = columns.iter().map(|c| (c.kind, c.marks)).collect();
+        let grouped = |decimal| NumberMarks {
+            decimal,
+            group: Some(GroupMark::Point),
+        };
+        assert_eq!(
+            found,
+            [
+                (Kind::Number, grouped(DecimalMark::Comma)),
+                (Kind::Integer, grouped(DecimalMark::Point)),
+                (Kind::Number, NumberMarks::PLAIN),
+                (Kind::Text, NumberMarks::PLAIN),
+            ]
+        );
+        let commas = guess("price,count\n\"1,5\",\"1.234.567\"\n");
+        assert!(commas
+            .iter()
+            .all(|c| c.kind == Kind::Text && c.marks.is_plain()));
     }
 
     #[test]

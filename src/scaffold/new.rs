@@ -195,6 +195,9 @@ fn report_inference(
         if declared.pandas_numbers {
             notes.push("pandas' inf/-inf/nan".to_string());
         }
+        if let Some(note) = marks_note(column) {
+            notes.push(note);
+        }
         let notes = if notes.is_empty() {
             String::new()
         } else {
@@ -405,9 +408,36 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
             "pandas_numbers = true   # inf, -inf, nan as pandas writes them"
         );
     }
+    if let Some(note) = marks_note(column) {
+        let marks = column.marks;
+        if column.kind == Kind::Number {
+            let decimal = toml_string(marks.decimal.as_str());
+            let _ = writeln!(page, "decimal = {decimal}   # {note}: check");
+        }
+        if let Some(group) = marks.group {
+            let _ = writeln!(page, "group = {}", toml_string(group.as_str()));
+        }
+    }
     if let Some(values) = &column.enum_values {
         let list: Vec<String> = values.iter().map(|v| toml_string(v)).collect();
         let _ = writeln!(page, "enum = [{}]", list.join(", "));
+    }
+}
+
+/// What `new` assumed about a column's decimal and group marks, if anything.
+fn marks_note(column: &ColumnGuess) -> Option<String> {
+    let marks = column.marks;
+    match (marks.is_plain(), column.kind) {
+        (true, _) => None,
+        (false, Kind::Integer) => Some("whole numbers written 1.234: group points assumed".into()),
+        (false, _) => Some(format!(
+            "numbers written {}: decimal comma{} assumed",
+            marks.example(),
+            match marks.group {
+                Some(_) => " and group points",
+                None => "",
+            }
+        )),
     }
 }
 

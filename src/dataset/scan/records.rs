@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use super::cells::check_cell;
+use super::cells::{check_cell, type_problem};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
@@ -57,6 +57,9 @@ pub(super) struct Records {
     /// record starting on that same line is the rest of a row a bare carriage return cut.
     last_line: u64,
     last_ragged: bool,
+    /// Where a cell in decimal commas or with group marks is read back as a plain number,
+    /// reused from cell to cell.
+    plain: String,
 }
 
 impl<'a> ScanContext<'a> {
@@ -130,6 +133,7 @@ impl Records {
             type_failures: vec![TypeFailures::default(); ctx.inputs.columns.len()],
             last_line: 0,
             last_ragged: false,
+            plain: String::new(),
         }
     }
 
@@ -247,6 +251,7 @@ impl Records {
         if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
             self.forbidden_characters(&text, line, byte, ctx);
         }
+        let mut plain = std::mem::take(&mut self.plain);
         for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
@@ -257,24 +262,36 @@ impl Records {
             } else {
                 value
             };
+            // `1.234,5` in a column of decimal commas is checked and profiled as `1234.5`;
+            // messages quote the cell as written.
+            let written = value;
+            let (value, misplaced) = match column.marks.plain(value, &mut plain) {
+                Some(number) => (number, false),
+                None => (value, true),
+            };
             // Most cells are non-empty and need only their type checked.
-            let problem =
-                if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
-                    None
-                } else {
-                    check_cell(
-                        value,
-                        column,
-                        ctx.inputs.source_ids,
-                        &mut self.referenced_sources,
-                    )
-                };
+            let problem = if misplaced {
+                Some(type_problem(written, column))
+            } else if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
+                None
+            } else {
+                check_cell(
+                    value,
+                    column,
+                    ctx.inputs.source_ids,
+                    &mut self.referenced_sources,
+                )
+                .map(|problem| match problem.kind {
+                    ProblemKind::Type if written != value => type_problem(written, column),
+                    _ => problem,
+                })
+            };
             if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
             }
             if let Some(problem) = problem {
                 if problem.kind == ProblemKind::Type {
-                    self.type_failures[index].add(value);
+                    self.type_failures[index].add(written);
                 }
                 let scope = Scope::Column(index);
                 self.keep_problem(scope, problem.kind, (line, byte), || {
@@ -325,6 +342,7 @@ impl Records {
                 });
             }
         }
+        self.plain = plain;
         *record = text.into_byte_record();
     }
 
