@@ -68,17 +68,63 @@ pub struct ColumnSpec {
     pub references: Option<String>,
     /// Cell texts that mean "no value" in this column; the dataset's list when absent.
     pub missing_values: Option<Vec<String>>,
-    /// A `number` column also takes pandas' spellings `inf`, `-inf` and `nan`, read as
-    /// Table Schema's `INF`, `-INF` and `NaN`.
+    /// The older spelling of `non_finite = "pandas"`.
     #[serde(default)]
     pub pandas_numbers: bool,
+    /// A `number` column also takes pandas' (`inf`, `-inf`, `nan`) or R's (`Inf`, `-Inf`,
+    /// `NaN`) spellings, read as Table Schema's `INF`, `-INF` and `NaN`.
+    pub non_finite: Option<NonFinite>,
     /// The decimal mark of a `number` column (`","`: `1,5`); the dataset's when absent.
     pub decimal: Option<DecimalMark>,
     /// The mark between groups of three digits (`"."`: `1.234,5`); the dataset's when absent.
     pub group: Option<GroupMark>,
 }
 
+/// Whose spellings of infinity and not-a-number a `number` column takes besides Table
+/// Schema's `INF`, `-INF`, `NaN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NonFinite {
+    /// `inf`, `-inf`, `nan`.
+    Pandas,
+    /// `Inf`, `-Inf`, `NaN`.
+    R,
+}
+
+impl NonFinite {
+    /// The name used in front matter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NonFinite::Pandas => "pandas",
+            NonFinite::R => "r",
+        }
+    }
+
+    /// Each spelling, with Table Schema's for it.
+    pub fn spellings(self) -> [(&'static str, &'static str); 3] {
+        match self {
+            NonFinite::Pandas => [("inf", "INF"), ("-inf", "-INF"), ("nan", "NaN")],
+            NonFinite::R => [("Inf", "INF"), ("-Inf", "-INF"), ("NaN", "NaN")],
+        }
+    }
+
+    /// Table Schema's spelling of `value` when it is one of these; else `value`.
+    pub fn read(self, value: &str) -> &str {
+        self.spellings()
+            .iter()
+            .find(|(written, _)| *written == value)
+            .map_or(value, |(_, table_schema)| table_schema)
+    }
+}
+
 impl ColumnSpec {
+    /// The spellings of infinity and not-a-number the column takes: `non_finite`, or
+    /// pandas' for the older `pandas_numbers = true`.
+    pub fn non_finite_spelling(&self) -> Option<NonFinite> {
+        self.non_finite
+            .or(self.pandas_numbers.then_some(NonFinite::Pandas))
+    }
+
     /// Whether cells link to the dataset's sources.
     pub fn references_sources(&self) -> bool {
         self.references.as_deref() == Some("sources")

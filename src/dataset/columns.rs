@@ -111,19 +111,36 @@ pub(super) fn compile_columns<'a>(
                 })
                 .ok()
         });
-        if column.pandas_numbers
-            && column.column_type != crate::content::columns::ColumnType::Number
+        for (key, set) in [
+            ("pandas_numbers", column.pandas_numbers),
+            ("non_finite", column.non_finite.is_some()),
+        ] {
+            if set && column.column_type != crate::content::columns::ColumnType::Number {
+                problems.push(
+                    locator
+                        .error(
+                            format!(
+                                "column `{}`: `{key}` applies to number columns only",
+                                column.name
+                            ),
+                            locator.key(&format!("{path}.{key}")),
+                        )
+                        .with_hint(format!("set `type = \"number\"`, or remove `{key}`")),
+                );
+            }
+        }
+        if column.pandas_numbers && column.non_finite == Some(crate::content::columns::NonFinite::R)
         {
             problems.push(
                 locator
                     .error(
                         format!(
-                            "column `{}`: `pandas_numbers` applies to number columns only",
+                            "column `{}`: `pandas_numbers` and `non_finite = \"r\"` name two spellings",
                             column.name
                         ),
                         locator.key(&format!("{path}.pandas_numbers")),
                     )
-                    .with_hint("set `type = \"number\"`, or remove `pandas_numbers`"),
+                    .with_hint("a column takes one: remove `pandas_numbers`"),
             );
         }
         dialect::check_missing_values(

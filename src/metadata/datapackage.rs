@@ -256,13 +256,14 @@ struct Schema<'a> {
 struct SchemaField<'a> {
     #[serde(skip_serializing_if = "Constraints::is_empty")]
     constraints: Constraints<'a>,
-    /// A custom property: cells may read `inf`, `-inf`, `nan` (pandas), meaning Table
-    /// Schema's `INF`, `-INF`, `NaN`.
+    /// A custom property: the spellings of infinity and not-a-number the cells may use
+    /// (pandas' `inf`, R's `Inf`…), each with Table Schema's (`INF`, `-INF`, `NaN`).
+    /// frictionless and csvw read them as those already.
     #[serde(
-        rename = "datapages:pandasNumbers",
+        rename = "datapages:nonFinite",
         skip_serializing_if = "Option::is_none"
     )]
-    pandas_numbers: Option<PandasNumbers>,
+    non_finite: Option<std::collections::BTreeMap<&'static str, &'static str>>,
     #[serde(rename = "datapages:profile", skip_serializing_if = "Option::is_none")]
     profile: Option<Profile<'a>>,
     /// The decimal mark of a number column, when it is not a point.
@@ -287,14 +288,6 @@ struct SchemaField<'a> {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     unit: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct PandasNumbers {
-    #[serde(rename = "-inf")]
-    minus_inf: &'static str,
-    inf: &'static str,
-    nan: &'static str,
 }
 
 #[derive(Serialize)]
@@ -374,11 +367,9 @@ fn schema_field<'a>(
             required: column.required,
             unique: column.unique,
         },
-        pandas_numbers: column.pandas_numbers.then_some(PandasNumbers {
-            minus_inf: "-INF",
-            inf: "INF",
-            nan: "NaN",
-        }),
+        non_finite: column
+            .non_finite_spelling()
+            .map(|spelling| spelling.spellings().into_iter().collect()),
         decimal_char,
         group_char: marks.group.map(GroupMark::as_str),
         profile: match profiled {

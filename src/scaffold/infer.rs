@@ -30,7 +30,7 @@ const MAX_PROBLEMS: usize = 20;
 
 /// Spellings R, pandas and spreadsheets write for a missing or non-finite value. They are
 /// counted apart from the values; `super::markers` declares them (`missing_values`,
-/// `pandas_numbers`), or the column is proposed as text, with a note.
+/// `non_finite`), or the column is proposed as text, with a note.
 pub const MISSING_MARKERS: &[&str] = &[
     "NA",
     "N/A",
@@ -51,6 +51,10 @@ pub const MISSING_MARKERS: &[&str] = &[
     "Infinity",
     "-Infinity",
 ];
+
+/// The markers pandas reads as missing (`read_csv`'s defaults) that `new` declares in a
+/// text column too.
+pub const TEXT_MISSING: &[&str] = &["NA", "N/A", "n/a", "NULL", "null", "None"];
 
 /// What the non-empty cells of a column look like, missing-value markers aside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -289,13 +293,18 @@ impl Tally {
         } else {
             Kind::Text
         };
-        // In a text column a marker is just text: it changed nothing worth a note.
-        let markers = if kind == Kind::Text {
-            Vec::new()
+        // In a text column a marker is just text, except those pandas reads as missing
+        // (`NA`, `NULL`…): those are declared, so that metadata and pandas-based loaders
+        // agree on them.
+        let markers: Vec<(String, u64)> = if kind == Kind::Text {
+            self.markers
+                .into_iter()
+                .filter(|(m, _)| TEXT_MISSING.contains(&m.as_str()))
+                .collect()
         } else {
             self.markers
         };
-        let column_type = if markers.is_empty() {
+        let column_type = if markers.is_empty() || kind == Kind::Text {
             kind.column_type()
         } else {
             ColumnType::String

@@ -10,6 +10,7 @@ use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
 use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
+use crate::content::columns::NonFinite;
 use crate::content::file_kind;
 use crate::content::placeholders::MARKER;
 use crate::diagnostics::{Diagnostic, Error};
@@ -192,8 +193,10 @@ fn report_inference(
                 .collect();
             notes.push(format!("missing: {}", tokens.join(", ")));
         }
-        if declared.pandas_numbers {
-            notes.push("pandas' inf/-inf/nan".to_string());
+        match declared.non_finite {
+            Some(NonFinite::Pandas) => notes.push("pandas' inf/-inf/nan".to_string()),
+            Some(NonFinite::R) => notes.push("R's Inf/-Inf/NaN".to_string()),
+            None => {}
         }
         if let Some(note) = marks_note(column) {
             notes.push(note);
@@ -402,11 +405,12 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
             .collect();
         let _ = writeln!(page, "missing_values = [{}]", list.join(", "));
     }
-    if declared.pandas_numbers {
-        let _ = writeln!(
-            page,
-            "pandas_numbers = true   # inf, -inf, nan as pandas writes them"
-        );
+    if let Some(spelling) = declared.non_finite {
+        let words = match spelling {
+            NonFinite::Pandas => "inf, -inf, nan as pandas writes them",
+            NonFinite::R => "Inf, -Inf, NaN as R writes them",
+        };
+        let _ = writeln!(page, "non_finite = \"{}\"   # {words}", spelling.as_str());
     }
     if let Some(note) = marks_note(column) {
         let marks = column.marks;

@@ -162,3 +162,44 @@ fn quoted_decimal_commas_validate_with_frictionless_csvw_and_mlcroissant() {
     let failures = standards_failures(&bin, &public);
     assert_eq!(failures, serde_json::json!({}), "{failures:#}");
 }
+
+/// What R's `write.csv` writes: `Inf`, `-Inf`, `NaN` in a number column (`non_finite = "r"`),
+/// `NA` in number, text and boolean columns (`missing_values`), `TRUE`/`FALSE`.
+#[test]
+fn r_numbers_and_na_are_declared_and_shown() {
+    let (_dir, site, said) = made_and_built("r-written", &fixture("r-written.csv"));
+    assert!(
+        said.contains("share -> number (required, R's Inf/-Inf/NaN)"),
+        "{said}"
+    );
+    assert!(said.contains("name -> string (missing: `NA`)"), "{said}");
+    let page = std::fs::read_to_string(site.join("content/datasets/r-written.md")).unwrap();
+    assert!(page.contains("non_finite = \"r\""), "{page}");
+    assert!(page.contains("type = \"boolean\""), "{page}");
+    let html = common::html(&site.join("public/datasets/r-written/index.html"));
+    let cells = common::texts(&html, "td.num");
+    for shown in ["Inf", "-Inf", "NaN", "2.25", "0.5"] {
+        assert!(cells.iter().any(|c| c == shown), "{shown} in {cells:?}");
+    }
+    let package: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(site.join("public/data/datasets/r-written.json")).unwrap(),
+    )
+    .unwrap();
+    let fields = &package["resources"][0]["schema"]["fields"];
+    assert_eq!(
+        fields[2]["datapages:nonFinite"]["-Inf"], "-INF",
+        "{fields:#}"
+    );
+    assert_eq!(fields[0]["missingValues"], serde_json::json!(["", "NA"]));
+}
+
+/// The R file's descriptors pass frictionless, csvw and mlcroissant (every record loaded,
+/// `NA` read as empty in every column) against the untouched file.
+#[test]
+#[ignore = "full tier: frictionless, csvwvalidate and mlcroissant (Python venv)"]
+fn r_numbers_validate_with_frictionless_csvw_and_mlcroissant() {
+    let Some(bin) = validators() else { return };
+    let (_dir, site, _) = made_and_built("r-written", &fixture("r-written.csv"));
+    let failures = standards_failures(&bin, &site.join("public"));
+    assert_eq!(failures, serde_json::json!({}), "{failures:#}");
+}

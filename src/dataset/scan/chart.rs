@@ -158,6 +158,10 @@ impl ChartColumns {
             }
             return;
         }
+        let y_cell = match y_column.spec.non_finite_spelling() {
+            Some(spelling) => spelling.read(y_cell),
+            None => y_cell,
+        };
         // A cell of the wrong type is reported by the type check; it is not drawn.
         let Some(y_cell) = y_column.marks.plain(y_cell, &mut plain_y) else {
             return;

@@ -12,7 +12,7 @@ use super::locate::{field_offset, invalid_utf8};
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
 use super::ScanInputs;
-use crate::dataset::schema::{table_schema_spelling, ColumnType, DatePrecision, Unrepresentable};
+use crate::dataset::schema::{ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
 
 /// Rows whose cell lengths decide which columns get room to wrap long text.
@@ -257,8 +257,8 @@ impl Records {
             // A declared missing value (`NA`) is an empty cell to every check and profile.
             let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
                 ""
-            } else if column.spec.pandas_numbers {
-                table_schema_spelling(value)
+            } else if let Some(spelling) = column.spec.non_finite_spelling() {
+                spelling.read(value)
             } else {
                 value
             };
