@@ -117,7 +117,24 @@ impl NonFinite {
     }
 }
 
+/// The name metadata gives R's row names: `write.csv` leaves the first header empty, and
+/// Rdatasets publishes the same column as `rownames`.
+pub const ROW_NAMES: &str = "rownames";
+
+/// A column's name in metadata: its header, or [`ROW_NAMES`] for the empty first header.
+pub fn field_name(name: &str) -> &str {
+    match name.is_empty() {
+        true => ROW_NAMES,
+        false => name,
+    }
+}
+
 impl ColumnSpec {
+    /// Whether the column is R's row names (`name = ""`, the first column only).
+    pub fn is_row_names(&self) -> bool {
+        self.name.is_empty()
+    }
+
     /// The spellings of infinity and not-a-number the column takes: `non_finite`, or
     /// pandas' for the older `pandas_numbers = true`.
     pub fn non_finite_spelling(&self) -> Option<NonFinite> {

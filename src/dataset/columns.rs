@@ -71,6 +71,19 @@ pub(super) fn compile_columns<'a>(
     let mut names = HashSet::new();
     for (n, column) in front.columns.iter().enumerate() {
         let path = format!("columns[{n}]");
+        if n > 0 && column.is_row_names() {
+            problems.push(
+                locator
+                    .error(
+                        format!("column {} has an empty name", n + 1),
+                        locator.value(&format!("{path}.name")),
+                    )
+                    .with_hint(
+                        "only the first column may: R's row names, written with an empty header; \
+                         write the column's header here",
+                    ),
+            );
+        }
         if !names.insert(column.name.as_str()) {
             problems.push(locator.error(
                 format!("column `{}` is documented twice", column.name),

@@ -209,10 +209,13 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
     let front = &dataset.front;
     let slug = &dataset.slug;
     let file_id = CsvName(slug);
+    // R's row names (an empty header) are left out: mlcroissant's CSV reader (pandas)
+    // renames that header `Unnamed: 0`, so no field could name it.
     let field = front
         .columns
         .iter()
         .enumerate()
+        .filter(|(_, column)| !column.is_row_names())
         .map(|(index, column)| {
             let mut description = column.description.clone();
             if let Some(unit) = &column.unit {

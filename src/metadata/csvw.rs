@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::datapackage::Dialect;
+use crate::content::columns::field_name;
 use crate::content::dialect::columns_missing_values;
 use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::schema::{BooleanSpelling, ColumnType};
@@ -179,10 +180,10 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         publisher: &site.config.publisher().name,
         title: &front.title,
         keyword: &front.tags,
-        dialect: front
-            .delimiter
-            .as_deref()
-            .map(|delimiter| Dialect { delimiter }),
+        dialect: front.delimiter.as_deref().map(|delimiter| Dialect {
+            delimiter: Some(delimiter),
+            ..Dialect::default()
+        }),
         table_schema: TableSchema {
             columns,
             primary_key: front.primary_key.iter().map(|k| column_name(k)).collect(),
@@ -195,6 +196,7 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
 /// (letters, digits and `_`, not leading), else that header percent-encoded, as CSVW
 /// derives a name from a title ("Rural Male" -> `Rural%20Male`). `titles` keeps the header.
 fn column_name(header: &str) -> String {
+    let header = field_name(header);
     let mut name = String::with_capacity(header.len());
     for (index, byte) in header.bytes().enumerate() {
         if byte.is_ascii_alphanumeric() || (byte == b'_' && index > 0) {
@@ -252,5 +254,6 @@ mod tests {
         assert_eq!(column_name("_id"), "%5Fid");
         assert_eq!(column_name("a.b"), "a%2Eb");
         assert_eq!(column_name("é"), "%C3%A9");
+        assert_eq!(column_name(""), "rownames", "R's row names");
     }
 }

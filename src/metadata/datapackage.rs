@@ -10,6 +10,7 @@ use serde::{Serialize, Serializer};
 use super::profile::Profile;
 use super::ChangeView;
 use crate::config::Party;
+use crate::content::columns::field_name;
 use crate::content::date_string;
 use crate::content::dialect::MissingValues;
 use crate::content::number_marks::{DecimalMark, GroupMark};
@@ -237,10 +238,17 @@ struct Resource<'a> {
     kind: &'static str,
 }
 
-/// `{"delimiter": …}`, also CSVW's dialect.
-#[derive(Serialize)]
+/// `{"delimiter": …}`, also CSVW's dialect. With R's row names (an empty first header,
+/// which frictionless reports as a blank label) the header is read as a comment row and
+/// the fields by position: `{"commentRows": [1], "header": false}`.
+#[derive(Serialize, Default)]
 pub(super) struct Dialect<'a> {
-    pub delimiter: &'a str,
+    #[serde(rename = "commentRows", skip_serializing_if = "Option::is_none")]
+    pub comment_rows: Option<[u32; 1]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delimiter: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -248,8 +256,8 @@ struct Schema<'a> {
     fields: Vec<SchemaField<'a>>,
     #[serde(rename = "missingValues")]
     missing_values: Vec<String>,
-    #[serde(rename = "primaryKey", skip_serializing_if = "<[String]>::is_empty")]
-    primary_key: &'a [String],
+    #[serde(rename = "primaryKey", skip_serializing_if = "Vec::is_empty")]
+    primary_key: Vec<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -381,7 +389,7 @@ fn schema_field<'a>(
             .missing_values
             .as_ref()
             .map(|own| MissingValues::resolve(&[Some(own)]).list()),
-        name: &column.name,
+        name: field_name(&column.name),
         title: &column.title,
         true_values: spellings.iter().map(|s| s.forms().0).collect(),
         false_values: spellings.iter().map(|s| s.forms().1).collect(),
@@ -412,10 +420,15 @@ fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
     Resource {
         bytes: dataset.csv.bytes,
         columns: dataset.csv.header.len(),
-        dialect: front
-            .delimiter
-            .as_deref()
-            .map(|delimiter| Dialect { delimiter }),
+        dialect: {
+            let row_names = front.columns.first().is_some_and(ColumnSpec::is_row_names);
+            let dialect = Dialect {
+                comment_rows: row_names.then_some([1]),
+                delimiter: front.delimiter.as_deref(),
+                header: row_names.then_some(false),
+            };
+            (row_names || dialect.delimiter.is_some()).then_some(dialect)
+        },
         encoding: "utf-8",
         format: "csv",
         hash: format!("sha256:{}", dataset.csv.sha256),
@@ -426,7 +439,7 @@ fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
         schema: Schema {
             fields,
             missing_values: missing.list(),
-            primary_key: &front.primary_key,
+            primary_key: front.primary_key.iter().map(|k| field_name(k)).collect(),
         },
         kind: "table",
     }

@@ -372,7 +372,9 @@ pub fn infer_from(
     }
     let mut seen = std::collections::HashSet::with_capacity(tallies.len());
     for (index, tally) in tallies.iter().enumerate() {
-        if tally.name.trim().is_empty() {
+        // R's `write.csv` writes its row names under an empty first header.
+        let row_names = index == 0 && tally.name.is_empty();
+        if tally.name.trim().is_empty() && !row_names {
             problems.push(
                 Diagnostic::error(display, format!("column {} has no name", index + 1))
                     .at_line(1)
@@ -568,6 +570,10 @@ mod tests {
             messages,
             ["column 2 has no name", "two columns are named `a`"]
         );
+        // R's row names: an empty first header is a column, not a problem.
+        let columns = guess("\"\",\"a\"\n\"x\",1\n\"y\",2\n");
+        assert_eq!(columns[0].name, "");
+        assert_eq!(columns[0].kind, Kind::Text);
     }
 
     #[test]

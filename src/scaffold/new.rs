@@ -201,6 +201,9 @@ fn report_inference(
         if let Some(note) = marks_note(column) {
             notes.push(note);
         }
+        if column.name.is_empty() {
+            notes.push("R's row names: the empty first header, documented as `name = \"\"`".into());
+        }
         let notes = if notes.is_empty() {
             String::new()
         } else {
@@ -372,12 +375,18 @@ fn page_from(
 }
 
 fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, key: bool) {
-    let (title, unit) = names::title_and_unit(&column.name);
+    let (title, unit) = match column.name.is_empty() {
+        true => (ROW_NAMES_TITLE.to_string(), None),
+        false => names::title_and_unit(&column.name),
+    };
     let _ = writeln!(page, "\n[[columns]]");
     let _ = writeln!(page, "name = {}", toml_string(&column.name));
     let _ = writeln!(page, "title = {}", toml_string(&title));
     let _ = writeln!(page, "type = \"{}\"", column.column_type.as_str());
-    let mut description = format!("{MARKER} what the column holds");
+    let mut description = match column.name.is_empty() {
+        true => ROW_NAMES_DESCRIPTION.to_string(),
+        false => format!("{MARKER} what the column holds"),
+    };
     if !column.markers.is_empty() {
         let _ = write!(
             description,
@@ -427,6 +436,11 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
         let _ = writeln!(page, "enum = [{}]", list.join(", "));
     }
 }
+
+/// The title and description `new` gives R's row names (`name = ""`).
+const ROW_NAMES_TITLE: &str = "Row name";
+const ROW_NAMES_DESCRIPTION: &str =
+    "R's row names: the first column R's write.csv writes, under an empty header.";
 
 /// What `new` assumed about a column's decimal and group marks, if anything.
 fn marks_note(column: &ColumnGuess) -> Option<String> {

@@ -163,8 +163,9 @@ fn quoted_decimal_commas_validate_with_frictionless_csvw_and_mlcroissant() {
     assert_eq!(failures, serde_json::json!({}), "{failures:#}");
 }
 
-/// What R's `write.csv` writes: `Inf`, `-Inf`, `NaN` in a number column (`non_finite = "r"`),
-/// `NA` in number, text and boolean columns (`missing_values`), `TRUE`/`FALSE`.
+/// What R's `write.csv` writes: row names under an empty first header (`name = ""`),
+/// `Inf`, `-Inf`, `NaN` in a number column (`non_finite = "r"`), `NA` in number, text and
+/// boolean columns (`missing_values`), `TRUE`/`FALSE`.
 #[test]
 fn r_numbers_and_na_are_declared_and_shown() {
     let (_dir, site, said) = made_and_built("r-written", &fixture("r-written.csv"));
@@ -176,6 +177,13 @@ fn r_numbers_and_na_are_declared_and_shown() {
     let page = std::fs::read_to_string(site.join("content/datasets/r-written.md")).unwrap();
     assert!(page.contains("non_finite = \"r\""), "{page}");
     assert!(page.contains("type = \"boolean\""), "{page}");
+    assert!(said.contains("R's row names"), "{said}");
+    assert!(page.contains("name = \"\"\ntitle = \"Row name\""), "{page}");
+    assert_eq!(
+        std::fs::read(site.join("public/data/datasets/r-written.csv")).unwrap(),
+        std::fs::read(fixture("r-written.csv")).unwrap(),
+        "the download is the file as it came, empty header included"
+    );
     let html = common::html(&site.join("public/datasets/r-written/index.html"));
     let cells = common::texts(&html, "td.num");
     for shown in ["Inf", "-Inf", "NaN", "2.25", "0.5"] {
@@ -187,14 +195,21 @@ fn r_numbers_and_na_are_declared_and_shown() {
     .unwrap();
     let fields = &package["resources"][0]["schema"]["fields"];
     assert_eq!(
-        fields[2]["datapages:nonFinite"]["-Inf"], "-INF",
+        fields[3]["datapages:nonFinite"]["-Inf"], "-INF",
         "{fields:#}"
     );
-    assert_eq!(fields[0]["missingValues"], serde_json::json!(["", "NA"]));
+    assert_eq!(fields[1]["missingValues"], serde_json::json!(["", "NA"]));
+    // The empty header is read by position: a named field, the header row skipped.
+    assert_eq!(fields[0]["name"], "rownames");
+    let dialect = &package["resources"][0]["dialect"];
+    assert_eq!(
+        *dialect,
+        serde_json::json!({"commentRows": [1], "header": false})
+    );
 }
 
 /// The R file's descriptors pass frictionless, csvw and mlcroissant (every record loaded,
-/// `NA` read as empty in every column) against the untouched file.
+/// `NA` read as empty in every column) against the untouched file, empty header included.
 #[test]
 #[ignore = "full tier: frictionless, csvwvalidate and mlcroissant (Python venv)"]
 fn r_numbers_validate_with_frictionless_csvw_and_mlcroissant() {
