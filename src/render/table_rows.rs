@@ -9,13 +9,15 @@ use std::path::Path;
 use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::DatasetFrontMatter;
 use crate::dataset::scan::pool::KeptReaders;
-use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
+use crate::dataset::schema::{ColumnSpec, ColumnType};
+use crate::dataset::shown::push_number_html;
 use crate::text::escape_html_into;
 
 /// Renders CSV records as the `<tr>` rows of a dataset page's table.
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
-    columns: Vec<(ColumnType, bool)>,
+    /// Per column: its type, whether it references sources, its `digits`.
+    columns: Vec<(ColumnType, bool, Option<u32>)>,
     /// Where a source reference links: `#source-` on the dataset page.
     source_link: &'static str,
     /// Per column, the cell texts shown as the empty dash (`NA`…).
@@ -30,7 +32,7 @@ impl RowRenderer {
         RowRenderer {
             columns: columns
                 .iter()
-                .map(|c| (c.column_type, c.references_sources()))
+                .map(|c| (c.column_type, c.references_sources(), c.shown_digits()))
                 .collect(),
             source_link: "#source-",
             missing: Vec::new(),
@@ -89,11 +91,11 @@ impl RowRenderer {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
                 Err(_) => String::from_utf8_lossy(field),
             };
-            let (column_type, is_reference) = self
-                .columns
-                .get(index)
-                .copied()
-                .unwrap_or((ColumnType::String, false));
+            let (column_type, is_reference, digits) =
+                self.columns
+                    .get(index)
+                    .copied()
+                    .unwrap_or((ColumnType::String, false, None));
             let declared_missing = self
                 .missing
                 .get(index)
@@ -111,7 +113,7 @@ impl RowRenderer {
                 out.push_str("</a></td>");
             } else if column_type.is_numeric() {
                 out.push_str("<td class=\"num\">");
-                format_number_html(&value, out);
+                push_number_html(&value, digits, out);
                 out.push_str("</td>");
             } else {
                 out.push_str("<td>");

@@ -23,6 +23,7 @@ mod chart_series;
 mod citation_files;
 mod determinism;
 mod dialects;
+mod digits;
 mod figures;
 mod harvest;
 mod hostile_bytes;
