@@ -450,24 +450,12 @@ fn real_csvs(venv: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
             while corpus.iter().any(|(taken, _)| *taken == slug) {
                 slug.push_str("-2");
             }
-            corpus.push((slug, name_row_names(&file)));
+            corpus.push((slug, common::name_row_names(&file)));
         }
     }
     corpus
 }
 
-/// `file` itself, or beside it a copy whose empty first header (R's row names) reads
-/// `rownames`.
-fn name_row_names(file: &Path) -> PathBuf {
-    let bytes = std::fs::read(file).expect("read the CSV");
-    match bytes.strip_prefix(b"\"\",") {
-        Some(rest) => {
-            let named = file.with_extension("rownames.csv");
-            std::fs::write(&named, [b"\"rownames\",".as_slice(), rest].concat()).expect("write");
-            named
-        }
-        None => file.to_path_buf(),
-    }
 }
 
 /// Datasets of the corpus that fail, and why (a fixed one must leave this list).
