@@ -29,6 +29,7 @@ mod harvest;
 mod hostile_bytes;
 mod hostile_paths;
 mod incremental;
+mod inference_corpus;
 mod invalid_corpus;
 mod large;
 mod long_chart;
