@@ -520,10 +520,22 @@ fn wrong_declarations<'a>(
     summary.wrong_types.iter().filter_map(move |wrong| {
         let name = summary.header.get(wrong.column)?;
         let n = front.columns.iter().position(|c| &c.name == name)?;
-        let declared = front.columns[n].column_type;
-        let (message, hint) = wrong.describe(name, declared);
+        let spec = &front.columns[n];
+        // A date column with a `format`: the format is what is wrong.
+        let format = spec.format.as_deref().and_then(|f| {
+            let compiled = crate::content::date_format::DateFormat::compile(f, spec.column_type);
+            let example = compiled.ok()?.example();
+            Some(wrong.describe_format(name, f, &example))
+        });
+        let (message, hint, key) = match format {
+            Some((message, hint)) => (message, hint, "format"),
+            None => {
+                let (message, hint) = wrong.describe(name, spec.column_type);
+                (message, hint, "type")
+            }
+        };
         let at = locator
-            .value(&format!("columns[{n}].type"))
+            .value(&format!("columns[{n}].{key}"))
             .or_else(|| locator.value(&format!("columns[{n}].name")));
         Some(locator.error(message, at).with_hint(hint))
     })

@@ -90,8 +90,15 @@ struct TypedTerm<'a> {
 /// The Croissant data type of a column: dates at the precision their cells use. A column of
 /// bare years (`1948`) is `sc:Integer`: mlcroissant reads an `sc:Date` of `1948` as
 /// nanoseconds after 1970 (`1970-01-01 00:00:00.000001948`), and a year is a whole number.
+///
+/// A formatted date column (`04/03/2019`) is `sc:Text`, its format stated in the
+/// description: mlcroissant reads an `sc:Date` with pandas' guess, month first, and its
+/// `format` only writes dates, it does not read them.
 fn data_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'static str {
-    data_type_of(super::table_schema_type(dataset, index, column_type))
+    match super::table_schema_type(dataset, index, column_type) {
+        "date" | "datetime" if super::date_format(dataset, index).is_some() => "sc:Text",
+        other => data_type_of(other),
+    }
 }
 
 /// The Croissant data type for a Table Schema type.
@@ -208,6 +215,9 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
             if let Some(unit) = &column.unit {
                 // Croissant 1.0 has no unit property: the unit is stated in words.
                 description.push_str(&format!(" Unit: {unit}."));
+            }
+            if let Some(pattern) = &column.format {
+                description.push_str(&super::format_sentence(pattern));
             }
             Field {
                 id: field_id(slug, &column.name),

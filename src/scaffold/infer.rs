@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 
+use super::dates::{DateGuess, FoundFormat};
 use crate::dataset::schema::ColumnType;
 use crate::diagnostics::Diagnostic;
 
@@ -104,6 +105,8 @@ pub struct ColumnGuess {
     pub uniqueness: Uniqueness,
     /// Missing-value markers found, with how many cells hold each.
     pub markers: Vec<(String, u64)>,
+    /// A date spelling other than ISO 8601 that every value reads as (`super::dates`).
+    pub date_format: Option<FoundFormat>,
 }
 
 /// What one pass over a file found.
@@ -130,6 +133,7 @@ struct Tally {
     fingerprints: Option<HashSet<u64>>,
     uniqueness: Uniqueness,
     markers: Vec<(String, u64)>,
+    dates: DateGuess,
 }
 
 impl Tally {
@@ -149,6 +153,7 @@ impl Tally {
             fingerprints: Some(HashSet::new()),
             uniqueness: Uniqueness::Unique,
             markers: Vec::new(),
+            dates: DateGuess::default(),
         }
     }
 
@@ -181,6 +186,7 @@ impl Tally {
             self.has_time &= ColumnType::Datetime.is_valid(cell);
         }
         self.boolean = self.boolean && ColumnType::Boolean.is_valid(cell);
+        self.dates.add(cell);
     }
 
     fn track_distinct(&mut self, cell: &str) {
@@ -220,8 +226,17 @@ impl Tally {
 
     fn finish(self, rows: u64) -> ColumnGuess {
         let looks_like_year = self.name.to_lowercase().contains("year");
+        let date_format = match self.date {
+            true => None,
+            false => self.dates.finish(&self.name),
+        };
         let kind = if self.values == 0 {
             Kind::Empty
+        } else if let Some(found) = &date_format {
+            match found.column_type {
+                ColumnType::Datetime => Kind::DateTime,
+                _ => Kind::Date,
+            }
         } else if self.leading_zero {
             Kind::Text
         } else if self.integer && self.four_digits && self.date && looks_like_year {
@@ -270,6 +285,7 @@ impl Tally {
                 self.uniqueness
             },
             markers,
+            date_format,
         }
     }
 }

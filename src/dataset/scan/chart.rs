@@ -142,7 +142,14 @@ impl ChartColumns {
         let column_type = y_column.spec.column_type;
         let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
         let Some(y_cell) = cell(y_index) else { return };
-        let x = cell(self.x).unwrap_or_default();
+        let mut x = cell(self.x).unwrap_or_default();
+        // A formatted date is drawn (and named) as pages show it.
+        let mut shown_x = String::new();
+        if let Some(format) = columns.get(self.x).and_then(|c| c.date_format.as_ref()) {
+            if format.canonical(x, &mut shown_x) {
+                x = &shown_x;
+            }
+        }
         if y_column.missing.is_missing(y_cell) {
             into.missing += 1;
             if self.gaps {

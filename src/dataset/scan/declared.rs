@@ -119,6 +119,39 @@ pub struct WrongType {
 impl WrongType {
     /// The message and hint for column `name` declared `declared`.
     pub fn describe(&self, name: &str, declared: ColumnType) -> (String, String) {
+        let (cells, examples) = self.cells_and_examples();
+        let message = format!(
+            "`{name}` is declared {}, but {cells} are not, such as {examples}",
+            declared.as_str(),
+        );
+        let hint = match self.looks_like {
+            ColumnType::String => format!(
+                "the values are text: declare type = \"string\", or correct the cells to {}",
+                declared.as_str()
+            ),
+            other => format!(
+                "the values look like {0}: declare type = \"{0}\"",
+                other.as_str()
+            ),
+        };
+        (message, hint)
+    }
+
+    /// The message and hint for column `name` whose date `format` (which writes 4 March
+    /// 2019 as `example`) most cells do not match.
+    pub fn describe_format(&self, name: &str, format: &str, example: &str) -> (String, String) {
+        let (cells, examples) = self.cells_and_examples();
+        let message = format!(
+            "`{name}` has the format {format:?}, but {cells} do not match it, such as {examples}"
+        );
+        let hint = format!(
+            "the format writes 4 March 2019 as {example}: change `format` to how the cells are written"
+        );
+        (message, hint)
+    }
+
+    /// "3 of 5 filled cells" and the examples, quoted.
+    fn cells_and_examples(&self) -> (String, String) {
         let examples: Vec<String> = self.examples.iter().map(|e| format!("{e:?}")).collect();
         let cells = if self.failed == self.filled {
             format!(
@@ -132,22 +165,7 @@ impl WrongType {
                 crate::dataset::schema::thousands(self.filled)
             )
         };
-        let message = format!(
-            "`{name}` is declared {}, but {cells} are not, such as {}",
-            declared.as_str(),
-            examples.join(", ")
-        );
-        let hint = match self.looks_like {
-            ColumnType::String => format!(
-                "the values are text: declare type = \"string\", or correct the cells to {}",
-                declared.as_str()
-            ),
-            other => format!(
-                "the values look like {0}: declare type = \"{0}\"",
-                other.as_str()
-            ),
-        };
-        (message, hint)
+        (cells, examples.join(", "))
     }
 }
 

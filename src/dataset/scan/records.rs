@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use super::cells::check_cell;
+use super::cells::{check_cell, format_mismatch};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
@@ -57,6 +57,8 @@ pub(super) struct Records {
     /// record starting on that same line is the rest of a row a bare carriage return cut.
     last_line: u64,
     last_ragged: bool,
+    /// The buffer a formatted date cell is rewritten into (`DateFormat::canonical`).
+    shown_date: String,
 }
 
 impl<'a> ScanContext<'a> {
@@ -130,6 +132,7 @@ impl Records {
             type_failures: vec![TypeFailures::default(); ctx.inputs.columns.len()],
             last_line: 0,
             last_ragged: false,
+            shown_date: String::new(),
         }
     }
 
@@ -247,6 +250,9 @@ impl Records {
         if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
             self.forbidden_characters(&text, line, byte, ctx);
         }
+        // A date cell read through its column's `format`, in the style pages show it:
+        // one buffer for the whole scan.
+        let mut shown = std::mem::take(&mut self.shown_date);
         for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
@@ -257,18 +263,29 @@ impl Records {
             } else {
                 value
             };
+            let (value, unreadable) = match &column.date_format {
+                Some(format) if !value.is_empty() => match format.canonical(value, &mut shown) {
+                    true => (shown.as_str(), false),
+                    false => (value, true),
+                },
+                _ => (value, false),
+            };
             // Most cells are non-empty and need only their type checked.
-            let problem =
-                if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
-                    None
-                } else {
-                    check_cell(
-                        value,
-                        column,
-                        ctx.inputs.source_ids,
-                        &mut self.referenced_sources,
-                    )
-                };
+            let problem = if unreadable {
+                Some(format_mismatch(value, column))
+            } else if ctx.type_only[index]
+                && !value.is_empty()
+                && (column.date_format.is_some() || column_type.is_valid(value))
+            {
+                None
+            } else {
+                check_cell(
+                    value,
+                    column,
+                    ctx.inputs.source_ids,
+                    &mut self.referenced_sources,
+                )
+            };
             if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
             }
@@ -325,6 +342,7 @@ impl Records {
                 });
             }
         }
+        self.shown_date = shown;
         *record = text.into_byte_record();
     }
 
