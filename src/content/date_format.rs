@@ -67,6 +67,52 @@ pub struct FormatProblem {
     pub hint: String,
 }
 
+/// Spellings of dates real files use, in order of preference (month first before day
+/// first, as pandas and readr read `03/04/2019`): what `new --from` tries, and what the
+/// hint of a date column whose cells are not ISO suggests.
+pub const COMMON_FORMATS: &[(&str, ColumnType)] = &[
+    ("%Y%m%d", ColumnType::Date),
+    ("%m/%d/%Y", ColumnType::Date),
+    ("%d/%m/%Y", ColumnType::Date),
+    ("%d.%m.%Y", ColumnType::Date),
+    ("%m-%d-%Y", ColumnType::Date),
+    ("%d-%m-%Y", ColumnType::Date),
+    ("%b-%d-%Y", ColumnType::Date),
+    ("%d-%b-%Y", ColumnType::Date),
+    ("%b %d, %Y", ColumnType::Date),
+    ("%B %d, %Y", ColumnType::Date),
+    ("%d %b %Y", ColumnType::Date),
+    ("%d %B %Y", ColumnType::Date),
+    ("%m/%Y", ColumnType::Date),
+    ("%b %Y", ColumnType::Date),
+    ("%B %Y", ColumnType::Date),
+    ("%G-W%V", ColumnType::Date),
+    ("%YQ%q", ColumnType::Date),
+    ("%Y Q%q", ColumnType::Date),
+    ("%Y-Q%q", ColumnType::Date),
+    ("%Y-%m-%d %H:%M", ColumnType::Datetime),
+    ("%Y-%m-%d %H:%M:%S", ColumnType::Datetime),
+    ("%m/%d/%Y %H:%M", ColumnType::Datetime),
+    ("%d/%m/%Y %H:%M", ColumnType::Datetime),
+    ("%m/%d/%Y %H:%M:%S", ColumnType::Datetime),
+    ("%d/%m/%Y %H:%M:%S", ColumnType::Datetime),
+];
+
+/// The first of [`COMMON_FORMATS`] for `column_type` that reads every one of `cells`.
+pub fn common_format_of<'a>(
+    cells: impl Iterator<Item = &'a str> + Clone,
+    column_type: ColumnType,
+) -> Option<&'static str> {
+    COMMON_FORMATS
+        .iter()
+        .filter(|(_, t)| *t == column_type)
+        .find(|(pattern, t)| {
+            DateFormat::compile(pattern, *t)
+                .is_ok_and(|f| cells.clone().all(|c| f.parse(c).is_some()))
+        })
+        .map(|(pattern, _)| *pattern)
+}
+
 const DIRECTIVES_HINT: &str = "use %Y %m %d %b %B for dates, %H %M %S %z for times, %G-W%V for ISO weeks, %q for quarters, %% for a percent sign";
 
 const MONTHS: [&str; 12] = [

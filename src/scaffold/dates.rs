@@ -10,36 +10,10 @@
 //! (`date`, `day`, `dt`, `ymd`…): a count or an id of eight digits stays an integer.
 
 use crate::content::columns::ColumnType;
-use crate::content::date_format::{DateFormat, DateKind};
+use crate::content::date_format::{DateFormat, DateKind, COMMON_FORMATS};
 
 /// The spellings tried, in order of preference; month first before day first.
-const CANDIDATES: &[(&str, ColumnType)] = &[
-    ("%Y%m%d", ColumnType::Date),
-    ("%m/%d/%Y", ColumnType::Date),
-    ("%d/%m/%Y", ColumnType::Date),
-    ("%d.%m.%Y", ColumnType::Date),
-    ("%m-%d-%Y", ColumnType::Date),
-    ("%d-%m-%Y", ColumnType::Date),
-    ("%b-%d-%Y", ColumnType::Date),
-    ("%d-%b-%Y", ColumnType::Date),
-    ("%b %d, %Y", ColumnType::Date),
-    ("%B %d, %Y", ColumnType::Date),
-    ("%d %b %Y", ColumnType::Date),
-    ("%d %B %Y", ColumnType::Date),
-    ("%m/%Y", ColumnType::Date),
-    ("%b %Y", ColumnType::Date),
-    ("%B %Y", ColumnType::Date),
-    ("%G-W%V", ColumnType::Date),
-    ("%YQ%q", ColumnType::Date),
-    ("%Y Q%q", ColumnType::Date),
-    ("%Y-Q%q", ColumnType::Date),
-    ("%Y-%m-%d %H:%M", ColumnType::Datetime),
-    ("%Y-%m-%d %H:%M:%S", ColumnType::Datetime),
-    ("%m/%d/%Y %H:%M", ColumnType::Datetime),
-    ("%d/%m/%Y %H:%M", ColumnType::Datetime),
-    ("%m/%d/%Y %H:%M:%S", ColumnType::Datetime),
-    ("%d/%m/%Y %H:%M:%S", ColumnType::Datetime),
-];
+const CANDIDATES: &[(&str, ColumnType)] = COMMON_FORMATS;
 
 /// Words in a column's name that say it holds dates, for eight-digit numbers.
 const DATE_WORDS: &[&str] = &["date", "day", "ymd", "yyyymmdd"];

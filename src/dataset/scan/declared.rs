@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
+use crate::content::date_format::common_format_of;
 use crate::dataset::schema::ColumnType;
 
 /// Failing cells quoted in the error.
@@ -124,7 +125,15 @@ impl WrongType {
             "`{name}` is declared {}, but {cells} are not, such as {examples}",
             declared.as_str(),
         );
+        let format = match declared.is_time() {
+            true => common_format_of(self.examples.iter().map(String::as_str), declared),
+            false => None,
+        };
         let hint = match self.looks_like {
+            _ if format.is_some() => format!(
+                "the values look like dates written as {0:?}: add format = {0:?} to the column",
+                format.unwrap_or_default()
+            ),
             ColumnType::String => format!(
                 "the values are text: declare type = \"string\", or correct the cells to {}",
                 declared.as_str()
@@ -214,6 +223,18 @@ mod tests {
         assert_eq!(
             d.into_wrong_type(0, 2, 3).unwrap().looks_like,
             ColumnType::Date
+        );
+        // Dates in another spelling: the hint names the `format` that reads them.
+        let mut e = TypeFailures::default();
+        e.add("25/12/2019");
+        e.add("04/03/2019");
+        let (_, hint) = e
+            .into_wrong_type(0, 2, 2)
+            .unwrap()
+            .describe("when", ColumnType::Date);
+        assert_eq!(
+            hint,
+            "the values look like dates written as \"%d/%m/%Y\": add format = \"%d/%m/%Y\" to the column"
         );
     }
 }
