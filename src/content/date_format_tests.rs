@@ -1,3 +1,6 @@
+//! The date pattern language: each spelling read and shown in ISO style, real dates only
+//! (leap years, week 53, quarters 1 to 4), mistakes in a format explained, the exports.
+
 use super::*;
 use crate::content::iso8601::day_number;
 
