@@ -345,34 +345,47 @@ impl DateFormat {
         }
     }
 
-    /// Writes a parsed value in the shown style.
+    /// Writes a parsed value in the shown style (digits pushed one by one: this runs for
+    /// every formatted cell).
     pub fn write(&self, v: &DateValue, out: &mut String) {
-        // Writing into a String cannot fail.
-        let _ = match self.kind {
-            DateKind::Year => write!(out, "{:04}", v.year),
-            DateKind::YearMonth => write!(out, "{:04}-{:02}", v.year, v.month),
-            DateKind::Day => write!(out, "{:04}-{:02}-{:02}", v.year, v.month, v.day),
-            DateKind::Week => write!(out, "{:04}-W{:02}", v.year, v.week),
-            DateKind::Quarter => write!(out, "{:04} Q{}", v.year, v.quarter),
+        push_digits(out, v.year.max(0) as u32, 4);
+        match self.kind {
+            DateKind::Year => {}
+            DateKind::YearMonth => {
+                out.push('-');
+                push_digits(out, v.month, 2);
+            }
+            DateKind::Day => push_day(out, v),
+            DateKind::Week => {
+                out.push_str("-W");
+                push_digits(out, v.week, 2);
+            }
+            DateKind::Quarter => {
+                out.push_str(" Q");
+                push_digits(out, v.quarter, 1);
+            }
             DateKind::DateTime { seconds, .. } => {
-                let _ = write!(
-                    out,
-                    "{:04}-{:02}-{:02}T{:02}:{:02}",
-                    v.year, v.month, v.day, v.hour, v.minute
-                );
+                push_day(out, v);
+                out.push('T');
+                push_digits(out, v.hour, 2);
+                out.push(':');
+                push_digits(out, v.minute, 2);
                 if seconds {
-                    let _ = write!(out, ":{:02}", v.second);
+                    out.push(':');
+                    push_digits(out, v.second, 2);
                 }
                 match v.offset {
-                    Some(0) => write!(out, "Z"),
+                    Some(0) => out.push('Z'),
                     Some(m) => {
-                        let sign = if m < 0 { '-' } else { '+' };
-                        write!(out, "{sign}{:02}:{:02}", m.abs() / 60, m.abs() % 60)
+                        out.push(if m < 0 { '-' } else { '+' });
+                        push_digits(out, m.unsigned_abs() / 60, 2);
+                        out.push(':');
+                        push_digits(out, m.unsigned_abs() % 60, 2);
                     }
-                    None => Ok(()),
+                    None => {}
                 }
             }
-        };
+        }
     }
 
     /// 4 March 2019, 13:45 UTC written in this format: what a hint shows.
@@ -490,6 +503,22 @@ impl DateFormat {
             }
             _ => None,
         }
+    }
+}
+
+/// `-MM-DD` after the year.
+fn push_day(out: &mut String, v: &DateValue) {
+    out.push('-');
+    push_digits(out, v.month, 2);
+    out.push('-');
+    push_digits(out, v.day, 2);
+}
+
+/// `n` in `width` digits, zero-padded (the lowest `width` digits when longer).
+fn push_digits(out: &mut String, n: u32, width: u32) {
+    for place in (0..width).rev() {
+        let digit = (n / 10u32.pow(place)) % 10;
+        out.push(char::from(b'0' + digit as u8));
     }
 }
 
