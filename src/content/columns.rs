@@ -41,6 +41,9 @@ impl ColumnType {
     }
 }
 
+/// The most decimal places `digits` takes: a double holds 15 significant digits at most.
+pub const MAX_DIGITS: i64 = 15;
+
 /// One column as the author documents it in `[[columns]]`.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -73,11 +76,21 @@ pub struct ColumnSpec {
     /// Table Schema's `INF`, `-INF` and `NaN`.
     #[serde(default)]
     pub pandas_numbers: bool,
+    /// Decimal places the column's numbers are shown at, everywhere they are shown
+    /// (`crate::dataset::shown`); checked to be 0 to 15 on a numeric column.
+    pub digits: Option<i64>,
 }
 
 impl ColumnSpec {
     /// Whether cells link to the dataset's sources.
     pub fn references_sources(&self) -> bool {
         self.references.as_deref() == Some("sources")
+    }
+
+    /// The decimal places this column's numbers are shown at: `digits` when it is set and
+    /// valid (0 to 15, on a numeric column; anything else is an error at the key).
+    pub fn shown_digits(&self) -> Option<u32> {
+        let digits = self.digits.filter(|d| (0..=MAX_DIGITS).contains(d))?;
+        self.column_type.is_numeric().then_some(digits as u32)
     }
 }

@@ -1,6 +1,6 @@
 //! The checks of a dataset's `[[sources]]` and `[[columns]]` that need no CSV: ids,
-//! duplicates, `references`, `pattern`, a date `format` and `primary_key`. Each problem points at the key
-//! or value at fault, found by its TOML span.
+//! duplicates, `references`, `pattern`, `digits`, a date `format` and `primary_key`. Each
+//! problem points at the key or value at fault, found by its TOML span.
 
 use std::collections::HashSet;
 
@@ -8,7 +8,7 @@ use regex::Regex;
 
 use super::is_valid_slug;
 use super::scan::CompiledColumn;
-use crate::content::columns::ColumnSpec;
+use crate::content::columns::{ColumnSpec, MAX_DIGITS};
 use crate::content::date_format::DateFormat;
 use crate::content::dialect::{self, MissingValues};
 use crate::content::spans::Locator;
@@ -127,6 +127,9 @@ pub(super) fn compile_columns<'a>(
                     .with_hint("set `type = \"number\"`, or remove `pandas_numbers`"),
             );
         }
+        if let Some(digits) = column.digits {
+            check_digits(column, digits, &format!("{path}.digits"), locator, problems);
+        }
         dialect::check_missing_values(
             column.missing_values.as_deref(),
             &format!("{path}.missing_values"),
@@ -180,6 +183,39 @@ fn compile_format(
             problems.push(locator.error(message, at).with_hint(p.hint));
         })
         .ok()
+}
+
+/// `digits`: decimal places from 0 to [`MAX_DIGITS`], on a number or integer column.
+fn check_digits(
+    column: &ColumnSpec,
+    digits: i64,
+    path: &str,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let (message, hint) = if !column.column_type.is_numeric() {
+        (
+            format!(
+                "column `{}`: `digits` applies to number and integer columns only, and this one is `{}`",
+                column.name,
+                column.column_type.as_str()
+            ),
+            "remove `digits`, or set `type = \"number\"` if the column holds numbers".to_string(),
+        )
+    } else if !(0..=MAX_DIGITS).contains(&digits) {
+        (
+            format!(
+                "column `{}`: `digits = {digits}` is not a number of decimal places from 0 to {MAX_DIGITS}",
+                column.name
+            ),
+            format!(
+                "`digits` is how many decimal places the column is shown at: `digits = 2` shows 1234.5678 as 1,234.57; past {MAX_DIGITS} a double has only noise"
+            ),
+        )
+    } else {
+        return;
+    };
+    problems.push(locator.error(message, locator.value(path)).with_hint(hint));
 }
 
 /// Where the opening `+++` is: after a byte order mark, if the file has one.

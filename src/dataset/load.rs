@@ -255,7 +255,9 @@ type PlacedLinks = Vec<(String, content::spans::Place)>;
 
 /// The prose's links to dataset pages, `../<slug>/` with an optional anchor, and to the
 /// site's own pages, `../../<name>/` (a folder: files such as `../../feed.xml` are not
-/// pages), each placed at its first `](link` in the body (Markdown has no spans here).
+/// pages), each placed at its first `](link` in the body (Markdown has no spans here). A
+/// link to a file of the downloads, `../../data/<path>`, is kept as the page `data/<path>`
+/// (the file the site must write there).
 fn site_links(body: &Body, text: &str, body_offset: usize) -> (PlacedLinks, PlacedLinks) {
     let prose = &text[body_offset..];
     let place = |link: &str| {
@@ -271,9 +273,20 @@ fn site_links(body: &Body, text: &str, body_offset: usize) -> (PlacedLinks, Plac
             continue;
         };
         if let Some(page) = rest.strip_prefix("../") {
-            let Some((name, _)) = page.split_once('/') else {
+            let Some((name, rest)) = page.split_once('/') else {
                 continue;
             };
+            let file = rest.split(['?', '#']).next().unwrap_or_default();
+            if name == layout::DATA && !file.is_empty() && !file.ends_with('/') {
+                if !file
+                    .split('/')
+                    .any(|s| s.is_empty() || s == "." || s == "..")
+                {
+                    let path = format!("{name}/{file}");
+                    pages.extend(place(link).map(|at| (path, at)));
+                }
+                continue;
+            }
             if !name.is_empty() && name != ".." && !name.contains('.') {
                 pages.extend(place(link).map(|at| (name.to_string(), at)));
             }

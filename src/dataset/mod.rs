@@ -13,6 +13,7 @@ pub mod paging;
 mod prose_links;
 pub mod scan;
 pub mod schema;
+pub mod shown;
 mod slim;
 pub mod slim_record;
 mod slug;

@@ -69,6 +69,28 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 .aggregate
                 .map(|how| chart::aggregate::aggregate(&points.points, how));
             let drawn = aggregated.as_deref().unwrap_or(&points.points);
+            // The value column's `digits` (one for all `y`, when several share it): each
+            // point's value shown at them, as the table shows its cell.
+            let y_digits = {
+                let mut digits = spec.y.0.iter().map(|name| {
+                    columns
+                        .iter()
+                        .find(|c| &c.name == name)
+                        .and_then(|c| c.shown_digits())
+                });
+                let first = digits.next().flatten();
+                digits.all(|d| d == first).then_some(first).flatten()
+            };
+            let redone: Option<Vec<_>> = y_digits.map(|digits| {
+                drawn
+                    .iter()
+                    .map(|p| crate::dataset::scan::ChartPoint {
+                        y_text: crate::dataset::shown::fixed(p.y, digits),
+                        ..p.clone()
+                    })
+                    .collect()
+            });
+            let drawn = redone.as_deref().unwrap_or(drawn);
             let input = chart::ChartInput {
                 id: &id,
                 kind: spec.kind,
@@ -92,6 +114,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 y_max: spec.y_max,
                 gaps: &points.gaps,
                 reduced: points.reduced,
+                y_digits,
             };
             RenderedChart {
                 inline: chart::render(&input, chart::Placement::Inline),

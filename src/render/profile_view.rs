@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use crate::content::columns::{ColumnSpec, ColumnType};
 use crate::dataset::scan::{ColumnProfile, Histogram, DISTINCT_CAP};
-use crate::dataset::schema::format_cell;
+use crate::dataset::schema::{format_cell, thousands};
+use crate::dataset::shown;
 use crate::text::escape_html_into;
 
 /// Most common values shown per text column.
@@ -33,15 +34,12 @@ pub struct CommonValue {
     pub count: String,
 }
 
-/// `1234` -> `1,234`.
-pub fn thousands(n: u64) -> String {
-    let mut out = String::new();
-    format_cell(ColumnType::Integer, &n.to_string(), &mut out);
-    out
-}
-
-/// A mean to about four significant digits, grouped for reading.
-pub fn format_mean(mean: f64) -> String {
+/// A mean at the column's `digits`, else to about four significant digits, grouped for
+/// reading.
+pub fn format_mean(mean: f64, digits: Option<u32>) -> String {
+    if let Some(digits) = digits {
+        return shown::fixed(mean, digits);
+    }
     let magnitude = if mean == 0.0 {
         0
     } else {
@@ -72,16 +70,18 @@ impl ProfileView {
         }
         let mut histogram_svg = None;
         if let Some(numbers) = &profile.numbers {
-            let (mut min, mut max) = (String::new(), String::new());
-            format_cell(spec.column_type, &numbers.min_text, &mut min);
-            format_cell(spec.column_type, &numbers.max_text, &mut max);
+            let (min, max) = (
+                shown::cell(spec, &numbers.min_text),
+                shown::cell(spec, &numbers.max_text),
+            );
             if min == max {
                 // One value throughout: its range, mean and histogram would repeat it.
                 facts.push(format!("all {min}"));
             } else {
                 facts.push(format!("from {min} to {max}"));
-                facts.push(format!("mean {}", format_mean(numbers.mean())));
-                histogram_svg = Some(histogram(&spec.title, &min, &max, &numbers.histogram));
+                let mean = format_mean(numbers.mean(), spec.shown_digits());
+                facts.push(format!("mean {mean}"));
+                histogram_svg = Some(histogram(spec, &min, &max, &numbers.histogram));
             }
         }
         if let Some(dates) = &profile.dates {
@@ -132,10 +132,16 @@ impl ProfileView {
 /// A bar per bin, each with its range and count in a `<title>`; the whole an image titled
 /// with what it shows. Written straight into one string: the pages of a large catalog draw
 /// tens of thousands of these.
-fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String {
+fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> String {
+    let title = &spec.title;
+    let width = histogram.width();
+    // A bin's edge: at the column's `digits` (more if the bins are finer), else exact.
+    let edge = |value: f64| match spec.shown_digits() {
+        Some(digits) => shown::on_grid(value, width, Some(digits)),
+        None => value.to_string(),
+    };
     use std::fmt::Write as _;
     let bins = histogram.dense();
-    let width = histogram.width();
     let tallest = bins.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
     // Few bins stay narrow bars rather than one block across the width.
     let bar = WIDTH / bins.len().max(10) as f64;
@@ -148,7 +154,10 @@ fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String
         HEIGHT + 1.0
     );
     escape_html_into(
-        &format!("Histogram of {title}: values from {min} to {max}, in bins {width} wide"),
+        &format!(
+            "Histogram of {title}: values from {min} to {max}, in bins {} wide",
+            edge(width)
+        ),
         &mut svg,
     );
     svg.push_str("</title>");
@@ -170,7 +179,7 @@ fn histogram(title: &str, min: &str, max: &str, histogram: &Histogram) -> String
         svg.push_str("\"><title>");
         let row_word = if *count == 1 { "row" } else { "rows" };
         label.clear();
-        let _ = write!(label, "{lower} to under {}: ", lower + width);
+        let _ = write!(label, "{} to under {}: ", edge(*lower), edge(lower + width));
         label.push_str(&thousands(*count));
         label.push(' ');
         label.push_str(row_word);
@@ -208,11 +217,13 @@ mod tests {
 
     #[test]
     fn means_read_without_false_precision() {
-        assert_eq!(format_mean(9.0), "9");
-        assert_eq!(format_mean(4.6041), "4.604");
-        assert_eq!(format_mean(86_219.6), "86,220");
-        assert_eq!(format_mean(0.001_234_5), "0.001234");
-        assert_eq!(format_mean(-12.5), "-12.5");
+        assert_eq!(format_mean(9.0, None), "9");
+        assert_eq!(format_mean(4.6041, None), "4.604");
+        assert_eq!(format_mean(86_219.6, None), "86,220");
+        assert_eq!(format_mean(0.001_234_5, None), "0.001234");
+        assert_eq!(format_mean(-12.5, None), "-12.5");
+        assert_eq!(format_mean(4.6041, Some(1)), "4.6");
+        assert_eq!(format_mean(86_219.6, Some(2)), "86,219.60");
     }
 
     #[test]

@@ -11,13 +11,15 @@ use crate::content::date_format::DateFormat;
 use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::DatasetFrontMatter;
 use crate::dataset::scan::pool::KeptReaders;
-use crate::dataset::schema::{format_number_html, ColumnSpec, ColumnType};
+use crate::dataset::schema::{ColumnSpec, ColumnType};
+use crate::dataset::shown::push_number_html;
 use crate::text::escape_html_into;
 
 /// Renders CSV records as the `<tr>` rows of a dataset page's table.
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
-    columns: Vec<(ColumnType, bool)>,
+    /// Per column: its type, whether it references sources, its `digits`.
+    columns: Vec<(ColumnType, bool, Option<u32>)>,
     /// Per column, its date `format`: such cells are shown in ISO style (`2019-03-04`).
     date_formats: Vec<Option<DateFormat>>,
     /// Where a source reference links: `#source-` on the dataset page.
@@ -34,7 +36,7 @@ impl RowRenderer {
         RowRenderer {
             columns: columns
                 .iter()
-                .map(|c| (c.column_type, c.references_sources()))
+                .map(|c| (c.column_type, c.references_sources(), c.shown_digits()))
                 .collect(),
             date_formats: columns
                 .iter()
@@ -98,11 +100,11 @@ impl RowRenderer {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
                 Err(_) => String::from_utf8_lossy(field),
             };
-            let (column_type, is_reference) = self
-                .columns
-                .get(index)
-                .copied()
-                .unwrap_or((ColumnType::String, false));
+            let (column_type, is_reference, digits) =
+                self.columns
+                    .get(index)
+                    .copied()
+                    .unwrap_or((ColumnType::String, false, None));
             let declared_missing = self
                 .missing
                 .get(index)
@@ -120,7 +122,7 @@ impl RowRenderer {
                 out.push_str("</a></td>");
             } else if column_type.is_numeric() {
                 out.push_str("<td class=\"num\">");
-                format_number_html(&value, out);
+                push_number_html(&value, digits, out);
                 out.push_str("</td>");
             } else {
                 out.push_str("<td>");

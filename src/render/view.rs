@@ -269,7 +269,7 @@ pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView
                 dataset.front.primary_key.contains(&c.name)
             },
             shown: in_table.get(index).copied().unwrap_or(false),
-            filled: crate::render::profile_view::thousands(
+            filled: crate::dataset::schema::thousands(
                 dataset.csv.profiles.get(index).map_or(0, |p| p.filled),
             ),
             profile: dataset

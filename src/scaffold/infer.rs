@@ -14,6 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use super::dates::{DateGuess, FoundFormat};
+use crate::dataset::scan::{ragged_message, ragged_row, unclosed_quote_at_end, RAGGED_HINT};
 use crate::dataset::schema::ColumnType;
 use crate::diagnostics::Diagnostic;
 
@@ -300,14 +301,31 @@ pub fn infer(path: &Path, display: &Path, delimiter: u8) -> Result<Inference, Ve
             format!("cannot read the file: {e}"),
         )]
     })?;
-    infer_from(std::io::BufReader::new(file), display, delimiter)
+    read(
+        std::io::BufReader::new(file),
+        display,
+        delimiter,
+        Some(path),
+    )
 }
 
-/// [`infer`] over any reader.
+/// [`infer`] over any reader; problems are given their line only.
+#[cfg(test)]
 pub fn infer_from(
     input: impl std::io::Read,
     display: &Path,
     delimiter: u8,
+) -> Result<Inference, Vec<Diagnostic>> {
+    read(input, display, delimiter, None)
+}
+
+/// Reads and guesses; with the file's `path`, problems are located and explained as
+/// `check` locates them (the source line, a bare carriage return, a quote left open).
+fn read(
+    input: impl std::io::Read,
+    display: &Path,
+    delimiter: u8,
+    path: Option<&Path>,
 ) -> Result<Inference, Vec<Diagnostic>> {
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
@@ -353,18 +371,45 @@ pub fn infer_from(
     let mut budget = FINGERPRINT_BUDGET;
     let mut rows = 0u64;
     let mut record = csv::ByteRecord::new();
+    // The line and byte where the last record started.
+    let mut last: Option<(u64, u64)> = None;
     while problems.len() < MAX_PROBLEMS {
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
+                let ragged = match (e.kind(), path) {
+                    (
+                        csv::ErrorKind::UnequalLengths {
+                            pos: Some(pos),
+                            expected_len,
+                            len,
+                        },
+                        Some(path),
+                    ) => {
+                        let here = (pos.line(), pos.byte());
+                        // The rest of a row a bare carriage return cut: located at the
+                        // row's start, where the line and its carriage return begin.
+                        let start = match last {
+                            Some((line, byte)) if line == here.0 => (line, byte),
+                            _ => here,
+                        };
+                        last = Some(here);
+                        let width = (*len as usize, *expected_len as usize);
+                        Some(ragged_row(path, display, start, width, delimiter))
+                    }
+                    _ => None,
+                };
                 let fatal = !matches!(e.kind(), csv::ErrorKind::UnequalLengths { .. });
-                problems.push(csv_problem(display, &e));
+                problems.push(ragged.unwrap_or_else(|| csv_problem(display, &e)));
                 if fatal {
                     break;
                 }
                 continue;
             }
+        }
+        if let Some(pos) = record.position() {
+            last = Some((pos.line(), pos.byte()));
         }
         rows += 1;
         for (tally, field) in tallies.iter_mut().zip(record.iter()) {
@@ -376,6 +421,13 @@ pub fn infer_from(
                     break;
                 }
             }
+        }
+    }
+    if let (Some(path), Some(last)) = (path, last) {
+        if let Some(unclosed) = unclosed_quote_at_end(path, display, last.1, delimiter) {
+            // The rest of the file was one cell: the guesses from it mean nothing.
+            problems.retain(|p| p.line != Some(last.0 as u32));
+            problems.push(unclosed);
         }
     }
     if !problems.is_empty() {
@@ -392,11 +444,10 @@ fn csv_problem(display: &Path, error: &csv::Error) -> Diagnostic {
     let message = match error.kind() {
         csv::ErrorKind::UnequalLengths {
             expected_len, len, ..
-        } => format!("this row has {len} fields where the header has {expected_len}"),
+        } => ragged_message(*len as usize, *expected_len as usize),
         _ => format!("cannot read the CSV: {error}"),
     };
-    let d = Diagnostic::error(display, message)
-        .with_hint("every row needs one field per header column; quote fields that hold commas");
+    let d = Diagnostic::error(display, message).with_hint(RAGGED_HINT);
     match line {
         Some(line) => d.at_line(line),
         None => d,

@@ -60,6 +60,11 @@ pub fn title_and_unit(name: &str) -> (String, Option<String>) {
     let name = name
         .trim()
         .trim_matches(|c| matches!(c, '\'' | '"' | '`' | '‘' | '’' | '“' | '”'));
+    // A unit the name states in brackets: `Culmen Length (mm)`, `GDP (current US$)`.
+    if let Some((bare, unit)) = bracketed_unit(name) {
+        let (title, _) = title_and_unit(bare);
+        return (format!("{title} ({unit})"), Some(unit.to_string()));
+    }
     let (words, set_off) = split_words(name);
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let (kept, unit) = match split_unit(&lower) {
@@ -97,6 +102,29 @@ pub fn title_and_unit(name: &str) -> (String, Option<String>) {
     }
 }
 
+/// The name before a bracketed last part and that part, when it reads as a unit: short
+/// (three words at most), not a number or a year (`Sales (2019)`), not a coding
+/// (`am (0 = automatic)`).
+fn bracketed_unit(name: &str) -> Option<(&str, &str)> {
+    let (open, close) = match name.chars().last()? {
+        ')' => ('(', ')'),
+        ']' => ('[', ']'),
+        _ => return None,
+    };
+    let start = name.rfind(open)?;
+    let bare = name[..start].trim_end();
+    let unit = name[start + 1..name.len() - close.len_utf8()].trim();
+    let reads_as_unit = !bare.is_empty()
+        && !unit.is_empty()
+        && unit.chars().count() <= 20
+        && unit.split_whitespace().count() <= 3
+        && unit
+            .chars()
+            .any(|c| c.is_alphabetic() || matches!(c, '%' | '$' | '€' | '£' | '‰'))
+        && !unit.contains(['=', '(', ')', '[', ']', ',']);
+    reads_as_unit.then_some((bare, unit))
+}
+
 /// How many leading words are the name proper, and the unit the rest spells.
 fn split_unit(lower: &[String]) -> (usize, Option<&'static str>) {
     let n = lower.len();
@@ -118,6 +146,11 @@ fn split_unit(lower: &[String]) -> (usize, Option<&'static str>) {
         };
         if degrees.is_some() && lower[..n - 1].iter().any(|w| w.starts_with("temp")) {
             return (n - 1, degrees);
+        }
+        // `g` is grams only after a word about mass (`body_mass_g`).
+        let about_mass = |w: &String| matches!(w.as_str(), "mass" | "weight" | "wt");
+        if lower[n - 1] == "g" && lower[..n - 1].iter().any(about_mass) {
+            return (n - 1, Some("g"));
         }
     }
     (n, None)
@@ -191,6 +224,39 @@ mod tests {
         assert_eq!(title_and_unit("LF.Pressure.MB").1.as_deref(), Some("MB"));
         assert_eq!(title_and_unit("weight-kg").1.as_deref(), Some("kg"));
         assert_eq!(title_and_unit("Speed km h").1.as_deref(), Some("km/h"));
+    }
+
+    #[test]
+    fn a_unit_in_brackets_is_taken_as_written() {
+        assert_eq!(
+            title_and_unit("Culmen Length (mm)"),
+            ("Culmen length (mm)".into(), Some("mm".into()))
+        );
+        assert_eq!(
+            title_and_unit("Delta 15 N (o/oo)").1.as_deref(),
+            Some("o/oo")
+        );
+        assert_eq!(
+            title_and_unit("GDP (current US$)").1.as_deref(),
+            Some("current US$")
+        );
+        assert_eq!(title_and_unit("rate [%]").1.as_deref(), Some("%"));
+        // A year, a coding, a long remark, an empty name: not units.
+        for name in [
+            "Sales (2019)",
+            "am (0 = automatic, 1 = manual)",
+            "score (as reported by the survey team)",
+            "(mm)",
+            "x ()",
+        ] {
+            assert_eq!(title_and_unit(name).1, None, "{name}");
+        }
+        assert_eq!(title_and_unit("body_mass_g").1.as_deref(), Some("g"));
+        assert_eq!(
+            title_and_unit("group_g").1,
+            None,
+            "g only after a word about mass"
+        );
     }
 
     #[test]

@@ -166,6 +166,15 @@ fn report_inference(
         inference.rows,
         inference.columns.len()
     );
+    if let [only] = inference.columns.as_slice() {
+        if only.name.contains([' ', '\t']) {
+            let _ = writeln!(
+                report,
+                "Note: one column, whose name holds spaces: if the file is separated by \
+                 spaces, it cannot be read as a table. Save it with commas, semicolons or tabs."
+            );
+        }
+    }
     let key = proposed_key(inference);
     for (index, column) in inference.columns.iter().enumerate() {
         let mut notes = Vec::new();

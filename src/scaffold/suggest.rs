@@ -266,9 +266,10 @@ pub struct ChartSuggestion {
 }
 
 /// The column proposed as primary key: the first that can identify rows, in a table of
-/// at least two rows (one row proves nothing).
+/// at least two rows (one row proves nothing) and two columns (a key names the rows of
+/// other values; a lone column is as often a file whose separator was not found).
 pub fn proposed_key(inference: &Inference) -> Option<usize> {
-    if inference.rows < 2 {
+    if inference.rows < 2 || inference.columns.len() < 2 {
         return None;
     }
     inference.columns.iter().position(is_key_candidate)
@@ -319,6 +320,12 @@ mod tests {
         for name in ["NoVacc", "no_children", "number", "Unidentified", "pidx"] {
             assert_eq!(proposed_key(&table(name)), Some(1), "{name}");
         }
+        // One column (a space-separated file read whole): no key.
+        let lone = "'OBS' 'GPA'\n'1' '2.66'\n'2' '2.89'\n";
+        let inference =
+            super::super::infer::infer_from(lone.as_bytes(), std::path::Path::new("t.csv"), b',')
+                .unwrap();
+        assert_eq!(proposed_key(&inference), None);
     }
 
     /// The suggestion for `csv`, written to a file as `new` reads it.

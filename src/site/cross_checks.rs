@@ -3,7 +3,7 @@
 //! keeps its slim copies in a temporary file: only datasets with such entries
 //! ([`Needs`]) are read back for these.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use super::{Datasets, Needs};
@@ -81,16 +81,41 @@ pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics:
 }
 
 /// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
-/// folder datapages writes (All datasets, tags, downloads).
+/// folder datapages writes (All datasets, tags, downloads); its `../../data/<path>` links
+/// to a file the site writes there ([`data_files`]).
 pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics: &mut Diagnostics) {
     let names: HashSet<&str> = pages
         .iter()
         .map(|p| p.name.as_str())
         .chain(layout::RESERVED_PAGE_NAMES)
         .collect();
+    // Made at the first link to a file under data/.
+    let mut files: Option<BTreeSet<String>> = None;
     for (_, dataset) in datasets.needing(&[Needs::PageLinks]) {
         for (name, place) in &dataset.page_links {
             if names.contains(&name.as_str()) {
+                continue;
+            }
+            if name.starts_with(&format!("{}/", layout::DATA)) {
+                let files = files.get_or_insert_with(|| data_files(datasets));
+                if files.contains(name) || is_chart_file(datasets, name) {
+                    continue;
+                }
+                let near = did_you_mean(name, files.iter().map(String::as_str))
+                    .map(|near| format!("did you mean `../../{near}`?"));
+                diagnostics.push(
+                    place.locate(
+                        Diagnostic::error(
+                            &dataset.markdown_path,
+                            format!(
+                                "the prose links to `../../{name}`, which is not a file this site writes"
+                            ),
+                        )
+                        .with_hint(near.unwrap_or_else(|| {
+                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .bib, .cff or .ris".to_string()
+                        })),
+                    ),
+                );
                 continue;
             }
             diagnostics.push(place.locate(dead_link(
@@ -131,6 +156,47 @@ pub(super) fn check_nav(config: &SiteConfig, pages: &[Page], diagnostics: &mut D
             None => problem,
         });
     }
+}
+
+/// The files the site writes under data/: the catalogs and search index, and each
+/// dataset's CSV, metadata and citation files (its charts: [`is_chart_file`]).
+fn data_files(datasets: &Datasets) -> BTreeSet<String> {
+    const SITE: [&str; 4] = [
+        urls::CATALOG,
+        "data/catalog.jsonld",
+        "data/catalog.ttl",
+        urls::SEARCH_INDEX,
+    ];
+    const CITATIONS: [&str; 3] = ["bib", "cff", "ris"];
+    let mut files: BTreeSet<String> = SITE.iter().map(|f| f.to_string()).collect();
+    for listing in datasets.listings() {
+        let slug = listing.slug;
+        files.extend([
+            urls::csv_file(slug),
+            urls::json_file(slug),
+            urls::csvw_file(slug),
+            urls::croissant_file(slug),
+        ]);
+        files.extend(
+            CITATIONS
+                .iter()
+                .map(|ext| format!("{}/{slug}.{ext}", layout::DATA_DATASETS)),
+        );
+    }
+    files
+}
+
+/// Whether `path` may be a chart of a dataset: `data/datasets/<slug>-<id>.svg` for a slug
+/// of the site (chart ids are checked where the charts are).
+fn is_chart_file(datasets: &Datasets, path: &str) -> bool {
+    let Some(name) = path
+        .strip_prefix(&format!("{}/", layout::DATA_DATASETS))
+        .and_then(|n| n.strip_suffix(".svg"))
+    else {
+        return false;
+    };
+    name.match_indices('-')
+        .any(|(at, _)| datasets.position(&name[..at]).is_some())
 }
 
 /// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and

@@ -126,7 +126,7 @@ pub fn assert_croissant_valid(bin: &Path, datasets: &Path, slug: &str) {
 }
 
 /// `mlcroissant validate` passes the Croissant file without a warning or an error.
-fn assert_croissant_validates(bin: &Path, croissant: &Path, slug: &str) {
+pub fn assert_croissant_validates(bin: &Path, croissant: &Path, slug: &str) {
     let result = Command::new(bin.join("mlcroissant"))
         .args(["validate", "--jsonld"])
         .arg(croissant)

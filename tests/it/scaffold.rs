@@ -734,3 +734,79 @@ fn new_from_a_compressed_file_is_one_error_naming_the_format() {
     assert!(!site.join("content/datasets/t.md").exists());
     assert!(!site.join("data/datasets/t.csv").exists());
 }
+
+/// The lines of a report that locate and explain its problems: where, the source line,
+/// the caret and the hint, without the file's name (`new` and `check` name it differently).
+fn located_lines(report: &str) -> Vec<String> {
+    report
+        .lines()
+        .filter(|line| line.starts_with("error") || line.contains(" | ") || line.contains("= hint"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn new_from_reports_a_quote_left_open_and_a_bare_carriage_return_as_check_does() {
+    let cases: [(&str, &[u8], &[&str]); 3] = [
+        (
+            "open",
+            b"a,b\n1,x\n2,\"y\n3,z\n",
+            &[
+                ":3:3",
+                "a quote opened here is never closed",
+                "end of the file (line 4)",
+            ],
+        ),
+        (
+            "over",
+            b"a,b\n1,\"x\n2\",y\n3,z\n",
+            &[":2:3", "row has 3 fields", "runs from line 2 to line 3"],
+        ),
+        (
+            "cut",
+            b"a,b\n1,x\n2,y\rz\n3,z\n",
+            &[
+                ":3:4",
+                "row has 1 field,",
+                "bare carriage return",
+                "byte offset 11",
+            ],
+        ),
+    ];
+    for (slug, bytes, expected) in cases {
+        let (_dir, site) = new_site();
+        let placed = site.join(format!("data/datasets/{slug}.csv"));
+        std::fs::write(&placed, bytes).unwrap();
+        let from = format!("data/datasets/{slug}.csv");
+        let new = datapages(&site, &["new", slug, "--from", &from]);
+        assert_eq!(new.status.code(), Some(1), "{slug}");
+        let said = text(&new.stderr);
+        for part in expected {
+            assert!(said.contains(part), "{slug}: `{part}` missing in\n{said}");
+        }
+        assert!(
+            said.contains("1 error, 0 warnings"),
+            "{slug}: one error\n{said}"
+        );
+        assert!(!site.join(format!("content/datasets/{slug}.md")).exists());
+
+        // `check` on the same file, described by hand, says the same.
+        let page = format!(
+            "+++\ntitle = \"T\"\nkicker = \"k\"\nheadline = \"A headline for {slug}\"\nupdated = 2026-12-02\n\
+             [[columns]]\nname = \"a\"\ntitle = \"A\"\ntype = \"string\"\ndescription = \"The a column.\"\n\
+             [[columns]]\nname = \"b\"\ntitle = \"B\"\ntype = \"string\"\ndescription = \"The b column.\"\n+++\n\n\
+             The lede.\n\n## Method\n\nBy hand.\n\n## Limits\n\nNone.\n"
+        );
+        std::fs::write(site.join(format!("content/datasets/{slug}.md")), page).unwrap();
+        let check = datapages(&site, &["check"]);
+        let checked = text(&check.stderr);
+        let wanted = located_lines(&said);
+        let got = located_lines(&checked);
+        for line in &wanted {
+            assert!(
+                got.contains(line),
+                "{slug}: `check` lacks `{line}`\n{checked}"
+            );
+        }
+    }
+}

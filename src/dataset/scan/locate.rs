@@ -6,7 +6,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::problems::PendingProblem;
+use super::problems::{ragged_message, PendingProblem, ProblemKind, RAGGED_HINT};
+use super::quoting::{record_quotes, RecordQuotes};
 use crate::diagnostics::Diagnostic;
 
 /// The line (from 1) of the record the CSV reader places at byte `offset`: the line ends
@@ -54,6 +55,29 @@ pub(super) fn locate(
                     .field
                     .and_then(|field| field_column(&text, field, delimiter))
                     .unwrap_or(1);
+                let quotes = problem
+                    .field
+                    .is_none()
+                    .then(|| record_quotes(path, problem.record_byte, delimiter))
+                    .flatten()
+                    .filter(|q| q.lines_spanned > 0);
+                if let (Some(quotes), None) = (quotes, bare_cr) {
+                    if let Some(quote) = quotes.multiline_quote {
+                        if quote.lines_down == 0 {
+                            column = quote.column;
+                        }
+                        hint = Some(format!(
+                            "this row runs from line {} to line {}: the quote on line {}, \
+                             column {}, opens a cell that goes on over the line end. Close \
+                             it where the cell ends, and write a quote inside a quoted cell \
+                             twice (`\"\"`)",
+                            problem.line,
+                            problem.line + quotes.lines_spanned,
+                            problem.line + quote.lines_down,
+                            quote.column
+                        ));
+                    }
+                }
                 if let Some(at) = bare_cr.filter(|_| problem.field.is_none()) {
                     // A row of the wrong width: the reader ended it at a carriage return
                     // inside the line.
@@ -76,6 +100,103 @@ pub(super) fn locate(
             d
         })
         .collect()
+}
+
+/// A row of the wrong width that a reader other than the scan found (`new --from`),
+/// located and explained as the scan's own: the row starting at `byte` on `line`.
+pub fn ragged_row(
+    path: &Path,
+    display: &Path,
+    (line, byte): (u64, u64),
+    (fields, width): (usize, usize),
+    delimiter: u8,
+) -> Diagnostic {
+    let problem = PendingProblem {
+        kind: ProblemKind::Ragged,
+        severity: ProblemKind::Ragged.severity(),
+        line,
+        record_byte: byte,
+        field: None,
+        message: ragged_message(fields, width),
+        hint: Some(RAGGED_HINT.into()),
+    };
+    let mut located = locate(path, display, vec![problem], delimiter);
+    located.remove(0)
+}
+
+/// The error for a file that ends inside a quote opened in the record at `byte`, if that
+/// quote took more than its own line (on the last line, the cell reads as written). The
+/// line is counted only then (a split scan does not know it).
+pub fn unclosed_quote_at_end(
+    path: &Path,
+    display: &Path,
+    byte: u64,
+    delimiter: u8,
+) -> Option<Diagnostic> {
+    let quotes =
+        record_quotes(path, byte, delimiter).filter(|q| q.unclosed && q.lines_spanned > 0)?;
+    let line = line_at(path, byte)?;
+    Some(unclosed_quote(path, display, line, byte, quotes))
+}
+
+/// The error for a quote that the file ends inside: the record starting at `record_byte`,
+/// on `line`, took the rest of the file as one cell.
+pub(super) fn unclosed_quote(
+    path: &Path,
+    display: &Path,
+    line: u64,
+    record_byte: u64,
+    quotes: RecordQuotes,
+) -> Diagnostic {
+    let quote = quotes.multiline_quote.unwrap_or(super::quoting::OpenQuote {
+        lines_down: 0,
+        column: 1,
+    });
+    let quote_line = line + quote.lines_down;
+    let mut d = Diagnostic::error(
+        PathBuf::from(display),
+        "a quote opened here is never closed",
+    )
+    .at(quote_line as usize, quote.column)
+    .with_hint(format!(
+        "the CSV reader took everything from here to the end of the file (line {}) as one \
+             cell. Close the quote where the cell ends, and write a quote inside a quoted \
+             cell twice (`\"\"`)",
+        line + quotes.lines_spanned
+    ));
+    let source = line_of_record(path, record_byte, quote.lines_down);
+    if let Some(text) = source {
+        d = d.with_source_line(text.replace('\r', "\u{240d}"));
+    }
+    d
+}
+
+/// The text of the line `lines_down` lines below the first line of the record at `start`.
+fn line_of_record(path: &Path, start: u64, lines_down: u64) -> Option<String> {
+    let mut file = BufReader::new(File::open(path).ok()?);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    // Past the line ends the reader skips before a record.
+    loop {
+        let buffer = file.fill_buf().ok()?;
+        let (blank, len) = (
+            buffer
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count(),
+            buffer.len(),
+        );
+        file.consume(blank);
+        if blank < len || len == 0 {
+            break;
+        }
+    }
+    let mut line = Vec::new();
+    for _ in 0..lines_down {
+        line.clear();
+        file.read_until(b'\n', &mut line).ok()?;
+    }
+    let here = file.stream_position().ok()?;
+    read_line_at(&mut file, here).map(|(text, _)| text)
 }
 
 /// The line from `byte` on, without its line end, and the byte offset in it of a carriage

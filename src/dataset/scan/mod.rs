@@ -18,6 +18,7 @@ mod point;
 pub(crate) mod pool;
 mod problems;
 mod profile;
+mod quoting;
 mod records;
 mod reduce;
 mod sketch;
@@ -41,7 +42,8 @@ pub use chart::{ChartColumns, ChartGap, ChartPoint, ChartPoints, Reduced, XPosit
 pub use declared::WrongType;
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
-pub use locate::line_at;
+pub use locate::{line_at, ragged_row, unclosed_quote_at_end};
+pub use problems::{ragged_message, RAGGED_HINT};
 pub use profile::{ColumnProfile, Histogram, DISTINCT_CAP};
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
@@ -261,6 +263,15 @@ fn scan_file(
         diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
         return (None, diagnostics);
     };
+    // A quote the file ends inside took the rest of the file as one cell: that is the
+    // problem, not the shape or type of the cell it made. (A quote left open on the last
+    // line took nothing but that line's end: the cell reads as written.)
+    if let Some(byte) = records.last_byte.filter(|_| records.last_spans_lines) {
+        if let Some(d) = unclosed_quote_at_end(path, display, byte, inputs.delimiter) {
+            records.pending.retain(|p| p.record_byte != byte);
+            diagnostics.push(d);
+        }
+    }
     let wrong_types = declared::take_wrong_types(
         std::mem::take(&mut records.type_failures),
         &records.profiles,

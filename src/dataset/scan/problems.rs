@@ -10,6 +10,16 @@ use crate::diagnostics::{Diagnostic, Severity};
 /// Problems shown per column and kind before the rest are only counted.
 pub const ERRORS_SHOWN_PER_COLUMN: usize = 5;
 
+/// What a row with the wrong number of fields is told (by `check` and by `new --from`).
+pub fn ragged_message(fields: usize, width: usize) -> String {
+    let plural = if fields == 1 { "field" } else { "fields" };
+    format!("row has {fields} {plural}, the header has {width}")
+}
+
+/// The hint for a row with the wrong number of fields, when nothing more is known.
+pub const RAGGED_HINT: &str =
+    "every row needs one value per column; quote values that contain commas";
+
 /// What is wrong with a row or a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum ProblemKind {

@@ -9,7 +9,9 @@ use super::cells::{check_cell, format_mismatch};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
-use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
+use super::problems::{
+    ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope, RAGGED_HINT,
+};
 use super::profile::ColumnProfile;
 use super::ScanInputs;
 use crate::dataset::schema::{table_schema_spelling, ColumnType, DatePrecision, Unrepresentable};
@@ -53,12 +55,17 @@ pub(super) struct Records {
     pub(super) profiles: Vec<ColumnProfile>,
     /// Per column, what its cells that fail the declared type have in common.
     pub(super) type_failures: Vec<TypeFailures>,
-    /// The line the last record started on, and whether it was of the wrong width: a
-    /// record starting on that same line is the rest of a row a bare carriage return cut.
+    /// The line and byte the last record started on, and whether it was of the wrong
+    /// width: a record starting on that same line is the rest of a row a bare carriage
+    /// return cut. The byte counts from the start of the stretch.
     last_line: u64,
+    pub(super) last_byte: Option<u64>,
     last_ragged: bool,
     /// The buffer a formatted date cell is rewritten into (`DateFormat::canonical`).
     shown_date: String,
+    /// Set at the end of the file: whether the last record ran over a line end (inside
+    /// quotes), the one case where a quote left open can have taken more than its line.
+    pub(super) last_spans_lines: bool,
 }
 
 impl<'a> ScanContext<'a> {
@@ -131,8 +138,10 @@ impl Records {
             },
             type_failures: vec![TypeFailures::default(); ctx.inputs.columns.len()],
             last_line: 0,
+            last_byte: None,
             last_ragged: false,
             shown_date: String::new(),
+            last_spans_lines: false,
         }
     }
 
@@ -168,6 +177,11 @@ impl Records {
         }
     }
 
+    /// Notes where the reader ended, on line `end_line` (after the last record's line end).
+    pub(super) fn ended_at(&mut self, end_line: u64) {
+        self.last_spans_lines = self.last_byte.is_some() && end_line > self.last_line + 1;
+    }
+
     /// Checks one record. `record` is handed back as it came (its buffer is reused).
     pub(super) fn check(&mut self, record: &mut csv::ByteRecord, ctx: &ScanContext) {
         self.rows += 1;
@@ -178,24 +192,25 @@ impl Records {
         let (line, byte) = (position.line(), position.byte());
         // The rest of a row cut by a bare carriage return: that row's error (which names
         // the byte) says it all.
-        let rest_of_cut_row = self.last_ragged && line == self.last_line;
+        let same_line = line == self.last_line;
+        let rest_of_cut_row = self.last_ragged && same_line;
+        // A row of the right width cut by a bare carriage return leaves a ragged rest on
+        // its line: that problem is located at the row's start, where the line begins.
+        let line_start = match self.last_byte {
+            Some(last) if same_line => last,
+            _ => byte,
+        };
         self.last_line = line;
+        self.last_byte = Some(byte);
         self.last_ragged = record.len() != ctx.width;
         if rest_of_cut_row {
             return;
         }
         if record.len() != ctx.width {
-            self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, byte), || {
+            self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, line_start), || {
                 (
-                    format!(
-                        "row has {} fields, the header has {}",
-                        record.len(),
-                        ctx.width
-                    ),
-                    Some(
-                        "every row needs one value per column; quote values that contain commas"
-                            .into(),
-                    ),
+                    ragged_message(record.len(), ctx.width),
+                    Some(RAGGED_HINT.into()),
                 )
             });
             return;

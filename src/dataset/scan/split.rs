@@ -64,7 +64,10 @@ pub(super) fn read_records<R: Read>(
                 }
             }
             match reader.read_byte_record(&mut record) {
-                Ok(false) => break,
+                Ok(false) => {
+                    records.ended_at(reader.position().line());
+                    break;
+                }
                 Ok(true) => {}
                 Err(e) => {
                     diagnostics.push(csv_error(ctx.display, &e));
@@ -104,6 +107,10 @@ impl Records {
             self.has_empty_cells |= self.rows.saturating_add(row) <= ctx.inputs.rows_to_render;
         }
         self.rows += tail.rows;
+        if let Some(byte) = tail.last_byte {
+            self.last_byte = Some(split.offset(byte));
+            self.last_spans_lines = tail.last_spans_lines;
+        }
         self.referenced_sources.extend(tail.referenced_sources);
         for (mine, theirs) in self.date_precisions.iter_mut().zip(tail.date_precisions) {
             *mine |= theirs;
@@ -206,7 +213,10 @@ fn scan_tail(
     loop {
         match reader.read_byte_record(&mut record) {
             Ok(true) => {}
-            Ok(false) => return Some(records),
+            Ok(false) => {
+                records.ended_at(reader.position().line());
+                return Some(records);
+            }
             Err(_) => return None,
         }
         records.check(&mut record, ctx);

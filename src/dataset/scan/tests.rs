@@ -173,7 +173,7 @@ fn ragged_rows_say_expected_and_found() {
     assert_eq!(problems[0].line, Some(2));
     assert!(problems[0]
         .message
-        .contains("row has 1 fields, the header has 2"));
+        .contains("row has 1 field, the header has 2"));
 }
 
 #[test]

@@ -131,6 +131,9 @@ pub struct ChartInput<'a> {
     pub gaps: &'a [ChartGap],
     /// Set when `points` are a reduction of a longer line (see `dataset::scan`'s M4).
     pub reduced: Option<Reduced>,
+    /// The value column's `digits` (of every `y` column, when they agree): ticks at
+    /// least at that many decimals. Points carry their own text.
+    pub y_digits: Option<u32>,
 }
 
 /// What a chart of several series adds to its input.

@@ -26,6 +26,8 @@ struct Axis {
     span: f64,
     /// A value under every this many ticks (1: under each).
     every: usize,
+    /// The value column's `digits`: tick values at least at that many decimals.
+    digits: Option<u32>,
 }
 
 impl Axis {
@@ -57,7 +59,7 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
         0.0
     };
     let gap = if dots { 10.0 } else { 8.0 };
-    let axis = value_axis(chart.points, left, gap);
+    let axis = value_axis(chart.points, left, gap, chart.y_digits);
     let zero = axis.at(0.0);
 
     // Text first (names and values), then gridline pieces that keep clear of it.
@@ -165,7 +167,7 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
             grid.line(&at, from, &at, to, class, "");
         }
         if index % axis.every == 0 {
-            let label = tick_text(*tick, axis.step);
+            let label = tick_text(*tick, axis.step, axis.digits);
             let anchor = tick_anchor(&axis, index, &label);
             grid.text(&at, grid_bottom + 16.0, "k", anchor, &label);
         }
@@ -187,7 +189,7 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
 
 /// The value axis: round ticks, room for the value labels on both sides, and every
 /// how many ticks a value is printed so that they keep apart at the narrowest width.
-fn value_axis(points: &[ChartPoint], left: f64, gap: f64) -> Axis {
+fn value_axis(points: &[ChartPoint], left: f64, gap: f64, digits: Option<u32>) -> Axis {
     let (lo, hi) = value_range(points);
     let room = |negative: bool| {
         points
@@ -200,7 +202,7 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64) -> Axis {
     let (ticks, step) = nice_ticks(lo.min(0.0), hi.max(0.0), MAX_INTERVALS);
     let widest = ticks
         .iter()
-        .map(|t| text_width_at(&tick_text(*t, step), 12.0, false))
+        .map(|t| text_width_at(&tick_text(*t, step, digits), 12.0, false))
         .fold(0.0, f64::max);
     let start = left + left_room;
     let right = right_room.max(widest / 2.0 + 2.0);
@@ -211,6 +213,7 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64) -> Axis {
         start,
         span,
         every: 1,
+        digits,
     };
     while axis.every < axis.ticks.len() {
         let labels: Vec<Area> = axis
@@ -219,7 +222,7 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64) -> Axis {
             .enumerate()
             .filter(|(i, _)| i % axis.every == 0)
             .map(|(i, t)| {
-                let label = tick_text(*t, step);
+                let label = tick_text(*t, step, digits);
                 let anchor = tick_anchor(&axis, i, &label);
                 Area::text(start, axis.at(*t), 0.0, 0.0, &label, "k", anchor)
             })

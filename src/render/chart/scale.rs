@@ -4,7 +4,6 @@
 pub(super) use crate::content::iso8601::day_number;
 use crate::content::YScale;
 use crate::dataset::scan::ChartPoint;
-use crate::dataset::schema::{format_cell, ColumnType};
 
 /// Series names in order of first appearance (one unnamed series when there is none).
 pub(super) fn series_names(points: &[ChartPoint]) -> Vec<&str> {
@@ -79,6 +78,8 @@ pub(super) struct ValueAxis {
     /// The step between linear ticks (it sets their decimals).
     pub step: f64,
     pub log: bool,
+    /// The value column's `digits`: ticks are shown at least at that many decimals.
+    pub digits: Option<u32>,
 }
 
 impl ValueAxis {
@@ -105,9 +106,9 @@ impl ValueAxis {
     /// A tick's label.
     pub fn label(&self, tick: f64) -> String {
         if self.log {
-            tick_text(tick, tick)
+            tick_text(tick, tick, self.digits)
         } else {
-            tick_text(tick, self.step)
+            tick_text(tick, self.step, self.digits)
         }
     }
 }
@@ -129,6 +130,7 @@ pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
             ticks: super::log::log_ticks(lo, hi, 8),
             step: 0.0,
             log: true,
+            digits: chart.y_digits,
         },
         YScale::Linear => {
             let (ticks, step) = nice_ticks(lo, hi, 8);
@@ -136,6 +138,7 @@ pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
                 ticks,
                 step,
                 log: false,
+                digits: chart.y_digits,
             }
         }
     }
@@ -186,23 +189,8 @@ pub(super) fn nice_ticks(lo: f64, hi: f64, max_intervals: usize) -> (Vec<f64>, f
     }
 }
 
-/// A tick value with the decimals its step needs and thousands separators.
-pub(super) fn tick_text(value: f64, step: f64) -> String {
-    let decimals = (0..=6)
-        .find(|d| {
-            let scaled = step * 10f64.powi(*d);
-            (scaled - scaled.round()).abs() < 1e-6
-        })
-        .unwrap_or(6) as usize;
-    let mut text = format!("{value:.decimals$}");
-    if text
-        .trim_start_matches('-')
-        .chars()
-        .all(|c| c == '0' || c == '.')
-    {
-        text = format!("{:.decimals$}", 0.0);
-    }
-    let mut out = String::new();
-    format_cell(ColumnType::Number, &text, &mut out);
-    out
+/// A tick value with the decimals its step needs (at least the column's `digits`) and
+/// thousands separators.
+pub(super) fn tick_text(value: f64, step: f64, digits: Option<u32>) -> String {
+    crate::dataset::shown::on_grid(value, step, digits)
 }

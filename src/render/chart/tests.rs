@@ -23,6 +23,7 @@ pub(super) fn input<'a>(
 ) -> ChartInput<'a> {
     ChartInput {
         id: "c",
+        y_digits: None,
         kind,
         title: "Throughput <by> \"size\" & interface",
         x_title: "Block size",
@@ -59,9 +60,9 @@ fn flagship_points() -> Vec<ChartPoint> {
 
 #[test]
 fn ticks_are_round_and_cover_the_data() {
-    assert_eq!(tick_text(15000.0, 5000.0), "15,000");
-    assert_eq!(tick_text(2.5, 0.5), "2.5");
-    assert_eq!(tick_text(-0.0, 0.5), "0.0");
+    assert_eq!(tick_text(15000.0, 5000.0, None), "15,000");
+    assert_eq!(tick_text(2.5, 0.5, None), "2.5");
+    assert_eq!(tick_text(-0.0, 0.5, None), "0.0");
 }
 
 #[test]
@@ -103,7 +104,7 @@ fn ticks_handle_negative_tiny_equal_and_huge_ranges() {
     assert_eq!(step, 0.0001);
     assert_eq!(ticks, [0.0, 0.0001, 0.0002, 0.0003, 0.0004, 0.0005]);
     assert_eq!(nice_ticks(0.0, 0.3, 3).0, [0.0, 0.1, 0.2, 0.3]);
-    assert_eq!(tick_text(0.0003, 0.0001), "0.0003");
+    assert_eq!(tick_text(0.0003, 0.0001, None), "0.0003");
     // All values equal: zero gets a unit range, others a range around them.
     assert_eq!(nice_ticks(0.0, 0.0, 4).0, [0.0, 0.5, 1.0]);
     let (ticks, _) = nice_ticks(7.0, 7.0, 6);

@@ -101,7 +101,7 @@ pub(super) fn xy_layout(
     let mut labels: Vec<(f64, String)> = match chart.x_scale {
         XScale::Number => x_ticks
             .iter()
-            .map(|t| (*t, tick_text(*t, x_step)))
+            .map(|t| (*t, tick_text(*t, x_step, None)))
             .collect(),
         XScale::Category => order
             .iter()

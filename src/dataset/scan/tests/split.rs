@@ -42,6 +42,11 @@ fn assert_split_agrees(csv: &[u8], rows_to_render: u64) -> bool {
 /// [`assert_split_agrees`] for a file separated by `delimiter`, whose `v` column declares
 /// `NA` missing.
 fn assert_split_agrees_in(csv: &[u8], rows_to_render: u64, delimiter: u8) -> bool {
+    agreed_report(csv, rows_to_render, delimiter).0
+}
+
+/// Whether the halves were joined, and the report both scans agree on.
+fn agreed_report(csv: &[u8], rows_to_render: u64, delimiter: u8) -> (bool, String) {
     let specs = [
         column("id", "integer", "unique = true"),
         column("v", "number", "minimum = 0"),
@@ -78,7 +83,7 @@ fn assert_split_agrees_in(csv: &[u8], rows_to_render: u64, delimiter: u8) -> boo
     let joined_before = HALVES_JOINED.with(|n| n.get());
     let split = report(scan_file(&path, display, &inputs, Some(0)));
     assert_eq!(split, one_pass, "{}", String::from_utf8_lossy(csv));
-    HALVES_JOINED.with(|n| n.get()) > joined_before
+    (HALVES_JOINED.with(|n| n.get()) > joined_before, one_pass)
 }
 
 #[test]
@@ -177,6 +182,25 @@ fn a_cut_inside_a_quoted_field_reads_on_as_one_pass() {
     // And with a problem in the second half, and a duplicate across the halves.
     let broken = csv.replace("79,79,", "79,-4,").replace("78,78", "3,78");
     assert!(!assert_split_agrees(broken.as_bytes(), 1000));
+}
+
+#[test]
+fn a_quote_left_open_in_the_second_half_is_reported_as_by_one_pass() {
+    let mut csv = String::from("id,v,when,src,note\n");
+    for i in 0..3000 {
+        csv.push_str(&format!("{i},{i}.5,2021-0{},a,plain\n", i % 9 + 1));
+    }
+    // The last note opens a quote that the file never closes: the record it starts has
+    // the right width, so the second half finds nothing wrong and the halves are joined.
+    csv.push_str("3000,1,2021-01,a,\"never closed\n3001,2,2021,a,x\n");
+    let (joined, report) = agreed_report(csv.as_bytes(), 10, b',');
+    assert!(joined, "the halves were joined");
+    assert!(
+        report.contains("a quote opened here is never closed")
+            && report.contains("3002,\n        ),\n        column: Some(\n            18,")
+            && report.contains("end of the file (line 3003)"),
+        "{report}"
+    );
 }
 
 proptest::proptest! {
