@@ -523,8 +523,8 @@ fn scan_csv(
     }
 }
 
-/// One error at the `type` of each column whose cells mostly fail it (the scan left
-/// out those cells' own errors).
+/// One error at the `type` (or date `format`) of each column whose cells mostly fail it
+/// (the scan left out those cells' own errors).
 fn wrong_declarations<'a>(
     summary: &'a CsvSummary,
     front: &'a DatasetFrontMatter,
@@ -533,20 +533,7 @@ fn wrong_declarations<'a>(
     summary.wrong_types.iter().filter_map(move |wrong| {
         let name = summary.header.get(wrong.column)?;
         let n = front.columns.iter().position(|c| &c.name == name)?;
-        let spec = &front.columns[n];
-        // A date column with a `format`: the format is what is wrong.
-        let format = spec.format.as_deref().and_then(|f| {
-            let compiled = crate::content::date_format::DateFormat::compile(f, spec.column_type);
-            let example = compiled.ok()?.example();
-            Some(wrong.describe_format(name, f, &example))
-        });
-        let (message, hint, key) = match format {
-            Some((message, hint)) => (message, hint, "format"),
-            None => {
-                let (message, hint) = wrong.describe(name, spec.column_type);
-                (message, hint, "type")
-            }
-        };
+        let (message, hint, key) = wrong.describe_column(name, &front.columns[n]);
         let at = locator
             .value(&format!("columns[{n}].{key}"))
             .or_else(|| locator.value(&format!("columns[{n}].name")));

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
-use crate::content::date_format::common_format_of;
+use crate::content::columns::ColumnSpec;
+use crate::content::date_format::{common_format_of, DateFormat};
 use crate::dataset::schema::ColumnType;
 
 /// Failing cells quoted in the error.
@@ -144,6 +145,22 @@ impl WrongType {
             ),
         };
         (message, hint)
+    }
+
+    /// The message, hint and key at fault (`type`, or `format` when the column has one)
+    /// for the column documented as `spec`, named `name` in the header.
+    pub fn describe_column(&self, name: &str, spec: &ColumnSpec) -> (String, String, &'static str) {
+        let format = spec.format.as_deref().and_then(|f| {
+            let example = DateFormat::compile(f, spec.column_type).ok()?.example();
+            Some(self.describe_format(name, f, &example))
+        });
+        match format {
+            Some((message, hint)) => (message, hint, "format"),
+            None => {
+                let (message, hint) = self.describe(name, spec.column_type);
+                (message, hint, "type")
+            }
+        }
     }
 
     /// The message and hint for column `name` whose date `format` (which writes 4 March
