@@ -67,6 +67,9 @@ pub struct ColumnSpec {
     pub minimum: Option<toml::Value>,
     pub maximum: Option<toml::Value>,
     pub pattern: Option<String>,
+    /// How a `date` or `datetime` column's cells are written, as a strftime-style pattern
+    /// (`"%d/%m/%Y"`, `content::date_format`); ISO 8601 when absent.
+    pub format: Option<String>,
     /// `"sources"`: every cell is the id of a source of the dataset.
     pub references: Option<String>,
     /// Cell texts that mean "no value" in this column; the dataset's list when absent.

@@ -168,6 +168,9 @@ pub fn day_position(text: &str) -> Option<f64> {
 /// Days since 1970-01-01 of an ISO 8601 date (`2021`, `2021-04`, `2021-05-21`, with or
 /// without a time, which is ignored).
 pub fn day_number(text: &str) -> Option<i64> {
+    if let Some(day) = week_or_quarter_start(text) {
+        return Some(day);
+    }
     let date = text.split('T').next()?;
     let mut parts = date.split('-');
     let year: i64 = parts.next()?.parse().ok()?;
@@ -201,7 +204,53 @@ pub fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (year, month, day)
 }
 
-fn days_in_month(year: u32, month: u32) -> u32 {
+/// The first day of an ISO week (`2019-W07`: its Monday) or of a quarter (`1974 Q1`), the
+/// shapes a `format` shows them in (`content::date_format`).
+fn week_or_quarter_start(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    let year: i64 = text.get(..4)?.parse().ok()?;
+    if b.len() == 8 && &b[4..6] == b"-W" {
+        let week: i64 = text[6..].parse().ok()?;
+        if !(1..=weeks_in_year(year).into()).contains(&week) {
+            return None;
+        }
+        let january_4 = day_number(&format!("{year:04}-01-04"))?;
+        return Some(january_4 - weekday(january_4) + 7 * (week - 1));
+    }
+    if b.len() == 7 && &b[4..6] == b" Q" {
+        let quarter: i64 = text[6..].parse().ok().filter(|q| (1..=4).contains(q))?;
+        return day_number(&format!("{year:04}-{:02}", 3 * quarter - 2));
+    }
+    None
+}
+
+/// A date or date-time as ISO 8601 has it, or a week (`2019-W07`) or quarter (`1974 Q1`)
+/// as a `format` shows it: what a date column's profile takes.
+pub fn is_shown_date(value: &str) -> bool {
+    is_iso_date(value) || week_or_quarter_start(value).is_some()
+}
+
+/// The day of the week of a day count since 1970-01-01: Monday 0 … Sunday 6.
+fn weekday(days: i64) -> i64 {
+    (days + 3).rem_euclid(7)
+}
+
+/// 53 when the ISO week-numbering `year` has a week 53 (it starts on a Thursday, or is a
+/// leap year starting on a Wednesday), else 52.
+pub fn weeks_in_year(year: i64) -> u32 {
+    let Some(january_1) = day_number(&format!("{year:04}-01-01")) else {
+        return 52;
+    };
+    let leap = days_in_month(year.max(0) as u32, 2) == 29;
+    match weekday(january_1) {
+        3 => 53,
+        2 if leap => 53,
+        _ => 52,
+    }
+}
+
+/// Days in `month` of `year` (proleptic Gregorian).
+pub fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
         2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
             29

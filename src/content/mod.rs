@@ -6,6 +6,7 @@
 pub mod chart_keys;
 pub mod columns;
 pub mod creators;
+pub mod date_format;
 pub mod dialect;
 pub mod figures;
 pub mod file_kind;

@@ -1,6 +1,6 @@
 //! The checks of a dataset's `[[sources]]` and `[[columns]]` that need no CSV: ids,
-//! duplicates, `references`, `pattern`, `digits` and `primary_key`. Each problem points at the key
-//! or value at fault, found by its TOML span.
+//! duplicates, `references`, `pattern`, `digits`, a date `format` and `primary_key`. Each
+//! problem points at the key or value at fault, found by its TOML span.
 
 use std::collections::HashSet;
 
@@ -9,6 +9,7 @@ use regex::Regex;
 use super::is_valid_slug;
 use super::scan::CompiledColumn;
 use crate::content::columns::{ColumnSpec, MAX_DIGITS};
+use crate::content::date_format::DateFormat;
 use crate::content::dialect::{self, MissingValues};
 use crate::content::spans::Locator;
 use crate::content::DatasetFrontMatter;
@@ -125,6 +126,7 @@ pub(super) fn compile_columns<'a>(
                 })
                 .ok()
         });
+        let date_format = compile_format(column, &path, locator, problems);
         for (key, set) in [
             ("pandas_numbers", column.pandas_numbers),
             ("non_finite", column.non_finite.is_some()),
@@ -170,6 +172,7 @@ pub(super) fn compile_columns<'a>(
             spec: column,
             pattern,
             marks: front.number_marks(column),
+            date_format,
             missing: MissingValues::resolve(&[
                 column.missing_values.as_deref(),
                 front.missing_values.as_deref(),
@@ -187,6 +190,32 @@ pub(super) fn compile_columns<'a>(
         );
     }
     Columns { compiled, names }
+}
+
+/// A `date` or `datetime` column's `format`, compiled; a problem at the key otherwise.
+fn compile_format(
+    column: &ColumnSpec,
+    path: &str,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<DateFormat> {
+    let pattern = column.format.as_deref()?;
+    let at = locator.key(&format!("{path}.format"));
+    if !column.column_type.is_time() {
+        let message = format!(
+            "column `{}`: `format` applies to date and datetime columns only",
+            column.name
+        );
+        let hint = "declare type = \"date\" or \"datetime\", or remove `format`";
+        problems.push(locator.error(message, at).with_hint(hint));
+        return None;
+    }
+    DateFormat::compile(pattern, column.column_type)
+        .map_err(|p| {
+            let message = format!("column `{}`: {}", column.name, p.message);
+            problems.push(locator.error(message, at).with_hint(p.hint));
+        })
+        .ok()
 }
 
 /// `digits`: decimal places from 0 to [`MAX_DIGITS`], on a number or integer column.

@@ -527,8 +527,8 @@ fn scan_csv(
     }
 }
 
-/// One error at the `type` of each column whose cells mostly fail it (the scan left
-/// out those cells' own errors).
+/// One error at the `type` (or date `format`) of each column whose cells mostly fail it
+/// (the scan left out those cells' own errors).
 fn wrong_declarations<'a>(
     summary: &'a CsvSummary,
     front: &'a DatasetFrontMatter,
@@ -537,10 +537,9 @@ fn wrong_declarations<'a>(
     summary.wrong_types.iter().filter_map(move |wrong| {
         let name = summary.header.get(wrong.column)?;
         let n = front.columns.iter().position(|c| &c.name == name)?;
-        let declared = front.columns[n].column_type;
-        let (message, hint) = wrong.describe(name, declared);
+        let (message, hint, key) = wrong.describe_column(name, &front.columns[n]);
         let at = locator
-            .value(&format!("columns[{n}].type"))
+            .value(&format!("columns[{n}].{key}"))
             .or_else(|| locator.value(&format!("columns[{n}].name")));
         Some(locator.error(message, at).with_hint(hint))
     })

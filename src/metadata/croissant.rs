@@ -92,15 +92,19 @@ struct TypedTerm<'a> {
 /// nanoseconds after 1970 (`1970-01-01 00:00:00.000001948`), and a year is a whole number.
 /// Numbers in decimal commas or with group marks are `sc:Text`: Croissant has no way to
 /// declare the marks, and mlcroissant's CSV reader (pandas) reads such numbers as text.
+/// A formatted date column (`04/03/2019`) is `sc:Text` too, its format stated in the
+/// description: mlcroissant reads an `sc:Date` with pandas' guess, month first, and its
+/// `format` only writes dates, it does not read them.
 fn data_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'static str {
     let marked = dataset
         .front
         .columns
         .get(index)
         .is_some_and(|column| !dataset.front.number_marks(column).is_plain());
-    match marked {
-        true => "sc:Text",
-        false => data_type_of(super::table_schema_type(dataset, index, column_type)),
+    match super::table_schema_type(dataset, index, column_type) {
+        _ if marked => "sc:Text",
+        "date" | "datetime" if super::date_format(dataset, index).is_some() => "sc:Text",
+        other => data_type_of(other),
     }
 }
 
@@ -221,6 +225,9 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
             if let Some(unit) = &column.unit {
                 // Croissant 1.0 has no unit property: the unit is stated in words.
                 description.push_str(&format!(" Unit: {unit}."));
+            }
+            if let Some(pattern) = &column.format {
+                description.push_str(&super::format_sentence(pattern));
             }
             Field {
                 id: field_id(slug, &column.name),

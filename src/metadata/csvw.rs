@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::datapackage::Dialect;
 use crate::content::columns::field_name;
+use crate::content::date_format::DateKind;
 use crate::content::dialect::columns_missing_values;
 use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::schema::{BooleanSpelling, ColumnType};
@@ -68,7 +69,7 @@ struct TableSchema<'a> {
 struct Column<'a> {
     datatype: Datatype,
     #[serde(rename = "dc:description")]
-    description: &'a str,
+    description: String,
     #[serde(rename = "dc:title")]
     title: &'a str,
     name: String,
@@ -86,7 +87,7 @@ enum Datatype {
     Name(&'static str),
     Derived {
         base: &'static str,
-        format: &'static str,
+        format: String,
     },
     /// A number written with a decimal comma or group marks (`1.234,5`).
     Marked {
@@ -145,12 +146,16 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
                 numeric if !front.number_marks(column).is_plain() => {
                     numeric_datatype(numeric, front.number_marks(column))
                 }
+                _ if column.format.is_some() => date_datatype(dataset, index),
                 other => Datatype::Name(datatype(
                     super::table_schema_type(dataset, index, other),
                     other,
                 )),
             },
-            description: &column.description,
+            description: match &column.format {
+                Some(pattern) => column.description.clone() + &super::format_sentence(pattern),
+                None => column.description.clone(),
+            },
             title: &column.title,
             name: column_name(&column.name),
             null: match missing.has_tokens() {
@@ -222,10 +227,32 @@ fn boolean_datatype(dataset: &Dataset, index: usize) -> Datatype {
     match (formats.next(), formats.next()) {
         (Some(Some(format)), None) => Datatype::Derived {
             base: "boolean",
-            format,
+            format: format.to_string(),
         },
         (None, _) | (Some(None), None) => Datatype::Name("boolean"),
         (Some(_), Some(_)) => Datatype::Name("string"),
+    }
+}
+
+/// A formatted date column's datatype: CSVW's own date or date-time format where its fixed
+/// list has one that reads the cells (`d/M/yyyy`), `gYear`/`gYearMonth` for `%Y`/`%Y-%m`,
+/// else a string whose `format` is the regular expression the cells match.
+fn date_datatype(dataset: &Dataset, index: usize) -> Datatype {
+    let Some((pattern, format)) = super::date_format(dataset, index) else {
+        return Datatype::Name("string");
+    };
+    let base = match format.kind() {
+        DateKind::Year if pattern == "%Y" => return Datatype::Name("gYear"),
+        DateKind::YearMonth if pattern == "%Y-%m" => return Datatype::Name("gYearMonth"),
+        DateKind::DateTime { .. } => "datetime",
+        _ => "date",
+    };
+    match format.csvw_format() {
+        Some(format) => Datatype::Derived { base, format },
+        None => Datatype::Derived {
+            base: "string",
+            format: format.regex(),
+        },
     }
 }
 

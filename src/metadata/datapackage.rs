@@ -277,7 +277,7 @@ struct SchemaField<'a> {
     /// The decimal mark of a number column, when it is not a point.
     #[serde(rename = "decimalChar", skip_serializing_if = "Option::is_none")]
     decimal_char: Option<&'static str>,
-    description: &'a str,
+    description: String,
     /// A boolean's spellings in the CSV (Table Schema's defaults read them too; stated so
     /// a reader need not know the defaults).
     #[serde(rename = "falseValues", skip_serializing_if = "Vec::is_empty")]
@@ -285,6 +285,9 @@ struct SchemaField<'a> {
     /// The mark between groups of three digits, when the column declares one.
     #[serde(rename = "groupChar", skip_serializing_if = "Option::is_none")]
     group_char: Option<&'static str>,
+    /// A date column's strftime pattern, where Python's `strptime` (Frictionless) reads it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<&'a str>,
     /// Table Schema v2: a field's own list replaces the schema's.
     #[serde(rename = "missingValues", skip_serializing_if = "Option::is_none")]
     missing_values: Option<Vec<String>>,
@@ -307,7 +310,7 @@ struct Constraints<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     minimum: Option<Bound<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pattern: Option<&'a str>,
+    pattern: Option<String>,
     #[serde(skip_serializing_if = "is_false")]
     required: bool,
     #[serde(skip_serializing_if = "is_false")]
@@ -366,12 +369,23 @@ fn schema_field<'a>(
         (true, _) => None,
         (false, _) => (marks.decimal != DecimalMark::Point).then(|| marks.decimal.as_str()),
     };
+    let date_format = super::date_format(dataset, index);
+    let mut description = column.description.clone();
+    let (mut format, mut format_regex) = (None, None);
+    if let Some((pattern, compiled)) = &date_format {
+        description.push_str(&super::format_sentence(pattern));
+        match compiled.strptime_reads() {
+            true => format = Some(*pattern),
+            // Weeks and quarters are strings, matched by the pattern the format implies.
+            false => format_regex = Some(compiled.regex()),
+        }
+    }
     SchemaField {
         constraints: Constraints {
             enum_values: column.enum_values.as_deref(),
             maximum: column.maximum.as_ref().map(Bound),
             minimum: column.minimum.as_ref().map(Bound),
-            pattern: column.pattern.as_deref(),
+            pattern: column.pattern.clone().or(format_regex),
             required: column.required,
             unique: column.unique,
         },
@@ -384,7 +398,8 @@ fn schema_field<'a>(
             true => dataset.csv.profiles.get(index).map(Profile::of),
             false => None,
         },
-        description: &column.description,
+        description,
+        format,
         missing_values: column
             .missing_values
             .as_ref()

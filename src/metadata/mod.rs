@@ -21,6 +21,7 @@ pub mod site_files;
 
 use std::fmt::Write as _;
 
+use crate::content::date_format::{DateFormat, DateKind};
 use crate::dataset::schema::{BooleanSpelling, ColumnType, DatePrecision};
 use crate::dataset::Dataset;
 use crate::layout::urls;
@@ -66,8 +67,39 @@ pub fn citation(site: &Site, dataset: &Dataset) -> String {
     text
 }
 
-/// The Table Schema type of a column: date columns map to the precision their cells use.
+/// A date column's `format` and its compiled form (checked when the dataset loaded).
+pub fn date_format(dataset: &Dataset, index: usize) -> Option<(&str, DateFormat)> {
+    let spec = dataset.front.columns.get(index)?;
+    let pattern = spec.format.as_deref()?;
+    Some((
+        pattern,
+        DateFormat::compile(pattern, spec.column_type).ok()?,
+    ))
+}
+
+/// What every format appends to a formatted date column's description: how its cells are
+/// written, since the exports describe the untouched file.
+pub fn format_sentence(pattern: &str) -> String {
+    format!(
+        " Cells are written in the format {pattern} (strftime directives; %q is a quarter, \
+         %G-W%V an ISO week); the pages show them in ISO 8601."
+    )
+}
+
+/// The Table Schema type of a column: date columns map to the precision their cells use;
+/// a formatted date column to `date` or `datetime` (read through its `format`), `year` and
+/// `yearmonth` when the format is exactly theirs, `string` for weeks and quarters, which
+/// Python's `strptime` cannot read.
 pub fn table_schema_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'static str {
+    if let Some((pattern, format)) = date_format(dataset, index) {
+        return match format.kind() {
+            DateKind::Week | DateKind::Quarter => "string",
+            DateKind::Year if pattern == "%Y" => "year",
+            DateKind::YearMonth if pattern == "%Y-%m" => "yearmonth",
+            DateKind::DateTime { .. } => "datetime",
+            _ => "date",
+        };
+    }
     match column_type {
         ColumnType::Date => {
             let mask = dataset.csv.date_precisions.get(index).copied().unwrap_or(0);

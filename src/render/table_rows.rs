@@ -1,11 +1,13 @@
 //! The rows of a dataset page's table: CSV records rendered as HTML `<tr>` rows (numbers
-//! grouped, references linked, empty cells marked, every cell escaped) and streamed from
-//! the file straight into the page, so no table is held in memory.
+//! grouped, formatted dates in ISO style, references linked, empty cells marked, every
+//! cell escaped) and streamed from the file straight into the page, so no table is held
+//! in memory.
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
+use crate::content::date_format::DateFormat;
 use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
@@ -19,6 +21,8 @@ use crate::text::escape_html_into;
 pub struct RowRenderer {
     /// Per column: its type, whether it references sources, its `digits`.
     columns: Vec<(ColumnType, bool, Option<u32>)>,
+    /// Per column, its date `format`: such cells are shown in ISO style (`2019-03-04`).
+    date_formats: Vec<Option<DateFormat>>,
     /// Where a source reference links: `#source-` on the dataset page.
     source_link: &'static str,
     /// Per column, the cell texts shown as the empty dash (`NA`…).
@@ -37,6 +41,10 @@ impl RowRenderer {
             columns: columns
                 .iter()
                 .map(|c| (c.column_type, c.references_sources(), c.shown_digits()))
+                .collect(),
+            date_formats: columns
+                .iter()
+                .map(|c| DateFormat::compile(c.format.as_deref()?, c.column_type).ok())
                 .collect(),
             source_link: "#source-",
             missing: Vec::new(),
@@ -88,6 +96,7 @@ impl RowRenderer {
         out.push_str("<tr id=\"row-");
         out.push_str(&row.to_string());
         out.push_str("\">");
+        let mut shown_date = String::new();
         let fields: Box<dyn Iterator<Item = (usize, &[u8])>> = match &self.shown {
             None => Box::new(record.iter().enumerate()),
             Some(shown) => Box::new(
@@ -132,7 +141,12 @@ impl RowRenderer {
                 out.push_str("</td>");
             } else {
                 out.push_str("<td>");
-                escape_html_into(&value, out);
+                let format = self.date_formats.get(index).and_then(Option::as_ref);
+                let value = match format {
+                    Some(format) if format.canonical(&value, &mut shown_date) => &shown_date,
+                    _ => &*value,
+                };
+                escape_html_into(value, out);
                 out.push_str("</td>");
             }
         }

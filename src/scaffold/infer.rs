@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 
+use super::dates::{DateGuess, FoundFormat};
 use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::scan::{ragged_message, ragged_row, unclosed_quote_at_end, RAGGED_HINT};
 use crate::dataset::schema::ColumnType;
@@ -113,6 +114,8 @@ pub struct ColumnGuess {
     /// How its numbers are written: decimal commas (`1,5`) and group points (`1.234,5`)
     /// are found in files not separated by commas.
     pub marks: NumberMarks,
+    /// A date spelling other than ISO 8601 that every value reads as (`super::dates`).
+    pub date_format: Option<FoundFormat>,
 }
 
 /// What one pass over a file found.
@@ -145,6 +148,7 @@ struct Tally {
     group_point: bool,
     /// Where a value is read back as a plain number, reused from cell to cell.
     plain: String,
+    dates: DateGuess,
 }
 
 /// How European files write numbers: `1.234,5`.
@@ -174,6 +178,7 @@ impl Tally {
             decimal_comma: false,
             group_point: false,
             plain: String::new(),
+            dates: DateGuess::default(),
         }
     }
 
@@ -215,6 +220,7 @@ impl Tally {
                 _ => self.european = false,
             }
         }
+        self.dates.add(cell);
     }
 
     fn track_distinct(&mut self, cell: &str) {
@@ -273,8 +279,17 @@ impl Tally {
             },
             (false, _) => NumberMarks::PLAIN,
         };
+        let date_format = match self.date {
+            true => None,
+            false => self.dates.finish(&self.name),
+        };
         let kind = if self.values == 0 {
             Kind::Empty
+        } else if let Some(found) = &date_format {
+            match found.column_type {
+                ColumnType::Datetime => Kind::DateTime,
+                _ => Kind::Date,
+            }
         } else if self.leading_zero {
             Kind::Text
         } else if self.integer && self.four_digits && self.date && looks_like_year {
@@ -329,6 +344,7 @@ impl Tally {
             },
             markers,
             marks,
+            date_format,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! through a symbolic link: `write.rs`), so a mistake never leaves half a scaffold behind
 //! and never overwrites an author's work or a file outside the site.
 
+pub mod dates;
 pub mod dialect;
 pub mod infer;
 pub mod init;

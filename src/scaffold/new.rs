@@ -213,6 +213,17 @@ fn report_inference(
         if column.name.is_empty() {
             notes.push("R's row names: the empty first header, documented as `name = \"\"`".into());
         }
+        if let Some(found) = column.date_format.as_ref() {
+            if column.column_type.is_time() {
+                notes.push(format!("format {}", found.pattern));
+            }
+            if let Some(other) = found.other_reading {
+                notes.push(format!(
+                    "assumed {} (month first): no day is past 12, it could be {other}",
+                    found.pattern
+                ));
+            }
+        }
         let notes = if notes.is_empty() {
             String::new()
         } else {
@@ -392,10 +403,25 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
     let _ = writeln!(page, "name = {}", toml_string(&column.name));
     let _ = writeln!(page, "title = {}", toml_string(&title));
     let _ = writeln!(page, "type = \"{}\"", column.column_type.as_str());
+    let date_format = column
+        .date_format
+        .as_ref()
+        .filter(|_| column.column_type.is_time());
+    if let Some(found) = date_format {
+        let _ = writeln!(page, "format = {}", toml_string(found.pattern));
+    }
     let mut description = match column.name.is_empty() {
         true => ROW_NAMES_DESCRIPTION.to_string(),
         false => format!("{MARKER} what the column holds"),
     };
+    if let Some(other) = date_format.and_then(|f| f.other_reading) {
+        let _ = write!(
+            description,
+            ". {MARKER} no day is past 12, so the dates were read as {} (month first); \
+             if they are {other}, change `format`",
+            date_format.map_or("", |f| f.pattern)
+        );
+    }
     if !column.markers.is_empty() {
         let _ = write!(
             description,

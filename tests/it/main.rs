@@ -21,6 +21,7 @@ mod chart_corpus;
 mod chart_overlap;
 mod chart_series;
 mod citation_files;
+mod date_formats;
 mod determinism;
 mod dialects;
 mod digits;

@@ -466,17 +466,7 @@ fn every_real_dataset_validates_with_frictionless_csvw_and_mlcroissant() {
     }
     let build = crate::scaffold::datapages(&site, &["build"]);
     crate::scaffold::assert_ok(&build, "build of the real-data corpus");
-    let report = Command::new(bin.join("python3"))
-        .arg(common::bundled_site().join("tests/validators/corpus_check.py"))
-        .arg(site.join("public"))
-        .output()
-        .expect("python runs");
-    let report: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap_or_else(|e| {
-        panic!(
-            "corpus_check.py prints JSON ({e}): {}",
-            String::from_utf8_lossy(&report.stderr)
-        )
-    });
+    let report = common::corpus_check(&bin, &site.join("public"));
     // The datasets built, less the one `init` wrote.
     assert_eq!(
         report["datasets"],

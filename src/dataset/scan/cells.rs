@@ -94,7 +94,12 @@ pub(super) fn check_cell(
             ),
         });
     }
-    if spec.column_type.check(value).is_err() {
+    // A formatted date was read through its format before (`format_mismatch`).
+    let type_check = match column.date_format {
+        Some(_) => Ok(()),
+        None => spec.column_type.check(value),
+    };
+    if type_check.is_err() {
         return Some(type_problem(value, column));
     }
     if let Some(allowed) = &spec.enum_values {
@@ -166,4 +171,27 @@ pub(super) fn check_cell(
         }
     }
     None
+}
+
+/// The problem of a date cell its column's `format` does not read.
+pub(super) fn format_mismatch(value: &str, column: &CompiledColumn) -> CellProblem {
+    let spec = column.spec;
+    let example = column
+        .date_format
+        .as_ref()
+        .map(|f| f.example())
+        .unwrap_or_default();
+    CellProblem::new(
+        ProblemKind::Type,
+        format!(
+            "`{}` is declared {} in the format {:?}, but {:?} is not",
+            spec.name,
+            spec.column_type.as_str(),
+            spec.format.as_deref().unwrap_or_default(),
+            value
+        ),
+        Some(format!(
+            "write it as the format says ({example} is 4 March 2019), or leave the cell empty"
+        )),
+    )
 }

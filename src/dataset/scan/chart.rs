@@ -142,15 +142,19 @@ impl ChartColumns {
         let column_type = y_column.spec.column_type;
         let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
         let Some(y_cell) = cell(y_index) else { return };
-        // Numbers in decimal commas or with group marks are drawn and shown as plain ones.
+        // Numbers in decimal commas or with group marks are drawn and shown as plain ones;
+        // a formatted date is drawn (and named) as pages show it.
         let (mut plain_y, mut plain_x) = (String::new(), String::new());
-        let x = cell(self.x).unwrap_or_default();
-        let x = match columns.get(self.x) {
-            Some(x_column) if !x_column.missing.is_missing(x) => {
-                x_column.marks.plain(x, &mut plain_x).unwrap_or(x)
+        let mut x = cell(self.x).unwrap_or_default();
+        if let Some(x_column) = columns.get(self.x) {
+            if let Some(format) = x_column.date_format.as_ref() {
+                if format.canonical(x, &mut plain_x) {
+                    x = &plain_x;
+                }
+            } else if !x_column.missing.is_missing(x) {
+                x = x_column.marks.plain(x, &mut plain_x).unwrap_or(x);
             }
-            _ => x,
-        };
+        }
         if y_column.missing.is_missing(y_cell) {
             into.missing += 1;
             if self.gaps {

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
+use crate::content::columns::ColumnSpec;
+use crate::content::date_format::{common_format_of, DateFormat};
 use crate::dataset::schema::ColumnType;
 
 /// Failing cells quoted in the error.
@@ -119,6 +121,63 @@ pub struct WrongType {
 impl WrongType {
     /// The message and hint for column `name` declared `declared`.
     pub fn describe(&self, name: &str, declared: ColumnType) -> (String, String) {
+        let (cells, examples) = self.cells_and_examples();
+        let message = format!(
+            "`{name}` is declared {}, but {cells} are not, such as {examples}",
+            declared.as_str(),
+        );
+        let format = match declared.is_time() {
+            true => common_format_of(self.examples.iter().map(String::as_str), declared),
+            false => None,
+        };
+        let hint = match self.looks_like {
+            _ if format.is_some() => format!(
+                "the values look like dates written as {0:?}: add format = {0:?} to the column",
+                format.unwrap_or_default()
+            ),
+            ColumnType::String => format!(
+                "the values are text: declare type = \"string\", or correct the cells to {}",
+                declared.as_str()
+            ),
+            other => format!(
+                "the values look like {0}: declare type = \"{0}\"",
+                other.as_str()
+            ),
+        };
+        (message, hint)
+    }
+
+    /// The message, hint and key at fault (`type`, or `format` when the column has one)
+    /// for the column documented as `spec`, named `name` in the header.
+    pub fn describe_column(&self, name: &str, spec: &ColumnSpec) -> (String, String, &'static str) {
+        let format = spec.format.as_deref().and_then(|f| {
+            let example = DateFormat::compile(f, spec.column_type).ok()?.example();
+            Some(self.describe_format(name, f, &example))
+        });
+        match format {
+            Some((message, hint)) => (message, hint, "format"),
+            None => {
+                let (message, hint) = self.describe(name, spec.column_type);
+                (message, hint, "type")
+            }
+        }
+    }
+
+    /// The message and hint for column `name` whose date `format` (which writes 4 March
+    /// 2019 as `example`) most cells do not match.
+    pub fn describe_format(&self, name: &str, format: &str, example: &str) -> (String, String) {
+        let (cells, examples) = self.cells_and_examples();
+        let message = format!(
+            "`{name}` has the format {format:?}, but {cells} do not match it, such as {examples}"
+        );
+        let hint = format!(
+            "the format writes 4 March 2019 as {example}: change `format` to how the cells are written"
+        );
+        (message, hint)
+    }
+
+    /// "3 of 5 filled cells" and the examples, quoted.
+    fn cells_and_examples(&self) -> (String, String) {
         let examples: Vec<String> = self.examples.iter().map(|e| format!("{e:?}")).collect();
         let cells = if self.failed == self.filled {
             format!(
@@ -132,22 +191,7 @@ impl WrongType {
                 crate::dataset::schema::thousands(self.filled)
             )
         };
-        let message = format!(
-            "`{name}` is declared {}, but {cells} are not, such as {}",
-            declared.as_str(),
-            examples.join(", ")
-        );
-        let hint = match self.looks_like {
-            ColumnType::String => format!(
-                "the values are text: declare type = \"string\", or correct the cells to {}",
-                declared.as_str()
-            ),
-            other => format!(
-                "the values look like {0}: declare type = \"{0}\"",
-                other.as_str()
-            ),
-        };
-        (message, hint)
+        (cells, examples.join(", "))
     }
 }
 
@@ -196,6 +240,18 @@ mod tests {
         assert_eq!(
             d.into_wrong_type(0, 2, 3).unwrap().looks_like,
             ColumnType::Date
+        );
+        // Dates in another spelling: the hint names the `format` that reads them.
+        let mut e = TypeFailures::default();
+        e.add("25/12/2019");
+        e.add("04/03/2019");
+        let (_, hint) = e
+            .into_wrong_type(0, 2, 2)
+            .unwrap()
+            .describe("when", ColumnType::Date);
+        assert_eq!(
+            hint,
+            "the values look like dates written as \"%d/%m/%Y\": add format = \"%d/%m/%Y\" to the column"
         );
     }
 }

@@ -33,6 +33,7 @@ use std::path::Path;
 use regex::Regex;
 use thin_vec::ThinVec;
 
+use crate::content::date_format::DateFormat;
 use crate::content::dialect::MissingValues;
 use crate::content::number_marks::NumberMarks;
 use crate::dataset::schema::ColumnSpec;
@@ -68,6 +69,8 @@ fn read_buffer_bytes(file_bytes: u64) -> usize {
 pub struct CompiledColumn<'a> {
     pub spec: &'a ColumnSpec,
     pub pattern: Option<Regex>,
+    /// A date column's `format`, compiled.
+    pub date_format: Option<DateFormat>,
     /// The cell texts that mean "no value" in this column.
     pub missing: MissingValues,
     /// The decimal and group marks its numbers are written with.
@@ -83,6 +86,7 @@ impl CompiledColumn<'_> {
             .map(|spec| CompiledColumn {
                 spec,
                 pattern: None,
+                date_format: None,
                 missing: MissingValues::default(),
                 marks: NumberMarks::PLAIN,
             })

@@ -209,9 +209,9 @@ impl ColumnProfile {
                     None => self.numbers = Some(Numbers::new(x, value)),
                 }
             }
-            // Date-times compare as text: right within one zone, as their minimum and maximum do.
+            // Dates as shown (a `format`'s cells rewritten) compare as text; date-times within one zone.
             ColumnType::Date | ColumnType::Datetime => {
-                if !column_type.is_valid(value) {
+                if !crate::content::iso8601::is_shown_date(value) {
                     return None;
                 }
                 match &mut self.dates {

@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use super::cells::{check_cell, type_problem};
+use super::cells::{check_cell, format_mismatch, type_problem};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
@@ -64,6 +64,8 @@ pub(super) struct Records {
     /// Where a cell in decimal commas or with group marks is read back as a plain number,
     /// reused from cell to cell.
     plain: String,
+    /// The buffer a formatted date cell is rewritten into (`DateFormat::canonical`).
+    shown_date: String,
     /// Set at the end of the file: whether the last record ran over a line end (inside
     /// quotes), the one case where a quote left open can have taken more than its line.
     pub(super) last_spans_lines: bool,
@@ -142,6 +144,7 @@ impl Records {
             last_byte: None,
             last_ragged: false,
             plain: String::new(),
+            shown_date: String::new(),
             last_spans_lines: false,
         }
     }
@@ -267,6 +270,9 @@ impl Records {
             self.forbidden_characters(&text, line, byte, ctx);
         }
         let mut plain = std::mem::take(&mut self.plain);
+        // A date cell read through its column's `format`, in the style pages show it:
+        // one buffer for the whole scan.
+        let mut shown = std::mem::take(&mut self.shown_date);
         for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
@@ -277,17 +283,30 @@ impl Records {
             } else {
                 value
             };
-            // `1.234,5` in a column of decimal commas is checked and profiled as `1234.5`;
-            // messages quote the cell as written.
+            // `1.234,5` in a column of decimal commas is checked and profiled as `1234.5`,
+            // a date read through its column's `format` as pages show it; messages quote
+            // the cell as written.
             let written = value;
-            let (value, misplaced) = match column.marks.plain(value, &mut plain) {
-                Some(number) => (number, false),
-                None => (value, true),
+            let (value, misplaced, unreadable) = match &column.date_format {
+                Some(format) if !value.is_empty() => match format.canonical(value, &mut shown) {
+                    true => (shown.as_str(), false, false),
+                    false => (value, false, true),
+                },
+                Some(_) => (value, false, false),
+                None => match column.marks.plain(value, &mut plain) {
+                    Some(number) => (number, false, false),
+                    None => (value, true, false),
+                },
             };
             // Most cells are non-empty and need only their type checked.
             let problem = if misplaced {
                 Some(type_problem(written, column))
-            } else if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
+            } else if unreadable {
+                Some(format_mismatch(value, column))
+            } else if ctx.type_only[index]
+                && !value.is_empty()
+                && (column.date_format.is_some() || column_type.is_valid(value))
+            {
                 None
             } else {
                 check_cell(
@@ -358,6 +377,7 @@ impl Records {
             }
         }
         self.plain = plain;
+        self.shown_date = shown;
         *record = text.into_byte_record();
     }
 

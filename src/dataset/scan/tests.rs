@@ -1,6 +1,7 @@
 //! Tests of the scan: counts, hashes, cell and header problems, their locations and caps,
 //! and chart points; the split scan's own tests are in `tests/split.rs`, property tests in `tests/properties.rs`.
 
+mod formats;
 mod profile;
 mod properties;
 mod split;
@@ -17,7 +18,7 @@ pub(super) fn column(name: &str, t: &str, extra: &str) -> ColumnSpec {
     .unwrap()
 }
 
-fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>) {
+pub(super) fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.csv");
     std::fs::write(&path, csv).unwrap();
@@ -29,6 +30,9 @@ fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>
                 .pattern
                 .as_ref()
                 .map(|p| Regex::new(&format!("^(?:{p})$")).unwrap()),
+            date_format: spec.format.as_ref().map(|f| {
+                crate::content::date_format::DateFormat::compile(f, spec.column_type).unwrap()
+            }),
             missing: crate::content::dialect::MissingValues::resolve(&[spec
                 .missing_values
                 .as_deref()]),

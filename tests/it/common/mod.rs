@@ -284,6 +284,22 @@ pub fn assert_local_links_resolve(output: &Path) -> usize {
     checked
 }
 
+/// tests/validators/corpus_check.py on a built site's output folder, with the venv's
+/// `bin/`: frictionless, csvw and mlcroissant on every dataset, as one JSON report.
+pub fn corpus_check(bin: &Path, output: &Path) -> serde_json::Value {
+    let report = std::process::Command::new(bin.join("python3"))
+        .arg(bundled_site().join("tests/validators/corpus_check.py"))
+        .arg(output)
+        .output()
+        .expect("python runs");
+    serde_json::from_slice(&report.stdout).unwrap_or_else(|e| {
+        panic!(
+            "corpus_check.py prints JSON ({e}): {}",
+            String::from_utf8_lossy(&report.stderr)
+        )
+    })
+}
+
 /// `file` itself, or beside it a copy whose empty first header (R's row names) reads
 /// `rownames`.
 pub fn name_row_names(file: &Path) -> PathBuf {
