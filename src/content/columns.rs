@@ -4,6 +4,8 @@
 
 use serde::Deserialize;
 
+use super::number_marks::{DecimalMark, GroupMark};
+
 /// The type a column's cells must parse as. Names follow Frictionless Table Schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -69,16 +71,83 @@ pub struct ColumnSpec {
     pub references: Option<String>,
     /// Cell texts that mean "no value" in this column; the dataset's list when absent.
     pub missing_values: Option<Vec<String>>,
-    /// A `number` column also takes pandas' spellings `inf`, `-inf` and `nan`, read as
-    /// Table Schema's `INF`, `-INF` and `NaN`.
+    /// The older spelling of `non_finite = "pandas"`.
     #[serde(default)]
     pub pandas_numbers: bool,
+    /// A `number` column also takes pandas' (`inf`, `-inf`, `nan`) or R's (`Inf`, `-Inf`,
+    /// `NaN`) spellings, read as Table Schema's `INF`, `-INF` and `NaN`.
+    pub non_finite: Option<NonFinite>,
+    /// The decimal mark of a `number` column (`","`: `1,5`); the dataset's when absent.
+    pub decimal: Option<DecimalMark>,
+    /// The mark between groups of three digits (`"."`: `1.234,5`); the dataset's when absent.
+    pub group: Option<GroupMark>,
     /// Decimal places the column's numbers are shown at, everywhere they are shown
     /// (`crate::dataset::shown`); checked to be 0 to 15 on a numeric column.
     pub digits: Option<i64>,
 }
 
+/// Whose spellings of infinity and not-a-number a `number` column takes besides Table
+/// Schema's `INF`, `-INF`, `NaN`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NonFinite {
+    /// `inf`, `-inf`, `nan`.
+    Pandas,
+    /// `Inf`, `-Inf`, `NaN`.
+    R,
+}
+
+impl NonFinite {
+    /// The name used in front matter.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NonFinite::Pandas => "pandas",
+            NonFinite::R => "r",
+        }
+    }
+
+    /// Each spelling, with Table Schema's for it.
+    pub fn spellings(self) -> [(&'static str, &'static str); 3] {
+        match self {
+            NonFinite::Pandas => [("inf", "INF"), ("-inf", "-INF"), ("nan", "NaN")],
+            NonFinite::R => [("Inf", "INF"), ("-Inf", "-INF"), ("NaN", "NaN")],
+        }
+    }
+
+    /// Table Schema's spelling of `value` when it is one of these; else `value`.
+    pub fn read(self, value: &str) -> &str {
+        self.spellings()
+            .iter()
+            .find(|(written, _)| *written == value)
+            .map_or(value, |(_, table_schema)| table_schema)
+    }
+}
+
+/// The name metadata gives R's row names: `write.csv` leaves the first header empty, and
+/// Rdatasets publishes the same column as `rownames`.
+pub const ROW_NAMES: &str = "rownames";
+
+/// A column's name in metadata: its header, or [`ROW_NAMES`] for the empty first header.
+pub fn field_name(name: &str) -> &str {
+    match name.is_empty() {
+        true => ROW_NAMES,
+        false => name,
+    }
+}
+
 impl ColumnSpec {
+    /// Whether the column is R's row names (`name = ""`, the first column only).
+    pub fn is_row_names(&self) -> bool {
+        self.name.is_empty()
+    }
+
+    /// The spellings of infinity and not-a-number the column takes: `non_finite`, or
+    /// pandas' for the older `pandas_numbers = true`.
+    pub fn non_finite_spelling(&self) -> Option<NonFinite> {
+        self.non_finite
+            .or(self.pandas_numbers.then_some(NonFinite::Pandas))
+    }
+
     /// Whether cells link to the dataset's sources.
     pub fn references_sources(&self) -> bool {
         self.references.as_deref() == Some("sources")

@@ -1,10 +1,12 @@
-//! The CSV dialect an author declares: the field `delimiter` of a dataset and the
-//! `missing_values` (Table Schema's `missingValues`) of a column, a dataset or the site,
-//! with their checks located by TOML spans.
+//! The CSV dialect an author declares: the field `delimiter` of a dataset, the
+//! `missing_values` (Table Schema's `missingValues`) of a column, a dataset or the site, and
+//! the `decimal` and `group` marks of number columns, with their checks located by TOML
+//! spans.
 
 use std::collections::HashSet;
 
 use super::columns::ColumnSpec;
+use super::number_marks::NumberMarks;
 use super::spans::Locator;
 use crate::diagnostics::Diagnostic;
 
@@ -28,6 +30,17 @@ impl super::DatasetFrontMatter {
     /// (an unknown declaration is an error at load, so readers after it never see one).
     pub fn field_delimiter(&self) -> u8 {
         delimiter_byte(self.delimiter.as_deref()).unwrap_or(b',')
+    }
+}
+
+impl super::DatasetFrontMatter {
+    /// The marks `column`'s cells are written with: its own `decimal` and `group`, each
+    /// else the dataset's; plain for a column that is not a number or an integer.
+    pub fn number_marks(&self, column: &ColumnSpec) -> NumberMarks {
+        if !column.column_type.is_numeric() {
+            return NumberMarks::PLAIN;
+        }
+        NumberMarks::resolve((column.decimal, column.group), (self.decimal, self.group))
     }
 }
 
@@ -159,6 +172,84 @@ pub fn check_delimiter(
             );
         }
     }
+}
+
+/// Checks the `decimal` and `group` marks of the dataset and of each column: a column's
+/// own keys only on number and integer columns, and never one character for both marks.
+/// Each problem is reported once, at the key that brought the clash in. Returns whether
+/// the cells can be read: with one character for both marks every number would be a
+/// false error.
+pub fn check_number_marks(
+    front: &super::DatasetFrontMatter,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut readable = true;
+    let dataset = NumberMarks::resolve((front.decimal, front.group), (None, None));
+    let clash = |marks: NumberMarks, decimal_key: &str, group_key: &str, at: &str| {
+        let group = marks.group.map_or("", |g| g.as_str());
+        locator
+            .error(
+                format!(
+                    "`{group_key}` and `{decimal_key}` are both {group:?}: a reader could not tell \
+                     the decimals from the groups"
+                ),
+                locator.key(at),
+            )
+            .with_hint(match marks.decimal.as_str() {
+                "," => r#"with `decimal = ","` write `group = "."` or `group = " "`"#,
+                _ => r#"with a decimal point write `group = ","` or `group = " "`"#,
+            })
+    };
+    // An integer has no decimals: only number columns can mistake one mark for the other.
+    let has_numbers = front
+        .columns
+        .iter()
+        .any(|c| c.column_type == super::columns::ColumnType::Number);
+    if dataset.clash() && (front.decimal.is_some() || has_numbers) {
+        problems.push(clash(dataset, "decimal", "group", "group"));
+        readable = false;
+    }
+    for (n, column) in front.columns.iter().enumerate() {
+        let path = format!("columns[{n}]");
+        let own = [
+            ("decimal", column.decimal.is_some()),
+            ("group", column.group.is_some()),
+        ];
+        if !column.column_type.is_numeric() {
+            for (key, _) in own.iter().filter(|(_, set)| *set) {
+                problems.push(
+                    locator
+                        .error(
+                            format!(
+                                "column `{}` is {}: `{key}` applies to number and integer columns only",
+                                column.name,
+                                column.column_type.as_str()
+                            ),
+                            locator.key(&format!("{path}.{key}")),
+                        )
+                        .with_hint(format!("remove `{key}`, or declare the column's `type` as number")),
+                );
+            }
+            continue;
+        }
+        let marks = front.number_marks(column);
+        let is_number = column.column_type == super::columns::ColumnType::Number;
+        if marks.clash() && is_number && own.iter().any(|(_, set)| *set) {
+            let key = |key: &str| match own.iter().any(|(k, set)| *k == key && *set) {
+                true => format!("{path}.{key}"),
+                false => key.to_string(),
+            };
+            let (decimal, group) = (key("decimal"), key("group"));
+            let at = match column.group.is_some() {
+                true => &group,
+                false => &decimal,
+            };
+            problems.push(clash(marks, &decimal, &group, at));
+            readable = false;
+        }
+    }
+    readable
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod front_matter;
 pub mod iso8601;
 pub mod language_tag;
 pub mod markdown;
+pub mod number_marks;
 pub mod numbers;
 pub mod placeholders;
 pub mod site_values;
@@ -127,6 +128,11 @@ pub struct DatasetFrontMatter {
     /// Cell texts that mean "no value" in every column (Table Schema `missingValues`);
     /// the site's list when absent. The load fills it in from site.toml.
     pub missing_values: Option<ThinVec<String>>,
+    /// The decimal mark of the number columns (`","`: `1,5`); a column's own wins.
+    pub decimal: Option<number_marks::DecimalMark>,
+    /// The mark between groups of three digits in number and integer columns (`"."`,
+    /// `" "`…); a column's own wins.
+    pub group: Option<number_marks::GroupMark>,
     #[serde(default)]
     pub tags: ThinVec<String>,
     /// Concepts of a theme vocabulary (e.g. the EU data themes), for DCAT catalogs.

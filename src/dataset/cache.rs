@@ -70,7 +70,7 @@ fn fingerprint_of(inputs: &ScanInputs, program: &str) -> String {
     let specs: Vec<_> = inputs
         .columns
         .iter()
-        .map(|c| (c.spec, &c.missing))
+        .map(|c| (c.spec, &c.missing, c.marks))
         .collect();
     let mut ids: Vec<&str> = inputs.source_ids.iter().copied().collect();
     ids.sort_unstable();

@@ -39,12 +39,13 @@ pub(super) fn source_ids<'a>(
     ids
 }
 
-/// The dataset's own `delimiter` and `missing_values` (before the site's list fills in).
+/// The dataset's own `delimiter`, `missing_values` (before the site's list fills in) and
+/// number marks; whether the number marks can read the cells.
 pub(super) fn check_dialect(
     front: &DatasetFrontMatter,
     locator: &Locator,
     problems: &mut Vec<Diagnostic>,
-) {
+) -> bool {
     dialect::check_delimiter(front.delimiter.as_deref(), "delimiter", locator, problems);
     dialect::check_missing_values(
         front.missing_values.as_deref(),
@@ -52,6 +53,7 @@ pub(super) fn check_dialect(
         locator,
         problems,
     );
+    dialect::check_number_marks(front, locator, problems)
 }
 
 /// The documented columns, with their patterns compiled.
@@ -70,6 +72,19 @@ pub(super) fn compile_columns<'a>(
     let mut names = HashSet::new();
     for (n, column) in front.columns.iter().enumerate() {
         let path = format!("columns[{n}]");
+        if n > 0 && column.is_row_names() {
+            problems.push(
+                locator
+                    .error(
+                        format!("column {} has an empty name", n + 1),
+                        locator.value(&format!("{path}.name")),
+                    )
+                    .with_hint(
+                        "only the first column may: R's row names, written with an empty header; \
+                         write the column's header here",
+                    ),
+            );
+        }
         if !names.insert(column.name.as_str()) {
             problems.push(locator.error(
                 format!("column `{}` is documented twice", column.name),
@@ -110,19 +125,36 @@ pub(super) fn compile_columns<'a>(
                 })
                 .ok()
         });
-        if column.pandas_numbers
-            && column.column_type != crate::content::columns::ColumnType::Number
+        for (key, set) in [
+            ("pandas_numbers", column.pandas_numbers),
+            ("non_finite", column.non_finite.is_some()),
+        ] {
+            if set && column.column_type != crate::content::columns::ColumnType::Number {
+                problems.push(
+                    locator
+                        .error(
+                            format!(
+                                "column `{}`: `{key}` applies to number columns only",
+                                column.name
+                            ),
+                            locator.key(&format!("{path}.{key}")),
+                        )
+                        .with_hint(format!("set `type = \"number\"`, or remove `{key}`")),
+                );
+            }
+        }
+        if column.pandas_numbers && column.non_finite == Some(crate::content::columns::NonFinite::R)
         {
             problems.push(
                 locator
                     .error(
                         format!(
-                            "column `{}`: `pandas_numbers` applies to number columns only",
+                            "column `{}`: `pandas_numbers` and `non_finite = \"r\"` name two spellings",
                             column.name
                         ),
                         locator.key(&format!("{path}.pandas_numbers")),
                     )
-                    .with_hint("set `type = \"number\"`, or remove `pandas_numbers`"),
+                    .with_hint("a column takes one: remove `pandas_numbers`"),
             );
         }
         if let Some(digits) = column.digits {
@@ -137,6 +169,7 @@ pub(super) fn compile_columns<'a>(
         compiled.push(CompiledColumn {
             spec: column,
             pattern,
+            marks: front.number_marks(column),
             missing: MissingValues::resolve(&[
                 column.missing_values.as_deref(),
                 front.missing_values.as_deref(),

@@ -91,7 +91,7 @@ fn load_into(
     check_beyond_types(&locator, &split, &slug, problems);
     let mut body = markdown::split_body(split.body, config.markdown.raw_html);
 
-    columns::check_dialect(&front, &locator, problems);
+    let marks_readable = columns::check_dialect(&front, &locator, problems);
     if front.missing_values.is_none() {
         front.missing_values = config.missing_values.clone().map(ThinVec::from);
     }
@@ -107,6 +107,10 @@ fn load_into(
     // An unknown separator is reported with the front matter; read with a comma, every
     // header and row would be a false error.
     let delimiter = dialect::delimiter_byte(front.delimiter.as_deref())?;
+    // So are clashing number marks: every number would be a false error.
+    if !marks_readable {
+        return None;
+    }
     let inputs = scan::ScanInputs {
         columns: &documented.compiled,
         charts: &chart_columns,

@@ -116,17 +116,6 @@ fn is_number(value: &str) -> bool {
     i == bytes.len()
 }
 
-/// Table Schema's spelling of pandas' special numbers (`inf` -> `INF`, `-inf` -> `-INF`,
-/// `nan` -> `NaN`), for columns that declare `pandas_numbers`; other cells as they are.
-pub fn table_schema_spelling(value: &str) -> &str {
-    match value {
-        "inf" => "INF",
-        "-inf" => "-INF",
-        "nan" => "NaN",
-        other => other,
-    }
-}
-
 /// How precise a valid date cell is; metadata maps a column to the matching
 /// standard type (`year`, `yearmonth`, `date`, `datetime`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -142,6 +142,9 @@ impl Dataset {
         front.description = None;
         front.data = None;
         front.missing_values = None;
+        // Number marks are read with the columns, which a slim copy has not.
+        front.decimal = None;
+        front.group = None;
         shrink_all(&mut front.tags);
         shrink_all(&mut front.related);
         front.themes.shrink_to_fit();

@@ -212,6 +212,8 @@ impl SlimRecord {
             data: None,
             delimiter: self.delimiter,
             missing_values: None,
+            decimal: None,
+            group: None,
             tags: self.tags,
             themes: self
                 .themes

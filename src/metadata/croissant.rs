@@ -90,8 +90,18 @@ struct TypedTerm<'a> {
 /// The Croissant data type of a column: dates at the precision their cells use. A column of
 /// bare years (`1948`) is `sc:Integer`: mlcroissant reads an `sc:Date` of `1948` as
 /// nanoseconds after 1970 (`1970-01-01 00:00:00.000001948`), and a year is a whole number.
+/// Numbers in decimal commas or with group marks are `sc:Text`: Croissant has no way to
+/// declare the marks, and mlcroissant's CSV reader (pandas) reads such numbers as text.
 fn data_type(dataset: &Dataset, index: usize, column_type: ColumnType) -> &'static str {
-    data_type_of(super::table_schema_type(dataset, index, column_type))
+    let marked = dataset
+        .front
+        .columns
+        .get(index)
+        .is_some_and(|column| !dataset.front.number_marks(column).is_plain());
+    match marked {
+        true => "sc:Text",
+        false => data_type_of(super::table_schema_type(dataset, index, column_type)),
+    }
 }
 
 /// The Croissant data type for a Table Schema type.
@@ -199,10 +209,13 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
     let front = &dataset.front;
     let slug = &dataset.slug;
     let file_id = CsvName(slug);
+    // R's row names (an empty header) are left out: mlcroissant's CSV reader (pandas)
+    // renames that header `Unnamed: 0`, so no field could name it.
     let field = front
         .columns
         .iter()
         .enumerate()
+        .filter(|(_, column)| !column.is_row_names())
         .map(|(index, column)| {
             let mut description = column.description.clone();
             if let Some(unit) = &column.unit {

@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::datapackage::Dialect;
+use crate::content::columns::field_name;
 use crate::content::dialect::columns_missing_values;
+use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::schema::{BooleanSpelling, ColumnType};
 use crate::dataset::Dataset;
 use crate::site::Site;
@@ -86,6 +88,38 @@ enum Datatype {
         base: &'static str,
         format: &'static str,
     },
+    /// A number written with a decimal comma or group marks (`1.234,5`).
+    Marked {
+        base: &'static str,
+        format: MarkFormat,
+    },
+}
+
+/// CSVW's numeric `format`: the marks a number column's cells are written with.
+#[derive(Serialize)]
+struct MarkFormat {
+    #[serde(rename = "decimalChar", skip_serializing_if = "Option::is_none")]
+    decimal_char: Option<&'static str>,
+    #[serde(rename = "groupChar", skip_serializing_if = "Option::is_none")]
+    group_char: Option<&'static str>,
+}
+
+/// A number or integer column's datatype: the built-in one, or derived from it with the
+/// column's decimal and group marks.
+fn numeric_datatype(column_type: ColumnType, marks: NumberMarks) -> Datatype {
+    let base = match column_type {
+        ColumnType::Integer => "integer",
+        _ => "decimal",
+    };
+    let decimal_char = (column_type == ColumnType::Number && marks.decimal != DecimalMark::Point)
+        .then(|| marks.decimal.as_str());
+    Datatype::Marked {
+        base,
+        format: MarkFormat {
+            decimal_char,
+            group_char: marks.group.map(GroupMark::as_str),
+        },
+    }
 }
 
 /// The cell texts that mean "no value": the list, or `""` alone when only the empty cell does.
@@ -108,6 +142,9 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         .map(|(index, (column, missing))| Column {
             datatype: match column.column_type {
                 ColumnType::Boolean => boolean_datatype(dataset, index),
+                numeric if !front.number_marks(column).is_plain() => {
+                    numeric_datatype(numeric, front.number_marks(column))
+                }
                 other => Datatype::Name(datatype(
                     super::table_schema_type(dataset, index, other),
                     other,
@@ -143,10 +180,10 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         publisher: &site.config.publisher().name,
         title: &front.title,
         keyword: &front.tags,
-        dialect: front
-            .delimiter
-            .as_deref()
-            .map(|delimiter| Dialect { delimiter }),
+        dialect: front.delimiter.as_deref().map(|delimiter| Dialect {
+            delimiter: Some(delimiter),
+            ..Dialect::default()
+        }),
         table_schema: TableSchema {
             columns,
             primary_key: front.primary_key.iter().map(|k| column_name(k)).collect(),
@@ -159,6 +196,7 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
 /// (letters, digits and `_`, not leading), else that header percent-encoded, as CSVW
 /// derives a name from a title ("Rural Male" -> `Rural%20Male`). `titles` keeps the header.
 fn column_name(header: &str) -> String {
+    let header = field_name(header);
     let mut name = String::with_capacity(header.len());
     for (index, byte) in header.bytes().enumerate() {
         if byte.is_ascii_alphanumeric() || (byte == b'_' && index > 0) {
@@ -216,5 +254,6 @@ mod tests {
         assert_eq!(column_name("_id"), "%5Fid");
         assert_eq!(column_name("a.b"), "a%2Eb");
         assert_eq!(column_name("é"), "%C3%A9");
+        assert_eq!(column_name(""), "rownames", "R's row names");
     }
 }

@@ -10,8 +10,10 @@ use serde::{Serialize, Serializer};
 use super::profile::Profile;
 use super::ChangeView;
 use crate::config::Party;
+use crate::content::columns::field_name;
 use crate::content::date_string;
 use crate::content::dialect::MissingValues;
+use crate::content::number_marks::{DecimalMark, GroupMark};
 use crate::content::{ColumnSpec, CreatorKind};
 use crate::dataset::figures::{Field, Quoted};
 use crate::dataset::schema::ColumnType;
@@ -236,10 +238,17 @@ struct Resource<'a> {
     kind: &'static str,
 }
 
-/// `{"delimiter": …}`, also CSVW's dialect.
-#[derive(Serialize)]
+/// `{"delimiter": …}`, also CSVW's dialect. With R's row names (an empty first header,
+/// which frictionless reports as a blank label) the header is read as a comment row and
+/// the fields by position: `{"commentRows": [1], "header": false}`.
+#[derive(Serialize, Default)]
 pub(super) struct Dialect<'a> {
-    pub delimiter: &'a str,
+    #[serde(rename = "commentRows", skip_serializing_if = "Option::is_none")]
+    pub comment_rows: Option<[u32; 1]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delimiter: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -247,28 +256,35 @@ struct Schema<'a> {
     fields: Vec<SchemaField<'a>>,
     #[serde(rename = "missingValues")]
     missing_values: Vec<String>,
-    #[serde(rename = "primaryKey", skip_serializing_if = "<[String]>::is_empty")]
-    primary_key: &'a [String],
+    #[serde(rename = "primaryKey", skip_serializing_if = "Vec::is_empty")]
+    primary_key: Vec<&'a str>,
 }
 
 #[derive(Serialize)]
 struct SchemaField<'a> {
     #[serde(skip_serializing_if = "Constraints::is_empty")]
     constraints: Constraints<'a>,
-    /// A custom property: cells may read `inf`, `-inf`, `nan` (pandas), meaning Table
-    /// Schema's `INF`, `-INF`, `NaN`.
+    /// A custom property: the spellings of infinity and not-a-number the cells may use
+    /// (pandas' `inf`, R's `Inf`…), each with Table Schema's (`INF`, `-INF`, `NaN`).
+    /// frictionless and csvw read them as those already.
     #[serde(
-        rename = "datapages:pandasNumbers",
+        rename = "datapages:nonFinite",
         skip_serializing_if = "Option::is_none"
     )]
-    pandas_numbers: Option<PandasNumbers>,
+    non_finite: Option<std::collections::BTreeMap<&'static str, &'static str>>,
     #[serde(rename = "datapages:profile", skip_serializing_if = "Option::is_none")]
     profile: Option<Profile<'a>>,
+    /// The decimal mark of a number column, when it is not a point.
+    #[serde(rename = "decimalChar", skip_serializing_if = "Option::is_none")]
+    decimal_char: Option<&'static str>,
     description: &'a str,
     /// A boolean's spellings in the CSV (Table Schema's defaults read them too; stated so
     /// a reader need not know the defaults).
     #[serde(rename = "falseValues", skip_serializing_if = "Vec::is_empty")]
     false_values: Vec<&'static str>,
+    /// The mark between groups of three digits, when the column declares one.
+    #[serde(rename = "groupChar", skip_serializing_if = "Option::is_none")]
+    group_char: Option<&'static str>,
     /// Table Schema v2: a field's own list replaces the schema's.
     #[serde(rename = "missingValues", skip_serializing_if = "Option::is_none")]
     missing_values: Option<Vec<String>>,
@@ -280,14 +296,6 @@ struct SchemaField<'a> {
     kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     unit: Option<&'a str>,
-}
-
-#[derive(Serialize)]
-struct PandasNumbers {
-    #[serde(rename = "-inf")]
-    minus_inf: &'static str,
-    inf: &'static str,
-    nan: &'static str,
 }
 
 #[derive(Serialize)]
@@ -349,6 +357,15 @@ fn schema_field<'a>(
         ColumnType::Boolean => super::boolean_spellings(dataset, index),
         _ => Default::default(),
     };
+    let marks = dataset.front.number_marks(column);
+    // frictionless (5.21) reads integer cells only bare: an integer column with group marks
+    // is declared a number with them, with a decimal mark other than its group mark.
+    let grouped_integer = column.column_type == ColumnType::Integer && marks.group.is_some();
+    let decimal_char = match (grouped_integer, marks.group) {
+        (true, Some(GroupMark::Point)) => Some(DecimalMark::Comma.as_str()),
+        (true, _) => None,
+        (false, _) => (marks.decimal != DecimalMark::Point).then(|| marks.decimal.as_str()),
+    };
     SchemaField {
         constraints: Constraints {
             enum_values: column.enum_values.as_deref(),
@@ -358,11 +375,11 @@ fn schema_field<'a>(
             required: column.required,
             unique: column.unique,
         },
-        pandas_numbers: column.pandas_numbers.then_some(PandasNumbers {
-            minus_inf: "-INF",
-            inf: "INF",
-            nan: "NaN",
-        }),
+        non_finite: column
+            .non_finite_spelling()
+            .map(|spelling| spelling.spellings().into_iter().collect()),
+        decimal_char,
+        group_char: marks.group.map(GroupMark::as_str),
         profile: match profiled {
             true => dataset.csv.profiles.get(index).map(Profile::of),
             false => None,
@@ -372,11 +389,14 @@ fn schema_field<'a>(
             .missing_values
             .as_ref()
             .map(|own| MissingValues::resolve(&[Some(own)]).list()),
-        name: &column.name,
+        name: field_name(&column.name),
         title: &column.title,
         true_values: spellings.iter().map(|s| s.forms().0).collect(),
         false_values: spellings.iter().map(|s| s.forms().1).collect(),
-        kind: super::table_schema_type(dataset, index, column.column_type),
+        kind: match grouped_integer {
+            true => "number",
+            false => super::table_schema_type(dataset, index, column.column_type),
+        },
         unit: column.unit.as_deref(),
     }
 }
@@ -400,10 +420,15 @@ fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
     Resource {
         bytes: dataset.csv.bytes,
         columns: dataset.csv.header.len(),
-        dialect: front
-            .delimiter
-            .as_deref()
-            .map(|delimiter| Dialect { delimiter }),
+        dialect: {
+            let row_names = front.columns.first().is_some_and(ColumnSpec::is_row_names);
+            let dialect = Dialect {
+                comment_rows: row_names.then_some([1]),
+                delimiter: front.delimiter.as_deref(),
+                header: row_names.then_some(false),
+            };
+            (row_names || dialect.delimiter.is_some()).then_some(dialect)
+        },
         encoding: "utf-8",
         format: "csv",
         hash: format!("sha256:{}", dataset.csv.sha256),
@@ -414,7 +439,7 @@ fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
         schema: Schema {
             fields,
             missing_values: missing.list(),
-            primary_key: &front.primary_key,
+            primary_key: front.primary_key.iter().map(|k| field_name(k)).collect(),
         },
         kind: "table",
     }

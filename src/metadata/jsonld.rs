@@ -134,7 +134,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             kind: "PropertyValue",
             description: shown.then_some(&*column.description),
             name: &column.title,
-            property_id: &column.name,
+            property_id: crate::content::columns::field_name(&column.name),
             unit_text: column.unit.as_deref(),
         });
     let sources = front.sources.iter().map(|source| CreativeWork {

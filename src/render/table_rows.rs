@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::content::dialect::{columns_missing_values, MissingValues};
+use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
 use crate::dataset::scan::pool::KeptReaders;
 use crate::dataset::schema::{ColumnSpec, ColumnType};
@@ -22,6 +23,9 @@ pub struct RowRenderer {
     source_link: &'static str,
     /// Per column, the cell texts shown as the empty dash (`NA`…).
     missing: Vec<MissingValues>,
+    /// Per column, the marks its numbers are written with (`1.234,5`): shown in the
+    /// site's style (`1,234.5`).
+    marks: Vec<NumberMarks>,
     delimiter: u8,
     /// The columns shown, in order (`Dataset::shown_columns`); `None`: every column.
     shown: Option<Vec<usize>>,
@@ -36,6 +40,7 @@ impl RowRenderer {
                 .collect(),
             source_link: "#source-",
             missing: Vec::new(),
+            marks: Vec::new(),
             delimiter: b',',
             shown: None,
         }
@@ -59,6 +64,11 @@ impl RowRenderer {
     /// (shown as the empty dash).
     pub fn with_dialect(mut self, front: &DatasetFrontMatter) -> Self {
         self.missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
+        self.marks = front
+            .columns
+            .iter()
+            .map(|c| front.number_marks(c))
+            .collect();
         self.delimiter = front.field_delimiter();
         self
     }
@@ -86,6 +96,7 @@ impl RowRenderer {
                     .filter_map(|&i| record.get(i).map(|field| (i, field))),
             ),
         };
+        let mut plain = String::new();
         for (index, field) in fields {
             let value = match std::str::from_utf8(field) {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
@@ -113,7 +124,11 @@ impl RowRenderer {
                 out.push_str("</a></td>");
             } else if column_type.is_numeric() {
                 out.push_str("<td class=\"num\">");
-                push_number_html(&value, digits, out);
+                let marks = self.marks.get(index).copied().unwrap_or_default();
+                match marks.plain(&value, &mut plain) {
+                    Some(number) => push_number_html(number, digits, out),
+                    None => escape_html_into(&value, out),
+                }
                 out.push_str("</td>");
             } else {
                 out.push_str("<td>");

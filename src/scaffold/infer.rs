@@ -13,6 +13,7 @@ use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::path::Path;
 
+use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::scan::{ragged_message, ragged_row, unclosed_quote_at_end, RAGGED_HINT};
 use crate::dataset::schema::ColumnType;
 use crate::diagnostics::Diagnostic;
@@ -30,7 +31,7 @@ const MAX_PROBLEMS: usize = 20;
 
 /// Spellings R, pandas and spreadsheets write for a missing or non-finite value. They are
 /// counted apart from the values; `super::markers` declares them (`missing_values`,
-/// `pandas_numbers`), or the column is proposed as text, with a note.
+/// `non_finite`), or the column is proposed as text, with a note.
 pub const MISSING_MARKERS: &[&str] = &[
     "NA",
     "N/A",
@@ -51,6 +52,10 @@ pub const MISSING_MARKERS: &[&str] = &[
     "Infinity",
     "-Infinity",
 ];
+
+/// The markers pandas reads as missing (`read_csv`'s defaults) that `new` declares in a
+/// text column too.
+pub const TEXT_MISSING: &[&str] = &["NA", "N/A", "n/a", "NULL", "null", "None"];
 
 /// What the non-empty cells of a column look like, missing-value markers aside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,6 +110,9 @@ pub struct ColumnGuess {
     pub uniqueness: Uniqueness,
     /// Missing-value markers found, with how many cells hold each.
     pub markers: Vec<(String, u64)>,
+    /// How its numbers are written: decimal commas (`1,5`) and group points (`1.234,5`)
+    /// are found in files not separated by commas.
+    pub marks: NumberMarks,
 }
 
 /// What one pass over a file found.
@@ -131,7 +139,19 @@ struct Tally {
     fingerprints: Option<HashSet<u64>>,
     uniqueness: Uniqueness,
     markers: Vec<(String, u64)>,
+    /// Every value so far reads as a number in decimal commas with group points.
+    european: bool,
+    decimal_comma: bool,
+    group_point: bool,
+    /// Where a value is read back as a plain number, reused from cell to cell.
+    plain: String,
 }
+
+/// How European files write numbers: `1.234,5`.
+const EUROPEAN: NumberMarks = NumberMarks {
+    decimal: DecimalMark::Comma,
+    group: Some(GroupMark::Point),
+};
 
 impl Tally {
     fn new(name: String) -> Tally {
@@ -150,6 +170,10 @@ impl Tally {
             fingerprints: Some(HashSet::new()),
             uniqueness: Uniqueness::Unique,
             markers: Vec::new(),
+            european: true,
+            decimal_comma: false,
+            group_point: false,
+            plain: String::new(),
         }
     }
 
@@ -182,6 +206,15 @@ impl Tally {
             self.has_time &= ColumnType::Datetime.is_valid(cell);
         }
         self.boolean = self.boolean && ColumnType::Boolean.is_valid(cell);
+        if self.european {
+            match EUROPEAN.plain(cell, &mut self.plain) {
+                Some(number) if ColumnType::Number.is_valid(number) => {
+                    self.decimal_comma |= cell.contains(',');
+                    self.group_point |= cell.contains('.');
+                }
+                _ => self.european = false,
+            }
+        }
     }
 
     fn track_distinct(&mut self, cell: &str) {
@@ -219,17 +252,36 @@ impl Tally {
         self.uniqueness = verdict;
     }
 
-    fn finish(self, rows: u64) -> ColumnGuess {
+    /// The guess; `delimiter`: the file's, since decimal commas are only read in files
+    /// whose fields are not separated by commas (there `1,234` is more often a thousand).
+    fn finish(self, rows: u64, delimiter: u8) -> ColumnGuess {
         let looks_like_year = self.name.to_lowercase().contains("year");
+        // `1.234` alone is a plain number: the marks are assumed only when a decimal
+        // comma, or a group point no plain number has (`1.234.567`), says so.
+        let european = self.european
+            && (self.decimal_comma || (self.group_point && !self.number))
+            && delimiter != b',';
+        let marks = match (european, self.decimal_comma) {
+            (true, true) => NumberMarks {
+                group: self.group_point.then_some(GroupMark::Point),
+                ..EUROPEAN
+            },
+            // Whole numbers with group points: an integer has no decimal mark to declare.
+            (true, false) => NumberMarks {
+                decimal: DecimalMark::Point,
+                group: Some(GroupMark::Point),
+            },
+            (false, _) => NumberMarks::PLAIN,
+        };
         let kind = if self.values == 0 {
             Kind::Empty
         } else if self.leading_zero {
             Kind::Text
         } else if self.integer && self.four_digits && self.date && looks_like_year {
             Kind::Year
-        } else if self.integer {
+        } else if self.integer || (european && !self.decimal_comma) {
             Kind::Integer
-        } else if self.number {
+        } else if self.number || european {
             Kind::Number
         } else if self.date {
             if self.has_time {
@@ -242,13 +294,18 @@ impl Tally {
         } else {
             Kind::Text
         };
-        // In a text column a marker is just text: it changed nothing worth a note.
-        let markers = if kind == Kind::Text {
-            Vec::new()
+        // In a text column a marker is just text, except those pandas reads as missing
+        // (`NA`, `NULL`…): those are declared, so that metadata and pandas-based loaders
+        // agree on them.
+        let markers: Vec<(String, u64)> = if kind == Kind::Text {
+            self.markers
+                .into_iter()
+                .filter(|(m, _)| TEXT_MISSING.contains(&m.as_str()))
+                .collect()
         } else {
             self.markers
         };
-        let column_type = if markers.is_empty() {
+        let column_type = if markers.is_empty() || kind == Kind::Text {
             kind.column_type()
         } else {
             ColumnType::String
@@ -271,6 +328,7 @@ impl Tally {
                 self.uniqueness
             },
             markers,
+            marks,
         }
     }
 }
@@ -332,7 +390,9 @@ fn read(
     }
     let mut seen = std::collections::HashSet::with_capacity(tallies.len());
     for (index, tally) in tallies.iter().enumerate() {
-        if tally.name.trim().is_empty() {
+        // R's `write.csv` writes its row names under an empty first header.
+        let row_names = index == 0 && tally.name.is_empty();
+        if tally.name.trim().is_empty() && !row_names {
             problems.push(
                 Diagnostic::error(display, format!("column {} has no name", index + 1))
                     .at_line(1)
@@ -419,7 +479,10 @@ fn read(
     }
     Ok(Inference {
         rows,
-        columns: tallies.into_iter().map(|t| t.finish(rows)).collect(),
+        columns: tallies
+            .into_iter()
+            .map(|t| t.finish(rows, delimiter))
+            .collect(),
     })
 }
 
@@ -445,98 +508,4 @@ fn not_utf8(display: &Path, line: u64) -> Diagnostic {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn guess(csv: &str) -> Vec<ColumnGuess> {
-        infer_from(csv.as_bytes(), Path::new("t.csv"), b',')
-            .unwrap()
-            .columns
-    }
-
-    #[test]
-    fn kinds() {
-        let columns = guess(
-            "\u{feff}id,share,day,at,ok,year,zip,label\r\n\
-             1,0.5,2021-01-02,2021-01-02T10:00:00Z,true,1999,02134,a\r\n\
-             2,1e3,2021-02,2021-01-02T11:00:00+01:00,False,2001,10001,\"b, quoted\"\r\n",
-        );
-        let kinds: Vec<Kind> = columns.iter().map(|c| c.kind).collect();
-        use Kind::*;
-        assert_eq!(
-            kinds,
-            [Integer, Number, Date, DateTime, Boolean, Year, Text, Text]
-        );
-        assert_eq!(columns[0].name, "id", "the BOM is not part of the name");
-        assert!(columns.iter().all(|c| c.required));
-        assert_eq!(columns[0].uniqueness, Uniqueness::Unique);
-    }
-
-    #[test]
-    fn markers_make_text_and_empty_cells_are_missing() {
-        let columns = guess("a,b,c\n1,NA,x\n,2.5,x\n3,inf,x\n4,5,x\n");
-        assert_eq!(columns[0].kind, Kind::Integer);
-        assert!(!columns[0].required);
-        assert_eq!(columns[0].uniqueness, Uniqueness::Repeats);
-        assert_eq!(columns[1].kind, Kind::Number);
-        assert_eq!(columns[1].column_type, ColumnType::String);
-        assert_eq!(
-            columns[1].markers,
-            [("NA".to_string(), 1), ("inf".to_string(), 1)]
-        );
-        assert_eq!(columns[2].enum_values, Some(vec!["x".to_string()]));
-        assert_eq!(columns[2].uniqueness, Uniqueness::Repeats);
-    }
-
-    #[test]
-    fn enums_need_repetition_and_short_values() {
-        let columns = guess("a,b\nx,y\nz,w\n");
-        assert_eq!(columns[0].enum_values, None, "as many values as rows");
-        let long = "l".repeat(ENUM_MAX_CHARS + 1);
-        let columns = guess(&format!("a\n{long}\n{long}\n{long}\n"));
-        assert_eq!(columns[0].enum_values, None);
-    }
-
-    #[test]
-    fn ragged_rows_and_bad_bytes_are_located() {
-        let problems =
-            infer_from(&b"a,b\n1,2\n3\n4,\xff\n"[..], Path::new("t.csv"), b',').unwrap_err();
-        let lines: Vec<_> = problems.iter().map(|d| d.line).collect();
-        assert_eq!(lines, [Some(3), Some(4)]);
-    }
-
-    #[test]
-    fn uniqueness_gives_up_past_the_budget_and_frees_it() {
-        let mut budget = 2;
-        let mut column = Tally::new("id".into());
-        for cell in ["1", "2", "3"] {
-            column.add(cell, &mut budget);
-        }
-        assert_eq!(column.uniqueness, Uniqueness::Unknown);
-        assert_eq!(budget, 2, "the fingerprints are given back");
-        let mut repeated = Tally::new("k".into());
-        for cell in ["a", "b", "a"] {
-            repeated.add(cell, &mut budget);
-        }
-        assert_eq!(repeated.uniqueness, Uniqueness::Repeats);
-        assert_eq!(budget, 2);
-    }
-
-    #[test]
-    fn header_names_must_be_there_and_distinct() {
-        let problems = infer_from(&b"a,,a\n1,2,3\n"[..], Path::new("t.csv"), b',').unwrap_err();
-        let messages: Vec<&str> = problems.iter().map(|d| &*d.message).collect();
-        assert_eq!(
-            messages,
-            ["column 2 has no name", "two columns are named `a`"]
-        );
-    }
-
-    #[test]
-    fn all_empty_column_is_text() {
-        let columns = guess("a,b\n1,\n2,\n");
-        assert_eq!(columns[1].kind, Kind::Empty);
-        assert_eq!(columns[1].column_type, ColumnType::String);
-        assert!(!columns[1].required);
-    }
-}
+mod tests;

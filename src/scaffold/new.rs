@@ -10,6 +10,7 @@ use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
 use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
+use crate::content::columns::NonFinite;
 use crate::content::file_kind;
 use crate::content::placeholders::MARKER;
 use crate::diagnostics::{Diagnostic, Error};
@@ -201,8 +202,16 @@ fn report_inference(
                 .collect();
             notes.push(format!("missing: {}", tokens.join(", ")));
         }
-        if declared.pandas_numbers {
-            notes.push("pandas' inf/-inf/nan".to_string());
+        match declared.non_finite {
+            Some(NonFinite::Pandas) => notes.push("pandas' inf/-inf/nan".to_string()),
+            Some(NonFinite::R) => notes.push("R's Inf/-Inf/NaN".to_string()),
+            None => {}
+        }
+        if let Some(note) = marks_note(column) {
+            notes.push(note);
+        }
+        if column.name.is_empty() {
+            notes.push("R's row names: the empty first header, documented as `name = \"\"`".into());
         }
         let notes = if notes.is_empty() {
             String::new()
@@ -375,12 +384,18 @@ fn page_from(
 }
 
 fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, key: bool) {
-    let (title, unit) = names::title_and_unit(&column.name);
+    let (title, unit) = match column.name.is_empty() {
+        true => (ROW_NAMES_TITLE.to_string(), None),
+        false => names::title_and_unit(&column.name),
+    };
     let _ = writeln!(page, "\n[[columns]]");
     let _ = writeln!(page, "name = {}", toml_string(&column.name));
     let _ = writeln!(page, "title = {}", toml_string(&title));
     let _ = writeln!(page, "type = \"{}\"", column.column_type.as_str());
-    let mut description = format!("{MARKER} what the column holds");
+    let mut description = match column.name.is_empty() {
+        true => ROW_NAMES_DESCRIPTION.to_string(),
+        false => format!("{MARKER} what the column holds"),
+    };
     if !column.markers.is_empty() {
         let _ = write!(
             description,
@@ -408,15 +423,48 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
             .collect();
         let _ = writeln!(page, "missing_values = [{}]", list.join(", "));
     }
-    if declared.pandas_numbers {
-        let _ = writeln!(
-            page,
-            "pandas_numbers = true   # inf, -inf, nan as pandas writes them"
-        );
+    if let Some(spelling) = declared.non_finite {
+        let words = match spelling {
+            NonFinite::Pandas => "inf, -inf, nan as pandas writes them",
+            NonFinite::R => "Inf, -Inf, NaN as R writes them",
+        };
+        let _ = writeln!(page, "non_finite = \"{}\"   # {words}", spelling.as_str());
+    }
+    if let Some(note) = marks_note(column) {
+        let marks = column.marks;
+        if column.kind == Kind::Number {
+            let decimal = toml_string(marks.decimal.as_str());
+            let _ = writeln!(page, "decimal = {decimal}   # {note}: check");
+        }
+        if let Some(group) = marks.group {
+            let _ = writeln!(page, "group = {}", toml_string(group.as_str()));
+        }
     }
     if let Some(values) = &column.enum_values {
         let list: Vec<String> = values.iter().map(|v| toml_string(v)).collect();
         let _ = writeln!(page, "enum = [{}]", list.join(", "));
+    }
+}
+
+/// The title and description `new` gives R's row names (`name = ""`).
+const ROW_NAMES_TITLE: &str = "Row name";
+const ROW_NAMES_DESCRIPTION: &str =
+    "R's row names: the first column R's write.csv writes, under an empty header.";
+
+/// What `new` assumed about a column's decimal and group marks, if anything.
+fn marks_note(column: &ColumnGuess) -> Option<String> {
+    let marks = column.marks;
+    match (marks.is_plain(), column.kind) {
+        (true, _) => None,
+        (false, Kind::Integer) => Some("whole numbers written 1.234: group points assumed".into()),
+        (false, _) => Some(format!(
+            "numbers written {}: decimal comma{} assumed",
+            marks.example(),
+            match marks.group {
+                Some(_) => " and group points",
+                None => "",
+            }
+        )),
     }
 }
 

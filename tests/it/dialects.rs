@@ -173,7 +173,7 @@ fn a_semicolon_file_with_declared_missing_values_builds_exports_and_validates() 
         fields[1].get("missingValues").is_none(),
         "the schema's list applies"
     );
-    assert_eq!(fields[3]["datapages:pandasNumbers"]["inf"], "INF");
+    assert_eq!(fields[3]["datapages:nonFinite"]["inf"], "INF");
     assert_eq!(fields[2]["type"], "datetime");
     // The profile counts declared missing values as empty cells.
     assert_eq!(fields[2]["datapages:profile"]["empty"], 2, "{fields:#}");

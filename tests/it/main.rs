@@ -34,6 +34,7 @@ mod invalid_corpus;
 mod large;
 mod long_chart;
 mod metadata_bytes;
+mod number_marks;
 mod output_safety;
 mod page_details;
 mod profiles;

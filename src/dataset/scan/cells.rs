@@ -26,6 +26,57 @@ impl CellProblem {
     }
 }
 
+/// A cell that is not of its column's type (`value` as written in the CSV). The hint
+/// shows a number in the column's own marks, and names the `group` key for a plain
+/// column whose cell is grouped (`1,000`, `1.234,5`).
+pub(super) fn type_problem(value: &str, column: &CompiledColumn) -> CellProblem {
+    let spec = column.spec;
+    let column_type = spec.column_type;
+    let expected = column_type.check(value).err().unwrap_or("a number");
+    let hint = if column_type.is_numeric() && !column.marks.is_plain() {
+        let marks = column.marks;
+        let group = match marks.group {
+            Some(g) => format!(", {} between groups of three digits", g.shown()),
+            None => String::new(),
+        };
+        format!(
+            "write a number such as {} or -0{}5 (`{}` before the decimals{group}), or leave the cell empty",
+            marks.example(),
+            marks.decimal.as_str(),
+            marks.decimal.as_str()
+        )
+    } else if column_type.is_numeric() && looks_grouped(value) {
+        format!(
+            "write {expected}; or, if the file writes numbers so, declare its marks on the \
+             column: `group = \",\"` for 1,234.5, `decimal = \",\"` and `group = \".\"` for 1.234,5"
+        )
+    } else {
+        format!("write {expected}, or leave the cell empty")
+    };
+    CellProblem::new(
+        ProblemKind::Type,
+        format!(
+            "`{}` is declared {}, but {:?} is not",
+            spec.name,
+            column_type.as_str(),
+            value
+        ),
+        Some(hint),
+    )
+}
+
+/// Whether a cell is digits with `,`, `.` or spaces between them (`1,000`, `1.234,5`): a
+/// number in marks the column does not declare.
+fn looks_grouped(value: &str) -> bool {
+    let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+    digits.starts_with(|c: char| c.is_ascii_digit())
+        && digits.ends_with(|c: char| c.is_ascii_digit())
+        && digits.contains([',', ' ', '\u{a0}', '\u{202f}'])
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\u{a0}' | '\u{202f}'))
+}
+
 /// Checks one cell; returns its first problem. A valid reference is added to `referenced`.
 pub(super) fn check_cell(
     value: &str,
@@ -43,17 +94,8 @@ pub(super) fn check_cell(
             ),
         });
     }
-    if let Err(expected) = spec.column_type.check(value) {
-        return Some(CellProblem::new(
-            ProblemKind::Type,
-            format!(
-                "`{}` is declared {}, but {:?} is not",
-                spec.name,
-                spec.column_type.as_str(),
-                value
-            ),
-            Some(format!("write {expected}, or leave the cell empty")),
-        ));
+    if spec.column_type.check(value).is_err() {
+        return Some(type_problem(value, column));
     }
     if let Some(allowed) = &spec.enum_values {
         if !allowed.iter().any(|a| a == value) {

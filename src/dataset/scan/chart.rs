@@ -142,7 +142,15 @@ impl ChartColumns {
         let column_type = y_column.spec.column_type;
         let cell = |index: usize| std::str::from_utf8(record.get(index).unwrap_or_default()).ok();
         let Some(y_cell) = cell(y_index) else { return };
+        // Numbers in decimal commas or with group marks are drawn and shown as plain ones.
+        let (mut plain_y, mut plain_x) = (String::new(), String::new());
         let x = cell(self.x).unwrap_or_default();
+        let x = match columns.get(self.x) {
+            Some(x_column) if !x_column.missing.is_missing(x) => {
+                x_column.marks.plain(x, &mut plain_x).unwrap_or(x)
+            }
+            _ => x,
+        };
         if y_column.missing.is_missing(y_cell) {
             into.missing += 1;
             if self.gaps {
@@ -150,7 +158,14 @@ impl ChartColumns {
             }
             return;
         }
+        let y_cell = match y_column.spec.non_finite_spelling() {
+            Some(spelling) => spelling.read(y_cell),
+            None => y_cell,
+        };
         // A cell of the wrong type is reported by the type check; it is not drawn.
+        let Some(y_cell) = y_column.marks.plain(y_cell, &mut plain_y) else {
+            return;
+        };
         let Ok(y) = y_cell.parse::<f64>() else { return };
         if column_type.check(y_cell).is_err() {
             return;

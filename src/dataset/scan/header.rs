@@ -116,15 +116,26 @@ pub(super) fn check_header(
         |d: Diagnostic, index: usize| d.at(1, starts[index]).with_source_excerpt(&header_line);
     let mut ok = true;
     let mut seen = HashSet::with_capacity(header.len());
+    // R's `write.csv` leaves the row names' header empty: documented as `name = ""`.
+    let row_names = columns.first().is_some_and(|c| c.spec.is_row_names());
     for (index, name) in header.iter().enumerate() {
-        if name.trim().is_empty() {
+        if index == 0 && name.is_empty() && row_names {
+            seen.insert(name.as_str());
+        } else if name.trim().is_empty() {
             ok = false;
+            let hint = match index == 0 && name.is_empty() {
+                true => {
+                    "R's write.csv leaves the row names' header empty: document the column \
+                         as the first [[columns]] entry with `name = \"\"`"
+                }
+                false => "name every column in the first line",
+            };
             out.push(located(
                 Diagnostic::error(
                     display,
                     format!("column {} of the header has no name", index + 1),
                 )
-                .with_hint("name every column in the first line"),
+                .with_hint(hint),
                 index,
             ));
         } else if !seen.insert(name.as_str()) {

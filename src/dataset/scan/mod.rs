@@ -34,6 +34,7 @@ use regex::Regex;
 use thin_vec::ThinVec;
 
 use crate::content::dialect::MissingValues;
+use crate::content::number_marks::NumberMarks;
 use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
@@ -69,6 +70,8 @@ pub struct CompiledColumn<'a> {
     pub pattern: Option<Regex>,
     /// The cell texts that mean "no value" in this column.
     pub missing: MissingValues,
+    /// The decimal and group marks its numbers are written with.
+    pub marks: NumberMarks,
 }
 
 impl CompiledColumn<'_> {
@@ -81,6 +84,7 @@ impl CompiledColumn<'_> {
                 spec,
                 pattern: None,
                 missing: MissingValues::default(),
+                marks: NumberMarks::PLAIN,
             })
             .collect()
     }

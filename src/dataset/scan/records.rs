@@ -5,7 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
-use super::cells::check_cell;
+use super::cells::{check_cell, type_problem};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
@@ -14,7 +14,7 @@ use super::problems::{
 };
 use super::profile::ColumnProfile;
 use super::ScanInputs;
-use crate::dataset::schema::{table_schema_spelling, ColumnType, DatePrecision, Unrepresentable};
+use crate::dataset::schema::{ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
 
 /// Rows whose cell lengths decide which columns get room to wrap long text.
@@ -61,6 +61,9 @@ pub(super) struct Records {
     last_line: u64,
     pub(super) last_byte: Option<u64>,
     last_ragged: bool,
+    /// Where a cell in decimal commas or with group marks is read back as a plain number,
+    /// reused from cell to cell.
+    plain: String,
     /// Set at the end of the file: whether the last record ran over a line end (inside
     /// quotes), the one case where a quote left open can have taken more than its line.
     pub(super) last_spans_lines: bool,
@@ -138,6 +141,7 @@ impl Records {
             last_line: 0,
             last_byte: None,
             last_ragged: false,
+            plain: String::new(),
             last_spans_lines: false,
         }
     }
@@ -262,34 +266,47 @@ impl Records {
         if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
             self.forbidden_characters(&text, line, byte, ctx);
         }
+        let mut plain = std::mem::take(&mut self.plain);
         for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
             let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
                 ""
-            } else if column.spec.pandas_numbers {
-                table_schema_spelling(value)
+            } else if let Some(spelling) = column.spec.non_finite_spelling() {
+                spelling.read(value)
             } else {
                 value
             };
+            // `1.234,5` in a column of decimal commas is checked and profiled as `1234.5`;
+            // messages quote the cell as written.
+            let written = value;
+            let (value, misplaced) = match column.marks.plain(value, &mut plain) {
+                Some(number) => (number, false),
+                None => (value, true),
+            };
             // Most cells are non-empty and need only their type checked.
-            let problem =
-                if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
-                    None
-                } else {
-                    check_cell(
-                        value,
-                        column,
-                        ctx.inputs.source_ids,
-                        &mut self.referenced_sources,
-                    )
-                };
+            let problem = if misplaced {
+                Some(type_problem(written, column))
+            } else if ctx.type_only[index] && !value.is_empty() && column_type.is_valid(value) {
+                None
+            } else {
+                check_cell(
+                    value,
+                    column,
+                    ctx.inputs.source_ids,
+                    &mut self.referenced_sources,
+                )
+                .map(|problem| match problem.kind {
+                    ProblemKind::Type if written != value => type_problem(written, column),
+                    _ => problem,
+                })
+            };
             if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
             }
             if let Some(problem) = problem {
                 if problem.kind == ProblemKind::Type {
-                    self.type_failures[index].add(value);
+                    self.type_failures[index].add(written);
                 }
                 let scope = Scope::Column(index);
                 self.keep_problem(scope, problem.kind, (line, byte), || {
@@ -340,6 +357,7 @@ impl Records {
                 });
             }
         }
+        self.plain = plain;
         *record = text.into_byte_record();
     }
 

@@ -32,6 +32,10 @@ fn run(csv: &[u8], specs: &[ColumnSpec]) -> (Option<CsvSummary>, Vec<Diagnostic>
             missing: crate::content::dialect::MissingValues::resolve(&[spec
                 .missing_values
                 .as_deref()]),
+            marks: match spec.column_type.is_numeric() {
+                true => NumberMarks::resolve((spec.decimal, spec.group), (None, None)),
+                false => NumberMarks::PLAIN,
+            },
         })
         .collect();
     let ids: HashSet<&str> = ["src-a"].into_iter().collect();
@@ -431,4 +435,62 @@ fn a_kept_reader_scans_the_next_file_as_a_new_one_would() {
         }
         assert!(fresh.contains("not a number"), "{fresh}");
     }
+}
+
+/// Decimal commas and group marks are checked and profiled as the plain numbers they
+/// write; a misplaced mark is a type error quoting the cell as written, with a hint in the
+/// column's own marks.
+#[test]
+fn decimal_commas_and_group_marks_are_read_as_numbers() {
+    let specs = [
+        column("a", "string", ""),
+        column("n", "number", "decimal = \",\"\ngroup = \".\""),
+        column("k", "integer", "group = \" \""),
+    ];
+    let csv = "a,n,k\nw,\"1.234,5\",1 000\nx,\"-0,5\",12\ny,\"1,5e3\",-12 345 678\n";
+    let (summary, problems) = run(csv.as_bytes(), &specs);
+    assert!(problems.is_empty(), "{problems:#?}");
+    let summary = summary.unwrap();
+    let n = summary.profiles[1].numbers.as_ref().unwrap();
+    assert_eq!((n.min, n.max), (-0.5, 1500.0));
+    assert_eq!(
+        (n.min_text.as_str(), n.max_text.as_str()),
+        ("-0.5", "1.5e3")
+    );
+    let k = summary.profiles[2].numbers.as_ref().unwrap();
+    assert_eq!((k.min, k.max), (-12_345_678.0, 1000.0));
+
+    // Most cells are right: the wrong ones are reported at their cells.
+    let bad = format!(
+        "a,n,k\nw,\"1.23,4\",1 000\nx,1.5,1 0\n{}",
+        "y,\"2,5\",12\n".repeat(6)
+    );
+    let (_, problems) = run(bad.as_bytes(), &specs);
+    let found: Vec<(Option<u32>, &str)> = problems.iter().map(|d| (d.line, &*d.message)).collect();
+    assert_eq!(
+        found,
+        [
+            (Some(2), "`n` is declared number, but \"1.23,4\" is not"),
+            (Some(3), "`n` is declared number, but \"1.5\" is not"),
+            (Some(3), "`k` is declared integer, but \"1 0\" is not"),
+        ],
+        "{problems:#?}"
+    );
+    let hint = problems[0].hint.as_deref().unwrap();
+    assert!(hint.contains("such as 1.234,5 or -0,5"), "{hint}");
+    assert!(
+        hint.contains("`.` between groups of three digits"),
+        "{hint}"
+    );
+}
+
+/// A plain number column whose cell is grouped names the keys that would read it.
+#[test]
+fn a_grouped_cell_in_a_plain_column_names_the_group_key() {
+    let specs = [column("n", "integer", "")];
+    let (_, problems) = run(b"n\n\"1,000\"\n", &specs);
+    let hint = problems[0].hint.as_deref().unwrap();
+    assert!(hint.contains("`group = \",\"`"), "{hint}");
+    let (_, problems) = run(b"n\nabc\n", &specs);
+    assert!(!problems[0].hint.as_deref().unwrap().contains("group"));
 }
