@@ -177,7 +177,7 @@ impl Session {
             // Every dataset's files are the previous build's.
             let reused = site.datasets.len();
             let report = BuildReport {
-                typed_by_hand: super::unbacked::count(&options.root, &site),
+                typed_by_hand: super::unbacked::count(&site),
                 pages: whole.pages,
                 datasets: site.datasets.len(),
                 rows: site.total_rows(),
@@ -254,7 +254,7 @@ impl Session {
             reuse.save(marker, whole);
         }
         let report = BuildReport {
-            typed_by_hand: super::unbacked::count(&options.root, &site),
+            typed_by_hand: super::unbacked::count(&site),
             pages,
             datasets: site.datasets.len(),
             rows: site.total_rows(),

@@ -9,18 +9,16 @@
 
 mod cells;
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use rayon::prelude::*;
 
 use crate::confine;
-use crate::content::figures;
 use crate::content::front_matter;
-use crate::content::numbers::{self, Typed};
+use crate::content::numbers::Typed;
 use crate::content::spans::{error_at, Locator};
 use crate::content::DatasetFrontMatter;
-use crate::dataset::figures::{sources, Field};
+use crate::dataset::figures::{typed_numbers, TypedNumber};
 use crate::dataset::Dataset;
 use crate::diagnostics::{plural, Diagnostic, Severity};
 use crate::site::Site;
@@ -51,31 +49,18 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// How many warnings [`check`] gives for `site`: the numbers its pages type by hand (the
-/// Markdown is read again; no CSV is).
-pub fn count(root: &Path, site: &Site) -> usize {
-    let Ok(root) = confine::canonical_root(root) else {
-        return 0;
-    };
+/// How many warnings [`check`] gives for `site`: the numbers its pages type by hand, as
+/// counted when they loaded (no file is read again).
+pub fn count(site: &Site) -> usize {
     (0..site.datasets.len())
-        .into_par_iter()
-        .map(|index| {
-            let file = site.datasets.listing(index).markdown_path();
-            Page::read(&root, &file).map_or(0, |page| page.found.len())
-        })
+        .map(|index| site.datasets.listing(index).typed_numbers)
         .sum()
-}
-
-/// A number of the page, placed in the file.
-struct Found {
-    typed: Typed,
-    at: Option<usize>,
 }
 
 /// A dataset page's typed numbers, with its text and primary key.
 struct Page {
     text: String,
-    found: Vec<Found>,
+    found: Vec<TypedNumber>,
     primary_key: Vec<String>,
 }
 
@@ -100,29 +85,7 @@ impl Page {
             text: &text,
             spans,
         };
-        let allowed: HashSet<String> = front
-            .numbers_not_data
-            .iter()
-            .map(|n| n.replace(',', "").to_lowercase())
-            .collect();
-        let mut found = Vec::new();
-        for source in sources(&front, split.body, split.body_offset, &locator) {
-            let (references, _) = figures::find(source.text);
-            let skip: Vec<_> = references.into_iter().map(|r| r.range).collect();
-            let typed = match source.field {
-                Field::Headline | Field::Kicker => numbers::in_plain(source.text, &skip),
-                _ => numbers::in_markdown(source.text, &skip),
-            };
-            found.extend(
-                typed
-                    .into_iter()
-                    .filter(|t| !allowed.contains(&t.number) && !allowed.contains(&t.raw))
-                    .map(|typed| Found {
-                        at: source.offset.map(|o| o + typed.offset),
-                        typed,
-                    }),
-            );
-        }
+        let found = typed_numbers(&front, split.body, split.body_offset, &locator);
         let primary_key = front.primary_key.to_vec();
         Some(Page {
             text,
@@ -183,7 +146,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
         .collect()
 }
 
-fn warning(file: &Path, text: &str, f: &Found, matches: &Matches) -> Diagnostic {
+fn warning(file: &Path, text: &str, f: &TypedNumber, matches: &Matches) -> Diagnostic {
     let number = &f.typed.number;
     let (message, hint) = match (matches.count, &matches.first) {
         (1, Some(hit)) => (

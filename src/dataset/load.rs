@@ -159,6 +159,9 @@ fn load_into(
         missing_values: config.missing_values.as_deref(),
     };
     let mut figure_html = super::figures::FigureHtml::default();
+    // Counted as written: quoting puts the figures' values into the front matter's texts.
+    let typed_numbers =
+        super::figures::typed_numbers(&front, split.body, split.body_offset, &locator).len();
     let (figures, quoted_datasets) = super::figures::quote(
         &figures_site,
         &mut front,
@@ -207,6 +210,7 @@ fn load_into(
         page_links: page_links.into(),
         metadata_digests: ThinVec::new(),
         slim_description: None,
+        typed_numbers: u32::try_from(typed_numbers).unwrap_or(u32::MAX),
         slim_columns: 0,
         slim_column_names: None,
         slimmed: false,

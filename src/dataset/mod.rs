@@ -67,6 +67,9 @@ pub struct Dataset {
     pub(crate) dataset_links: ThinVec<(String, Place)>,
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: ThinVec<(String, Place)>,
+    /// How many numbers the prose types by hand (`check --strict` lists them; `build` and
+    /// `serve` print the count): found while loading, kept in slim copies and records.
+    pub typed_numbers: u32,
     /// The digests of its metadata files as written (set once they are, whole or slim).
     metadata_digests: ThinVec<slim::KeptDigest>,
     /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (a

@@ -254,16 +254,6 @@ fn shrink_all(list: &mut ThinVec<String>) {
 mod tests {
     use super::*;
 
-    /// A build keeps a slim copy of every dataset until it ends, each in its own `Arc`:
-    /// lists one pointer each (`ThinVec`, empty in a slim copy), texts boxed to their
-    /// length, file stamps 8-byte aligned. With the `Arc`'s two counts it fits mimalloc's
-    /// 768-byte size class (1,152 bytes, so 1,280 in all, before).
-    #[test]
-    fn a_slim_copy_is_small() {
-        let size = std::mem::size_of::<Dataset>();
-        assert!(size + 16 <= 768, "a Dataset takes {size} bytes");
-    }
-
     /// The kind found without building paths is the one the paths give.
     #[test]
     fn own_paths_are_recognised_as_building_them_would() {

@@ -69,6 +69,7 @@ pub struct SlimRecord {
     metadata_digests: Vec<(String, u64, String)>,
     description: String,
     columns: usize,
+    typed_numbers: u32,
     /// [`Dataset::column_names`].
     #[serde(default)]
     column_names: String,
@@ -148,6 +149,7 @@ impl SlimRecord {
                 .collect(),
             description: dataset.description(),
             columns: dataset.column_count(),
+            typed_numbers: dataset.typed_numbers,
             column_names: dataset.column_names(),
             problems: problems.to_vec(),
         })
@@ -273,6 +275,7 @@ impl SlimRecord {
             page_links: self.page_links,
             metadata_digests: digests,
             slim_description: Some(self.description.into_boxed_str()),
+            typed_numbers: self.typed_numbers,
             slim_columns: u32::try_from(self.columns).unwrap_or(u32::MAX),
             slim_column_names: Some(self.column_names.into_boxed_str()),
             slimmed: true,

@@ -45,6 +45,7 @@ pub struct Stored {
     csv_bytes: u64,
     sha256: [u8; 32],
     columns: u32,
+    typed_numbers: u32,
     description_chars: u32,
     /// Which checks across datasets it needs ([`Needs`]).
     needs: u8,
@@ -128,6 +129,7 @@ impl Held {
             csv_bytes: dataset.csv.bytes,
             sha256,
             columns: u32::try_from(dataset.column_count()).unwrap_or(u32::MAX),
+            typed_numbers: dataset.typed_numbers,
             description_chars: u32::try_from(dataset.description_chars()).unwrap_or(u32::MAX),
             needs: Needs::of(dataset),
             pending,
@@ -262,6 +264,8 @@ pub struct Listing<'a> {
     pub created: Option<&'a Datetime>,
     pub rows: u64,
     pub columns: usize,
+    /// How many numbers its prose types by hand ([`Dataset::typed_numbers`]).
+    pub typed_numbers: usize,
 }
 
 impl Listing<'_> {
@@ -342,6 +346,7 @@ impl Datasets {
                 created: d.front.created.as_ref(),
                 rows: d.csv.rows,
                 columns: d.column_count(),
+                typed_numbers: d.typed_numbers as usize,
             },
             Held::Stored(s) => Listing {
                 slug: s.text(0),
@@ -353,6 +358,7 @@ impl Datasets {
                 created: s.created.as_ref(),
                 rows: s.rows,
                 columns: s.columns as usize,
+                typed_numbers: s.typed_numbers as usize,
             },
         }
     }

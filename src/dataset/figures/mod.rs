@@ -9,9 +9,11 @@ mod apply;
 mod compute;
 mod foreign;
 mod scan;
+mod typed;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+pub use typed::{typed_numbers, TypedNumber};
 
 use serde::Serialize;
 
