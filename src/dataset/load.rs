@@ -183,7 +183,7 @@ fn load_into(
     let (dataset_links, page_links) = site_links(&body, text, split.body_offset);
     let row_pages = front.row_pages.unwrap_or(config.row_pages);
     if row_pages {
-        check_row_page_count(
+        super::paging::check_row_page_count(
             table_rows,
             summary.rows,
             config.max_row_pages,
@@ -217,45 +217,6 @@ fn load_into(
         files_pending: false,
         dcat_parts: Some(Box::default()),
     })
-}
-
-/// Row pages are files: a dataset may not write more of them than site.toml's
-/// `max_row_pages`, or one row a page would turn a CSV of a megabyte into 100,000 files.
-fn check_row_page_count(
-    table_rows: content::TableRows,
-    rows: u64,
-    max_row_pages: u64,
-    locator: &Locator,
-    problems: &mut Vec<Diagnostic>,
-) {
-    let Some(paging) = super::paging::RowPaging::new(table_rows, rows) else {
-        return;
-    };
-    let files = paging.pages - 1;
-    if files <= max_row_pages {
-        return;
-    }
-    let per_page = rows.div_ceil(max_row_pages + 1);
-    let at = locator
-        .key("table_rows")
-        .or(locator.key("row_pages"))
-        .or(locator.key("title"));
-    problems.push(
-        locator
-            .error(
-                format!(
-                    "row pages of {} each would write {files} pages for the {rows} rows, more than the {max_row_pages} a dataset may have",
-                    match paging.per_page {
-                        1 => "1 row".to_string(),
-                        n => format!("{n} rows"),
-                    }
-                ),
-                at,
-            )
-            .with_hint(format!(
-                "show at least {per_page} rows a page (`table_rows = {per_page}`), set `row_pages = false`, or raise `max_row_pages` in site.toml"
-            )),
-    );
 }
 
 /// A link and where it is.

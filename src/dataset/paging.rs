@@ -4,7 +4,9 @@
 //! on exactly one page.
 
 use super::Dataset;
+use crate::content::spans::Locator;
 use crate::content::TableRows;
+use crate::diagnostics::Diagnostic;
 
 /// How a dataset's rows are split into pages of `per_page` rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +73,45 @@ impl RowPaging {
         pages.dedup();
         pages
     }
+}
+
+/// Row pages are files: a dataset may not write more of them than site.toml's
+/// `max_row_pages`, or one row a page would turn a CSV of a megabyte into 100,000 files.
+pub(super) fn check_row_page_count(
+    table_rows: TableRows,
+    rows: u64,
+    max_row_pages: u64,
+    locator: &Locator,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let Some(paging) = RowPaging::new(table_rows, rows) else {
+        return;
+    };
+    let files = paging.pages - 1;
+    if files <= max_row_pages {
+        return;
+    }
+    let per_page = rows.div_ceil(max_row_pages + 1);
+    let at = locator
+        .key("table_rows")
+        .or(locator.key("row_pages"))
+        .or(locator.key("title"));
+    problems.push(
+        locator
+            .error(
+                format!(
+                    "row pages of {} each would write {files} pages for the {rows} rows, more than the {max_row_pages} a dataset may have",
+                    match paging.per_page {
+                        1 => "1 row".to_string(),
+                        n => format!("{n} rows"),
+                    }
+                ),
+                at,
+            )
+            .with_hint(format!(
+                "show at least {per_page} rows a page (`table_rows = {per_page}`), set `row_pages = false`, or raise `max_row_pages` in site.toml"
+            )),
+    );
 }
 
 #[cfg(test)]
