@@ -254,10 +254,15 @@ fn unit_and_key_guesses_are_right_nine_times_in_ten_on_documented_real_files() {
         "units: {} (recall over the {units_labelled} labelled units)",
         rates(unit_right, unit_guesses, units_labelled)
     );
+    let whole_guessed = guesses
+        .iter()
+        .filter(|(f, g)| g.key.is_some() && labelled_whole.contains_key(f.as_str()))
+        .count();
     println!(
-        "keys: precision {key_right}/{key_guesses} over every guess; {} on the {} files labelled whole",
-        if key_guesses == 0 { "-".to_string() } else { format!("{:.1} %", 100.0 * key_right as f64 / key_guesses as f64) },
-        rates(whole_right, guesses.iter().filter(|(f, g)| g.key.is_some() && labelled_whole.contains_key(f.as_str())).count(), keys_labelled),
+        "keys: precision {key_right}/{key_guesses} = {:.1} % over every guess; on the {} files labelled whole: {}",
+        100.0 * key_right as f64 / key_guesses.max(1) as f64,
+        labelled_whole.len(),
+        rates(whole_right, whole_guessed, keys_labelled),
     );
     println!("wrong units: {wrong_units:#?}\nwrong keys: {wrong_keys:#?}");
     if wrong_units.len() * 10 >= unit_guesses.max(1) {
