@@ -94,7 +94,11 @@ fn new_from_suggests_sound_charts_on_real_csvs_and_says_why() {
         (
             "co2",
             statsmodels.join("co2/co2.csv"),
-            &["No chart suggested:", "`date` (a time or a part of one, written as a number)"],
+            // `19580329`: ISO 8601 basic, read through `format = "%Y%m%d"` as dates.
+            &[
+                "date -> date (required, unique, primary key, format %Y%m%d)",
+                "Suggested chart: line of co2 by date: `date` is a time axis with one row per value.",
+            ],
         ),
         (
             "statecrime",
