@@ -61,7 +61,7 @@ fn corpus(packages: &Path, scratch: &Path) -> Vec<(String, PathBuf)> {
                     .unwrap()
                     .to_string_lossy()
                     .to_string();
-                files.push((format!("{name}/{relative}"), common::name_row_names(&path)));
+                files.push((format!("{name}/{relative}"), path));
             }
         }
     }

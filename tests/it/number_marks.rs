@@ -218,3 +218,39 @@ fn r_numbers_validate_with_frictionless_csvw_and_mlcroissant() {
     let failures = standards_failures(&bin, &site.join("public"));
     assert_eq!(failures, serde_json::json!({}), "{failures:#}");
 }
+
+/// An unquoted decimal comma in a `,`-separated file splits the number in two: `new --from`
+/// and `check` both say so at the row, name the number and the two ways out.
+#[test]
+fn an_unquoted_decimal_comma_is_named_in_the_ragged_row_hint() {
+    let (dir, site) = new_site();
+    let source = dir.path().join("prices.csv");
+    let new_from = |csv: &str| {
+        std::fs::write(&source, csv).unwrap();
+        datapages(
+            &site,
+            &["new", "prices", "--from", source.to_str().unwrap()],
+        )
+    };
+    let says_decimal_comma = |said: &str| {
+        for part in [
+            "row has 3 fields, the header has 2",
+            "decimal comma (`1,5`, fields 2 and 3)",
+            "Quote them (`\"1,5\"`)",
+            "`delimiter = \";\"` and `decimal = \",\"`",
+        ] {
+            assert!(said.contains(part), "{part} in {said}");
+        }
+    };
+    let made = new_from("item,price\napple,2\npear,1,5\n");
+    assert!(!made.status.success(), "a ragged row is an error");
+    says_decimal_comma(&text(&made.stderr));
+
+    // The same row reaching `check` through a page made from a good file.
+    assert_ok(&new_from("item,price\napple,2\npear,1.5\n"), "new --from");
+    let csv = site.join("data/datasets/prices.csv");
+    std::fs::write(&csv, "item,price\napple,2\npear,1,5\nplum,3\n").unwrap();
+    let checked = datapages(&site, &["check"]);
+    assert!(!checked.status.success());
+    says_decimal_comma(&text(&checked.stderr));
+}

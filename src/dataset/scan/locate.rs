@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::problems::{ragged_message, PendingProblem, ProblemKind, RAGGED_HINT};
+use super::problems::{ragged_hint, ragged_message, PendingProblem, ProblemKind, RAGGED_HINT};
 use super::quoting::{record_quotes, RecordQuotes};
 use crate::diagnostics::Diagnostic;
 
@@ -111,6 +111,9 @@ pub fn ragged_row(
     (fields, width): (usize, usize),
     delimiter: u8,
 ) -> Diagnostic {
+    let hint = record_at(path, byte, delimiter)
+        .map(|record| ragged_hint(record.iter(), width, delimiter))
+        .unwrap_or_else(|| RAGGED_HINT.into());
     let problem = PendingProblem {
         kind: ProblemKind::Ragged,
         severity: ProblemKind::Ragged.severity(),
@@ -118,10 +121,23 @@ pub fn ragged_row(
         record_byte: byte,
         field: None,
         message: ragged_message(fields, width),
-        hint: Some(RAGGED_HINT.into()),
+        hint: Some(hint),
     };
     let mut located = locate(path, display, vec![problem], delimiter);
     located.remove(0)
+}
+
+/// The record that starts at `byte`, read as the scan reads it (any width).
+fn record_at(path: &Path, byte: u64, delimiter: u8) -> Option<csv::ByteRecord> {
+    let mut file = File::open(path).ok()?;
+    file.seek(SeekFrom::Start(byte)).ok()?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .from_reader(file);
+    let mut record = csv::ByteRecord::new();
+    reader.read_byte_record(&mut record).ok()?.then_some(record)
 }
 
 /// The error for a file that ends inside a quote opened in the record at `byte`, if that

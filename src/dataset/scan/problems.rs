@@ -20,6 +20,53 @@ pub fn ragged_message(fields: usize, width: usize) -> String {
 pub const RAGGED_HINT: &str =
     "every row needs one value per column; quote values that contain commas";
 
+/// The hint for a row with more fields than the header: when the extra fields are the
+/// halves of numbers written with a decimal comma (`12,5` in a `,`-separated file), it names
+/// the first such number and the two ways out; otherwise [`RAGGED_HINT`].
+pub fn ragged_hint<'a>(
+    fields: impl IntoIterator<Item = &'a [u8]>,
+    width: usize,
+    delimiter: u8,
+) -> String {
+    let fields: Vec<&[u8]> = fields.into_iter().collect();
+    let extra = fields.len().saturating_sub(width);
+    if delimiter != b',' || extra == 0 {
+        return RAGGED_HINT.into();
+    }
+    let whole = |f: &[u8]| {
+        let digits = f.strip_prefix(b"-").unwrap_or(f);
+        !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+    };
+    let fraction = |f: &[u8]| !f.is_empty() && f.iter().all(u8::is_ascii_digit);
+    // Pairs that do not overlap: `1,5,2` is one number and a field, not two numbers.
+    let mut pairs = Vec::new();
+    let mut i = 0;
+    while i + 1 < fields.len() {
+        if whole(fields[i]) && fraction(fields[i + 1]) {
+            pairs.push(i);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    if pairs.len() < extra {
+        return RAGGED_HINT.into();
+    }
+    let first = pairs[0];
+    let number = format!(
+        "{},{}",
+        String::from_utf8_lossy(fields[first]),
+        String::from_utf8_lossy(fields[first + 1])
+    );
+    format!(
+        "this row looks like it holds numbers with a decimal comma (`{number}`, fields {} and {}), \
+         which split a row at every comma. Quote them (`\"{number}\"`), or write the file with `;` \
+         between values and add `delimiter = \";\"` and `decimal = \",\"` to the front matter",
+        first + 1,
+        first + 2
+    )
+}
+
 /// What is wrong with a row or a cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum ProblemKind {

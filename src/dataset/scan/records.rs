@@ -10,7 +10,7 @@ use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::locate::{field_offset, invalid_utf8};
 use super::problems::{
-    ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope, RAGGED_HINT,
+    ragged_hint, ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope,
 };
 use super::profile::ColumnProfile;
 use super::ScanInputs;
@@ -214,7 +214,7 @@ impl Records {
             self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, line_start), || {
                 (
                     ragged_message(record.len(), ctx.width),
-                    Some(RAGGED_HINT.into()),
+                    Some(ragged_hint(record.iter(), ctx.width, ctx.inputs.delimiter)),
                 )
             });
             return;

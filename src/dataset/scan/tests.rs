@@ -498,3 +498,18 @@ fn a_grouped_cell_in_a_plain_column_names_the_group_key() {
     let (_, problems) = run(b"n\nabc\n", &specs);
     assert!(!problems[0].hint.as_deref().unwrap().contains("group"));
 }
+
+#[test]
+fn a_row_split_by_decimal_commas_is_told_so() {
+    let specs = [column("a", "string", ""), column("b", "number", "")];
+    let (_, problems) = run(b"a,b\nx,2\ny,1,5\n", &specs);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let hint = problems[0].hint.as_deref().unwrap();
+    assert!(
+        hint.contains("decimal comma (`1,5`, fields 2 and 3)"),
+        "{hint}"
+    );
+    // Extra fields that are not halves of numbers keep the plain hint.
+    let (_, problems) = run(b"a,b\nx,2\ny,q,r\n", &specs);
+    assert_eq!(problems[0].hint.as_deref(), Some(super::RAGGED_HINT));
+}

