@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 mod build;
+mod checksum;
 mod cli;
 mod config;
 mod confine;

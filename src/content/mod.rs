@@ -25,7 +25,6 @@ pub mod validate;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use thin_vec::ThinVec;
 
 use serde::Deserialize;
 
@@ -128,27 +127,27 @@ pub struct DatasetFrontMatter {
     pub delimiter: Option<Box<str>>,
     /// Cell texts that mean "no value" in every column (Table Schema `missingValues`);
     /// the site's list when absent. The load fills it in from site.toml.
-    pub missing_values: Option<ThinVec<String>>,
+    pub missing_values: Option<Vec<String>>,
     /// The decimal mark of the number columns (`","`: `1,5`); a column's own wins.
     pub decimal: Option<number_marks::DecimalMark>,
     /// The mark between groups of three digits in number and integer columns (`"."`,
     /// `" "`…); a column's own wins.
     pub group: Option<number_marks::GroupMark>,
     #[serde(default)]
-    pub tags: ThinVec<String>,
+    pub tags: Vec<String>,
     /// Concepts of a theme vocabulary (e.g. the EU data themes), for DCAT catalogs.
     #[serde(default)]
-    pub themes: ThinVec<Theme>,
+    pub themes: Vec<Theme>,
     #[serde(default)]
-    pub related: ThinVec<String>,
+    pub related: Vec<String>,
     pub created: Option<toml::value::Datetime>,
     pub updated: Option<toml::value::Datetime>,
     pub version: Option<Box<str>>,
     /// The change history, `[[changes]]` entries (date, version, what changed).
     #[serde(default)]
-    pub changes: ThinVec<Change>,
+    pub changes: Vec<Change>,
     #[serde(default)]
-    pub primary_key: ThinVec<String>,
+    pub primary_key: Vec<String>,
     pub table_rows: Option<TableRows>,
     /// The most columns the table shows (primary key first); site.toml's when absent.
     /// Four bytes: a build keeps every dataset's front matter (`dataset::slim`'s size test).
@@ -163,20 +162,20 @@ pub struct DatasetFrontMatter {
     /// Who made the data: credited by the citation and every metadata format (the site's
     /// author is credited when there are none).
     #[serde(default)]
-    pub creators: ThinVec<Creator>,
+    pub creators: Vec<Creator>,
     /// The works the figures were taken from (what the dataset is derived from).
     #[serde(default)]
-    pub sources: ThinVec<Source>,
-    pub columns: ThinVec<ColumnSpec>,
+    pub sources: Vec<Source>,
+    pub columns: Vec<ColumnSpec>,
     /// Charts drawn from the table at build time, in the author's order.
     #[serde(default)]
-    pub charts: ThinVec<ChartSpec>,
+    pub charts: Vec<ChartSpec>,
     /// Built by `serve` and `build --drafts` only; absent from every listing otherwise.
     #[serde(default)]
     pub draft: bool,
     /// Numbers of the prose that are not data (`check` does not look for them in a table).
     #[serde(default)]
-    pub numbers_not_data: ThinVec<String>,
+    pub numbers_not_data: Vec<String>,
 }
 
 /// What a chart draws: its shape decides which columns it needs.

@@ -7,8 +7,6 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use thin_vec::ThinVec;
-
 use super::cache::ScanCache;
 use super::scan::{self, ChartColumns, CsvSummary};
 use super::{chart_series, charts, columns, data_path, Dataset};
@@ -93,7 +91,7 @@ fn load_into(
 
     let marks_readable = columns::check_dialect(&front, &locator, problems);
     if front.missing_values.is_none() {
-        front.missing_values = config.missing_values.clone().map(ThinVec::from);
+        front.missing_values = config.missing_values.clone();
     }
     let source_ids = columns::source_ids(&front, &locator, problems);
     let documented = columns::compile_columns(&front, &locator, problems);
@@ -177,7 +175,7 @@ fn load_into(
     );
     // Measured as readers see them: with the quoted figures in place.
     problems.extend(validate::glance_lengths(&locator, &front));
-    let related_places: ThinVec<_> = (0..front.related.len())
+    let related_places: Vec<_> = (0..front.related.len())
         .map(|n| locator.place_of_value(&format!("related[{n}]")))
         .collect();
     let (dataset_links, page_links) = site_links(&body, text, split.body_offset);
@@ -203,12 +201,12 @@ fn load_into(
         table_rows,
         row_pages,
         related_places,
-        figures: figures.into(),
+        figures,
         quoted_datasets,
         figure_html: std::sync::Arc::new(figure_html),
-        dataset_links: dataset_links.into(),
-        page_links: page_links.into(),
-        metadata_digests: ThinVec::new(),
+        dataset_links,
+        page_links,
+        metadata_digests: Vec::new(),
         slim_description: None,
         typed_numbers: u32::try_from(typed_numbers).unwrap_or(u32::MAX),
         slim_columns: 0,

@@ -21,14 +21,11 @@ pub mod stamp;
 
 use std::path::PathBuf;
 
-use thin_vec::ThinVec;
-
 use crate::content::spans::Place;
 use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 use crate::diagnostics::Diagnostic;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
-pub(crate) use slim::from_hex as sha256_bytes;
 pub use slim::FileDigest;
 pub use slug::{is_valid_slug, slug_problem};
 
@@ -55,23 +52,23 @@ pub struct Dataset {
     /// Whether the rows past the cap get static row pages (see [`paging`]).
     pub row_pages: bool,
     /// Where each `related` entry is written, for the checks across datasets.
-    related_places: ThinVec<Option<Place>>,
+    related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
-    pub figures: ThinVec<figures::Quoted>,
+    pub figures: Vec<figures::Quoted>,
     /// The other datasets whose cells the texts quote (`dataset="<slug>"`): this page
     /// depends on their CSV and Markdown.
     pub quoted_datasets: std::collections::BTreeSet<String>,
     /// The headline, kicker and captions with their figures marked up, for the page.
     pub figure_html: std::sync::Arc<figures::FigureHtml>,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
-    pub(crate) dataset_links: ThinVec<(String, Place)>,
+    pub(crate) dataset_links: Vec<(String, Place)>,
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
-    pub(crate) page_links: ThinVec<(String, Place)>,
+    pub(crate) page_links: Vec<(String, Place)>,
     /// How many numbers the prose types by hand (`check --strict` lists them; `build` and
     /// `serve` print the count): found while loading, kept in slim copies and records.
     pub typed_numbers: u32,
     /// The digests of its metadata files as written (set once they are, whole or slim).
-    metadata_digests: ThinVec<slim::KeptDigest>,
+    metadata_digests: Vec<FileDigest>,
     /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (a
     /// build keeps the slim copy itself in its temporary file: `site::datasets`).
     slim_description: Option<Box<str>>,

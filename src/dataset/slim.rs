@@ -4,8 +4,6 @@
 
 use std::sync::{Arc, OnceLock};
 
-use thin_vec::ThinVec;
-
 use crate::content::Body;
 
 use super::figures::FigureHtml;
@@ -13,108 +11,12 @@ use super::Dataset;
 
 /// The size and SHA-256 of one metadata file of a dataset, as written (the DCAT catalog
 /// states them; kept so the catalog need not render the file again).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileDigest {
     /// The output path, site-relative (`datasets/<slug>.json`).
     pub path: String,
     pub bytes: u64,
-    /// Lowercase hex.
-    pub sha256: String,
-}
-
-/// A [`FileDigest`] as a slim copy keeps it: for one of the dataset's own metadata files
-/// (its path follows from the slug) with a SHA-256 of 64 lowercase hex digits, which is
-/// every digest a build records, 48 bytes (its kind, size and the hash's 32 bytes) instead
-/// of the path, the 64 characters and their allocations; anything else as given.
-#[derive(Debug, Clone)]
-pub(super) enum KeptDigest {
-    Own {
-        /// Index into [`OWN_PATHS`].
-        kind: u8,
-        bytes: u64,
-        sha256: [u8; 32],
-    },
-    Other(Box<FileDigest>),
-}
-
-/// How the path of each of a dataset's own metadata files (the ones digests are kept
-/// for) follows from its slug.
-const OWN_PATHS: [fn(&str) -> String; 3] = {
-    use crate::layout::urls;
-    [urls::json_file, urls::csvw_file, urls::croissant_file]
-};
-
-/// Which of [`OWN_PATHS`] `path` is for the dataset `slug`, compared without building the
-/// paths (every slim copy read back from a build's temporary file names three).
-fn own_path_kind(path: &str, slug: &str) -> Option<usize> {
-    static AROUND: OnceLock<Vec<(String, String)>> = OnceLock::new();
-    let around = AROUND.get_or_init(|| {
-        // What each path has before and after the slug (which holds no NUL).
-        let around = |own: &fn(&str) -> String| {
-            let path = own("\0");
-            let (before, after) = path.split_once('\0').unwrap_or((&path, ""));
-            (before.to_string(), after.to_string())
-        };
-        OWN_PATHS.iter().map(around).collect()
-    });
-    around.iter().position(|(before, after)| {
-        path.strip_prefix(before.as_str())
-            .and_then(|rest| rest.strip_prefix(slug))
-            .is_some_and(|rest| rest == after)
-    })
-}
-
-impl KeptDigest {
-    /// `digest`, of a file of the dataset `slug`.
-    pub(super) fn new(digest: FileDigest, slug: &str) -> KeptDigest {
-        let kind = own_path_kind(&digest.path, slug);
-        match (kind, from_hex(&digest.sha256)) {
-            (Some(kind), Some(sha256)) => KeptDigest::Own {
-                kind: kind as u8,
-                bytes: digest.bytes,
-                sha256,
-            },
-            _ => KeptDigest::Other(Box::new(digest)),
-        }
-    }
-
-    /// The file's path, site-relative.
-    fn path(&self, slug: &str) -> String {
-        match self {
-            KeptDigest::Own { kind, .. } => OWN_PATHS[usize::from(*kind)](slug),
-            KeptDigest::Other(digest) => digest.path.clone(),
-        }
-    }
-
-    pub(super) fn digest(&self, slug: &str) -> FileDigest {
-        match self {
-            KeptDigest::Own { bytes, sha256, .. } => FileDigest {
-                path: self.path(slug),
-                bytes: *bytes,
-                sha256: super::scan::hex(sha256),
-            },
-            KeptDigest::Other(digest) => FileDigest::clone(digest),
-        }
-    }
-}
-
-/// The 32 bytes that 64 lowercase hex digits spell, so that [`super::scan::hex`] gives the
-/// same text back.
-pub(crate) fn from_hex(text: &str) -> Option<[u8; 32]> {
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
-    let text = text.as_bytes();
-    if text.len() != 64 {
-        return None;
-    }
-    let mut bytes = [0u8; 32];
-    for (byte, pair) in bytes.iter_mut().zip(text.chunks_exact(2)) {
-        *byte = digit(pair[0])? << 4 | digit(pair[1])?;
-    }
-    Some(bytes)
+    pub sha256: crate::checksum::Sha256,
 }
 
 impl Dataset {
@@ -148,13 +50,13 @@ impl Dataset {
         shrink_all(&mut front.tags);
         shrink_all(&mut front.related);
         front.themes.shrink_to_fit();
-        front.changes = ThinVec::new();
-        front.primary_key = ThinVec::new();
+        front.changes = Vec::new();
+        front.primary_key = Vec::new();
         front.table_note = None;
         front.license = None;
-        front.sources = ThinVec::new();
-        front.columns = ThinVec::new();
-        front.numbers_not_data = ThinVec::new();
+        front.sources = Vec::new();
+        front.columns = Vec::new();
+        front.numbers_not_data = Vec::new();
         // Only the ids are read again (two charts must not write one file).
         for chart in &mut front.charts {
             *chart = crate::content::ChartSpec::id_only(chart.id(), chart.kind);
@@ -165,21 +67,18 @@ impl Dataset {
             Arc::make_mut(&mut self.license).text = None;
         }
         let csv = &mut self.csv;
-        csv.header = ThinVec::new();
+        csv.header = Vec::new();
         csv.referenced_sources = Default::default();
-        csv.date_precisions = ThinVec::new();
-        csv.longest_cells = ThinVec::new();
-        csv.charts = ThinVec::new();
-        csv.profiles = ThinVec::new();
-        self.figures = ThinVec::new();
+        csv.date_precisions = Vec::new();
+        csv.longest_cells = Vec::new();
+        csv.charts = Vec::new();
+        csv.profiles = Vec::new();
+        self.figures = Vec::new();
         self.figure_html = shared_empty(&EMPTY_FIGURE_HTML);
         self.related_places.shrink_to_fit();
         self.dataset_links.shrink_to_fit();
         self.page_links.shrink_to_fit();
-        self.metadata_digests = digests
-            .into_iter()
-            .map(|d| KeptDigest::new(d, &self.slug))
-            .collect();
+        self.metadata_digests = digests;
         self.dcat_parts = None;
         self.slimmed = true;
         self
@@ -206,10 +105,7 @@ impl Dataset {
     /// Records the digests of the metadata files just written, so the DCAT catalog need
     /// not render them again (`serve` keeps whole datasets and rewrites DCAT on each edit).
     pub fn record_digests(&mut self, digests: Vec<FileDigest>) {
-        self.metadata_digests = digests
-            .into_iter()
-            .map(|d| KeptDigest::new(d, &self.slug))
-            .collect();
+        self.metadata_digests = digests;
         // The catalog states the digests: its part is stale.
         self.dcat_parts = Some(Box::default());
     }
@@ -221,11 +117,10 @@ impl Dataset {
 
     /// The recorded digest of the metadata file at `path`, if the dataset was slimmed.
     pub fn metadata_digest(&self, path: &str) -> Option<FileDigest> {
-        // Paths first: the SHA-256 is spelled out only for the digest asked for.
         self.metadata_digests
             .iter()
-            .find(|d| d.path(&self.slug) == path)
-            .map(|d| d.digest(&self.slug))
+            .find(|d| d.path == path)
+            .cloned()
     }
 }
 
@@ -243,81 +138,9 @@ pub(super) fn empty_page_parts() -> (Arc<Body>, Arc<FigureHtml>) {
 }
 
 /// `list` and each of its strings without spare capacity.
-fn shrink_all(list: &mut ThinVec<String>) {
+fn shrink_all(list: &mut Vec<String>) {
     list.shrink_to_fit();
     for text in list {
         text.shrink_to_fit();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The kind found without building paths is the one the paths give.
-    #[test]
-    fn own_paths_are_recognised_as_building_them_would() {
-        let slugs = ["a", "ab", "set-00001", "b"];
-        let mut paths: Vec<String> = Vec::new();
-        for slug in slugs {
-            paths.extend(OWN_PATHS.iter().map(|own| own(slug)));
-        }
-        paths.extend(
-            ["x", "", "data/datasets/.json", "data/datasets/a.json.json"].map(String::from),
-        );
-        for slug in slugs {
-            for path in &paths {
-                let built = OWN_PATHS.iter().position(|own| own(slug) == *path);
-                assert_eq!(own_path_kind(path, slug), built, "{path} of {slug}");
-            }
-        }
-        assert_eq!(own_path_kind(&OWN_PATHS[2]("ab"), "ab"), Some(2));
-    }
-
-    #[test]
-    fn a_kept_digest_gives_back_exactly_the_digest_it_was_given() {
-        let hex = super::super::scan::hex(&[0xab; 32]).replace("abab", "0f9e");
-        for sha256 in [
-            hex.clone(),
-            hex.to_uppercase(),
-            "not hex".to_string(),
-            hex[2..].into(),
-        ] {
-            for path in [
-                "data/datasets/a.croissant.json",
-                "data/datasets/b.json",
-                "x",
-            ] {
-                let digest = FileDigest {
-                    path: path.into(),
-                    bytes: 7,
-                    sha256: sha256.clone(),
-                };
-                assert_eq!(KeptDigest::new(digest.clone(), "a").digest("a"), digest);
-            }
-        }
-        let own = |path: &str, sha256: &str| {
-            let digest = FileDigest {
-                path: path.into(),
-                bytes: 1,
-                sha256: sha256.into(),
-            };
-            KeptDigest::new(digest, "a")
-        };
-        assert!(matches!(
-            own("data/datasets/a.csv-metadata.json", &hex),
-            KeptDigest::Own { kind: 1, .. }
-        ));
-        assert!(matches!(
-            own("data/datasets/ab.json", &hex),
-            KeptDigest::Other(_)
-        ));
-        assert!(matches!(
-            own("data/datasets/a.json", "x"),
-            KeptDigest::Other(_)
-        ));
-        assert_eq!(std::mem::size_of::<KeptDigest>(), 48);
-        assert!(from_hex(&hex).is_some());
-        assert!(from_hex(&hex.to_uppercase()).is_none());
     }
 }

@@ -8,8 +8,6 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use thin_vec::ThinVec;
-
 use serde::{Deserialize, Serialize};
 
 use super::scan::CsvSummary;
@@ -39,12 +37,12 @@ pub struct SlimRecord {
     headline: Box<str>,
     temporal_coverage: Option<Box<str>>,
     delimiter: Option<Box<str>>,
-    tags: ThinVec<String>,
+    tags: Vec<String>,
     /// `(iri, label)` of each theme.
     themes: Vec<(String, String)>,
     /// The DCAT catalog credits them (their serde is plain: no check to pass again).
-    creators: ThinVec<Creator>,
-    related: ThinVec<String>,
+    creators: Vec<Creator>,
+    related: Vec<String>,
     /// TOML dates as written (their `Display`, which parses back to the same value).
     created: Option<String>,
     updated: Option<String>,
@@ -61,12 +59,12 @@ pub struct SlimRecord {
     /// `None` for "all".
     table_rows: Option<u64>,
     row_pages: bool,
-    related_places: ThinVec<Option<Place>>,
+    related_places: Vec<Option<Place>>,
     quoted_datasets: BTreeSet<String>,
-    dataset_links: ThinVec<(String, Place)>,
-    page_links: ThinVec<(String, Place)>,
+    dataset_links: Vec<(String, Place)>,
+    page_links: Vec<(String, Place)>,
     /// `(path, bytes, sha256)` of each metadata file.
-    metadata_digests: Vec<(String, u64, String)>,
+    metadata_digests: Vec<FileDigest>,
     description: String,
     columns: usize,
     typed_numbers: u32,
@@ -139,14 +137,7 @@ impl SlimRecord {
             quoted_datasets: dataset.quoted_datasets.clone(),
             dataset_links: dataset.dataset_links.clone(),
             page_links: dataset.page_links.clone(),
-            metadata_digests: dataset
-                .metadata_digests
-                .iter()
-                .map(|d| {
-                    let d = d.digest(&dataset.slug);
-                    (d.path, d.bytes, d.sha256)
-                })
-                .collect(),
+            metadata_digests: dataset.metadata_digests.clone(),
             description: dataset.description(),
             columns: dataset.column_count(),
             typed_numbers: dataset.typed_numbers,
@@ -224,33 +215,24 @@ impl SlimRecord {
             created: date(self.created)?,
             updated: date(self.updated)?,
             version: self.version,
-            changes: ThinVec::new(),
-            primary_key: ThinVec::new(),
+            changes: Vec::new(),
+            primary_key: Vec::new(),
             table_rows: self.front_table_rows.map(table_rows),
             table_columns: self.front_table_columns,
             row_pages: self.front_row_pages,
             table_note: None,
             license: None,
             creators: self.creators,
-            sources: ThinVec::new(),
-            columns: ThinVec::new(),
-            charts: charts.into(),
+            sources: Vec::new(),
+            columns: Vec::new(),
+            charts,
             draft: self.draft,
-            numbers_not_data: ThinVec::new(),
+            numbers_not_data: Vec::new(),
         };
         let mut csv = self.csv;
         csv.stamp = Some(self.csv_stamp);
         csv.modified = Some(self.csv_stamp.modified());
-        let digests = self
-            .metadata_digests
-            .into_iter()
-            .map(|(path, bytes, sha256)| FileDigest {
-                path,
-                bytes,
-                sha256,
-            })
-            .map(|d| super::slim::KeptDigest::new(d, &self.slug))
-            .collect();
+        let digests = self.metadata_digests;
         let draft = front.draft;
         let (body, figure_html) = super::slim::empty_page_parts();
         let dataset = Dataset {
@@ -268,7 +250,7 @@ impl SlimRecord {
             table_rows: table_rows(self.table_rows),
             row_pages: self.row_pages,
             related_places: self.related_places,
-            figures: ThinVec::new(),
+            figures: Vec::new(),
             quoted_datasets: self.quoted_datasets,
             figure_html,
             dataset_links: self.dataset_links,
@@ -314,7 +296,7 @@ mod tests {
             let digest = FileDigest {
                 path: format!("data/datasets/{}.json", full.slug),
                 bytes: 4321,
-                sha256: "0a".repeat(32),
+                sha256: crate::checksum::Sha256::of(b"0a"),
             };
             let slim = full.slim(vec![digest]);
             let mut problems = loaded.problems;

@@ -51,7 +51,7 @@ struct CatalogEntry<'a> {
     metadata: String,
     page: String,
     rows: u64,
-    sha256: String,
+    sha256: crate::checksum::Sha256,
     slug: &'a str,
     title: &'a str,
     updated: Option<String>,

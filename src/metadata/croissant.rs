@@ -163,7 +163,7 @@ struct FileObject<'a> {
     content_url: String,
     encoding_format: &'static str,
     name: CsvName<'a>,
-    sha256: &'a str,
+    sha256: crate::checksum::Sha256,
 }
 
 #[derive(serde::Serialize)]
@@ -264,7 +264,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
             content_url: site.config.absolute_url(&urls::csv_file(slug)),
             encoding_format: "text/csv",
             name: file_id,
-            sha256: &dataset.csv.sha256,
+            sha256: dataset.csv.sha256,
         }],
         is_live_dataset: false,
         keywords: &front.tags,

@@ -514,11 +514,7 @@ fn distribution(
     let slug = &dataset.slug;
     let page = super::page_url(site, dataset);
     let (path, bytes, sha256) = match kind.fragment {
-        "csv" => (
-            urls::csv_file(slug),
-            dataset.csv.bytes,
-            dataset.csv.sha256.to_string(),
-        ),
+        "csv" => (urls::csv_file(slug), dataset.csv.bytes, dataset.csv.sha256),
         other => {
             let file = super::digests::digest(site, dataset, other);
             (file.path, file.bytes, file.sha256)
@@ -556,9 +552,11 @@ fn distribution(
     let checksum_id = format!("{page}#{}-checksum", kind.fragment);
     node.iri("spdx:checksum", &checksum_id);
     let mut checksum = Node::new(&checksum_id, &["spdx:Checksum"]);
-    checksum
-        .iri("spdx:algorithm", SHA256)
-        .typed("spdx:checksumValue", &sha256, "xsd:hexBinary");
+    checksum.iri("spdx:algorithm", SHA256).typed(
+        "spdx:checksumValue",
+        &sha256.to_string(),
+        "xsd:hexBinary",
+    );
     extra.push(checksum);
     node
 }

@@ -2,7 +2,7 @@
 //! Croissant), which the DCAT catalog states: computed from the same bytes the writer
 //! writes, once per dataset by the writer, and kept with its slim copy after its files are written.
 
-use sha2::{Digest, Sha256};
+use crate::checksum::Sha256;
 
 use crate::dataset::{Dataset, FileDigest};
 use crate::layout::urls;
@@ -48,6 +48,6 @@ pub fn of(path: String, bytes: &[u8]) -> FileDigest {
     FileDigest {
         path,
         bytes: bytes.len() as u64,
-        sha256: crate::dataset::scan::hex(&Sha256::digest(bytes)),
+        sha256: Sha256::of(bytes),
     }
 }

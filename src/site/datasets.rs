@@ -43,7 +43,7 @@ pub struct Stored {
     rows: u64,
     /// The CSV's size and SHA-256 (`catalog.json` states them).
     csv_bytes: u64,
-    sha256: [u8; 32],
+    sha256: crate::checksum::Sha256,
     columns: u32,
     typed_numbers: u32,
     description_chars: u32,
@@ -117,7 +117,6 @@ impl Held {
         };
         let bytes = u32::try_from(text.len()).ok()?;
         let at = store.append(&text)?;
-        let sha256 = crate::dataset::sha256_bytes(&dataset.csv.sha256)?;
         let (texts, ends, tags) = joined_texts(dataset)?;
         Some(Stored {
             texts,
@@ -127,7 +126,7 @@ impl Held {
             created: dataset.front.created,
             rows: dataset.csv.rows,
             csv_bytes: dataset.csv.bytes,
-            sha256,
+            sha256: dataset.csv.sha256,
             columns: u32::try_from(dataset.column_count()).unwrap_or(u32::MAX),
             typed_numbers: dataset.typed_numbers,
             description_chars: u32::try_from(dataset.description_chars()).unwrap_or(u32::MAX),
@@ -363,11 +362,11 @@ impl Datasets {
         }
     }
 
-    /// The size and SHA-256 (lowercase hex) of the CSV of the dataset at `index`.
-    pub fn csv_file(&self, index: usize) -> (u64, String) {
+    /// The size and SHA-256 of the CSV of the dataset at `index`.
+    pub fn csv_file(&self, index: usize) -> (u64, crate::checksum::Sha256) {
         match &self.held[index] {
-            Held::Whole(d) => (d.csv.bytes, d.csv.sha256.to_string()),
-            Held::Stored(s) => (s.csv_bytes, crate::dataset::scan::hex(&s.sha256)),
+            Held::Whole(d) => (d.csv.bytes, d.csv.sha256),
+            Held::Stored(s) => (s.csv_bytes, s.sha256),
         }
     }
 

@@ -1,20 +1,9 @@
 //! Memory that grows far less than the catalog: the `datapages build` binary's peak
 //! resident memory on 10,000 small datasets stays within [`BOUND_TENTHS`] tenths of its
-//! peak on 1,000 (each dataset's files are written as soon as it is loaded; only a slim
-//! copy is kept, in the build's temporary file, with what listings read in memory). Before, the whole datasets were kept to the end (x6.4 on the benchmark
-//! workload). On this catalog the slim copies gave x3.6, and x3.3 once they keep the
-//! description, the column count and compact digests in place of the body, the header
-//! and hex digests; x2.4 once the reuse manifest's entries go to a file as each dataset is
-//! done instead of staying in memory. What is left is live data, not the allocator's
-//! spare room (a counting allocator showed the live heap itself growing about 4 KB per
-//! dataset): mostly the slim `Dataset`, whose fields alone took 1.6 KB. x2.2 once the
-//! description goes to a temporary file, the page-only parts of a slim copy point to one
-//! shared empty value, digests name their file by kind, warnings borrow their fixed texts
-//! and are sorted without a second copy. x1.9-2.1 once the slim copy's lists are one
-//! pointer each (`ThinVec`: the struct 1,152 -> 848 bytes) and a build holds only the
-//! warnings it shows. x1.3 once the slim copies go to the build's temporary file and
-//! memory keeps only what listings read of each (`site::datasets`): the target,
-//! x1.5 on the benchmark, is this test's bound.
+//! peak on 1,000. Each dataset's files are written as soon as it is loaded; what listings,
+//! feeds and catalogs read of it goes to the build's temporary file as its record, and
+//! memory keeps only the listing (`site::datasets`). History of the bound: git log of this
+//! file.
 
 use std::path::Path;
 use std::process::Command;

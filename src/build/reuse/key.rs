@@ -118,7 +118,7 @@ pub(super) fn dataset_key(
     field(&mut h, csv_display.as_os_str().as_encoded_bytes());
     field(&mut h, dataset.csv_path.as_os_str().as_encoded_bytes());
     field(&mut h, &dataset.csv.bytes.to_le_bytes());
-    field(&mut h, dataset.csv.sha256.as_bytes());
+    field(&mut h, dataset.csv.sha256.to_string().as_bytes());
     // Implied by the bytes, but a remembered scan states it: the page follows the scan.
     field(&mut h, &dataset.csv.rows.to_le_bytes());
     if titles.len() != dataset.front.related.len() {

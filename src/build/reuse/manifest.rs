@@ -71,7 +71,7 @@ impl Entry {
                 Some(FileDigest {
                     path: path.to_string(),
                     bytes: bytes.parse().ok()?,
-                    sha256: sha256.to_string(),
+                    sha256: crate::checksum::Sha256::from_hex(sha256)?,
                 })
             })
             .collect()
@@ -276,7 +276,10 @@ mod tests {
         Entry {
             key: "k".into(),
             files: files.join("\n"),
-            digests: "data/datasets/a.json\t3\tab".into(),
+            digests: format!(
+                "data/datasets/a.json\t3\t{}",
+                crate::checksum::Sha256::of(b"a")
+            ),
             record: None,
         }
     }
@@ -286,7 +289,7 @@ mod tests {
         let digest = FileDigest {
             path: "data/datasets/a.json".into(),
             bytes: 21270,
-            sha256: "07e3".into(),
+            sha256: crate::checksum::Sha256::of(b"a"),
         };
         let files = [
             "data/datasets/a.csv".to_string(),

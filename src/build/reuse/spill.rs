@@ -152,7 +152,7 @@ mod tests {
         let digest = |p: &str| FileDigest {
             path: p.into(),
             bytes: 3,
-            sha256: "ab".repeat(32),
+            sha256: crate::checksum::Sha256::of(b"ab"),
         };
         let b = Entry::new("kb".into(), &["x/b.html".into()], &[digest("b.json")]).unwrap();
         let a = Entry::new("ka".into(), &["x/a \"q\".html".into()], &[digest("a.json")]).unwrap();

@@ -87,10 +87,9 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
         draft: front.draft,
         missing_values: front
             .missing_values
-            .map(Vec::from)
             .or_else(|| site.missing_values.map(<[String]>::to_vec)),
-        columns: front.columns.into(),
-        primary_key: front.primary_key.into(),
+        columns: front.columns,
+        primary_key: front.primary_key,
     })
 }
 

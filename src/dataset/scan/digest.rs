@@ -52,8 +52,8 @@ impl Digester {
         }
     }
 
-    /// The lowercase hex digest; `None` if the hashing thread died (or hashes elsewhere).
-    pub(super) fn finish(self) -> Option<String> {
+    /// The digest; `None` if the hashing thread died (or hashes elsewhere).
+    pub(super) fn finish(self) -> Option<crate::checksum::Sha256> {
         let hasher = match self {
             Digester::Inline(hasher) => hasher,
             Digester::Thread { chunks, done } => {
@@ -62,7 +62,7 @@ impl Digester {
             }
             Digester::Elsewhere => return None,
         };
-        Some(hex(&hasher.finalize()))
+        Some(crate::checksum::Sha256::finish(hasher))
     }
 }
 
@@ -82,8 +82,8 @@ impl<R: Read> Read for HashingReader<R> {
     }
 }
 
-/// Reads a whole file on its own, for a split scan: (hex SHA-256, bytes).
-pub(super) fn hash_file(path: &Path) -> io::Result<(String, u64)> {
+/// Reads a whole file on its own, for a split scan: (its SHA-256, bytes).
+pub(super) fn hash_file(path: &Path) -> io::Result<(crate::checksum::Sha256, u64)> {
     let mut file = File::open(path)?;
     let mut buffer = vec![0; READ_BUFFER_BYTES];
     let mut hasher = Sha256::new();
@@ -98,7 +98,7 @@ pub(super) fn hash_file(path: &Path) -> io::Result<(String, u64)> {
         hasher.update(&buffer[..n]);
         bytes += n as u64;
     }
-    Ok((hex(&hasher.finalize()), bytes))
+    Ok((crate::checksum::Sha256::finish(hasher), bytes))
 }
 
 /// Lowercase hexadecimal, as digests are written in metadata.

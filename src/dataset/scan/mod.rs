@@ -31,8 +31,8 @@ use std::fs::File;
 use std::path::Path;
 
 use regex::Regex;
-use thin_vec::ThinVec;
 
+use crate::checksum::Sha256;
 use crate::content::date_format::DateFormat;
 use crate::content::dialect::MissingValues;
 use crate::content::number_marks::NumberMarks;
@@ -97,18 +97,18 @@ impl CompiledColumn<'_> {
 /// What the scan learned about a CSV file.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CsvSummary {
-    pub header: ThinVec<String>,
+    pub header: Vec<String>,
     /// Data rows, not counting the header.
     pub rows: u64,
     pub bytes: u64,
-    /// Lowercase hex SHA-256 of the file's bytes.
-    pub sha256: Box<str>,
+    /// The SHA-256 of the file's bytes.
+    pub sha256: Sha256,
     /// Whether any cell of the rows the page shows is empty (the page explains the dash).
     pub has_empty_cells: bool,
     /// Source ids that cells reference.
     pub referenced_sources: BTreeSet<String>,
     /// Per column, the `DatePrecision`s seen in valid date cells, as a bit mask.
-    pub date_precisions: ThinVec<u8>,
+    pub date_precisions: Vec<u8>,
     /// The file's modification time when it was scanned: pages stream rows from the file
     /// later, and must not publish rows that were never checked.
     #[serde(skip)]
@@ -120,15 +120,15 @@ pub struct CsvSummary {
     pub stamp: Option<FileStamp>,
     /// The longest cell of each column among the rendered rows, in characters: long text
     /// columns get a wider column so their cells wrap into readable lines.
-    pub longest_cells: ThinVec<usize>,
+    pub longest_cells: Vec<usize>,
     /// The points of each chart, in the order the charts were given.
-    pub charts: ThinVec<ChartPoints>,
+    pub charts: Vec<ChartPoints>,
     /// Per documented column, its profile (empty when the header does not match).
-    pub profiles: ThinVec<ColumnProfile>,
+    pub profiles: Vec<ColumnProfile>,
     /// Columns whose declared type most filled cells fail: reported once, at the
     /// declaration, instead of at each cell.
     #[serde(default)]
-    pub wrong_types: ThinVec<WrongType>,
+    pub wrong_types: Vec<WrongType>,
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
@@ -283,16 +283,16 @@ fn scan_file(
         &mut records.pending,
     );
     let summary = CsvSummary {
-        header: header.into(),
+        header,
         rows: records.rows,
         bytes,
-        sha256: sha256.into(),
+        sha256,
         has_empty_cells: records.has_empty_cells,
         referenced_sources: records.referenced_sources,
-        date_precisions: records.date_precisions.into(),
+        date_precisions: records.date_precisions,
         modified,
         stamp,
-        longest_cells: records.longest_cells.into(),
+        longest_cells: records.longest_cells,
         charts: records
             .charts
             .into_iter()
@@ -306,7 +306,7 @@ fn scan_file(
                 profile
             })
             .collect(),
-        wrong_types: wrong_types.into(),
+        wrong_types,
     };
     diagnostics.extend(records.diagnostics);
     if summary.rows == 0 {

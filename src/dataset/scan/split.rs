@@ -27,7 +27,7 @@ pub(super) struct ReadRecords {
     pub(super) records: Records,
     /// The (hex SHA-256, bytes) of the hashing thread, when the file was hashed separately
     /// (`Some(None)`: that thread failed).
-    pub(super) hashed_separately: Option<Option<(String, u64)>>,
+    pub(super) hashed_separately: Option<Option<(crate::checksum::Sha256, u64)>>,
 }
 
 /// Reads and checks every record after the header. With a `split`, a second thread checks

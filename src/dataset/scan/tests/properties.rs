@@ -57,7 +57,7 @@ proptest! {
         prop_assert_eq!(summary.rows, rows.len() as u64);
         prop_assert_eq!(summary.bytes, bytes.len() as u64);
         let digest: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
-        prop_assert_eq!(&*summary.sha256, digest.as_str());
+        prop_assert_eq!(summary.sha256.to_string(), digest);
     }
 
     /// Every bad cell in an integer column is found: the first five are located on their
