@@ -98,9 +98,13 @@ impl ScanCache {
         )
     }
 
+    /// An entry is named by the file's canonical path (links followed), so that every
+    /// spelling of the site's root finds it.
     fn entry_path(&self, csv: &Path) -> PathBuf {
-        let absolute = std::path::absolute(csv).unwrap_or_else(|_| csv.to_path_buf());
-        let digest = Sha256::digest(absolute.as_os_str().as_encoded_bytes());
+        let canonical = std::fs::canonicalize(csv)
+            .or_else(|_| std::path::absolute(csv))
+            .unwrap_or_else(|_| csv.to_path_buf());
+        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
         self.dir.join(format!("{}.json", &hex(&digest)[..32]))
     }
 
