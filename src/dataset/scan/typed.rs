@@ -85,10 +85,10 @@ pub struct Finder {
     /// The numbers looked for (the others are left as they are).
     wanted: Vec<usize>,
     /// What a cell must have to equal any of them, checked first: one of these values
-    /// (`values` of the wanted numbers), or a length one of their texts has (a bit per
-    /// length; the last bit for 63 bytes and more).
+    /// (`values` of the wanted numbers), or the length and first byte of one of their
+    /// texts ([`text_key`]; a text that is not ASCII is always compared).
     wanted_values: Vec<f64>,
-    wanted_lengths: u64,
+    wanted_texts: Vec<(usize, u8)>,
     header: Vec<String>,
     key_columns: Vec<usize>,
     dataset: Option<String>,
@@ -119,9 +119,7 @@ impl Finder {
         let wanted: Vec<usize> = (0..numbers.len()).filter(|n| wanted(*n)).collect();
         Finder {
             wanted_values: wanted.iter().filter_map(|&n| values[n]).collect(),
-            wanted_lengths: wanted
-                .iter()
-                .fold(0, |bits, &n| bits | length_bit(numbers[n].raw.len())),
+            wanted_texts: wanted.iter().map(|&n| text_key(&numbers[n].raw)).collect(),
             values,
             raws: numbers.iter().map(|t| t.raw.clone()).collect(),
             wanted,
@@ -147,9 +145,9 @@ impl Finder {
         parsed: Option<f64>,
         row: &csv::StringRecord,
     ) {
-        let (text, number) = match parsed {
+        let (text, number, ascii) = match parsed {
             // A finite number holds a digit, and a text that parses has no space or comma.
-            Some(x) if cell.len() <= SHOWN_DIGITS => (cell, Some(x)),
+            Some(x) if cell.len() <= SHOWN_DIGITS => (cell, Some(x), true),
             _ => {
                 let text = cell.trim();
                 if text.is_empty() || !text.bytes().any(|b| b.is_ascii_digit()) {
@@ -169,17 +167,18 @@ impl Finder {
                     }
                     (true, false) => as_shown(text),
                 };
-                (text, number)
+                (text, number, text.is_ascii())
             }
         };
-        // Most cells equal none of the numbers: told from their value and length alone.
+        // Most cells equal none of the numbers: told from their value, length and first
+        // byte alone.
         let may_equal = number.is_some_and(|x| self.wanted_values.contains(&x))
-            || self.wanted_lengths & length_bit(text.len()) != 0
-            || !text.is_ascii();
+            || !ascii
+            || self.wanted_texts.contains(&text_key(text));
         if !may_equal {
             return;
         }
-        let lower = (!text.is_ascii()).then(|| text.to_lowercase());
+        let lower = (!ascii).then(|| text.to_lowercase());
         for i in 0..self.wanted.len() {
             let n = self.wanted[i];
             let raw = self.raws[n].as_str();
@@ -251,9 +250,11 @@ fn add_matches(mine: &mut [Matches], theirs: Vec<Matches>) {
     }
 }
 
-/// The bit of [`Finder::wanted_lengths`] for a text of `bytes`.
-fn length_bit(bytes: usize) -> u64 {
-    1 << bytes.min(63)
+/// A text's length and first byte in lowercase: an ASCII cell equals a number's text
+/// (lowercase) only when both are the same.
+fn text_key(text: &str) -> (usize, u8) {
+    let first = text.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    (text.len(), first)
 }
 
 /// A number's value as the page shows it: to 15 significant digits, so a figure typed as
