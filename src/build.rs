@@ -200,6 +200,20 @@ pub struct CheckReport {
     pub recalled: usize,
 }
 
+impl CheckReport {
+    /// "3 datasets unchanged since the last build: checked from its records", when some
+    /// were ([`CheckReport::recalled`]).
+    pub fn recalled_line(&self) -> Option<String> {
+        (self.recalled > 0).then(|| {
+            format!(
+                "{} {} unchanged since the last build: checked from its records",
+                self.recalled,
+                crate::diagnostics::plural(self.recalled, "dataset", "datasets")
+            )
+        })
+    }
+}
+
 /// Runs every check of a build, rendering every page into a sink that keeps nothing, so
 /// whatever `build` rejects `check` rejects (`force` is not used). A dataset unchanged
 /// since the last build into `output` (same key) is taken from that build's record, its

@@ -290,7 +290,13 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
             drafts,
         } => {
             let options = BuildOptions::new(root).scan_cache(!no_cache).drafts(drafts);
-            match build::check(&options) {
+            let checked = build::check(&options);
+            if let Ok(report) = &checked {
+                if let Some(line) = report.recalled_line() {
+                    eprintln!("{line}");
+                }
+            }
+            match checked {
                 Ok(report) if report.warnings.is_empty() && report.typed_by_hand.is_empty() => {
                     println!("No problems found.");
                     ExitCode::SUCCESS

@@ -95,11 +95,19 @@ pub(super) struct Reuse {
     keys: Mutex<HashMap<Box<str>, [u8; 32]>>,
 }
 
+/// The output folder as the manifest names it: resolved (absolute, links followed), so
+/// that `--root .`, `--root site`, an absolute path and a build run inside the site all
+/// find the same manifest.
+fn canonical_output(output: &Path) -> PathBuf {
+    crate::output::guard::resolve(output).unwrap_or_else(|_| output.to_path_buf())
+}
+
 impl Reuse {
     /// Reads the manifest of `output` (the folder this build replaces), unless the build
     /// runs without the cache (`--no-cache`): then nothing is reused, but what is written
     /// is still recorded.
     pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
+        let output = &canonical_output(output);
         if let Some(dir) = manifest::ready_reuse_dir(&options.root) {
             tidy::tidy(&dir, &manifest::path(&options.root, output));
         }
@@ -114,6 +122,7 @@ impl Reuse {
     /// (its warnings with it) instead of loading and rendering it again. Datasets with
     /// `related` entries are loaded (their titles may have changed); nothing is recorded.
     pub fn for_check(options: &BuildOptions, output: &Path) -> Reuse {
+        let output = &canonical_output(output);
         let mut reuse = Reuse::with_manifest(options, output, None);
         reuse.check_only = true;
         reuse

@@ -19,10 +19,11 @@ use crate::content::numbers::Typed;
 use crate::content::spans::{error_at, Locator};
 use crate::content::DatasetFrontMatter;
 use crate::dataset::figures::{typed_numbers, TypedNumber};
+use crate::dataset::scan::Matches;
 use crate::dataset::Dataset;
 use crate::diagnostics::{plural, Diagnostic, Severity};
 use crate::site::Site;
-use cells::{Matches, Table};
+use cells::Table;
 
 /// The line `build` and `serve` print when the prose types numbers by hand:
 /// "12 numbers typed by hand; run `datapages check --strict` to list them".
@@ -104,15 +105,28 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
         return Vec::new();
     }
     let numbers: Vec<Typed> = page.found.iter().map(|f| f.typed.clone()).collect();
-    let mut matches = vec![Matches::default(); numbers.len()];
-    // A CSV that cannot be read was reported when it loaded.
-    let own = Table {
-        csv: &dataset.csv_path,
-        delimiter: dataset.front.field_delimiter(),
-        key: &page.primary_key,
-        dataset: None,
+    // The scan that checked the CSV looked for these numbers (unless it was recalled from
+    // a scan that looked for others): the file is read again only then.
+    let scanned = dataset
+        .csv
+        .typed_cells
+        .as_ref()
+        .and_then(|t| t.matches_for(&numbers, &page.primary_key));
+    let mut matches = match scanned {
+        Some(found) => found.to_vec(),
+        None => {
+            let mut matches = vec![Matches::default(); numbers.len()];
+            // A CSV that cannot be read was reported when it loaded.
+            let own = Table {
+                csv: &dataset.csv_path,
+                delimiter: dataset.front.field_delimiter(),
+                key: &page.primary_key,
+                dataset: None,
+            };
+            let _ = cells::count(&own, &numbers, |_| true, &mut matches);
+            matches
+        }
     };
-    let _ = cells::count(&own, &numbers, |_| true, &mut matches);
     // Numbers no cell of the page's own table equals are looked for in the others.
     let unmatched: Vec<bool> = matches.iter().map(|m| m.count == 0).collect();
     if unmatched.iter().any(|u| *u) {

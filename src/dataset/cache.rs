@@ -37,8 +37,9 @@ pub(crate) const SETTLED: Duration = Duration::from_secs(2);
 
 /// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
 /// also means no cell holds a character HTML and XML cannot carry; 3: column profiles;
-/// 5: nor a number a 64-bit float cannot hold).
-const FORMAT: u32 = 5;
+/// 5: nor a number a 64-bit float cannot hold; 6: the cells equal to the typed numbers,
+/// fingerprints' lower half from a fast hasher).
+const FORMAT: u32 = 6;
 
 /// Where scans are remembered; `None` in a build that does not use the cache.
 #[derive(Debug, Clone)]
@@ -98,9 +99,13 @@ impl ScanCache {
         )
     }
 
+    /// An entry is named by the file's canonical path (links followed), so that every
+    /// spelling of the site's root finds it.
     fn entry_path(&self, csv: &Path) -> PathBuf {
-        let absolute = std::path::absolute(csv).unwrap_or_else(|_| csv.to_path_buf());
-        let digest = Sha256::digest(absolute.as_os_str().as_encoded_bytes());
+        let canonical = std::fs::canonicalize(csv)
+            .or_else(|_| std::path::absolute(csv))
+            .unwrap_or_else(|_| csv.to_path_buf());
+        let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
         self.dir.join(format!("{}.json", &hex(&digest)[..32]))
     }
 
@@ -118,7 +123,7 @@ impl ScanCache {
         };
         let fingerprint = fingerprint(inputs);
         let entry_path = self.entry_path(csv);
-        if let Some(summary) = self.recall(&entry_path, csv, &before, &fingerprint) {
+        if let Some(summary) = self.recall(&entry_path, csv, &before, (inputs, &fingerprint)) {
             return (Some(summary), Vec::new());
         }
         let started = SystemTime::now();
@@ -137,7 +142,7 @@ impl ScanCache {
         entry_path: &Path,
         csv: &Path,
         stamp: &FileStamp,
-        fingerprint: &str,
+        (inputs, fingerprint): (&ScanInputs, &str),
     ) -> Option<CsvSummary> {
         // An entry is a plain file datapages wrote: never follow a link in its place.
         if !std::fs::symlink_metadata(entry_path).is_ok_and(|m| m.file_type().is_file()) {
@@ -155,6 +160,17 @@ impl ScanCache {
             return None;
         }
         let mut summary = entry.summary;
+        // The typed numbers are not part of the key (editing the prose's numbers does not
+        // scan again): matches looked for with other numbers are dropped, and `check`
+        // reads the file for them.
+        let typed = (inputs.typed_numbers, inputs.primary_key);
+        if summary
+            .typed_cells
+            .as_ref()
+            .is_some_and(|t| !t.is_for(typed.0, typed.1))
+        {
+            summary.typed_cells = None;
+        }
         summary.modified = Some(stamp.modified());
         summary.stamp = Some(*stamp);
         Some(summary)
@@ -235,6 +251,8 @@ mod tests {
             source_ids: &no_sources,
             rows_to_render: 10,
             delimiter: b',',
+            typed_numbers: &[],
+            primary_key: &[],
         };
         assert_eq!(fingerprint(&inputs), fingerprint_of(&inputs, program));
         assert_ne!(

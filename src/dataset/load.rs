@@ -109,12 +109,21 @@ fn load_into(
     if !marks_readable {
         return None;
     }
+    // Counted as written: quoting (below) puts the figures' values into the front
+    // matter's texts. The scan looks for their cells (`check` lists them).
+    let typed: Vec<_> =
+        super::figures::typed_numbers(&front, split.body, split.body_offset, &locator)
+            .into_iter()
+            .map(|t| t.typed)
+            .collect();
     let inputs = scan::ScanInputs {
         columns: &documented.compiled,
         charts: &chart_columns,
         source_ids: &source_ids,
         rows_to_render: table_rows.limit(),
         delimiter,
+        typed_numbers: &typed,
+        primary_key: &front.primary_key,
     };
     let scanned = scan_csv(&page.root, &slug, &front, &inputs, &locator, cache);
     // A chart's "nothing to draw" follows from errors in the CSV (an undocumented column,
@@ -157,9 +166,7 @@ fn load_into(
         missing_values: config.missing_values.as_deref(),
     };
     let mut figure_html = super::figures::FigureHtml::default();
-    // Counted as written: quoting puts the figures' values into the front matter's texts.
-    let typed_numbers =
-        super::figures::typed_numbers(&front, split.body, split.body_offset, &locator).len();
+    let typed_numbers = typed.len();
     let (figures, quoted_datasets) = super::figures::quote(
         &figures_site,
         &mut front,

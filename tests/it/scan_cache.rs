@@ -257,3 +257,58 @@ fn the_cache_follows_no_symbolic_link() {
         "the linked entry was not read"
     );
 }
+
+/// Runs the binary in `cwd`.
+fn run_in(cwd: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(common::binary())
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the datapages binary runs")
+}
+
+/// Every cache is keyed by resolved paths: after a build given the site's absolute path,
+/// `check` takes the dataset from the build's record whether the root is absolute,
+/// relative, `.` or left out (run inside the site), and builds into new output folders
+/// under each spelling recall the scan (its entry's edited row count shows).
+#[test]
+fn every_spelling_of_the_root_finds_the_caches() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    write_site(&root, "A reading.");
+    write_csv(&root);
+    std::thread::sleep(SETTLE);
+    let absolute = root.to_str().unwrap();
+    assert_ok(&run_in(dir.path(), &["build", "--root", absolute]));
+    assert_eq!(entries(&root).len(), 1);
+
+    let spellings: [(&Path, &[&str]); 4] = [
+        (dir.path(), &["--root", absolute]),
+        (dir.path(), &["--root", "site"]),
+        (&root, &["--root", "."]),
+        (&root, &[]),
+    ];
+    for (cwd, root_args) in spellings {
+        let check = run_in(cwd, &[&["check"], root_args].concat());
+        assert_ok(&check);
+        let stderr = String::from_utf8_lossy(&check.stderr);
+        assert!(
+            stderr.contains("1 dataset unchanged since the last build: checked from its records"),
+            "check {root_args:?} in {cwd:?} did not use the build's record: {stderr}"
+        );
+    }
+
+    tamper_rows(&root, 12_345);
+    for (n, (cwd, root_args)) in spellings.into_iter().enumerate() {
+        let output = dir.path().join(format!("out-{n}"));
+        let output_arg = output.to_str().unwrap();
+        let args = [&["build", "--output", output_arg], root_args].concat();
+        assert_ok(&run_in(cwd, &args));
+        assert_eq!(
+            shown_rows(&output),
+            "12,345",
+            "build {root_args:?} in {cwd:?} did not recall the scan"
+        );
+    }
+}

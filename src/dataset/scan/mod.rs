@@ -13,6 +13,7 @@ mod declared;
 mod digest;
 mod exact_sum;
 mod header;
+mod histogram;
 mod locate;
 mod point;
 pub(crate) mod pool;
@@ -25,6 +26,7 @@ mod sketch;
 mod split;
 #[cfg(test)]
 mod tests;
+mod typed;
 
 use std::collections::{BTreeSet, HashSet};
 use std::fs::File;
@@ -36,6 +38,7 @@ use crate::checksum::Sha256;
 use crate::content::date_format::DateFormat;
 use crate::content::dialect::MissingValues;
 use crate::content::number_marks::NumberMarks;
+use crate::content::numbers::Typed;
 use crate::dataset::schema::ColumnSpec;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::Diagnostic;
@@ -43,11 +46,15 @@ pub use chart::{ChartColumns, ChartGap, ChartPoint, ChartPoints, Reduced, XPosit
 pub use declared::WrongType;
 pub(crate) use digest::hex;
 use digest::{Digester, HashingReader};
+pub use histogram::Histogram;
 pub use locate::{line_at, ragged_row, unclosed_quote_at_end};
 pub use problems::{ragged_message, RAGGED_HINT};
-pub use profile::{ColumnProfile, Histogram, DISTINCT_CAP};
+pub use profile::{ColumnProfile, DISTINCT_CAP};
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
+#[cfg(test)]
+pub use typed::Hit;
+pub use typed::{Finder, Matches, TypedCells};
 
 /// The read buffer of the CSV parser: few system calls on large files.
 const READ_BUFFER_BYTES: usize = 256 * 1024;
@@ -129,6 +136,10 @@ pub struct CsvSummary {
     /// declaration, instead of at each cell.
     #[serde(default)]
     pub wrong_types: Vec<WrongType>,
+    /// The cells equal to the numbers the page types by hand (`None` when it types none,
+    /// or its header does not match its columns).
+    #[serde(default)]
+    pub typed_cells: Option<TypedCells>,
 }
 
 /// Scans `path` against `columns`. `display` is the path shown in messages.
@@ -146,6 +157,8 @@ pub fn scan(
         source_ids,
         rows_to_render,
         delimiter: b',',
+        typed_numbers: &[],
+        primary_key: &[],
     };
     scan_with_charts(path, display, &inputs)
 }
@@ -191,6 +204,10 @@ pub struct ScanInputs<'a> {
     pub rows_to_render: u64,
     /// The field separator (`delimiter` in the front matter).
     pub delimiter: u8,
+    /// The numbers the page types by hand, looked for among the cells ([`TypedCells`]),
+    /// and the key naming a row (the scan cache keeps the matches only for these).
+    pub typed_numbers: &'a [Typed],
+    pub primary_key: &'a [String],
 }
 
 /// The scan; files of `split_from` bytes or more are checked in two halves at once.
@@ -241,7 +258,7 @@ fn scan_file(
         inputs.delimiter,
         &mut diagnostics,
     );
-    let ctx = ScanContext::new(display, *inputs, header.len(), header_ok);
+    let ctx = ScanContext::new(display, *inputs, &header, header_ok);
     // A split only pays when the header was read within the first half.
     let split = split.filter(|s| reader.position().byte() < s.at);
     let ReadRecords {
@@ -307,6 +324,9 @@ fn scan_file(
             })
             .collect(),
         wrong_types,
+        typed_cells: records
+            .finder
+            .map(|f| f.into_typed_cells(inputs.typed_numbers, inputs.primary_key)),
     };
     diagnostics.extend(records.diagnostics);
     if summary.rows == 0 {

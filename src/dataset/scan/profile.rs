@@ -10,11 +10,13 @@
 //! multiples of their width, and distinct values are counted exactly, or past the cap
 //! estimated by a sketch whose registers merge by maximum.
 
-use std::collections::{BTreeMap, HashMap};
-
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::exact_sum::ExactSum;
+use super::histogram::Histogram;
+#[cfg(test)]
+pub use super::histogram::HISTOGRAM_BINS;
 use super::sketch::Sketch;
 use crate::dataset::schema::{ColumnType, Unrepresentable};
 
@@ -23,12 +25,6 @@ pub const DISTINCT_CAP: usize = 1_000;
 
 /// Characters of a distinct value kept for display, a cut one ending in `…` (it is counted by fingerprint).
 const KEPT_CHARS: usize = 80;
-
-/// Most bins of a histogram.
-pub const HISTOGRAM_BINS: i64 = 20;
-
-/// The finest bin width, as a power of two.
-const FINEST_EXPONENT: i32 = -40;
 
 /// What the scan learned about one column.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -69,7 +65,8 @@ pub struct DateRange {
 pub struct Distinct {
     /// Fingerprint of the value -> (count, the value cut to [`KEPT_CHARS`]).
     values: Option<Vec<(u128, u64, String)>>,
-    index: HashMap<u128, usize>,
+    /// Fingerprint -> place in `values` (the keys are hashes already: a fast hasher).
+    index: FxHashMap<u128, usize>,
     /// Past the cap: every value seen, by the upper half of its fingerprint.
     sketch: Option<Sketch>,
 }
@@ -112,81 +109,24 @@ impl TryFrom<StoredDistinct> for Distinct {
         // only read.
         Ok(Distinct {
             values,
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             sketch: stored.sketch,
         })
     }
 }
 
-/// A histogram whose bins are `2^exponent` wide, bin `k` holding values in
-/// `[k * 2^exponent, (k + 1) * 2^exponent)`; at most [`HISTOGRAM_BINS`] bins from the
-/// lowest to the highest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Histogram {
-    pub exponent: i32,
-    pub bins: Bins,
-}
-
-/// The bins in use, by number, in order: at most [`HISTOGRAM_BINS`] of them, so a sorted
-/// list (16 bytes a bin) rather than a B-tree (about a kilobyte for 20 bins, kept for each
-/// numeric column of every page `serve` holds). Stored as a map from bin to count.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Bins(Vec<(i64, u64)>);
-
-impl Bins {
-    /// Adds `count` to bin `key`.
-    fn add(&mut self, key: i64, count: u64) {
-        // Keys mostly arrive in order (coarsening walks them so): the last first.
-        if let Some(last) = self.0.last_mut().filter(|b| b.0 == key) {
-            last.1 += count;
-            return;
-        }
-        match self.0.binary_search_by_key(&key, |b| b.0) {
-            Ok(at) => self.0[at].1 += count,
-            Err(at) => self.0.insert(at, (key, count)),
-        }
-    }
-
-    /// The lowest and the highest bin in use.
-    pub fn ends(&self) -> Option<(i64, i64)> {
-        Some((self.0.first()?.0, self.0.last()?.0))
-    }
-
-    /// The count of bin `key` (0 when unused).
-    pub fn count(&self, key: i64) -> u64 {
-        self.0
-            .binary_search_by_key(&key, |b| b.0)
-            .map_or(0, |at| self.0[at].1)
-    }
-
-    /// The bins in use, lowest first.
-    pub fn iter(&self) -> impl Iterator<Item = (i64, u64)> + '_ {
-        self.0.iter().copied()
-    }
-}
-
-impl Serialize for Bins {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
-    }
-}
-
-impl<'de> Deserialize<'de> for Bins {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<i64, u64>::deserialize(deserializer)?;
-        Ok(Bins(map.into_iter().collect()))
-    }
-}
-
 impl ColumnProfile {
-    /// Adds one cell of a column of `column_type`. A cell that fails its type check is
-    /// counted as filled and otherwise ignored (the check reports it). A valid number that
-    /// a 64-bit float cannot hold is left out too, and said so: the scan warns about it.
+    /// Adds one cell of a column of `column_type`; in a number column, `number` is the
+    /// cell read as a float when it passed its type check (the scan reads it once). A cell
+    /// that fails its type check is counted as filled and otherwise ignored (the check
+    /// reports it). A valid number that a 64-bit float cannot hold is left out too, and
+    /// said so: the scan warns about it.
     pub fn add(
         &mut self,
         value: &str,
         column_type: ColumnType,
         fingerprint: u128,
+        number: Option<f64>,
     ) -> Option<Unrepresentable> {
         if value.is_empty() {
             self.empty += 1;
@@ -195,10 +135,7 @@ impl ColumnProfile {
         self.filled += 1;
         match column_type {
             ColumnType::Integer | ColumnType::Number => {
-                let x = value.parse::<f64>().ok()?;
-                if !column_type.is_valid(value) {
-                    return None;
-                }
+                let x = number?;
                 // NaN, INF and -INF are not profiled; nor is what a float cannot hold.
                 let limit = Unrepresentable::of(value, x);
                 if limit.is_some() || !x.is_finite() {
@@ -301,10 +238,7 @@ impl Numbers {
             max: x,
             max_text: text.to_string(),
             sum: ExactSum::default(),
-            histogram: Histogram {
-                exponent: FINEST_EXPONENT,
-                bins: Bins::default(),
-            },
+            histogram: Histogram::new(),
         };
         numbers.add(x, text);
         numbers
@@ -341,86 +275,11 @@ impl Numbers {
     }
 }
 
-/// `2^exponent` for exponents a double holds exactly.
-pub fn power_of_two(exponent: i32) -> f64 {
-    f64::from_bits(((exponent.clamp(-1022, 1023) + 1023) as u64) << 52)
-}
-
-impl Histogram {
-    /// The finest exponent at which `x` keeps its bin number well inside an `i64`.
-    fn finest_for(x: f64) -> i32 {
-        let biased = ((x.to_bits() >> 52) & 0x7ff) as i32;
-        (biased - 1023 - 50).max(FINEST_EXPONENT)
-    }
-
-    fn bin(&self, x: f64) -> i64 {
-        (x / power_of_two(self.exponent)).floor() as i64
-    }
-
-    fn coarsen(&mut self, exponent: i32) {
-        if exponent <= self.exponent {
-            return;
-        }
-        let shift = (exponent - self.exponent).min(63) as u32;
-        let old = std::mem::take(&mut self.bins);
-        for (key, count) in old.iter() {
-            self.bins.add(key >> shift, count);
-        }
-        self.exponent = exponent;
-    }
-
-    /// Widens the bins until the lowest and highest are fewer than [`HISTOGRAM_BINS`] apart.
-    /// The widening is found from the two ends alone and done in one step (shifts
-    /// compose: `(k >> a) >> b == k >> (a + b)`), not one doubling per pass over the bins.
-    fn fit(&mut self) {
-        let Some((lo, hi)) = self.bins.ends() else {
-            return;
-        };
-        let mut shift = 0;
-        while shift < 63 && (hi >> shift) - (lo >> shift) >= HISTOGRAM_BINS {
-            shift += 1;
-        }
-        self.coarsen(self.exponent + shift);
-    }
-
-    fn add(&mut self, x: f64) {
-        self.coarsen(Histogram::finest_for(x));
-        self.bins.add(self.bin(x), 1);
-        self.fit();
-    }
-
-    fn merge(&mut self, mut other: Histogram) {
-        let exponent = self.exponent.max(other.exponent);
-        self.coarsen(exponent);
-        other.coarsen(exponent);
-        for (key, count) in other.bins.iter() {
-            self.bins.add(key, count);
-        }
-        self.fit();
-    }
-
-    /// The bins from the lowest to the highest, empty ones included: (lower edge, count).
-    pub fn dense(&self) -> Vec<(f64, u64)> {
-        let Some((lo, hi)) = self.bins.ends() else {
-            return Vec::new();
-        };
-        let width = power_of_two(self.exponent);
-        (lo..=hi)
-            .map(|k| (k as f64 * width, self.bins.count(k)))
-            .collect()
-    }
-
-    /// The width of one bin.
-    pub fn width(&self) -> f64 {
-        power_of_two(self.exponent)
-    }
-}
-
 impl Distinct {
     fn new() -> Distinct {
         Distinct {
             values: Some(Vec::new()),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
             sketch: None,
         }
     }
@@ -449,7 +308,7 @@ impl Distinct {
 
     /// Without the index (made again by the next `add`) and the values' spare room.
     fn compact(&mut self) {
-        self.index = HashMap::new();
+        self.index = FxHashMap::default();
         if let Some(values) = &mut self.values {
             values.shrink_to_fit();
         }
@@ -465,7 +324,7 @@ impl Distinct {
             sketch.insert((key >> 64) as u64);
         }
         self.sketch = Some(sketch);
-        self.index = HashMap::new();
+        self.index = FxHashMap::default();
     }
 
     /// Adds the values of other rows of the same column.
@@ -528,73 +387,5 @@ impl std::fmt::Debug for Distinct {
         f.debug_struct("Distinct")
             .field("values", &self.sorted())
             .finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Bins added in any order come out sorted and summed, and are stored exactly as the
-    /// map they replaced was (the scan cache's entries stay readable).
-    #[test]
-    fn bins_are_a_sorted_map_and_store_as_one() {
-        let mut bins = Bins::default();
-        let mut map = BTreeMap::new();
-        for (key, count) in [(5, 1), (-3, 2), (5, 4), (0, 1), (-3, 1), (19, 7), (-40, 1)] {
-            bins.add(key, count);
-            *map.entry(key).or_insert(0u64) += count;
-        }
-        assert_eq!(
-            bins.iter().collect::<Vec<_>>(),
-            map.clone().into_iter().collect::<Vec<_>>()
-        );
-        assert_eq!(
-            (bins.ends(), bins.count(5), bins.count(6)),
-            (Some((-40, 19)), 5, 0)
-        );
-        let stored = serde_json::to_string(&bins).unwrap();
-        assert_eq!(stored, serde_json::to_string(&map).unwrap());
-        assert_eq!(serde_json::from_str::<Bins>(&stored).unwrap(), bins);
-        assert_eq!(Bins::default().ends(), None);
-    }
-
-    /// The widening as it was done before: one doubling of the bins per pass.
-    fn fit_step_by_step(histogram: &mut Histogram) {
-        while let Some((lo, hi)) = histogram.bins.ends() {
-            if hi - lo < HISTOGRAM_BINS {
-                break;
-            }
-            histogram.coarsen(histogram.exponent + 1);
-        }
-    }
-
-    #[test]
-    fn widening_in_one_step_gives_the_bins_of_widening_step_by_step() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for round in 0..300 {
-            let mut one_step = Histogram {
-                exponent: FINEST_EXPONENT,
-                bins: Bins::default(),
-            };
-            let mut step_by_step = one_step.clone();
-            let scale = power_of_two((next() % 80) as i32 - 40);
-            for _ in 0..(1 + round % 40) {
-                let x = ((next() % 2_000_001) as f64 - 1e6) * scale / 1e3;
-                for h in [&mut one_step, &mut step_by_step] {
-                    h.coarsen(Histogram::finest_for(x));
-                    h.bins.add(h.bin(x), 1);
-                }
-                one_step.fit();
-                fit_step_by_step(&mut step_by_step);
-                assert_eq!(one_step, step_by_step, "round {round}, x = {x}");
-            }
-        }
     }
 }

@@ -2,7 +2,9 @@
 //! shape, UTF-8, forbidden characters, every cell, and `unique` repeats, and measured for
 //! what the page's table needs (empty cells, long columns) and what charts draw.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 use super::cells::{check_cell, format_mismatch, type_problem};
@@ -13,6 +15,7 @@ use super::problems::{
     ragged_hint, ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope,
 };
 use super::profile::ColumnProfile;
+use super::typed::Finder;
 use super::ScanInputs;
 use crate::dataset::schema::{ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
@@ -24,7 +27,8 @@ pub(super) const ROWS_MEASURED: u64 = 5_000;
 pub(super) struct ScanContext<'a> {
     pub(super) display: &'a Path,
     pub(super) inputs: ScanInputs<'a>,
-    /// Fields per row: the header's.
+    /// The header's fields (as many as a row has).
+    header: &'a [String],
     width: usize,
     /// Whether the header matches the columns; cells are only checked when it does.
     header_ok: bool,
@@ -43,7 +47,9 @@ pub(super) struct Records {
     pub(super) counter: ProblemCounter,
     /// Problems already located (invalid UTF-8).
     pub(super) diagnostics: Vec<Diagnostic>,
-    pub(super) unique_seen: Vec<Option<HashMap<u128, u64>>>,
+    /// Per `unique` column: the fingerprints seen, with the line of each (a fast hasher:
+    /// the keys are hashes already).
+    pub(super) unique_seen: Vec<Option<FxHashMap<u128, u64>>>,
     pub(super) has_empty_cells: bool,
     /// Second half only: the first row (counted in the half) with an empty cell.
     pub(super) first_empty_row: Option<u64>,
@@ -55,6 +61,8 @@ pub(super) struct Records {
     pub(super) profiles: Vec<ColumnProfile>,
     /// Per column, what its cells that fail the declared type have in common.
     pub(super) type_failures: Vec<TypeFailures>,
+    /// The cells equal to the numbers the page types by hand (when it types any).
+    pub(super) finder: Option<Finder>,
     /// The line and byte the last record started on, and whether it was of the wrong
     /// width: a record starting on that same line is the rest of a row a bare carriage
     /// return cut. The byte counts from the start of the stretch.
@@ -75,7 +83,7 @@ impl<'a> ScanContext<'a> {
     pub(super) fn new(
         display: &'a Path,
         inputs: ScanInputs<'a>,
-        width: usize,
+        header: &'a [String],
         header_ok: bool,
     ) -> ScanContext<'a> {
         let type_only = inputs
@@ -93,7 +101,8 @@ impl<'a> ScanContext<'a> {
         ScanContext {
             display,
             inputs,
-            width,
+            header,
+            width: header.len(),
             header_ok,
             type_only,
         }
@@ -126,7 +135,7 @@ impl Records {
                 .inputs
                 .columns
                 .iter()
-                .map(|c| c.spec.unique.then(HashMap::new))
+                .map(|c| c.spec.unique.then(FxHashMap::default))
                 .collect(),
             has_empty_cells: false,
             first_empty_row: None,
@@ -140,6 +149,10 @@ impl Records {
                 Vec::new()
             },
             type_failures: vec![TypeFailures::default(); ctx.inputs.columns.len()],
+            finder: (ctx.header_ok && !ctx.inputs.typed_numbers.is_empty()).then(|| {
+                let numbers = ctx.inputs.typed_numbers;
+                Finder::new(numbers, |_| true, ctx.header, ctx.inputs.primary_key, None)
+            }),
             last_line: 0,
             last_byte: None,
             last_ragged: false,
@@ -273,8 +286,9 @@ impl Records {
         // A date cell read through its column's `format`, in the style pages show it:
         // one buffer for the whole scan.
         let mut shown = std::mem::take(&mut self.shown_date);
-        for (index, (value, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
+        for (index, (cell, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
+            let value = cell;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
             let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
                 ""
@@ -320,6 +334,8 @@ impl Records {
                     _ => problem,
                 })
             };
+            // Each number is read once, for the profile and the typed numbers alike.
+            let type_ok = problem.as_ref().is_none_or(|p| p.kind != ProblemKind::Type);
             if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
                 self.date_precisions[index] |= DatePrecision::of(value) as u8;
             }
@@ -345,7 +361,17 @@ impl Records {
             } else {
                 0
             };
-            let unrepresentable = self.profiles[index].add(value, column_type, print);
+            let number = match column_type.is_numeric() && type_ok && !value.is_empty() {
+                true => value.parse::<f64>().ok(),
+                false => None,
+            };
+            if let Some(finder) = &mut self.finder {
+                // The value read is the cell's own when nothing rewrote the text.
+                let own_text = std::ptr::eq(value, cell);
+                let parsed = number.filter(|x| own_text && x.is_finite());
+                finder.cell(index, cell, parsed, &text);
+            }
+            let unrepresentable = self.profiles[index].add(value, column_type, print, number);
             if let Some(limit) = unrepresentable {
                 let scope = Scope::Column(index);
                 self.keep_problem(scope, ProblemKind::Magnitude, (line, byte), || {
@@ -409,13 +435,14 @@ impl Records {
     }
 }
 
-/// A 128-bit fingerprint of a cell for `unique` checks: 24 bytes a row whatever the cell's
-/// length, with a chance of a false duplicate around 1e-26 at a million rows.
+/// A 128-bit fingerprint of a cell for `unique` checks and distinct values: 24 bytes a row
+/// whatever the cell's length. The lower half comes from a fast hasher; the upper half,
+/// which the distinct-count sketch reads, stays the standard hasher's, so estimates do not
+/// change with it.
 fn fingerprint(value: &str) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let mut second = std::hash::DefaultHasher::new();
-    (0x9e37_79b9_7f4a_7c15_u64, value).hash(&mut second);
-    (u128::from(first_hash(value)) << 64) | u128::from(second.finish())
+    use std::hash::BuildHasher;
+    let second = rustc_hash::FxBuildHasher.hash_one(value);
+    (u128::from(first_hash(value)) << 64) | u128::from(second)
 }
 
 /// The upper half of [`fingerprint`].

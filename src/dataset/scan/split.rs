@@ -126,6 +126,9 @@ impl Records {
         for (mine, theirs) in self.profiles.iter_mut().zip(tail.profiles) {
             mine.merge(theirs);
         }
+        if let (Some(mine), Some(theirs)) = (&mut self.finder, tail.finder) {
+            mine.append(theirs);
+        }
         #[cfg(test)]
         HALVES_JOINED.with(|n| n.set(n.get() + 1));
         true

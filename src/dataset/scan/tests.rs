@@ -349,6 +349,8 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         source_ids: &ids,
         rows_to_render: 10,
         delimiter: b',',
+        typed_numbers: &[],
+        primary_key: &[],
     };
     let (summary, problems) = scan_with_charts(&path, Path::new("t.csv"), &inputs);
     let (split, split_problems) = scan_file(&path, Path::new("t.csv"), &inputs, Some(0));

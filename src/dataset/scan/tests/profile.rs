@@ -5,11 +5,21 @@ use crate::dataset::schema::ColumnType;
 
 fn profile(cells: &[&str], column_type: ColumnType) -> ColumnProfile {
     let mut p = ColumnProfile::default();
-    for (i, c) in cells.iter().enumerate() {
-        let _ = i;
-        p.add(c, column_type, (hash(c) << 64) | u128::from(c.len() as u64));
+    for c in cells {
+        add(&mut p, c, column_type);
     }
     p
+}
+
+/// Adds a cell as the scan does: a number column's cell is read as a float once its type
+/// check passes.
+fn add(p: &mut ColumnProfile, c: &str, column_type: ColumnType) {
+    let number = match column_type.is_numeric() && column_type.is_valid(c) {
+        true => c.parse().ok(),
+        false => None,
+    };
+    let fingerprint = (hash(c) << 64) | u128::from(c.len() as u64);
+    p.add(c, column_type, fingerprint, number);
 }
 
 fn hash(s: &str) -> u128 {
@@ -130,7 +140,7 @@ fn a_compact_profile_is_the_same_and_keeps_counting() {
             );
             let mut added = head.clone();
             for c in &all[cut..] {
-                added.add(c, column_type, (hash(c) << 64) | u128::from(c.len() as u64));
+                add(&mut added, c, column_type);
             }
             assert_eq!(
                 added, whole,

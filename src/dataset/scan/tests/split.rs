@@ -28,6 +28,7 @@ fn report(result: (Option<CsvSummary>, Vec<Diagnostic>)) -> String {
             s.longest_cells,
             s.charts,
             s.profiles,
+            s.typed_cells,
         )
     });
     format!("{summary:?}\n{problems:#?}")
@@ -68,12 +69,20 @@ fn agreed_report(csv: &[u8], rows_to_render: u64, delimiter: u8) -> (bool, Strin
         reduce: Some(super::super::XPosition::Number),
     }];
     let ids: HashSet<&str> = ["a", "b"].into_iter().collect();
+    // Numbers a page might type: their cells are counted in both halves, the first kept.
+    let typed = ["12", "5.5", "7"].map(|n| crate::content::numbers::Typed {
+        offset: 0,
+        number: n.to_string(),
+        raw: n.to_string(),
+    });
     let inputs = ScanInputs {
         columns: &compiled,
         charts: &charts,
         source_ids: &ids,
         rows_to_render,
         delimiter,
+        typed_numbers: &typed,
+        primary_key: &[],
     };
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.csv");

@@ -1,0 +1,324 @@
+//! The cells equal to the numbers a page types by hand, looked for as the scan reads each
+//! row, so that `check` need not read the CSV again to list them with the `{{ cell(...) }}`
+//! to paste. A cell equals a number when both read the same as numbers shown at 15
+//! significant digits (the cell's commas dropped), or when the cell's text, case ignored, is
+//! the number with its unit glued on. `build::unbacked` looks through the tables of other
+//! datasets with the same [`Finder`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::figures::{condition_key, quote};
+use crate::content::numbers::Typed;
+use crate::dataset::schema::SHOWN_DIGITS;
+
+/// The first cell equal to a number: where a reference finds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hit {
+    /// The dataset's slug when the cell is not the page's own table's.
+    pub dataset: Option<String>,
+    pub column: String,
+    /// The row's key: each key column's name and the row's value in it.
+    pub key: Vec<(String, String)>,
+}
+
+/// The cells equal to one number, over the tables looked at so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Matches {
+    pub count: u64,
+    pub first: Option<Hit>,
+}
+
+impl Hit {
+    /// The reference to paste in place of the typed number:
+    /// `{{ cell(country="France", col="value") }}`.
+    pub fn reference(&self) -> String {
+        let mut args: Vec<String> = self
+            .key
+            .iter()
+            .map(|(name, value)| format!("{}={}", condition_key(name), quote(value)))
+            .collect();
+        args.push(format!("col={}", quote(&self.column)));
+        if let Some(slug) = &self.dataset {
+            args.push(format!("dataset={}", quote(slug)));
+        }
+        format!("{{{{ cell({}) }}}}", args.join(", "))
+    }
+}
+
+/// What the scan of a page's own table found for the numbers the page types, with the
+/// numbers and row key it looked for (a page edited since, whose numbers differ, is looked
+/// up again by reading the table).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypedCells {
+    /// Each number as `(number, raw)` ([`Typed`]).
+    numbers: Vec<(String, String)>,
+    key: Vec<String>,
+    matches: Vec<Matches>,
+}
+
+impl TypedCells {
+    /// The matches of each of `numbers`, when they were looked for with this row key.
+    pub fn matches_for(&self, numbers: &[Typed], key: &[String]) -> Option<&[Matches]> {
+        let same = self.key == key
+            && self.numbers.len() == numbers.len()
+            && self
+                .numbers
+                .iter()
+                .zip(numbers)
+                .all(|((number, raw), t)| *number == t.number && *raw == t.raw);
+        same.then_some(self.matches.as_slice())
+    }
+
+    /// Whether these are the matches of `numbers` looked for with `key` (the scan cache
+    /// keeps an entry's matches only then).
+    pub fn is_for(&self, numbers: &[Typed], key: &[String]) -> bool {
+        self.matches_for(numbers, key).is_some()
+    }
+}
+
+/// Looks for numbers among the cells of one table (or one stretch of it).
+#[derive(Debug, Clone)]
+pub struct Finder {
+    /// Per number: its value as shown, and its text with the unit (lowercase).
+    values: Vec<Option<f64>>,
+    raws: Vec<String>,
+    /// The numbers looked for (the others are left as they are).
+    wanted: Vec<usize>,
+    /// What a cell must have to equal any of them, checked first: one of these values
+    /// (`values` of the wanted numbers), or the length and first byte of one of their
+    /// texts ([`text_key`]; a text that is not ASCII is always compared).
+    wanted_values: Vec<f64>,
+    wanted_texts: Vec<(usize, u8)>,
+    header: Vec<String>,
+    key_columns: Vec<usize>,
+    dataset: Option<String>,
+    matches: Vec<Matches>,
+    /// A cell with its commas dropped, reused from cell to cell.
+    plain: String,
+}
+
+impl Finder {
+    /// A finder of `numbers` (those `wanted` accepts) in the table whose header is
+    /// `header`, naming rows by `key` (the first column when empty); `dataset` is the
+    /// table's slug when it is not the page's own.
+    pub fn new(
+        numbers: &[Typed],
+        wanted: impl Fn(usize) -> bool,
+        header: &[String],
+        key: &[String],
+        dataset: Option<&str>,
+    ) -> Finder {
+        let key_columns = match key.is_empty() {
+            true => vec![0],
+            false => key
+                .iter()
+                .filter_map(|k| header.iter().position(|h| h == k))
+                .collect(),
+        };
+        let values: Vec<Option<f64>> = numbers.iter().map(|t| as_shown(&t.number)).collect();
+        let wanted: Vec<usize> = (0..numbers.len()).filter(|n| wanted(*n)).collect();
+        Finder {
+            wanted_values: wanted.iter().filter_map(|&n| values[n]).collect(),
+            wanted_texts: wanted.iter().map(|&n| text_key(&numbers[n].raw)).collect(),
+            values,
+            raws: numbers.iter().map(|t| t.raw.clone()).collect(),
+            wanted,
+            header: header.to_vec(),
+            key_columns,
+            dataset: dataset.map(str::to_string),
+            matches: vec![Matches::default(); numbers.len()],
+            plain: String::new(),
+        }
+    }
+
+    /// Whether there is anything to look for.
+    pub fn is_idle(&self) -> bool {
+        self.wanted.is_empty()
+    }
+
+    /// Looks at the cell of `column` in `row`. `parsed` is `cell.parse::<f64>()` when the
+    /// caller has it and it is finite (a number column's valid cell): it is not read again.
+    pub fn cell(
+        &mut self,
+        column: usize,
+        cell: &str,
+        parsed: Option<f64>,
+        row: &csv::StringRecord,
+    ) {
+        let (text, number, ascii) = match parsed {
+            // A finite number holds a digit, and a text that parses has no space or comma.
+            Some(x) if cell.len() <= SHOWN_DIGITS => (cell, Some(x), true),
+            _ => {
+                let text = cell.trim();
+                if text.is_empty() || !text.bytes().any(|b| b.is_ascii_digit()) {
+                    return;
+                }
+                // Only digits, signs, points, exponents and commas can read as a number
+                // here (a text without digits never gets this far).
+                let numeric = text.bytes().all(|b| {
+                    b.is_ascii_digit() || matches!(b, b'.' | b',' | b'+' | b'-' | b'e' | b'E')
+                });
+                let number = match (numeric, text.contains(',')) {
+                    (false, _) => None,
+                    (true, true) => {
+                        self.plain.clear();
+                        self.plain.extend(text.chars().filter(|c| *c != ','));
+                        as_shown(&self.plain)
+                    }
+                    (true, false) => as_shown(text),
+                };
+                (text, number, text.is_ascii())
+            }
+        };
+        // Most cells equal none of the numbers: told from their value, length and first
+        // byte alone.
+        let may_equal = number.is_some_and(|x| self.wanted_values.contains(&x))
+            || !ascii
+            || self.wanted_texts.contains(&text_key(text));
+        if !may_equal {
+            return;
+        }
+        let lower = (!ascii).then(|| text.to_lowercase());
+        for i in 0..self.wanted.len() {
+            let n = self.wanted[i];
+            let raw = self.raws[n].as_str();
+            let same_text = match &lower {
+                Some(lower) => lower == raw,
+                None => {
+                    text.len() == raw.len()
+                        && text.bytes().map(|b| b.to_ascii_lowercase()).eq(raw.bytes())
+                }
+            };
+            if !(same_text || (number.is_some() && number == self.values[n])) {
+                continue;
+            }
+            let found = &mut self.matches[n];
+            found.count += 1;
+            if found.first.is_none() {
+                let name = |k: usize| self.header.get(k).cloned().unwrap_or_default();
+                found.first = Some(Hit {
+                    dataset: self.dataset.clone(),
+                    column: name(column),
+                    key: self
+                        .key_columns
+                        .iter()
+                        .map(|&k| (name(k), row.get(k).unwrap_or_default().to_string()))
+                        .collect(),
+                });
+            }
+        }
+    }
+
+    /// Adds what a finder found in the rows after this one's (the second half of a split
+    /// scan): counts add up, the first hit stays this one's when it has one.
+    pub(super) fn append(&mut self, later: Finder) {
+        add_matches(&mut self.matches, later.matches);
+    }
+
+    /// The matches of each number (those not wanted left as they were given).
+    #[cfg(test)]
+    pub fn into_matches(self) -> Vec<Matches> {
+        self.matches
+    }
+
+    /// Adds what was found to `matches`, one per number.
+    pub fn add_to(self, matches: &mut [Matches]) {
+        add_matches(matches, self.matches);
+    }
+
+    /// What was found, with the numbers and key it was looked for with.
+    pub(super) fn into_typed_cells(self, numbers: &[Typed], key: &[String]) -> TypedCells {
+        TypedCells {
+            numbers: numbers
+                .iter()
+                .map(|t| (t.number.clone(), t.raw.clone()))
+                .collect(),
+            key: key.to_vec(),
+            matches: self.matches,
+        }
+    }
+}
+
+/// Adds the matches found later (`theirs`) to `mine`, number by number: counts add up, the
+/// first hit stays the earlier one.
+fn add_matches(mine: &mut [Matches], theirs: Vec<Matches>) {
+    for (mine, theirs) in mine.iter_mut().zip(theirs) {
+        mine.count += theirs.count;
+        if mine.first.is_none() {
+            mine.first = theirs.first;
+        }
+    }
+}
+
+/// A text's length and first byte in lowercase: an ASCII cell equals a number's text
+/// (lowercase) only when both are the same.
+fn text_key(text: &str) -> (usize, u8) {
+    let first = text.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
+    (text.len(), first)
+}
+
+/// A number's value as the page shows it: to 15 significant digits, so a figure typed as
+/// the table shows it (`7.052`) equals the cell pandas wrote as `7.0520000000000005`. Only
+/// texts long enough to hold more digits are rounded.
+pub fn as_shown(text: &str) -> Option<f64> {
+    let value = text.parse::<f64>().ok()?;
+    if text.len() <= SHOWN_DIGITS || !value.is_finite() {
+        return Some(value);
+    }
+    format!("{value:.14e}").parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_figure_typed_as_shown_equals_a_cell_with_float_noise() {
+        assert_eq!(as_shown("7.052"), as_shown("7.0520000000000005"));
+        assert_eq!(as_shown("70.198"), as_shown("70.19800000000001"));
+        assert_ne!(as_shown("7.05"), as_shown("7.0520000000000005"));
+        assert_eq!(as_shown("12"), Some(12.0));
+        assert_eq!(as_shown("x"), None);
+    }
+
+    fn typed(number: &str, raw: &str) -> Typed {
+        Typed {
+            offset: 0,
+            number: number.to_string(),
+            raw: raw.to_string(),
+        }
+    }
+
+    /// A cell read as the scan reads it (its value given) and as text (read here) match
+    /// the same numbers: by value, by text with a unit, case ignored, commas dropped.
+    #[test]
+    fn a_cell_matches_the_same_whether_its_value_is_given_or_read() {
+        let header: Vec<String> = ["id", "v", "note"].map(String::from).to_vec();
+        let numbers = [
+            typed("372", "372"),
+            typed("12", "12kg"),
+            typed("1000", "1000"),
+            typed("5", "5µm"),
+        ];
+        let row = csv::StringRecord::from(vec!["a", "372.0", "x"]);
+        let cells = [
+            ("372.0", Some(372.0)),
+            ("372", Some(372.0)),
+            (" 372 ", None),
+            ("12KG", None),
+            ("1,000", None),
+            ("5µM", None),
+            ("C372", None),
+            ("", None),
+        ];
+        let mut given = Finder::new(&numbers, |_| true, &header, &[], None);
+        let mut read = given.clone();
+        for (cell, value) in cells {
+            given.cell(1, cell, value, &row);
+            read.cell(1, cell, None, &row);
+        }
+        let counts = |f: Finder| f.into_matches().iter().map(|m| m.count).collect::<Vec<_>>();
+        assert_eq!(counts(given), vec![3, 1, 1, 1]);
+        assert_eq!(counts(read), vec![3, 1, 1, 1]);
+    }
+}
