@@ -3,6 +3,8 @@
 //! compared as dates, a number column with marks as a plain number (`1.234,5` -> `1234.5`).
 //! Built from the front matter of the table quoted (its own or another dataset's).
 
+use std::borrow::Cow;
+
 use crate::content::date_format::DateFormat;
 use crate::content::iso8601;
 use crate::content::number_marks::NumberMarks;
@@ -50,17 +52,20 @@ impl Reading {
     /// `cell` as the table shows it before grouping: a formatted date in the shown style,
     /// a number with marks as a plain number; any other cell (and one that does not read)
     /// as written.
-    pub fn read(&self, cell: &str) -> String {
+    pub fn read<'a>(&self, cell: &'a str) -> Cow<'a, str> {
+        if self.format.is_none() && self.marks.is_plain() {
+            return Cow::Borrowed(cell);
+        }
         let mut out = String::new();
         if let Some(format) = &self.format {
             if format.canonical(cell, &mut out) {
-                return out;
+                return Cow::Owned(out);
             }
-            return cell.to_string();
+            return Cow::Borrowed(cell);
         }
         match self.marks.plain(cell, &mut out) {
-            Some(plain) => plain.to_string(),
-            None => cell.to_string(),
+            Some(plain) => Cow::Owned(plain.to_string()),
+            None => Cow::Borrowed(cell),
         }
     }
 
@@ -77,7 +82,7 @@ impl Reading {
     /// or, in a date column with a `format`, the same date however either is written
     /// (`1974Q1` and `1974 Q1`).
     pub fn meets(&self, cell: &str, wanted: &str) -> bool {
-        cell == wanted || self.format.is_some() && self.read(cell) == self.shown_wanted(wanted)
+        cell == wanted || self.format.is_some() && *self.read(cell) == self.shown_wanted(wanted)
     }
 
     /// A condition's value in the shown style: read through the `format` when it matches,

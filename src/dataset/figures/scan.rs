@@ -116,7 +116,7 @@ pub fn run(
             let read = selector.column.map(|c| reading(c).read(value));
             if tally.matches == 1 {
                 tally.first_cell = value.to_string();
-                tally.first_value = read.clone().unwrap_or_default();
+                tally.first_value = read.as_deref().unwrap_or_default().to_string();
             }
             if tally.candidates.len() < CANDIDATES {
                 let keys: Vec<String> = described
@@ -129,7 +129,7 @@ pub fn run(
             }
             if let (Some(c), Some(read)) = (selector.column, read) {
                 match reading(c).is_time() {
-                    true => add_moment(tally, reading(c).moment(value), read),
+                    true => add_moment(tally, reading(c).moment(value), &read),
                     false => add_number(tally, &read),
                 }
             }
@@ -174,7 +174,7 @@ pub fn near_misses(
 }
 
 /// A date cell: counted, and kept when it is the earliest or latest so far.
-fn add_moment(tally: &mut Tally, moment: Option<f64>, read: String) {
+fn add_moment(tally: &mut Tally, moment: Option<f64>, read: &str) {
     if read.is_empty() {
         return;
     }
@@ -184,10 +184,10 @@ fn add_moment(tally: &mut Tally, moment: Option<f64>, read: String) {
     };
     tally.numbers += 1;
     if tally.min.as_ref().is_none_or(|(m, _)| moment < *m) {
-        tally.min = Some((moment, read.clone()));
+        tally.min = Some((moment, read.to_string()));
     }
     if tally.max.as_ref().is_none_or(|(m, _)| moment > *m) {
-        tally.max = Some((moment, read));
+        tally.max = Some((moment, read.to_string()));
     }
 }
 
