@@ -262,4 +262,14 @@ fn a_quarterly_time_axis_is_ticked_in_quarters() {
     let labels = x_labels(&render(&chart, Placement::Inline));
     // Thinned to keep apart at the narrowest width: every other quarter start.
     assert_eq!(labels, ["1974 Q1", "1974 Q3", "1975 Q1"]);
+    // Five and a half years: every other year, evenly (not 1974, 1977, 1979 thinned).
+    let long: Vec<ChartPoint> = (0..22)
+        .map(|i| point(&format!("{} Q{}", 1974 + i / 4, i % 4 + 1), None, i as f64))
+        .collect();
+    let chart = ChartInput {
+        points: &long,
+        ..chart
+    };
+    let labels = x_labels(&render(&chart, Placement::Inline));
+    assert_eq!(labels, ["1974 Q1", "1976 Q1", "1978 Q1"]);
 }

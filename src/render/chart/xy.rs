@@ -114,7 +114,7 @@ pub(super) fn xy_layout(
             .collect(),
         XScale::Date if placed.is_empty() => Vec::new(),
         XScale::Date => match chart.x_shown.dates {
-            Some(kind) => super::time::period_ticks(kind, xlo, xhi, 6),
+            Some(kind) => super::time::period_ticks(kind, xlo, xhi, period_tick_count(kind)),
             None => super::time::moment_ticks(xlo, xhi, 6),
         },
     };
@@ -426,4 +426,14 @@ fn whole_ticks(ticks: (Vec<f64>, f64), lo: f64, hi: f64, whole: bool) -> (Vec<f6
         (a, _) => (a as i64 - 1, a as i64 + 1),
     };
     ((first..=last).map(|t| t as f64).collect(), 1.0)
+}
+
+/// Ticks a formatted time axis aims for: four for the longer labels of quarters and weeks
+/// (`1974 Q1`, `2019-W07`), so that they fit a phone evenly spaced instead of thinned.
+fn period_tick_count(kind: crate::content::date_format::DateKind) -> usize {
+    use crate::content::date_format::DateKind;
+    match kind {
+        DateKind::Quarter | DateKind::Week => 4,
+        _ => 6,
+    }
 }
