@@ -29,9 +29,45 @@ fn finite(spec: &ColumnSpec, value: &str) -> Option<f64> {
     value.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
-/// Appends a cell of `spec`'s column as readers see it: at the column's `digits` when it
-/// sets them and the cell is a finite number, else as [`format_cell`] shows it. Not escaped.
+/// Whether `spec` is a year column: an `integer` column whose name says year (`year`,
+/// `Year`, `yr`, or such a word in it: `birth_year`, `Year of birth`; not `years`, a
+/// duration, nor `yearly`). Its
+/// values of up to four digits are shown as written, without a group mark (`2001`, never
+/// `2,001`), in the table, figures, profiles and chart ticks.
+pub fn is_year_column(spec: &ColumnSpec) -> bool {
+    spec.column_type == super::schema::ColumnType::Integer
+        && spec
+            .name
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|word| matches!(word.to_ascii_lowercase().as_str(), "year" | "yr"))
+}
+
+/// A year as a year column shows it: an integer of at most four digits, as written.
+pub fn as_year(value: &str) -> Option<&str> {
+    let digits = value.strip_prefix('-').unwrap_or(value);
+    (!digits.is_empty() && digits.len() <= 4 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then_some(value)
+}
+
+/// A number of a year column computed for display (a mean: `2,003`) without its group
+/// mark when its whole part has at most four digits (`2003`); other columns' as given.
+pub fn ungrouped_year(spec: &ColumnSpec, shown: String) -> String {
+    let whole = shown.split('.').next().unwrap_or_default();
+    let digits = whole.bytes().filter(u8::is_ascii_digit).count();
+    match is_year_column(spec) && digits <= 4 {
+        true => shown.replace(',', ""),
+        false => shown,
+    }
+}
+
+/// Appends a cell of `spec`'s column as readers see it: a year of a year column as
+/// written, at the column's `digits` when it sets them and the cell is a finite number,
+/// else as [`format_cell`] shows it. Not escaped.
 pub fn push_cell(spec: &ColumnSpec, value: &str, out: &mut String) {
+    if let Some(year) = as_year(value).filter(|_| is_year_column(spec)) {
+        out.push_str(year);
+        return;
+    }
     match spec.shown_digits().zip(finite(spec, value)) {
         Some((digits, v)) => push_fixed(v, digits, out),
         None => format_cell(spec.column_type, value, out),
@@ -119,6 +155,36 @@ mod tests {
         let mut html = String::new();
         push_number_html("1234.5", None, &mut html);
         assert_eq!(html, "1,234.5");
+    }
+
+    #[test]
+    fn years_are_shown_without_group_marks() {
+        let year = |name: &str, column_type: &str| ColumnSpec {
+            name: name.into(),
+            ..spec(column_type, None)
+        };
+        for name in ["year", "Year", "yr", "birth_year", "Year of birth", "YEAR"] {
+            assert!(is_year_column(&year(name, "integer")), "{name}");
+            assert_eq!(cell(&year(name, "integer"), "2001"), "2001", "{name}");
+        }
+        for name in ["yearly_total", "years", "value"] {
+            assert!(!is_year_column(&year(name, "integer")), "{name}");
+        }
+        assert!(!is_year_column(&year("year", "number")));
+        assert_eq!(cell(&year("year", "integer"), "12345"), "12,345");
+        assert_eq!(cell(&year("value", "integer"), "2001"), "2,001");
+        assert_eq!(
+            ungrouped_year(&year("year", "integer"), "2,003.5".into()),
+            "2003.5"
+        );
+        assert_eq!(
+            ungrouped_year(&year("year", "integer"), "12,003".into()),
+            "12,003"
+        );
+        assert_eq!(
+            ungrouped_year(&year("value", "integer"), "2,003".into()),
+            "2,003"
+        );
     }
 
     #[test]

@@ -56,6 +56,19 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 Some(c) if c.column_type.is_time() => chart::XScale::Date,
                 _ => chart::XScale::Category,
             };
+            let x_column = columns.iter().find(|c| c.name == spec.x);
+            let x_shown = chart::XShown {
+                digits: x_column.and_then(|c| c.shown_digits()),
+                dates: x_column.and_then(|c| {
+                    let format = c.format.as_deref()?;
+                    let compiled =
+                        crate::content::date_format::DateFormat::compile(format, c.column_type);
+                    Some(compiled.ok()?.kind())
+                }),
+                years: x_column.is_some_and(crate::dataset::shown::is_year_column),
+                whole: x_column
+                    .is_some_and(|c| c.column_type == crate::content::columns::ColumnType::Integer),
+            };
             let x_title = title(&spec.x);
             let y_title = if spec.y.several() {
                 let unit = columns.iter().find(|c| c.name == spec.y.first());
@@ -115,6 +128,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 gaps: &points.gaps,
                 reduced: points.reduced,
                 y_digits,
+                x_shown,
             };
             RenderedChart {
                 inline: chart::render(&input, chart::Placement::Inline),

@@ -80,6 +80,7 @@ impl ProfileView {
             } else {
                 facts.push(format!("from {min} to {max}"));
                 let mean = format_mean(numbers.mean(), spec.shown_digits());
+                let mean = shown::ungrouped_year(spec, mean);
                 facts.push(format!("mean {mean}"));
                 histogram_svg = Some(histogram(spec, &min, &max, &numbers.histogram));
             }

@@ -13,14 +13,15 @@ use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
 use crate::dataset::scan::pool::KeptReaders;
 use crate::dataset::schema::{ColumnSpec, ColumnType};
-use crate::dataset::shown::push_number_html;
+use crate::dataset::shown::{as_year, push_number_html};
 use crate::text::escape_html_into;
 
 /// Renders CSV records as the `<tr>` rows of a dataset page's table.
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
-    /// Per column: its type, whether it references sources, its `digits`.
-    columns: Vec<(ColumnType, bool, Option<u32>)>,
+    /// Per column: its type, whether it references sources, its `digits`, whether it
+    /// holds years (`shown::is_year_column`: shown without group marks).
+    columns: Vec<(ColumnType, bool, Option<u32>, bool)>,
     /// Per column, its date `format`: such cells are shown in ISO style (`2019-03-04`).
     date_formats: Vec<Option<DateFormat>>,
     /// Where a source reference links: `#source-` on the dataset page.
@@ -40,7 +41,15 @@ impl RowRenderer {
         RowRenderer {
             columns: columns
                 .iter()
-                .map(|c| (c.column_type, c.references_sources(), c.shown_digits()))
+                .map(|c| {
+                    let year = crate::dataset::shown::is_year_column(c);
+                    (
+                        c.column_type,
+                        c.references_sources(),
+                        c.shown_digits(),
+                        year,
+                    )
+                })
                 .collect(),
             date_formats: columns
                 .iter()
@@ -111,11 +120,11 @@ impl RowRenderer {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
                 Err(_) => String::from_utf8_lossy(field),
             };
-            let (column_type, is_reference, digits) =
-                self.columns
-                    .get(index)
-                    .copied()
-                    .unwrap_or((ColumnType::String, false, None));
+            let (column_type, is_reference, digits, year) = self
+                .columns
+                .get(index)
+                .copied()
+                .unwrap_or((ColumnType::String, false, None, false));
             let declared_missing = self
                 .missing
                 .get(index)
@@ -135,7 +144,10 @@ impl RowRenderer {
                 out.push_str("<td class=\"num\">");
                 let marks = self.marks.get(index).copied().unwrap_or_default();
                 match marks.plain(&value, &mut plain) {
-                    Some(number) => push_number_html(number, digits, out),
+                    Some(number) => match as_year(number).filter(|_| year) {
+                        Some(year) => out.push_str(year),
+                        None => push_number_html(number, digits, out),
+                    },
                     None => escape_html_into(&value, out),
                 }
                 out.push_str("</td>");

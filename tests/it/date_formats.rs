@@ -176,6 +176,12 @@ fn every_spelling_is_shown_in_iso_style_and_profiled_by_its_value() {
     }
 }
 
+/// The SVG file of dataset `slug`'s chart.
+fn chart_svg(output: &Path, slug: &str) -> String {
+    std::fs::read_to_string(output.join(format!("data/datasets/{slug}-value-over-time.svg")))
+        .unwrap()
+}
+
 /// The x of each point of the chart (percent of the width; few points are drawn as dots),
 /// with the name each point's title gives it.
 fn point_xs(svg: &str) -> Vec<(f64, String)> {
@@ -198,10 +204,7 @@ fn point_xs(svg: &str) -> Vec<(f64, String)> {
 #[test]
 fn quarters_weeks_and_months_lie_at_their_first_day_on_a_time_axis() {
     let (_dir, output) = build_cases();
-    let svg = |slug: &str| {
-        std::fs::read_to_string(output.join(format!("data/datasets/{slug}-value-over-time.svg")))
-            .unwrap()
-    };
+    let svg = |slug: &str| chart_svg(&output, slug);
     // 1974 Q1, Q2, Q3 start on days 0, 90 and 181 of 1974: gaps of 90 and 91 days.
     let points = point_xs(&svg("quarter"));
     let names: Vec<&str> = points.iter().map(|(_, name)| name.as_str()).collect();
@@ -315,4 +318,81 @@ fn new_from_detects_each_spelling_and_says_what_it_assumed_for_ambiguous_dates()
     let check = crate::scaffold::datapages(&site, &["check"]);
     let out = String::from_utf8_lossy(&check.stderr);
     assert!(!out.lines().any(|l| l.starts_with("error")), "{out}");
+}
+
+/// A dataset of `when` (written in `format`) and `value`, charted as a line, whose body
+/// opens with `figures`.
+fn dated(format: &str, csv: &str, figures: &str) -> (String, String, String) {
+    (
+        front("figures", "date", format),
+        csv.to_string(),
+        format!("\n{figures}\n{}", common::SMALL_BODY),
+    )
+}
+
+#[test]
+fn figures_read_formatted_dates_as_the_table_shows_them_and_compare_them_as_dates() {
+    let quarters = dated(
+        "%YQ%q",
+        "when,value\n1974Q3,15\n1974Q1,10\n1975Q2,30\n1974Q2,20\n1974Q4,25\n1975Q1,28\n",
+        "First {{ min(col=\"when\") }}, last {{ max(col=\"when\") }}; \
+         {{ cell(when=\"1974Q3\", col=\"value\") }} as written, \
+         {{ cell(when=\"1974 Q3\", col=\"value\") }} as shown; \
+         {{ cell(value=\"20\", col=\"when\") }}, {{ cell(value=\"20\", col=\"when\", format=\"csv\") }} in the file.",
+    );
+    // As text, 2019-W9 would be the latest and 2019-W10 the earliest.
+    let weeks = dated(
+        "%G-W%V",
+        "when,value\n2019-W9,1\n2019-W10,2\n2019-W8,3\n",
+        "From {{ min(col=\"when\") }} to {{ max(col=\"when\") }}.",
+    );
+    // As text, 03/04/2019 would be the earliest and 25/12/2018 the latest.
+    let days = dated(
+        "%d/%m/%Y",
+        "when,value\n03/04/2019,1\n04/03/2019,2\n25/12/2018,3\n",
+        "From {{ min(col=\"when\") }} to {{ max(col=\"when\") }}; \
+         {{ cell(when=\"04/03/2019\", col=\"value\") }}; quarters to \
+         {{ max(dataset=\"quarters\", col=\"when\") }}.",
+    );
+    let cases = [("quarters", &quarters), ("weeks", &weeks), ("days", &days)];
+    let list: Vec<(&str, &str, &str, &str)> = cases
+        .iter()
+        .map(|(slug, (front, csv, body))| (*slug, front.as_str(), csv.as_str(), body.as_str()))
+        .collect();
+    let (_dir, output) = common::build_cases_with(&list);
+    let html = page(&output, "quarters");
+    assert_eq!(
+        common::figure_texts(&html),
+        ["1974 Q1", "1975 Q2", "15", "15", "1974 Q2", "1974Q2"],
+        "{html}"
+    );
+    // The profile's range is the dates', in the shown style.
+    assert!(html.contains("from 1974 Q1 to 1975 Q2"), "{html}");
+    let html = page(&output, "weeks");
+    assert_eq!(common::figure_texts(&html), ["2019-W08", "2019-W10"]);
+    assert!(html.contains("from 2019-W08 to 2019-W10"), "{html}");
+    let html = page(&output, "days");
+    // Another dataset's formatted dates are read as its own table shows them.
+    assert_eq!(
+        common::figure_texts(&html),
+        ["2018-12-25", "2019-04-03", "2", "1975 Q2"]
+    );
+    assert!(html.contains("from 2018-12-25 to 2019-04-03"), "{html}");
+}
+
+#[test]
+fn time_axes_of_formatted_dates_are_ticked_in_their_periods_and_style() {
+    let (_dir, output) = build_cases();
+    let svg = |slug: &str| chart_svg(&output, slug);
+    let quarter = svg("quarter");
+    assert!(quarter.contains(">1974 Q1</text>"), "{quarter}");
+    assert!(!quarter.contains(">1974-"), "{quarter}");
+    let week = svg("iso-week");
+    // Two years of weeks: ISO weeks 1 and 27 of each year (thinned to fit a phone).
+    assert!(week.contains(">2019-W27</text>"), "{week}");
+    assert!(!week.contains(">2019-07"), "{week}");
+    let month = svg("year-month");
+    assert!(month.contains(">2019-03</text>"), "{month}");
+    // Months, never the Mondays between them.
+    assert!(!month.contains(">2019-03-"), "{month}");
 }

@@ -254,3 +254,85 @@ fn an_unquoted_decimal_comma_is_named_in_the_ragged_row_hint() {
     assert!(!checked.status.success());
     says_decimal_comma(&text(&checked.stderr));
 }
+
+const MARKED_FRONT: &str = r#"title = "Marked numbers"
+kicker = "a test"
+headline = "Numbers in decimal commas"
+tags = ["Test tag"]
+updated = 2026-11-29
+version = "1.0.0"
+delimiter = ";"
+decimal = ","
+group = "."
+[[sources]]
+id = "src"
+title = "A source"
+[[columns]]
+name = "name"
+title = "Name"
+type = "string"
+description = "A name."
+[[columns]]
+name = "year"
+title = "Year"
+type = "integer"
+description = "The year."
+[[columns]]
+name = "amount"
+title = "Amount (units)"
+type = "number"
+description = "An amount."
+[[columns]]
+name = "share"
+title = "Share"
+type = "number"
+digits = 1
+description = "A share."
+[[charts]]
+kind = "line"
+title = "Amount by year"
+x = "year"
+y = "amount"
+[[charts]]
+kind = "dot"
+title = "Amount by share"
+x = "share"
+y = "amount"
+"#;
+
+#[test]
+fn figures_charts_and_years_read_numbers_as_the_table_shows_them() {
+    let csv = "name;year;amount;share\na;2001;1.234,5;0,26\nb;1999;2,25;0,51\nc;2010;10;0,74\n";
+    let body = format!(
+        "\nA has {{{{ cell(name=\"a\", col=\"amount\") }}}}, in all {{{{ sum(col=\"amount\") }}}}, \
+         on average {{{{ mean(col=\"amount\") }}}}, at most {{{{ max(col=\"amount\") }}}}; \
+         a share of {{{{ cell(name=\"a\", col=\"share\") }}}} (highest {{{{ max(col=\"share\") }}}}); \
+         the last year is {{{{ max(col=\"year\") }}}} (mean {{{{ mean(col=\"year\") }}}}), a's is {{{{ cell(name=\"a\", col=\"year\") }}}}.\n{}",
+        common::SMALL_BODY
+    );
+    let (_dir, output) = common::build_cases_with(&[("marked", MARKED_FRONT, csv, body.as_str())]);
+    let html = std::fs::read_to_string(output.join("datasets/marked/index.html")).unwrap();
+    assert_eq!(
+        common::figure_texts(&html),
+        ["1,234.5", "1,246.75", "415.58", "1,234.5", "0.3", "0.7", "2010", "2003.33", "2001"],
+        "{html}"
+    );
+    // Years: no group mark in the table, the profile, or the chart's ticks.
+    let document = scraper::Html::parse_document(&html);
+    let cells = common::texts(&document, "td.num");
+    assert!(cells.iter().any(|c| c == "2001"), "{cells:?}");
+    assert!(!cells.iter().any(|c| c == "2,001"), "{cells:?}");
+    assert!(html.contains("from 1999 to 2010"), "{html}");
+    assert!(html.contains("mean 2003"), "{html}");
+    let svg = |name: &str| {
+        std::fs::read_to_string(output.join(format!("data/datasets/marked-{name}.svg"))).unwrap()
+    };
+    let by_year = svg("amount-by-year");
+    assert!(by_year.contains(">2002</text>"), "{by_year}");
+    assert!(!by_year.contains(">2,0"), "{by_year}");
+    // The x column's `digits`: ticks and each point's text at one decimal.
+    let by_share = svg("amount-by-share");
+    assert!(by_share.contains("0.3: 1,234.5"), "{by_share}");
+    assert!(!by_share.contains("0.26"), "{by_share}");
+    assert!(by_share.contains(">0.5</text>"), "{by_share}");
+}

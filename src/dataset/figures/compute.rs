@@ -99,7 +99,7 @@ pub(super) fn compute(
             let t = single(f, &tallies[0], &selectors[0], distinct, table)
                 .map_err(|d| problems.push(d))
                 .ok()?;
-            if t.first_value.is_empty() {
+            if t.first_cell.is_empty() {
                 return fail(
                     problems,
                     format!("the cell `{}` of row {} is empty", column?.name, t.rows[0]),
@@ -107,7 +107,7 @@ pub(super) fn compute(
             }
             let mut text = String::new();
             match (r.as_in_csv, r.digits) {
-                (true, _) => text.push_str(&t.first_value),
+                (true, _) => text.push_str(&t.first_cell),
                 (false, Some(digits)) => match number(t) {
                     Some(v) => text = round(v, digits),
                     None => {
@@ -188,6 +188,13 @@ pub(super) fn compute(
         }
         Function::Min | Function::Max | Function::Sum | Function::Mean => {
             let t = &tallies[0];
+            let dates = selectors[0]
+                .column
+                .and_then(|c| table.readings.get(c))
+                .is_some_and(|reading| reading.is_time());
+            if dates {
+                return extreme_date(f, t, &selectors[0], table, column_title, problems);
+            }
             if t.numbers == 0 || t.non_numeric > 0 {
                 return fail(
                     problems,
@@ -212,13 +219,19 @@ pub(super) fn compute(
             };
             // In the column's unit: at the figure's `digits`, else the column's.
             let digits = r.digits.or(column.and_then(ColumnSpec::shown_digits));
-            let text = match (&extreme, digits) {
-                (Some((_, raw)), None) => {
+            let text = match (&extreme, digits, column) {
+                (Some((_, read)), None, Some(column)) => shown::cell(column, read),
+                (Some((_, read)), None, None) => {
                     let mut s = String::new();
-                    crate::dataset::schema::format_cell(ColumnType::Number, raw, &mut s);
+                    crate::dataset::schema::format_cell(ColumnType::Number, read, &mut s);
                     s
                 }
                 _ => round(v, digits.unwrap_or(2)),
+            };
+            // A mean year reads as a year (`2003.33`, not `2,003.33`).
+            let text = match (r.function, column) {
+                (Function::Mean, Some(column)) => shown::ungrouped_year(column, text),
+                _ => text,
             };
             let title = format!(
                 "{} of {column_title} over {} rows where {}",
@@ -228,6 +241,90 @@ pub(super) fn compute(
             );
             (v.to_string(), text, title, t.rows.clone())
         }
+    };
+    check_bound(f, table, value, text, title, rows, column, problems)
+}
+
+/// The earliest (`min`) or latest (`max`) date of a date column, in the shown style;
+/// `sum`, `mean` and `digits` are for numbers.
+fn extreme_date(
+    f: &Found,
+    t: &Tally,
+    selector: &Selector,
+    table: &Table,
+    column_title: &str,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Quoted> {
+    let r = &f.reference;
+    let extreme = match r.function {
+        Function::Min => t.min.clone(),
+        Function::Max => t.max.clone(),
+        _ => None,
+    };
+    let problem = match (&extreme, r.digits) {
+        (None, _) if matches!(r.function, Function::Min | Function::Max) => Some(format!(
+            "`{}` needs dates: {} matching rows, {} dates",
+            r.function.name(),
+            t.matches,
+            t.numbers
+        )),
+        (None, _) => Some(format!(
+            "`{}` needs numbers; this column holds dates (`min` and `max` give the earliest and latest)",
+            r.function.name()
+        )),
+        (Some(_), Some(_)) => Some("`digits` rounds numbers; this column holds dates".into()),
+        _ if t.non_numeric > 0 => Some(format!(
+            "`{}` needs dates: {} matching rows, {} dates, {} not dates",
+            r.function.name(),
+            t.matches,
+            t.numbers,
+            t.non_numeric
+        )),
+        _ => None,
+    };
+    if let Some(message) = problem {
+        problems.push(locate(table, f.offset, message));
+        return None;
+    }
+    let (_, shown) = extreme?;
+    let title = format!(
+        "{} of {column_title} over {} rows where {}",
+        match r.function {
+            Function::Min => "earliest",
+            _ => "latest",
+        },
+        t.numbers,
+        describe(selector, table)
+    );
+    let column = selector.column.map(|c| &table.columns[c]);
+    check_bound(
+        f,
+        table,
+        shown.clone(),
+        shown,
+        title,
+        t.rows.clone(),
+        column,
+        problems,
+    )
+}
+
+/// The figure, unless it is bound (`figure = "..."`) to a text it no longer reads as.
+#[allow(clippy::too_many_arguments)]
+fn check_bound(
+    f: &Found,
+    table: &Table,
+    value: String,
+    text: String,
+    title: String,
+    rows: Vec<u64>,
+    column: Option<&ColumnSpec>,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Quoted> {
+    let r = &f.reference;
+    let fail = |problems: &mut Vec<Diagnostic>, message: String| {
+        problems.push(locate(table, f.offset, message));
+        None
     };
     if let Some(typed) = &r.bound {
         if *typed != text {

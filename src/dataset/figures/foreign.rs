@@ -24,6 +24,8 @@ pub struct ForeignTable {
     pub draft: bool,
     /// That dataset's `missing_values`.
     pub missing_values: Option<Vec<String>>,
+    /// How each column's cells are read (date `format`, number marks).
+    pub readings: Vec<super::reading::Reading>,
     /// Rows that dataset's page shows (a figure links to its row only when shown; none
     /// for a draft).
     pub shown_rows: u64,
@@ -78,6 +80,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
         .map_err(|refusal| unreadable(&refusal.message(Path::new(&csv_display))))?;
     Ok(ForeignTable {
         csv,
+        readings: super::reading::of_columns(&front),
         // A draft's page may not be built: its figures are quoted, but not linked.
         shown_rows: match front.draft {
             true => 0,

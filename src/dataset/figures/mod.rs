@@ -8,6 +8,7 @@
 mod apply;
 mod compute;
 mod foreign;
+mod reading;
 mod scan;
 mod typed;
 
@@ -120,6 +121,8 @@ pub struct Table<'a> {
     pub delimiter: u8,
     /// The dataset's `missing_values` (columns may have their own).
     pub missing_values: Option<&'a [String]>,
+    /// How each column's cells are read (date `format`, number marks).
+    pub readings: &'a [reading::Reading],
     /// The slug of the dataset quoted, when it is not the page's own.
     pub quoted: Option<&'a str>,
 }
@@ -227,6 +230,7 @@ pub fn quote(
     html: &mut FigureHtml,
     problems: &mut Vec<Diagnostic>,
 ) -> (Vec<Quoted>, BTreeSet<String>) {
+    let readings = reading::of_columns(front);
     let sources = sources(front, body_markdown, body_offset, locator);
     let table = Table {
         file: locator.file,
@@ -236,6 +240,7 @@ pub fn quote(
         primary_key: &front.primary_key,
         delimiter: front.field_delimiter(),
         missing_values: front.missing_values.as_deref(),
+        readings: &readings,
         quoted: None,
     };
     let open = |slug: &str| foreign::open(site, slug);
@@ -380,6 +385,7 @@ pub fn resolve(
                         primary_key: &foreign.primary_key,
                         delimiter: foreign.delimiter,
                         missing_values: foreign.missing_values.as_deref(),
+                        readings: &foreign.readings,
                         quoted: Some(slug),
                         ..*table
                     };
@@ -444,6 +450,7 @@ fn resolve_table(
         table.csv,
         table.delimiter,
         &columns_missing_values(table.columns, table.missing_values),
+        table.readings,
         &selectors,
         |_| key.clone(),
     ) {

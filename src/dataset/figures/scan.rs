@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
+use super::reading::Reading;
 use crate::content::dialect::MissingValues;
 
 /// Rows a selector picks: every condition (column index, value) holds, and the cell of
@@ -30,12 +31,18 @@ pub struct Tally {
     pub matches: u64,
     /// 1-based data row numbers of the first matches (up to `LISTED_ROWS`).
     pub rows: Vec<u64>,
+    /// The first matching cell as the CSV has it.
+    pub first_cell: String,
+    /// The same cell as the table reads it (`Reading::read`: a plain number, a date in
+    /// the shown style).
     pub first_value: String,
     /// The first matching rows, described by `describe` columns.
     pub candidates: Vec<String>,
+    /// Cells that are numbers (in a date column: dates), and those that are not.
     pub numbers: u64,
     pub non_numeric: u64,
     pub sum: f64,
+    /// The lowest and highest cell, as its number (a date's day position) and read text.
     pub min: Option<(f64, String)>,
     pub max: Option<(f64, String)>,
 }
@@ -47,11 +54,14 @@ pub struct Pass {
 }
 
 /// Reads `path` once. `describe` names the columns that identify a row in messages;
-/// `missing` holds each column's missing values (`NA`…), read as empty cells.
+/// `missing` holds each column's missing values (`NA`…), read as empty cells; `readings`
+/// how each column's cells are read (dates through their `format`, numbers through their
+/// marks).
 pub fn run(
     path: &Path,
     delimiter: u8,
     missing: &[MissingValues],
+    readings: &[Reading],
     selectors: &[Selector],
     describe: impl Fn(&[String]) -> Vec<usize>,
 ) -> io::Result<Pass> {
@@ -74,6 +84,8 @@ pub fn run(
         .collect();
     let mut record = csv::ByteRecord::new();
     let mut row = 0u64;
+    let plain = Reading::default();
+    let reading = |c: usize| readings.get(c).unwrap_or(&plain);
     while reader
         .read_byte_record(&mut record)
         .map_err(io::Error::other)?
@@ -86,7 +98,11 @@ pub fn run(
             }
         }
         for (selector, tally) in selectors.iter().zip(tallies.iter_mut()) {
-            if !selector.conditions.iter().all(|(c, v)| field(*c) == v) {
+            if !selector
+                .conditions
+                .iter()
+                .all(|(c, v)| reading(*c).meets(field(*c), v))
+            {
                 continue;
             }
             tally.matches += 1;
@@ -97,8 +113,10 @@ pub fn run(
                 Some(c) if !missing.get(c).is_some_and(|m| m.is_missing(field(c))) => field(c),
                 _ => "",
             };
+            let read = selector.column.map(|c| reading(c).read(value));
             if tally.matches == 1 {
-                tally.first_value = value.to_string();
+                tally.first_cell = value.to_string();
+                tally.first_value = read.as_deref().unwrap_or_default().to_string();
             }
             if tally.candidates.len() < CANDIDATES {
                 let keys: Vec<String> = described
@@ -109,8 +127,11 @@ pub fn run(
                     .candidates
                     .push(format!("row {row} ({})", keys.join(", ")));
             }
-            if selector.column.is_some() {
-                add_number(tally, value);
+            if let (Some(c), Some(read)) = (selector.column, read) {
+                match reading(c).is_time() {
+                    true => add_moment(tally, reading(c).moment(value), &read),
+                    false => add_number(tally, &read),
+                }
             }
         }
     }
@@ -150,6 +171,24 @@ pub fn near_misses(
         }
     }
     Ok(best.into_iter().map(|b| b.map(|(_, cell)| cell)).collect())
+}
+
+/// A date cell: counted, and kept when it is the earliest or latest so far.
+fn add_moment(tally: &mut Tally, moment: Option<f64>, read: &str) {
+    if read.is_empty() {
+        return;
+    }
+    let Some(moment) = moment else {
+        tally.non_numeric += 1;
+        return;
+    };
+    tally.numbers += 1;
+    if tally.min.as_ref().is_none_or(|(m, _)| moment < *m) {
+        tally.min = Some((moment, read.to_string()));
+    }
+    if tally.max.as_ref().is_none_or(|(m, _)| moment > *m) {
+        tally.max = Some((moment, read.to_string()));
+    }
 }
 
 fn add_number(tally: &mut Tally, value: &str) {

@@ -176,3 +176,100 @@ fn date_times_sit_at_their_moment_on_an_hourly_axis() {
     let (a, b, c) = (across(circles[0]), across(circles[1]), across(circles[2]));
     assert!(((b - a) - (c - b)).abs() < 0.01, "{a} {b} {c}");
 }
+
+/// The labels across (texts of class `k` that are not value-axis ticks), in order.
+fn x_labels(svg: &str) -> Vec<String> {
+    let ticks = tick_labels(svg);
+    svg.split("class=\"k\"")
+        .skip(1)
+        .filter_map(|t| {
+            let text = t.split("</text>").next()?;
+            Some(text.rsplit('>').next()?.to_string())
+        })
+        .filter(|t| !ticks.contains(t))
+        .collect()
+}
+
+#[test]
+fn the_x_column_is_shown_as_the_table_shows_it() {
+    // Years: no group marks on the ticks.
+    let points = years(&[3.0, 4.0, 5.0, 6.0, 7.0]);
+    let plain = input(ChartKind::Line, XScale::Number, &points);
+    let grouped = x_labels(&render(&plain, Placement::Inline));
+    assert!(grouped.contains(&"2,000".to_string()), "{grouped:?}");
+    let chart = ChartInput {
+        x_shown: XShown {
+            years: true,
+            ..XShown::default()
+        },
+        ..plain.clone()
+    };
+    let labels = x_labels(&render(&chart, Placement::Inline));
+    assert!(labels.contains(&"2000".to_string()), "{labels:?}");
+    assert!(!labels.iter().any(|l| l.contains("2,0")), "{labels:?}");
+    // Four years of an integer column: a tick a year, never half years.
+    let points = years(&[3.0, 4.0, 5.0, 6.0]);
+    let halves = input(ChartKind::Line, XScale::Number, &points);
+    let labels = x_labels(&render(&halves, Placement::Inline));
+    assert!(labels.contains(&"2,000.0".to_string()), "{labels:?}");
+    let chart = ChartInput {
+        x_shown: XShown {
+            years: true,
+            whole: true,
+            ..XShown::default()
+        },
+        ..halves
+    };
+    let labels = x_labels(&render(&chart, Placement::Inline));
+    assert_eq!(labels, ["2000", "2001", "2002", "2003"]);
+    // `digits` of a number x: ticks and each point's text.
+    let points: Vec<ChartPoint> = [("0.5", 1.0), ("1", 2.0), ("1.5", 3.0)]
+        .iter()
+        .map(|(x, y)| point(x, None, *y))
+        .collect();
+    let chart = ChartInput {
+        x_shown: XShown {
+            digits: Some(2),
+            ..XShown::default()
+        },
+        ..input(ChartKind::Line, XScale::Number, &points)
+    };
+    let svg = render(&chart, Placement::Inline);
+    let labels = x_labels(&svg);
+    assert_eq!(labels, ["0.40", "0.80", "1.20", "1.60"]);
+    assert!(svg.contains("1.50: 3"), "{svg}");
+    assert!(!svg.contains("1.5: 3"), "{svg}");
+}
+
+#[test]
+fn a_quarterly_time_axis_is_ticked_in_quarters() {
+    let quarters = ["1974 Q1", "1974 Q2", "1974 Q3", "1974 Q4", "1975 Q1"];
+    let points: Vec<ChartPoint> = quarters
+        .iter()
+        .enumerate()
+        .map(|(i, q)| point(q, None, i as f64))
+        .collect();
+    let plain = input(ChartKind::Line, XScale::Date, &points);
+    let calendar = x_labels(&render(&plain, Placement::Inline));
+    assert!(calendar.contains(&"1974-07".to_string()), "{calendar:?}");
+    let chart = ChartInput {
+        x_shown: XShown {
+            dates: Some(crate::content::date_format::DateKind::Quarter),
+            ..XShown::default()
+        },
+        ..plain
+    };
+    let labels = x_labels(&render(&chart, Placement::Inline));
+    // Thinned to keep apart at the narrowest width: every other quarter start.
+    assert_eq!(labels, ["1974 Q1", "1974 Q3", "1975 Q1"]);
+    // Five and a half years: every other year, evenly (not 1974, 1977, 1979 thinned).
+    let long: Vec<ChartPoint> = (0..22)
+        .map(|i| point(&format!("{} Q{}", 1974 + i / 4, i % 4 + 1), None, i as f64))
+        .collect();
+    let chart = ChartInput {
+        points: &long,
+        ..chart
+    };
+    let labels = x_labels(&render(&chart, Placement::Inline));
+    assert_eq!(labels, ["1974 Q1", "1976 Q1", "1978 Q1"]);
+}

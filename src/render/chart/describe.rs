@@ -118,7 +118,7 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
         .points
         .iter()
         .take(DESCRIBED_POINTS)
-        .map(tooltip)
+        .map(|p| tooltip(chart, p))
         .collect();
     text.push_str(&listed.join("; "));
     text.push('.');
@@ -181,9 +181,10 @@ fn baseline(chart: &ChartInput) -> String {
 }
 
 /// "32K, NVMe: 5,269" or "32K: 5,269".
-pub(super) fn tooltip(point: &ChartPoint) -> String {
+pub(super) fn tooltip(chart: &ChartInput, point: &ChartPoint) -> String {
+    let x = chart.x_text(&point.x);
     match &point.series {
-        Some(series) => format!("{}, {series}: {}", point.x, point.y_text),
-        None => format!("{}: {}", point.x, point.y_text),
+        Some(series) => format!("{x}, {series}: {}", point.y_text),
+        None => format!("{x}: {}", point.y_text),
     }
 }

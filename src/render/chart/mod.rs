@@ -134,6 +134,34 @@ pub struct ChartInput<'a> {
     /// The value column's `digits` (of every `y` column, when they agree): ticks at
     /// least at that many decimals. Points carry their own text.
     pub y_digits: Option<u32>,
+    /// How the x column's values are shown (its `digits`, date format, years).
+    pub x_shown: XShown,
+}
+
+/// How the x column's values are shown, as the table shows them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct XShown {
+    /// The x column's `digits` (a number axis): ticks and point texts at them.
+    pub digits: Option<u32>,
+    /// The x column's date `format` (a time axis): ticks on its periods, in its style.
+    pub dates: Option<crate::content::date_format::DateKind>,
+    /// The x column holds years (`crate::dataset::shown::is_year_column`): no group marks.
+    pub years: bool,
+    /// The x column is an `integer` column: ticks a whole number apart at least.
+    pub whole: bool,
+}
+
+impl ChartInput<'_> {
+    /// A point's x as the table shows it: at the x column's `digits` on a number axis.
+    pub(super) fn x_text(&self, x: &str) -> String {
+        let number = x.parse::<f64>().ok().filter(|v| v.is_finite());
+        match (self.x_scale, self.x_shown.digits, number) {
+            (XScale::Number, Some(digits), Some(v)) if !self.x_shown.years => {
+                crate::dataset::shown::fixed(v, digits)
+            }
+            _ => x.to_string(),
+        }
+    }
 }
 
 /// What a chart of several series adds to its input.

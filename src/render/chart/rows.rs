@@ -111,7 +111,12 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
                     "g gd",
                     "",
                 );
-                marks.marker(&pct(at * 100.0), y + 8.0, index, Some(&tooltip(point)));
+                marks.marker(
+                    &pct(at * 100.0),
+                    y + 8.0,
+                    index,
+                    Some(&tooltip(chart, point)),
+                );
             } else {
                 let (start, end) = if point.y < 0.0 {
                     (at, zero)
@@ -126,7 +131,7 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
                     pct(((end - start) * 100.0).max(0.0)),
                     index % 6
                 );
-                escape_html_into(&tooltip(point), &mut marks.out);
+                escape_html_into(&tooltip(chart, point), &mut marks.out);
                 marks.out.push_str("</title></rect>\n");
             }
             let label = value_label(&mut marks, point.y < 0.0, at, gap, y + 12.5, &point.y_text);

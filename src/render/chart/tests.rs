@@ -24,6 +24,7 @@ pub(super) fn input<'a>(
     ChartInput {
         id: "c",
         y_digits: None,
+        x_shown: Default::default(),
         kind,
         title: "Throughput <by> \"size\" & interface",
         x_title: "Block size",

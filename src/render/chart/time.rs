@@ -3,7 +3,8 @@
 //! each labelled as compactly as its step allows (`1960`, `1960-04`, `1960-04-11`).
 
 use super::scale::day_number;
-use crate::content::iso8601::civil_from_days;
+use crate::content::date_format::DateKind;
+use crate::content::iso8601::{civil_from_days, weeks_in_year};
 
 /// One step of a time axis, from the coarsest down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,6 +93,70 @@ pub(super) fn calendar_ticks(lo: i64, hi: i64, max: usize) -> Vec<(f64, String)>
         .iter()
         .map(|&d| (d as f64, civil_from_days(d).0.to_string()))
         .collect()
+}
+
+/// Ticks of a time axis whose column has a date `format` of `kind`, labelled as its
+/// cells are shown: quarter starts as `1974 Q1`, ISO weeks as `2019-W07`, months as
+/// `2019-03` (never days between them), years as `1974`; days and date-times as
+/// [`moment_ticks`] places them.
+pub(super) fn period_ticks(kind: DateKind, lo: f64, hi: f64, max: usize) -> Vec<(f64, String)> {
+    let (lo_day, hi_day) = (lo.ceil() as i64, (hi.floor() as i64).max(lo.ceil() as i64));
+    let quarter = |(at, _): (f64, String)| {
+        let (y, m, _) = civil_from_days(at as i64);
+        (at, format!("{y:04} Q{}", (m - 1) / 3 + 1))
+    };
+    let allowed = |step: &Step| match kind {
+        DateKind::Quarter => matches!(step, Step::Months(3) | Step::Months(6) | Step::Years(_)),
+        DateKind::YearMonth => !matches!(step, Step::Days(_)),
+        _ => matches!(step, Step::Years(_)),
+    };
+    let ticks = match kind {
+        DateKind::Day | DateKind::DateTime { .. } => return moment_ticks(lo, hi, max),
+        DateKind::Week => return week_ticks(lo_day, hi_day, max),
+        _ => STEPS
+            .iter()
+            .filter(|step| allowed(step))
+            .map(|step| ticks_of(*step, lo_day, hi_day, max.max(2) + 1))
+            .find(|ticks| (1..=max.max(2)).contains(&ticks.len()))
+            .unwrap_or_else(|| calendar_ticks(lo_day, lo_day, max)),
+    };
+    match kind {
+        DateKind::Quarter => ticks.into_iter().map(quarter).collect(),
+        _ => ticks,
+    }
+}
+
+/// Ticks on the Mondays that start ISO weeks (`2019-W07`): every 1, 2, 4, 13 or 26 weeks
+/// of each ISO year from its week 1, or week 1 of every 1, 2, 5, 10… years.
+fn week_ticks(lo: i64, hi: i64, max: usize) -> Vec<(f64, String)> {
+    let max = max.max(2);
+    let (first, last) = (civil_from_days(lo).0 - 1, civil_from_days(hi).0 + 1);
+    let steps = [1, 2, 4, 13, 26]
+        .into_iter()
+        .map(|weeks| (1, weeks))
+        .chain([1, 2, 5, 10, 20, 50, 100, 1000].map(|years| (years, 53)));
+    let mut ticks = Vec::new();
+    for (years, weeks) in steps {
+        ticks.clear();
+        for year in (first..=last).filter(|y| y.rem_euclid(years) == 0) {
+            for week in (1..=weeks_in_year(year)).step_by(weeks) {
+                let label = format!("{year:04}-W{week:02}");
+                match day_number(&label) {
+                    Some(day) if (lo..=hi).contains(&day) => ticks.push((day as f64, label)),
+                    _ => {}
+                }
+            }
+            if ticks.len() > max {
+                break;
+            }
+        }
+        if (1..=max).contains(&ticks.len()) {
+            return ticks;
+        }
+    }
+    // One week, or more than ten centuries: the first week shown.
+    let (year, _, _) = civil_from_days(lo);
+    vec![(lo as f64, format!("{year:04}"))]
 }
 
 /// The ticks of `step` inside `lo..=hi`, stopping once there are more than `limit`.
@@ -197,6 +262,50 @@ mod tests {
         assert!((ticks[1].0 - 9.0 / 24.0).abs() < 1e-12);
         // Three days or more: whole days, as dates are ticked.
         assert_eq!(moment_ticks(0.5, 40.2, 6), calendar_ticks(1, 40, 6));
+    }
+
+    fn period_labels(kind: DateKind, lo: &str, hi: &str) -> Vec<String> {
+        let (lo, hi) = (day(lo) as f64, day(hi) as f64);
+        period_ticks(kind, lo, hi, 6)
+            .into_iter()
+            .map(|(at, label)| {
+                assert_eq!(Some(at as i64), day_number(&label), "{label} at its date");
+                label
+            })
+            .collect()
+    }
+
+    #[test]
+    fn formatted_dates_are_ticked_in_their_own_periods() {
+        // Quarterly data over a year and a half: quarter starts, shown as quarters.
+        assert_eq!(
+            period_labels(DateKind::Quarter, "1974 Q1", "1975 Q2"),
+            ["1974 Q1", "1974 Q2", "1974 Q3", "1974 Q4", "1975 Q1", "1975 Q2"]
+        );
+        // Over fifty years the ticks are decades, still read as quarters.
+        assert_eq!(
+            period_labels(DateKind::Quarter, "1959 Q1", "2009 Q3"),
+            ["1960 Q1", "1970 Q1", "1980 Q1", "1990 Q1", "2000 Q1"]
+        );
+        // Weekly data over ten weeks: every other ISO week.
+        assert_eq!(
+            period_labels(DateKind::Week, "2019-W03", "2019-W12"),
+            ["2019-W03", "2019-W05", "2019-W07", "2019-W09", "2019-W11"]
+        );
+        // Weekly data over four years: week 1 of each year.
+        assert_eq!(
+            period_labels(DateKind::Week, "2016-W10", "2019-W40"),
+            ["2017-W01", "2018-W01", "2019-W01"]
+        );
+        // Monthly data over five months: months, never Mondays.
+        assert_eq!(
+            period_labels(DateKind::YearMonth, "2019-01", "2019-05"),
+            ["2019-01", "2019-02", "2019-03", "2019-04", "2019-05"]
+        );
+        assert_eq!(
+            period_labels(DateKind::YearMonth, "2019-01", "2019-02"),
+            ["2019-01", "2019-02"]
+        );
     }
 
     #[test]

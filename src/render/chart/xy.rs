@@ -62,7 +62,7 @@ pub(super) fn xy_layout(
             (lo.min(*x), hi.max(*x))
         });
     let (x_ticks, x_step) = match chart.x_scale {
-        XScale::Number => nice_ticks(xlo, xhi, 6),
+        XScale::Number => whole_ticks(nice_ticks(xlo, xhi, 6), xlo, xhi, chart.x_shown.whole),
         _ => (Vec::new(), 1.0),
     };
     let (dxlo, dxhi) = match chart.x_scale {
@@ -101,7 +101,11 @@ pub(super) fn xy_layout(
     let mut labels: Vec<(f64, String)> = match chart.x_scale {
         XScale::Number => x_ticks
             .iter()
-            .map(|t| (*t, tick_text(*t, x_step, None)))
+            .map(|t| match chart.x_shown.years && x_step.fract() == 0.0 {
+                // Years read without group marks: 2001, never 2,001.
+                true => (*t, format!("{t}")),
+                false => (*t, tick_text(*t, x_step, chart.x_shown.digits)),
+            })
             .collect(),
         XScale::Category => order
             .iter()
@@ -109,7 +113,10 @@ pub(super) fn xy_layout(
             .map(|(i, (c, _))| (i as f64, c.to_string()))
             .collect(),
         XScale::Date if placed.is_empty() => Vec::new(),
-        XScale::Date => super::time::moment_ticks(xlo, xhi, 6),
+        XScale::Date => match chart.x_shown.dates {
+            Some(kind) => super::time::period_ticks(kind, xlo, xhi, period_tick_count(kind)),
+            None => super::time::moment_ticks(xlo, xhi, 6),
+        },
     };
     // As many labels across as keep apart at the narrowest width, evenly thinned.
     let boxes = |labels: &[(f64, String)]| -> Vec<Area> {
@@ -237,7 +244,7 @@ pub(super) fn xy_layout(
         }
         for (x, point) in line.iter().filter(|(x, _)| marked || lone.contains(x)) {
             let (at, cy) = (across(*x), down(point.y));
-            body.marker(&pct(at), cy, slot, Some(&tooltip(point)));
+            body.marker(&pct(at), cy, slot, Some(&tooltip(chart, point)));
             taken.0.push(Area {
                 off: shift,
                 frac: at / 100.0,
@@ -405,5 +412,28 @@ pub(super) fn edge_anchor(at_percent: f64) -> &'static str {
         "end"
     } else {
         "middle"
+    }
+}
+
+/// The ticks of an `integer` x (`whole`) never step by less than one: a year axis reads
+/// 2001, 2002, never 2001.5. Other axes keep their ticks.
+fn whole_ticks(ticks: (Vec<f64>, f64), lo: f64, hi: f64, whole: bool) -> (Vec<f64>, f64) {
+    if !whole || ticks.1 >= 1.0 || !(lo.is_finite() && hi.is_finite()) {
+        return ticks;
+    }
+    let (first, last) = match (lo.floor(), hi.ceil()) {
+        (a, b) if a < b => (a as i64, b as i64),
+        (a, _) => (a as i64 - 1, a as i64 + 1),
+    };
+    ((first..=last).map(|t| t as f64).collect(), 1.0)
+}
+
+/// Ticks a formatted time axis aims for: four for the longer labels of quarters and weeks
+/// (`1974 Q1`, `2019-W07`), so that they fit a phone evenly spaced instead of thinned.
+fn period_tick_count(kind: crate::content::date_format::DateKind) -> usize {
+    use crate::content::date_format::DateKind;
+    match kind {
+        DateKind::Quarter | DateKind::Week => 4,
+        _ => 6,
     }
 }

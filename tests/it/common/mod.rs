@@ -176,6 +176,38 @@ description = "A value."
 pub const SMALL_BODY: &str =
     "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
 
+/// The figures of a page's HTML: the text of each `<data>`, in order.
+pub fn figure_texts(html: &str) -> Vec<String> {
+    html.split("<data value=")
+        .skip(1)
+        .filter_map(|d| Some(d.split_once('>')?.1.split("</data").next()?.to_string()))
+        .collect()
+}
+
+/// A small site with more datasets, each (slug, front matter, CSV, body), built; returns
+/// the temporary folder and the output folder. A build error panics with its message.
+pub fn build_cases_with(datasets: &[(&str, &str, &str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("site");
+    let sample = SMALL_FRONT.replace(
+        "tags = [\"Test tag\"]\n",
+        "tags = [\"Test tag\"]\nupdated = 2026-11-29\nversion = \"1.0.0\"\n",
+    );
+    write_small_site(&root, &sample, SMALL_BODY, b"label,value\na,1\n");
+    for (slug, front, csv, body) in datasets {
+        std::fs::write(root.join(format!("data/datasets/{slug}.csv")), csv).expect("csv");
+        std::fs::write(
+            root.join(format!("content/datasets/{slug}.md")),
+            format!("+++\n{front}+++\n{body}"),
+        )
+        .expect("md");
+    }
+    let output = dir.path().join("out");
+    datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+        .unwrap_or_else(|e| panic!("{e}"));
+    (dir, output)
+}
+
 /// The site-packages folder of the validators' venv (`DATAPAGES_VALIDATORS`, else
 /// target/validators-venv) in which every path of `needs` exists, or None: a skip outside
 /// CI, a failure under `CI=true` (as [`tool_present`]), naming `what` is missing.
