@@ -8,8 +8,9 @@
 //! The layout is planned (see `place`) so that no label meets another label, a mark or a
 //! line at any width from [`NARROWEST`] to `place::WIDEST` pixels; tests/it/chart_overlap.rs
 //! measures it in a browser.
-//! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
-//! follows the reader's colour scheme too.
+//! A chart's `.svg` file carries its own `<style>` with a dark variant, so it follows the
+//! reader's colour scheme when opened alone; a chart inside a page has none: the same rules
+//! are in the site's stylesheet (static/style.css, one cached file, kept equal by a test).
 
 pub mod aggregate;
 #[cfg(test)]
@@ -185,7 +186,11 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
     }
     let height = (y + 10.0).ceil();
     let id = chart.id;
-    let mut out = String::with_capacity(body.out.len() + STYLE.len() + 1024);
+    let style = match placement {
+        Placement::Inline => "",
+        Placement::File => STYLE,
+    };
+    let mut out = String::with_capacity(body.out.len() + style.len() + 1024);
     if placement == Placement::File {
         out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     }
@@ -196,10 +201,11 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
     escape_html_into(chart.title, &mut out);
     let _ = write!(out, "</title>\n<desc id=\"dpc-{id}-desc\">");
     escape_html_into(&describe(chart, &series, unplaced), &mut out);
-    let _ = write!(
-        out,
-        "</desc>\n<style>{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
-    );
+    out.push_str("</desc>\n");
+    if !style.is_empty() {
+        let _ = writeln!(out, "<style>{style}</style>");
+    }
+    out.push_str("<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n");
     out.push_str(&body.out);
     out.push_str("</svg>");
     if placement == Placement::File {
