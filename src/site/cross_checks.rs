@@ -112,7 +112,7 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                             ),
                         )
                         .with_hint(near.unwrap_or_else(|| {
-                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .bib, .cff or .ris".to_string()
+                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .ris or .cff".to_string()
                         })),
                     ),
                 );
@@ -167,7 +167,6 @@ fn data_files(datasets: &Datasets) -> BTreeSet<String> {
         "data/catalog.ttl",
         urls::SEARCH_INDEX,
     ];
-    const CITATIONS: [&str; 3] = ["bib", "cff", "ris"];
     let mut files: BTreeSet<String> = SITE.iter().map(|f| f.to_string()).collect();
     for listing in datasets.listings() {
         let slug = listing.slug;
@@ -177,11 +176,7 @@ fn data_files(datasets: &Datasets) -> BTreeSet<String> {
             urls::csvw_file(slug),
             urls::croissant_file(slug),
         ]);
-        files.extend(
-            CITATIONS
-                .iter()
-                .map(|ext| format!("{}/{slug}.{ext}", layout::DATA_DATASETS)),
-        );
+        files.extend(urls::citation_files(slug).map(|(_, path)| path));
     }
     files
 }
