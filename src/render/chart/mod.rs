@@ -1,6 +1,6 @@
 //! Charts drawn at build time: a chart's spec and the points the CSV scan collected
-//! become one self-contained SVG string. Pure (no I/O) and deterministic: the same
-//! input gives the same bytes.
+//! become one SVG string. Pure (no I/O) and deterministic: the same input gives the same
+//! bytes.
 //!
 //! Horizontal positions are percentages of the SVG's width and vertical positions are
 //! pixels, with no `viewBox`. Text therefore keeps its size at any width (readable on a
@@ -152,9 +152,10 @@ pub struct ManySeries<'a> {
 /// Where a chart goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// Inside a page, under an HTML heading that carries the visible title.
+    /// Inside a page, under an HTML heading that carries the visible title; styled by the
+    /// site's stylesheet.
     Inline,
-    /// A file of its own: an XML declaration, and the title drawn in the chart.
+    /// A file of its own: an XML declaration, the title drawn in the chart, its own style.
     File,
 }
 
