@@ -1,7 +1,8 @@
 //! The checks that need more than one dataset: `related` entries and prose links must
-//! lead to datasets and pages of the site, and no two charts may write one file. A build
-//! keeps its slim copies in a temporary file: only datasets with such entries
-//! ([`Needs`]) are read back for these.
+//! lead to datasets and pages of the site, no two charts may write one file, and a site's
+//! own stylesheet keeps the chart rules its pages' charts need. A build keeps its slim
+//! copies in a temporary file: only datasets with such entries ([`Needs`]) are read back
+//! for these.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -238,4 +239,33 @@ pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnosti
             }
         }
     }
+}
+
+/// The charts inside pages carry no style: the built-in stylesheet's `svg.dpc` rules colour
+/// them (each chart's `.svg` file carries its own). A site's own `static/style.css`
+/// replaces the built-in one; without those rules its pages' charts lose their colours,
+/// fonts and dark variant, so a site with charts is warned, at the stylesheet.
+pub(super) fn check_chart_style(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
+    let name = Path::new(layout::STATIC).join("style.css");
+    let Ok(root_canonical) = crate::confine::canonical_root(root) else {
+        return;
+    };
+    let Ok(real) = crate::confine::resolve_file(&root_canonical, &name) else {
+        return;
+    };
+    let styled = std::fs::read_to_string(real).map_or(true, |css| css.contains("svg.dpc"));
+    if styled || datasets.needing(&[Needs::Charts]).next().is_none() {
+        return;
+    }
+    diagnostics.push(
+        Diagnostic::warning(
+            &name,
+            "this stylesheet replaces the built-in one but has no chart rules (`svg.dpc`): \
+             the charts on dataset pages are drawn without their colours, fonts and dark variant",
+        )
+        .with_hint(
+            "copy the `svg.dpc` rules at the end of the built-in style.css into it \
+             (`datapages eject` in an empty folder writes the built-in one)",
+        ),
+    );
 }
