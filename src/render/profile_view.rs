@@ -166,11 +166,12 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
     let mut label = String::new();
     let mut bar_width = String::new();
     push_fixed2((bar - 1.0).max(0.5), &mut bar_width);
+    let mut height = String::new();
     for (i, (lower, count)) in bins.iter().enumerate() {
         if *count == 0 {
             continue;
         }
-        let mut height = String::new();
+        height.clear();
         push_fixed2(
             (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0),
             &mut height,
