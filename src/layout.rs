@@ -77,6 +77,11 @@ pub mod urls {
     pub fn croissant_file(slug: &str) -> String {
         format!("data/datasets/{slug}.croissant.json")
     }
+    /// The citation files beside the CSV, as (extension, URL), in the order the page links
+    /// them: RIS and CFF (the BibTeX is on the page only).
+    pub fn citation_files(slug: &str) -> [(&'static str, String); 2] {
+        ["ris", "cff"].map(|extension| (extension, format!("data/datasets/{slug}.{extension}")))
+    }
     /// A chart's standalone SVG, next to the CSV it is drawn from.
     pub fn chart_file(slug: &str, chart_id: &str) -> String {
         format!("data/datasets/{slug}-{chart_id}.svg")

@@ -381,6 +381,7 @@ impl Site {
         cross_checks::check_page_links(&datasets, &pages, &mut diagnostics);
         cross_checks::check_nav(&config, &pages, &mut diagnostics);
         cross_checks::check_chart_files(&datasets, &mut diagnostics);
+        cross_checks::check_chart_style(root, &datasets, &mut diagnostics);
         titles::check_duplicate_titles(root, &datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
         let site = Site {

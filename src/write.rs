@@ -238,16 +238,15 @@ pub fn write_dataset_step(
     digests
 }
 
-/// Writes the `.bib`, `.cff` and `.ris` files of one dataset.
+/// Writes the `.ris` and `.cff` files of one dataset (its BibTeX is on the page only).
 fn write_citation_files(
     slug: &str,
     texts: &metadata::citation_files::Citations,
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
-    let [bib, cff, ris] = metadata::citation_files::file_paths(slug);
-    writer.bytes(&bib.1, texts.bibtex.as_bytes())?;
-    writer.bytes(&cff.1, texts.cff.as_bytes())?;
-    writer.bytes(&ris.1, texts.ris.as_bytes())
+    let [ris, cff] = urls::citation_files(slug);
+    writer.bytes(&ris.1, texts.ris.as_bytes())?;
+    writer.bytes(&cff.1, texts.cff.as_bytes())
 }
 
 /// The HTML page of one dataset alone (its downloads and chart files unchanged).

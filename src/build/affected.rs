@@ -87,7 +87,7 @@ pub(super) fn render_affected(
         ] {
             writer.remove(&path);
         }
-        for (_, path) in crate::metadata::citation_files::file_paths(slug) {
+        for (_, path) in urls::citation_files(slug) {
             writer.remove(&path);
         }
         urls_changed.insert(format!("/{}", urls::dataset_page(slug)));

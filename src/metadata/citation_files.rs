@@ -1,27 +1,20 @@
-//! The dataset's citation in three formats reference managers read: BibTeX (`.bib`),
-//! Citation File Format (`.cff`, YAML) and RIS (`.ris`), written beside the CSV and shown
-//! in the page's "Cite this dataset" block. Every value is untrusted text, made safe for
-//! its format here: one line, the format's special characters escaped or quoted.
+//! The dataset's citation in three formats: BibTeX, shown in the page's "Cite this dataset"
+//! block (copied from there into a `.bib` file in one click), and Citation File Format
+//! (`.cff`, YAML) and RIS (`.ris`), written beside the CSV as the files reference managers
+//! and repositories import, and linked from the block. Each text is written once. Every
+//! value is untrusted text, made safe for its format here: one line, the format's special
+//! characters escaped or quoted.
 
 use crate::content::{Creator, CreatorKind};
 use crate::dataset::Dataset;
 use crate::site::Site;
 
-/// The three citation texts of one dataset, and where their files go.
+/// The three citation texts of one dataset: BibTeX for the page, CFF and RIS for files.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Citations {
     pub bibtex: String,
     pub cff: String,
     pub ris: String,
-}
-
-/// The output paths (site-relative) of the three files, beside the CSV.
-pub fn file_paths(slug: &str) -> [(&'static str, String); 3] {
-    [
-        ("bib", format!("data/datasets/{slug}.bib")),
-        ("cff", format!("data/datasets/{slug}.cff")),
-        ("ris", format!("data/datasets/{slug}.ris")),
-    ]
 }
 
 /// What every format states, gathered once.

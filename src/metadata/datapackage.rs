@@ -194,6 +194,8 @@ fn contributors<'a>(site: &'a Site, dataset: &'a Dataset) -> Vec<Contributor<'a>
 /// A quoted figure as `datapages:quotes` lists it.
 #[derive(Serialize)]
 struct Quote<'a> {
+    /// None for a figure computed from several columns (no `null` is written).
+    #[serde(skip_serializing_if = "Option::is_none")]
     column: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dataset: Option<&'a str>,

@@ -138,11 +138,12 @@ pub fn boolean_spellings(
         .unwrap_or_default()
 }
 
-/// The bytes of a JSON output file: pretty-printed, one final newline. The DCAT catalog
-/// states the size and SHA-256 of these same bytes.
+/// The bytes of a JSON output file: compact (software reads these files; indenting them
+/// made them two to three times larger), one final newline. The DCAT catalog states the
+/// size and SHA-256 of these same bytes.
 pub fn json_file(value: &impl serde::Serialize) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(8 * 1024);
-    if serde_json::to_writer_pretty(&mut bytes, value).is_err() {
+    if serde_json::to_writer(&mut bytes, value).is_err() {
         // Only maps with keys that are not strings fail; none is written here.
         bytes.clear();
     }
@@ -174,9 +175,9 @@ pub use crate::text::escape_html as escape_xml;
 /// JSON safe inside an HTML `<script>` element: no `</`, no `<!--`, no line separators
 /// that older parsers treat as line ends, and no character HTML cannot carry (serde_json
 /// escapes C0 controls itself; DEL, C1 and U+FFFE/U+FFFF are escaped here, so the value
-/// read back is the same).
+/// read back is the same). Compact, like the JSON files: search engines read it, not people.
 pub fn script_safe_json(value: &impl serde::Serialize) -> String {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let text = serde_json::to_string(value).unwrap_or_default();
     let mut out = String::with_capacity(text.len() + 64);
     // Runs of plain ASCII are copied whole; the scan stops only at `<` and at bytes from
     // DEL up (DEL, or the first byte of a non-ASCII character), so `at` stays on a
@@ -262,7 +263,7 @@ mod tests {
 
     /// The escaping as it was written before the one-pass loop: replaces, then characters.
     fn script_safe_by_replacing(value: &serde_json::Value) -> String {
-        let text = serde_json::to_string_pretty(value).unwrap();
+        let text = serde_json::to_string(value).unwrap();
         let mut out = String::new();
         for c in text
             .replace("</", "<\\/")

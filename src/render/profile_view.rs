@@ -132,7 +132,10 @@ impl ProfileView {
 
 /// A bar per bin, each with its range and count in a `<title>`; the whole an image titled
 /// with what it shows. Written straight into one string: the pages of a large catalog draw
-/// tens of thousands of these.
+/// tens of thousands of these, so each byte that repeats per bar is left out: an empty bin
+/// draws nothing (a bar of no height shows nothing and has no tooltip to point at), a bar
+/// is a short path from the baseline, numbers drop trailing zeros, and the image's
+/// `width` and `height` are its coordinates (no `viewBox`).
 fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> String {
     let title = &spec.title;
     let width = histogram.width();
@@ -146,12 +149,11 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
     let tallest = bins.iter().map(|b| b.1).max().unwrap_or(1).max(1) as f64;
     // Few bins stay narrow bars rather than one block across the width.
     let bar = WIDTH / bins.len().max(10) as f64;
-    let mut svg = String::with_capacity(200 + bins.len() * 110);
+    let mut svg = String::with_capacity(200 + bins.len() * 80);
     // Writing into a String cannot fail.
     let _ = write!(
         svg,
-        "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{}\" viewBox=\"0 0 {WIDTH} {}\"><title>",
-        HEIGHT + 1.0,
+        "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{}\"><title>",
         HEIGHT + 1.0
     );
     escape_html_into(
@@ -163,21 +165,22 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
     );
     svg.push_str("</title>");
     let mut label = String::new();
+    let mut bar_width = String::new();
+    push_fixed2((bar - 1.0).max(0.5), &mut bar_width);
+    let mut height = String::new();
     for (i, (lower, count)) in bins.iter().enumerate() {
-        let height = if *count == 0 {
-            0.0
-        } else {
-            (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0)
-        };
-        svg.push_str("<rect x=\"");
+        if *count == 0 {
+            continue;
+        }
+        height.clear();
+        push_fixed2(
+            (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0),
+            &mut height,
+        );
+        // Up from the baseline, across, and down again.
+        svg.push_str("<path d=\"M");
         push_fixed2(i as f64 * bar + 0.5, &mut svg);
-        svg.push_str("\" y=\"");
-        push_fixed2(HEIGHT - height, &mut svg);
-        svg.push_str("\" width=\"");
-        push_fixed2((bar - 1.0).max(0.5), &mut svg);
-        svg.push_str("\" height=\"");
-        push_fixed2(height, &mut svg);
-        svg.push_str("\"><title>");
+        let _ = write!(svg, " {HEIGHT}v-{height}h{bar_width}v{height}z\"><title>");
         let row_word = if *count == 1 { "row" } else { "rows" };
         label.clear();
         let _ = write!(label, "{} to under {}: ", edge(*lower), edge(lower + width));
@@ -185,19 +188,31 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
         label.push(' ');
         label.push_str(row_word);
         escape_html_into(&label, &mut svg);
-        svg.push_str("</title></rect>");
+        svg.push_str("</title></path>");
     }
     let _ = write!(
         svg,
-        "<line class=\"baseline\" x1=\"0\" y1=\"{HEIGHT}\" x2=\"{WIDTH}\" y2=\"{HEIGHT}\"/></svg>"
+        "<path class=\"baseline\" d=\"M0 {HEIGHT}h{WIDTH}\"/></svg>"
     );
     svg
 }
 
-/// Appends `value` with two decimals, exactly as `format!("{value:.2}")` does. The common
-/// case (a value within a millionth of a hundredth) is done in integers; ties and the rest
-/// go through `format!`, whose exact decimal rounding is slow but always right.
+/// Appends `value` rounded to two decimals as `format!("{value:.2}")` rounds it, without
+/// trailing zeros (`12.5`, `32`). The common case (a value within a millionth of a
+/// hundredth) is done in integers; ties and the rest go through `format!`, whose exact
+/// decimal rounding is slow but always right.
 fn push_fixed2(value: f64, out: &mut String) {
+    let start = out.len();
+    push_two_decimals(value, out);
+    let kept = out[start..]
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .len();
+    out.truncate(start + kept);
+}
+
+/// Appends `value` with two decimals, exactly as `format!("{value:.2}")` does.
+fn push_two_decimals(value: f64, out: &mut String) {
     use std::fmt::Write as _;
     let hundredths = value * 100.0;
     let rounded = hundredths.round();
@@ -236,8 +251,13 @@ mod tests {
         values.extend((0..2000).map(|i| 32.0 - (i as f64 / 1999.0 * 30.0).max(1.0)));
         for value in values {
             let mut fast = String::new();
-            push_fixed2(value, &mut fast);
+            push_two_decimals(value, &mut fast);
             assert_eq!(fast, format!("{value:.2}"), "{value}");
+            let mut trimmed = String::from("x");
+            push_fixed2(value, &mut trimmed);
+            let exact = format!("{value:.2}");
+            let exact = exact.trim_end_matches('0').trim_end_matches('.');
+            assert_eq!(trimmed, format!("x{exact}"), "{value}");
         }
     }
 }

@@ -1,49 +1,48 @@
-//! The views of the page's reuse parts: "Cite this dataset" (the citation in BibTeX, CFF
-//! and RIS, with their files), the change history, and the one generated table note.
+//! The views of the page's reuse parts: "Cite this dataset" (the citation in BibTeX on the
+//! page, links to its RIS and CFF files), the change history, and the one generated table
+//! note.
 
 use serde::Serialize;
 
 use crate::dataset::Dataset;
 use crate::metadata::citation_files;
 
-/// One citation format: its name, its text, and its file.
+/// One citation file the page links: its format's name and where it is.
 #[derive(Debug, Serialize)]
-pub struct CiteFormatView {
-    /// Anchor `#cite-<id>`: `bibtex`, `cff`, `ris`.
-    pub id: &'static str,
-    /// "BibTeX".
+pub struct CiteFileView {
+    /// "RIS".
     pub name: &'static str,
-    pub text: String,
     /// Site-relative URL of the file.
     pub url: String,
-    /// `<slug>.bib`: the download's file name.
+    /// `<slug>.ris`: the download's file name.
     pub file_name: String,
 }
 
-/// The "Cite this dataset" block.
+/// The "Cite this dataset" block. Each text once: BibTeX on the page (what a reader copies
+/// into a `.bib` file, one click with the copy button), RIS and CFF as files (what
+/// reference managers import and repositories keep), linked.
 #[derive(Debug, Serialize)]
 pub struct CiteView {
-    pub formats: Vec<CiteFormatView>,
+    pub bibtex: String,
+    pub files: Vec<CiteFileView>,
 }
 
 impl CiteView {
-    /// The block for `dataset`, from the texts its citation files hold (made once per
-    /// dataset: the files and the page show the same texts).
+    /// The block for `dataset`, from its citation texts (made once per dataset).
     pub fn new(dataset: &Dataset, texts: &citation_files::Citations) -> Self {
-        let [bib, cff, ris] = citation_files::file_paths(&dataset.slug);
-        let format = |id, name, text, (extension, url): (&str, String)| CiteFormatView {
-            id,
-            name,
-            text,
-            url,
-            file_name: format!("{}.{extension}", dataset.slug),
-        };
+        let files = crate::layout::urls::citation_files(&dataset.slug).map(|(extension, url)| {
+            CiteFileView {
+                name: match extension {
+                    "ris" => "RIS",
+                    _ => "CFF (CITATION.cff)",
+                },
+                url,
+                file_name: format!("{}.{extension}", dataset.slug),
+            }
+        });
         CiteView {
-            formats: vec![
-                format("bibtex", "BibTeX", texts.bibtex.clone(), bib),
-                format("cff", "CFF (CITATION.cff)", texts.cff.clone(), cff),
-                format("ris", "RIS", texts.ris.clone(), ris),
-            ],
+            bibtex: texts.bibtex.clone(),
+            files: files.into(),
         }
     }
 }

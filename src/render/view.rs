@@ -232,7 +232,7 @@ pub struct DatasetPageView<'a> {
     pub citation: String,
     pub csvw_url: String,
     pub croissant_url: String,
-    /// "Cite this dataset": BibTeX, CFF and RIS, and their files.
+    /// "Cite this dataset": the BibTeX, and the RIS and CFF files.
     pub cite: crate::render::reuse_view::CiteView,
     /// The change history, newest first.
     pub changes: Vec<crate::render::reuse_view::ChangeView>,

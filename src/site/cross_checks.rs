@@ -1,7 +1,8 @@
 //! The checks that need more than one dataset: `related` entries and prose links must
-//! lead to datasets and pages of the site, and no two charts may write one file. A build
-//! keeps its slim copies in a temporary file: only datasets with such entries
-//! ([`Needs`]) are read back for these.
+//! lead to datasets and pages of the site, no two charts may write one file, and a site's
+//! own stylesheet keeps the chart rules its pages' charts need. A build keeps its slim
+//! copies in a temporary file: only datasets with such entries ([`Needs`]) are read back
+//! for these.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
@@ -112,7 +113,7 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                             ),
                         )
                         .with_hint(near.unwrap_or_else(|| {
-                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .bib, .cff or .ris".to_string()
+                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .ris or .cff".to_string()
                         })),
                     ),
                 );
@@ -167,7 +168,6 @@ fn data_files(datasets: &Datasets) -> BTreeSet<String> {
         "data/catalog.ttl",
         urls::SEARCH_INDEX,
     ];
-    const CITATIONS: [&str; 3] = ["bib", "cff", "ris"];
     let mut files: BTreeSet<String> = SITE.iter().map(|f| f.to_string()).collect();
     for listing in datasets.listings() {
         let slug = listing.slug;
@@ -177,11 +177,7 @@ fn data_files(datasets: &Datasets) -> BTreeSet<String> {
             urls::csvw_file(slug),
             urls::croissant_file(slug),
         ]);
-        files.extend(
-            CITATIONS
-                .iter()
-                .map(|ext| format!("{}/{slug}.{ext}", layout::DATA_DATASETS)),
-        );
+        files.extend(urls::citation_files(slug).map(|(_, path)| path));
     }
     files
 }
@@ -243,4 +239,33 @@ pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnosti
             }
         }
     }
+}
+
+/// The charts inside pages carry no style: the built-in stylesheet's `svg.dpc` rules colour
+/// them (each chart's `.svg` file carries its own). A site's own `static/style.css`
+/// replaces the built-in one; without those rules its pages' charts lose their colours,
+/// fonts and dark variant, so a site with charts is warned, at the stylesheet.
+pub(super) fn check_chart_style(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
+    let name = Path::new(layout::STATIC).join("style.css");
+    let Ok(root_canonical) = crate::confine::canonical_root(root) else {
+        return;
+    };
+    let Ok(real) = crate::confine::resolve_file(&root_canonical, &name) else {
+        return;
+    };
+    let styled = std::fs::read_to_string(real).map_or(true, |css| css.contains("svg.dpc"));
+    if styled || datasets.needing(&[Needs::Charts]).next().is_none() {
+        return;
+    }
+    diagnostics.push(
+        Diagnostic::warning(
+            &name,
+            "this stylesheet replaces the built-in one but has no chart rules (`svg.dpc`): \
+             the charts on dataset pages are drawn without their colours, fonts and dark variant",
+        )
+        .with_hint(
+            "copy the `svg.dpc` rules at the end of the built-in style.css into it \
+             (`datapages eject` in an empty folder writes the built-in one)",
+        ),
+    );
 }

@@ -1,8 +1,10 @@
-//! "Cite this dataset": the BibTeX, CFF and RIS files beside each CSV parse with real
-//! parsers (bibtexparser, the CFF 1.2.0 JSON schema, rispy and a strict line check, run by
-//! tests/validators/citation_check.py in the validators' venv) and say what the page says;
-//! the page shows the same texts; the SHA-256 next to the download is the file's; the change
-//! history is on the page and in the Data Package. Hostile titles stay one parseable value.
+//! "Cite this dataset": the BibTeX shown on the page and the CFF and RIS files beside each
+//! CSV parse with real parsers (bibtexparser, the CFF 1.2.0 JSON schema, rispy and a strict
+//! line check, run by tests/validators/citation_check.py in the validators' venv) and say
+//! what the page says; each text is written once (BibTeX on the page, no `.bib` file; CFF
+//! and RIS as linked files, not on the page); the SHA-256 next to the download is the
+//! file's; the change history is on the page and in the Data Package. Hostile titles stay
+//! one parseable value.
 
 use crate::common;
 
@@ -26,12 +28,28 @@ fn python() -> Option<PathBuf> {
     common::tool_present("bibtexparser/rispy in the validators' venv", present).then_some(python)
 }
 
+/// The BibTeX the dataset page shows, as the copy button copies it (the element's text).
+fn page_bibtex(output: &Path, slug: &str) -> String {
+    let page = common::html(&output.join(format!("datasets/{slug}/index.html")));
+    let selector = scraper::Selector::parse("#cite-bibtex pre").expect("selector");
+    let shown: Vec<String> = page
+        .select(&selector)
+        .map(|element| element.text().collect())
+        .collect();
+    assert_eq!(shown.len(), 1, "{slug}: one BibTeX block");
+    shown[0].clone()
+}
+
 fn check(python: &Path, output: &Path, slug: &str) -> Value {
     let base = output.join("data/datasets").join(slug);
+    // The BibTeX is on the page only: the parser reads what a reader copies from it.
+    let scratch = tempfile::tempdir().expect("temp");
+    let bib = scratch.path().join(format!("{slug}.bib"));
+    std::fs::write(&bib, page_bibtex(output, slug)).expect("write the copied BibTeX");
     let script = common::bundled_site().join("tests/validators/citation_check.py");
     let result = Command::new(python)
         .arg(script)
-        .arg(base.with_extension("bib"))
+        .arg(&bib)
         .arg(base.with_extension("cff"))
         .arg(base.with_extension("ris"))
         .output()
@@ -96,16 +114,22 @@ fn bundled_citations_parse_and_match_the_page() {
         assert_valid(&report, title, package["version"].as_str(), url);
 
         let page = common::html(&page_path);
-        // The page shows each file's exact text, and links the file.
+        // Each text once: the BibTeX on the page (no file), the RIS and CFF as files the
+        // page links (not shown on it).
         let shown = common::texts(&page, ".cite-format pre");
-        assert_eq!(shown.len(), 3, "{slug}");
-        for (extension, text) in ["bib", "cff", "ris"].iter().zip(&shown) {
+        assert_eq!(shown.len(), 1, "{slug}");
+        assert!(shown[0].starts_with(&format!("@misc{{{slug}")), "{shown:?}");
+        assert!(!output.join(format!("data/datasets/{slug}.bib")).exists());
+        for extension in ["ris", "cff"] {
             let file =
                 std::fs::read_to_string(output.join(format!("data/datasets/{slug}.{extension}")))
                     .expect("citation file");
-            let normalised = file.split_whitespace().collect::<Vec<_>>().join(" ");
-            assert_eq!(&normalised, text, "{slug}.{extension}");
-            let link = format!("a[href='../../data/datasets/{slug}.{extension}']");
+            let first_line = file.lines().next().expect("a first line");
+            assert!(
+                !page.html().contains(first_line),
+                "{slug}.{extension} is not repeated on the page"
+            );
+            let link = format!("a[href='../../data/datasets/{slug}.{extension}'][download]");
             assert_eq!(common::texts(&page, &link).len(), 1, "{slug}: {link}");
         }
         // The SHA-256 next to the size is the download's.

@@ -86,7 +86,6 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         "data/datasets/vsan-consumer-kit-iometer.json",
         "data/datasets/vsan-consumer-kit-iometer.csv-metadata.json",
         "data/datasets/vsan-consumer-kit-iometer.croissant.json",
-        "data/datasets/vsan-consumer-kit-iometer.bib",
         "data/datasets/vsan-consumer-kit-iometer.cff",
         "data/datasets/vsan-consumer-kit-iometer.ris",
         "tags/storage-throughput/index.html",

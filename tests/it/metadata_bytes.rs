@@ -1,7 +1,8 @@
 //! The per-dataset metadata files (Data Package, CSVW, Croissant) and the dataset page's
 //! JSON-LD, byte for byte. tests/fixtures/metadata uses every optional key they write (and
 //! text that needs escaping); its `expected/` folder holds the bytes the earlier
-//! `serde_json::Value` builders wrote, before typed structs replaced them. Every JSON file
+//! `serde_json::Value` builders wrote, before typed structs replaced them (since then
+//! written compact, and the profiles without what another key says). Every JSON file
 //! of the fixture and the bundled site also has its keys sorted at every level, as
 //! serde_json's map wrote them (what the typed structs' field order must keep).
 
@@ -36,18 +37,28 @@ fn page_jsonld(page: &Path) -> String {
     format!("{}\n", &html[start..end])
 }
 
-/// The first line where two texts differ, for a readable failure.
+/// Where two texts first differ, with some text around it (the files are one line each),
+/// for a readable failure.
 fn first_difference(expected: &str, actual: &str) -> String {
-    let line = expected
-        .lines()
-        .zip(actual.lines())
+    let at = expected
+        .bytes()
+        .zip(actual.bytes())
         .position(|(e, a)| e != a)
-        .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        .unwrap_or_else(|| expected.len().min(actual.len()));
+    let around = |text: &str| -> String {
+        let (mut start, mut end) = (at.saturating_sub(60), (at + 60).min(text.len()));
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        text[start..end].to_string()
+    };
     format!(
-        "line {}: expected {:?}, got {:?}",
-        line + 1,
-        expected.lines().nth(line),
-        actual.lines().nth(line)
+        "byte {at}: expected …{:?}…, got …{:?}…",
+        around(expected),
+        around(actual)
     )
 }
 

@@ -104,7 +104,15 @@ fn a_sites_own_static_file_overrides_the_built_in_one_and_eject_writes_the_theme
     let (_dir, site) = new_site();
     std::fs::create_dir_all(site.join("static")).unwrap();
     std::fs::write(site.join("static/style.css"), "body { color: teal }\n").unwrap();
-    assert_ok(&datapages(&site, &["build"]), "build");
+    let built = datapages(&site, &["build"]);
+    assert_ok(&built, "build");
+    // The example's chart takes its colours from the stylesheet this one replaced.
+    assert!(
+        text(&built.stderr).contains("static/style.css")
+            && text(&built.stderr).contains("has no chart rules (`svg.dpc`)"),
+        "{}",
+        text(&built.stderr)
+    );
     let output = site.join("public");
     assert_eq!(
         std::fs::read_to_string(output.join("style.css")).unwrap(),

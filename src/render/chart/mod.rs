@@ -1,6 +1,6 @@
 //! Charts drawn at build time: a chart's spec and the points the CSV scan collected
-//! become one self-contained SVG string. Pure (no I/O) and deterministic: the same
-//! input gives the same bytes.
+//! become one SVG string. Pure (no I/O) and deterministic: the same input gives the same
+//! bytes.
 //!
 //! Horizontal positions are percentages of the SVG's width and vertical positions are
 //! pixels, with no `viewBox`. Text therefore keeps its size at any width (readable on a
@@ -8,8 +8,9 @@
 //! The layout is planned (see `place`) so that no label meets another label, a mark or a
 //! line at any width from [`NARROWEST`] to `place::WIDEST` pixels; tests/it/chart_overlap.rs
 //! measures it in a browser.
-//! The SVG carries its own `<style>` with a dark variant, so a standalone `.svg` file
-//! follows the reader's colour scheme too.
+//! A chart's `.svg` file carries its own `<style>` with a dark variant, so it follows the
+//! reader's colour scheme when opened alone; a chart inside a page has none: the same rules
+//! are in the site's stylesheet (static/style.css, one cached file, kept equal by a test).
 
 pub mod aggregate;
 #[cfg(test)]
@@ -179,9 +180,10 @@ pub struct ManySeries<'a> {
 /// Where a chart goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement {
-    /// Inside a page, under an HTML heading that carries the visible title.
+    /// Inside a page, under an HTML heading that carries the visible title; styled by the
+    /// site's stylesheet.
     Inline,
-    /// A file of its own: an XML declaration, and the title drawn in the chart.
+    /// A file of its own: an XML declaration, the title drawn in the chart, its own style.
     File,
 }
 
@@ -213,7 +215,11 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
     }
     let height = (y + 10.0).ceil();
     let id = chart.id;
-    let mut out = String::with_capacity(body.out.len() + STYLE.len() + 1024);
+    let style = match placement {
+        Placement::Inline => "",
+        Placement::File => STYLE,
+    };
+    let mut out = String::with_capacity(body.out.len() + style.len() + 1024);
     if placement == Placement::File {
         out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     }
@@ -224,10 +230,11 @@ pub fn render(chart: &ChartInput, placement: Placement) -> String {
     escape_html_into(chart.title, &mut out);
     let _ = write!(out, "</title>\n<desc id=\"dpc-{id}-desc\">");
     escape_html_into(&describe(chart, &series, unplaced), &mut out);
-    let _ = write!(
-        out,
-        "</desc>\n<style>{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
-    );
+    out.push_str("</desc>\n");
+    if !style.is_empty() {
+        let _ = writeln!(out, "<style>{style}</style>");
+    }
+    out.push_str("<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n");
     out.push_str(&body.out);
     out.push_str("</svg>");
     if placement == Placement::File {
