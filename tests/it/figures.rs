@@ -58,6 +58,17 @@ fn references_render_the_formatted_cell_and_computed_figures_round_as_asked() {
         lede.contains("Alpha moved 10,366 units, 3.73 times beta and 64 percent above it; the mean is 5,902.7 over 3 rows, 4,566 at most"),
         "{lede}"
     );
+    // A figure over a whole column says so; one over some rows names them.
+    assert!(
+        page.contains("title=\"mean of Value (units) over 3 rows\">5,902.7</data>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "title=\"max of Value (units) over 1 row where label=&quot;gamma&quot;\">4,566</data>"
+        ),
+        "{page}"
+    );
     let document_headline = common::texts(&document_of(&page), "h1").join(" ");
     assert!(
         document_headline.contains("Alpha reached 10,366 units"),

@@ -180,8 +180,8 @@ pub(super) fn compute(
                 n.to_string(),
                 round(n as f64, 0),
                 format!(
-                    "count of {column_title} where {}",
-                    describe(&selectors[0], table)
+                    "count of {column_title}{}",
+                    where_clause(&selectors[0], table)
                 ),
                 t.rows.clone(),
             )
@@ -234,10 +234,10 @@ pub(super) fn compute(
                 _ => text,
             };
             let title = format!(
-                "{} of {column_title} over {} rows where {}",
+                "{} of {column_title} over {}{}",
                 r.function.name(),
-                t.numbers,
-                describe(&selectors[0], table)
+                rows_text(t.numbers),
+                where_clause(&selectors[0], table)
             );
             (v.to_string(), text, title, t.rows.clone())
         }
@@ -288,13 +288,13 @@ fn extreme_date(
     }
     let (_, shown) = extreme?;
     let title = format!(
-        "{} of {column_title} over {} rows where {}",
+        "{} of {column_title} over {}{}",
         match r.function {
             Function::Min => "earliest",
             _ => "latest",
         },
-        t.numbers,
-        describe(selector, table)
+        rows_text(t.numbers),
+        where_clause(selector, table)
     );
     let column = selector.column.map(|c| &table.columns[c]);
     check_bound(
@@ -369,4 +369,20 @@ fn check_bound(
 /// `v` at `digits` decimals, thousands grouped, never `-0`.
 fn round(v: f64, digits: u32) -> String {
     shown::fixed(v, digits)
+}
+
+/// `" where a=\"x\""` for a selector with conditions; nothing for a whole column.
+fn where_clause(selector: &Selector, table: &Table) -> String {
+    match describe(selector, table) {
+        conditions if conditions.is_empty() => String::new(),
+        conditions => format!(" where {conditions}"),
+    }
+}
+
+/// `"1 row"`, `"1,000,000 rows"`.
+fn rows_text(n: u64) -> String {
+    match n {
+        1 => "1 row".into(),
+        n => format!("{} rows", crate::dataset::schema::thousands(n)),
+    }
 }
