@@ -12,22 +12,19 @@ use crate::layout::urls;
 use crate::site::{listing, Site};
 
 /// Writes `data/catalog.json`: every dataset with where to find it and how to verify it.
-/// The bytes are those of `serde_json::to_vec_pretty` of the whole document, plus a newline.
+/// The bytes are those of `serde_json::to_vec` of the whole document (compact: it is read
+/// by programs), plus a newline.
 pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
-    out.write_all(b"{\n  \"datasets\": [")?;
+    out.write_all(b"{\"datasets\":[")?;
     for n in 0..site.datasets.len() {
-        let entry = CatalogEntry::of(site, n);
-        let text = serde_json::to_string_pretty(&entry).map_err(io::Error::other)?;
-        // JSON strings never hold a raw line break, so indenting is safe.
-        let separator = if n == 0 { "\n    " } else { ",\n    " };
-        write!(out, "{separator}{}", text.replace('\n', "\n    "))?;
-    }
-    if !site.datasets.is_empty() {
-        out.write_all(b"\n  ")?;
+        if n > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut *out, &CatalogEntry::of(site, n)).map_err(io::Error::other)?;
     }
     let title = serde_json::to_string(&site.config.title).map_err(io::Error::other)?;
     let url = serde_json::to_string(&site.config.base_url).map_err(io::Error::other)?;
-    write!(out, "],\n  \"title\": {title},\n  \"url\": {url}\n}}\n")
+    write!(out, "],\"title\":{title},\"url\":{url}}}\n")
 }
 
 /// Whether the dataset `slug` has the same entry in the catalog.json of `before` and of

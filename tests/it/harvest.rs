@@ -80,8 +80,12 @@ fn probe_report(bin: &Path, probe: &str, args: &[&std::ffi::OsStr]) -> Value {
 }
 
 fn slugs(output: &Path) -> Vec<String> {
-    let catalog: Value =
-        serde_json::from_slice(&std::fs::read(output.join("data/catalog.json")).unwrap()).unwrap();
+    let bytes = std::fs::read(output.join("data/catalog.json")).unwrap();
+    let catalog: Value = serde_json::from_slice(&bytes).unwrap();
+    // Compact: exactly what serde_json writes of it (keys sorted), and a newline.
+    let mut compact = serde_json::to_vec(&catalog).unwrap();
+    compact.push(b'\n');
+    assert!(bytes == compact, "catalog.json is not compact JSON");
     catalog["datasets"]
         .as_array()
         .unwrap()

@@ -16,10 +16,17 @@ fn fixture() -> PathBuf {
     bundled_site().join("tests/fixtures/metadata")
 }
 
+/// Builds a copy of the fixture (a build keeps its reuse records in the site's folder,
+/// which must not be the source tree).
 fn build_fixture() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
+    let site = dir.path().join("site");
+    for part in ["content", "data"] {
+        common::copy_tree(&fixture().join(part), &site.join(part));
+    }
+    std::fs::copy(fixture().join("site.toml"), site.join("site.toml")).expect("site.toml");
     let output = dir.path().join("public");
-    let options = datapages::BuildOptions::new(fixture())
+    let options = datapages::BuildOptions::new(&site)
         .output(&output)
         .scan_cache(false);
     if let Err(error) = datapages::build(&options) {
