@@ -24,7 +24,7 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
     }
     let title = serde_json::to_string(&site.config.title).map_err(io::Error::other)?;
     let url = serde_json::to_string(&site.config.base_url).map_err(io::Error::other)?;
-    write!(out, "],\"title\":{title},\"url\":{url}}}\n")
+    writeln!(out, "],\"title\":{title},\"url\":{url}}}")
 }
 
 /// Whether the dataset `slug` has the same entry in the catalog.json of `before` and of
