@@ -14,7 +14,7 @@ use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::{self, markdown::slugify, Page};
 use crate::dataset::cache::ScanCache;
-use crate::dataset::kept_text::TextStore;
+use crate::dataset::record_store::RecordStore;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::layout;
@@ -77,7 +77,7 @@ impl Site {
 
     /// The dataset with this slug (read back when stored).
     pub fn dataset(&self, slug: &str) -> Option<Arc<Dataset>> {
-        self.datasets.get(self.datasets.position(slug)?)
+        self.datasets.get(self.datasets.position(slug)?).ok()
     }
 
     /// The title of the dataset with this slug.
@@ -210,7 +210,7 @@ pub fn load_parts_with(
     cache: Option<&ScanCache>,
     options: &LoadOptions,
     (each, recall): (&EachDataset, &RecallDataset),
-    store: Option<&Arc<TextStore>>,
+    store: Option<&Arc<RecordStore>>,
 ) -> (Option<Site>, Diagnostics, Diagnostics) {
     let mut diagnostics = match options.fold_warnings {
         Some(shown) => Diagnostics::folding(shown),

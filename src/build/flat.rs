@@ -11,7 +11,7 @@ use super::reuse::{self, Reuse};
 use super::{pages, BuildOptions};
 use crate::dataset;
 use crate::dataset::cache::ScanCache;
-use crate::dataset::kept_text::TextStore;
+use crate::dataset::record_store::RecordStore;
 use crate::diagnostics::{Diagnostics, Severity};
 use crate::output::Discard;
 use crate::render::Renderer;
@@ -155,7 +155,7 @@ fn check_with(
     let renderer = Renderer::new(&options.root);
     let writer = Writer::new(&Discard);
     // Where the slim copies are kept until the checks end.
-    let store = TextStore::new();
+    let store = RecordStore::new();
     let each = each_dataset(renderer.as_ref().ok(), &writer, false, None);
     let cache = options.active_scan_cache();
     let recall = recall_dataset(renderer.as_ref().ok(), reuse);
@@ -202,7 +202,7 @@ fn check_with(
 /// An error when a slim copy kept in `store` could not be read back: what was written
 /// from it lacks it, so the build must not be published.
 pub(super) fn read_back_problem(
-    store: Option<&TextStore>,
+    store: Option<&RecordStore>,
 ) -> Option<crate::diagnostics::Diagnostic> {
     let why = store?.read_failure()?;
     Some(

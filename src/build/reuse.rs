@@ -272,7 +272,7 @@ impl Reuse {
         let whole = self.previous_whole.as_ref()?;
         // Slim copies whose files wait, read back one at a time.
         for index in site.datasets.pending() {
-            let dataset = &*site.datasets.get(index)?;
+            let dataset = &*site.datasets.get(index).ok()?;
             let key = self.key(site, dataset, &dataset.csv_display)?;
             self.remember_key(&dataset.slug, &key);
         }
@@ -313,7 +313,7 @@ impl Reuse {
         let mut rendered = self.rendered.load(Ordering::Relaxed) + stale;
         // Slim copies whose files wait, read back one at a time.
         for index in site.datasets.pending() {
-            let dataset = &*site.datasets.get(index)?;
+            let dataset = &*site.datasets.get(index).ok()?;
             let key = self.key(site, dataset, &dataset.csv_display);
             let entry = self.previous.get(&dataset.slug);
             match entry.filter(|e| key.as_ref() == Some(&e.key)) {

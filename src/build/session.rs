@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::reuse::Reuse;
 use super::{affected, flat, pages, plan, BuildOptions, BuildReport};
-use crate::dataset::kept_text::TextStore;
+use crate::dataset::record_store::RecordStore;
 use crate::dataset::stamp::FileStamp;
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
@@ -121,7 +121,7 @@ impl Session {
         };
         // A build keeps its slim copies in a temporary file (`site::Datasets`); a kept
         // session keeps its datasets whole.
-        let store = (!keep).then(TextStore::new).flatten();
+        let store = (!keep).then(RecordStore::new).flatten();
         let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
         let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref());
         // A build shows the first places of each warning and counts the rest, so it keeps

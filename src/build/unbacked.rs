@@ -45,7 +45,7 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
     // a `check` of 10,000 datasets on one thread; the order stays the site's.
     (0..site.datasets.len())
         .into_par_iter()
-        .filter_map(|index| site.datasets.get(index))
+        .filter_map(|index| site.datasets.get(index).ok())
         .flat_map_iter(|dataset| check_dataset(&root, site, &dataset))
         .collect()
 }

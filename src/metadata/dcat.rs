@@ -165,7 +165,8 @@ pub fn write(
         out.write_all(part(&nodes, *syntax, true)?.as_bytes())?;
     }
     // One at a time: a build's slim copies are read back from its temporary file.
-    for dataset in (start..end).filter_map(|index| site.datasets.get(index)) {
+    for index in start..end {
+        let dataset = site.datasets.get(index)?;
         let mut nodes = None;
         for (syntax, out) in outs.iter_mut() {
             // Slim copies keep no parts: each is written once.

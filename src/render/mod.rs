@@ -4,9 +4,9 @@
 //! for any template a site does not override.
 
 pub mod chart;
+pub mod cite_view;
 mod listing;
 pub mod profile_view;
-pub mod reuse_view;
 pub mod row_nav;
 pub mod row_page;
 pub mod table_rows;

@@ -69,7 +69,7 @@ impl Renderer {
                     .table_note
                     .as_deref()
                     .map(|m| markdown::to_html(m, site.config.markdown.raw_html)),
-                dash_note: super::reuse_view::dash_note(empty_cells, front.table_note.as_deref()),
+                dash_note: super::cite_view::dash_note(empty_cells, front.table_note.as_deref()),
                 nav: RowNavView::new(&dataset.slug, paging, page),
             },
         };

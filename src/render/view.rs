@@ -233,9 +233,9 @@ pub struct DatasetPageView<'a> {
     pub csvw_url: String,
     pub croissant_url: String,
     /// "Cite this dataset": the BibTeX, and the RIS and CFF files.
-    pub cite: crate::render::reuse_view::CiteView,
+    pub cite: crate::render::cite_view::CiteView,
     /// The change history, newest first.
-    pub changes: Vec<crate::render::reuse_view::ChangeView>,
+    pub changes: Vec<crate::render::cite_view::ChangeView>,
 }
 
 /// Cells longer than this (in characters) make a column wide.
@@ -370,7 +370,7 @@ impl<'a> DatasetPageView<'a> {
                 total_rows: dataset.csv.rows,
                 truncated: shown_rows < dataset.csv.rows,
                 has_empty_cells: dataset.csv.has_empty_cells,
-                dash_note: crate::render::reuse_view::dash_note(
+                dash_note: crate::render::cite_view::dash_note(
                     dataset.csv.has_empty_cells,
                     front.table_note.as_deref(),
                 ),
@@ -408,8 +408,8 @@ impl<'a> DatasetPageView<'a> {
             citation: crate::metadata::citation(site, dataset),
             csvw_url: urls::csvw_file(&dataset.slug),
             croissant_url: urls::croissant_file(&dataset.slug),
-            cite: crate::render::reuse_view::CiteView::new(dataset, citations),
-            changes: crate::render::reuse_view::changes(dataset),
+            cite: crate::render::cite_view::CiteView::new(dataset, citations),
+            changes: crate::render::cite_view::changes(dataset),
         }
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use toml::value::Datetime;
 
 use crate::content::{self, License};
-use crate::dataset::kept_text::TextStore;
+use crate::dataset::record_store::{ReadBackFailed, RecordStore};
 use crate::dataset::slim_record::SlimRecord;
 use crate::dataset::Dataset;
 use crate::layout;
@@ -81,7 +81,7 @@ impl Needs {
 impl Held {
     /// `dataset`, written to `store` when there is one and it is a slim copy; whole
     /// otherwise (a store that cannot be written keeps it whole too).
-    pub fn keep(dataset: Dataset, store: Option<&Arc<TextStore>>) -> Held {
+    pub fn keep(dataset: Dataset, store: Option<&Arc<RecordStore>>) -> Held {
         Held::keep_with(dataset, None, store)
     }
 
@@ -90,7 +90,7 @@ impl Held {
     pub fn keep_with(
         dataset: Dataset,
         record: Option<Vec<u8>>,
-        store: Option<&Arc<TextStore>>,
+        store: Option<&Arc<RecordStore>>,
     ) -> Held {
         match store.and_then(|store| Held::store(&dataset, record, store)) {
             Some(stored) => Held::Stored(Box::new(stored)),
@@ -98,7 +98,7 @@ impl Held {
         }
     }
 
-    fn store(dataset: &Dataset, record: Option<Vec<u8>>, store: &TextStore) -> Option<Stored> {
+    fn store(dataset: &Dataset, record: Option<Vec<u8>>, store: &RecordStore) -> Option<Stored> {
         // The Markdown path is not kept: it follows from the slug, as it does for every
         // dataset `discover` finds.
         let plain = dataset.markdown_path == layout::dataset_markdown(&dataset.slug);
@@ -284,7 +284,7 @@ impl Listing<'_> {
 pub struct Datasets {
     held: Vec<Held>,
     /// Where stored datasets are.
-    store: Option<Arc<TextStore>>,
+    store: Option<Arc<RecordStore>>,
     /// The site's license, which datasets read back point to (as loaded ones do).
     license: Option<Arc<License>>,
 }
@@ -293,7 +293,7 @@ impl Datasets {
     /// `held`, sorted by slug; `store` holds the stored ones.
     pub fn new(
         mut held: Vec<Held>,
-        store: Option<Arc<TextStore>>,
+        store: Option<Arc<RecordStore>>,
         license: Option<Arc<License>>,
     ) -> Datasets {
         held.sort_by(|a, b| a.slug().cmp(b.slug()));
@@ -384,32 +384,41 @@ impl Datasets {
         (0..self.len()).map(|i| self.listing(i))
     }
 
-    /// The dataset at `index`, read back when it is stored. `None` when it cannot be read
-    /// back: the store then remembers why ([`TextStore::read_failure`]) and the build fails.
-    pub fn get(&self, index: usize) -> Option<Arc<Dataset>> {
+    /// The dataset at `index`, read back when it is stored. A record that does not read
+    /// back is also remembered by the store ([`RecordStore::read_failure`]), so the build
+    /// fails even where a caller can only leave the dataset out.
+    pub fn get(&self, index: usize) -> Result<Arc<Dataset>, ReadBackFailed> {
         match &self.held[index] {
-            Held::Whole(dataset) => Some(Arc::clone(dataset)),
+            Held::Whole(dataset) => Ok(Arc::clone(dataset)),
             Held::Stored(stored) => self.read_back(stored).map(Arc::new),
         }
     }
 
-    fn read_back(&self, stored: &Stored) -> Option<Dataset> {
-        let store = self.store.as_ref()?;
-        let bytes = store.read_bytes(stored.at, stored.bytes)?;
+    fn read_back(&self, stored: &Stored) -> Result<Dataset, ReadBackFailed> {
+        let failed = |why: &str| ReadBackFailed(why.to_string());
+        let store = self
+            .store
+            .as_ref()
+            .ok_or_else(|| failed("a dataset was stored without a record store"))?;
+        let bytes = store
+            .read_bytes(stored.at, stored.bytes)
+            .ok_or_else(|| failed("cannot read back what a temporary file kept"))?;
         let record: Option<SlimRecord> = serde_json::from_slice(&bytes).ok();
         let license = self.license.as_ref();
-        let dataset = record
+        record
             .and_then(|r| r.into_loaded_as(license, stored.pending))
-            .and_then(|loaded| loaded.dataset);
-        if dataset.is_none() {
-            store.note_failure("a dataset kept in a temporary file does not read back");
-        }
-        dataset
+            .and_then(|loaded| loaded.dataset)
+            .ok_or_else(|| {
+                let why = "a dataset kept in a temporary file does not read back";
+                store.note_failure(why);
+                failed(why)
+            })
     }
 
-    /// Every dataset, in slug order, each read back when stored.
+    /// Every dataset, in slug order, each read back when stored (one that does not read
+    /// back is left out and fails the build: [`Datasets::get`]).
     pub fn iter(&self) -> impl Iterator<Item = Arc<Dataset>> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
+        (0..self.len()).filter_map(|i| self.get(i).ok())
     }
 
     /// Whether any dataset has what `need` names (nothing is read back for this).
@@ -429,7 +438,7 @@ impl Datasets {
         let needing = (0..self.len()).filter(move |&i| self.held[i].needs() & mask != 0);
         needing.filter_map(move |i| match &self.held[i] {
             Held::Whole(d) => Some((i, Cow::Borrowed(&**d))),
-            Held::Stored(s) => Some((i, Cow::Owned(self.read_back(s)?))),
+            Held::Stored(s) => Some((i, Cow::Owned(self.read_back(s).ok()?))),
         })
     }
 
@@ -490,7 +499,7 @@ mod tests {
     fn a_stored_dataset_reads_back_as_its_slim_copy() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let config = SiteConfig::load(root).unwrap();
-        let store = TextStore::new().expect("a temporary file");
+        let store = RecordStore::new().expect("a temporary file");
         let folder = root.join(layout::CONTENT_DATASETS);
         let mut slims = Vec::new();
         for entry in std::fs::read_dir(folder).unwrap() {
@@ -556,7 +565,7 @@ mod tests {
     fn whole_datasets_stay_whole_and_waiting_ones_read_back_waiting() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let config = SiteConfig::load(root).unwrap();
-        let store = TextStore::new().expect("a temporary file");
+        let store = RecordStore::new().expect("a temporary file");
         let path = root.join(layout::dataset_markdown("storage-link-payload-ceilings"));
         let load = || {
             crate::dataset::load(root, &path, &config, None)
@@ -576,5 +585,16 @@ mod tests {
         let back = datasets.get(0).unwrap();
         assert!(back.files_pending());
         assert_eq!(format!("{back:?}"), expected);
+
+        // A record that does not read back is an error to the caller and to the build.
+        let mut damaged = datasets;
+        if let Held::Stored(stored) = &mut damaged.held[0] {
+            stored.at = 1 << 40;
+        }
+        let failed = damaged.get(0).unwrap_err();
+        assert!(failed.0.contains("cannot read back"), "{failed}");
+        assert_eq!(damaged.iter().count(), 0);
+        let store = damaged.store.as_ref().unwrap();
+        assert!(store.read_failure().is_some());
     }
 }

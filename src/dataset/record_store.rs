@@ -8,34 +8,34 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// An unnamed temporary file (no name on disk, so nothing is left behind whatever ends
-/// the process) that texts are appended to from any thread and read back by position.
+/// the process) that records are appended to from any thread and read back by position.
 #[derive(Debug)]
-pub struct TextStore {
+pub struct RecordStore {
     file: File,
-    /// Where the next text goes: each writer reserves its bytes first.
+    /// Where the next record goes: each writer reserves its bytes first.
     #[cfg_attr(not(unix), allow(dead_code))]
     end: AtomicU64,
-    /// The first text that could not be read back: the build must then fail rather than
+    /// The first record that could not be read back: the build must then fail rather than
     /// publish pages without it.
     read_failure: OnceLock<String>,
 }
 
-impl TextStore {
-    /// A new store in the system's temporary folder; `None` where none can be made (texts
+impl RecordStore {
+    /// A new store in the system's temporary folder; `None` where none can be made (records
     /// then stay in memory).
-    pub fn new() -> Option<Arc<TextStore>> {
+    pub fn new() -> Option<Arc<RecordStore>> {
         if !cfg!(unix) {
             return None;
         }
         let file = tempfile::tempfile().ok()?;
-        Some(Arc::new(TextStore {
+        Some(Arc::new(RecordStore {
             file,
             end: AtomicU64::new(0),
             read_failure: OnceLock::new(),
         }))
     }
 
-    /// Why a stored text could not be read back, if one could not.
+    /// Why a stored record could not be read back, if one could not.
     pub fn read_failure(&self) -> Option<&str> {
         self.read_failure.get().map(String::as_str)
     }
@@ -88,13 +88,29 @@ impl TextStore {
     }
 }
 
+/// Why a dataset kept in the build's record store could not be had back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadBackFailed(pub String);
+
+impl std::fmt::Display for ReadBackFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<ReadBackFailed> for std::io::Error {
+    fn from(failed: ReadBackFailed) -> std::io::Error {
+        std::io::Error::other(failed.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn appended_bytes_come_back_exactly_from_any_thread() {
-        let store = TextStore::new().expect("a temporary file");
+        let store = RecordStore::new().expect("a temporary file");
         let texts: Vec<String> = (0..200)
             .map(|n| format!("Déjà {n}: ").repeat(n % 17 + 1))
             .collect();
@@ -121,7 +137,7 @@ mod tests {
 
     #[test]
     fn bytes_that_cannot_be_read_back_are_reported_by_the_store() {
-        let store = TextStore::new().expect("a temporary file");
+        let store = RecordStore::new().expect("a temporary file");
         let at = store.append(&[b'x'; 100]).unwrap();
         assert_eq!(store.read_bytes(at, 100).unwrap(), vec![b'x'; 100]);
         // A position past the end of the file, as a damaged store would give.

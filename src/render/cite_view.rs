@@ -1,4 +1,4 @@
-//! The views of the page's reuse parts: "Cite this dataset" (the citation in BibTeX on the
+//! The views of the page's citation parts: "Cite this dataset" (the citation in BibTeX on the
 //! page, links to its RIS and CFF files), the change history, and the one generated table
 //! note.
 
