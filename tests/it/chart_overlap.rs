@@ -67,6 +67,16 @@ pub(crate) fn element_png(session: &Session, css: &str) -> Vec<u8> {
 /// dark, and writes a screenshot of each chart to `shots` as
 /// `<prefix>-<id>-<width>-<scheme>.png`. Returns each view with the charts it measured,
 /// and the problems found, each naming the page, width and scheme.
+/// Calls back once every stylesheet has loaded, the fonts are ready and two frames have
+/// been drawn.
+const SETTLED_JS: &str = "var done = arguments[arguments.length - 1];\
+    function sheets() { return [].every.call(document.querySelectorAll('link[rel=stylesheet]'), \
+      function (l) { return l.sheet !== null; }); }\
+    function frames() { requestAnimationFrame(function () { requestAnimationFrame(function () { done(true); }); }); }\
+    function wait() { if (document.readyState === 'complete' && sheets()) { document.fonts.ready.then(frames); } \
+      else { setTimeout(wait, 20); } }\
+    wait();";
+
 pub(crate) fn measure_page(
     session: &Session,
     page: &Path,
@@ -84,6 +94,9 @@ pub(crate) fn measure_page(
             session.set_viewport(width, 900);
             session.emulate(scheme, "");
             session.navigate(&file_url(page));
+            // Measured once the page is laid out with its stylesheet and fonts (the chart
+            // style is in style.css): on a loaded machine the first frame can come later.
+            session.execute_async(SETTLED_JS, vec![]);
             let result: Value = session.execute(OVERLAP_JS, vec![]);
             let charts = result["charts"].as_u64().unwrap_or(0);
             assert!(
