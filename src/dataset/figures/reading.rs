@@ -11,6 +11,14 @@ use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
 use crate::dataset::schema::ColumnSpec;
 
+/// A condition's value, as written and, in a date column with a `format`, in the shown
+/// style (read through the `format` when it matches, else taken as already shown).
+#[derive(Debug, Clone)]
+pub struct Condition {
+    written: String,
+    shown: Option<String>,
+}
+
 /// One column's reading.
 #[derive(Debug, Clone, Default)]
 pub struct Reading {
@@ -78,21 +86,29 @@ impl Reading {
         }
     }
 
-    /// Whether `cell` meets a condition written `wanted`: the same text as in the file,
-    /// or, in a date column with a `format`, the same date however either is written
-    /// (`1974Q1` and `1974 Q1`).
-    pub fn meets(&self, cell: &str, wanted: &str) -> bool {
-        cell == wanted || self.format.is_some() && *self.read(cell) == self.shown_wanted(wanted)
+    /// A condition's value `wanted` as [`Reading::meets`] compares cells with it, worked
+    /// out once per figure rather than once per row.
+    pub fn condition(&self, wanted: &str) -> Condition {
+        Condition {
+            written: wanted.to_string(),
+            shown: self.format.as_ref().map(|format| {
+                let mut out = String::new();
+                match format.canonical(wanted, &mut out) {
+                    true => out,
+                    false => wanted.to_string(),
+                }
+            }),
+        }
     }
 
-    /// A condition's value in the shown style: read through the `format` when it matches,
-    /// else taken as already shown.
-    fn shown_wanted(&self, wanted: &str) -> String {
-        let mut out = String::new();
-        match &self.format {
-            Some(format) if format.canonical(wanted, &mut out) => out,
-            _ => wanted.to_string(),
-        }
+    /// Whether `cell` meets `condition`: the same text as in the file, or, in a date column
+    /// with a `format`, the same date however either is written (`1974Q1` and `1974 Q1`).
+    pub fn meets(&self, cell: &str, condition: &Condition) -> bool {
+        cell == condition.written
+            || condition
+                .shown
+                .as_deref()
+                .is_some_and(|shown| *self.read(cell) == *shown)
     }
 }
 
@@ -119,9 +135,10 @@ mod tests {
         assert!(days.moment("03/04/2019") > days.moment("04/03/2019"));
         let quarters = Reading::new(&column("date", Some("%YQ%q")), NumberMarks::PLAIN);
         assert_eq!(quarters.read("1974Q1"), "1974 Q1");
-        assert!(quarters.meets("1974Q1", "1974Q1"));
-        assert!(quarters.meets("1974Q1", "1974 Q1"));
-        assert!(!quarters.meets("1974Q1", "1974Q2"));
+        let meets = |cell: &str, wanted: &str| quarters.meets(cell, &quarters.condition(wanted));
+        assert!(meets("1974Q1", "1974Q1"));
+        assert!(meets("1974Q1", "1974 Q1"));
+        assert!(!meets("1974Q1", "1974Q2"));
         let iso = Reading::new(&column("date", None), NumberMarks::PLAIN);
         assert_eq!(iso.read("2019-03-04"), "2019-03-04");
         assert!(iso.moment("2019-03-04").is_some());

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io;
 use std::path::Path;
 
-use super::reading::Reading;
+use super::reading::{Condition, Reading};
 use crate::content::dialect::MissingValues;
 
 /// Rows a selector picks: every condition (column index, value) holds, and the cell of
@@ -86,6 +86,16 @@ pub fn run(
     let mut row = 0u64;
     let plain = Reading::default();
     let reading = |c: usize| readings.get(c).unwrap_or(&plain);
+    // Each selector's conditions, read once for all rows.
+    let conditions: Vec<Vec<(usize, Condition)>> = selectors
+        .iter()
+        .map(|s| {
+            s.conditions
+                .iter()
+                .map(|(c, v)| (*c, reading(*c).condition(v)))
+                .collect()
+        })
+        .collect();
     while reader
         .read_byte_record(&mut record)
         .map_err(io::Error::other)?
@@ -97,11 +107,12 @@ pub fn run(
                 values.insert(field(*column).to_string());
             }
         }
-        for (selector, tally) in selectors.iter().zip(tallies.iter_mut()) {
-            if !selector
-                .conditions
+        for ((selector, conditions), tally) in
+            selectors.iter().zip(&conditions).zip(tallies.iter_mut())
+        {
+            if !conditions
                 .iter()
-                .all(|(c, v)| reading(*c).meets(field(*c), v))
+                .all(|(c, condition)| reading(*c).meets(field(*c), condition))
             {
                 continue;
             }
