@@ -183,7 +183,7 @@ def datapages_site(n: int, rows: int, table_rows: str | None) -> str:
 class Tool:
     key: str          # unique within a group
     label: str        # shown in the table
-    kind: str         # datapages | zola | hugo | cp | cp-csv | cp-out
+    kind: str         # datapages | datapages-old | zola | hugo | cp | cp-csv | cp-out
     make_cmd: object  # out_path -> argv
     # for the one-off output check: (relative page path, expected <tr> count) or None
     check: tuple[str, int] | None = None
@@ -364,6 +364,10 @@ def run_workload_group(n: int, rows: int, variants: list[Variant], args, env) ->
                           (lambda s, flags: lambda out: [env["datapages"], "build", "--root", s, "--output", out]
                            + flags)(site, [] if v.cache else ["--no-cache"]),
                           check=(f"datasets/{slug}/index.html", shown_rows(rows, v.table_rows) + 1)))
+    if env.get("old"):
+        # The earlier commit on the same site, doing the whole work (--no-cache) like the build above.
+        tools.append(Tool("old", f"datapages-old ({env['old_commit']})", "datapages-old",
+                          lambda out: [env["old"], "build", "--root", first_site, "--output", out, "--no-cache"]))
     if env["zola"]:
         zola_site = workload("zola", n, rows)
         tools.append(Tool("zola", "Zola", "zola",
@@ -429,7 +433,7 @@ class ServeProcess:
         os.makedirs(f"{WORK}/logs", exist_ok=True)
         self.stderr_path = f"{WORK}/logs/serve-{name}.stderr.txt"
         self.stderr = open(self.stderr_path, "w")
-        # Absolute paths: with a relative --root the server never sees an edit (see BENCHMARKS.md).
+        # Absolute paths: the harness may run from any folder, and the server must see the edits.
         self.proc = subprocess.Popen([dp, "serve", "--root", os.path.abspath(root), "--output",
                                       os.path.abspath(output), "--bind", "127.0.0.1", "--port", "0"]
                                      + (flags or []),
@@ -893,6 +897,8 @@ def machine_note(env, args) -> list[str]:
         f"commit {commit}{' (src/ modified)' if dirty else ''}",
         f"- Hugo: {first_line([env['hugo'], 'version']) if env['hugo'] else 'not installed'}",
         f"- Zola: {first_line([env['zola'], '--version']) if env['zola'] else 'not installed'}",
+        f"- datapages-old: commit {env.get('old_commit')}, built by the harness (benches/old.py), release build "
+        f"`{env['old']}`" if env.get("old") else "- datapages-old: not run",
         f"- rustc: {first_line(['rustc', '--version'])}; Python {platform.python_version()}; "
         f"GNU time {first_line(['dpkg-query', '-W', '-f', '${Version}', 'time'])}",
     ]
@@ -901,31 +907,33 @@ def machine_note(env, args) -> list[str]:
 def build_report(results: dict, args, env) -> tuple[str, list[str]]:
     lines: list[str] = []
     targets: list[str] = []
-    lines.append("| workload | output | tool | wall median (s) | min–max (s) | ratio to Zola | ratio to Hugo | ratio to cp -r | peak RSS (MiB, median) | output files / MiB |")
-    lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("| workload | output | tool | wall median (s) | min–max (s) | ratio to datapages-old | ratio to Zola | ratio to Hugo | ratio to cp -r | peak RSS (MiB, median) | output files / MiB |")
+    lines.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     groups = results.get("groups", [])
     for g in groups:
         tools = g["tools"]
         hugo = next((t for t in tools if t.kind == "hugo"), None)
         zola = next((t for t in tools if t.kind == "zola"), None)
         cp = next((t for t in tools if t.kind == "cp"), None)
+        old = next((t for t in tools if t.kind == "datapages-old"), None)
         wl = f"N={g['n']:,} x R={g['rows']:,}"
         for loc in args.locations:
             h = med(hugo.samples.get(loc, []), 0) if hugo else None
             z = med(zola.samples.get(loc, []), 0) if zola else None
             c = med(cp.samples.get(loc, []), 0) if cp else None
+            o = med(old.samples.get(loc, []), 0) if old else None
             for t in tools:
                 s = t.samples.get(loc, [])
                 if not s:
                     if t.timed_out and loc == args.locations[0]:
-                        lines.append(f"| {wl} | all | {t.label} | did not finish: {t.timed_out} | | | | | | |")
+                        lines.append(f"| {wl} | all | {t.label} | did not finish: {t.timed_out} | | | | | | | |")
                     continue
                 w, r = med(s, 0), med(s, 1)
                 lo, hi = min(x[0] for x in s), max(x[0] for x in s)
                 files, size = g["sizes"].get(t.key, (0, 0))
                 lines.append(
                     f"| {wl} | {loc} | {t.label} | {fmt_s(w)} | {fmt_s(lo)}–{fmt_s(hi)} | "
-                    f"{fmt_ratio(w / z) if z else '—'} | "
+                    f"{fmt_ratio(w / o) if o else '—'} | {fmt_ratio(w / z) if z else '—'} | "
                     f"{fmt_ratio(w / h) if h else '—'} | {fmt_ratio(w / c) if c else '—'} | {mib(r)} | "
                     f"{files:,} / {size / 2**20:.1f} |")
     rss = results.get("rss")
@@ -933,7 +941,7 @@ def build_report(results: dict, args, env) -> tuple[str, list[str]]:
         for t in rss["tools"]:
             s = t.samples.get(args.locations[0], [])
             lines.append(f"| N=1 (rss case) | {args.locations[0]} | {t.label} (all rows) | {fmt_s(med(s, 0))} | "
-                         f"{fmt_s(min(x[0] for x in s))}–{fmt_s(max(x[0] for x in s))} | — | — | — | {mib(med(s, 1))} | — |")
+                         f"{fmt_s(min(x[0] for x in s))}–{fmt_s(max(x[0] for x in s))} | — | — | — | — | {mib(med(s, 1))} | — |")
 
     # ---- targets
     def group_with(case):

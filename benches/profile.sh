@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Profiles the release binary on the benchmark workloads (see BENCHMARKS.md, "Profile").
+# Profiles the release binary on the benchmark workloads (BENCHMARKS.md, "How to run").
 #
 #   benches/profile.sh [OUT_DIR]        (default /tmp/datapages-profile)
 #

@@ -67,6 +67,8 @@ from harness import (  # benches/harness.py: the helpers; this file is the entry
     workload,
     write_markdown,
 )
+from budget import budget_targets  # benches/budget.py: issue #35's cost budget
+from old import DEFAULT_OLD, build_old  # benches/old.py: builds the earlier commit timed as datapages-old
 
 
 def main(argv=None) -> int:
@@ -87,6 +89,9 @@ def main(argv=None) -> int:
                          "journal; needs root) and tmpfs (/dev/shm) (default: journal,tmpfs)")
     ap.add_argument("--zola", default=shutil.which("zola"), help="the zola binary (default: zola on PATH)")
     ap.add_argument("--hugo", default=shutil.which("hugo"), help="the hugo binary (default: hugo on PATH)")
+    ap.add_argument("--old", default=DEFAULT_OLD,
+                    help=f"the earlier commit timed as datapages-old, built by the harness (default {DEFAULT_OLD}; "
+                         "`none` leaves it out)")
     args = ap.parse_args(argv)
     args.locations = [x.strip() for x in args.locations.split(",") if x.strip()]
     if not args.locations or any(x not in OUT_LOCATIONS for x in args.locations):
@@ -130,7 +135,9 @@ def main(argv=None) -> int:
         log(f"warning: {len(newer)} file(s) in src/ are newer than {args.datapages}; rebuild with "
             f"`cargo build --release` (e.g. {newer[0]})")
 
-    env = {"datapages": os.path.abspath(args.datapages), "hugo": hugo, "zola": args.zola,
+    old = None if args.old == "none" else build_old(args.old)
+    env = {"datapages": os.path.abspath(args.datapages), "hugo": hugo, "zola": args.zola, "old": old,
+           "old_commit": args.old,
            "load_start": " ".join(f"{x:.2f}" for x in os.getloadavg())}
     os.makedirs(WORK, exist_ok=True)
     started = time.perf_counter()
@@ -155,6 +162,7 @@ def main(argv=None) -> int:
 
     env["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table, targets, serve_lines = build_report(results, args, env)
+    targets = budget_targets(results, args) + targets
     if any(c in CATALOG_CASES for c in cases):
         import catalog
         targets += catalog.targets(results, args)
@@ -167,7 +175,8 @@ def main(argv=None) -> int:
                  f"{' --locations ' + ','.join(args.locations) if args.locations != ['journal', 'tmpfs'] else ''}"
                  f"{' --runs-big ' + str(args.runs_big) if args.runs_big != max(1, min(args.runs, 3)) else ''}"
                  f"{' --serve-edits ' + str(args.serve_edits) if args.serve_edits != 20 else ''}"
-                 f"{' --serve-warmup ' + str(args.serve_warmup) if args.serve_warmup != 2 else ''}`. The "
+                 f"{' --serve-warmup ' + str(args.serve_warmup) if args.serve_warmup != 2 else ''}"
+                 f"{' --old ' + args.old if args.old != DEFAULT_OLD else ''}`. The "
                  f"machine is shared: differences under ~25 % between runs of one tool are noise.")
     body = "\n".join(
         ["## Results", "", "Machine:", ""] + machine_note(env, args) + ["", runs_line, ""]

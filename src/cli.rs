@@ -182,7 +182,7 @@ fn parse_date(value: &str) -> Result<String, String> {
 /// 1,000,000-row build was 20-28 MiB instead of 10. `serve` keeps them: it holds every
 /// dataset whole (about 500 MiB at 10,000 datasets) and each edit walks all of them, where
 /// 4 KiB pages cost a TLB miss per dataset; huge pages took the write-to-reload median at
-/// 10,000 datasets from 169 to 118 ms (BENCHMARKS.md).
+/// 10,000 datasets from 169 to 118 ms (the serve-n10k case of benches/).
 fn small_pages_only() {
     #[cfg(target_os = "linux")]
     // SAFETY: a plain process flag; no pointers are passed.

@@ -2,7 +2,7 @@
 
 /// Rendering allocates many small, short-lived values (template contexts, JSON metadata)
 /// from several threads; mimalloc serves that pattern with about a quarter less CPU than
-/// glibc's malloc (BENCHMARKS.md).
+/// glibc's malloc (measured with benches/ab.py when it was chosen).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -31,7 +31,7 @@ mod allocator {
     /// dataset's rendering freed stayed resident until the end. 10 ms (mimalloc 2's
     /// default) took the peak of a 10,000-dataset build from 38 to 35 MiB, and of 1,000
     /// datasets of 200 rows from 21 to 19 MiB, with no measurable change in time; 0 lowered
-    /// it further but cost 3-7 % of the time (BENCHMARKS.md, twelfth session).
+    /// it further but cost 3-7 % of the time.
     const PURGE_DELAY_MS: c_long = 10;
 
     /// For one-off commands (build, check, new, ...): `serve` keeps mimalloc's defaults,
