@@ -85,10 +85,11 @@ pub struct Finder {
     /// The numbers looked for (the others are left as they are).
     wanted: Vec<usize>,
     /// What a cell must have to equal any of them, checked first: one of these values
-    /// (`values` of the wanted numbers), or the length and first byte of one of their
-    /// texts ([`text_key`]; a text that is not ASCII is always compared).
+    /// (`values` of the wanted numbers, sorted), or the length and first byte of one of
+    /// their texts ([`TextKeys`]; a text that is not ASCII is always compared). A page may
+    /// type dozens of numbers and every cell is looked at: no linear search per cell.
     wanted_values: Vec<f64>,
-    wanted_texts: Vec<(usize, u8)>,
+    wanted_texts: TextKeys,
     header: Vec<String>,
     key_columns: Vec<usize>,
     dataset: Option<String>,
@@ -117,9 +118,11 @@ impl Finder {
         };
         let values: Vec<Option<f64>> = numbers.iter().map(|t| as_shown(&t.number)).collect();
         let wanted: Vec<usize> = (0..numbers.len()).filter(|n| wanted(*n)).collect();
+        let mut wanted_values: Vec<f64> = wanted.iter().filter_map(|&n| values[n]).collect();
+        wanted_values.sort_by(f64::total_cmp);
         Finder {
-            wanted_values: wanted.iter().filter_map(|&n| values[n]).collect(),
-            wanted_texts: wanted.iter().map(|&n| text_key(&numbers[n].raw)).collect(),
+            wanted_values,
+            wanted_texts: TextKeys::new(wanted.iter().map(|&n| numbers[n].raw.as_str())),
             values,
             raws: numbers.iter().map(|t| t.raw.clone()).collect(),
             wanted,
@@ -154,9 +157,12 @@ impl Finder {
                     return;
                 }
                 // Only digits, signs, points, exponents and commas can read as a number
-                // here (a text without digits never gets this far).
-                let numeric = text.bytes().all(|b| {
-                    b.is_ascii_digit() || matches!(b, b'.' | b',' | b'+' | b'-' | b'e' | b'E')
+                // here (a text without digits never gets this far), and a sign only first
+                // or after the exponent's `e` (a date such as `2020-01-31` is not read).
+                let bytes = text.as_bytes();
+                let numeric = bytes.iter().enumerate().all(|(i, &b)| match b {
+                    b'+' | b'-' => i == 0 || matches!(bytes[i - 1], b'e' | b'E'),
+                    _ => b.is_ascii_digit() || matches!(b, b'.' | b',' | b'e' | b'E'),
                 });
                 let number = match (numeric, text.contains(',')) {
                     (false, _) => None,
@@ -172,9 +178,9 @@ impl Finder {
         };
         // Most cells equal none of the numbers: told from their value, length and first
         // byte alone.
-        let may_equal = number.is_some_and(|x| self.wanted_values.contains(&x))
+        let may_equal = number.is_some_and(|x| self.may_be_wanted(x))
             || !ascii
-            || self.wanted_texts.contains(&text_key(text));
+            || self.wanted_texts.may_hold(text);
         if !may_equal {
             return;
         }
@@ -207,6 +213,13 @@ impl Finder {
                 });
             }
         }
+    }
+
+    /// Whether `x` is the value of a wanted number (`==`: 0.0 and -0.0 are one value, NaN
+    /// none).
+    fn may_be_wanted(&self, x: f64) -> bool {
+        let at = self.wanted_values.partition_point(|v| *v < x);
+        self.wanted_values.get(at).is_some_and(|v| *v == x)
     }
 
     /// Adds what a finder found in the rows after this one's (the second half of a split
@@ -250,11 +263,40 @@ fn add_matches(mine: &mut [Matches], theirs: Vec<Matches>) {
     }
 }
 
-/// A text's length and first byte in lowercase: an ASCII cell equals a number's text
-/// (lowercase) only when both are the same.
-fn text_key(text: &str) -> (usize, u8) {
-    let first = text.as_bytes().first().map_or(0, u8::to_ascii_lowercase);
-    (text.len(), first)
+/// The lengths and first bytes (lowercase) of the texts looked for, as bit sets: an ASCII
+/// cell equals a number's text (lowercase) only when its length and first byte are both
+/// among them.
+#[derive(Debug, Clone, Default)]
+struct TextKeys {
+    /// Bit `n` for a length `n` under 128; bit 127 for every longer one.
+    lengths: u128,
+    first_bytes: [u128; 2],
+}
+
+impl TextKeys {
+    fn new<'a>(texts: impl Iterator<Item = &'a str>) -> TextKeys {
+        let mut keys = TextKeys::default();
+        for text in texts {
+            keys.lengths |= length_bit(text);
+            let first = usize::from(first_byte(text));
+            keys.first_bytes[first / 128] |= 1 << (first % 128);
+        }
+        keys
+    }
+
+    fn may_hold(&self, text: &str) -> bool {
+        let first = usize::from(first_byte(text));
+        self.lengths & length_bit(text) != 0
+            && self.first_bytes[first / 128] & (1 << (first % 128)) != 0
+    }
+}
+
+fn length_bit(text: &str) -> u128 {
+    1 << text.len().min(127)
+}
+
+fn first_byte(text: &str) -> u8 {
+    text.as_bytes().first().map_or(0, u8::to_ascii_lowercase)
 }
 
 /// A number's value as the page shows it: to 15 significant digits, so a figure typed as
@@ -271,6 +313,39 @@ pub fn as_shown(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The quick checks pass every cell that can equal a number and the values nearby do
+    /// not: by value (sorted, -0.0 as 0.0) and by length and first byte of the text.
+    #[test]
+    fn the_quick_checks_let_through_every_possible_match() {
+        let numbers = [
+            typed("-3", "-3"),
+            typed("0", "0"),
+            typed("7.5", "7.5 KG"),
+            typed("1", "1"),
+        ];
+        let header: Vec<String> = vec!["v".into()];
+        let finder = Finder::new(&numbers, |n| n != 3, &header, &[], None);
+        for (x, expected) in [
+            (-3.0, true),
+            (0.0, true),
+            (-0.0, true),
+            (7.5, true),
+            (1.0, false),
+            (2.0, false),
+            (f64::NAN, false),
+            (-4.0, false),
+            (9.0, false),
+        ] {
+            assert_eq!(finder.may_be_wanted(x), expected, "{x}");
+        }
+        let keys = &finder.wanted_texts;
+        assert!(keys.may_hold("7.5 kg") && keys.may_hold("7.5 KG") && keys.may_hold("-3"));
+        assert!(!keys.may_hold("8.5 kg") && !keys.may_hold("7.5 kgs") && !keys.may_hold(""));
+        let long = "9".repeat(200);
+        let with_long = TextKeys::new([long.as_str()].into_iter());
+        assert!(with_long.may_hold(&"9".repeat(130)) && !with_long.may_hold("9"));
+    }
 
     #[test]
     fn a_figure_typed_as_shown_equals_a_cell_with_float_noise() {
