@@ -46,7 +46,7 @@ MARK_BEGIN = "<!-- bench:results:begin (written by benches/run.py; edit outside 
 MARK_END = "<!-- bench:results:end -->"
 
 ALL_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve",
-             "n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k"]
+             "n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k", "check1m"]
 DEFAULT_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve"]
 # The catalog cases (benches/catalog.py): N=10,000 and N=100,000 datasets, rebuilds, serve at N=10,000.
 CATALOG_CASES = ["n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k"]

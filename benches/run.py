@@ -28,6 +28,8 @@ Cases (workloads: N datasets x R rows x 10 columns):
   rows1m-all  N=1    x R=1,000,000, table_rows = "all"
               (the rows1m cases share one alternation group when more than one is chosen)
   rss         datapages only: R=10,000 vs R=1,000,000, table_rows = "all"; peak RSS ratio
+  check1m     cold `datapages check --no-cache` of the N=1 x R=1,000,000 site vs DuckDB's SUMMARIZE
+              of its CSV, CPU time (needs --duckdb-python; benches/summarize.py)
   serve       `datapages serve` on copies of the bundled site and of the N=1000 x R=200 site:
               latency from an edit's write to the page's live-reload poll answering reload=true,
               pages re-rendered, files replaced, server peak RSS (see measure_serve_reload)
@@ -68,7 +70,8 @@ from harness import (  # benches/harness.py: the helpers; this file is the entry
     write_markdown,
 )
 from budget import budget_targets  # benches/budget.py: issue #35's cost budget
-from old import DEFAULT_OLD, build_old  # benches/old.py: builds the earlier commit timed as datapages-old
+from old import DEFAULT_OLD, build_old
+from summarize import check_report, run_check_case  # benches/summarize.py: check vs DuckDB  # benches/old.py: builds the earlier commit timed as datapages-old
 
 
 def main(argv=None) -> int:
@@ -89,6 +92,7 @@ def main(argv=None) -> int:
                          "journal; needs root) and tmpfs (/dev/shm) (default: journal,tmpfs)")
     ap.add_argument("--zola", default=shutil.which("zola"), help="the zola binary (default: zola on PATH)")
     ap.add_argument("--hugo", default=shutil.which("hugo"), help="the hugo binary (default: hugo on PATH)")
+    ap.add_argument("--duckdb-python", help="a python with the duckdb package, for the check1m case")
     ap.add_argument("--old", default=DEFAULT_OLD,
                     help=f"the earlier commit timed as datapages-old, built by the harness (default {DEFAULT_OLD}; "
                          "`none` leaves it out)")
@@ -155,6 +159,9 @@ def main(argv=None) -> int:
         results["rss"] = run_rss_case(args, env)
     if "serve" in cases:
         results["serve"] = measure_serve_reload(args, env)
+    check_lines: list[str] = []
+    if "check1m" in cases and (checked := run_check_case(args, env)):
+        check_lines, check_targets = check_report(checked)
     catalog_lines: list[str] = []
     if any(c in CATALOG_CASES for c in cases):
         import catalog  # benches/catalog.py: the cases at 10,000 and 100,000 datasets
@@ -162,7 +169,7 @@ def main(argv=None) -> int:
 
     env["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
     table, targets, serve_lines = build_report(results, args, env)
-    targets = budget_targets(results, args) + targets
+    targets = budget_targets(results, args) + (check_targets if check_lines else []) + targets
     if any(c in CATALOG_CASES for c in cases):
         import catalog
         targets += catalog.targets(results, args)
@@ -197,6 +204,7 @@ def main(argv=None) -> int:
             "replaced\" come from a stat of every output file before and after each edit.", "", *serve_lines, ""]
            if serve_lines else [])
         + catalog_lines
+        + check_lines
         + ["### Targets (from the issue; measured above, in this run)", ""] + targets
         + ["", "### Converted sites", ""] + [f"- {n}" for n in notes])
     log("\n" + body)
