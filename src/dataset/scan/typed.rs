@@ -150,7 +150,14 @@ impl Finder {
     ) {
         let (text, number, ascii) = match parsed {
             // A finite number holds a digit, and a text that parses has no space or comma.
-            Some(x) if cell.len() <= SHOWN_DIGITS => (cell, Some(x), true),
+            // Its text can equal a number's only when their values are equal too (a
+            // number's text with a unit or commas never parses), so the value decides.
+            Some(x) if cell.len() <= SHOWN_DIGITS => {
+                if !self.may_be_wanted(x) {
+                    return;
+                }
+                (cell, Some(x), true)
+            }
             _ => {
                 let text = cell.trim();
                 if text.is_empty() || !text.bytes().any(|b| b.is_ascii_digit()) {
