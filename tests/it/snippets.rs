@@ -109,15 +109,24 @@ const DUCKDB: [&str; 8] = [
 /// The site, served; then built again at the server's address, the page the snippets are
 /// copied from. Returns (temporary folder, server, the page's HTML).
 fn served_site() -> (tempfile::TempDir, Server, String) {
+    let (dir, server, output) = served(|root| {
+        common::write_small_site(root, FRONT, common::SMALL_BODY, CSV.as_bytes());
+    });
+    let html = std::fs::read_to_string(output.join("datasets/sample/index.html")).unwrap();
+    (dir, server, html)
+}
+
+/// A site `write` makes, served, and built again at the server's address into the
+/// returned folder.
+fn served(write: impl FnOnce(&Path)) -> (tempfile::TempDir, Server, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
-    common::write_small_site(&root, FRONT, common::SMALL_BODY, CSV.as_bytes());
+    write(&root);
     let server = Server::start(&root);
     let output = dir.path().join("at-server");
     let base = format!("http://127.0.0.1:{}/", server.port);
     common::build_at_address(&root, &output, &base);
-    let html = std::fs::read_to_string(output.join("datasets/sample/index.html")).unwrap();
-    (dir, server, html)
+    (dir, server, output)
 }
 
 /// The text of snippet `id` as the page shows it (entities decoded, as a reader copies it).
@@ -198,6 +207,52 @@ fn each_snippet_from_the_page_reads_the_rows_with_their_declared_types() {
                 });
         assert!(matches, "{tool} read {got:?}, want {expected:?}\n{code}");
     }
+}
+
+#[test]
+#[ignore = "full tier: pandas, Polars and DuckDB from the validators' venv on the bundled site"]
+fn every_bundled_dataset_is_read_whole_by_each_python_and_duckdb_snippet() {
+    let venv = common::venv_site_packages(
+        &["pandas", "polars", "duckdb", "duckdb_extension_httpfs"],
+        "pandas, polars, duckdb (validators venv)",
+    );
+    let Some(site_packages) = venv else { return };
+    let bin = site_packages.join("../../../bin");
+    let (dir, _server, output) = served(common::copy_bundled_site);
+    let mut pages = 0;
+    for entry in std::fs::read_dir(output.join("datasets")).unwrap() {
+        let page = entry.unwrap().path().join("index.html");
+        let Ok(html) = std::fs::read_to_string(&page) else {
+            continue;
+        };
+        let slug = page
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        let package = output.join(format!("data/datasets/{slug}.json"));
+        let package: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(package).unwrap()).unwrap();
+        let resource = &package["resources"][0];
+        for tool in ["pandas", "polars", "duckdb"] {
+            let code = snippet(&html, tool);
+            let (rows, types) = run_python(&bin, tool, &code, dir.path());
+            assert_eq!(
+                Some(rows),
+                resource["rows"].as_u64(),
+                "{slug}, {tool}: {code}"
+            );
+            assert_eq!(
+                Some(types.len() as u64),
+                resource["columns"].as_u64(),
+                "{slug}, {tool}"
+            );
+        }
+        pages += 1;
+    }
+    assert_eq!(pages, 4, "the bundled site's datasets");
 }
 
 #[test]
