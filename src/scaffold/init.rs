@@ -211,8 +211,16 @@ pub fn init(dir: &Path, force: bool, ci: Option<Ci>) -> Result<String, Error> {
         "Next: {cd}datapages serve, then open http://127.0.0.1:1111/. Edit site.toml first; \
          add your own table with `datapages new my-table --from my-table.csv`.\n"
     ));
+    if ci == Some(Ci::Github) {
+        report.push_str(PUBLISH_NEXT);
+    }
     Ok(report)
 }
+
+/// What to do once for the workflow to publish.
+const PUBLISH_NEXT: &str = "To publish: push the site to a GitHub repository and set \
+    Settings > Pages > Source to \"GitHub Actions\": each push to main then checks, builds \
+    and publishes it (docs/publishing.md).\n";
 
 fn workflow_file() -> PlannedFile {
     PlannedFile {
@@ -234,11 +242,7 @@ fn add_workflow(dir: &Path, force: bool) -> Result<String, Error> {
         existing,
         "pass --force to replace it with datapages' workflow (your changes to it are lost)",
     )?;
-    Ok(format!(
-        "Wrote {GITHUB_WORKFLOW_PATH}. Push it to GitHub and set Settings > Pages > Source \
-         to \"GitHub Actions\": each push to main then checks, builds and publishes the site \
-         (docs/publishing.md).\n"
-    ))
+    Ok(format!("Wrote {GITHUB_WORKFLOW_PATH}.\n{PUBLISH_NEXT}"))
 }
 
 fn site_files() -> Vec<PlannedFile> {
