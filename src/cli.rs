@@ -25,6 +25,7 @@ Examples:
   datapages serve --port 8000 --open   another port, and open the browser
   datapages serve --allow-host box.lan also answer requests for http://box.lan:1111/
   datapages init my-site               start a new site in ./my-site
+  datapages init --ci github           add a GitHub Pages publishing workflow to this site
   datapages new rainfall --from r.csv  a dataset page drafted from a CSV you have
   datapages eject                      write the built-in templates and styles out to edit";
 
@@ -34,6 +35,13 @@ Examples:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// The services `init --ci` writes a workflow for.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum CiService {
+    /// GitHub Actions deploying to GitHub Pages.
+    Github,
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +127,11 @@ pub enum Command {
         /// Write into a folder that is not empty (replaces files of the same names only).
         #[arg(long)]
         force: bool,
+        /// Also write a workflow that checks, builds and publishes the site on every push
+        /// (`github`: .github/workflows/datapages.yml for GitHub Pages). In an existing
+        /// site, writes only the workflow.
+        #[arg(long, value_enum)]
+        ci: Option<CiService>,
     },
     /// Add a dataset page, its columns inferred from a CSV file.
     #[command(after_help = EXAMPLES)]
@@ -325,7 +338,10 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
                 }
             }
         }
-        Command::Init { dir, force } => report(crate::scaffold::init::init(&dir, force), color),
+        Command::Init { dir, force, ci } => {
+            let ci = ci.map(|CiService::Github| crate::scaffold::init::Ci::Github);
+            report(crate::scaffold::init::init(&dir, force, ci), color)
+        }
         Command::New { slug, from, root } => report(
             crate::scaffold::new::new_dataset(&crate::scaffold::new::NewOptions {
                 root,

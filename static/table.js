@@ -181,19 +181,16 @@
   });
 })();
 
-// Cite this dataset: a copy button for each citation format.
+// Cite this dataset and Use this data: a copy button for each citation format and snippet.
 (function () {
   "use strict";
 
   if (!navigator.clipboard) return;
-  Array.prototype.forEach.call(document.querySelectorAll(".cite-format"), function (details) {
-    var code = details.querySelector("pre");
-    var summary = details.querySelector("summary");
-    if (!code || !summary) return;
+  function addCopyButton(container, code, name) {
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy-button";
-    button.textContent = "Copy " + summary.textContent.replace(/\s*\(.*\)$/, "");
+    button.textContent = "Copy " + name;
     var status = document.createElement("span");
     status.className = "copy-status";
     status.setAttribute("role", "status");
@@ -204,8 +201,19 @@
         status.textContent = "Copying was refused: select the text instead";
       });
     });
-    details.appendChild(button);
-    details.appendChild(status);
+    container.appendChild(button);
+    container.appendChild(status);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".cite-format"), function (details) {
+    var code = details.querySelector("pre");
+    var summary = details.querySelector("summary");
+    if (!code || !summary) return;
+    addCopyButton(details, code, summary.textContent.replace(/\s*\(.*\)$/, ""));
+  });
+  Array.prototype.forEach.call(document.querySelectorAll(".snippet"), function (snippet) {
+    var code = snippet.querySelector("pre");
+    if (!code) return;
+    addCopyButton(snippet, code, snippet.getAttribute("data-name"));
   });
 })();
 

@@ -18,6 +18,7 @@ pub mod jsonld;
 mod profile;
 mod rdf;
 pub mod site_files;
+pub mod snippets;
 
 use std::fmt::Write as _;
 

@@ -11,6 +11,7 @@ pub mod row_nav;
 pub mod row_page;
 pub mod table_rows;
 mod template_errors;
+pub mod use_view;
 pub mod view;
 
 use std::path::Path;

@@ -236,6 +236,8 @@ pub struct DatasetPageView<'a> {
     pub cite: crate::render::cite_view::CiteView,
     /// The change history, newest first.
     pub changes: Vec<crate::render::cite_view::ChangeView>,
+    /// "Use this data": pandas, Polars, R, DuckDB and curl one-liners.
+    pub use_data: crate::render::use_view::UseDataView,
 }
 
 /// Cells longer than this (in characters) make a column wide.
@@ -410,6 +412,9 @@ impl<'a> DatasetPageView<'a> {
             croissant_url: urls::croissant_file(&dataset.slug),
             cite: crate::render::cite_view::CiteView::new(dataset, citations),
             changes: crate::render::cite_view::changes(dataset),
+            use_data: crate::render::use_view::UseDataView::new(
+                &crate::metadata::snippets::Table::of(site, dataset),
+            ),
         }
     }
 }

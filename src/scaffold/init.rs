@@ -151,9 +151,28 @@ This is a teaching example, not a reference. The values are rounded and the tabl
 /// and the reuse manifest).
 const GITIGNORE: &str = "public/\n.datapages-cache/\n";
 
+/// The continuous-integration services `init --ci` writes a publishing workflow for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ci {
+    /// GitHub Actions: check, build and deploy to GitHub Pages.
+    Github,
+}
+
+/// Where `init --ci github` writes its workflow, inside the site.
+pub const GITHUB_WORKFLOW_PATH: &str = ".github/workflows/datapages.yml";
+
+/// The GitHub Actions workflow, the same text as docs/publishing.md's block (a test
+/// compares them).
+pub const GITHUB_WORKFLOW: &str = include_str!("datapages.yml");
+
 /// Writes a new site into `dir`. A folder that is not empty is refused unless `force`;
 /// then init's own files are written over any of the same name and nothing else changes.
-pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
+/// With `ci`, the publishing workflow is one more file; in a folder that already holds a
+/// site (a site.toml), only the workflow is written, refused if it exists unless `force`.
+pub fn init(dir: &Path, force: bool, ci: Option<Ci>) -> Result<String, Error> {
+    if ci.is_some() && dir.join("site.toml").is_file() {
+        return add_workflow(dir, force);
+    }
     let occupied = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
     if occupied && !force {
         return Err(Error::from(vec![Diagnostic::error(
@@ -166,6 +185,9 @@ pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
         )]));
     }
     let mut files = site_files();
+    if ci == Some(Ci::Github) {
+        files.push(workflow_file());
+    }
     // A `.gitignore` keeps the output and datapages' cache out of version control; one the
     // folder already has is the user's, and is left as it is.
     if dir.join(".gitignore").symlink_metadata().is_err() {
@@ -189,7 +211,38 @@ pub fn init(dir: &Path, force: bool) -> Result<String, Error> {
         "Next: {cd}datapages serve, then open http://127.0.0.1:1111/. Edit site.toml first; \
          add your own table with `datapages new my-table --from my-table.csv`.\n"
     ));
+    if ci == Some(Ci::Github) {
+        report.push_str(PUBLISH_NEXT);
+    }
     Ok(report)
+}
+
+/// What to do once for the workflow to publish.
+const PUBLISH_NEXT: &str = "To publish: push the site to a GitHub repository and set \
+    Settings > Pages > Source to \"GitHub Actions\": each push to main then checks, builds \
+    and publishes it (docs/publishing.md).\n";
+
+fn workflow_file() -> PlannedFile {
+    PlannedFile {
+        path: GITHUB_WORKFLOW_PATH.into(),
+        contents: Contents::Bytes(GITHUB_WORKFLOW.as_bytes().to_vec()),
+    }
+}
+
+/// `init --ci github` in an existing site: the workflow only, like `eject` refusing to
+/// replace a file unless `force`.
+fn add_workflow(dir: &Path, force: bool) -> Result<String, Error> {
+    let existing = match force {
+        true => Existing::Overwrite,
+        false => Existing::Refuse,
+    };
+    write_all(
+        dir,
+        &[workflow_file()],
+        existing,
+        "pass --force to replace it with datapages' workflow (your changes to it are lost)",
+    )?;
+    Ok(format!("Wrote {GITHUB_WORKFLOW_PATH}.\n{PUBLISH_NEXT}"))
 }
 
 fn site_files() -> Vec<PlannedFile> {
@@ -224,9 +277,9 @@ mod tests {
     fn refuses_a_folder_that_is_not_empty() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
-        assert!(init(dir.path(), false).is_err());
+        assert!(init(dir.path(), false, None).is_err());
         assert!(!dir.path().join("site.toml").exists());
-        init(dir.path(), true).unwrap();
+        init(dir.path(), true, None).unwrap();
         assert!(dir.path().join("site.toml").is_file());
         assert_eq!(
             std::fs::read(dir.path().join("notes.txt")).unwrap(),
@@ -237,7 +290,7 @@ mod tests {
     #[test]
     fn the_example_is_a_site_without_problems() {
         let dir = tempfile::tempdir().unwrap();
-        init(&dir.path().join("site"), false).unwrap();
+        init(&dir.path().join("site"), false, None).unwrap();
         let options = crate::build::BuildOptions::new(dir.path().join("site")).scan_cache(false);
         match crate::build::check(&options) {
             Ok(report) => assert!(
@@ -247,5 +300,44 @@ mod tests {
             ),
             Err(error) => panic!("{error}"),
         }
+    }
+
+    #[test]
+    fn ci_github_writes_the_guides_workflow_and_refuses_to_replace_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = dir.path().join("site");
+        init(&site, false, Some(Ci::Github)).unwrap();
+        let written = std::fs::read_to_string(site.join(GITHUB_WORKFLOW_PATH)).unwrap();
+        assert_eq!(written, guide_workflow());
+        // In the existing site: the workflow only, refused while it exists, unless --force.
+        std::fs::write(site.join(GITHUB_WORKFLOW_PATH), "mine").unwrap();
+        let error = init(&site, false, Some(Ci::Github))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("already exists"), "{error}");
+        assert!(error.contains("--force"), "{error}");
+        assert_eq!(
+            std::fs::read_to_string(site.join(GITHUB_WORKFLOW_PATH)).unwrap(),
+            "mine"
+        );
+        init(&site, true, Some(Ci::Github)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(site.join(GITHUB_WORKFLOW_PATH)).unwrap(),
+            GITHUB_WORKFLOW
+        );
+        // Without --ci, an existing site is still refused as a folder that is not empty.
+        assert!(init(&site, false, None).is_err());
+    }
+
+    /// The YAML block docs/publishing.md shows under its `init --ci github` marker.
+    fn guide_workflow() -> String {
+        let guide = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/publishing.md"),
+        )
+        .unwrap();
+        let marker = "<!-- the workflow `datapages init --ci github` writes -->\n```yaml\n";
+        let start = guide.find(marker).expect("the guide marks the workflow") + marker.len();
+        let end = start + guide[start..].find("```\n").expect("the block ends");
+        guide[start..end].to_string()
     }
 }

@@ -40,6 +40,25 @@ pub fn build_root(root: &Path) -> String {
     String::from_utf8_lossy(&result.stdout).into_owned()
 }
 
+/// Runs `datapages build --root ROOT --output OUTPUT --base-url URL`, which must succeed.
+pub fn build_at_address(root: &Path, output: &Path, base_url: &str) {
+    let path = |p: &Path| p.to_str().expect("a UTF-8 path").to_string();
+    let result = run(&[
+        "build",
+        "--root",
+        &path(root),
+        "--output",
+        &path(output),
+        "--base-url",
+        base_url,
+    ]);
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
 /// Builds the bundled site into a fresh temporary folder; returns (guard, output dir).
 pub fn build_bundled() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");

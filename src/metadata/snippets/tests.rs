@@ -1,0 +1,214 @@
+//! The snippets' exact text for a table with every kind of column, missing values, a `;`
+//! delimiter, decimal commas, a date format and a column name hostile to every language.
+
+use super::*;
+use crate::content::number_marks::{DecimalMark, GroupMark};
+
+const HOSTILE: &str = "naïve \"q\" 'a' \\ b";
+
+fn column(name: &str, kind: Kind, marks: NumberMarks) -> Column {
+    Column {
+        name: name.into(),
+        row_names: false,
+        kind,
+        missing: vec!["NA".into()],
+        marks,
+        non_finite: None,
+    }
+}
+
+fn table() -> Table {
+    let comma = NumberMarks {
+        decimal: DecimalMark::Comma,
+        group: None,
+    };
+    let plain = NumberMarks::PLAIN;
+    Table {
+        csv_url: "https://example.org/sub/data/datasets/t.csv".into(),
+        parquet_url: None,
+        delimiter: b';',
+        marks: comma,
+        columns: vec![
+            column("id", Kind::Integer, comma),
+            column(HOSTILE, Kind::Number, comma),
+            column(
+                "ok",
+                Kind::Boolean {
+                    trues: vec!["TRUE"],
+                    falses: vec!["FALSE"],
+                },
+                plain,
+            ),
+            column(
+                "day",
+                Kind::Date {
+                    format: "%d/%m/%Y".into(),
+                },
+                plain,
+            ),
+            column(
+                "iso",
+                Kind::Date {
+                    format: "%Y-%m-%d".into(),
+                },
+                plain,
+            ),
+            column("at", Kind::DateTime { format: None }, plain),
+            column("note", Kind::String, plain),
+        ],
+    }
+}
+
+#[test]
+fn pandas_declares_every_type_mark_and_missing_value() {
+    assert_eq!(
+        pandas(&table()),
+        "import pandas as pd\n\
+         df = pd.read_csv(\"https://example.org/sub/data/datasets/t.csv\", sep=\";\", \
+         dtype={\"id\": \"Int64\", \"naïve \\\"q\\\" 'a' \\\\ b\": \"float64\", \"ok\": \"boolean\", \
+         \"at\": \"string\", \"note\": \"string\"}, parse_dates=[\"day\", \"iso\"], \
+         date_format={\"day\": \"%d/%m/%Y\", \"iso\": \"%Y-%m-%d\"}, \
+         na_values=[\"\", \"NA\", \"NaN\"], keep_default_na=False, decimal=\",\")\
+         .astype({\"at\": \"datetime64[ns, UTC]\"})"
+    );
+}
+
+#[test]
+fn polars_reads_text_and_converts_what_it_cannot_parse() {
+    assert_eq!(
+        polars(&table()),
+        "import polars as pl\n\
+         df = pl.read_csv(\"https://example.org/sub/data/datasets/t.csv\", separator=\";\", \
+         new_columns=[\"id\", \"naïve \\\"q\\\" 'a' \\\\ b\", \"ok\", \"day\", \"iso\", \"at\", \"note\"], \
+         schema_overrides={\"id\": pl.Int64, \"naïve \\\"q\\\" 'a' \\\\ b\": pl.String, \
+         \"ok\": pl.Boolean, \"day\": pl.String, \"iso\": pl.Date, \"at\": pl.String, \
+         \"note\": pl.String}, null_values=[\"NA\"])\
+         .with_columns(pl.col(\"naïve \\\"q\\\" 'a' \\\\ b\").str.replace(\",\", \".\", literal=True).cast(pl.Float64), \
+         pl.col(\"day\").str.to_date(\"%d/%m/%Y\"), \
+         pl.col(\"at\").str.to_datetime(time_zone=\"UTC\"))"
+    );
+}
+
+#[test]
+fn duckdb_reads_the_csv_with_its_types_or_the_parquet() {
+    let mut table = table();
+    assert_eq!(
+        duckdb(&table),
+        "SELECT * REPLACE (CAST(replace(\"naïve \"\"q\"\" 'a' \\ b\", ',', '.') AS DOUBLE) AS \"naïve \"\"q\"\" 'a' \\ b\", \
+         CAST(strptime(\"day\", '%d/%m/%Y') AS DATE) AS \"day\") \
+         FROM read_csv('https://example.org/sub/data/datasets/t.csv', header = true, delim = ';', \
+         quote = '\"', columns = {'id': 'BIGINT', 'naïve \"q\" ''a'' \\ b': 'VARCHAR', 'ok': 'BOOLEAN', \
+         'day': 'VARCHAR', 'iso': 'DATE', 'at': 'TIMESTAMPTZ', 'note': 'VARCHAR'}, nullstr = ['', 'NA']);"
+    );
+    table.parquet_url = Some("https://example.org/sub/data/datasets/t.parquet".into());
+    assert_eq!(
+        duckdb(&table),
+        "SELECT * FROM read_parquet('https://example.org/sub/data/datasets/t.parquet');"
+    );
+}
+
+#[test]
+fn r_uses_read_delim_col_types_and_the_locale() {
+    assert_eq!(
+        r(&table()),
+        "library(readr)\n\
+         df <- read_delim(\"https://example.org/sub/data/datasets/t.csv\", delim = \";\", \
+         col_types = cols(id = col_integer(), \"naïve \\\"q\\\" 'a' \\\\ b\" = col_double(), \
+         ok = col_logical(), day = col_date(format = \"%d/%m/%Y\"), iso = col_date(), \
+         at = col_datetime(), note = col_character()), na = c(\"\", \"NA\"), \
+         locale = locale(decimal_mark = \",\"))"
+    );
+}
+
+#[test]
+fn curl_quotes_the_url_for_the_shell() {
+    let mut table = table();
+    assert_eq!(
+        curl(&table),
+        "curl -O 'https://example.org/sub/data/datasets/t.csv'"
+    );
+    table.csv_url = "https://example.org/it's.csv".into();
+    assert_eq!(curl(&table), "curl -O 'https://example.org/it'\\''s.csv'");
+}
+
+#[test]
+fn group_marks_years_and_digit_booleans() {
+    let grouped = NumberMarks {
+        decimal: DecimalMark::Comma,
+        group: Some(GroupMark::Point),
+    };
+    let table = Table {
+        csv_url: "https://example.org/t.csv".into(),
+        parquet_url: None,
+        delimiter: b'\t',
+        marks: grouped,
+        columns: vec![
+            column("n", Kind::Number, grouped),
+            column(
+                "y",
+                Kind::Date {
+                    format: "%Y".into(),
+                },
+                NumberMarks::PLAIN,
+            ),
+            column("plain", Kind::Number, NumberMarks::PLAIN),
+            column(
+                "b",
+                Kind::Boolean {
+                    trues: vec!["1"],
+                    falses: vec!["0"],
+                },
+                NumberMarks::PLAIN,
+            ),
+        ],
+    };
+    let pandas = pandas(&table);
+    assert!(pandas.contains("sep=\"\\t\""), "{pandas}");
+    assert!(
+        pandas.ends_with("decimal=\",\", thousands=\".\")"),
+        "{pandas}"
+    );
+    // A column in other marks than the file's is read as text by pandas and readr.
+    assert!(pandas.contains("\"plain\": \"string\""), "{pandas}");
+    let polars = polars(&table);
+    assert!(
+        polars.contains(
+            "pl.col(\"n\").str.replace_all(\".\", \"\", literal=True).str.replace(\",\", \".\", literal=True).cast(pl.Float64)"
+        ),
+        "{polars}"
+    );
+    assert!(
+        polars.contains("(pl.col(\"y\") + \"|01|01\").str.to_date(\"%Y|%m|%d\")"),
+        "{polars}"
+    );
+    assert!(pandas.contains("\"b\": \"boolean\""), "{pandas}");
+    assert!(polars.contains("pl.col(\"b\").is_in([\"1\"])"), "{polars}");
+    let duckdb = duckdb(&table);
+    assert!(
+        duckdb.contains("CAST(strptime(\"y\" || '|01|01', '%Y|%m|%d') AS DATE) AS \"y\""),
+        "{duckdb}"
+    );
+    assert!(duckdb.contains("delim = '\t'"), "{duckdb}");
+    let r = r(&table);
+    assert!(r.contains("n = col_number()"), "{r}");
+    assert!(r.contains("plain = col_character()"), "{r}");
+    assert!(
+        r.contains("locale = locale(decimal_mark = \",\", grouping_mark = \".\")"),
+        "{r}"
+    );
+}
+
+#[test]
+fn names_and_strings_are_escaped_for_each_language() {
+    assert_eq!(
+        python_string("a\"b\\c\nd\u{1}é"),
+        "\"a\\\"b\\\\c\\nd\\x01é\""
+    );
+    assert_eq!(sql_string("it's \\"), "'it''s \\'");
+    assert_eq!(sql_name("a\"b"), "\"a\"\"b\"");
+    assert_eq!(r_name("speed_mb.s"), "speed_mb.s");
+    assert_eq!(r_name("if"), "\"if\"");
+    assert_eq!(r_name("2020"), "\"2020\"");
+    assert_eq!(r_name("_x"), "\"_x\"");
+    assert_eq!(shell_word("a'b"), "'a'\\''b'");
+}
