@@ -53,7 +53,7 @@ fn python(bin: &Path, script_name: &str, args: &[&Path]) -> (bool, Value) {
 }
 
 /// Builds the site at `root` into `output` with the binary; the build must succeed.
-fn build_into(root: &Path, output: &Path) {
+pub(crate) fn build_into(root: &Path, output: &Path) {
     let built = common::run(&[
         "build",
         "--root",
