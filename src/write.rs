@@ -229,7 +229,8 @@ fn write_parquet(
     writer: &Writer,
     csv_copy: CsvCopy,
 ) -> Result<Option<FileDigest>, Diagnostic> {
-    if !dataset.parquet {
+    // `check` keeps no file: the copy is only its bytes (the CSV's cells were checked).
+    if !dataset.parquet || writer.sink.keeps_nothing() {
         return Ok(None);
     }
     let path = urls::parquet_file(&dataset.slug);

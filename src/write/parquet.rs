@@ -199,7 +199,9 @@ fn write_row_group<W: Write + Send>(
             Buffer::Date(v) => writer.typed::<Int32Type>().write_batch(v, levels, None),
             Buffer::Timestamp(v) => writer.typed::<Int64Type>().write_batch(v, levels, None),
             Buffer::Text(bytes, ends) => {
-                let all = bytes::Bytes::from(std::mem::take(bytes));
+                // The next group's text gets a buffer of this one's size (no regrowing).
+                let next = Vec::with_capacity(bytes.len());
+                let all = bytes::Bytes::from(std::mem::replace(bytes, next));
                 let mut start = 0;
                 let values: Vec<ByteArray> = ends
                     .iter()

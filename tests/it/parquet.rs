@@ -365,3 +365,40 @@ fn a_million_rows_parquet_is_written_in_flat_memory() {
         with.peak_rss_kib, with.cpu_ms, without.peak_rss_kib, without.cpu_ms
     );
 }
+
+#[test]
+fn serve_rewrites_the_parquet_only_when_the_csv_or_the_columns_change() {
+    use datapages::{Change, Session};
+    let site = tempfile::tempdir().unwrap();
+    common::copy_bundled_site(site.path());
+    let options = datapages::BuildOptions::new(site.path());
+    let mut session = match Session::start(&options, |staging| staging.commit()) {
+        Ok((session, _)) => session,
+        Err(d) => panic!("{}", d.render(false)),
+    };
+    let slug = "vsan-consumer-kit-iometer";
+    let parquet = site
+        .path()
+        .join(format!("public/data/datasets/{slug}.parquet"));
+    let markdown = site.path().join(format!("content/datasets/{slug}.md"));
+    let modified = || std::fs::metadata(&parquet).unwrap().modified().unwrap();
+    let mut edit = |from: &str, to: &str| {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let text = std::fs::read_to_string(&markdown).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&markdown, text.replacen(from, to, 1)).unwrap();
+        session
+            .rebuild([Change::Dataset(slug.into())], |s| s.commit())
+            .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    };
+    let first = modified();
+    edit("\n## Method", "\nAn added intro paragraph.\n\n## Method");
+    assert_eq!(modified(), first, "prose alone keeps the copy");
+    edit("One row per profile.", "One row per test profile.");
+    assert_ne!(modified(), first, "a column's words are in the copy");
+    let bytes = std::fs::read(&parquet).unwrap();
+    let needle = b"One row per test profile.";
+    assert!(bytes.windows(needle.len()).any(|w| w == needle));
+    edit("+++\n", "+++\nparquet = false\n");
+    assert!(!parquet.exists(), "turned off, the copy is removed");
+}
