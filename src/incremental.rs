@@ -107,7 +107,7 @@ pub struct Affected {
     /// Home, All datasets, catalog, sitemap and feed.
     pub listings: bool,
     /// Output files (site-relative) that the new version no longer writes: the charts a
-    /// changed dataset dropped.
+    /// changed dataset dropped, the Parquet copy of one turned off.
     pub stale_files: BTreeSet<String>,
 }
 
@@ -151,6 +151,11 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         };
         out.stale_files
             .extend(charts(before).difference(&charts(after)).cloned());
+        // The Parquet copy, once its dataset says `parquet = false`.
+        let parquet = |site: &Site| site.dataset(slug).is_some_and(|d| d.parquet);
+        if parquet(before) && !parquet(after) && after.dataset(slug).is_some() {
+            out.stale_files.insert(urls::parquet_file(slug));
+        }
     }
     // Pages whose figures quote a changed dataset: their text and Data Package change.
     out.datasets.extend(quoting(after, changed));

@@ -71,6 +71,10 @@ pub mod urls {
     pub fn json_file(slug: &str) -> String {
         format!("data/datasets/{slug}.json")
     }
+    /// The typed Parquet copy of the CSV, beside it (`parquet = false` turns it off).
+    pub fn parquet_file(slug: &str) -> String {
+        format!("data/datasets/{slug}.parquet")
+    }
     pub fn csvw_file(slug: &str) -> String {
         format!("data/datasets/{slug}.csv-metadata.json")
     }

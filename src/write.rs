@@ -16,6 +16,7 @@ use crate::render::table_rows::{RowRenderer, RowStream};
 use crate::render::{dataset_charts, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
 use crate::site::Site;
 
+pub mod parquet;
 mod row_pages;
 
 /// Shared state of a (parallel) write phase: where files go, how many were written, and
@@ -192,6 +193,8 @@ pub fn write_dataset(
             chart.file.as_bytes(),
         )?;
     }
+    // First: the page and the metadata list its size and digest.
+    let parquet = write_parquet(dataset, writer, csv_copy)?;
     let citations = metadata::citation_files::citations(site, dataset);
     write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)?;
     let csv_path = urls::csv_file(&dataset.slug);
@@ -202,7 +205,7 @@ pub fn write_dataset(
     }
     ensure_unchanged(dataset)?;
     let slug = &dataset.slug;
-    let digests = vec![
+    let mut digests = vec![
         writer.json_digested(
             urls::json_file(slug),
             &metadata::datapackage::descriptor(site, dataset),
@@ -214,7 +217,44 @@ pub fn write_dataset(
         )?,
     ];
     write_citation_files(&dataset.slug, &citations, writer)?;
+    digests.extend(parquet);
     Ok(digests)
+}
+
+/// Writes the dataset's typed Parquet copy (unless `parquet = false`) and notes its size
+/// and digest in the dataset, for its page and metadata. `serve` keeps the copy it wrote
+/// when the CSV and the columns are the same (`Session::rebuild` notes its digest first).
+fn write_parquet(
+    dataset: &Dataset,
+    writer: &Writer,
+    csv_copy: CsvCopy,
+) -> Result<Option<FileDigest>, Diagnostic> {
+    // `check` keeps no file: the copy is only its bytes (the CSV's cells were checked).
+    if !dataset.parquet || writer.sink.keeps_nothing() {
+        return Ok(None);
+    }
+    let path = urls::parquet_file(&dataset.slug);
+    if let Some(kept) = dataset.parquet_file().filter(|file| {
+        csv_copy == CsvCopy::KeepIfPresent && writer.existing_len(&path) == Some(file.bytes)
+    }) {
+        return Ok(Some(kept));
+    }
+    let mut file = writer
+        .sink
+        .create(&path)
+        .map_err(|e| io_problem(&path, e))?;
+    let digest = parquet::write(dataset, path.clone(), file.writer())
+        .and_then(|digest| file.finish().map(|()| digest))
+        .map_err(|e| {
+            Diagnostic::error(
+                &dataset.csv_display,
+                format!("cannot write its Parquet copy {path}: {e}"),
+            )
+            .with_hint("check free disk space; or set `parquet = false` in its front matter")
+        })?;
+    writer.files.fetch_add(1, Ordering::Relaxed);
+    dataset.note_parquet(digest.clone());
+    Ok(Some(digest))
 }
 
 /// [`write_dataset`] as one step of `writer` (a failure is recorded against the dataset's

@@ -84,6 +84,7 @@ pub(super) fn render_affected(
             urls::json_file(slug),
             urls::csvw_file(slug),
             urls::croissant_file(slug),
+            urls::parquet_file(slug),
         ] {
             writer.remove(&path);
         }

@@ -342,7 +342,7 @@ impl Session {
         let plan = self.plan()?;
         let live = LiveDir::new(&self.output_dir());
         let writer = Writer::new(&live);
-        let csv_unchanged = plan
+        let csv_unchanged: BTreeSet<String> = plan
             .affected
             .datasets
             .iter()
@@ -358,6 +358,15 @@ impl Session {
             )
             .cloned()
             .collect();
+        // A Parquet copy made from the same CSV with the same columns stays, if it is still
+        // there (the writer checks its size).
+        for slug in &csv_unchanged {
+            if let (Some(before), Some(now)) = (self.site.dataset(slug), plan.site.dataset(slug)) {
+                if let Some(file) = before.parquet_file().filter(|_| now.same_parquet(&before)) {
+                    now.note_parquet(file);
+                }
+            }
+        }
         // A page's title is in every page's navigation: then every listing page changes.
         let listing_pages = match plan.changes.all_pages {
             true => affected::ListingPages::everything(&plan.site),

@@ -154,6 +154,8 @@ pub struct DatasetFrontMatter {
     pub table_columns: Option<std::num::NonZeroU32>,
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
+    /// A typed Parquet copy beside the CSV; site.toml's `parquet` when absent.
+    pub parquet: Option<bool>,
     /// Markdown shown under the table.
     pub table_note: Option<Box<str>>,
     /// Boxed: read once, while loading, into the dataset's resolved license, while the

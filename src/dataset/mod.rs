@@ -51,6 +51,12 @@ pub struct Dataset {
     pub table_rows: TableRows,
     /// Whether the rows past the cap get static row pages (see [`paging`]).
     pub row_pages: bool,
+    /// Whether a typed Parquet copy is written beside the CSV (its own `parquet`, else
+    /// site.toml's; on by default).
+    pub parquet: bool,
+    /// The Parquet copy's size and SHA-256, once written (`write::parquet`): its page and
+    /// metadata list it. A slim copy keeps it with its metadata digests instead.
+    parquet_digest: std::sync::OnceLock<FileDigest>,
     /// Where each `related` entry is written, for the checks across datasets.
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).

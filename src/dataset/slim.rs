@@ -110,6 +110,38 @@ impl Dataset {
         self.dcat_parts = Some(Box::default());
     }
 
+    /// Notes the size and SHA-256 of the Parquet copy just written, which its page and
+    /// metadata list (the same file's bytes whenever it is written again).
+    pub fn note_parquet(&self, digest: FileDigest) {
+        let _ = self.parquet_digest.set(digest);
+    }
+
+    /// The Parquet copy's size and SHA-256: as just written, or as recorded with a slim
+    /// copy's metadata digests; `None` when the dataset has none (`parquet = false`) or it
+    /// is not written yet.
+    pub fn parquet_file(&self) -> Option<FileDigest> {
+        if !self.parquet {
+            return None;
+        }
+        match self.parquet_digest.get() {
+            Some(digest) => Some(digest.clone()),
+            None => self.metadata_digest(&crate::layout::urls::parquet_file(&self.slug)),
+        }
+    }
+
+    /// Whether this dataset's Parquet copy, made from the same CSV, has the same bytes as
+    /// `other`'s: the same columns (names, types, words, formats, marks, missing values),
+    /// delimiter, dataset-wide missing values and marks.
+    pub fn same_parquet(&self, other: &Dataset) -> bool {
+        let (a, b) = (&self.front, &other.front);
+        self.parquet == other.parquet
+            && a.columns == b.columns
+            && a.delimiter == b.delimiter
+            && a.missing_values == b.missing_values
+            && a.decimal == b.decimal
+            && a.group == b.group
+    }
+
     /// Whether [`Dataset::slim`] dropped the parts its own page needs.
     pub fn is_slim(&self) -> bool {
         self.slimmed

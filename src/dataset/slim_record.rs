@@ -50,6 +50,7 @@ pub struct SlimRecord {
     /// The front matter's own `table_rows`: `None`, `Some(None)` for "all", a count.
     front_table_rows: Option<Option<u64>>,
     front_row_pages: Option<bool>,
+    front_parquet: Option<bool>,
     front_table_columns: Option<std::num::NonZeroU32>,
     /// `(id, kind)` of each chart: a slim dataset keeps no more of them.
     charts: Vec<(String, String)>,
@@ -59,6 +60,7 @@ pub struct SlimRecord {
     /// `None` for "all".
     table_rows: Option<u64>,
     row_pages: bool,
+    parquet: bool,
     related_places: Vec<Option<Place>>,
     quoted_datasets: BTreeSet<String>,
     dataset_links: Vec<(String, Place)>,
@@ -124,6 +126,7 @@ impl SlimRecord {
             version: front.version.clone(),
             front_table_rows: front.table_rows.map(rows_limit),
             front_row_pages: front.row_pages,
+            front_parquet: front.parquet,
             front_table_columns: front.table_columns,
             charts: charts
                 .map(|c| (c.id(), c.kind.as_str().to_string()))
@@ -133,6 +136,7 @@ impl SlimRecord {
             license: License::clone(&dataset.license),
             table_rows: rows_limit(dataset.table_rows),
             row_pages: dataset.row_pages,
+            parquet: dataset.parquet,
             related_places: dataset.related_places.clone(),
             quoted_datasets: dataset.quoted_datasets.clone(),
             dataset_links: dataset.dataset_links.clone(),
@@ -220,6 +224,7 @@ impl SlimRecord {
             table_rows: self.front_table_rows.map(table_rows),
             table_columns: self.front_table_columns,
             row_pages: self.front_row_pages,
+            parquet: self.front_parquet,
             table_note: None,
             license: None,
             creators: self.creators,
@@ -249,6 +254,8 @@ impl SlimRecord {
             },
             table_rows: table_rows(self.table_rows),
             row_pages: self.row_pages,
+            parquet: self.parquet,
+            parquet_digest: Default::default(),
             related_places: self.related_places,
             figures: Vec::new(),
             quoted_datasets: self.quoted_datasets,

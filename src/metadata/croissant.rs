@@ -138,7 +138,9 @@ pub struct CroissantDataset<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     date_published: Option<String>,
     description: String,
-    distribution: [FileObject<'a>; 1],
+    /// The CSV, and its typed Parquet copy unless `parquet = false` (no RecordSet reads
+    /// the copy: the fields extract from the CSV).
+    distribution: Vec<FileObject<'a>>,
     is_live_dataset: bool,
     keywords: &'a [String],
     license: String,
@@ -212,7 +214,7 @@ struct IdRef<'a> {
 pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a> {
     let front = &dataset.front;
     let slug = &dataset.slug;
-    let file_id = CsvName(slug);
+    let file_id = CsvName(slug, "csv");
     // R's row names (an empty header) are left out: mlcroissant's CSV reader (pandas)
     // renames that header `Unnamed: 0`, so no field could name it.
     let field = front
@@ -257,7 +259,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
         date_created: created,
         date_modified: updated,
         description: super::description(dataset),
-        distribution: [FileObject {
+        distribution: std::iter::once(FileObject {
             id: file_id,
             kind: "cr:FileObject",
             content_size: format!("{} B", dataset.csv.bytes),
@@ -265,7 +267,20 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
             encoding_format: "text/csv",
             name: file_id,
             sha256: dataset.csv.sha256,
-        }],
+        })
+        .chain(dataset.parquet_file().map(|file| {
+            let id = CsvName(slug, "parquet");
+            FileObject {
+                id,
+                kind: "cr:FileObject",
+                content_size: format!("{} B", file.bytes),
+                content_url: site.config.absolute_url(&file.path),
+                encoding_format: super::PARQUET_MEDIA_TYPE,
+                name: id,
+                sha256: file.sha256,
+            }
+        }))
+        .collect(),
         is_live_dataset: false,
         keywords: &front.tags,
         license: super::license_url(site, dataset),
@@ -284,13 +299,14 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
     }
 }
 
-/// `<slug>.csv`, the `@id` of the CSV's `FileObject`, written without a copy per field.
+/// `<slug>.csv` (or `.parquet`), the `@id` of a `FileObject`, written without a copy per
+/// field.
 #[derive(Clone, Copy)]
-struct CsvName<'a>(&'a str);
+struct CsvName<'a>(&'a str, &'static str);
 
 impl Serialize for CsvName<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&format_args!("{}.csv", self.0))
+        serializer.collect_str(&format_args!("{}.{}", self.0, self.1))
     }
 }
 

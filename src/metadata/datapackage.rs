@@ -226,6 +226,12 @@ impl<'a> From<&'a Quoted> for Quote<'a> {
 struct Resource<'a> {
     bytes: u64,
     columns: usize,
+    /// A custom property (allowed by the profile): the same table as a typed Parquet
+    /// file beside the CSV, an alternate of this resource rather than a second one (its
+    /// rows are this resource's rows; tools that read only the CSV are not asked to read
+    /// it). Absent with `parquet = false`.
+    #[serde(rename = "datapages:parquet", skip_serializing_if = "Option::is_none")]
+    parquet: Option<Alternate>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dialect: Option<Dialect<'a>>,
     encoding: &'static str,
@@ -238,6 +244,17 @@ struct Resource<'a> {
     schema: Schema<'a>,
     #[serde(rename = "type")]
     kind: &'static str,
+}
+
+/// The Parquet copy as a [`Resource`] states it: `path` beside the descriptor, `format`,
+/// `mediatype`, `bytes`, `hash` as the resource's own are.
+#[derive(Serialize)]
+struct Alternate {
+    bytes: u64,
+    format: &'static str,
+    hash: String,
+    mediatype: &'static str,
+    path: String,
 }
 
 /// `{"delimiter": …}`, also CSVW's dialect. With R's row names (an empty first header,
@@ -437,6 +454,13 @@ fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
     Resource {
         bytes: dataset.csv.bytes,
         columns: dataset.csv.header.len(),
+        parquet: dataset.parquet_file().map(|file| Alternate {
+            bytes: file.bytes,
+            format: "parquet",
+            hash: format!("sha256:{}", file.sha256),
+            mediatype: super::PARQUET_MEDIA_TYPE,
+            path: format!("{}.parquet", dataset.slug),
+        }),
         dialect: {
             let row_names = front.columns.first().is_some_and(ColumnSpec::is_row_names);
             let dialect = Dialect {

@@ -87,7 +87,7 @@ struct Kind {
     conforms_to: Option<&'static str>,
 }
 
-const KINDS: [Kind; 4] = [
+const KINDS: [Kind; 5] = [
     Kind {
         fragment: "csv",
         title: "CSV",
@@ -119,6 +119,14 @@ const KINDS: [Kind; 4] = [
         media_type: "application/ld+json",
         file_type: "JSON_LD",
         conforms_to: Some(super::croissant::CONFORMS_TO),
+    },
+    Kind {
+        fragment: "parquet",
+        title: "Parquet",
+        description: "The same table as Apache Parquet, each column typed as declared, missing values as nulls.",
+        media_type: super::PARQUET_MEDIA_TYPE,
+        file_type: "PARQUET",
+        conforms_to: None,
     },
 ];
 
@@ -471,8 +479,10 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
     if let Some(period) = &temporal {
         node.iri("dct:temporal", &period.id);
     }
+    let parquet = dataset.parquet_file();
     let distributions: Vec<Node> = KINDS
         .iter()
+        .filter(|kind| kind.fragment != "parquet" || parquet.is_some())
         .map(|kind| {
             distribution(
                 site,
@@ -513,6 +523,10 @@ fn distribution(
     let page = super::page_url(site, dataset);
     let (path, bytes, sha256) = match kind.fragment {
         "csv" => (urls::csv_file(slug), dataset.csv.bytes, dataset.csv.sha256),
+        "parquet" => match dataset.parquet_file() {
+            Some(file) => (file.path, file.bytes, file.sha256),
+            None => (urls::parquet_file(slug), 0, Default::default()),
+        },
         other => {
             let file = super::digests::digest(site, dataset, other);
             (file.path, file.bytes, file.sha256)

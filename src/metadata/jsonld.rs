@@ -45,7 +45,8 @@ pub struct JsonLdDataset<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     date_modified: Option<String>,
     description: String,
-    distribution: [DataDownload; 2],
+    /// The CSV, its Data Package, and its typed Parquet copy unless `parquet = false`.
+    distribution: Vec<DataDownload>,
     headline: &'a str,
     included_in_data_catalog: CatalogReference<'a>,
     is_accessible_for_free: bool,
@@ -166,7 +167,17 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             name: format!("{slug}.json"),
             sha256: None,
         },
-    ];
+    ]
+    .into_iter()
+    .chain(dataset.parquet_file().map(|file| DataDownload {
+        kind: "DataDownload",
+        content_size: Some(human_size(file.bytes)),
+        content_url: site.config.absolute_url(&file.path),
+        encoding_format: super::PARQUET_MEDIA_TYPE,
+        name: format!("{slug}.parquet"),
+        sha256: Some(file.sha256.to_string()),
+    }))
+    .collect();
     JsonLdDataset {
         context: "https://schema.org/",
         id: page.clone(),

@@ -152,6 +152,9 @@ pub fn json_file(value: &impl serde::Serialize) -> Vec<u8> {
     bytes
 }
 
+/// The media type of the Parquet copy (registered with IANA in 2024).
+pub const PARQUET_MEDIA_TYPE: &str = "application/vnd.apache.parquet";
+
 /// File sizes for readers: "812 B", "2.1 kB", "73.4 MB" (decimal units).
 pub fn human_size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];

@@ -122,6 +122,12 @@ pub trait OutputSink: Sync {
     fn link(&self, from: &Path, relative: &str) -> io::Result<()> {
         self.copy(from, relative)
     }
+
+    /// Whether every file is dropped (`check`): a writer may then skip work whose only
+    /// result is a file's bytes (the Parquet copy's encoding).
+    fn keeps_nothing(&self) -> bool {
+        false
+    }
 }
 
 fn move_into_place(temp: &Path, target: &Path) -> io::Result<()> {
@@ -258,6 +264,10 @@ impl OutputSink for Discard {
 
     fn remove(&self, _relative: &str) -> io::Result<()> {
         Ok(())
+    }
+
+    fn keeps_nothing(&self) -> bool {
+        true
     }
 }
 

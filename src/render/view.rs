@@ -159,6 +159,33 @@ pub struct DownloadView {
     /// "2.1 kB".
     pub size: String,
     pub sha256: String,
+    /// The typed Parquet copy beside the CSV; none with `parquet = false`.
+    pub parquet: Option<FileView>,
+}
+
+/// A download besides the CSV: the Parquet copy.
+#[derive(Debug, Serialize)]
+pub struct FileView {
+    /// Site-relative URL: `data/datasets/<slug>.parquet`.
+    pub url: String,
+    /// As shown to readers: `/data/datasets/<slug>.parquet`.
+    pub path: String,
+    pub bytes: u64,
+    /// "2.1 kB".
+    pub size: String,
+    pub sha256: String,
+}
+
+impl FileView {
+    fn of(file: crate::dataset::FileDigest) -> FileView {
+        FileView {
+            path: format!("/{}", file.path),
+            bytes: file.bytes,
+            size: crate::metadata::human_size(file.bytes),
+            sha256: file.sha256.to_string(),
+            url: file.path,
+        }
+    }
 }
 
 /// The generated table.
@@ -326,6 +353,7 @@ impl<'a> DatasetPageView<'a> {
                 bytes: dataset.csv.bytes,
                 size: crate::metadata::human_size(dataset.csv.bytes),
                 sha256: dataset.csv.sha256.to_string(),
+                parquet: dataset.parquet_file().map(FileView::of),
             },
             tags: tag_links(dataset.front.tags.iter().map(String::as_str)),
             related,

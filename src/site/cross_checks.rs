@@ -113,7 +113,7 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                             ),
                         )
                         .with_hint(near.unwrap_or_else(|| {
-                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .ris or .cff".to_string()
+                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .parquet, .ris or .cff".to_string()
                         })),
                     ),
                 );
@@ -176,6 +176,8 @@ fn data_files(datasets: &Datasets) -> BTreeSet<String> {
             urls::json_file(slug),
             urls::csvw_file(slug),
             urls::croissant_file(slug),
+            // Written unless the dataset says `parquet = false` (a listing does not tell).
+            urls::parquet_file(slug),
         ]);
         files.extend(urls::citation_files(slug).map(|(_, path)| path));
     }

@@ -53,7 +53,7 @@ fn python(bin: &Path, script_name: &str, args: &[&Path]) -> (bool, Value) {
 }
 
 /// Builds the site at `root` into `output` with the binary; the build must succeed.
-fn build_into(root: &Path, output: &Path) {
+pub(crate) fn build_into(root: &Path, output: &Path) {
     let built = common::run(&[
         "build",
         "--root",
@@ -244,9 +244,9 @@ fn the_dcat_catalog_is_one_graph_in_both_syntaxes_and_meets_dcat_ap_3() {
     let counts = &report["counts"];
     assert_eq!(counts["dcat:Catalog"], 1);
     assert_eq!(counts["dcat:Dataset"], 4);
-    // CSV, Data Package, CSVW and Croissant per dataset, each a file of the output.
-    assert_eq!(counts["dcat:Distribution"], 16);
-    assert_eq!(counts["files"], 16);
+    // CSV, Data Package, CSVW, Croissant and Parquet per dataset, each a file of the output.
+    assert_eq!(counts["dcat:Distribution"], 20);
+    assert_eq!(counts["files"], 20);
     assert!(
         counts["shapes"].as_u64().unwrap() > 1000,
         "the SHACL shapes loaded"

@@ -43,7 +43,7 @@ description = "A whole number."
 minimum = 0
 "#;
 
-fn write_site(root: &Path, rows: u64, table_rows: &str) {
+pub(crate) fn write_site(root: &Path, rows: u64, table_rows: &str) {
     std::fs::create_dir_all(root.join("content/datasets")).unwrap();
     std::fs::create_dir_all(root.join("data/datasets")).unwrap();
     std::fs::write(

@@ -38,6 +38,7 @@ mod metadata_bytes;
 mod number_marks;
 mod output_safety;
 mod page_details;
+mod parquet;
 mod profiles;
 mod publishing;
 mod publishing_guide;

@@ -69,6 +69,10 @@ impl OutputSink for Recorder<'_> {
     }
 
     /// A removed file is not among those written (a dataset's writes never remove).
+    fn keeps_nothing(&self) -> bool {
+        self.inner.keeps_nothing()
+    }
+
     fn remove(&self, relative: &str) -> io::Result<()> {
         let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
         files.retain(|f| f != relative);
