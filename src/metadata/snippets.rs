@@ -106,7 +106,10 @@ impl Table {
             csv_url: site
                 .config
                 .absolute_url(&crate::layout::urls::csv_file(&dataset.slug)),
-            parquet_url: None,
+            parquet_url: dataset.parquet.then(|| {
+                site.config
+                    .absolute_url(&crate::layout::urls::parquet_file(&dataset.slug))
+            }),
             delimiter: front.field_delimiter(),
             marks: NumberMarks::resolve((None, None), (front.decimal, front.group)),
             columns,
