@@ -39,6 +39,9 @@ pub struct SiteConfig {
     /// Static pages for the rows past the table's cap (each dataset may say otherwise).
     #[serde(default)]
     pub row_pages: bool,
+    /// The in-page explorer of every row on dataset pages (each dataset may say otherwise).
+    #[serde(default = "default_explore")]
+    pub explore: bool,
     pub author: Party,
     pub publisher: Option<Party>,
     /// Used by datasets that declare no license of their own, which all point to this one
@@ -89,6 +92,10 @@ pub struct MarkdownSettings {
 
 /// The plain pages the navigation links when site.toml has no `nav`.
 pub const NAV_DEFAULT_PAGES: usize = 8;
+
+fn default_explore() -> bool {
+    true
+}
 
 fn default_max_row_pages() -> u64 {
     10_000

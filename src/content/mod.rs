@@ -154,6 +154,9 @@ pub struct DatasetFrontMatter {
     pub table_columns: Option<std::num::NonZeroU32>,
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
+    /// The in-page explorer of every row (sort, filter, facets, export); site.toml's
+    /// `explore` when absent.
+    pub explore: Option<bool>,
     /// Markdown shown under the table.
     pub table_note: Option<Box<str>>,
     /// Boxed: read once, while loading, into the dataset's resolved license, while the

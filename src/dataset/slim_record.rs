@@ -50,6 +50,8 @@ pub struct SlimRecord {
     /// The front matter's own `table_rows`: `None`, `Some(None)` for "all", a count.
     front_table_rows: Option<Option<u64>>,
     front_row_pages: Option<bool>,
+    #[serde(default)]
+    front_explore: Option<bool>,
     front_table_columns: Option<std::num::NonZeroU32>,
     /// `(id, kind)` of each chart: a slim dataset keeps no more of them.
     charts: Vec<(String, String)>,
@@ -124,6 +126,7 @@ impl SlimRecord {
             version: front.version.clone(),
             front_table_rows: front.table_rows.map(rows_limit),
             front_row_pages: front.row_pages,
+            front_explore: front.explore,
             front_table_columns: front.table_columns,
             charts: charts
                 .map(|c| (c.id(), c.kind.as_str().to_string()))
@@ -220,6 +223,7 @@ impl SlimRecord {
             table_rows: self.front_table_rows.map(table_rows),
             table_columns: self.front_table_columns,
             row_pages: self.front_row_pages,
+            explore: self.front_explore,
             table_note: None,
             license: None,
             creators: self.creators,
