@@ -56,6 +56,7 @@
 
   var worker = null;
   var loaded = null;   // the worker's column info once loaded
+  var readRows = 0;    // rows read so far, as the worker last said
   var state = readHash() || blank();
   var queryId = 0;
   var ui = null;
@@ -106,6 +107,7 @@
     progressLine.hidden = false;
     stop.hidden = false;
     progress.textContent = "Reading the CSV…";
+    readRows = 0;
     worker = new Worker(root + "explore-worker.js");
     var full = Object.assign({}, meta, { url: new URL(root + meta.csv, document.baseURI).href });
     worker.onmessage = receive;
@@ -125,14 +127,16 @@
     if (worker) worker.terminate();
     worker = null;
     stop.hidden = true;
-    progress.textContent = "Stopped. " + progress.textContent.replace(/^Reading… /, "");
+    progress.textContent = "Stopped after reading " + group(readRows) + " of " + group(meta.rows) + unit + ".";
     start.hidden = false;
     start.focus();
   });
 
   function receive(event) {
+    if (event.target !== worker) return;  // a stopped worker's last words
     var m = event.data;
     if (m.type === "progress") {
+      readRows = m.rows;
       progress.textContent = "Reading… " + group(m.rows) + " of " + group(meta.rows) + unit + " (" + mb(m.bytes) + " of " + mb(meta.bytes) + ")";
     } else if (m.type === "loaded") {
       loaded = m;
@@ -184,6 +188,7 @@
           var id = "explore-" + end + "-" + c;
           var label = el("label", { for: id }, end);
           var input = el("input", { id: id, type: type, step: type === "number" ? "any" : null, class: "explore-" + end,
+            "aria-label": spec.title + ", " + end,
             placeholder: type === "number" ? group(k ? info.max : info.min) : null });
           var r = state.ranges[spec.name];
           if (r) input.value = r[k];

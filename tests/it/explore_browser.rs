@@ -297,6 +297,24 @@ fn exploring_generated_rows_sorts_filters_counts_and_downloads_exactly() {
     let session = driver.session(&[]);
     session.set_viewport(1280, 900);
     session.navigate(&server.url("/datasets/sample/"));
+    // Stop, pressed while the CSV is read, ends the reading and offers the start again.
+    let stopped = session.execute(
+        "document.querySelector('.explore-start').click(); document.querySelector('.explore-stop').click();\
+         return [document.querySelector('.explore-progress').textContent, document.querySelector('.explore-start').hidden,\
+                 document.querySelector('.explore-stop').hidden];",
+        vec![],
+    );
+    assert_eq!(
+        stopped,
+        json!(["Stopped after reading 0 of 100,000 rows.", false, true])
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        session.execute(
+            "return document.querySelector('.explore-count') === null;",
+            vec![]
+        ) == json!(true)
+    );
     session.click(&session.find(".explore-start"));
     settled(&session, "the rows to load");
     assert_eq!(count_text(&session), format!("All {} rows", group(ROWS)));
