@@ -22,6 +22,7 @@ var decoder = new TextDecoder("utf-8");
 var DICT_CAP = 1000;    // past this many distinct values a number or date column drops its codes
 var FACET_MAX = 50;     // facets for columns with at most this many distinct values (or an enum)
 var DAY = 86400000;
+var UNIQUE_AFTER = 10000; // a text column with this many values in its first rows (90 % distinct) keeps no lookup table
 
 // ---- Growing typed arrays -------------------------------------------------------------
 function grow(array, need) {
@@ -365,11 +366,18 @@ function addRow(buf) {
     if (n >= col.codes.length) col.codes = grow(col.codes, n + 1);
     if (missing) { col.codes[n] = -1; continue; }
     if (text === null) text = fieldText(buf, s, e);
+    if (col.map === null) {
+      // A column of (nearly) all distinct values: each cell its own entry, no lookup.
+      col.codes[n] = col.dict.length;
+      col.dict.push(text);
+      continue;
+    }
     var code = col.map.get(text);
     if (code === undefined) {
       code = col.dict.length;
       col.dict.push(text);
       col.map.set(text, code);
+      if (code === UNIQUE_AFTER && code > 0.9 * n) col.map = null;
     }
     col.codes[n] = code;
   }
@@ -515,9 +523,14 @@ function rankOf(col) {
   // The reader's collation for up to 100,000 values; past that (a sort would take seconds)
   // digits as numbers and letters without case, by character code.
   var compare = dict.length <= 100000 ? collator.compare : natural;
-  order.sort(function (a, b) { return compare(dict[a], dict[b]) || (dict[a] < dict[b] ? -1 : dict[a] > dict[b] ? 1 : 0); });
+  order.sort(function (a, b) { return compare(dict[a], dict[b]) || a - b; });
+  // Values that compare equal share a rank, so that rows holding them keep their CSV order.
   var rank = new Int32Array(col.dict.length);
-  for (var i = 0; i < order.length; i++) rank[order[i]] = i;
+  var r = 0;
+  for (var i = 0; i < order.length; i++) {
+    if (i > 0 && dict[order[i]] !== dict[order[i - 1]] && compare(dict[order[i]], dict[order[i - 1]]) !== 0) r = i;
+    rank[order[i]] = r;
+  }
   col.rank = rank;
   return rank;
 }
@@ -593,7 +606,7 @@ function runFilter(state) {
   Object.keys(state.facets || {}).forEach(function (name) {
     var c = columnIndex(name);
     var values = state.facets[name];
-    if (c < 0 || !cols[c].codes || !values.length) return;
+    if (c < 0 || !cols[c].codes || !cols[c].map || !values.length) return;
     var col = cols[c];
     var chosen = new Uint8Array(col.dict.length);
     values.forEach(function (v) { var code = col.map.get(v); if (code !== undefined) chosen[code] = 1; });

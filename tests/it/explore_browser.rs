@@ -444,6 +444,20 @@ fn exploring_generated_rows_sorts_filters_counts_and_downloads_exactly() {
     };
     assert_eq!(link, json!(want));
 
+    // Text sorts by the reader's collation; equal values keep their CSV order.
+    sort_by(&session, "Category");
+    let first_beta = rows
+        .iter()
+        .position(|r| std::ptr::eq(r, *matching.iter().find(|m| m.category == "beta").unwrap()))
+        .unwrap();
+    let shown = shown_rows(&session);
+    assert_eq!(shown[0][0], group(first_beta + 1), "{shown:?}");
+    let numbers: Vec<usize> = shown
+        .iter()
+        .map(|r| r[0].replace(',', "").parse().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+
     assert_eq!(
         webdriver::axe_serious(&session),
         Vec::<String>::new(),
