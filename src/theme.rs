@@ -50,6 +50,10 @@ pub const STATIC_FILES: &[(&str, &[u8])] = &[
         "explore-worker.js",
         include_bytes!("../static/explore-worker.js"),
     ),
+    (
+        "explore-cells.js",
+        include_bytes!("../static/explore-cells.js"),
+    ),
 ];
 
 /// The built-in static asset of that output path, if there is one.

@@ -76,7 +76,12 @@ fn the_page_carries_the_explorer_and_the_csv_dialect() {
     assert_eq!(columns[2]["format"], "%d/%m/%Y");
     assert_eq!(columns[2]["index"], 2);
     // The worker and the page script are in the output, next to table.js.
-    for file in ["explore.js", "explore-worker.js", "table.js"] {
+    for file in [
+        "explore.js",
+        "explore-worker.js",
+        "explore-cells.js",
+        "table.js",
+    ] {
         assert!(dir.path().join("public").join(file).is_file(), "{file}");
     }
     // The metadata cannot close its script element.

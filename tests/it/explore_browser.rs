@@ -571,3 +571,110 @@ fn exploring_the_bundled_datasets_matches_their_csv() {
         }
     }
 }
+
+const MARKS_FRONT: &str = r#"title = "Marks"
+kicker = "a test"
+headline = "Numbers with decimal commas, years, formatted dates and sources"
+updated = 2026-12-02
+delimiter = ";"
+decimal = ","
+group = "."
+missing_values = ["", "NA"]
+[[sources]]
+id = "src"
+title = "A source"
+[[columns]]
+name = "label"
+title = "Label"
+type = "string"
+description = "What the row is."
+[[columns]]
+name = "value"
+title = "Value"
+type = "number"
+digits = 1
+description = "Shown at one decimal place."
+[[columns]]
+name = "big"
+title = "Big"
+type = "number"
+description = "Grouped as written."
+[[columns]]
+name = "year"
+title = "Year"
+type = "integer"
+description = "A year, never grouped."
+[[columns]]
+name = "day"
+title = "Day"
+type = "date"
+format = "%d/%m/%Y"
+description = "A day, written day first."
+[[columns]]
+name = "cite"
+title = "Source"
+type = "string"
+references = "sources"
+description = "Where it comes from."
+"#;
+
+const MARKS_CSV: &str = "label;value;big;year;day;cite\n\
+alpha;1.234,56;1.234.567,125;2001;03/04/2020;src\n\
+beta;NA;-12,5;1999;;src\n\
+\"gamma; with \"\"quotes\"\"\";0,04;;2020;31/12/2019;\n\
+delta;-0,04;7;NA;01/01/2021;src\n";
+
+#[test]
+#[ignore = "full tier: headless Chromium compares the explorer's cells with the table's"]
+fn explorer_cells_read_as_the_static_table_shows_them() {
+    if !webdriver::browser_present() {
+        return;
+    }
+    let site = tempfile::tempdir().unwrap();
+    common::write_small_site(
+        site.path(),
+        MARKS_FRONT,
+        "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n",
+        MARKS_CSV.as_bytes(),
+    );
+    let server = Server::start(site.path());
+    let driver = Driver::start();
+    let session = driver.session(&[]);
+    session.navigate(&server.url("/datasets/sample/"));
+    let table: Vec<Vec<String>> = serde_json::from_value(session.execute(
+        "return [].map.call(document.querySelectorAll('table.sortable tbody tr'), function (tr) {\
+           return [].map.call(tr.cells, function (td) { return td.textContent; }); });",
+        vec![],
+    ))
+    .unwrap();
+    assert_eq!(table.len(), 4);
+    session.click(&session.find(".explore-start"));
+    settled(&session, "the rows to load");
+    let explored: Vec<Vec<String>> = shown_rows(&session)
+        .into_iter()
+        .map(|row| row[1..].to_vec())
+        .collect();
+    assert_eq!(explored, table);
+    assert_eq!(
+        table[0][1..5],
+        ["1,234.6", "1,234,567.125", "2001", "2020-04-03"]
+    );
+    // Sorted by the formatted date (day first as written), earliest first on the first
+    // click, latest first on the second, the empty one last both times.
+    let days = |session: &Session| -> Vec<String> {
+        shown_rows(session)
+            .into_iter()
+            .map(|r| r[1].clone())
+            .collect()
+    };
+    sort_by(&session, "Day");
+    assert_eq!(
+        days(&session),
+        ["gamma; with \"quotes\"", "alpha", "delta", "beta"]
+    );
+    sort_by(&session, "Day");
+    assert_eq!(
+        days(&session),
+        ["delta", "alpha", "gamma; with \"quotes\"", "beta"]
+    );
+}
