@@ -581,8 +581,8 @@ decimal = ","
 group = "."
 missing_values = ["", "NA"]
 [[sources]]
-id = "src"
-title = "A source"
+id = "ref"
+title = "The reference"
 [[columns]]
 name = "label"
 title = "Label"
@@ -619,10 +619,10 @@ description = "Where it comes from."
 "#;
 
 const MARKS_CSV: &str = "label;value;big;year;day;cite\n\
-alpha;1.234,56;1.234.567,125;2001;03/04/2020;src\n\
-beta;NA;-12,5;1999;;src\n\
+alpha;1.234,56;1.234.567,125;2001;03/04/2020;ref\n\
+beta;NA;-12,5;1999;;ref\n\
 \"gamma; with \"\"quotes\"\"\";0,04;;2020;31/12/2019;\n\
-delta;-0,04;7;NA;01/01/2021;src\n";
+delta;-0,04;7;NA;01/01/2021;ref\n";
 
 #[test]
 #[ignore = "full tier: headless Chromium compares the explorer's cells with the table's"]
@@ -634,7 +634,7 @@ fn explorer_cells_read_as_the_static_table_shows_them() {
     common::write_small_site(
         site.path(),
         MARKS_FRONT,
-        "\nThe lede, from [a source](#source-src).\n\n## Method\n\nCounted.\n",
+        "\nThe lede, from [a source](#source-ref).\n\n## Method\n\nCounted.\n",
         MARKS_CSV.as_bytes(),
     );
     let server = Server::start(site.path());
