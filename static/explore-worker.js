@@ -309,7 +309,10 @@ function finish(started) {
       col.map = new Map();
       col.dict.forEach(function (text, code) { col.map.set(text, code); });
     }
-    col.facet = !!col.codes && col.dict.length > 0 && col.dict.length <= (col.spec.enum ? 200 : FACET_MAX);
+    // A facet: an enum column's values, or up to FACET_MAX values that repeat (at most one
+    // distinct value per two rows: a column of values each on one row is no facet).
+    col.facet = !!col.codes && col.map !== null && col.dict.length > 0 &&
+      (col.spec.enum ? col.dict.length <= 200 : col.dict.length <= FACET_MAX && col.dict.length * 2 <= rowCount);
     var facet = col.facet;
     var min = Infinity, max = -Infinity;
     if (col.num) {

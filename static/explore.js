@@ -234,7 +234,7 @@
 
     var scroll = el("div", { class: "table-scroll explore-scroll", role: "region", "aria-labelledby": "explore-caption", tabindex: "0" });
     var table = el("table", { class: "explore-table" });
-    var caption = el("caption", { id: "explore-caption" }, "All rows of " + (document.querySelector("h1") || { textContent: "the dataset" }).textContent.trim() + ", as filtered and sorted");
+    var caption = el("caption", { id: "explore-caption" }, meta.title + ": every row, as filtered and sorted");
     table.appendChild(caption);
     var head = el("thead");
     var tr = el("tr");

@@ -34,6 +34,8 @@ pub struct ExploreView {
 /// What the script needs to read the CSV as the page reads it.
 #[derive(Debug, Serialize)]
 struct ExploreMeta<'a> {
+    /// The dataset's title, for the explorer table's caption.
+    title: &'a str,
     /// Site-relative URL of the published CSV.
     csv: String,
     rows: u64,
@@ -116,6 +118,7 @@ impl ExploreView {
             })
             .collect();
         let meta = ExploreMeta {
+            title: &front.title,
             csv: urls::csv_file(&dataset.slug),
             rows: dataset.csv.rows,
             bytes: dataset.csv.bytes,
