@@ -302,6 +302,18 @@ function load(m) {
   });
 }
 
+// Whether some value of the column is on two rows or more.
+function repeats(col) {
+  var seen = new Uint8Array(col.dict.length);
+  for (var i = 0; i < rowCount; i++) {
+    var code = col.codes[i];
+    if (code < 0) continue;
+    if (seen[code]) return true;
+    seen[code] = 1;
+  }
+  return false;
+}
+
 function finish(started) {
   var info = cols.map(function (col) {
     if (col.num && col.codes) {
@@ -312,7 +324,7 @@ function finish(started) {
     // A facet: an enum column's values, or up to FACET_MAX values that repeat (at most one
     // distinct value per two rows: a column of values each on one row is no facet).
     col.facet = !!col.codes && col.map !== null && col.dict.length > 0 &&
-      (col.spec.enum ? col.dict.length <= 200 : col.dict.length <= FACET_MAX && col.dict.length * 2 <= rowCount);
+      (col.spec.enum ? col.dict.length <= 200 : col.dict.length <= FACET_MAX && col.dict.length * 2 <= rowCount && repeats(col));
     var facet = col.facet;
     var min = Infinity, max = -Infinity;
     if (col.num) {
