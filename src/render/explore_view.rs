@@ -3,7 +3,8 @@
 //! its dialect, and per column the type, missing values, number marks, date format and
 //! `digits` the static table formats with — as one JSON object in the page, built from the
 //! same front matter the Data Package states. `explore = false` (dataset or site) or a CSV
-//! over [`EXPLORE_MAX_BYTES`] leaves the explorer out or offers the download instead.
+//! over [`crate::config::EXPLORE_MAX_BYTES`] (site.toml's hidden `_explore_max_bytes`)
+//! leaves the explorer out or offers the download instead.
 
 use serde::Serialize;
 
@@ -13,20 +14,14 @@ use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::Site;
 
-/// The largest CSV the explorer loads (128 MiB): the worker keeps the file's bytes (for a
-/// byte-exact download of the chosen rows) and about 8 bytes per cell of the table's
-/// columns, so a larger file would need more memory than a phone can give a page. Past it
-/// the page says so and offers the download.
-pub const EXPLORE_MAX_BYTES: u64 = 128 * 1024 * 1024;
-
 /// The explorer's part of a dataset page, in the template as `explore`.
 #[derive(Debug, Serialize)]
 pub struct ExploreView {
     /// [`ExploreMeta`] as JSON that is safe inside a `<script>` element.
     pub meta_json: String,
-    /// The CSV is larger than [`EXPLORE_MAX_BYTES`]: the page offers the download.
+    /// The CSV is larger than the limit: the page offers the download.
     pub too_large: bool,
-    /// [`EXPLORE_MAX_BYTES`] as readers read it ("134.2 MB").
+    /// The limit as readers read it ("134.2 MB").
     pub limit: String,
     pub rows: u64,
 }
@@ -133,8 +128,8 @@ impl ExploreView {
         };
         Some(ExploreView {
             meta_json: crate::metadata::script_safe_json(&meta),
-            too_large: dataset.csv.bytes > EXPLORE_MAX_BYTES,
-            limit: crate::metadata::human_size(EXPLORE_MAX_BYTES),
+            too_large: dataset.csv.bytes > site.config.explore_max_bytes,
+            limit: crate::metadata::human_size(site.config.explore_max_bytes),
             rows: dataset.csv.rows,
         })
     }

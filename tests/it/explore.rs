@@ -103,6 +103,18 @@ fn explore_false_in_front_matter_or_site_toml_leaves_it_out() {
 }
 
 #[test]
+fn a_csv_over_the_limit_is_offered_as_a_download() {
+    let (_dir, page) = build("", "_explore_max_bytes = 40\n");
+    assert!(
+        page.contains("data-too-large=\"40 B\""),
+        "{}",
+        &page[page.find("id=\"explore\"").unwrap_or(0)..][..200]
+    );
+    let (_dir, page) = build("", "");
+    assert!(!page.contains("data-too-large"));
+}
+
+#[test]
 fn a_non_boolean_explore_is_a_located_error() {
     let dir = tempfile::tempdir().unwrap();
     common::write_small_site(
