@@ -42,6 +42,9 @@ pub struct SiteConfig {
     /// A typed Parquet copy beside each CSV (each dataset may say otherwise).
     #[serde(default = "default_parquet")]
     pub parquet: bool,
+    /// The in-page explorer of every row on dataset pages (each dataset may say otherwise).
+    #[serde(default = "default_explore")]
+    pub explore: bool,
     pub author: Party,
     pub publisher: Option<Party>,
     /// Used by datasets that declare no license of their own, which all point to this one
@@ -72,6 +75,10 @@ pub struct SiteConfig {
     pub feed_entries: usize,
     /// URLs per sitemap file (the protocol's limit); past it `sitemap.xml` becomes an index.
     /// Hidden: lowered only by tests.
+    /// The largest CSV the dataset pages' explorer loads; past it they offer the download.
+    /// Hidden: lowered only by tests.
+    #[serde(default = "default_explore_max_bytes", rename = "_explore_max_bytes")]
+    pub explore_max_bytes: u64,
     #[serde(default = "default_sitemap_urls", rename = "_sitemap_urls")]
     pub sitemap_urls: NonZeroUsize,
     /// Datasets per DCAT catalog file; past it the catalog is paged. Hidden: lowered only
@@ -94,6 +101,20 @@ pub struct MarkdownSettings {
 pub const NAV_DEFAULT_PAGES: usize = 8;
 
 fn default_parquet() -> bool {
+    true
+}
+
+/// The largest CSV the explorer of every row loads (128 MiB): its worker keeps the file's
+/// bytes (for a byte-exact download of the chosen rows) and about 8 bytes per cell of the
+/// table's columns, so a larger file would need more memory than a phone can give a page.
+/// Past it the page says so and offers the download.
+pub const EXPLORE_MAX_BYTES: u64 = 128 * 1024 * 1024;
+
+fn default_explore_max_bytes() -> u64 {
+    EXPLORE_MAX_BYTES
+}
+
+fn default_explore() -> bool {
     true
 }
 

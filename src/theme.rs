@@ -45,6 +45,15 @@ pub const STATIC_FILES: &[(&str, &[u8])] = &[
     ("style.css", include_bytes!("../static/style.css")),
     ("table.js", include_bytes!("../static/table.js")),
     ("listing.js", include_bytes!("../static/listing.js")),
+    ("explore.js", include_bytes!("../static/explore.js")),
+    (
+        "explore-worker.js",
+        include_bytes!("../static/explore-worker.js"),
+    ),
+    (
+        "explore-cells.js",
+        include_bytes!("../static/explore-cells.js"),
+    ),
 ];
 
 /// The built-in static asset of that output path, if there is one.

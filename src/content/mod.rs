@@ -156,6 +156,9 @@ pub struct DatasetFrontMatter {
     pub row_pages: Option<bool>,
     /// A typed Parquet copy beside the CSV; site.toml's `parquet` when absent.
     pub parquet: Option<bool>,
+    /// The in-page explorer of every row (sort, filter, facets, export); site.toml's
+    /// `explore` when absent.
+    pub explore: Option<bool>,
     /// Markdown shown under the table.
     pub table_note: Option<Box<str>>,
     /// Boxed: read once, while loading, into the dataset's resolved license, while the

@@ -51,6 +51,8 @@ pub struct SlimRecord {
     front_table_rows: Option<Option<u64>>,
     front_row_pages: Option<bool>,
     front_parquet: Option<bool>,
+    #[serde(default)]
+    front_explore: Option<bool>,
     front_table_columns: Option<std::num::NonZeroU32>,
     /// `(id, kind)` of each chart: a slim dataset keeps no more of them.
     charts: Vec<(String, String)>,
@@ -127,6 +129,7 @@ impl SlimRecord {
             front_table_rows: front.table_rows.map(rows_limit),
             front_row_pages: front.row_pages,
             front_parquet: front.parquet,
+            front_explore: front.explore,
             front_table_columns: front.table_columns,
             charts: charts
                 .map(|c| (c.id(), c.kind.as_str().to_string()))
@@ -225,6 +228,7 @@ impl SlimRecord {
             table_columns: self.front_table_columns,
             row_pages: self.front_row_pages,
             parquet: self.front_parquet,
+            explore: self.front_explore,
             table_note: None,
             license: None,
             creators: self.creators,

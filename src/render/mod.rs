@@ -5,6 +5,7 @@
 
 pub mod chart;
 pub mod cite_view;
+pub mod explore_view;
 mod listing;
 pub mod profile_view;
 pub mod row_nav;
@@ -229,6 +230,10 @@ impl Renderer {
         );
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
+        context.insert(
+            "explore",
+            &explore_view::ExploreView::of(site, dataset, &shown),
+        );
         context.insert("page_title", &dataset.front.title);
         context.insert(
             "jsonld",

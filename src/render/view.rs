@@ -268,7 +268,7 @@ pub struct DatasetPageView<'a> {
 }
 
 /// Cells longer than this (in characters) make a column wide.
-const WIDE_CELL_CHARS: usize = 48;
+pub const WIDE_CELL_CHARS: usize = 48;
 
 /// The columns of a dataset, for the table header and the Columns section, in the CSV's
 /// order; `shown` are those the table shows (`Dataset::shown_columns`).

@@ -25,6 +25,8 @@ mod date_formats;
 mod determinism;
 mod dialects;
 mod digits;
+mod explore;
+mod explore_browser;
 mod figures;
 mod harvest;
 mod hostile_bytes;

@@ -67,31 +67,6 @@ fn wait_status(session: &Session, limit: Duration, check: impl Fn(&str) -> bool)
     }
 }
 
-/// axe-core's serious and critical violations on the open page (none checked without the
-/// pinned axe-core, which prints the skip line).
-fn axe_serious(session: &Session) -> Vec<String> {
-    let path = common::browser_package("axe-core/axe.min.js");
-    if !common::tool_present("axe-core", path.is_file()) {
-        return Vec::new();
-    }
-    let axe = std::fs::read_to_string(path).expect("read axe.min.js");
-    session.execute(&format!("{axe}\n;return typeof axe;"), vec![]);
-    let violations = session.execute_async(
-        "var done = arguments[arguments.length - 1];\
-         axe.run(document, { resultTypes: ['violations'] }).then(function (r) {\
-           done(r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })\
-             .map(function (v) { return v.id + ': ' + v.help + ' at ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(', '); }));\
-         }, function (e) { done(['axe-error: ' + e]); });",
-        vec![],
-    );
-    violations
-        .as_array()
-        .expect("violations")
-        .iter()
-        .map(|v| v.as_str().unwrap_or_default().to_string())
-        .collect()
-}
-
 fn searched(text: &str) -> u64 {
     let number = text
         .split("searched ")
@@ -157,7 +132,7 @@ fn searching_all_rows_finds_a_late_row_with_progress_and_stop_stops() {
         json!(server.url(&format!("/datasets/sample/rows/400/#row-{NEEDLE_ROW}")))
     );
     assert_eq!(
-        axe_serious(&session),
+        webdriver::axe_serious(&session),
         Vec::<String>::new(),
         "the found rows"
     );
@@ -222,7 +197,7 @@ fn searching_all_rows_finds_a_late_row_with_progress_and_stop_stops() {
     session.set_viewport(390, 800);
     session.emulate("dark", "screen");
     assert_eq!(
-        axe_serious(&session),
+        webdriver::axe_serious(&session),
         Vec::<String>::new(),
         "a row page, 390 px, dark"
     );

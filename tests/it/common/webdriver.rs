@@ -332,3 +332,28 @@ pub fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// axe-core's serious and critical violations on the open page (none checked without the
+/// pinned axe-core, which prints the skip line).
+pub fn axe_serious(session: &Session) -> Vec<String> {
+    let path = super::browser_package("axe-core/axe.min.js");
+    if !super::tool_present("axe-core", path.is_file()) {
+        return Vec::new();
+    }
+    let axe = std::fs::read_to_string(path).expect("read axe.min.js");
+    session.execute(&format!("{axe}\n;return typeof axe;"), vec![]);
+    let violations = session.execute_async(
+        "var done = arguments[arguments.length - 1];\
+         axe.run(document, { resultTypes: ['violations'] }).then(function (r) {\
+           done(r.violations.filter(function (v) { return v.impact === 'serious' || v.impact === 'critical'; })\
+             .map(function (v) { return v.id + ': ' + v.help + ' at ' + v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); }).join(', '); }));\
+         }, function (e) { done(['axe-error: ' + e]); });",
+        vec![],
+    );
+    violations
+        .as_array()
+        .expect("violations")
+        .iter()
+        .map(|v| v.as_str().unwrap_or_default().to_string())
+        .collect()
+}

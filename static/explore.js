@@ -1,0 +1,433 @@
+// datapages: explore every row of a dataset from its published CSV, with no server.
+// Progressive enhancement: without this script the page is unchanged. With it, "Explore all
+// N rows" starts a worker (explore-worker.js) that streams the CSV into typed columns, with
+// progress and Stop; then sort by any column (empty cells last, ties in CSV order), a text
+// filter, facets with counts, number and date ranges, pages of rows formatted as the table
+// formats them, and "Download these rows" (the published rows, byte for byte). The view
+// lives in the URL's fragment (#explore?…), so a link or a reload reopens it.
+(function () {
+  "use strict";
+
+  var box = document.getElementById("explore");
+  var metaScript = box && box.querySelector("script.explore-meta");
+  if (!box || !metaScript || !window.Worker || !window.fetch || !window.ReadableStream) return;
+  var meta;
+  try { meta = JSON.parse(metaScript.textContent); } catch (e) { return; }
+  var root = box.getAttribute("data-root") || "";
+  var PER = 50;
+  var FACET_SHOWN = 12;
+
+  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "class") node.className = attrs[k];
+      else if (attrs[k] !== null && attrs[k] !== undefined) node.setAttribute(k, attrs[k]);
+    });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
+
+  var unit = meta.rows === 1 ? " row" : " rows";
+  box.hidden = false;
+  var tooLarge = box.getAttribute("data-too-large");
+  if (tooLarge) {
+    var note = el("p", { class: "explore-note" });
+    note.appendChild(document.createTextNode("This CSV (" + mb(meta.bytes) + ") is larger than the " + tooLarge +
+      " the explorer reads in a browser: "));
+    var link = el("a", { href: root + meta.csv, download: "" }, "download it");
+    note.appendChild(link);
+    note.appendChild(document.createTextNode(" to explore it with your own tools."));
+    box.appendChild(note);
+    return;
+  }
+
+  var start = el("button", { type: "button", class: "explore-start" }, "Explore all " + group(meta.rows) + unit);
+  box.appendChild(start);
+  var panel = el("div", { class: "explore-panel", hidden: "" });
+  box.appendChild(panel);
+  var progress = el("p", { class: "explore-progress", role: "status" });
+  var stop = el("button", { type: "button", class: "explore-stop" }, "Stop");
+  var progressLine = el("div", { class: "explore-loading" });
+  progressLine.appendChild(progress);
+  progressLine.appendChild(stop);
+  panel.appendChild(progressLine);
+
+  var worker = null;
+  var loaded = null;   // the worker's column info once loaded
+  var readRows = 0;    // rows read so far, as the worker last said
+  var state = readHash() || blank();
+  var queryId = 0;
+  var ui = null;
+
+  function blank() { return { sort: null, q: "", facets: {}, ranges: {}, page: 1 }; }
+
+  // ---- The URL's fragment -------------------------------------------------------------
+  function readHash() {
+    var hash = location.hash;
+    if (hash.indexOf("#explore") !== 0) return null;
+    var params = new URLSearchParams(hash.slice(hash.indexOf("?") + 1 || hash.length));
+    var s = blank();
+    params.forEach(function (value, key) {
+      if (key === "sort") {
+        var at = value.lastIndexOf(".");
+        s.sort = at > 0 ? [value.slice(0, at), value.slice(at + 1) === "desc" ? "desc" : "asc"] : null;
+      } else if (key === "q") s.q = value;
+      else if (key === "page") s.page = Math.max(1, parseInt(value, 10) || 1);
+      else if (key.indexOf("f.") === 0) (s.facets[key.slice(2)] = s.facets[key.slice(2)] || []).push(value);
+      else if (key.indexOf("r.") === 0) {
+        var parts = value.split("~");
+        s.ranges[key.slice(2)] = [parts[0] || "", parts[1] || ""];
+      }
+    });
+    return s;
+  }
+
+  function writeHash() {
+    var params = new URLSearchParams();
+    if (state.sort) params.append("sort", state.sort[0] + "." + state.sort[1]);
+    if (state.q) params.append("q", state.q);
+    Object.keys(state.facets).forEach(function (name) {
+      state.facets[name].forEach(function (v) { params.append("f." + name, v); });
+    });
+    Object.keys(state.ranges).forEach(function (name) {
+      var r = state.ranges[name];
+      if (r[0] || r[1]) params.append("r." + name, r[0] + "~" + r[1]);
+    });
+    if (state.page > 1) params.append("page", String(state.page));
+    var text = params.toString();
+    history.replaceState(null, "", "#explore" + (text ? "?" + text : ""));
+  }
+
+  // ---- Loading --------------------------------------------------------------------------
+  function begin() {
+    start.hidden = true;
+    panel.hidden = false;
+    progressLine.hidden = false;
+    stop.hidden = false;
+    progress.textContent = "Reading the CSV…";
+    readRows = 0;
+    worker = new Worker(root + "explore-worker.js");
+    var full = Object.assign({}, meta, { url: new URL(root + meta.csv, document.baseURI).href });
+    worker.onmessage = receive;
+    worker.onerror = function (event) { fail(event.message || "the worker stopped"); };
+    worker.postMessage({ type: "load", meta: full });
+  }
+
+  function fail(message) {
+    if (worker) worker.terminate();
+    worker = null;
+    progress.textContent = "The explorer could not read the CSV (" + message + "). Download it instead.";
+    stop.hidden = true;
+    start.hidden = false;
+  }
+
+  stop.addEventListener("click", function () {
+    if (worker) worker.terminate();
+    worker = null;
+    stop.hidden = true;
+    progress.textContent = "Stopped after reading " + group(readRows) + " of " + group(meta.rows) + unit + ".";
+    start.hidden = false;
+    start.focus();
+  });
+
+  function receive(event) {
+    if (event.target !== worker) return;  // a stopped worker's last words
+    var m = event.data;
+    if (m.type === "progress") {
+      readRows = m.rows;
+      progress.textContent = "Reading… " + group(m.rows) + " of " + group(meta.rows) + unit + " (" + mb(m.bytes) + " of " + mb(meta.bytes) + ")";
+    } else if (m.type === "loaded") {
+      loaded = m;
+      progressLine.hidden = true;
+      build();
+      box.setAttribute("data-loaded-ms", String(m.ms));
+      ask();
+    } else if (m.type === "result") {
+      if (m.id === queryId) show(m);
+    } else if (m.type === "download") {
+      save(m);
+    } else if (m.type === "error") {
+      fail(m.message);
+    }
+  }
+
+  // ---- The controls ---------------------------------------------------------------------
+  function isTime(c) { return loaded.columns[c].kind === "time"; }
+
+  function build() {
+    var controls = el("div", { class: "explore-controls" });
+    var search = el("div", { class: "explore-search" });
+    search.appendChild(el("label", { for: "explore-q" }, "Search all rows"));
+    var q = el("input", { id: "explore-q", type: "search", autocomplete: "off", spellcheck: "false" });
+    q.value = state.q;
+    search.appendChild(q);
+    controls.appendChild(search);
+    var pending = null;
+    q.addEventListener("input", function () {
+      if (pending) clearTimeout(pending);
+      pending = setTimeout(function () { state.q = q.value.trim(); state.page = 1; ask(); }, 200);
+    });
+
+    var facets = el("div", { class: "explore-facets" });
+    var ranges = el("div", { class: "explore-ranges" });
+    meta.columns.forEach(function (spec, c) {
+      var info = loaded.columns[c];
+      if (info.facet) {
+        var set = el("fieldset", { class: "explore-facet", "data-column": spec.name });
+        set.appendChild(el("legend", {}, spec.title));
+        set.appendChild(el("ul", { class: "explore-values" }));
+        facets.appendChild(set);
+      }
+      if ((info.kind === "number" || info.kind === "time") && info.min !== null) {
+        var fs = el("fieldset", { class: "explore-range", "data-column": spec.name });
+        fs.appendChild(el("legend", {}, spec.title));
+        var type = info.kind === "time" ? "date" : "number";
+        ["from", "to"].forEach(function (end, k) {
+          var id = "explore-" + end + "-" + c;
+          var label = el("label", { for: id }, end);
+          var input = el("input", { id: id, type: type, step: type === "number" ? "any" : null, class: "explore-" + end,
+            "aria-label": spec.title + ", " + end,
+            placeholder: type === "number" ? group(k ? info.max : info.min) : null });
+          var r = state.ranges[spec.name];
+          if (r) input.value = r[k];
+          input.addEventListener("change", function () {
+            var cur = state.ranges[spec.name] || ["", ""];
+            cur[k] = input.value;
+            if (cur[0] || cur[1]) state.ranges[spec.name] = cur; else delete state.ranges[spec.name];
+            state.page = 1;
+            ask();
+          });
+          fs.appendChild(label);
+          fs.appendChild(input);
+        });
+        ranges.appendChild(fs);
+      }
+    });
+    if (facets.childNodes.length) {
+      var fd = el("details", { class: "explore-group", open: "" });
+      fd.appendChild(el("summary", {}, "Values"));
+      fd.appendChild(facets);
+      controls.appendChild(fd);
+    }
+    if (ranges.childNodes.length) {
+      var rd = el("details", { class: "explore-group", open: Object.keys(state.ranges).length ? "" : null });
+      rd.appendChild(el("summary", {}, "Ranges"));
+      rd.appendChild(ranges);
+      controls.appendChild(rd);
+    }
+    panel.appendChild(controls);
+
+    var bar = el("div", { class: "explore-bar" });
+    var count = el("p", { class: "explore-count", id: "explore-count", "aria-live": "polite" });
+    bar.appendChild(count);
+    var download = el("button", { type: "button", class: "explore-download" }, "Download these rows");
+    var reset = el("button", { type: "button", class: "explore-reset" }, "Clear filters");
+    var close = el("button", { type: "button", class: "explore-close" }, "Close");
+    bar.appendChild(download);
+    bar.appendChild(reset);
+    bar.appendChild(close);
+    var saved = el("a", { class: "explore-saved", hidden: "" });
+    bar.appendChild(saved);
+    panel.appendChild(bar);
+
+    var scroll = el("div", { class: "table-scroll explore-scroll", role: "region", "aria-labelledby": "explore-caption", tabindex: "0" });
+    var table = el("table", { class: "explore-table" });
+    var caption = el("caption", { id: "explore-caption" }, meta.title + ": every row, as filtered and sorted");
+    table.appendChild(caption);
+    var head = el("thead");
+    var tr = el("tr");
+    tr.appendChild(el("th", { scope: "col", class: "num explore-row" }, "Row"));
+    var headers = meta.columns.map(function (spec, c) {
+      var info = loaded.columns[c];
+      var th = el("th", { scope: "col", class: info.kind === "number" ? "num" : spec.wide ? "wide" : "text" });
+      var button = el("button", { type: "button", class: "sort-button" }, spec.title);
+      button.addEventListener("click", function () {
+        var cur = state.sort && state.sort[0] === spec.name ? state.sort[1] : null;
+        var first = info.kind === "number" ? "desc" : "asc";
+        var next = cur === null ? first : cur === "asc" ? "desc" : "asc";
+        state.sort = [spec.name, next];
+        state.page = 1;
+        ask();
+      });
+      th.appendChild(button);
+      tr.appendChild(th);
+      return th;
+    });
+    head.appendChild(tr);
+    table.appendChild(head);
+    var body = el("tbody");
+    table.appendChild(body);
+    scroll.appendChild(table);
+    panel.appendChild(scroll);
+
+    var pager = el("nav", { class: "explore-pager", "aria-label": "Pages of the explored rows" });
+    var prev = el("button", { type: "button", class: "explore-prev" }, "Previous");
+    var where = el("span", { class: "explore-page" });
+    var next = el("button", { type: "button", class: "explore-next" }, "Next");
+    pager.appendChild(prev);
+    pager.appendChild(where);
+    pager.appendChild(next);
+    panel.appendChild(pager);
+    prev.addEventListener("click", function () { state.page -= 1; ask(); });
+    next.addEventListener("click", function () { state.page += 1; ask(); });
+
+    download.addEventListener("click", function () {
+      download.disabled = true;
+      box.setAttribute("aria-busy", "true");
+      worker.postMessage({ type: "download", state: workerState() });
+    });
+    reset.addEventListener("click", function () {
+      var sort = state.sort;
+      state = blank();
+      state.sort = sort;
+      q.value = "";
+      Array.prototype.forEach.call(ranges.querySelectorAll("input"), function (i) { i.value = ""; });
+      ask();
+    });
+    close.addEventListener("click", function () {
+      if (worker) worker.terminate();
+      worker = null;
+      panel.textContent = "";
+      panel.appendChild(progressLine);
+      panel.hidden = true;
+      start.hidden = false;
+      setStatic(false);
+      history.replaceState(null, "", location.pathname + location.search + "#table");
+      start.focus();
+    });
+    ui = { q: q, facets: facets, count: count, body: body, headers: headers, prev: prev, next: next, where: where, download: download, saved: saved };
+    setStatic(true);
+  }
+
+  // While the explorer is open, the page's own table (its first rows) steps aside.
+  function setStatic(open) {
+    var section = document.getElementById("table");
+    if (!section) return;
+    Array.prototype.forEach.call(section.querySelectorAll(":scope > .table-scroll, :scope > .table-tools, :scope > .table-truncated, :scope > .row-nav"), function (node) {
+      if (open) { node.setAttribute("data-explore-hid", node.hidden ? "1" : "0"); node.hidden = true; }
+      else if (node.hasAttribute("data-explore-hid")) { node.hidden = node.getAttribute("data-explore-hid") === "1"; node.removeAttribute("data-explore-hid"); }
+    });
+  }
+
+  // The state as the worker takes it: ranges as numbers (dates as UTC milliseconds, the
+  // "to" date through its whole day).
+  function workerState() {
+    var ranges = {};
+    Object.keys(state.ranges).forEach(function (name) {
+      var c = -1;
+      meta.columns.forEach(function (spec, i) { if (spec.name === name) c = i; });
+      if (c < 0) return;
+      var r = state.ranges[name];
+      var time = isTime(c);
+      var value = function (text, end) {
+        if (!text) return null;
+        if (time) {
+          var t = Date.parse(text + "T00:00:00Z");
+          return isNaN(t) ? null : end ? t + 86400000 - 1 : t;
+        }
+        var v = parseFloat(text);
+        return isNaN(v) ? null : v;
+      };
+      ranges[name] = [value(r[0], false), value(r[1], true)];
+    });
+    return { id: queryId, sort: state.sort, q: state.q, facets: state.facets, ranges: ranges, page: state.page, per: PER };
+  }
+
+  function ask() {
+    queryId += 1;
+    box.setAttribute("aria-busy", "true");
+    writeHash();
+    worker.postMessage({ type: "query", state: workerState() });
+  }
+
+  function rowLink(n) {
+    if (meta.row_pages) {
+      var page = Math.floor((n - 1) / meta.row_pages.per_page) + 1;
+      return root + meta.row_pages.base + (page > 1 ? "rows/" + page + "/" : "") + "#row-" + n;
+    }
+    return n <= meta.shown_rows ? "#row-" + n : null;
+  }
+
+  function show(m) {
+    box.removeAttribute("aria-busy");
+    state.page = m.page;
+    writeHash();
+    ui.count.textContent = (m.matched === m.total ? "All " + group(m.total) : group(m.matched) + " of " + group(m.total)) + (m.total === 1 ? " row" : " rows");
+    var fragment = document.createDocumentFragment();
+    m.rows.forEach(function (row) {
+      var tr = el("tr");
+      var first = el("td", { class: "num explore-row" });
+      var href = rowLink(row.n);
+      if (href) first.appendChild(el("a", { href: href }, group(row.n)));
+      else first.textContent = group(row.n);
+      tr.appendChild(first);
+      row.cells.forEach(function (cell, c) {
+        var td = el("td", { class: cell.c || (meta.columns[c].wide ? "wide" : null) });
+        if (cell.s) td.appendChild(el("a", { href: "#source-" + cell.t }, cell.t));
+        else td.textContent = cell.t;
+        tr.appendChild(td);
+      });
+      fragment.appendChild(tr);
+    });
+    ui.body.textContent = "";
+    ui.body.appendChild(fragment);
+    ui.headers.forEach(function (th, c) {
+      var name = meta.columns[c].name;
+      if (state.sort && state.sort[0] === name) th.setAttribute("aria-sort", state.sort[1] === "desc" ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
+    });
+    ui.where.textContent = "Page " + group(m.page) + " of " + group(m.pages);
+    ui.prev.disabled = m.page <= 1;
+    ui.next.disabled = m.page >= m.pages;
+    ui.download.disabled = m.matched === 0;
+    Array.prototype.forEach.call(ui.facets.querySelectorAll("fieldset"), function (set) {
+      var name = set.getAttribute("data-column");
+      drawFacet(set, name, m.facets[name] || []);
+    });
+  }
+
+  function drawFacet(set, name, list) {
+    var chosen = state.facets[name] || [];
+    var ul = set.querySelector("ul");
+    var focused = ul.contains(document.activeElement) ? document.activeElement.value : null;
+    ul.textContent = "";
+    var shown = list.filter(function (entry, k) { return k < FACET_SHOWN || chosen.indexOf(entry[0]) !== -1; });
+    shown.forEach(function (entry, k) {
+      var li = el("li");
+      var id = "explore-f-" + set.getAttribute("data-column").replace(/[^A-Za-z0-9_-]/g, "_") + "-" + k;
+      var box = el("input", { type: "checkbox", id: id, value: entry[0] });
+      box.checked = chosen.indexOf(entry[0]) !== -1;
+      box.addEventListener("change", function () {
+        var cur = state.facets[name] || [];
+        if (box.checked) cur.push(entry[0]); else cur = cur.filter(function (v) { return v !== entry[0]; });
+        if (cur.length) state.facets[name] = cur; else delete state.facets[name];
+        state.page = 1;
+        ask();
+      });
+      var label = el("label", { for: id });
+      label.appendChild(el("span", { class: "explore-value" }, entry[0]));
+      label.appendChild(el("span", { class: "explore-n" }, group(entry[1])));
+      li.appendChild(box);
+      li.appendChild(label);
+      ul.appendChild(li);
+      if (focused === entry[0]) box.focus();
+    });
+    if (list.length > shown.length) ul.appendChild(el("li", { class: "explore-more" }, "and " + group(list.length - shown.length) + " more values"));
+  }
+
+  function save(m) {
+    box.removeAttribute("aria-busy");
+    ui.download.disabled = false;
+    var blob = new Blob([m.bytes], { type: "text/csv" });
+    if (ui.saved.href) URL.revokeObjectURL(ui.saved.href);
+    ui.saved.href = URL.createObjectURL(blob);
+    var name = meta.csv.split("/").pop().replace(/\.csv$/i, "");
+    ui.saved.setAttribute("download", name + "-" + m.rows + "-rows.csv");
+    ui.saved.click();
+  }
+
+  start.addEventListener("click", begin);
+  if (location.hash.indexOf("#explore") === 0) begin();
+})();
