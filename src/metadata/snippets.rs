@@ -17,6 +17,12 @@ use crate::site::Site;
 
 pub use languages::{curl, duckdb, pandas, polars, r};
 
+/// The most columns whose types a snippet spells out: a wider table (10,000 columns) would
+/// make each snippet longer than the rest of its page, so it is read from the typed Parquet
+/// copy where there is one, and otherwise read with its dialect alone, the types left to
+/// the Data Package.
+pub const SPELLED_COLUMNS: usize = 200;
+
 /// What a reader's tool needs to know to read one dataset's file with its declared types.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
@@ -93,6 +99,11 @@ impl Kind {
 }
 
 impl Table {
+    /// Whether each column's type is written out ([`SPELLED_COLUMNS`]).
+    pub fn spelled(&self) -> bool {
+        self.columns.len() <= SPELLED_COLUMNS
+    }
+
     /// The facts of `dataset`, from the same functions the Data Package is written with.
     pub fn of(site: &Site, dataset: &Dataset) -> Table {
         let front = &dataset.front;

@@ -13,6 +13,9 @@ pub fn pandas(table: &Table) -> String {
     if table.delimiter != b',' {
         args.push(format!("sep={}", python_string(&delimiter(table))));
     }
+    if !table.spelled() {
+        return wide_python(table, "pandas as pd", "pd", args);
+    }
     let mut dtypes = Vec::new();
     let (mut dates, mut formats, mut zoned) = (Vec::new(), Vec::new(), Vec::new());
     for column in table.columns.iter().filter(|c| !c.row_names) {
@@ -83,6 +86,9 @@ pub fn polars(table: &Table) -> String {
     let mut args = vec![python_string(&table.csv_url)];
     if table.delimiter != b',' {
         args.push(format!("separator={}", python_string(&delimiter(table))));
+    }
+    if !table.spelled() {
+        return wide_python(table, "polars as pl", "pl", args);
     }
     let mut schema = Vec::new();
     let mut conversions = Vec::new();
@@ -214,6 +220,14 @@ pub fn duckdb(table: &Table) -> String {
     if let Some(url) = &table.parquet_url {
         return format!("SELECT * FROM read_parquet({});", sql_string(url));
     }
+    if !table.spelled() {
+        return format!(
+            "-- the types of the {} columns: see the Data Package\nSELECT * FROM read_csv({}, header = true, delim = {}, quote = '\"');",
+            table.columns.len(),
+            sql_string(&table.csv_url),
+            sql_string(&delimiter(table)),
+        );
+    }
     let mut columns = Vec::new();
     let mut replaced = Vec::new();
     for column in &table.columns {
@@ -307,7 +321,11 @@ pub fn r(table: &Table) -> String {
         }
     };
     let mut types = Vec::new();
-    for column in table.columns.iter().filter(|c| !c.row_names) {
+    let columns = match table.spelled() {
+        true => &table.columns[..],
+        false => &[],
+    };
+    for column in columns.iter().filter(|c| !c.row_names) {
         let grouped = column.marks.group.is_some();
         let reader = match &column.kind {
             Kind::String => "col_character()".to_string(),
@@ -327,7 +345,16 @@ pub fn r(table: &Table) -> String {
         };
         types.push(format!("{} = {reader}", r_name(&column.name)));
     }
-    args.push(format!("col_types = cols({})", types.join(", ")));
+    let mut note = String::new();
+    match table.spelled() {
+        true => args.push(format!("col_types = cols({})", types.join(", "))),
+        false => {
+            note = format!(
+                "# the types of the {} columns: see the Data Package\n",
+                table.columns.len()
+            )
+        }
+    }
     let missing: Vec<String> = std::iter::once("")
         .chain(table.missing_union())
         .map(r_string)
@@ -340,12 +367,29 @@ pub fn r(table: &Table) -> String {
         }
         args.push(format!("locale = locale({locale})"));
     }
-    format!("library(readr)\ndf <- {function}({})", args.join(", "))
+    format!(
+        "library(readr)\n{note}df <- {function}({})",
+        args.join(", ")
+    )
 }
 
 /// `curl -O <url>`: the CSV as published, byte for byte.
 pub fn curl(table: &Table) -> String {
     format!("curl -O {}", shell_word(&table.csv_url))
+}
+
+/// pandas or Polars on a table too wide to spell out ([`Table::spelled`]): the typed
+/// Parquet copy, or else the CSV with its delimiter (`args`), the types left to the Data
+/// Package.
+fn wide_python(table: &Table, import: &str, module: &str, args: Vec<String>) -> String {
+    match &table.parquet_url {
+        Some(url) => format!("import {import}\ndf = {module}.read_parquet({})", python_string(url)),
+        None => format!(
+            "import {import}\n# the types of the {} columns: see the Data Package\ndf = {module}.read_csv({})",
+            table.columns.len(),
+            args.join(", ")
+        ),
+    }
 }
 
 /// The delimiter as text (a tab is a tab character; each language escapes it).

@@ -212,3 +212,36 @@ fn names_and_strings_are_escaped_for_each_language() {
     assert_eq!(r_name("_x"), "\"_x\"");
     assert_eq!(shell_word("a'b"), "'a'\\''b'");
 }
+
+/// A table wider than SPELLED_COLUMNS: no snippet lists the columns; pandas, Polars and
+/// DuckDB read the Parquet copy, or the CSV with its delimiter and a note on the types.
+#[test]
+fn a_wide_table_is_read_without_spelling_out_every_column() {
+    let mut table = table();
+    let one = table.columns[0].clone();
+    table.columns = (0..=SPELLED_COLUMNS)
+        .map(|i| Column {
+            name: format!("c{i}"),
+            ..one.clone()
+        })
+        .collect();
+    let count = table.columns.len();
+    for text in [pandas(&table), polars(&table), r(&table), duckdb(&table)] {
+        assert!(!text.contains("c17"), "{text}");
+        assert!(
+            text.contains(&format!("the types of the {count} columns")),
+            "{text}"
+        );
+        assert!(text.contains("t.csv") && text.contains(';'), "{text}");
+    }
+    table.parquet_url = Some("https://example.org/sub/data/datasets/t.parquet".into());
+    assert_eq!(
+        pandas(&table),
+        "import pandas as pd\ndf = pd.read_parquet(\"https://example.org/sub/data/datasets/t.parquet\")"
+    );
+    assert_eq!(
+        polars(&table),
+        "import polars as pl\ndf = pl.read_parquet(\"https://example.org/sub/data/datasets/t.parquet\")"
+    );
+    assert!(duckdb(&table).contains("read_parquet("));
+}
