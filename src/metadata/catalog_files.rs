@@ -47,6 +47,9 @@ struct CatalogEntry<'a> {
     csvw: String,
     metadata: String,
     page: String,
+    /// The typed Parquet copy; left out with `parquet = false`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parquet: Option<String>,
     rows: u64,
     sha256: crate::checksum::Sha256,
     slug: &'a str,
@@ -66,6 +69,9 @@ impl<'a> CatalogEntry<'a> {
             csvw: site.config.absolute_url(&urls::csvw_file(d.slug)),
             metadata: site.config.absolute_url(&urls::json_file(d.slug)),
             page: site.config.absolute_url(&urls::dataset_page(d.slug)),
+            parquet: d
+                .parquet
+                .then(|| site.config.absolute_url(&urls::parquet_file(d.slug))),
             rows: d.rows,
             sha256,
             slug: d.slug,

@@ -35,6 +35,8 @@ struct RowPageView<'a> {
     kicker: &'a str,
     url: String,
     csv_url: String,
+    /// The typed Parquet copy; none with `parquet = false`.
+    parquet_url: Option<String>,
     table: RowTableView<'a>,
 }
 
@@ -59,6 +61,7 @@ impl Renderer {
             kicker: &front.kicker,
             url: urls::dataset_page(&dataset.slug),
             csv_url: urls::csv_file(&dataset.slug),
+            parquet_url: dataset.parquet.then(|| urls::parquet_file(&dataset.slug)),
             table: RowTableView {
                 columns: super::view::table_columns(columns, shown),
                 all_columns: columns.len(),

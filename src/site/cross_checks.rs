@@ -102,8 +102,14 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                 if files.contains(name) || is_chart_file(datasets, name) {
                     continue;
                 }
-                let near = did_you_mean(name, files.iter().map(String::as_str))
-                    .map(|near| format!("did you mean `../../{near}`?"));
+                let near = match without_parquet(datasets, name) {
+                    Some(slug) => Some(format!(
+                        "`{slug}` says `parquet = false`, so it has no Parquet copy: link to its CSV `../../{}`, or remove `parquet = false`",
+                        urls::csv_file(slug)
+                    )),
+                    None => did_you_mean(name, files.iter().map(String::as_str))
+                        .map(|near| format!("did you mean `../../{near}`?")),
+                };
                 diagnostics.push(
                     place.locate(
                         Diagnostic::error(
@@ -176,12 +182,24 @@ fn data_files(datasets: &Datasets) -> BTreeSet<String> {
             urls::json_file(slug),
             urls::csvw_file(slug),
             urls::croissant_file(slug),
-            // Written unless the dataset says `parquet = false` (a listing does not tell).
-            urls::parquet_file(slug),
         ]);
+        if listing.parquet {
+            files.insert(urls::parquet_file(slug));
+        }
         files.extend(urls::citation_files(slug).map(|(_, path)| path));
     }
     files
+}
+
+/// The slug of the dataset whose Parquet copy `path` names, when that dataset has none
+/// (`parquet = false`).
+fn without_parquet<'a>(datasets: &'a Datasets, path: &str) -> Option<&'a str> {
+    let index = datasets.position(
+        path.strip_prefix(&format!("{}/", layout::DATA_DATASETS))?
+            .strip_suffix(".parquet")?,
+    )?;
+    let listing = datasets.listing(index);
+    (!listing.parquet).then_some(listing.slug)
 }
 
 /// Whether `path` may be a chart of a dataset: `data/datasets/<slug>-<id>.svg` for a slug

@@ -141,13 +141,21 @@ fn sha256_hex(bytes: &[u8]) -> String {
 }
 
 /// Every place that lists a dataset's Parquet, as (place, listed): the page, the Data
-/// Package, Croissant, the page's JSON-LD and the DCAT catalog.
+/// Package, Croissant, the page's JSON-LD, the DCAT catalog and catalog.json.
 fn listings(output: &Path, slug: &str) -> Vec<(&'static str, bool)> {
     let data = output.join("data/datasets");
     let page = std::fs::read_to_string(output.join(format!("datasets/{slug}/index.html"))).unwrap();
     let package = read_json(&data.join(format!("{slug}.json")));
     let croissant = read_json(&data.join(format!("{slug}.croissant.json")));
     let dcat = std::fs::read_to_string(output.join("data/catalog.ttl")).unwrap();
+    let catalog = read_json(&output.join("data/catalog.json"));
+    let entry = catalog["datasets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["slug"] == slug)
+        .unwrap()
+        .clone();
     let parquet = format!("{slug}.parquet");
     vec![
         ("page", page.contains("download-parquet")),
@@ -165,6 +173,13 @@ fn listings(output: &Path, slug: &str) -> Vec<(&'static str, bool)> {
                 .any(|f| f["@id"] == parquet.as_str()),
         ),
         ("DCAT", dcat.contains(&format!("/{parquet}>"))),
+        (
+            "catalog.json",
+            entry
+                .get("parquet")
+                .and_then(Value::as_str)
+                .is_some_and(|url| url.ends_with(&format!("/data/datasets/{parquet}"))),
+        ),
     ]
 }
 
@@ -230,6 +245,60 @@ fn parquet_false_writes_no_file_and_lists_none() {
         .iter()
         .all(|(_, listed)| *listed));
     assert!(listings(&output, "kinds").iter().all(|(_, listed)| !listed));
+}
+
+#[test]
+fn row_pages_link_the_parquet_and_prose_links_need_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    kinds_site(&root, "table_rows = 1\nrow_pages = true\n");
+    let output = dir.path().join("out");
+    datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let row_page = common::html(&output.join("datasets/kinds/rows/2/index.html"));
+    let links = common::attributes(&row_page, ".row-page-back a[download]", "href");
+    assert_eq!(
+        links,
+        [
+            "../../../../data/datasets/kinds.csv",
+            "../../../../data/datasets/kinds.parquet"
+        ]
+    );
+    // With `parquet = false` the row page offers the CSV alone, and prose linking the
+    // copy that is no longer written is a located error naming the key.
+    let md = root.join("content/datasets/sample.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    std::fs::write(
+        &md,
+        format!("{text}\nSee [the copy](../../data/datasets/kinds.parquet).\n"),
+    )
+    .unwrap();
+    let kinds = root.join("content/datasets/kinds.md");
+    let text = std::fs::read_to_string(&kinds).unwrap();
+    std::fs::write(&kinds, text.replacen("+++\n", "+++\nparquet = false\n", 1)).unwrap();
+    let problems = datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+        .expect_err("a link to a Parquet copy that is not written")
+        .to_string();
+    assert!(
+        problems.contains("content/datasets/sample.md:")
+            && problems.contains("kinds.parquet")
+            && problems.contains("`kinds` says `parquet = false`"),
+        "{problems}"
+    );
+    std::fs::write(&md, text_without_link(&md)).unwrap();
+    datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let row_page = common::html(&output.join("datasets/kinds/rows/2/index.html"));
+    assert_eq!(
+        common::attributes(&row_page, ".row-page-back a[download]", "href"),
+        ["../../../../data/datasets/kinds.csv"]
+    );
+}
+
+fn text_without_link(md: &Path) -> String {
+    std::fs::read_to_string(md)
+        .unwrap()
+        .replace("\nSee [the copy](../../data/datasets/kinds.parquet).\n", "")
 }
 
 #[test]

@@ -154,6 +154,15 @@ pub fn texts(document: &scraper::Html, selector: &str) -> Vec<String> {
         .collect()
 }
 
+/// The value of attribute `name` of every element matching `selector` (empty when absent).
+pub fn attributes(document: &scraper::Html, selector: &str, name: &str) -> Vec<String> {
+    let selector = scraper::Selector::parse(selector).expect("selector");
+    document
+        .select(&selector)
+        .map(|e| e.value().attr(name).unwrap_or_default().to_string())
+        .collect()
+}
+
 /// Writes a small site with one dataset into `root`; the caller picks front matter and CSV.
 pub fn write_small_site(root: &Path, front_matter: &str, body: &str, csv: &[u8]) {
     std::fs::create_dir_all(root.join("content/datasets")).expect("mkdir");
