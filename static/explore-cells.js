@@ -199,12 +199,23 @@ function withoutNoise(whole, fraction) {
     while (at >= 0) {
       if (kept[at] === 9) { kept[at] = 0; at--; } else { kept[at]++; break; }
     }
-    if (at < 0) return null;
+    if (at < 0) kept.unshift(1);   // 9.99…9 -> 10: the whole part grows by a digit
   }
   var joined = kept.join("");
-  var w = joined.slice(0, whole.length);
-  var f = joined.slice(whole.length).replace(/0+$/, "");
+  var wholeLength = whole.length + kept.length - keep;
+  var w = joined.slice(0, wholeLength);
+  var f = joined.slice(wholeLength).replace(/0+$/, "");
   return [w, f];
+}
+
+var SCIENTIFIC = /^([+-]?)(\d*)\.(\d*)([eE][+-]?\d+)$/;
+// `1.2300000000000001e-05` -> `1.23e-05`: the mantissa without float noise, its sign and
+// the exponent as written (schema::push_scientific).
+function shownScientific(text) {
+  var m = SCIENTIFIC.exec(text);
+  var clean = m && withoutNoise(m[2], m[3]);
+  if (!clean) return text;
+  return m[1] + clean[0] + (clean[1] ? "." + clean[1] : "") + m[4];
 }
 
 function groupThousands(text) {
@@ -288,7 +299,7 @@ function shownNumber(spec, text) {
     if (/^-[0.]*$/.test(fixed)) fixed = fixed.slice(1);
     return groupThousands(fixed);
   }
-  return PLAIN.test(plain) ? groupThousands(plain) : plain;
+  return PLAIN.test(plain) ? groupThousands(plain) : shownScientific(plain);
 }
 
 var POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

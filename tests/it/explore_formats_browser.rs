@@ -3,8 +3,9 @@
 //! "too large" note, in headless Chromium (full tier). Every expected value is worked out
 //! here from the CSV the test writes: a week placed at its Monday, a quarter at its first
 //! day, a zoned time at its instant in UTC; a number with `digits` as Rust's
-//! `format!("{:.N}")` rounds it (the exact binary value, ties to even); a search matching
-//! the text the table shows. Without Chromium it prints "skipped: …" and passes (except
+//! `format!("{:.N}")` rounds it (the exact binary value, ties to even), one without
+//! `digits` at 15 significant digits (float noise dropped, in scientific notation too); a
+//! search matching the text the table shows. Without Chromium it prints "skipped: …" and passes (except
 //! under CI=true).
 
 use crate::common;
@@ -71,6 +72,11 @@ title = "Reading"
 type = "number"
 digits = 1
 description = "Every value different, grouped, at one decimal."
+[[columns]]
+name = "raw"
+title = "Raw"
+type = "number"
+description = "Tenths as a float prints them (0.30000000000000004), some in scientific notation."
 "#;
 
 const ROWS: usize = 3000;
@@ -84,6 +90,15 @@ const ZONES: [(&str, i64); 5] = [
 /// The first rows' shares: ties at two decimals (0.125, 2.675 is below its tie in binary,
 /// 1.005 too), then eighths.
 const SHARES: [f64; 6] = [0.125, 0.375, 1.005, 2.675, -0.125, 0.005];
+/// The first rows' raw numbers, printed with float noise (shown without it), then `n / 10`
+/// as Rust prints it.
+const RAW: [(&str, &str); 5] = [
+    ("9.9999999999999999", "10"),
+    ("1.2300000000000001e-05", "1.23e-05"),
+    ("-1E+3", "-1E+3"),
+    ("+7.0520000000000005", "7.052"),
+    ("-0.30000000000000004", "-0.3"),
+];
 
 /// One generated row: its cells as written, where each date lies (seconds since 1970 UTC)
 /// and each number's value.
@@ -153,6 +168,10 @@ fn generate() -> Vec<Row> {
                     format!("{share}"),
                     format!("{whole}"),
                     format!("{reading}"),
+                    match RAW.get(n as usize - 1) {
+                        Some((raw, _)) => raw.to_string(),
+                        None => format!("{}", n as f64 * 0.1),
+                    },
                 ],
                 week: iso_week_monday(year, week) * 86_400,
                 quarter: days(q_year, 3 * q - 2, 1) * 86_400,
@@ -177,8 +196,19 @@ fn fixed(v: f64, digits: usize) -> String {
     format!("{sign}{grouped}{fraction}")
 }
 
-/// Each cell as the table shows it: dates in the one ISO style, numbers rounded.
+/// Each cell as the table shows it: dates in the one ISO style, numbers rounded, a raw
+/// number at 15 significant digits (the float noise past them dropped).
 fn shown(row: &Row) -> Vec<String> {
+    let raw = &row.cells[8];
+    let raw = match RAW.iter().find(|(written, _)| written == raw) {
+        Some((_, shown)) => shown.to_string(),
+        None => format!(
+            "{}",
+            format!("{:.14e}", raw.parse::<f64>().unwrap())
+                .parse::<f64>()
+                .unwrap()
+        ),
+    };
     let [share, whole, reading] = row.numbers;
     let (year, week) = row.cells[1].split_once("-W").unwrap();
     let week: u32 = week.parse().unwrap();
@@ -199,6 +229,7 @@ fn shown(row: &Row) -> Vec<String> {
         fixed(share, 2),
         fixed(whole, 0),
         fixed(reading, 1),
+        raw,
     ]
 }
 
@@ -229,7 +260,7 @@ fn explorer_sorts_and_filters_weeks_quarters_and_zones_as_dates_and_rounds_like_
         return;
     }
     let rows = generate();
-    let mut csv = String::from("label,week,quarter,spaced,stamp,share,whole,reading\n");
+    let mut csv = String::from("label,week,quarter,spaced,stamp,share,whole,reading,raw\n");
     for row in &rows {
         csv.push_str(&row.cells.join(","));
         csv.push('\n');
@@ -303,7 +334,14 @@ fn explorer_sorts_and_filters_weeks_quarters_and_zones_as_dates_and_rounds_like_
     // A number searched as shown (grouped, rounded) in columns of 3,000 distinct values,
     // and a shown week: the rows whose shown cells hold it.
     let shown_all: Vec<Vec<String>> = rows.iter().map(shown).collect();
-    for word in [shown_all[1233][7].as_str(), "10,02", "-w07", "2.67"] {
+    for word in [
+        shown_all[1233][7].as_str(),
+        "10,02",
+        "-w07",
+        "2.67",
+        "e-05",
+        "27.3",
+    ] {
         search(&session, word);
         let lower = word.to_lowercase();
         let matching = shown_all
