@@ -247,12 +247,14 @@ function groupDigits(whole) {
 // away from zero and writes 1e21 and above as exponents, so those go the exact way.
 function toFixedEven(v, digits) {
   var a = Math.abs(v);
-  if (a < 1e15) {
+  if (a < 1e21) {
+    // A tie at `digits` places has exactly digits + 1 decimals, so at most digits + 1
+    // binary ones: a value with more (most decimals, 1.005 among them) is no tie, and
+    // toFixed, which rounds the exact value, agrees. (Multiplying by 2^k is exact.)
+    var bits = a * POW2[digits + 1];
+    if (bits !== Math.floor(bits)) return v.toFixed(digits);
     var scaled = a * POW10[digits];
-    var frac = scaled - Math.floor(scaled);
-    // Far from a tie, toFixed (which rounds the exact value) agrees.
-    // (a * 10^digits is within scaled * 2^-53 of the exact product.)
-    if (Math.abs(frac - 0.5) > 1e-9 + scaled * 1e-15) return v.toFixed(digits);
+    if (Math.abs(scaled - Math.floor(scaled) - 0.5) > 1e-9 + scaled * 1e-15) return v.toFixed(digits);
   }
   return exactFixed(v, digits);
 }
@@ -302,6 +304,8 @@ function shownNumber(spec, text) {
   return PLAIN.test(plain) ? groupThousands(plain) : shownScientific(plain);
 }
 
+// 2^k for a tie's binary places, 10^k for a plain number's decimals (exact doubles).
+var POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 var POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 // A plain decimal of at most 15 digits read from its bytes (what Number() gives: the digits
 // and the power of ten are exact, so one division rounds correctly); undefined otherwise.
