@@ -1,9 +1,9 @@
 // datapages: the explorer's cells, for its worker (explore-worker.js loads this file with
 // importScripts): a date column's `format` compiled and read, ISO days and date-times, a
 // number column's decimal and group marks, and numbers shown as the page's table shows
-// them (grouped, a year column's years as written, a column's `digits`, float noise past
-// 15 significant digits dropped); plain numbers and ISO days read from their bytes; the
-// collation order of many values at once.
+// them (grouped, a year column's years as written, a column's `digits` rounded half to
+// even as Rust rounds, float noise past 15 significant digits dropped); plain numbers and
+// ISO days read from their bytes; the collation order of many values at once.
 "use strict";
 
 // ---- Dates ------------------------------------------------------------------------------

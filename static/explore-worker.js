@@ -519,7 +519,8 @@ function query(state) {
     var col = cols[c];
     var counts = facetCounts[c];
     var list = [];
-    for (var k = 0; k < counts.length; k++) list.push([col.dict[k], counts[k]]);
+    // Each value as written (what a choice and the URL hold), its count, and as shown.
+    for (var k = 0; k < counts.length; k++) list.push([col.dict[k], counts[k], shownCell(col, col.dict[k]).t]);
     list.sort(function (a, b) { return b[1] - a[1] || collator.compare(a[0], b[0]); });
     facets[col.spec.name] = list;
   });

@@ -10,8 +10,11 @@
 
 use crate::common;
 
+use std::collections::BTreeMap;
+
 use common::explorer::{
-    count_text, group, screenshots, search, set_range, settled, shown_rows, sort_by, static_table,
+    count_text, facet, facet_labels, group, screenshots, search, set_range, settled, shown_rows,
+    sort_by, static_table,
 };
 use common::server::Server;
 use common::webdriver::{self, Driver};
@@ -72,6 +75,12 @@ title = "Reading"
 type = "number"
 digits = 1
 description = "Every value different, grouped, at one decimal."
+[[columns]]
+name = "season"
+title = "Season"
+type = "date"
+format = "%YQ%q"
+description = "One of eight quarters: a facet."
 [[columns]]
 name = "raw"
 title = "Raw"
@@ -168,6 +177,7 @@ fn generate() -> Vec<Row> {
                     format!("{share}"),
                     format!("{whole}"),
                     format!("{reading}"),
+                    format!("{}Q{}", 2020 + n % 2, 1 + (n / 2) % 4),
                     match RAW.get(n as usize - 1) {
                         Some((raw, _)) => raw.to_string(),
                         None => format!("{}", n as f64 * 0.1),
@@ -199,7 +209,7 @@ fn fixed(v: f64, digits: usize) -> String {
 /// Each cell as the table shows it: dates in the one ISO style, numbers rounded, a raw
 /// number at 15 significant digits (the float noise past them dropped).
 fn shown(row: &Row) -> Vec<String> {
-    let raw = &row.cells[8];
+    let raw = &row.cells[9];
     let raw = match RAW.iter().find(|(written, _)| written == raw) {
         Some((_, shown)) => shown.to_string(),
         None => format!(
@@ -229,6 +239,7 @@ fn shown(row: &Row) -> Vec<String> {
         fixed(share, 2),
         fixed(whole, 0),
         fixed(reading, 1),
+        row.cells[8].replace('Q', " Q"),
         raw,
     ]
 }
@@ -260,7 +271,7 @@ fn explorer_sorts_and_filters_weeks_quarters_and_zones_as_dates_and_rounds_like_
         return;
     }
     let rows = generate();
-    let mut csv = String::from("label,week,quarter,spaced,stamp,share,whole,reading,raw\n");
+    let mut csv = String::from("label,week,quarter,spaced,stamp,share,whole,reading,season,raw\n");
     for row in &rows {
         csv.push_str(&row.cells.join(","));
         csv.push('\n');
@@ -289,6 +300,21 @@ fn explorer_sorts_and_filters_weeks_quarters_and_zones_as_dates_and_rounds_like_
     assert_eq!(explored, expected);
     let shares: Vec<&str> = explored[..6].iter().map(|r| r[5].as_str()).collect();
     assert_eq!(shares, ["0.12", "0.38", "1.00", "2.67", "-0.12", "0.01"]);
+
+    // A facet of quarters: each value as written, counted over all rows, labelled as the
+    // table shows it, most frequent first.
+    let mut seasons: BTreeMap<String, usize> = BTreeMap::new();
+    for row in &rows {
+        *seasons.entry(row.cells[8].clone()).or_default() += 1;
+    }
+    assert_eq!(facet(&session, "season"), seasons);
+    let mut labels: Vec<(usize, String)> = seasons
+        .iter()
+        .map(|(value, n)| (*n, value.replace('Q', " Q")))
+        .collect();
+    labels.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let labels: Vec<String> = labels.into_iter().map(|(_, label)| label).collect();
+    assert_eq!(facet_labels(&session, "season"), labels);
 
     // Sorts: weeks at their Monday, quarters at their first day, stamps at their instant
     // (the second click on a header sorts descending).

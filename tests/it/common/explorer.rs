@@ -75,11 +75,11 @@ pub fn static_table(session: &Session) -> Vec<Vec<String>> {
     serde_json::from_value(rows).expect("rows")
 }
 
-/// A facet's values and counts as shown.
+/// A facet's values (as written in the CSV: each checkbox's value) and counts as shown.
 pub fn facet(session: &Session, column: &str) -> BTreeMap<String, usize> {
     let entries = session.execute(
         "return [].map.call(document.querySelectorAll('fieldset.explore-facet[data-column=\"' + arguments[0] + '\"] li label'), function (l) {\
-           return [l.querySelector('.explore-value').textContent, l.querySelector('.explore-n').textContent]; });",
+           return [document.getElementById(l.htmlFor).value, l.querySelector('.explore-n').textContent]; });",
         vec![json!(column)],
     );
     let entries: Vec<(String, String)> = serde_json::from_value(entries).expect("facet");
@@ -87,6 +87,16 @@ pub fn facet(session: &Session, column: &str) -> BTreeMap<String, usize> {
         .into_iter()
         .map(|(v, n)| (v, n.replace(',', "").parse().expect("a count")))
         .collect()
+}
+
+/// A facet's values as its labels show them, in their order.
+pub fn facet_labels(session: &Session, column: &str) -> Vec<String> {
+    let labels = session.execute(
+        "return [].map.call(document.querySelectorAll('fieldset.explore-facet[data-column=\"' + arguments[0] + '\"] .explore-value'), function (v) {\
+           return v.textContent; });",
+        vec![json!(column)],
+    );
+    serde_json::from_value(labels).expect("labels")
 }
 
 pub fn sort_by(session: &Session, title: &str) {
