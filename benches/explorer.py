@@ -2,7 +2,8 @@
 """The in-page explorer (static/explore.js, #37): time to the first interactive view and
 peak private memory of the browser (all its processes: the page, its worker, the rest) for generated
 datasets of 10 columns (4 numbers, a date, 5 text columns of which 3 have few values) at
-10,000 / 100,000 / 1,000,000 rows. Not a test: it prints a table (and --out-md writes it).
+10,000 / 100,000 / 1,000,000 rows, then the first sort by a number column and by a text column
+of all-distinct values, and two searches. Not a test: it prints a table (and --out-md writes it).
 
 Drives headless Chromium through chromedriver's W3C HTTP API (no Python packages needed),
 serves the built site with Python's http.server on 127.0.0.1, and samples the RSS of
@@ -66,7 +67,8 @@ def write_site(root, rows):
     with open(os.path.join(root, "data/datasets/bench.csv"), "w", newline="") as f:
         f.write(",".join(n for n, _ in COLUMNS) + "\n")
         for n in range(1, rows + 1):
-            f.write(f"R{n},{rng.choice(kinds)},{rng.choice(regions)},{'yes' if n % 3 else 'no'},"
+            # Every id different, in no order (n * 7919 mod a prime over 1,000,000).
+            f.write(f"R{n * 7919 % 1_000_003},{rng.choice(kinds)},{rng.choice(regions)},{'yes' if n % 3 else 'no'},"
                     f"{rng.uniform(-1e4, 1e6):.2f},{rng.random():.6f},{rng.randint(0, 100000)},"
                     f"{'' if n % 29 == 0 else f'{rng.uniform(0, 500):.1f}'},"
                     f"2021-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d},note {n % 977}\n")
@@ -119,6 +121,13 @@ def renderer_rss_kib(profile):
     return total
 
 
+# An async script's start: `wait()` calls back with the milliseconds since `t` once the
+# explorer is no longer busy.
+UNTIL_IDLE = ("var done = arguments[arguments.length - 1]; var t = performance.now();"
+              "function wait() { if (document.getElementById('explore').hasAttribute('aria-busy')) return setTimeout(wait, 5);"
+              " done(performance.now() - t); }")
+
+
 def measure(url, driver):
     profile = tempfile.mkdtemp(prefix="explorer-bench-profile-")
     caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
@@ -146,7 +155,21 @@ def measure(url, driver):
             "(function poll() { if (document.getElementById('explore').hasAttribute('aria-busy')) return setTimeout(poll, 5); done(performance.now() - t); })();",
             "args": []})
         peak = max(peak, renderer_rss_kib(profile))
+        # The first sort by the id column (every value different, in no order) in the reader's
+        # collation, then searches: a number as shown (grouped: every row's cells of the
+        # number columns formatted), and a word no number can hold (text columns only).
+        # Each timed from the click or the search's start (after its 200 ms typing pause).
+        text_sort = call(driver, "POST", base + "/execute/async", {"script": UNTIL_IDLE +
+            "[].filter.call(document.querySelectorAll('.explore-table .sort-button'), function (b) { return b.textContent === 'ID'; })[0].click(); wait();",
+            "args": []})
+        peak = max(peak, renderer_rss_kib(profile))
+        searches = [call(driver, "POST", base + "/execute/async", {"script": UNTIL_IDLE +
+            "var q = document.getElementById('explore-q'); q.value = arguments[0]; q.dispatchEvent(new Event('input'));"
+            "setTimeout(function () { t = performance.now(); wait(); }, 201);", "args": [word]})
+            for word in ("123,4", "epsilon")]
+        peak = max(peak, renderer_rss_kib(profile))
         return {"interactive_ms": ready[0], "worker_ms": ready[1], "count": ready[2], "sort_ms": sort,
+                "text_sort_ms": text_sort, "number_search_ms": searches[0], "word_search_ms": searches[1],
                 "idle_mib": idle / 1024, "peak_mib": peak / 1024}
     finally:
         call(driver, "DELETE", base)
@@ -165,8 +188,8 @@ def main():
     port = free_port()
     driver_proc = subprocess.Popen([CHROMEDRIVER, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     driver = f"http://127.0.0.1:{port}"
-    lines = ["| rows | CSV | first interactive view | of which the worker's read | sort by a number | browser memory before | peak | peak - before |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| rows | CSV | first interactive view | of which the worker's read | sort by a number | sort by distinct text | search a shown number | search a word | browser memory before | peak | peak - before |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     try:
         for _ in range(100):
             try:
@@ -189,7 +212,7 @@ def main():
                 best = sorted(results, key=lambda r: r["interactive_ms"])[len(results) // 2]
                 print(rows, json.dumps(best), flush=True)
                 lines.append(f"| {rows:,} | {size / 1e6:.1f} MB | {best['interactive_ms'] / 1000:.2f} s | {best['worker_ms'] / 1000:.2f} s | "
-                             f"{best['sort_ms']:.0f} ms | {best['idle_mib']:.0f} MiB | {best['peak_mib']:.0f} MiB | {best['peak_mib'] - best['idle_mib']:.0f} MiB |")
+                             f"{best['sort_ms']:.0f} ms | {best['text_sort_ms']:.0f} ms | {best['number_search_ms']:.0f} ms | {best['word_search_ms']:.0f} ms | {best['idle_mib']:.0f} MiB | {best['peak_mib']:.0f} MiB | {best['peak_mib'] - best['idle_mib']:.0f} MiB |")
     finally:
         driver_proc.terminate()
     print("\n".join(lines))

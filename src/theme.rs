@@ -40,7 +40,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 ];
 
 /// Static assets by output path (relative to `static/` and to the output root). The
-/// templates link all three, so each must exist in every output.
+/// templates and the explorer's worker load them, so each must exist in every output.
 pub const STATIC_FILES: &[(&str, &[u8])] = &[
     ("style.css", include_bytes!("../static/style.css")),
     ("table.js", include_bytes!("../static/table.js")),
@@ -53,6 +53,10 @@ pub const STATIC_FILES: &[(&str, &[u8])] = &[
     (
         "explore-cells.js",
         include_bytes!("../static/explore-cells.js"),
+    ),
+    (
+        "explore-search.js",
+        include_bytes!("../static/explore-search.js"),
     ),
 ];
 

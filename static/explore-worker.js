@@ -34,8 +34,9 @@ function grow(array, need) {
 }
 
 // Dates and numbers as the page's table reads and shows them (compileFormat,
-// readFormatted, timeOf, numberOf, shownNumber): explore-cells.js, beside this file.
-importScripts("explore-cells.js");
+// readFormatted, timeOf, numberOf, shownNumber): explore-cells.js, beside this file; the
+// search of every shown cell (searchTest): explore-search.js.
+importScripts("explore-cells.js", "explore-search.js");
 
 // ---- Reading the CSV --------------------------------------------------------------------
 // The fields of one row from bytes [start, end) of `buf`: strings, quotes undone.
@@ -349,29 +350,26 @@ var sortKey = null;
 
 function rankOf(col) {
   if (col.rank) return col.rank;
-  var order = col.dict.map(function (_, i) { return i; });
   var dict = col.dict;
-  // The reader's collation for up to 100,000 values; past that (a sort would take seconds)
-  // digits as numbers and letters without case, by character code.
-  var compare = dict.length <= 100000 ? collator.compare : natural;
-  order.sort(function (a, b) { return compare(dict[a], dict[b]) || a - b; });
+  var compare = collator.compare;
+  // Every text column in the reader's collation; collationOrder gets there fast for many
+  // values, the collator alone for the rest.
+  var sorted = collationOrder(dict, collator);
+  var order = sorted ? sorted.order : dict.map(function (_, i) { return i; });
+  if (!sorted) order.sort(function (a, b) { return compare(dict[a], dict[b]) || a - b; });
   // Values that compare equal share a rank, so that rows holding them keep their CSV order.
   var rank = new Int32Array(col.dict.length);
   var r = 0;
   for (var i = 0; i < order.length; i++) {
-    if (i > 0 && dict[order[i]] !== dict[order[i - 1]] && compare(dict[order[i]], dict[order[i - 1]]) !== 0) r = i;
+    var equal = i > 0 && (sorted ? sorted.same[i] === 1 : compare(dict[order[i]], dict[order[i - 1]]) === 0);
+    if (i > 0 && !equal) r = i;
     rank[order[i]] = r;
   }
   col.rank = rank;
   return rank;
 }
 
-function lowerOf(col) {
-  if (!col.lower) col.lower = col.dict.map(function (t) { return t.toLowerCase(); });
-  return col.lower;
-}
-
-// Filters: every word of `q` in some searched column; each facet's chosen values; each range.
+// Filters: every word of `q` in some column's shown text; each facet's chosen values; each range.
 function runFilter(state) {
   var key = JSON.stringify([state.q, state.facets, state.ranges]);
   if (key === filterKey) return;
@@ -379,29 +377,8 @@ function runFilter(state) {
   sorted = null;
   sortKey = null;
   var groups = [];   // each: { test(row) -> bool, facet: column or -1 }
-  var words = (state.q || "").toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length) {
-    var searched = cols.filter(function (c) { return c.codes; });
-    var hits = words.map(function (word) {
-      return searched.map(function (col) {
-        var lower = lowerOf(col);
-        var hit = new Uint8Array(lower.length);
-        for (var i = 0; i < lower.length; i++) hit[i] = lower[i].indexOf(word) !== -1 ? 1 : 0;
-        return hit;
-      });
-    });
-    groups.push({ facet: -1, test: function (row) {
-      for (var w = 0; w < hits.length; w++) {
-        var found = false;
-        for (var c = 0; c < searched.length; c++) {
-          var code = searched[c].codes[row];
-          if (code >= 0 && hits[w][c][code]) { found = true; break; }
-        }
-        if (!found) return false;
-      }
-      return true;
-    } });
-  }
+  var search = searchTest(state.q || "");
+  if (search) groups.push({ facet: -1, test: search });
   Object.keys(state.facets || {}).forEach(function (name) {
     var c = columnIndex(name);
     var values = state.facets[name];
@@ -542,7 +519,8 @@ function query(state) {
     var col = cols[c];
     var counts = facetCounts[c];
     var list = [];
-    for (var k = 0; k < counts.length; k++) list.push([col.dict[k], counts[k]]);
+    // Each value as written (what a choice and the URL hold), its count, and as shown.
+    for (var k = 0; k < counts.length; k++) list.push([col.dict[k], counts[k], shownCell(col, col.dict[k]).t]);
     list.sort(function (a, b) { return b[1] - a[1] || collator.compare(a[0], b[0]); });
     facets[col.spec.name] = list;
   });

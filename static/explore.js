@@ -407,7 +407,7 @@
         ask();
       });
       var label = el("label", { for: id });
-      label.appendChild(el("span", { class: "explore-value" }, entry[0]));
+      label.appendChild(el("span", { class: "explore-value" }, entry[2]));
       label.appendChild(el("span", { class: "explore-n" }, group(entry[1])));
       li.appendChild(box);
       li.appendChild(label);

@@ -80,6 +80,7 @@ fn the_page_carries_the_explorer_and_the_csv_dialect() {
         "explore.js",
         "explore-worker.js",
         "explore-cells.js",
+        "explore-search.js",
         "table.js",
     ] {
         assert!(dir.path().join("public").join(file).is_file(), "{file}");

@@ -27,6 +27,7 @@ mod dialects;
 mod digits;
 mod explore;
 mod explore_browser;
+mod explore_formats_browser;
 mod figures;
 mod harvest;
 mod hostile_bytes;

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod catalog;
+pub mod explorer;
 pub mod measure;
 pub mod server;
 pub mod webdriver;

@@ -1,0 +1,106 @@
+// datapages: the explorer's search, for its worker (explore-worker.js loads this file
+// with importScripts and shares its state: the columns, the kept bytes, the row scanner).
+// A word matches a cell's text as the table shows it (a number grouped and rounded, a date
+// in its ISO style), ignoring case: a coded column through its distinct values, a column
+// of many numbers or dates row by row from the kept bytes, only for words its cells can
+// show.
+"use strict";
+
+// The test of a row for the search `q`: every word (lower case) in some column's shown
+// text; null for no words.
+function searchTest(q) {
+  var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return null;
+  var searched = cols.filter(function (c) { return c.codes; });
+  var hits = words.map(function (word) {
+    return searched.map(function (col) {
+      var lower = lowerOf(col);
+      var hit = new Uint8Array(lower.length);
+      for (var i = 0; i < lower.length; i++) hit[i] = lower[i].indexOf(word) !== -1 ? 1 : 0;
+      return hit;
+    });
+  });
+  var rowHits = uncodedHits(words);
+  return function (row) {
+    for (var w = 0; w < hits.length; w++) {
+      var found = rowHits[w] !== null && rowHits[w][row] === 1;
+      for (var c = 0; !found && c < searched.length; c++) {
+        var code = searched[c].codes[row];
+        if (code >= 0 && hits[w][c][code]) found = true;
+      }
+      if (!found) return false;
+    }
+    return true;
+  };
+}
+
+// Whether some word may be in the shown text of `text`, a cell of number column `col`
+// without `digits` (false only when the plain text rules every word out).
+function mayShow(spec, text, bare, wanted, col) {
+  var plain = plainNumber(spec, text);
+  if (plain === null || plain.length > 16) return true;
+  for (var w = 0; w < bare.length; w++) {
+    if (wanted[w].indexOf(col) < 0) continue;
+    if (bare[w] === null || plain.indexOf(bare[w]) !== -1) return true;
+  }
+  return false;
+}
+
+// A coded column's values as the table shows them, in lower case: what search matches.
+function lowerOf(col) {
+  if (!col.lower) col.lower = col.dict.map(function (t) { return shownCell(col, t).t.toLowerCase(); });
+  return col.lower;
+}
+
+// The characters a shown number (digits, marks, an exponent, NaN, inf) or date (ISO, weeks,
+// quarters, zones, fractions of a second) can hold, in lower case: a word with any other
+// character is in none of such a column's cells, which spares formatting them.
+var SHOWN_CHARS = { number: /^[0-9.,+\-enaifty]*$/, time: /^[0-9\-wqtz:+.]*$/ };
+
+// For each word, which rows show it in a column without codes (a number or date column of
+// many values): each such cell formatted on demand, row by row, from the kept bytes; null
+// for a word no such column can show. One pass over the rows for all words.
+function uncodedHits(words) {
+  var scanned = cols.filter(function (col) { return !col.codes; });
+  var wanted = words.map(function (word) {
+    return scanned.filter(function (col) { return SHOWN_CHARS[col.kind].test(word); });
+  });
+  var hits = wanted.map(function (list) { return list.length ? new Uint8Array(rowCount) : null; });
+  var needed = scanned.filter(function (col) { return wanted.some(function (list) { return list.indexOf(col) >= 0; }); });
+  if (!needed.length) return hits;
+  // A number column without `digits` shows its plain text grouped (up to 15 digits): a
+  // cell whose plain text lacks a word (commas aside) does not show it, which spares most
+  // cells their formatting.
+  var quick = needed.map(function (col) { return col.kind === "number" && (col.spec.digits === null || col.spec.digits === undefined); });
+  var bare = words.map(function (word) { return /^[0-9.,\-]+$/.test(word) ? word.split(",").join("") : null; });
+  var scratch = new Uint8Array(256);
+  var c = 0;
+  for (var row = 0; row < rowCount; row++) {
+    var from = rowStart[row], to = rowEnd[row];
+    while (c + 1 < chunkStarts.length && chunkStarts[c + 1] <= from) c++;
+    var buf, at;
+    if (to <= chunkStarts[c] + chunks[c].length) {
+      buf = chunks[c];
+      at = from - chunkStarts[c];
+    } else {
+      if (scratch.length < to - from) scratch = new Uint8Array(2 * (to - from));
+      bytesOf(from, to, scratch, 0);
+      buf = scratch;
+      at = 0;
+    }
+    scanRow(buf, at, at + (to - from), true);
+    for (var k = 0; k < needed.length; k++) {
+      var col = needed[k];
+      var f = col.spec.index;
+      if (f >= fieldCount || fStart[f] === fEnd[f]) continue;
+      var text = fieldText(buf, fStart[f], fEnd[f]);
+      if (col.missing.indexOf(text) !== -1) continue;
+      if (quick[k] && !mayShow(col.spec, text, bare, wanted, col)) continue;
+      var shown = shownCell(col, text).t.toLowerCase();
+      for (var w = 0; w < words.length; w++) {
+        if (hits[w] && !hits[w][row] && wanted[w].indexOf(col) >= 0 && shown.indexOf(words[w]) !== -1) hits[w][row] = 1;
+      }
+    }
+  }
+  return hits;
+}
