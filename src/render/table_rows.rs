@@ -266,6 +266,17 @@ impl RowStream {
         Ok(stream)
     }
 
+    /// Reads the next row into `record` as it is written (for the Parquet copy); false
+    /// past the last.
+    pub fn read_into(&mut self, record: &mut csv::ByteRecord) -> io::Result<bool> {
+        let Some(reader) = &mut self.reader else {
+            return Ok(false);
+        };
+        let read = reader.read_byte_record(record).map_err(io::Error::other)?;
+        self.row += u64::from(read);
+        Ok(read)
+    }
+
     /// Writes the next (up to) `limit` rows into `out` as `<tr>` rows; how many it wrote.
     pub fn copy(
         &mut self,

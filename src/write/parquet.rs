@@ -1,35 +1,36 @@
 //! The typed Parquet copy of a dataset's CSV (`data/datasets/<slug>.parquet`): one pass
 //! over the CSV, its cells read with the declared types into column buffers, written as a
-//! row group every [`ROW_GROUP_ROWS`] rows (or [`ROW_GROUP_BYTES`] of text), so memory stays
-//! flat however long the table. Snappy-compressed; the column descriptions and units are
+//! row group every 65,536 rows or 32 MiB of text (`group.rs`), so memory stays flat
+//! however long the table. Snappy-compressed; the column descriptions and units are
 //! in the file's key-value metadata under [`METADATA_KEY`].
+//!
+//! The encoding costs only what it saves: a column gets a dictionary only when its values
+//! repeat (decided from the first row group, `group.rs`), and statistics are kept per row
+//! group, not per page as well (a page index of one or a few pages per column chunk
+//! repeats them). A CSV of more than one row group is read on this thread while another
+//! encodes the group read before.
 
 mod cells;
+mod group;
 
 use std::io::{self, Write};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc};
 
 use parquet::basic::{Compression, LogicalType, Repetition, TimeUnit, Type as Physical};
-use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int32Type, Int64Type};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::Type;
+use parquet::schema::types::{ColumnPath, Type};
 
-use cells::{CellReader, Kind, Value};
+use cells::{CellReader, Kind};
+use group::{Group, ROW_GROUP_ROWS};
 
 use crate::checksum::Sha256;
 use crate::content::columns::field_name;
 use crate::content::dialect::columns_missing_values;
 use crate::dataset::{Dataset, FileDigest};
 use crate::metadata::table_schema_type;
-
-/// Rows per row group: large enough for good compression and fast scans, small enough
-/// that the buffered values of a wide table stay a few megabytes.
-pub const ROW_GROUP_ROWS: usize = 65_536;
-
-/// Text bytes buffered before a row group is written early (long text cells).
-pub const ROW_GROUP_BYTES: usize = 32 << 20;
+use crate::render::table_rows::RowStream;
 
 /// The key-value metadata entry that describes the columns: a JSON object
 /// `{"columns": [{"name", "title", "type", "description", "unit"}]}` (`unit` only when
@@ -57,29 +58,11 @@ impl<W: Write> Write for Digesting<W> {
     }
 }
 
-/// One column's values of the row group being filled.
-enum Buffer {
-    Integer(Vec<i64>),
-    Number(Vec<f64>),
-    Boolean(Vec<bool>),
-    Date(Vec<i32>),
-    Timestamp(Vec<i64>),
-    /// The text of every cell, one after another, and where each ends.
-    Text(Vec<u8>, Vec<usize>),
-}
-
-struct Column {
-    reader: CellReader,
-    values: Buffer,
-    /// 1 for a value, 0 for a null (Parquet's definition levels).
-    levels: Vec<i16>,
-}
-
 /// Writes the Parquet copy of `dataset`'s CSV into `out`; its size and SHA-256.
 pub fn write(dataset: &Dataset, path: String, out: impl Write + Send) -> io::Result<FileDigest> {
     let front = &dataset.front;
     let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
-    let mut columns: Vec<Column> = front
+    let mut readers: Vec<CellReader> = front
         .columns
         .iter()
         .zip(missing)
@@ -92,88 +75,41 @@ pub fn write(dataset: &Dataset, path: String, out: impl Write + Send) -> io::Res
                 .get(index)
                 .and_then(|p| p.numbers.as_ref())
                 .map(|n| n.min.abs().max(n.max.abs()));
-            let reader = CellReader::new(
+            CellReader::new(
                 spec,
                 schema_type,
                 magnitude,
                 front.number_marks(spec),
                 missing,
-            );
-            let values = match reader.kind {
-                Kind::Integer => Buffer::Integer(Vec::new()),
-                Kind::Number => Buffer::Number(Vec::new()),
-                Kind::Boolean => Buffer::Boolean(Vec::new()),
-                Kind::Date => Buffer::Date(Vec::new()),
-                Kind::Timestamp { .. } => Buffer::Timestamp(Vec::new()),
-                Kind::Text => Buffer::Text(Vec::new(), Vec::new()),
-            };
-            Column {
-                reader,
-                values,
-                levels: Vec::new(),
-            }
+            )
         })
         .collect();
-    let schema = Arc::new(schema(dataset, &columns).map_err(io::Error::other)?);
-    let properties = WriterProperties::builder()
-        .set_compression(Compression::SNAPPY)
-        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-        .set_key_value_metadata(Some(vec![KeyValue::new(
-            METADATA_KEY.to_string(),
-            described_columns(dataset),
-        )]))
-        .build();
-    let digesting = Digesting {
-        inner: out,
-        hasher: Default::default(),
-        bytes: 0,
+    let kinds: Vec<Kind> = readers.iter().map(|r| r.kind).collect();
+    let mut output = Output {
+        dataset,
+        kinds: &kinds,
+        unopened: Some(Digesting {
+            inner: out,
+            hasher: Default::default(),
+            bytes: 0,
+        }),
+        file: None,
     };
-    let mut file = SerializedFileWriter::new(digesting, schema, Arc::new(properties))
-        .map_err(io::Error::other)?;
-    let mut csv = csv::ReaderBuilder::new()
-        .delimiter(front.field_delimiter())
-        .flexible(true)
-        .has_headers(true)
-        .from_path(&dataset.csv_path)
-        .map_err(io::Error::other)?;
-    let mut record = csv::ByteRecord::new();
-    let (mut rows, mut text_bytes) = (0usize, 0usize);
-    while csv
-        .read_byte_record(&mut record)
-        .map_err(io::Error::other)?
-    {
-        for (index, column) in columns.iter_mut().enumerate() {
-            let field = record.get(index).unwrap_or_default();
-            let cell = String::from_utf8_lossy(field);
-            let value = column.reader.read(&cell);
-            column.levels.push(i16::from(value != Value::Null));
-            match (&mut column.values, value) {
-                (_, Value::Null) => {}
-                (Buffer::Integer(v), Value::Integer(n)) => v.push(n),
-                (Buffer::Number(v), Value::Number(n)) => v.push(n),
-                (Buffer::Boolean(v), Value::Boolean(b)) => v.push(b),
-                (Buffer::Date(v), Value::Date(d)) => v.push(d),
-                (Buffer::Timestamp(v), Value::Timestamp(t)) => v.push(t),
-                (Buffer::Text(bytes, ends), _) => {
-                    bytes.extend_from_slice(cell.as_bytes());
-                    ends.push(bytes.len());
-                    text_bytes += cell.len();
-                }
-                // A reader gives only its own kind of value.
-                _ => *column.levels.last_mut().expect("just pushed") = 0,
-            }
-        }
-        rows += 1;
-        if rows == ROW_GROUP_ROWS || text_bytes >= ROW_GROUP_BYTES {
-            write_row_group(&mut file, &mut columns)?;
-            (rows, text_bytes) = (0, 0);
-        }
+    // The page's row reader: kept per thread, so a small file does not pay for building
+    // the CSV parser (a quarter of the copy of a 20-row file).
+    let mut csv = RowStream::open(&dataset.csv_path, front.field_delimiter())?;
+    let first = Group::new(&kinds);
+    if dataset.csv.rows <= ROW_GROUP_ROWS as u64 {
+        read_groups(&mut csv, &mut readers, first, |mut group| {
+            output.write_group(&mut group)?;
+            Ok(group)
+        })?;
+    } else {
+        output = encoded_elsewhere(output, |full| {
+            read_groups(&mut csv, &mut readers, first, full)
+        })?;
     }
-    if rows > 0 {
-        write_row_group(&mut file, &mut columns)?;
-    }
-    let mut digesting = file.into_inner().map_err(io::Error::other)?;
-    digesting.flush()?;
+    let digesting = output.finish()?;
     Ok(FileDigest {
         path,
         bytes: digesting.bytes,
@@ -181,67 +117,160 @@ pub fn write(dataset: &Dataset, path: String, out: impl Write + Send) -> io::Res
     })
 }
 
-/// Writes the buffered values as one row group and empties the buffers.
-fn write_row_group<W: Write + Send>(
-    file: &mut SerializedFileWriter<W>,
-    columns: &mut [Column],
+/// Reads the CSV's rows into `group`; each full group goes to `full`, which gives back
+/// an empty one to fill next. The last group goes too unless it is empty.
+fn read_groups(
+    csv: &mut RowStream,
+    readers: &mut [CellReader],
+    mut group: Group,
+    mut full: impl FnMut(Group) -> io::Result<Group>,
 ) -> io::Result<()> {
-    let mut group = file.next_row_group().map_err(io::Error::other)?;
-    for column in columns.iter_mut() {
-        let Some(mut writer) = group.next_column().map_err(io::Error::other)? else {
-            break;
-        };
-        let levels = Some(column.levels.as_slice());
-        let written = match &mut column.values {
-            Buffer::Integer(v) => writer.typed::<Int64Type>().write_batch(v, levels, None),
-            Buffer::Number(v) => writer.typed::<DoubleType>().write_batch(v, levels, None),
-            Buffer::Boolean(v) => writer.typed::<BoolType>().write_batch(v, levels, None),
-            Buffer::Date(v) => writer.typed::<Int32Type>().write_batch(v, levels, None),
-            Buffer::Timestamp(v) => writer.typed::<Int64Type>().write_batch(v, levels, None),
-            Buffer::Text(bytes, ends) => {
-                // The next group's text gets a buffer of this one's size (no regrowing).
-                let next = Vec::with_capacity(bytes.len());
-                let all = bytes::Bytes::from(std::mem::replace(bytes, next));
-                let mut start = 0;
-                let values: Vec<ByteArray> = ends
-                    .iter()
-                    .map(|&end| {
-                        let value = ByteArray::from(all.slice(start..end));
-                        start = end;
-                        value
-                    })
-                    .collect();
-                ends.clear();
-                writer
-                    .typed::<ByteArrayType>()
-                    .write_batch(&values, levels, None)
+    let mut record = csv::ByteRecord::new();
+    while csv.read_into(&mut record)? {
+        // UTF-8 checked once for the whole record. A cell that is not UTF-8 failed the
+        // scan; read lossily, it cannot fail here.
+        match csv::StringRecord::from_byte_record(std::mem::take(&mut record)) {
+            Ok(text) => {
+                group.add(readers, |index| text.get(index).unwrap_or_default());
+                record = text.into_byte_record();
             }
-        };
-        written.map_err(io::Error::other)?;
-        writer.close().map_err(io::Error::other)?;
-        match &mut column.values {
-            Buffer::Integer(v) | Buffer::Timestamp(v) => v.clear(),
-            Buffer::Number(v) => v.clear(),
-            Buffer::Boolean(v) => v.clear(),
-            Buffer::Date(v) => v.clear(),
-            Buffer::Text(..) => {}
+            Err(error) => {
+                record = error.into_byte_record();
+                let cells: Vec<String> = record
+                    .iter()
+                    .map(|field| String::from_utf8_lossy(field).into_owned())
+                    .collect();
+                group.add(readers, |index| cells.get(index).map_or("", String::as_str));
+            }
         }
-        column.levels.clear();
+        if group.is_full() {
+            group = full(group)?;
+        }
     }
-    group.close().map_err(io::Error::other)?;
+    if !group.is_empty() {
+        full(group)?;
+    }
     Ok(())
+}
+
+/// Runs `read` here while another thread writes each full group it is given into
+/// `output`; a group is handed back for refilling once it is written, so two are in use
+/// at most. The output, once both are done.
+fn encoded_elsewhere<'a, W: Write + Send>(
+    mut output: Output<'a, W>,
+    read: impl FnOnce(&mut dyn FnMut(Group) -> io::Result<Group>) -> io::Result<()>,
+) -> io::Result<Output<'a, W>> {
+    let kinds = output.kinds;
+    // A rendezvous: the reader waits while the encoder is still busy with a group.
+    let (to_encoder, full) = mpsc::sync_channel::<Group>(0);
+    let (to_reader, empty) = mpsc::channel::<Group>();
+    std::thread::scope(|scope| {
+        let encoder = scope.spawn(move || -> io::Result<Output<'a, W>> {
+            for mut group in full {
+                output.write_group(&mut group)?;
+                // The reader may have stopped; the group is then dropped.
+                let _ = to_reader.send(group);
+            }
+            Ok(output)
+        });
+        let read = read(&mut |group| {
+            to_encoder
+                .send(group)
+                .map_err(|_| io::Error::other("the Parquet encoder stopped"))?;
+            Ok(empty.try_recv().unwrap_or_else(|_| Group::new(kinds)))
+        });
+        drop(to_encoder);
+        // The encoder's own failure says more than the reader's "stopped".
+        let output = encoder
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        read.map(|()| output)
+    })
+}
+
+/// The output, and its file writer once the first row group is full: which columns get
+/// a dictionary is decided from that group's values.
+struct Output<'a, W: Write + Send> {
+    dataset: &'a Dataset,
+    kinds: &'a [Kind],
+    unopened: Option<Digesting<W>>,
+    file: Option<SerializedFileWriter<Digesting<W>>>,
+}
+
+impl<W: Write + Send> Output<'_, W> {
+    /// The file writer, opened on the first call; `first` is the first row group
+    /// (`None` when the CSV has no rows).
+    fn file(
+        &mut self,
+        first: Option<&Group>,
+    ) -> io::Result<&mut SerializedFileWriter<Digesting<W>>> {
+        if let Some(out) = self.unopened.take() {
+            let schema = schema(self.dataset, self.kinds).map_err(io::Error::other)?;
+            let repeats = first.map(Group::repeats).unwrap_or_default();
+            let properties = properties(self.dataset, &repeats);
+            let file = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))
+                .map_err(io::Error::other)?;
+            self.file = Some(file);
+        }
+        self.file.as_mut().ok_or_else(not_open)
+    }
+
+    /// Writes `group` as the next row group and empties it.
+    fn write_group(&mut self, group: &mut Group) -> io::Result<()> {
+        let file = self.file(Some(group))?;
+        group.write_into(file)
+    }
+
+    /// Closes the file (opened now when the CSV has no rows); the output, flushed.
+    fn finish(mut self) -> io::Result<Digesting<W>> {
+        self.file(None)?;
+        let file = self.file.ok_or_else(not_open)?;
+        let mut out = file.into_inner().map_err(io::Error::other)?;
+        out.flush()?;
+        Ok(out)
+    }
+}
+
+/// A file whose opening failed is not written to again (the failure was returned).
+fn not_open() -> io::Error {
+    io::Error::other("the Parquet file could not be opened")
+}
+
+/// Snappy, row groups of [`ROW_GROUP_ROWS`], statistics per row group, the column
+/// descriptions, and a dictionary for each column whose first row group `repeats`.
+fn properties(dataset: &Dataset, repeats: &[bool]) -> WriterProperties {
+    let mut builder = WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_dictionary_enabled(false)
+        .set_key_value_metadata(Some(vec![KeyValue::new(
+            METADATA_KEY.to_string(),
+            described_columns(dataset),
+        )]));
+    for (spec, _) in dataset
+        .front
+        .columns
+        .iter()
+        .zip(repeats)
+        .filter(|(_, r)| **r)
+    {
+        let path = ColumnPath::new(vec![field_name(&spec.name).to_string()]);
+        builder = builder.set_column_dictionary_enabled(path, true);
+    }
+    builder.build()
 }
 
 /// The file's schema: one optional column per CSV column, named as the metadata names it
 /// (R's empty row-names header as `rownames`).
-fn schema(dataset: &Dataset, columns: &[Column]) -> parquet::errors::Result<Type> {
+fn schema(dataset: &Dataset, kinds: &[Kind]) -> parquet::errors::Result<Type> {
     let fields = dataset
         .front
         .columns
         .iter()
-        .zip(columns)
-        .map(|(spec, column)| {
-            let (physical, logical) = match column.reader.kind {
+        .zip(kinds)
+        .map(|(spec, kind)| {
+            let (physical, logical) = match *kind {
                 Kind::Integer => (Physical::INT64, None),
                 Kind::Number => (Physical::DOUBLE, None),
                 Kind::Boolean => (Physical::BOOLEAN, None),
