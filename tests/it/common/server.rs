@@ -69,9 +69,16 @@ impl Server {
                 }
             });
         }
+        // A generous limit, not a bound on speed: the first build of a 1,000,000-row site
+        // on a loaded 2-core machine has taken over 30 s.
         let port = receiver
-            .recv_timeout(Duration::from_secs(30))
-            .expect("serve prints its address");
+            .recv_timeout(Duration::from_secs(180))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "serve prints its address ({e}); it printed:\n{}",
+                    output.lock().unwrap()
+                )
+            });
         Server {
             child,
             port,
