@@ -121,9 +121,10 @@ fn default_explore_max_bytes() -> u64 {
     EXPLORE_MAX_BYTES
 }
 
-/// Rows of a version comparison sorted in memory at once (32 bytes each: 32 MiB per
-/// version); a longer version goes to disk as sorted runs and is merged back.
-pub const VERSIONS_CHUNK_ROWS: usize = 1 << 20;
+/// Rows of a version comparison sorted in memory at once (32 bytes each: 8 MiB per
+/// version); a longer version goes to disk as sorted runs and is merged back, which
+/// measured no slower than sorting 1,000,000 rows in memory (BENCHMARKS.md).
+pub const VERSIONS_CHUNK_ROWS: usize = 1 << 18;
 
 fn default_versions_chunk_rows() -> NonZeroUsize {
     NonZeroUsize::new(VERSIONS_CHUNK_ROWS).unwrap_or(NonZeroUsize::MIN)

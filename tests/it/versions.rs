@@ -273,6 +273,22 @@ fn the_page_states_each_kept_version_and_what_changed_to_the_next() {
     }
     assert_eq!(listed.len(), want.len());
     assert_eq!(listed[2]["next"], "4");
+
+    // JSON-LD lists each kept file as a download of its version.
+    let page = common::html(&output.join("datasets/sample/index.html"));
+    let script = common::texts(&page, "script[type='application/ld+json']").join("");
+    let jsonld: serde_json::Value = serde_json::from_str(&script).unwrap();
+    let kept: Vec<&serde_json::Value> = jsonld["distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d.get("version").is_some())
+        .collect();
+    assert_eq!(kept.len(), KEPT.len());
+    for (download, (version, text)) in kept.iter().zip(KEPT) {
+        assert_eq!(download["version"], version);
+        assert_eq!(download["sha256"], hex(text.as_bytes()).as_str());
+    }
 }
 
 #[test]
@@ -509,4 +525,50 @@ fn python_counts_the_same_changes() {
         String::from_utf8_lossy(&result.stderr)
     );
     assert!(printed.contains("3 comparisons agree"), "{printed}");
+}
+
+#[test]
+fn serve_rebuilds_the_page_when_a_kept_file_changes_and_drops_versions_no_longer_named() {
+    use datapages::{BuildOptions, Change, Session};
+    let site = tempfile::tempdir().unwrap();
+    write_site(site.path(), FRONT, "");
+    let options = BuildOptions::new(site.path());
+    let (mut session, _) = Session::start(&options, |staging| staging.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let output = site.path().join("public");
+    assert_page_states_the_comparisons(&output);
+
+    // v2 corrected in place (the same size: a copy kept by size would go unnoticed).
+    let corrected = V2.replace("9,North,90", "9,South,90");
+    assert_eq!(corrected.len(), V2.len());
+    std::fs::write(site.path().join("data/old/sample-v2.csv"), &corrected).unwrap();
+    let report = session
+        .rebuild([Change::DataFile("data/old/sample-v2.csv".into())], |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(
+        report.urls.iter().any(|u| u == "/datasets/sample/"),
+        "{report:?}"
+    );
+    let published = std::fs::read(output.join("data/datasets/sample/v2.csv")).unwrap();
+    assert_eq!(published, corrected.as_bytes());
+    let stated = page_versions(&output.join("datasets/sample/index.html"));
+    assert_eq!(stated[1].1, hex(corrected.as_bytes()));
+    assert_eq!(stated[0].2, expected(V1, &corrected));
+    assert_eq!(stated[1].2, expected(&corrected, V3));
+
+    // v1 no longer kept: its published file goes.
+    let md = site.path().join("content/datasets/sample.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    std::fs::write(&md, text.replace("file = \"data/old/sample-v1.csv\"\n", "")).unwrap();
+    session
+        .rebuild([Change::Dataset("sample".into())], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(!output.join("data/datasets/sample/v1.csv").exists());
+    assert!(output.join("data/datasets/sample/v2.csv").exists());
+    assert_eq!(
+        page_versions(&output.join("datasets/sample/index.html")).len(),
+        2
+    );
 }

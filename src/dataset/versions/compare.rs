@@ -12,6 +12,10 @@ use std::path::Path;
 use super::runs::{Collector, Entry, Sorted};
 use super::{ChangedRow, Comparison, EXAMPLES};
 
+/// Characters of a key or a changed cell the page and the Data Package show: a long text
+/// cell does not make the page long.
+const SHOWN_CHARS: usize = 100;
+
 /// Why two versions could not be compared.
 #[derive(Debug)]
 pub enum Problem {
@@ -370,7 +374,8 @@ impl RowReader {
 
 fn joined(cells: &[String], columns: &[usize]) -> String {
     let cell = |&c: &usize| cells.get(c).map_or("", String::as_str);
-    columns.iter().map(cell).collect::<Vec<_>>().join(", ")
+    let key = columns.iter().map(cell).collect::<Vec<_>>().join(", ");
+    crate::text::shortened(&key, SHOWN_CHARS)
 }
 
 /// The 1-based line of the file where byte `offset` is.
@@ -416,7 +421,8 @@ impl Changes<'_> {
             if was != is {
                 self.counts[n] += 1;
                 if kept {
-                    columns.push((self.names[n].clone(), was, is));
+                    let shown = |cell: &str| crate::text::shortened(cell, SHOWN_CHARS);
+                    columns.push((self.names[n].clone(), shown(&was), shown(&is)));
                 }
             }
         }
