@@ -572,3 +572,23 @@ fn serve_rebuilds_the_page_when_a_kept_file_changes_and_drops_versions_no_longer
         2
     );
 }
+
+#[test]
+#[ignore = "full tier: the validators' venv (frictionless)"]
+fn frictionless_accepts_the_data_package_with_its_versions() {
+    let Some(bin) = crate::standards::validators() else {
+        return;
+    };
+    let site = tempfile::tempdir().unwrap();
+    write_site(site.path(), FRONT, "");
+    let (_out, output) = build(site.path());
+    let descriptor = output.join("data/datasets/sample.json");
+    let package: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&descriptor).unwrap()).unwrap();
+    assert_eq!(
+        package["datapages:versions"].as_array().map(Vec::len),
+        Some(3)
+    );
+    let report = crate::standards::frictionless(&bin, &descriptor);
+    assert_eq!(report["valid"], true, "{report:#}");
+}
