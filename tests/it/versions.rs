@@ -592,3 +592,57 @@ fn frictionless_accepts_the_data_package_with_its_versions() {
     let report = crate::standards::frictionless(&bin, &descriptor);
     assert_eq!(report["valid"], true, "{report:#}");
 }
+
+#[test]
+fn serve_publishes_a_kept_file_named_before_it_existed_once_it_appears() {
+    use datapages::{BuildOptions, Change, Session};
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    let without_v3 = FRONT.replace("file = \"data/old/sample-v3.csv\"\n", "");
+    write_site(root, &without_v3, "");
+    std::fs::remove_file(root.join("data/old/sample-v3.csv")).unwrap();
+    let (mut session, _) = Session::start(&BuildOptions::new(root), |staging| staging.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    let output = root.join("public");
+    assert_eq!(
+        page_versions(&output.join("datasets/sample/index.html")).len(),
+        2
+    );
+
+    // The entry first, its file missing: the rebuild fails and names it.
+    let md = root.join("content/datasets/sample.md");
+    std::fs::write(&md, format!("+++\n{FRONT}+++\n{}", common::SMALL_BODY)).unwrap();
+    let failed = session.rebuild([Change::Dataset("sample".into())], |s| s.commit());
+    let report = failed.expect_err("a missing kept file fails").render(false);
+    assert!(
+        report.contains("data/old/sample-v3.csv does not exist"),
+        "{report}"
+    );
+
+    // Then the file: the page lists all three.
+    std::fs::write(root.join("data/old/sample-v3.csv"), V3).unwrap();
+    session
+        .rebuild([Change::DataFile("data/old/sample-v3.csv".into())], |s| {
+            s.commit()
+        })
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert_page_states_the_comparisons(&output);
+}
+
+#[test]
+fn a_build_that_reuses_its_previous_output_publishes_a_changed_kept_file() {
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    write_site(root, FRONT, "");
+    common::build_root(root);
+    let output = root.join("public");
+    assert_page_states_the_comparisons(&output);
+    let corrected = V2.replace("9,North,90", "9,South,90");
+    std::fs::write(root.join("data/old/sample-v2.csv"), &corrected).unwrap();
+    common::build_root(root);
+    let published = std::fs::read(output.join("data/datasets/sample/v2.csv")).unwrap();
+    assert_eq!(published, corrected.as_bytes());
+    let stated = page_versions(&output.join("datasets/sample/index.html"));
+    assert_eq!(stated[1].1, hex(corrected.as_bytes()));
+    assert_eq!(stated[1].2, expected(&corrected, V3));
+}
