@@ -73,8 +73,6 @@ pub struct SiteConfig {
     /// Entries of `feed.xml`, newest first.
     #[serde(default = "default_feed_entries")]
     pub feed_entries: usize,
-    /// URLs per sitemap file (the protocol's limit); past it `sitemap.xml` becomes an index.
-    /// Hidden: lowered only by tests.
     /// The largest CSV the dataset pages' explorer loads; past it they offer the download.
     /// Hidden: lowered only by tests.
     #[serde(default = "default_explore_max_bytes", rename = "_explore_max_bytes")]
@@ -86,6 +84,8 @@ pub struct SiteConfig {
         rename = "_versions_chunk_rows"
     )]
     pub versions_chunk_rows: NonZeroUsize,
+    /// URLs per sitemap file (the protocol's limit); past it `sitemap.xml` becomes an index.
+    /// Hidden: lowered only by tests.
     #[serde(default = "default_sitemap_urls", rename = "_sitemap_urls")]
     pub sitemap_urls: NonZeroUsize,
     /// Datasets per DCAT catalog file; past it the catalog is paged. Hidden: lowered only
