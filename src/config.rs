@@ -73,12 +73,19 @@ pub struct SiteConfig {
     /// Entries of `feed.xml`, newest first.
     #[serde(default = "default_feed_entries")]
     pub feed_entries: usize,
-    /// URLs per sitemap file (the protocol's limit); past it `sitemap.xml` becomes an index.
-    /// Hidden: lowered only by tests.
     /// The largest CSV the dataset pages' explorer loads; past it they offer the download.
     /// Hidden: lowered only by tests.
     #[serde(default = "default_explore_max_bytes", rename = "_explore_max_bytes")]
     pub explore_max_bytes: u64,
+    /// Rows of a version comparison sorted in memory before they go to disk as a sorted
+    /// run (`dataset::versions`). Hidden: lowered only by tests.
+    #[serde(
+        default = "default_versions_chunk_rows",
+        rename = "_versions_chunk_rows"
+    )]
+    pub versions_chunk_rows: NonZeroUsize,
+    /// URLs per sitemap file (the protocol's limit); past it `sitemap.xml` becomes an index.
+    /// Hidden: lowered only by tests.
     #[serde(default = "default_sitemap_urls", rename = "_sitemap_urls")]
     pub sitemap_urls: NonZeroUsize,
     /// Datasets per DCAT catalog file; past it the catalog is paged. Hidden: lowered only
@@ -112,6 +119,15 @@ pub const EXPLORE_MAX_BYTES: u64 = 128 * 1024 * 1024;
 
 fn default_explore_max_bytes() -> u64 {
     EXPLORE_MAX_BYTES
+}
+
+/// Rows of a version comparison sorted in memory at once (32 bytes each: 8 MiB per
+/// version); a longer version goes to disk as sorted runs and is merged back, which
+/// measured no slower than sorting 1,000,000 rows in memory (BENCHMARKS.md).
+pub const VERSIONS_CHUNK_ROWS: usize = 1 << 18;
+
+fn default_versions_chunk_rows() -> NonZeroUsize {
+    NonZeroUsize::new(VERSIONS_CHUNK_ROWS).unwrap_or(NonZeroUsize::MIN)
 }
 
 fn default_explore() -> bool {

@@ -151,6 +151,22 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         };
         out.stale_files
             .extend(charts(before).difference(&charts(after)).cloned());
+        // Kept versions the front matter no longer names.
+        let kept = |site: &Site| -> BTreeSet<String> {
+            site.dataset(slug)
+                .and_then(|d| d.versions.clone())
+                .map(|v| {
+                    v.kept
+                        .iter()
+                        .map(|k| urls::version_file(slug, &k.version))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        if after.dataset(slug).is_some() {
+            out.stale_files
+                .extend(kept(before).difference(&kept(after)).cloned());
+        }
         // The Parquet copy, once its dataset says `parquet = false`.
         let parquet = |site: &Site| site.dataset(slug).is_some_and(|d| d.parquet);
         if parquet(before) && !parquet(after) && after.dataset(slug).is_some() {

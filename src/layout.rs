@@ -75,6 +75,15 @@ pub mod urls {
     pub fn parquet_file(slug: &str) -> String {
         format!("data/datasets/{slug}.parquet")
     }
+    /// A kept version of the CSV (`[[changes]]` `file`), never rewritten once published:
+    /// `version` is a checked path segment (`dataset::versions::segment_problem`).
+    pub fn version_file(slug: &str, version: &str) -> String {
+        format!("data/datasets/{slug}/v{version}.csv")
+    }
+    /// The folder of a dataset's kept versions.
+    pub fn versions_folder(slug: &str) -> String {
+        format!("data/datasets/{slug}")
+    }
     pub fn csvw_file(slug: &str) -> String {
         format!("data/datasets/{slug}.csv-metadata.json")
     }

@@ -204,6 +204,7 @@ pub fn write_dataset(
         writer.copy(&dataset.csv_path, &csv_path)?;
     }
     ensure_unchanged(dataset)?;
+    write_versions(dataset, writer)?;
     let slug = &dataset.slug;
     let mut digests = vec![
         writer.json_digested(
@@ -219,6 +220,29 @@ pub fn write_dataset(
     write_citation_files(&dataset.slug, &citations, writer)?;
     digests.extend(parquet);
     Ok(digests)
+}
+
+/// Copies each kept version of the CSV to its versioned path, byte for byte, every time
+/// (an edited file of the same size must not keep an old copy): the page states the size
+/// and SHA-256 measured when it was loaded, so a file whose size moved since then fails
+/// the build.
+fn write_versions(dataset: &Dataset, writer: &Writer) -> Result<(), Diagnostic> {
+    let Some(versions) = &dataset.versions else {
+        return Ok(());
+    };
+    for kept in &versions.kept {
+        let path = urls::version_file(&dataset.slug, &kept.version);
+        writer.copy(&kept.path, &path)?;
+        let now = std::fs::metadata(&kept.path).map(|m| m.len()).ok();
+        if now != Some(kept.bytes) {
+            return Err(Diagnostic::error(
+                &kept.display,
+                "the kept version's file changed while the site was being built",
+            )
+            .with_hint("build again once the file is saved"));
+        }
+    }
+    Ok(())
 }
 
 /// Writes the dataset's typed Parquet copy (unless `parquet = false`) and notes its size

@@ -85,6 +85,7 @@ pub(super) fn render_affected(
             urls::csvw_file(slug),
             urls::croissant_file(slug),
             urls::parquet_file(slug),
+            urls::versions_folder(slug),
         ] {
             writer.remove(&path);
         }

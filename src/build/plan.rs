@@ -85,7 +85,7 @@ impl Session {
                             .datasets
                             .wholes()
                             .map(|(_, d)| d)
-                            .filter(|d| &d.csv_display == relative)
+                            .filter(|d| &d.csv_display == relative || d.keeps_version(relative))
                             .map(|d| d.slug.clone()),
                     );
                     // A dataset that failed to load (its CSV was missing) is not in the site yet.

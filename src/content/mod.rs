@@ -107,6 +107,9 @@ pub struct Change {
     pub version: Option<String>,
     /// Plain text: what changed.
     pub description: String,
+    /// The data file as it was at this version (a path under `data/`): published
+    /// unchanged at a versioned path and compared row by row with the next kept version.
+    pub file: Option<String>,
 }
 
 /// The front matter of `content/datasets/<slug>.md`.

@@ -160,6 +160,20 @@ fn load_into(
         problems,
     );
     drop(documented);
+    let versions = if csv_errors {
+        None
+    } else {
+        let inputs = super::versions::Inputs {
+            root: &page.root,
+            front: &front,
+            locator: &locator,
+            csv_path: &scanned.csv_path,
+            csv_display: &scanned.csv_display,
+            delimiter,
+            chunk_rows: config.versions_chunk_rows.get(),
+        };
+        super::versions::collect(&inputs, problems).map(Arc::new)
+    };
     let figures_site = super::figures::Site {
         root: &page.root,
         default_rows: config.table_rows,
@@ -210,6 +224,7 @@ fn load_into(
         row_pages,
         parquet,
         parquet_digest: Default::default(),
+        versions,
         related_places,
         figures,
         quoted_datasets,

@@ -18,6 +18,7 @@ mod slim;
 pub mod slim_record;
 mod slug;
 pub mod stamp;
+pub mod versions;
 
 use std::path::PathBuf;
 
@@ -57,6 +58,9 @@ pub struct Dataset {
     /// The Parquet copy's size and SHA-256, once written (`write::parquet`): its page and
     /// metadata list it. A slim copy keeps it with its metadata digests instead.
     parquet_digest: std::sync::OnceLock<FileDigest>,
+    /// The kept versions of the CSV and what changed between them (`[[changes]]` with a
+    /// `file`); `None` without any, and in a slim copy.
+    pub versions: Option<std::sync::Arc<versions::Versions>>,
     /// Where each `related` entry is written, for the checks across datasets.
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
@@ -122,6 +126,13 @@ impl Dataset {
         let room = cap.saturating_sub(shown.len());
         shown.extend(rest.into_iter().take(room));
         shown
+    }
+
+    /// Whether `relative` (from the site root) is one of its kept versions' files.
+    pub fn keeps_version(&self, relative: &std::path::Path) -> bool {
+        self.versions
+            .as_ref()
+            .is_some_and(|v| v.kept.iter().any(|k| k.display == relative))
     }
 
     /// The `updated` date, else `created`, as `YYYY-MM-DD`.

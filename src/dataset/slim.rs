@@ -36,6 +36,7 @@ impl Dataset {
         self.slim_column_names = Some(self.column_names().into_boxed_str());
         self.body = shared_empty(&EMPTY_BODY);
         self.csv_display = Default::default();
+        self.versions = None;
         self.markdown_path.shrink_to_fit();
         self.csv_path.shrink_to_fit();
         self.slug.shrink_to_fit();

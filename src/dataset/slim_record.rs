@@ -260,6 +260,7 @@ impl SlimRecord {
             row_pages: self.row_pages,
             parquet: self.parquet,
             parquet_digest: Default::default(),
+            versions: None,
             related_places: self.related_places,
             figures: Vec::new(),
             quoted_datasets: self.quoted_datasets,

@@ -42,6 +42,10 @@ pub struct Descriptor<'a> {
     /// Present when the text quotes any figure, even if all of them are from drafts.
     #[serde(rename = "datapages:quotes", skip_serializing_if = "Option::is_none")]
     quotes: Option<Vec<Quote<'a>>>,
+    /// A custom property: the kept versions of the CSV (`[[changes]]` `file`), each
+    /// published unchanged with its size and SHA-256, and what changed from it to the next.
+    #[serde(rename = "datapages:versions", skip_serializing_if = "Vec::is_empty")]
+    versions: Vec<super::versions::VersionView>,
     description: String,
     homepage: String,
     keywords: &'a [String],
@@ -74,6 +78,7 @@ pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
             let published = dataset.figures.iter().filter(|q| !q.from_draft);
             published.map(Quote::from).collect()
         }),
+        versions: super::versions::versions(site, dataset),
         description: super::description(dataset),
         homepage: super::page_url(site, dataset),
         keywords: &front.tags,

@@ -91,6 +91,9 @@ struct DataDownload {
     name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     sha256: Option<String>,
+    /// A kept earlier version of the CSV (`[[changes]]` `file`): the version it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -158,6 +161,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             encoding_format: "text/csv",
             name: format!("{slug}.csv"),
             sha256: Some(dataset.csv.sha256.to_string()),
+            version: None,
         },
         DataDownload {
             kind: "DataDownload",
@@ -166,6 +170,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             encoding_format: "application/vnd.datapackage+json",
             name: format!("{slug}.json"),
             sha256: None,
+            version: None,
         },
     ]
     .into_iter()
@@ -176,7 +181,21 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
         encoding_format: super::PARQUET_MEDIA_TYPE,
         name: format!("{slug}.parquet"),
         sha256: Some(file.sha256.to_string()),
+        version: None,
     }))
+    .chain(
+        super::versions::versions(site, dataset)
+            .into_iter()
+            .map(|kept| DataDownload {
+                kind: "DataDownload",
+                content_size: Some(human_size(kept.bytes)),
+                content_url: kept.path,
+                encoding_format: "text/csv",
+                name: format!("{slug}-v{}.csv", kept.version),
+                sha256: Some(kept.sha256),
+                version: Some(kept.version),
+            }),
+    )
     .collect();
     JsonLdDataset {
         context: "https://schema.org/",

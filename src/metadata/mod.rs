@@ -19,6 +19,7 @@ mod profile;
 mod rdf;
 pub mod site_files;
 pub mod snippets;
+pub mod versions;
 
 use std::fmt::Write as _;
 

@@ -188,6 +188,17 @@ impl FileView {
     }
 }
 
+/// A kept version on the page: where its file is (site-relative) and its size in words,
+/// beside what the Data Package states of it.
+#[derive(Debug, Serialize)]
+pub struct VersionFileView {
+    pub url: String,
+    /// "2.1 kB".
+    pub size: String,
+    #[serde(flatten)]
+    pub entry: crate::metadata::versions::VersionView,
+}
+
 /// The generated table.
 #[derive(Debug, Serialize)]
 pub struct TableView<'a> {
@@ -263,6 +274,8 @@ pub struct DatasetPageView<'a> {
     pub cite: crate::render::cite_view::CiteView,
     /// The change history, newest first.
     pub changes: Vec<crate::render::cite_view::ChangeView>,
+    /// The kept versions of the CSV, oldest first, each with what changed to the next.
+    pub versions: Vec<VersionFileView>,
     /// "Use this data": pandas, Polars, R, DuckDB and curl one-liners.
     pub use_data: crate::render::use_view::UseDataView,
 }
@@ -440,6 +453,14 @@ impl<'a> DatasetPageView<'a> {
             croissant_url: urls::croissant_file(&dataset.slug),
             cite: crate::render::cite_view::CiteView::new(dataset, citations),
             changes: crate::render::cite_view::changes(dataset),
+            versions: crate::metadata::versions::versions(site, dataset)
+                .into_iter()
+                .map(|entry| VersionFileView {
+                    url: urls::version_file(&dataset.slug, &entry.version),
+                    size: crate::metadata::human_size(entry.bytes),
+                    entry,
+                })
+                .collect(),
             use_data: crate::render::use_view::UseDataView::new(
                 &crate::metadata::snippets::Table::of(site, dataset),
             ),

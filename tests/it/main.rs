@@ -59,4 +59,5 @@ mod serve_edits;
 mod serve_limits;
 mod snippets;
 mod standards;
+mod versions;
 mod wide_tables;

@@ -17,7 +17,7 @@ use std::process::Command;
 use common::build_bundled;
 
 /// The validators' venv `bin/` folder, or None (skip) when it is missing outside CI.
-fn validators() -> Option<PathBuf> {
+pub(crate) fn validators() -> Option<PathBuf> {
     let venv = std::env::var_os("DATAPAGES_VALIDATORS")
         .map(PathBuf::from)
         .unwrap_or_else(|| common::bundled_site().join("target/validators-venv"));
@@ -54,7 +54,7 @@ fn dataset_files(output: &Path, suffix: &str) -> Vec<PathBuf> {
     files
 }
 
-fn frictionless(bin: &Path, descriptor: &Path) -> serde_json::Value {
+pub(crate) fn frictionless(bin: &Path, descriptor: &Path) -> serde_json::Value {
     let output = Command::new(bin.join("frictionless"))
         .args(["validate", "--json"])
         .arg(descriptor)

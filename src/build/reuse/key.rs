@@ -93,7 +93,8 @@ pub(super) fn related_titles(site: &Site, dataset: &Dataset) -> RelatedTitles {
 }
 
 /// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
-/// path, size, SHA-256 and row count (from the scan that checked it), the title (or
+/// path, size, SHA-256 and row count (from the scan that checked it), its kept versions'
+/// paths and SHA-256, the title (or
 /// absence) of each dataset it lists under `related` (`titles`, in order), and the Markdown
 /// and CSV bytes of each dataset its text quotes. `None` when a file cannot be read again:
 /// it is rendered then.
@@ -121,6 +122,13 @@ pub(super) fn dataset_key(
     field(&mut h, dataset.csv.sha256.to_string().as_bytes());
     // Implied by the bytes, but a remembered scan states it: the page follows the scan.
     field(&mut h, &dataset.csv.rows.to_le_bytes());
+    // Kept versions as loaded (a slim copy has none, so a dataset with kept versions is
+    // never taken from its record: it is loaded, and its files linked when they hold).
+    for kept in dataset.versions.iter().flat_map(|v| &v.kept) {
+        field(&mut h, kept.version.as_bytes());
+        field(&mut h, kept.path.as_os_str().as_encoded_bytes());
+        field(&mut h, kept.sha256.bytes());
+    }
     if titles.len() != dataset.front.related.len() {
         return None;
     }
