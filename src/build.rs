@@ -11,6 +11,7 @@ mod session;
 mod unbacked;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::dataset::cache::ScanCache;
@@ -37,6 +38,8 @@ pub struct BuildOptions {
     pub(crate) base_url: Option<String>,
     /// Builds `draft = true` datasets too (`--drafts`; `serve` always does).
     pub(crate) drafts: bool,
+    /// Every per-dataset output file kind to write (the built-in ones unless a test adds one).
+    pub(crate) outputs: crate::site::outputs::Registry,
 }
 
 impl BuildOptions {
@@ -51,12 +54,21 @@ impl BuildOptions {
             force: false,
             base_url: None,
             drafts: false,
+            outputs: crate::write::built_in_outputs(),
         }
     }
 
     /// Uses `base_url` instead of site.toml's for absolute URLs (checked the same way).
     pub fn base_url(mut self, base_url: impl Into<String>) -> Self {
         self.base_url = Some(base_url.into());
+        self
+    }
+
+    /// Adds a per-dataset output made from each dataset's CSV, after the built-in ones:
+    /// the registry's extension point, for tests of it.
+    #[doc(hidden)]
+    pub fn with_output(mut self, output: crate::site::outputs::Derived) -> Self {
+        self.outputs = self.outputs.with(Arc::new(output));
         self
     }
 
@@ -73,6 +85,7 @@ impl BuildOptions {
             drafts: self.drafts,
             date: self.date.clone(),
             fold_warnings: None,
+            outputs: self.outputs.clone(),
         }
     }
 

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
 use crate::content::markdown::slugify;
-use crate::layout::{urls, CONTENT, DATA, DATASETS, SITE_TOML, STATIC, TEMPLATES};
+use crate::layout::{CONTENT, DATA, DATASETS, SITE_TOML, STATIC, TEMPLATES};
 use crate::site::{listing, Site};
 
 /// A source change, reduced from a file event.
@@ -106,8 +106,9 @@ pub struct Affected {
     pub removed_tags: BTreeSet<String>,
     /// Home, All datasets, catalog, sitemap and feed.
     pub listings: bool,
-    /// Output files (site-relative) that the new version no longer writes: the charts a
-    /// changed dataset dropped, the Parquet copy of one turned off.
+    /// Output files (site-relative) that the new version no longer writes: those of a
+    /// removed dataset, the charts a changed dataset dropped, the Parquet copy of one
+    /// turned off.
     pub stale_files: BTreeSet<String>,
 }
 
@@ -138,40 +139,17 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         }
         out.tags.extend(tag_slugs(before, slug));
         out.tags.extend(tag_slugs(after, slug));
-        let charts = |site: &Site| -> BTreeSet<String> {
-            site.dataset(slug)
-                .map(|d| {
-                    d.front
-                        .charts
-                        .iter()
-                        .map(|c| urls::chart_file(slug, &c.id()))
-                        .collect()
-                })
+        // The files its outputs wrote that they no longer write (a dataset gone: all).
+        let files = |site: &Site| -> BTreeSet<String> {
+            let dataset = site.dataset(slug);
+            dataset
+                .map(|d| after.outputs.files(&d))
                 .unwrap_or_default()
+                .into_iter()
+                .collect()
         };
         out.stale_files
-            .extend(charts(before).difference(&charts(after)).cloned());
-        // Kept versions the front matter no longer names.
-        let kept = |site: &Site| -> BTreeSet<String> {
-            site.dataset(slug)
-                .and_then(|d| d.versions.clone())
-                .map(|v| {
-                    v.kept
-                        .iter()
-                        .map(|k| urls::version_file(slug, &k.version))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        if after.dataset(slug).is_some() {
-            out.stale_files
-                .extend(kept(before).difference(&kept(after)).cloned());
-        }
-        // The Parquet copy, once its dataset says `parquet = false`.
-        let parquet = |site: &Site| site.dataset(slug).is_some_and(|d| d.parquet);
-        if parquet(before) && !parquet(after) && after.dataset(slug).is_some() {
-            out.stale_files.insert(urls::parquet_file(slug));
-        }
+            .extend(files(before).difference(&files(after)).cloned());
     }
     // Pages whose figures quote a changed dataset: their text and Data Package change.
     out.datasets.extend(quoting(after, changed));

@@ -80,10 +80,6 @@ pub mod urls {
     pub fn version_file(slug: &str, version: &str) -> String {
         format!("data/datasets/{slug}/v{version}.csv")
     }
-    /// The folder of a dataset's kept versions.
-    pub fn versions_folder(slug: &str) -> String {
-        format!("data/datasets/{slug}")
-    }
     pub fn csvw_file(slug: &str) -> String {
         format!("data/datasets/{slug}.csv-metadata.json")
     }
@@ -93,7 +89,11 @@ pub mod urls {
     /// The citation files beside the CSV, as (extension, URL), in the order the page links
     /// them: RIS and CFF (the BibTeX is on the page only).
     pub fn citation_files(slug: &str) -> [(&'static str, String); 2] {
-        ["ris", "cff"].map(|extension| (extension, format!("data/datasets/{slug}.{extension}")))
+        ["ris", "cff"].map(|extension| (extension, citation_file(slug, extension)))
+    }
+    /// The citation file of that extension beside the CSV.
+    pub fn citation_file(slug: &str, extension: &str) -> String {
+        format!("data/datasets/{slug}.{extension}")
     }
     /// A chart's standalone SVG, next to the CSV it is drawn from.
     pub fn chart_file(slug: &str, chart_id: &str) -> String {

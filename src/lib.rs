@@ -45,3 +45,5 @@ pub use cli::{run, run_with};
 pub use diagnostics::{Diagnostic, Diagnostics, Error, Severity};
 pub use incremental::Change;
 pub use serve::{serve, ServeOptions};
+#[doc(hidden)]
+pub use site::outputs::{Derived, Distribution};

@@ -9,6 +9,7 @@ use rayon::prelude::*;
 
 pub mod datasets;
 pub mod listing;
+pub mod outputs;
 
 use crate::config::SiteConfig;
 use crate::confine;
@@ -26,6 +27,7 @@ mod reference_keys;
 mod titles;
 pub use datasets::{Datasets, Held, Listing, Needs};
 pub use drafts::LoadOptions;
+use outputs::Registry;
 
 /// A tag and the datasets that carry it.
 #[derive(Debug, Clone)]
@@ -53,6 +55,8 @@ pub struct Site {
     pub tags: Vec<Tag>,
     /// The date given with `--date`, for datasets whose front matter has none.
     pub default_date: Option<String>,
+    /// Every per-dataset output file kind this build writes.
+    pub outputs: outputs::Registry,
 }
 
 impl Site {
@@ -251,6 +255,7 @@ pub fn load_parts_with(
         home: home.clone(),
         tags: Vec::new(),
         default_date: options.date.clone(),
+        outputs: options.outputs.clone(),
     };
     // Each dataset is stored (or goes into its `Arc`) as soon as it is loaded, so the list
     // collected from the threads holds 16 bytes a dataset; its problems and the drafts left
@@ -315,8 +320,8 @@ pub fn load_parts_with(
     };
     let license = config.license.clone();
     let datasets = Datasets::new(datasets, store.cloned(), license);
-    let (site, mut site_problems) =
-        Site::assemble_checking(root, config, datasets, pages, home, &|_| true, into);
+    let parts = (datasets, pages, home, &options.outputs);
+    let (site, mut site_problems) = Site::assemble_checking(root, config, parts, &|_| true, into);
     drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
     match folding {
         true => (Some(site), site_problems, none),
@@ -369,16 +374,14 @@ impl Site {
     pub fn assemble_checking(
         root: &Path,
         config: SiteConfig,
-        datasets: Datasets,
-        mut pages: Vec<Page>,
-        home: Option<Page>,
+        (datasets, mut pages, home, outputs): (Datasets, Vec<Page>, Option<Page>, &Registry),
         check: &dyn Fn(&str) -> bool,
         mut diagnostics: Diagnostics,
     ) -> (Site, Diagnostics) {
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         cross_checks::check_related(root, &datasets, &mut diagnostics);
         cross_checks::check_dataset_links(root, &datasets, &mut diagnostics);
-        cross_checks::check_page_links(&datasets, &pages, &mut diagnostics);
+        cross_checks::check_page_links(&datasets, outputs, &pages, &mut diagnostics);
         cross_checks::check_nav(&config, &pages, &mut diagnostics);
         cross_checks::check_chart_files(&datasets, &mut diagnostics);
         cross_checks::check_chart_style(root, &datasets, &mut diagnostics);
@@ -392,6 +395,7 @@ impl Site {
             home,
             tags,
             default_date: None,
+            outputs: outputs.clone(),
         };
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest};
@@ -14,6 +14,8 @@ use crate::metadata;
 use crate::output::OutputSink;
 use crate::render::table_rows::{RowRenderer, RowStream};
 use crate::render::{dataset_charts, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
+pub use crate::site::outputs::CsvCopy;
+use crate::site::outputs::{write_problem, Kept, OutputFiles, Registry, WriteContext};
 use crate::site::Site;
 
 pub mod parquet;
@@ -65,20 +67,15 @@ impl<'a> Writer<'a> {
     pub fn copy(&self, from: &Path, relative: &str) -> Result<(), Diagnostic> {
         self.sink
             .copy(from, relative)
-            .map_err(|e| io_problem(relative, e))?;
+            .map_err(|e| write_problem(relative, e))?;
         self.files.fetch_add(1, Ordering::Relaxed);
         Ok(())
-    }
-
-    /// The size of an output file that is already there (from an earlier write).
-    pub fn existing_len(&self, relative: &str) -> Option<u64> {
-        self.sink.existing_len(relative)
     }
 
     /// Removes an output file or folder.
     pub fn remove(&self, relative: &str) {
         if let Err(e) = self.sink.remove(relative) {
-            self.run(|| Err(io_problem(relative, e)), Path::new(relative));
+            self.run(|| Err(write_problem(relative, e)), Path::new(relative));
         }
     }
 
@@ -98,17 +95,6 @@ impl<'a> Writer<'a> {
         self.bytes(relative, html?.as_bytes())
     }
 
-    /// Writes a JSON file and returns its size and digest.
-    pub fn json_digested(
-        &self,
-        relative: String,
-        value: &impl serde::Serialize,
-    ) -> Result<FileDigest, Diagnostic> {
-        let bytes = metadata::json_file(value);
-        self.bytes(&relative, &bytes)?;
-        Ok(metadata::digests::of(relative, &bytes))
-    }
-
     /// Writes a file from a function that streams into it.
     pub fn stream(
         &self,
@@ -118,10 +104,10 @@ impl<'a> Writer<'a> {
         let mut file = self
             .sink
             .create(relative)
-            .map_err(|e| io_problem(relative, e))?;
+            .map_err(|e| write_problem(relative, e))?;
         write(file.writer())
             .and_then(|_| file.finish())
-            .map_err(|e| io_problem(relative, e))?;
+            .map_err(|e| write_problem(relative, e))?;
         self.files.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
@@ -135,16 +121,16 @@ impl<'a> Writer<'a> {
         let mut files = Vec::with_capacity(relatives.len());
         for relative in relatives {
             let file = self.sink.create(relative);
-            files.push(file.map_err(|e| io_problem(relative, e))?);
+            files.push(file.map_err(|e| write_problem(relative, e))?);
         }
         let first = relatives.first().copied().unwrap_or_default();
         let outs = files
             .iter_mut()
             .map(|f| f.writer() as &mut dyn Write)
             .collect();
-        write(outs).map_err(|e| io_problem(first, e))?;
+        write(outs).map_err(|e| write_problem(first, e))?;
         for (file, relative) in files.into_iter().zip(relatives) {
-            file.finish().map_err(|e| io_problem(relative, e))?;
+            file.finish().map_err(|e| write_problem(relative, e))?;
             self.files.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
@@ -153,32 +139,50 @@ impl<'a> Writer<'a> {
     pub fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
         self.sink
             .write(relative, bytes)
-            .map_err(|e| io_problem(relative, e))?;
+            .map_err(|e| write_problem(relative, e))?;
         self.files.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 }
 
-fn io_problem(relative: &str, error: std::io::Error) -> Diagnostic {
-    Diagnostic::error(relative, format!("cannot write the output file: {error}"))
-        .with_hint("check free disk space and permissions of the output folder")
+impl OutputFiles for Writer<'_> {
+    fn put(&self, path: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
+        self.bytes(path, bytes)
+    }
+    fn put_copy(&self, from: &Path, path: &str) -> Result<(), Diagnostic> {
+        self.copy(from, path)
+    }
+    fn put_stream(
+        &self,
+        path: &str,
+        write: &mut dyn FnMut(&mut (dyn Write + Send)) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let mut file = self.sink.create(path)?;
+        write(file.writer())?;
+        file.finish()?;
+        self.files.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+    fn existing_len(&self, path: &str) -> Option<u64> {
+        self.sink.existing_len(path)
+    }
+    fn keeps_nothing(&self) -> bool {
+        self.sink.keeps_nothing()
+    }
 }
 
-/// Whether the output already holds this dataset's CSV: `serve` knows when the file's stamp
-/// has not moved since it last copied it, and a Markdown edit then need not copy a large
-/// CSV again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CsvCopy {
-    /// Copy it (every full build).
-    Write,
-    /// The copy from the last write is still the file's content, if the output still has
-    /// a file of its size.
-    KeepIfPresent,
+/// Every built-in per-dataset output, in the order the DCAT catalog lists them.
+pub fn built_in_outputs() -> Registry {
+    let mut outputs = metadata::outputs::before_parquet();
+    outputs.push(Arc::new(parquet::ParquetCopy));
+    outputs.extend(metadata::outputs::after_parquet());
+    Registry::new(outputs)
 }
 
-/// The page, the CSV download and the metadata of one dataset. Returns the sizes and
-/// digests of the metadata files as written, which the DCAT catalog states (so it need
-/// not render them a second time).
+/// The page and every output of the site's registry for one dataset. The table's own
+/// files ([`Kept::WhenUnchanged`]) go first: the page and the metadata state their sizes
+/// and digests. Returns the sizes and digests of the files as written, which the DCAT
+/// catalog states (so it need not render them a second time).
 pub fn write_dataset(
     site: &Site,
     renderer: &Renderer,
@@ -187,98 +191,40 @@ pub fn write_dataset(
     csv_copy: CsvCopy,
 ) -> Result<Vec<FileDigest>, Diagnostic> {
     let charts = dataset_charts(dataset);
-    for chart in &charts {
-        writer.bytes(
-            &urls::chart_file(&dataset.slug, &chart.id),
-            chart.file.as_bytes(),
-        )?;
-    }
-    // First: the page and the metadata list its size and digest.
-    let parquet = write_parquet(dataset, writer, csv_copy)?;
     let citations = metadata::citation_files::citations(site, dataset);
-    write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)?;
-    let csv_path = urls::csv_file(&dataset.slug);
-    let kept = csv_copy == CsvCopy::KeepIfPresent
-        && writer.existing_len(&csv_path) == Some(dataset.csv.bytes);
-    if !kept {
-        writer.copy(&dataset.csv_path, &csv_path)?;
-    }
-    ensure_unchanged(dataset)?;
-    write_versions(dataset, writer)?;
     let slug = &dataset.slug;
-    let mut digests = vec![
-        writer.json_digested(
-            urls::json_file(slug),
-            &metadata::datapackage::descriptor(site, dataset),
-        )?,
-        writer.json_digested(urls::csvw_file(slug), &metadata::csvw::table(site, dataset))?,
-        writer.json_digested(
-            urls::croissant_file(slug),
-            &metadata::croissant::dataset(site, dataset),
-        )?,
-    ];
-    write_citation_files(&dataset.slug, &citations, writer)?;
-    digests.extend(parquet);
-    Ok(digests)
-}
-
-/// Copies each kept version of the CSV to its versioned path, byte for byte, every time
-/// (an edited file of the same size must not keep an old copy): the page states the size
-/// and SHA-256 measured when it was loaded, so a file whose size moved since then fails
-/// the build.
-fn write_versions(dataset: &Dataset, writer: &Writer) -> Result<(), Diagnostic> {
-    let Some(versions) = &dataset.versions else {
-        return Ok(());
+    let mut rendered: Vec<(String, String)> = charts
+        .iter()
+        .map(|chart| (urls::chart_file(slug, &chart.id), chart.file.clone()))
+        .collect();
+    for (extension, path) in urls::citation_files(slug) {
+        let text = if extension == "ris" {
+            &citations.ris
+        } else {
+            &citations.cff
+        };
+        rendered.push((path, text.clone()));
+    }
+    let context = WriteContext {
+        site,
+        dataset,
+        files: writer,
+        keep: csv_copy,
+        rendered: &rendered,
     };
-    for kept in &versions.kept {
-        let path = urls::version_file(&dataset.slug, &kept.version);
-        writer.copy(&kept.path, &path)?;
-        let now = std::fs::metadata(&kept.path).map(|m| m.len()).ok();
-        if now != Some(kept.bytes) {
-            return Err(Diagnostic::error(
-                &kept.display,
-                "the kept version's file changed while the site was being built",
-            )
-            .with_hint("build again once the file is saved"));
+    let mut digests = Vec::new();
+    for first in [true, false] {
+        for output in site.outputs.iter() {
+            if (output.kept() == Kept::WhenUnchanged) == first {
+                digests.extend(output.write(&context)?);
+            }
+        }
+        if first {
+            write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)?;
+            ensure_unchanged(dataset)?;
         }
     }
-    Ok(())
-}
-
-/// Writes the dataset's typed Parquet copy (unless `parquet = false`) and notes its size
-/// and digest in the dataset, for its page and metadata. `serve` keeps the copy it wrote
-/// when the CSV and the columns are the same (`Session::rebuild` notes its digest first).
-fn write_parquet(
-    dataset: &Dataset,
-    writer: &Writer,
-    csv_copy: CsvCopy,
-) -> Result<Option<FileDigest>, Diagnostic> {
-    // `check` keeps no file: the copy is only its bytes (the CSV's cells were checked).
-    if !dataset.parquet || writer.sink.keeps_nothing() {
-        return Ok(None);
-    }
-    let path = urls::parquet_file(&dataset.slug);
-    if let Some(kept) = dataset.parquet_file().filter(|file| {
-        csv_copy == CsvCopy::KeepIfPresent && writer.existing_len(&path) == Some(file.bytes)
-    }) {
-        return Ok(Some(kept));
-    }
-    let mut file = writer
-        .sink
-        .create(&path)
-        .map_err(|e| io_problem(&path, e))?;
-    let digest = parquet::write(dataset, path.clone(), file.writer())
-        .and_then(|digest| file.finish().map(|()| digest))
-        .map_err(|e| {
-            Diagnostic::error(
-                &dataset.csv_display,
-                format!("cannot write its Parquet copy {path}: {e}"),
-            )
-            .with_hint("check free disk space; or set `parquet = false` in its front matter")
-        })?;
-    writer.files.fetch_add(1, Ordering::Relaxed);
-    dataset.note_parquet(digest.clone());
-    Ok(Some(digest))
+    Ok(digests)
 }
 
 /// [`write_dataset`] as one step of `writer` (a failure is recorded against the dataset's
@@ -300,17 +246,6 @@ pub fn write_dataset_step(
         &dataset.markdown_path,
     );
     digests
-}
-
-/// Writes the `.ris` and `.cff` files of one dataset (its BibTeX is on the page only).
-fn write_citation_files(
-    slug: &str,
-    texts: &metadata::citation_files::Citations,
-    writer: &Writer,
-) -> Result<(), Diagnostic> {
-    let [ris, cff] = urls::citation_files(slug);
-    writer.bytes(&ris.1, texts.ris.as_bytes())?;
-    writer.bytes(&cff.1, texts.cff.as_bytes())
 }
 
 /// The HTML page of one dataset alone (its downloads and chart files unchanged).
@@ -348,18 +283,18 @@ fn write_page_with_charts(
     let mut file = writer
         .sink
         .create(&page_path)
-        .map_err(|e| io_problem(&page_path, e))?;
+        .map_err(|e| write_problem(&page_path, e))?;
     let rows = RowRenderer::new(&dataset.front.columns)
         .with_dialect(&dataset.front)
         .with_columns(dataset.shown_columns(site.config.table_columns));
     let mut stream = RowStream::open(&dataset.csv_path, rows.delimiter())
-        .map_err(|e| io_problem(&page_path, e))?;
+        .map_err(|e| write_problem(&page_path, e))?;
     let out = file.writer();
     out.write_all(before.as_bytes())
         .and_then(|_| stream.copy(&rows, dataset.shown_rows(), out))
         .and_then(|_| out.write_all(after.as_bytes()))
         .and_then(|_| file.finish())
-        .map_err(|e| io_problem(&page_path, e))?;
+        .map_err(|e| write_problem(&page_path, e))?;
     writer.files.fetch_add(1, Ordering::Relaxed);
     // The same reader goes on into the row pages.
     row_pages::write_row_pages(site, renderer, dataset, &mut stream, writer)

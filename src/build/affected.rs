@@ -1,6 +1,7 @@
 //! Writing what an incremental rebuild affects, and removing what it no longer writes.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -10,7 +11,7 @@ use super::plan::PlannedChanges;
 use crate::content;
 use crate::dataset::{Dataset, FileDigest};
 use crate::incremental::Affected;
-use crate::layout::urls;
+use crate::layout::{self, urls};
 use crate::render::Renderer;
 use crate::site::{self, listing, Site};
 use crate::write::{self, CsvCopy, SiteFiles, Writer};
@@ -77,21 +78,19 @@ pub(super) fn render_affected(
     for file in &affected.stale_files {
         writer.remove(file);
     }
+    // A folder the outputs made for one dataset (its kept versions) goes once empty.
+    let folders: BTreeSet<&Path> = affected
+        .stale_files
+        .iter()
+        .filter_map(|file| Path::new(file).parent())
+        .filter(|folder| *folder != Path::new(layout::DATA_DATASETS))
+        .collect();
+    for folder in folders {
+        // Not empty (other versions are still written): it stays.
+        let _ = std::fs::remove_dir(writer.sink().root().join(folder));
+    }
     for slug in &affected.removed_datasets {
-        for path in [
-            urls::dataset_page(slug),
-            urls::csv_file(slug),
-            urls::json_file(slug),
-            urls::csvw_file(slug),
-            urls::croissant_file(slug),
-            urls::parquet_file(slug),
-            urls::versions_folder(slug),
-        ] {
-            writer.remove(&path);
-        }
-        for (_, path) in urls::citation_files(slug) {
-            writer.remove(&path);
-        }
+        writer.remove(&urls::dataset_page(slug));
         urls_changed.insert(format!("/{}", urls::dataset_page(slug)));
     }
     let tags: Vec<&site::Tag> = site

@@ -165,9 +165,12 @@ impl Session {
         let (mut site, mut site_problems) = Site::assemble_checking(
             &root,
             self.site.config.clone(),
-            site::Datasets::whole(datasets, license),
-            pages,
-            home,
+            (
+                site::Datasets::whole(datasets, license),
+                pages,
+                home,
+                &self.site.outputs,
+            ),
             &|slug| changed_slugs.contains(slug),
             Diagnostics::new(),
         );

@@ -268,18 +268,22 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
             name: file_id,
             sha256: dataset.csv.sha256,
         })
-        .chain(dataset.parquet_file().map(|file| {
-            let id = CsvName(slug, "parquet");
-            FileObject {
-                id,
-                kind: "cr:FileObject",
-                content_size: format!("{} B", file.bytes),
-                content_url: site.config.absolute_url(&file.path),
-                encoding_format: super::PARQUET_MEDIA_TYPE,
-                name: id,
-                sha256: file.sha256,
-            }
-        }))
+        .chain(
+            site.outputs
+                .alternates(site, dataset)
+                .map(|(output, format, file)| {
+                    let id = CsvName(slug, format);
+                    FileObject {
+                        id,
+                        kind: "cr:FileObject",
+                        content_size: format!("{} B", file.bytes),
+                        content_url: site.config.absolute_url(&file.path),
+                        encoding_format: output.media_type(),
+                        name: id,
+                        sha256: file.sha256,
+                    }
+                }),
+        )
         .collect(),
         is_live_dataset: false,
         keywords: &front.tags,

@@ -5,6 +5,8 @@
 //! `serde_json::Value` tree per dataset). Fields are declared in sorted key order, the
 //! order the files have always had (tests/it/metadata_bytes.rs checks it).
 
+use std::collections::BTreeMap;
+
 use serde::{Serialize, Serializer};
 
 use super::profile::Profile;
@@ -88,7 +90,7 @@ pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
             title: &dataset.license.name,
         }],
         name: &dataset.slug,
-        resources: [resource(dataset, site.config.table_columns)],
+        resources: [resource(site, dataset)],
         sources: front.sources.iter().map(Source::from).collect(),
         title: &front.title,
         updated: super::updated(site, dataset),
@@ -231,12 +233,13 @@ impl<'a> From<&'a Quoted> for Quote<'a> {
 struct Resource<'a> {
     bytes: u64,
     columns: usize,
-    /// A custom property (allowed by the profile): the same table as a typed Parquet
-    /// file beside the CSV, an alternate of this resource rather than a second one (its
-    /// rows are this resource's rows; tools that read only the CSV are not asked to read
-    /// it). Absent with `parquet = false`.
-    #[serde(rename = "datapages:parquet", skip_serializing_if = "Option::is_none")]
-    parquet: Option<Alternate>,
+    /// Custom properties (allowed by the profile), `datapages:<format>`: the same table in
+    /// another format beside the CSV (the typed Parquet copy), an alternate of this
+    /// resource rather than a second one (its rows are this resource's rows; tools that
+    /// read only the CSV are not asked to read it). Each output that names an alternate
+    /// (`DatasetOutput::alternate`) and has a file for this dataset.
+    #[serde(flatten)]
+    alternates: BTreeMap<String, Alternate>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dialect: Option<Dialect<'a>>,
     encoding: &'static str,
@@ -251,7 +254,7 @@ struct Resource<'a> {
     kind: &'static str,
 }
 
-/// The Parquet copy as a [`Resource`] states it: `path` beside the descriptor, `format`,
+/// An alternate file as a [`Resource`] states it: `path` beside the descriptor, `format`,
 /// `mediatype`, `bytes`, `hash` as the resource's own are.
 #[derive(Serialize)]
 struct Alternate {
@@ -260,6 +263,23 @@ struct Alternate {
     hash: String,
     mediatype: &'static str,
     path: String,
+}
+
+/// The `datapages:<format>` alternates of `dataset`'s resource.
+fn alternates(site: &Site, dataset: &Dataset) -> BTreeMap<String, Alternate> {
+    let alternates = site.outputs.alternates(site, dataset);
+    alternates
+        .map(|(output, format, file)| {
+            let alternate = Alternate {
+                bytes: file.bytes,
+                format,
+                hash: format!("sha256:{}", file.sha256),
+                mediatype: output.media_type(),
+                path: super::file_name(&file.path).to_string(),
+            };
+            (format!("datapages:{format}"), alternate)
+        })
+        .collect()
 }
 
 /// `{"delimiter": …}`, also CSVW's dialect. With R's row names (an empty first header,
@@ -440,7 +460,8 @@ fn schema_field<'a>(
     }
 }
 
-fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
+fn resource<'a>(site: &Site, dataset: &'a Dataset) -> Resource<'a> {
+    let table_columns = site.config.table_columns;
     let front = &dataset.front;
     let mut profiled = vec![false; front.columns.len()];
     for i in dataset.shown_columns(table_columns) {
@@ -459,13 +480,7 @@ fn resource(dataset: &Dataset, table_columns: usize) -> Resource<'_> {
     Resource {
         bytes: dataset.csv.bytes,
         columns: dataset.csv.header.len(),
-        parquet: dataset.parquet_file().map(|file| Alternate {
-            bytes: file.bytes,
-            format: "parquet",
-            hash: format!("sha256:{}", file.sha256),
-            mediatype: super::PARQUET_MEDIA_TYPE,
-            path: format!("{}.parquet", dataset.slug),
-        }),
+        alternates: alternates(site, dataset),
         dialect: {
             let row_names = front.columns.first().is_some_and(ColumnSpec::is_row_names);
             let dialect = Dialect {

@@ -14,8 +14,8 @@ use std::io::{self, Write};
 
 use super::rdf::{self, Node};
 use crate::content::{date_string, CreatorKind};
-use crate::dataset::Dataset;
-use crate::layout::urls;
+use crate::dataset::{Dataset, FileDigest};
+use crate::site::outputs::{Distribution, Registry};
 use crate::site::Site;
 
 /// The two syntaxes of the same graph.
@@ -76,59 +76,6 @@ const EU: &str = "http://publications.europa.eu/resource/authority/";
 const IANA: &str = "http://www.iana.org/assignments/media-types/";
 const STABLE: &str = "http://publications.europa.eu/resource/authority/planned-availability/STABLE";
 const SHA256: &str = "http://spdx.org/rdf/terms#checksumAlgorithm_sha256";
-
-/// One kind of distribution of every dataset: where it is, what it is.
-struct Kind {
-    fragment: &'static str,
-    title: &'static str,
-    description: &'static str,
-    media_type: &'static str,
-    file_type: &'static str,
-    conforms_to: Option<&'static str>,
-}
-
-const KINDS: [Kind; 5] = [
-    Kind {
-        fragment: "csv",
-        title: "CSV",
-        description: "The table as a CSV file (UTF-8, comma-separated, one header row), byte for byte as the page describes it.",
-        media_type: "text/csv",
-        file_type: "CSV",
-        conforms_to: None,
-    },
-    Kind {
-        fragment: "datapackage",
-        title: "Data Package",
-        description: "Frictionless Data Package (v2) descriptor of the CSV: schema, constraints, size and SHA-256.",
-        media_type: "application/json",
-        file_type: "JSON",
-        conforms_to: Some(super::datapackage::PROFILE),
-    },
-    Kind {
-        fragment: "csvw",
-        title: "CSVW metadata",
-        description: "CSV on the Web (W3C) table metadata for the CSV.",
-        media_type: "application/csvm+json",
-        file_type: "JSON_LD",
-        conforms_to: Some("http://www.w3.org/ns/csvw"),
-    },
-    Kind {
-        fragment: "croissant",
-        title: "Croissant metadata",
-        description: "Croissant (MLCommons) metadata: the CSV as a file object and one record set of typed fields.",
-        media_type: "application/ld+json",
-        file_type: "JSON_LD",
-        conforms_to: Some(super::croissant::CONFORMS_TO),
-    },
-    Kind {
-        fragment: "parquet",
-        title: "Parquet",
-        description: "The same table as Apache Parquet, each column typed as declared, missing values as nulls.",
-        media_type: super::PARQUET_MEDIA_TYPE,
-        file_type: "PARQUET",
-        conforms_to: None,
-    },
-];
 
 /// Writes page `page` (from 1) of the catalog in each syntax of `outs`; `shared` is
 /// [`shared_facts`] of `site`, worked out once for every page. Memory holds one dataset's
@@ -393,8 +340,10 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     stable.text("skos:prefLabel", "stable", Some("en"));
     nodes.push(stable);
     nodes.push(Node::new(SHA256, &["spdx:ChecksumAlgorithm"]));
-    for kind in &KINDS {
-        let media_type = Node::new(&format!("{IANA}{}", kind.media_type), &["dct:MediaType"]);
+    let listed = site.outputs.iter();
+    for (output, kind) in listed.filter_map(|output| Some((output, output.distribution()?))) {
+        let media_type = output.media_type();
+        let media_type = Node::new(&format!("{IANA}{media_type}"), &["dct:MediaType"]);
         let file_type = Node::new(
             &format!("{EU}file-type/{}", kind.file_type),
             &["dct:MediaTypeOrExtent"],
@@ -479,19 +428,27 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
     if let Some(period) = &temporal {
         node.iri("dct:temporal", &period.id);
     }
-    let parquet = dataset.parquet_file();
-    let distributions: Vec<Node> = KINDS
+    // An output is listed once its file is there to state (`check` writes no Parquet copy).
+    let distributions: Vec<Node> = site
+        .outputs
         .iter()
-        .filter(|kind| kind.fragment != "parquet" || parquet.is_some())
-        .map(|kind| {
-            distribution(
+        .filter_map(|output| Some((output, output.distribution()?)))
+        .filter_map(|(output, kind)| {
+            let file = Registry::digest(output, site, dataset)?;
+            let media_type = output.media_type();
+            let listed = Listed {
+                kind,
+                media_type,
+                file,
+            };
+            Some(distribution(
                 site,
                 dataset,
-                kind,
+                &listed,
                 &license,
                 modified.as_deref(),
                 &mut nodes,
-            )
+            ))
         })
         .collect();
     for distribution in &distributions {
@@ -509,44 +466,41 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
     all
 }
 
+/// One distribution of a dataset: what kind of file, and the file as written.
+struct Listed<'a> {
+    kind: &'a Distribution,
+    media_type: &'static str,
+    file: FileDigest,
+}
+
 /// One distribution node; its checksum node goes into `extra`.
 fn distribution(
     site: &Site,
     dataset: &Dataset,
-    kind: &Kind,
+    listed: &Listed,
     license: &str,
     modified: Option<&str>,
     extra: &mut Vec<Node>,
 ) -> Node {
     let lang = language(site);
-    let slug = &dataset.slug;
     let page = super::page_url(site, dataset);
-    let (path, bytes, sha256) = match kind.fragment {
-        "csv" => (urls::csv_file(slug), dataset.csv.bytes, dataset.csv.sha256),
-        "parquet" => match dataset.parquet_file() {
-            Some(file) => (file.path, file.bytes, file.sha256),
-            None => (urls::parquet_file(slug), 0, Default::default()),
-        },
-        other => {
-            let file = super::digests::digest(site, dataset, other);
-            (file.path, file.bytes, file.sha256)
-        }
-    };
-    let url = site.config.absolute_url(&path);
+    let kind = listed.kind;
+    let FileDigest {
+        path,
+        bytes,
+        sha256,
+    } = &listed.file;
+    let url = site.config.absolute_url(path);
     let mut node = Node::new(&format!("{page}#{}", kind.fragment), &["dcat:Distribution"]);
     node.text(
         "dct:title",
-        &format!(
-            "{} ({})",
-            kind.title,
-            path.rsplit('/').next().unwrap_or(&path)
-        ),
+        &format!("{} ({})", kind.title, super::file_name(path)),
         lang,
     )
     .text("dct:description", kind.description, lang)
     .iri("dcat:accessURL", &url)
     .iri("dcat:downloadURL", &url)
-    .iri("dcat:mediaType", &format!("{IANA}{}", kind.media_type))
+    .iri("dcat:mediaType", &format!("{IANA}{}", listed.media_type))
     .iri("dct:format", &format!("{EU}file-type/{}", kind.file_type))
     .iri("dct:license", license)
     .iri("dcatap:availability", STABLE)

@@ -174,15 +174,19 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
         },
     ]
     .into_iter()
-    .chain(dataset.parquet_file().map(|file| DataDownload {
-        kind: "DataDownload",
-        content_size: Some(human_size(file.bytes)),
-        content_url: site.config.absolute_url(&file.path),
-        encoding_format: super::PARQUET_MEDIA_TYPE,
-        name: format!("{slug}.parquet"),
-        sha256: Some(file.sha256.to_string()),
-        version: None,
-    }))
+    .chain(
+        site.outputs
+            .alternates(site, dataset)
+            .map(|(output, _, file)| DataDownload {
+                kind: "DataDownload",
+                content_size: Some(human_size(file.bytes)),
+                content_url: site.config.absolute_url(&file.path),
+                encoding_format: output.media_type(),
+                name: super::file_name(&file.path).to_string(),
+                sha256: Some(file.sha256.to_string()),
+                version: None,
+            }),
+    )
     .chain(
         super::versions::versions(site, dataset)
             .into_iter()

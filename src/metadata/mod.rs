@@ -13,8 +13,8 @@ pub mod croissant;
 pub mod csvw;
 pub mod datapackage;
 pub mod dcat;
-pub mod digests;
 pub mod jsonld;
+pub mod outputs;
 mod profile;
 mod rdf;
 pub mod site_files;
@@ -153,8 +153,10 @@ pub fn json_file(value: &impl serde::Serialize) -> Vec<u8> {
     bytes
 }
 
-/// The media type of the Parquet copy (registered with IANA in 2024).
-pub const PARQUET_MEDIA_TYPE: &str = "application/vnd.apache.parquet";
+/// The last segment of a site-relative path: the file's name.
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
 
 /// File sizes for readers: "812 B", "2.1 kB", "73.4 MB" (decimal units).
 pub fn human_size(bytes: u64) -> String {

@@ -7,6 +7,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
+use super::outputs::Registry;
 use super::{Datasets, Needs};
 use crate::config::SiteConfig;
 use crate::content::Page;
@@ -84,7 +85,12 @@ pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics:
 /// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
 /// folder datapages writes (All datasets, tags, downloads); its `../../data/<path>` links
 /// to a file the site writes there ([`data_files`]).
-pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics: &mut Diagnostics) {
+pub(super) fn check_page_links(
+    datasets: &Datasets,
+    outputs: &Registry,
+    pages: &[Page],
+    diagnostics: &mut Diagnostics,
+) {
     let names: HashSet<&str> = pages
         .iter()
         .map(|p| p.name.as_str())
@@ -98,8 +104,8 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                 continue;
             }
             if name.starts_with(&format!("{}/", layout::DATA)) {
-                let files = files.get_or_insert_with(|| data_files(datasets));
-                if files.contains(name) || is_chart_file(datasets, name) {
+                let files = files.get_or_insert_with(|| data_files(datasets, outputs));
+                if files.contains(name) {
                     continue;
                 }
                 let near = match without_parquet(datasets, name) {
@@ -165,30 +171,18 @@ pub(super) fn check_nav(config: &SiteConfig, pages: &[Page], diagnostics: &mut D
     }
 }
 
-/// The files the site writes under data/: the catalogs and search index, and each
-/// dataset's CSV, metadata and citation files (its charts: [`is_chart_file`]).
-fn data_files(datasets: &Datasets) -> BTreeSet<String> {
-    const SITE: [&str; 4] = [
+/// The files the site writes under data/: the catalogs and search index, and every file
+/// of every dataset's outputs (a build reads each slim copy back once, for the first such
+/// link only).
+fn data_files(datasets: &Datasets, outputs: &Registry) -> BTreeSet<String> {
+    let site = [
         urls::CATALOG,
         "data/catalog.jsonld",
         "data/catalog.ttl",
         urls::SEARCH_INDEX,
     ];
-    let mut files: BTreeSet<String> = SITE.iter().map(|f| f.to_string()).collect();
-    for listing in datasets.listings() {
-        let slug = listing.slug;
-        files.extend([
-            urls::csv_file(slug),
-            urls::json_file(slug),
-            urls::csvw_file(slug),
-            urls::croissant_file(slug),
-        ]);
-        if listing.parquet {
-            files.insert(urls::parquet_file(slug));
-        }
-        files.extend(urls::citation_files(slug).map(|(_, path)| path));
-    }
-    files
+    let own = datasets.iter().flat_map(|dataset| outputs.files(&dataset));
+    site.iter().map(|f| f.to_string()).chain(own).collect()
 }
 
 /// The slug of the dataset whose Parquet copy `path` names, when that dataset has none
@@ -200,19 +194,6 @@ fn without_parquet<'a>(datasets: &'a Datasets, path: &str) -> Option<&'a str> {
     )?;
     let listing = datasets.listing(index);
     (!listing.parquet).then_some(listing.slug)
-}
-
-/// Whether `path` may be a chart of a dataset: `data/datasets/<slug>-<id>.svg` for a slug
-/// of the site (chart ids are checked where the charts are).
-fn is_chart_file(datasets: &Datasets, path: &str) -> bool {
-    let Some(name) = path
-        .strip_prefix(&format!("{}/", layout::DATA_DATASETS))
-        .and_then(|n| n.strip_suffix(".svg"))
-    else {
-        return false;
-    };
-    name.match_indices('-')
-        .any(|(at, _)| datasets.position(&name[..at]).is_some())
 }
 
 /// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and

@@ -20,6 +20,8 @@ pub struct LoadOptions {
     /// ([`Diagnostics::folding`]): `build` shows no more, and a catalog's repeated
     /// warnings would otherwise be held to the end. `None` keeps all (`check`, `serve`).
     pub fold_warnings: Option<usize>,
+    /// The per-dataset outputs to write.
+    pub outputs: super::outputs::Registry,
 }
 
 /// Puts `--base-url` in place of site.toml's, or says why it cannot be used.

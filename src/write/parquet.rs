@@ -29,8 +29,12 @@ use crate::checksum::Sha256;
 use crate::content::columns::field_name;
 use crate::content::dialect::columns_missing_values;
 use crate::dataset::{Dataset, FileDigest};
+use crate::diagnostics::Diagnostic;
+use crate::layout::urls;
 use crate::metadata::table_schema_type;
 use crate::render::table_rows::RowStream;
+use crate::site::outputs::{CsvCopy, DatasetOutput, Distribution, Kept, WriteContext};
+use crate::site::Site;
 
 /// The key-value metadata entry that describes the columns: a JSON object
 /// `{"columns": [{"name", "title", "type", "description", "unit"}]}` (`unit` only when
@@ -322,4 +326,72 @@ fn described_columns(dataset: &Dataset) -> String {
         })
         .collect();
     serde_json::to_string(&Columns { columns }).unwrap_or_default()
+}
+
+/// The Parquet copy as a per-dataset output (`parquet = false` turns it off): kept by
+/// `serve` when the CSV and the columns are the same (`Session::rebuild` notes its digest
+/// first); its size and digest are noted in the dataset for its page and metadata.
+pub struct ParquetCopy;
+
+const DISTRIBUTION: Distribution = Distribution {
+    fragment: "parquet",
+    title: "Parquet",
+    description:
+        "The same table as Apache Parquet, each column typed as declared, missing values as nulls.",
+    file_type: "PARQUET",
+    conforms_to: None,
+};
+
+impl DatasetOutput for ParquetCopy {
+    fn files(&self, dataset: &Dataset) -> Vec<String> {
+        let path = dataset.parquet.then(|| urls::parquet_file(&dataset.slug));
+        path.into_iter().collect()
+    }
+    /// Registered with IANA in 2024.
+    fn media_type(&self) -> &'static str {
+        "application/vnd.apache.parquet"
+    }
+    fn distribution(&self) -> Option<&Distribution> {
+        Some(&DISTRIBUTION)
+    }
+    fn alternate(&self) -> Option<&'static str> {
+        Some("parquet")
+    }
+    fn kept(&self) -> Kept {
+        Kept::WhenUnchanged
+    }
+    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
+        let (dataset, files) = (context.dataset, context.files);
+        // `check` keeps no file: the copy is only its bytes (the CSV's cells were checked).
+        if !dataset.parquet || files.keeps_nothing() {
+            return Ok(None);
+        }
+        let path = urls::parquet_file(&dataset.slug);
+        if let Some(kept) = dataset.parquet_file().filter(|file| {
+            context.keep == CsvCopy::KeepIfPresent && files.existing_len(&path) == Some(file.bytes)
+        }) {
+            return Ok(Some(kept));
+        }
+        let mut digest = None;
+        files
+            .put_stream(&path, &mut |out| {
+                digest = Some(write(dataset, path.clone(), out)?);
+                Ok(())
+            })
+            .map_err(|e| {
+                Diagnostic::error(
+                    &dataset.csv_display,
+                    format!("cannot write its Parquet copy {path}: {e}"),
+                )
+                .with_hint("check free disk space; or set `parquet = false` in its front matter")
+            })?;
+        if let Some(digest) = &digest {
+            dataset.note_parquet(digest.clone());
+        }
+        Ok(digest)
+    }
+    /// None until written (`check` writes none): the catalogs then do not list it.
+    fn digest(&self, _site: &Site, dataset: &Dataset) -> Option<FileDigest> {
+        dataset.parquet_file()
+    }
 }

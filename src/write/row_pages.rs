@@ -8,7 +8,7 @@
 use std::io::Write;
 use std::sync::atomic::Ordering;
 
-use super::{io_problem, Writer};
+use super::{write_problem, Writer};
 use crate::dataset::paging::RowPaging;
 use crate::dataset::Dataset;
 use crate::diagnostics::Diagnostic;
@@ -31,7 +31,7 @@ pub fn write_row_pages(
     writer
         .sink
         .remove(&folder)
-        .map_err(|e| io_problem(&folder, e))?;
+        .map_err(|e| write_problem(&folder, e))?;
     let Some(paging) = RowPaging::of(dataset) else {
         return Ok(());
     };
@@ -53,13 +53,13 @@ pub fn write_row_pages(
         let mut file = writer
             .sink
             .create(&path)
-            .map_err(|e| io_problem(&path, e))?;
+            .map_err(|e| write_problem(&path, e))?;
         let out: &mut dyn Write = file.writer();
         let (first, last) = paging.rows_of(page);
         let written = out
             .write_all(before.as_bytes())
             .and_then(|_| stream.copy(&rows, paging.per_page, out))
-            .map_err(|e| io_problem(&path, e))?;
+            .map_err(|e| write_problem(&path, e))?;
         if written != last + 1 - first {
             return Err(Diagnostic::error(
                 &dataset.csv_display,
@@ -69,7 +69,7 @@ pub fn write_row_pages(
         }
         out.write_all(after.as_bytes())
             .and_then(|_| file.finish())
-            .map_err(|e| io_problem(&path, e))?;
+            .map_err(|e| write_problem(&path, e))?;
         writer.files.fetch_add(1, Ordering::Relaxed);
     }
     Ok(())

@@ -47,6 +47,7 @@ mod publishing;
 mod publishing_guide;
 mod rebuild_reuse;
 mod reference_000;
+mod registry;
 mod row_pages;
 mod row_search_browser;
 mod scaffold;

@@ -1,0 +1,129 @@
+//! The registry of per-dataset outputs: a format added through it alone
+//! (`BuildOptions::with_output`) is written beside the CSV, listed as a DCAT distribution
+//! and as a Data Package alternate with its size and SHA-256, written again when its
+//! dataset changes (an incremental rebuild), and removed with its dataset.
+
+use crate::common;
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use datapages::{BuildOptions, Change, Derived, Distribution, Session};
+use serde_json::Value;
+use sha2::Digest as _;
+
+/// A dummy format: the CSV's line count as text.
+fn line_count(csv: &mut dyn Read, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut text = Vec::new();
+    csv.read_to_end(&mut text)?;
+    let lines = text.iter().filter(|&&b| b == b'\n').count();
+    writeln!(out, "{lines} lines")
+}
+
+fn options(root: &Path) -> BuildOptions {
+    BuildOptions::new(root).with_output(Derived {
+        suffix: ".lines.txt",
+        media_type: "text/plain",
+        distribution: Some(Distribution {
+            fragment: "lines",
+            title: "Line count",
+            description: "How many lines the CSV has.",
+            file_type: "TXT",
+            conforms_to: None,
+        }),
+        alternate: Some("lines"),
+        make: line_count,
+    })
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Checks that the output holds the dummy file with `want`, and that the Data Package and
+/// both DCAT syntaxes state its size and digest.
+fn assert_listed(output: &Path, want: &str) {
+    let file = output.join("data/datasets/sample.lines.txt");
+    let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    assert_eq!(String::from_utf8_lossy(&bytes), want);
+    let hex = sha256_hex(&bytes);
+
+    let package: Value =
+        serde_json::from_slice(&std::fs::read(output.join("data/datasets/sample.json")).unwrap())
+            .unwrap();
+    let alternate = &package["resources"][0]["datapages:lines"];
+    assert_eq!(alternate["path"], "sample.lines.txt", "{package:#}");
+    assert_eq!(alternate["mediatype"], "text/plain");
+    assert_eq!(alternate["format"], "lines");
+    assert_eq!(alternate["bytes"], bytes.len() as u64);
+    assert_eq!(alternate["hash"], format!("sha256:{hex}"));
+    // The built-in alternate is still there beside it.
+    assert!(package["resources"][0]["datapages:parquet"].is_object());
+
+    let turtle = std::fs::read_to_string(output.join("data/catalog.ttl")).unwrap();
+    let node = "<https://example.org/sub/datasets/sample/#lines>";
+    assert!(
+        turtle.contains(&format!("dcat:distribution {node}"))
+            || turtle.contains(&format!(", {node}")),
+        "the dataset does not name the distribution:\n{turtle}"
+    );
+    for fact in [
+        "<https://example.org/sub/data/datasets/sample.lines.txt>",
+        "<http://www.iana.org/assignments/media-types/text/plain>",
+        &format!("\"{hex}\"^^xsd:hexBinary"),
+        &format!("\"{}\"^^xsd:nonNegativeInteger", bytes.len()),
+    ] {
+        assert!(turtle.contains(fact), "{fact} missing from:\n{turtle}");
+    }
+    let jsonld = std::fs::read_to_string(output.join("data/catalog.jsonld")).unwrap();
+    assert!(jsonld.contains("sample.lines.txt") && jsonld.contains(&hex));
+}
+
+#[test]
+fn an_output_added_to_the_registry_is_written_listed_and_rewritten() {
+    let site = tempfile::tempdir().unwrap();
+    let root = site.path();
+    common::write_small_site(
+        root,
+        common::SMALL_FRONT,
+        common::SMALL_BODY,
+        b"label,value\na,1\nb,2\n",
+    );
+    let output = root.join("public");
+    let (mut session, _) = Session::start(&options(root), |staging| staging.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert_listed(&output, "3 lines\n");
+
+    // The CSV grows: the file, the Data Package and the catalog follow.
+    std::fs::write(
+        root.join("data/datasets/sample.csv"),
+        "label,value\na,1\nb,2\nc,3\nd,4\n",
+    )
+    .unwrap();
+    let report = session
+        .rebuild([Change::Dataset("sample".into())], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(!report.full, "a CSV edit is an incremental rebuild");
+    assert_listed(&output, "5 lines\n");
+
+    // A build without the format writes no such file.
+    let plain = tempfile::tempdir().unwrap();
+    datapages::build(&BuildOptions::new(root).output(plain.path().join("out")))
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(!plain
+        .path()
+        .join("out/data/datasets/sample.lines.txt")
+        .exists());
+
+    // The dataset goes: so does its file.
+    std::fs::remove_file(root.join("content/datasets/sample.md")).unwrap();
+    std::fs::remove_file(root.join("data/datasets/sample.csv")).unwrap();
+    session
+        .rebuild([Change::Dataset("sample".into())], |s| s.commit())
+        .unwrap_or_else(|d| panic!("{}", d.render(false)));
+    assert!(!output.join("data/datasets/sample.lines.txt").exists());
+    assert!(!output.join("data/datasets/sample.csv").exists());
+}
