@@ -9,8 +9,8 @@ use crate::content::Body;
 use super::figures::FigureHtml;
 use super::Dataset;
 
-/// The size and SHA-256 of one metadata file of a dataset, as written (the DCAT catalog
-/// states them; kept so the catalog need not render the file again).
+/// The size and SHA-256 of one output file of a dataset, as written (the catalogs state
+/// them; kept so the catalog need not make the file again: `site::outputs`).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileDigest {
     /// The output path, site-relative (`datasets/<slug>.json`).

@@ -1,7 +1,8 @@
 //! The registry of a dataset's own output files (its downloads, metadata, charts and
 //! citations; not its pages): each kind is declared once, as one [`DatasetOutput`], and the
-//! writer, the dependency rules, the DCAT catalog and the Data Package read the [`Registry`]
-//! the site carries. A new per-dataset format is one module implementing the trait and one
+//! writer, the dependency rules (`incremental`), the DCAT catalog, the Data Package,
+//! JSON-LD and Croissant alternates and the prose-link check read the [`Registry`] the
+//! site carries. A new per-dataset format is one module implementing the trait and one
 //! entry in the list (`write::built_in_outputs`).
 
 use std::io::{Read, Write};
