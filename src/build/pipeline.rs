@@ -19,7 +19,7 @@ use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
 use crate::dataset::record_store::RecordStore;
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::{Dataset, Loaded};
+use crate::dataset::{self, Dataset, Loaded};
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity, SHOWN_PER_WARNING};
 use crate::output::{guard, Discard, PathSet, Staging};
 use crate::render::Renderer;
@@ -96,10 +96,12 @@ pub(super) fn run(
         Mode::Serve => None,
     };
     let store = mode.store();
+    let links = reuse.as_ref().filter(|_| mode == Mode::Build);
     let steps = Steps {
         mode,
         writer: &writer,
         reuse: reuse.as_ref(),
+        links,
         cache: options.active_scan_cache(),
     };
     // Load: every dataset checked, and written as soon as it is loaded.
@@ -125,7 +127,6 @@ pub(super) fn run(
         diagnostics.push(problem.clone());
         return Err(diagnostics);
     }
-    let links = reuse.as_ref().filter(|_| mode == Mode::Build);
     if let Some(reuse) = links {
         reuse.settle_related(&site);
     }
@@ -245,17 +246,14 @@ fn open_output(options: &BuildOptions, mode: Mode, path: &Path) -> Output {
 struct Steps<'a> {
     mode: Mode,
     writer: &'a Writer<'a>,
+    /// Takes datasets from the previous build's records (`build` and `check`).
     reuse: Option<&'a Reuse>,
+    /// Links files from the previous output and records this build's (`build` only).
+    links: Option<&'a Reuse>,
     cache: Option<ScanCache>,
 }
 
 impl Steps<'_> {
-    /// The reuse that links files from the previous output and records this build's
-    /// (`build` only: `check` only recalls).
-    fn links(&self) -> Option<&Reuse> {
-        self.reuse.filter(|_| self.mode == Mode::Build)
-    }
-
     /// Loads the site: every dataset taken from its record or loaded, in parallel, and as
     /// soon as it is, written ([`Steps::write_dataset`]) and kept; then the checks across
     /// datasets. Without a renderer (the templates have errors) nothing is rendered, only
@@ -272,14 +270,15 @@ impl Steps<'_> {
                 problems.sort();
                 problems
             })?;
-        let held: Vec<Option<Held>> = frame
-            .take_files()
+        let held: Vec<Option<Held>> = std::mem::take(&mut frame.dataset_files)
             .into_par_iter()
             .enumerate()
             .map(|(place, path)| {
                 let recalled = renderer.and_then(|_| self.reuse?.recall(&frame.site, &path));
                 let taken = recalled.is_some();
-                let loaded = recalled.unwrap_or_else(|| frame.load(&path, self.cache.as_ref()));
+                let (site, cache) = (&frame.site, self.cache.as_ref());
+                let loaded = recalled
+                    .unwrap_or_else(|| dataset::load(&site.root, &path, &site.config, cache));
                 drop(path);
                 if frame.leaves_out(&loaded) {
                     return None;
@@ -323,7 +322,7 @@ impl Steps<'_> {
             None => full.slim(Vec::new()),
             Some(_) if !full.front.related.is_empty() => full.slim_for_later(),
             Some(renderer) => reuse::write_and_slim(
-                self.links(),
+                self.links,
                 frame,
                 renderer,
                 full,
@@ -346,7 +345,7 @@ impl Steps<'_> {
         if self.mode == Mode::Serve {
             return pages::render_everything(site, renderer, writer);
         }
-        if let Some(reuse) = self.links() {
+        if let Some(reuse) = self.links {
             if link_recalled {
                 reuse.link_recalled(site, renderer, writer);
             }
@@ -357,7 +356,7 @@ impl Steps<'_> {
         // chunk, so that two copies of every such dataset never exist at once.
         for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
             let shared = &*site;
-            let sources = (self.links(), self.cache.as_ref());
+            let sources = (self.links, self.cache.as_ref());
             let written: Vec<(usize, Dataset)> = chunk
                 .par_iter()
                 .filter_map(|&i| {
@@ -370,7 +369,7 @@ impl Steps<'_> {
                 site.datasets.replace(i, slim);
             }
         }
-        let dcat = match self.links() {
+        let dcat = match self.links {
             Some(reuse) => reuse.link_dcat_pages(site, writer),
             None => pages::Pages::All,
         };

@@ -1,6 +1,6 @@
 //! Reading a whole site as steps the build drives, so that each dataset can be written as
 //! soon as it is loaded: [`Frame::read`] (site.toml, the files found, the plain pages),
-//! then per dataset, in parallel, [`Frame::load`], [`Frame::leaves_out`] (drafts) and
+//! then per dataset, in parallel, `dataset::load`, [`Frame::leaves_out`] (drafts) and
 //! [`Frame::keep`], then [`Frame::assemble`] (the checks across datasets).
 
 use std::path::{Path, PathBuf};
@@ -8,9 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::{discover, drafts, place_page, static_files, Datasets, Held, LoadOptions, Site};
 use crate::config::SiteConfig;
-use crate::dataset::cache::ScanCache;
 use crate::dataset::record_store::RecordStore;
-use crate::dataset::{self, Loaded};
+use crate::dataset::Loaded;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// Which problems a load keeps, and how.
@@ -32,8 +31,10 @@ pub struct Frame {
     /// The site without its datasets: what a dataset's pages need of the rest (navigation)
     /// while the others load.
     pub site: Site,
-    /// The dataset Markdown files found, in walk order ([`Frame::take_files`]).
-    dataset_files: Vec<PathBuf>,
+    /// The dataset Markdown files found, in walk order: the caller takes them, so that
+    /// each path is dropped once it is loaded, and numbers them by their place for
+    /// [`Frame::keep`].
+    pub dataset_files: Vec<PathBuf>,
     drafts: bool,
     /// Where [`Frame::keep`] stores slim copies; none keeps them whole.
     store: Option<Arc<RecordStore>>,
@@ -119,17 +120,6 @@ impl Frame {
             unfolded: Mutex::default(),
             left_out: Mutex::default(),
         })
-    }
-
-    /// The dataset Markdown files, numbered by their place for [`Frame::keep`]; taken, so
-    /// that each path is dropped once it is loaded.
-    pub fn take_files(&mut self) -> Vec<PathBuf> {
-        std::mem::take(&mut self.dataset_files)
-    }
-
-    /// Reads and checks one dataset.
-    pub fn load(&self, markdown_file: &Path, cache: Option<&ScanCache>) -> Loaded {
-        dataset::load(&self.site.root, markdown_file, &self.site.config, cache)
     }
 
     /// Whether the build leaves this dataset out (a draft without `--drafts`): then it is
