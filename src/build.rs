@@ -3,8 +3,8 @@
 //! loaded site and parsed templates so `serve` can rebuild only what a change affects.
 
 mod affected;
-mod flat;
 mod pages;
+mod pipeline;
 mod plan;
 mod reuse;
 mod session;
@@ -17,6 +17,7 @@ use std::time::Duration;
 use crate::dataset::cache::ScanCache;
 use crate::diagnostics::{Diagnostics, Error};
 use crate::site;
+use pipeline::Mode;
 pub use session::{RebuildReport, Session};
 pub use unbacked::typed_by_hand_line;
 
@@ -84,7 +85,6 @@ impl BuildOptions {
             base_url: self.base_url.clone(),
             drafts: self.drafts,
             date: self.date.clone(),
-            fold_warnings: None,
             outputs: self.outputs.clone(),
         }
     }
@@ -234,20 +234,20 @@ impl CheckReport {
 /// errors is an [`Error::Problems`] holding its warnings too, in the order they are shown;
 /// warnings alone are not a failure, so they come back in the report.
 pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
-    let (diagnostics, typed_by_hand, recalled) = flat::check(options);
-    if diagnostics.has_errors() {
-        return Err(Error::Problems(diagnostics));
-    }
+    let built = pipeline::run(options, Mode::Check, |_| Ok(())).map_err(Error::Problems)?;
+    let mut typed_by_hand = Diagnostics::new();
+    typed_by_hand.extend(unbacked::check(&options.root, &built.site));
+    typed_by_hand.sort();
     Ok(CheckReport {
-        warnings: diagnostics,
+        warnings: built.report.warnings,
         typed_by_hand,
-        recalled,
+        recalled: built.report.recalled,
     })
 }
 
 /// Builds the site. On any error the previous output is left exactly as it was.
 pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
-    Session::start_with(options, |staging| staging.commit(), false)
-        .map(|(_, report)| report)
+    pipeline::run(options, Mode::Build, |staging| staging.commit())
+        .map(|built| built.report)
         .map_err(Error::Problems)
 }

@@ -1,11 +1,10 @@
-//! Reading a whole site: `site.toml`, every dataset (in parallel) and every plain page,
-//! plus the checks that need more than one dataset (related slugs, tags).
+//! The whole site: `site.toml`, every dataset and every plain page (read in steps the
+//! build drives: `load.rs`), plus the checks that need more than one dataset (related
+//! slugs, tags).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 pub mod datasets;
 pub mod listing;
@@ -15,18 +14,19 @@ use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::{self, markdown::slugify, Page};
 use crate::dataset::cache::ScanCache;
-use crate::dataset::record_store::RecordStore;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::layout;
 
 mod cross_checks;
 mod drafts;
+mod load;
 #[cfg(test)]
 mod reference_keys;
 mod titles;
 pub use datasets::{Datasets, Held, Listing, Needs};
 pub use drafts::LoadOptions;
+pub use load::{Frame, LoadedSite, Warnings};
 use outputs::Registry;
 
 /// A tag and the datasets that carry it.
@@ -190,148 +190,6 @@ pub fn load_dataset(
     let path = root.join(layout::dataset_markdown(slug));
     path.is_file()
         .then(|| dataset::load(root, &path, config, cache))
-}
-
-/// What a full build does with each dataset right after loading it (in parallel), given
-/// the site without its datasets: a build writes the dataset's files and keeps a slim
-/// copy ([`Dataset::slim`]), so memory does not grow with the catalog.
-pub type EachDataset<'a> = dyn Fn(&Site, dataset::Loaded) -> dataset::Loaded + Sync + 'a;
-
-/// A dataset taken without loading it, given the site without its datasets and the
-/// Markdown file (a build's reuse: unchanged since the previous build, its files linked);
-/// `None`: load it, then [`EachDataset`].
-pub type RecallDataset<'a> = dyn Fn(&Site, &Path) -> Option<dataset::Loaded> + Sync + 'a;
-
-/// Loads everything under `root`. The site is returned whenever it could be read, with
-/// the problems of single files (config, front matter, CSV, pages) apart from those of the
-/// site as a whole (related slugs, tags, descriptions), which an incremental rebuild
-/// recomputes every time; callers decide whether errors stop them. Every dataset built
-/// (drafts only with `--drafts`) goes through `each` as soon as it is loaded, unless
-/// `recall` gives it without loading; plain pages are read first, so both see the
-/// navigation. Slim copies go to `store` when there is one ([`Held::keep`]).
-pub fn load_parts_with(
-    root: &Path,
-    cache: Option<&ScanCache>,
-    options: &LoadOptions,
-    (each, recall): (&EachDataset, &RecallDataset),
-    store: Option<&Arc<RecordStore>>,
-) -> (Option<Site>, Diagnostics, Diagnostics) {
-    let mut diagnostics = match options.fold_warnings {
-        Some(shown) => Diagnostics::folding(shown),
-        None => Diagnostics::new(),
-    };
-    let none = Diagnostics::new();
-    if let Some(problem) = site_toml_problem(root) {
-        diagnostics.push(problem);
-        return (None, diagnostics, none);
-    }
-    diagnostics.extend(static_files(root).problems);
-    let mut config = match SiteConfig::load(root) {
-        Ok(c) => c,
-        Err(problems) => {
-            diagnostics.extend(problems);
-            return (None, diagnostics, none);
-        }
-    };
-    if let Some(problem) = drafts::apply_base_url(&mut config, options) {
-        diagnostics.push(problem);
-        return (None, diagnostics, none);
-    }
-    let Some(found) = discover(root, &mut diagnostics) else {
-        return (None, diagnostics, none);
-    };
-    let mut pages = Vec::new();
-    let mut home = None;
-    for path in found.page_files {
-        if let Err(problems) = place_page(root, &path, &config, &mut pages, &mut home) {
-            diagnostics.extend(problems);
-        }
-    }
-    let frame = Site {
-        root: root.to_path_buf(),
-        config: config.clone(),
-        datasets: Datasets::default(),
-        pages: pages.clone(),
-        home: home.clone(),
-        tags: Vec::new(),
-        default_date: options.date.clone(),
-        outputs: options.outputs.clone(),
-    };
-    // Each dataset is stored (or goes into its `Arc`) as soon as it is loaded, so the list
-    // collected from the threads holds 16 bytes a dataset; its problems and the drafts left
-    // out go to lists of their own. Each file's path is dropped once it is loaded.
-    // Folding, each dataset's problems go in as soon as it is done (most are only counted),
-    // numbered by its place in the file list so they sort as if loaded in that order.
-    let folding = diagnostics.is_folding();
-    let first_batch = diagnostics.reserve_batches(found.dataset_files.len());
-    let shared = Mutex::new(std::mem::take(&mut diagnostics));
-    let unfolded: Mutex<Vec<(usize, Vec<Diagnostic>)>> = Mutex::default();
-    let left_out: Mutex<Vec<String>> = Mutex::default();
-    let loaded: Vec<Option<Held>> = found
-        .dataset_files
-        .into_par_iter()
-        .enumerate()
-        .map(|(n, path)| {
-            let (loaded, recalled) = match recall(&frame, &path) {
-                Some(loaded) => (loaded, true),
-                None => (dataset::load(root, &path, &config, cache), false),
-            };
-            drop(path);
-            if loaded.draft && !options.drafts {
-                // Left out, with its problems: what is not built is not checked either.
-                locked(&left_out).push(loaded.slug);
-                return None;
-            }
-            let loaded = match recalled {
-                true => loaded,
-                false => each(&frame, loaded),
-            };
-            match folding {
-                true => {
-                    let batch = first_batch + n as u64;
-                    locked(&shared).push_batch(batch, loaded.problems);
-                }
-                false if loaded.problems.is_empty() => {}
-                false => locked(&unfolded).push((n, loaded.problems)),
-            }
-            let record = loaded.record;
-            loaded.dataset.map(|d| Held::keep_with(d, record, store))
-        })
-        .collect();
-    let datasets: Vec<Held> = loaded.into_iter().flatten().collect();
-    let mut diagnostics = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
-    // In the order of the file list, as if loaded one after the other.
-    let mut unfolded = unfolded
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    unfolded.sort_unstable_by_key(|(n, _)| *n);
-    diagnostics.reserve(unfolded.iter().map(|(_, problems)| problems.len()).sum());
-    for (_, problems) in unfolded {
-        diagnostics.extend(problems);
-    }
-    let mut left_out = left_out
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    left_out.sort();
-    // Folding, the problems of the whole site join the one list (found after the files').
-    let into = match folding {
-        true => std::mem::take(&mut diagnostics),
-        false => Diagnostics::new(),
-    };
-    let license = config.license.clone();
-    let datasets = Datasets::new(datasets, store.cloned(), license);
-    let parts = (datasets, pages, home, &options.outputs);
-    let (site, mut site_problems) = Site::assemble_checking(root, config, parts, &|_| true, into);
-    drafts::check_related_drafts(&site.datasets, &left_out, &mut site_problems);
-    match folding {
-        true => (Some(site), site_problems, none),
-        false => (Some(site), diagnostics, site_problems),
-    }
-}
-
-/// The value behind `mutex`, also after a thread panicked holding it.
-fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// site.toml is read only when it is a regular file inside the site folder (it may be a

@@ -1,5 +1,6 @@
-//! Rendering and writing every output of a site (full builds and `check`), and the pages
-//! an incremental rebuild shares with them.
+//! Rendering and writing what a site has besides each dataset's own files, once every
+//! dataset is loaded (listings, tags, pages, catalogs, static files), and the pages an
+//! incremental rebuild shares with full builds.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -7,6 +8,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::content;
+use crate::dataset::record_store::RecordStore;
+use crate::diagnostics::Diagnostic;
 use crate::layout::{self, urls};
 use crate::render::Renderer;
 use crate::site::{self, Site};
@@ -187,4 +190,14 @@ pub(super) fn write_not_found(site: &Site, renderer: &Renderer, writer: &Writer)
         || writer.page(urls::NOT_FOUND, renderer.not_found_page(site)),
         Path::new("templates/404.html"),
     );
+}
+
+/// An error when a slim copy kept in `store` could not be read back: what was written
+/// from it lacks it, so the build must not be published.
+pub(super) fn read_back_problem(store: Option<&RecordStore>) -> Option<Diagnostic> {
+    let why = store?.read_failure()?;
+    Some(
+        Diagnostic::error(std::env::temp_dir(), why.to_string())
+            .with_hint("check that the temporary folder (TMPDIR) has room, then build again"),
+    )
 }

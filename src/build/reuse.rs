@@ -41,7 +41,7 @@ use crate::dataset::stamp::FileStamp;
 use crate::dataset::{Dataset, FileDigest, Loaded};
 use crate::diagnostics::Severity;
 use crate::metadata::dcat;
-use crate::output::PathSet;
+use crate::output::{PathSet, Staging};
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, CsvCopy, Writer};
@@ -347,15 +347,13 @@ impl Reuse {
         Some(kept)
     }
 
-    /// Removes the manifest of the output before it is updated in place: an update cut
-    /// short leaves an output that no later build trusts (it is then replaced whole).
-    pub fn forget_manifest(&self) {
+    /// Updates the previous output in place from `staging` (`kept`: [`Reuse::merge_plan`]),
+    /// its manifest removed first: an update cut short leaves an output that no later
+    /// build trusts (it is then replaced whole). Returns the identity of its marker file.
+    pub fn merge(&self, staging: Staging, kept: &PathSet) -> std::io::Result<Option<FileStamp>> {
         manifest::forget(&self.root, &self.output);
-    }
-
-    /// The output folder this build replaces or updates (resolved).
-    pub fn output(&self) -> &Path {
-        &self.output
+        staging.merge_into_target(kept)?;
+        Ok(FileStamp::of(&self.output.join(crate::output::MARKER)))
     }
 
     /// What this build's output is built from, to record: call once it is all written.

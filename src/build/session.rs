@@ -7,16 +7,14 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::reuse::Reuse;
-use super::{affected, flat, pages, plan, BuildOptions, BuildReport};
-use crate::dataset::record_store::RecordStore;
-use crate::dataset::stamp::FileStamp;
+use super::pipeline::{self, Mode};
+use super::{affected, plan, BuildOptions, BuildReport};
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
 use crate::layout;
-use crate::output::{guard, Discard, LiveDir, OutputSink, Staging};
+use crate::output::{LiveDir, Staging};
 use crate::render::Renderer;
-use crate::site::{self, Site};
+use crate::site::Site;
 use crate::write::Writer;
 
 /// What an incremental rebuild did, for the one-line terminal report.
@@ -90,198 +88,19 @@ impl Session {
         options: &BuildOptions,
         commit: impl FnOnce(Staging) -> io::Result<()>,
     ) -> Result<(Session, BuildReport), Diagnostics> {
-        Session::start_with(options, commit, true)
-    }
-
-    /// A full build. Each dataset's files are written as soon as it is loaded, so the
-    /// output folder is checked and the staging folder made first (their problems are
-    /// reported only when loading found none). `keep` keeps every dataset whole for
-    /// incremental rebuilds; without it only slim copies are kept (`build::flat`), and the
-    /// session is good for its report only.
-    pub(super) fn start_with(
-        options: &BuildOptions,
-        commit: impl FnOnce(Staging) -> io::Result<()>,
-        keep: bool,
-    ) -> Result<(Session, BuildReport), Diagnostics> {
-        let started = Instant::now();
-        let output = options.output_dir();
-        let renderer = Renderer::new(&options.root);
-        let target = guard::check_output(&options.root, &output, options.force);
-        let staging = target.as_ref().ok().map(|t| Staging::create(t));
-        let discard = Discard;
-        let sink: &dyn OutputSink = match &staging {
-            Some(Ok(staging)) => staging,
-            _ => &discard,
-        };
-        let writer = Writer::new(sink);
-        // A full `build` links the files of unchanged datasets from the output it replaces.
-        let reuse = match (&target, &staging, keep) {
-            (Ok(target), Some(Ok(_)), false) => Some(Reuse::open(options, target)),
-            _ => None,
-        };
-        // A build keeps its slim copies in a temporary file (`site::Datasets`); a kept
-        // session keeps its datasets whole.
-        let store = (!keep).then(RecordStore::new).flatten();
-        let each = flat::each_dataset(renderer.as_ref().ok(), &writer, keep, reuse.as_ref());
-        let recall = flat::recall_dataset(renderer.as_ref().ok(), reuse.as_ref());
-        // A build shows the first places of each warning and counts the rest, so it keeps
-        // no more; a kept session needs every problem of every file again.
-        let site_options = site::LoadOptions {
-            fold_warnings: (!keep).then_some(crate::diagnostics::SHOWN_PER_WARNING),
-            ..options.site_options()
-        };
-        let (site, file_diagnostics, site_diagnostics) = site::load_parts_with(
-            &options.root,
-            options.active_scan_cache().as_ref(),
-            &site_options,
-            (&each, &recall),
-            store.as_ref(),
-        );
-        drop((each, recall));
-        // Only a kept session needs the problems per file again; a build keeps one copy.
-        let (mut diagnostics, file_diagnostics) = match keep {
-            true => (file_diagnostics.clone(), file_diagnostics),
-            false => (file_diagnostics, Diagnostics::new()),
-        };
-        diagnostics.reserve(site_diagnostics.items().len());
-        diagnostics.extend(site_diagnostics);
-        diagnostics.sort();
-        if let Err(problems) = &renderer {
-            diagnostics.extend(problems.iter().cloned());
-        }
-        let (Some(mut site), Ok(renderer)) = (site, renderer) else {
-            return Err(diagnostics);
-        };
-        site.default_date = options.date.clone();
-        if diagnostics.has_errors() {
-            return Err(diagnostics);
-        }
-        if let Err(problem) = target {
-            diagnostics.push(problem);
-            return Err(diagnostics);
-        }
-        if let Some(Err(e)) = &staging {
-            diagnostics.push(Diagnostic::error(
-                &output,
-                format!("cannot create the output folder: {e}"),
-            ));
-            return Err(diagnostics);
-        }
-        // Datasets with `related` entries taken from their records: do their titles hold?
-        if let Some(reuse) = &reuse {
-            reuse.settle_related(&site);
-        }
-        // The output already holds what this build would write: nothing is written, the
-        // staging folder (holding only its marker) is dropped.
-        if let Some(whole) = reuse.as_ref().and_then(|r| r.up_to_date(&site)) {
-            // Every dataset's files are the previous build's.
-            let reused = site.datasets.len();
-            let report = BuildReport {
-                typed_by_hand: super::unbacked::count(&site),
-                pages: whole.pages,
-                datasets: site.datasets.len(),
-                rows: site.total_rows(),
-                files: whole.files,
-                elapsed: started.elapsed(),
-                output,
-                reused,
-                recalled: reuse.as_ref().map_or(0, Reuse::recalled),
-                up_to_date: true,
-                in_place: false,
-                warnings: std::mem::take(&mut diagnostics),
-            };
-            let session = Session {
-                options: options.clone(),
-                site,
-                renderer,
-                file_problems: BTreeMap::new(),
-                pending: BTreeSet::new(),
-            };
-            return Ok((session, report));
-        }
-        // Few datasets changed: their files go into the previous output in place.
-        let merge = reuse.as_ref().and_then(|r| r.merge_plan(&site));
-        let pages = match keep {
-            true => pages::render_everything(&mut site, &renderer, &writer),
-            false => flat::write_rest(
-                &mut site,
-                &renderer,
-                &writer,
-                (reuse.as_ref(), options.active_scan_cache().as_ref()),
-                merge.is_none(),
-            ),
-        };
-        // Updated in place, the output holds the files kept besides those written.
-        let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
-        let mut problems = writer.into_problems();
-        problems.extend(flat::read_back_problem(store.as_deref()));
-        if !problems.is_empty() {
-            diagnostics.extend(problems);
-            diagnostics.sort();
-            return Err(diagnostics);
-        }
-        let Some(Ok(staging)) = staging else {
-            return Err(diagnostics);
-        };
-        let marker = match (&merge, &reuse) {
-            (Some(kept), Some(reuse)) => {
-                reuse.forget_manifest();
-                if let Err(e) = staging.merge_into_target(kept) {
-                    diagnostics.push(
-                        Diagnostic::error(&output, format!("cannot update the output: {e}"))
-                            .with_hint("build again: the next build replaces the whole folder"),
-                    );
-                    return Err(diagnostics);
-                }
-                FileStamp::of(&reuse.output().join(crate::output::MARKER))
-            }
-            _ => {
-                let marker = FileStamp::of(&staging.path(crate::output::MARKER));
-                if let Err(e) = commit(staging) {
-                    diagnostics.push(Diagnostic::error(
-                        &output,
-                        format!("cannot move the new output into place: {e}"),
-                    ));
-                    return Err(diagnostics);
-                }
-                marker
-            }
-        };
-        let reused = reuse.as_ref().map_or(0, Reuse::reused);
-        let recalled = reuse.as_ref().map_or(0, Reuse::recalled);
-        if let Some(reuse) = reuse {
-            let whole = reuse.whole(&site, pages, files);
-            reuse.save(marker, whole);
-        }
-        let report = BuildReport {
-            typed_by_hand: super::unbacked::count(&site),
-            pages,
-            datasets: site.datasets.len(),
-            rows: site.total_rows(),
-            files,
-            elapsed: started.elapsed(),
-            output,
-            reused,
-            recalled,
-            up_to_date: false,
-            in_place: merge.is_some(),
-            warnings: match keep {
-                true => diagnostics.clone(),
-                false => std::mem::take(&mut diagnostics),
-            },
-        };
+        let built = pipeline::run(options, Mode::Serve, commit)?;
         // Only problems of single files are kept: those of the site as a whole are
         // recomputed by every rebuild.
         let mut file_problems = BTreeMap::new();
-        plan::record(&mut file_problems, file_diagnostics);
+        plan::record(&mut file_problems, built.file_problems);
         let session = Session {
             options: options.clone(),
-            site,
-            renderer,
+            site: built.site,
+            renderer: built.renderer,
             file_problems,
             pending: BTreeSet::new(),
         };
-        Ok((session, report))
+        Ok((session, built.report))
     }
 
     /// The changes not built yet (those of a failed rebuild, kept for the next one), each

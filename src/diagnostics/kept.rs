@@ -22,11 +22,6 @@ impl Diagnostics {
         }
     }
 
-    /// Whether warnings past the first few places are only counted.
-    pub fn is_folding(&self) -> bool {
-        self.kept.is_some()
-    }
-
     /// `count` batch numbers for [`Diagnostics::push_batch`]; returns the first.
     pub fn reserve_batches(&mut self, count: usize) -> u64 {
         self.kept

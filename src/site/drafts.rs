@@ -16,10 +16,6 @@ pub struct LoadOptions {
     pub drafts: bool,
     /// `--date`: the date of datasets whose front matter gives none.
     pub date: Option<String>,
-    /// Keep only the first this many places of each warning, counting the rest
-    /// ([`Diagnostics::folding`]): `build` shows no more, and a catalog's repeated
-    /// warnings would otherwise be held to the end. `None` keeps all (`check`, `serve`).
-    pub fold_warnings: Option<usize>,
     /// The per-dataset outputs to write.
     pub outputs: super::outputs::Registry,
 }

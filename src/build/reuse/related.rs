@@ -1,7 +1,7 @@
 //! Datasets whose pages list others under `related`: their page shows the others' titles,
 //! known only once every dataset is. Taken from their records, they are checked against the
 //! previous build's titles and settled once all are loaded (loaded, they are written once
-//! all are: `build/flat.rs`).
+//! all are: `build/pages.rs`, `write_rest`).
 
 use std::sync::atomic::Ordering;
 

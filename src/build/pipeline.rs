@@ -1,0 +1,382 @@
+//! The one pipeline of `build`, `check` and serve's first build, in steps read top to
+//! bottom by [`run`]: open the output; load every dataset, each checked, rendered and
+//! written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says; check
+//! the site as a whole; write the rest (listings, tags, pages, catalogs); publish; record
+//! what was written for the next build. Rebuild reuse (hard links of unchanged output,
+//! records instead of loads, the in-place merge) is one [`Reuse`], which the pipeline
+//! skips when there is none. A site with any error publishes nothing: what was written
+//! meanwhile is in the staging folder (or `Discard`), which is dropped.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::reuse::{self, Reuse};
+use super::{pages, unbacked, BuildOptions, BuildReport};
+use crate::dataset::cache::ScanCache;
+use crate::dataset::record_store::RecordStore;
+use crate::dataset::stamp::FileStamp;
+use crate::dataset::{self, Dataset, Loaded};
+use crate::diagnostics::{Diagnostic, Diagnostics, Severity, SHOWN_PER_WARNING};
+use crate::output::{guard, Discard, PathSet, Staging};
+use crate::render::Renderer;
+use crate::site::{Frame, Held, LoadedSite, Site, Warnings};
+use crate::write::Writer;
+
+/// Which command runs the pipeline, chosen once: what is kept of each dataset once its
+/// files are written, which problems are kept, and what is taken from the last build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// `build`: each dataset written as it loads, then kept as its record in a temporary
+    /// file (memory does not grow with the catalog); warnings folded; the output it
+    /// replaces reused.
+    Build,
+    /// `check`: `build` into a sink that keeps nothing, every warning kept; datasets
+    /// unchanged since the last build into the default output taken from its records.
+    Check,
+    /// serve's first build: every dataset kept whole, and written once all are loaded,
+    /// every problem kept per file, for incremental rebuilds.
+    Serve,
+}
+
+impl Mode {
+    fn warnings(self) -> Warnings {
+        match self {
+            Mode::Build => Warnings::Folded(SHOWN_PER_WARNING),
+            Mode::Check => Warnings::All,
+            Mode::Serve => Warnings::PerFile,
+        }
+    }
+
+    /// Where the datasets' slim copies go: a temporary file (one that cannot be made
+    /// keeps them in memory); `serve` keeps them whole.
+    fn store(self) -> Option<Arc<RecordStore>> {
+        match self {
+            Mode::Build | Mode::Check => RecordStore::new(),
+            Mode::Serve => None,
+        }
+    }
+}
+
+/// What a pipeline that succeeded leaves: the site and templates (serve's session goes on
+/// from them), and what it found.
+pub(super) struct Built {
+    pub(super) site: Site,
+    pub(super) renderer: Renderer,
+    pub(super) report: BuildReport,
+    /// With [`Mode::Serve`], the problems of single files as loaded.
+    pub(super) file_problems: Diagnostics,
+}
+
+/// Runs the pipeline; `commit` moves the finished staging folder into place (serve takes
+/// a lock around it so no request sees the swap). `Err` holds every problem, in the order
+/// they are shown.
+pub(super) fn run(
+    options: &BuildOptions,
+    mode: Mode,
+    commit: impl FnOnce(Staging) -> io::Result<()>,
+) -> Result<Built, Diagnostics> {
+    let started = Instant::now();
+    let renderer = Renderer::new(&options.root);
+    let path = options.output_dir();
+    let output = open_output(options, mode, &path);
+    let writer = match &output {
+        Ok(Some((_, staging))) => Writer::new(staging),
+        _ => Writer::new(&Discard),
+    };
+    let reuse = match mode {
+        Mode::Build => match &output {
+            Ok(Some((target, _))) => Some(Reuse::open(options, target)),
+            _ => None,
+        },
+        Mode::Check => options.scan_cache.then(|| Reuse::for_check(options, &path)),
+        Mode::Serve => None,
+    };
+    let store = mode.store();
+    let links = reuse.as_ref().filter(|_| mode == Mode::Build);
+    let steps = Steps {
+        mode,
+        writer: &writer,
+        reuse: reuse.as_ref(),
+        links,
+        cache: options.active_scan_cache(),
+    };
+    // Load: every dataset checked, and written as soon as it is loaded.
+    let loaded = steps.load(options, store.clone(), renderer.as_ref().ok());
+    let (loaded, renderer) = match (loaded, renderer) {
+        (Ok(loaded), Ok(renderer)) => (loaded, renderer),
+        (loaded, renderer) => {
+            let mut diagnostics = loaded.map_or_else(|problems| problems, |l| l.problems);
+            diagnostics.extend(renderer.err().into_iter().flatten());
+            return Err(diagnostics);
+        }
+    };
+    let LoadedSite {
+        site,
+        problems: mut diagnostics,
+        file_problems,
+    } = loaded;
+    // Check: errors anywhere stop here, then an output folder that cannot be written.
+    if diagnostics.has_errors() {
+        return Err(diagnostics);
+    }
+    if let Err(problem) = &output {
+        diagnostics.push(problem.clone());
+        return Err(diagnostics);
+    }
+    if let Some(reuse) = links {
+        reuse.settle_related(&site);
+    }
+    let mut site = site;
+    let up_to_date = links.and_then(|r| r.up_to_date(&site));
+    let mut merge = None;
+    let (pages, files, marker) = match &up_to_date {
+        // The output already holds what this build would write: nothing is written, the
+        // staging folder (holding only its marker) is dropped.
+        Some(whole) => (whole.pages, whole.files, None),
+        None => {
+            // Few datasets changed: their files go into the previous output in place.
+            merge = links.and_then(|r| r.merge_plan(&site));
+            // Write the rest: listings, tags, pages, catalogs, static files.
+            let pages = steps.write_rest(&mut site, &renderer, merge.is_none());
+            // Updated in place, the output holds the files kept besides those written.
+            let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
+            let mut problems = writer.into_problems();
+            problems.extend(pages::read_back_problem(store.as_deref()));
+            if !problems.is_empty() {
+                diagnostics.extend(problems);
+                diagnostics.sort();
+                return Err(diagnostics);
+            }
+            match publish(&path, output, merge.as_ref().zip(links), commit) {
+                Ok(marker) => (pages, files, Some(marker)),
+                Err(problem) => {
+                    diagnostics.push(problem);
+                    return Err(diagnostics);
+                }
+            }
+        }
+    };
+    let mut report = BuildReport {
+        typed_by_hand: unbacked::count(&site),
+        pages,
+        datasets: site.datasets.len(),
+        rows: site.total_rows(),
+        files,
+        elapsed: started.elapsed(),
+        output: path,
+        // Up to date, every dataset's files are the previous build's.
+        reused: match up_to_date {
+            Some(_) => site.datasets.len(),
+            None => reuse.as_ref().map_or(0, Reuse::reused),
+        },
+        recalled: reuse.as_ref().map_or(0, Reuse::recalled),
+        up_to_date: up_to_date.is_some(),
+        in_place: merge.is_some(),
+        warnings: diagnostics,
+    };
+    // Record what was written, for the next build to reuse.
+    if let (Some(reuse), Some(marker)) = (reuse.filter(|_| mode == Mode::Build), marker) {
+        let whole = reuse.whole(&site, pages, files);
+        reuse.save(marker, whole);
+    }
+    report.elapsed = started.elapsed();
+    Ok(Built {
+        site,
+        renderer,
+        report,
+        file_problems,
+    })
+}
+
+/// Publishes: the staging folder merged into the previous output when `merge` gives the
+/// files kept there (few datasets changed), else swapped in whole by `commit`. Returns the
+/// identity of the output's marker file, which the next build's reuse is tied to (none
+/// for `check`, which has nothing to publish).
+fn publish(
+    output: &Path,
+    staging: Output,
+    merge: Option<(&PathSet, &Reuse)>,
+    commit: impl FnOnce(Staging) -> io::Result<()>,
+) -> Result<Option<FileStamp>, Diagnostic> {
+    let Ok(Some((_, staging))) = staging else {
+        return Ok(None);
+    };
+    match merge {
+        Some((kept, reuse)) => reuse.merge(staging, kept).map_err(|e| {
+            Diagnostic::error(output, format!("cannot update the output: {e}"))
+                .with_hint("build again: the next build replaces the whole folder")
+        }),
+        None => {
+            let marker = FileStamp::of(&staging.path(crate::output::MARKER));
+            commit(staging).map(|()| marker).map_err(|e| {
+                Diagnostic::error(
+                    output,
+                    format!("cannot move the new output into place: {e}"),
+                )
+            })
+        }
+    }
+}
+
+/// The output folder to replace (resolved) and its staging folder, checked and made
+/// first, as each dataset's files are written as soon as it is loaded (their problems are
+/// reported only when loading found none); none for `check`, which writes into
+/// [`Discard`]; `Err`: why the output folder cannot be written.
+type Output = Result<Option<(PathBuf, Staging)>, Diagnostic>;
+
+fn open_output(options: &BuildOptions, mode: Mode, path: &Path) -> Output {
+    if mode == Mode::Check {
+        return Ok(None);
+    }
+    let target = guard::check_output(&options.root, path, options.force)?;
+    match Staging::create(&target) {
+        Ok(staging) => Ok(Some((target, staging))),
+        Err(e) => Err(Diagnostic::error(
+            path,
+            format!("cannot create the output folder: {e}"),
+        )),
+    }
+}
+
+/// What the steps share.
+struct Steps<'a> {
+    mode: Mode,
+    writer: &'a Writer<'a>,
+    /// Takes datasets from the previous build's records (`build` and `check`).
+    reuse: Option<&'a Reuse>,
+    /// Links files from the previous output and records this build's (`build` only).
+    links: Option<&'a Reuse>,
+    cache: Option<ScanCache>,
+}
+
+impl Steps<'_> {
+    /// Loads the site: every dataset taken from its record or loaded, in parallel, and as
+    /// soon as it is, written ([`Steps::write_dataset`]) and kept; then the checks across
+    /// datasets. Without a renderer (the templates have errors) nothing is rendered, only
+    /// checked. `Err` holds the problems (sorted) when there is no site to go on with.
+    fn load(
+        &self,
+        options: &BuildOptions,
+        store: Option<Arc<RecordStore>>,
+        renderer: Option<&Renderer>,
+    ) -> Result<LoadedSite, Diagnostics> {
+        let site_options = options.site_options();
+        let mut frame = Frame::read(&options.root, &site_options, self.mode.warnings(), store)
+            .map_err(|mut problems| {
+                problems.sort();
+                problems
+            })?;
+        let held: Vec<Option<Held>> = std::mem::take(&mut frame.dataset_files)
+            .into_par_iter()
+            .enumerate()
+            .map(|(place, path)| {
+                let recalled = renderer.and_then(|_| self.reuse?.recall(&frame.site, &path));
+                let taken = recalled.is_some();
+                let (site, cache) = (&frame.site, self.cache.as_ref());
+                let loaded = recalled
+                    .unwrap_or_else(|| dataset::load(&site.root, &path, &site.config, cache));
+                drop(path);
+                if frame.leaves_out(&loaded) {
+                    return None;
+                }
+                let loaded = match taken {
+                    // Taken from the record the previous build left: its files are linked
+                    // once the whole site is known (`Steps::write_rest`).
+                    true => loaded,
+                    false => self.write_dataset(&frame.site, loaded, renderer),
+                };
+                frame.keep(place, loaded)
+            })
+            .collect();
+        Ok(frame.assemble(held))
+    }
+
+    /// What becomes of a dataset as soon as it is loaded: `serve` keeps it whole, to be
+    /// written once all are loaded; otherwise its files are written (or linked) and it is
+    /// slimmed. A dataset with `related` entries names other datasets by title: it is
+    /// slimmed at once and loaded again to be written once every title is known. With
+    /// errors (or templates that have some) nothing is written: the build stops, only the
+    /// checks across datasets run.
+    fn write_dataset(
+        &self,
+        frame: &Site,
+        mut loaded: Loaded,
+        renderer: Option<&Renderer>,
+    ) -> Loaded {
+        if self.mode == Mode::Serve {
+            return loaded;
+        }
+        let Some(full) = loaded.dataset.take() else {
+            return loaded;
+        };
+        let failed = loaded
+            .problems
+            .iter()
+            .any(|p| p.severity == Severity::Error);
+        let slim = match renderer {
+            _ if failed => full.slim(Vec::new()),
+            None => full.slim(Vec::new()),
+            Some(_) if !full.front.related.is_empty() => full.slim_for_later(),
+            Some(renderer) => reuse::write_and_slim(
+                self.links,
+                frame,
+                renderer,
+                full,
+                self.writer,
+                &loaded.problems,
+            ),
+        };
+        loaded.dataset = Some(slim);
+        loaded
+    }
+
+    /// Writes what is left once every dataset is loaded: `serve`'s whole datasets; or the
+    /// files of the datasets taken from their records (linked, unless the output is to be
+    /// updated in place: `link_recalled` false), those whose `related` titles changed, and
+    /// the datasets loaded with `related` entries (loaded again: their titles are all known
+    /// now); then listings, tags, pages, catalogs and static files. Returns the number of
+    /// HTML pages.
+    fn write_rest(&self, site: &mut Site, renderer: &Renderer, link_recalled: bool) -> usize {
+        let writer = self.writer;
+        if self.mode == Mode::Serve {
+            return pages::render_everything(site, renderer, writer);
+        }
+        if let Some(reuse) = self.links {
+            if link_recalled {
+                reuse.link_recalled(site, renderer, writer);
+            }
+            reuse.render_stale(site, renderer, writer);
+        }
+        let pending = site.datasets.pending();
+        // A chunk at a time: each new slim copy replaces the old one before the next
+        // chunk, so that two copies of every such dataset never exist at once.
+        for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
+            let shared = &*site;
+            let sources = (self.links, self.cache.as_ref());
+            let written: Vec<(usize, Dataset)> = chunk
+                .par_iter()
+                .filter_map(|&i| {
+                    let slug = shared.datasets.slug(i);
+                    let slim = reuse::load_and_write(sources, shared, slug, renderer, writer)?;
+                    Some((i, slim))
+                })
+                .collect();
+            for (i, slim) in written {
+                site.datasets.replace(i, slim);
+            }
+        }
+        let dcat = match self.links {
+            Some(reuse) => reuse.link_dcat_pages(site, writer),
+            None => pages::Pages::All,
+        };
+        pages::render_site_files(site, renderer, writer, &dcat)
+    }
+}
+
+/// How many datasets that waited for `related` titles [`Steps::write_rest`] loads again
+/// and writes at a time.
+const WRITE_PENDING_CHUNK: usize = 256;
