@@ -48,7 +48,7 @@ pub struct SiteConfig {
     pub author: Party,
     pub publisher: Option<Party>,
     /// Used by datasets that declare no license of their own, which all point to this one
-    /// value (a catalog's slim copies each held a copy: about 190 bytes per dataset).
+    /// value.
     pub license: Option<std::sync::Arc<License>>,
     #[serde(default)]
     pub markdown: MarkdownSettings,

@@ -143,7 +143,7 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         let files = |site: &Site| -> BTreeSet<String> {
             let dataset = site.dataset(slug);
             dataset
-                .map(|d| after.outputs.files(&d))
+                .map(|d| after.outputs.files(d))
                 .unwrap_or_default()
                 .into_iter()
                 .collect()

@@ -14,6 +14,7 @@ use crate::config::SiteConfig;
 use crate::confine;
 use crate::content::{self, markdown::slugify, Page};
 use crate::dataset::cache::ScanCache;
+use crate::dataset::entry::CatalogEntry;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics};
 use crate::layout;
@@ -24,7 +25,7 @@ mod load;
 #[cfg(test)]
 mod reference_keys;
 mod titles;
-pub use datasets::{Datasets, Held, Listing, Needs};
+pub use datasets::{Datasets, Held};
 pub use drafts::LoadOptions;
 pub use load::{Frame, LoadedSite, Warnings};
 use outputs::Registry;
@@ -79,20 +80,24 @@ impl Site {
         }
     }
 
-    /// The dataset with this slug (read back when stored).
-    pub fn dataset(&self, slug: &str) -> Option<Arc<Dataset>> {
-        self.datasets.get(self.datasets.position(slug)?).ok()
+    /// The dataset with this slug, when it is kept whole (always, in `serve`).
+    pub fn dataset(&self, slug: &str) -> Option<&Arc<Dataset>> {
+        self.datasets.whole_at(self.datasets.position(slug)?)
+    }
+
+    /// The catalog entry of the dataset with this slug.
+    pub fn entry(&self, slug: &str) -> Option<&CatalogEntry> {
+        Some(self.datasets.entry(self.datasets.position(slug)?))
     }
 
     /// The title of the dataset with this slug.
     pub fn title_of(&self, slug: &str) -> Option<&str> {
-        let index = self.datasets.position(slug)?;
-        Some(self.datasets.listing(index).title)
+        Some(&self.entry(slug)?.title)
     }
 
     /// Total data rows across datasets.
     pub fn total_rows(&self) -> u64 {
-        self.datasets.listings().map(|d| d.rows).sum()
+        self.datasets.entries().map(|d| d.rows).sum()
     }
 }
 
@@ -239,7 +244,7 @@ impl Site {
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         cross_checks::check_related(root, &datasets, &mut diagnostics);
         cross_checks::check_dataset_links(root, &datasets, &mut diagnostics);
-        cross_checks::check_page_links(&datasets, outputs, &pages, &mut diagnostics);
+        cross_checks::check_page_links(&datasets, &pages, &mut diagnostics);
         cross_checks::check_nav(&config, &pages, &mut diagnostics);
         cross_checks::check_chart_files(&datasets, &mut diagnostics);
         cross_checks::check_chart_style(root, &datasets, &mut diagnostics);
@@ -283,11 +288,11 @@ fn check_descriptions(
     diagnostics: &mut Diagnostics,
 ) {
     for index in 0..datasets.len() {
-        let dataset = datasets.listing(index);
-        if !which(dataset.slug) {
+        let dataset = datasets.entry(index);
+        if !which(&dataset.slug) {
             continue;
         }
-        let length = datasets.description_chars(index);
+        let length = dataset.description.chars().count();
         let problem = if length < 50 {
             Some(format!("the description for metadata is {length} characters; search engines want at least 50"))
         } else if length > 5000 {
@@ -297,14 +302,14 @@ fn check_descriptions(
         };
         if let Some(message) = problem {
             diagnostics.push(
-                Diagnostic::warning(dataset.markdown_path(), message).with_hint(
+                Diagnostic::warning(&dataset.markdown_path, message).with_hint(
                     "write a longer lede, or set `description = \"…\"` in the front matter",
                 ),
             );
         }
-        if dataset.date.is_none() {
+        if dataset.listing_date().is_none() {
             diagnostics.push(
-                Diagnostic::warning(dataset.markdown_path(), "the dataset has no `updated` or `created` date")
+                Diagnostic::warning(&dataset.markdown_path, "the dataset has no `updated` or `created` date")
                     .with_hint("add `updated = YYYY-MM-DD` so metadata, sitemap and feed can say when it changed"),
             );
         }
@@ -316,13 +321,14 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
     let mut spellings: HashMap<String, String> = HashMap::new();
     // A catalog has few tag names, each on many datasets: each is slugified once.
     let mut slugs: HashMap<&str, String> = HashMap::new();
-    for (index, dataset) in datasets.listings().enumerate() {
-        for name in dataset.tags {
+    for (index, dataset) in datasets.entries().enumerate() {
+        for name in &dataset.tags {
+            let name = name.as_str();
             let slug = slugs.entry(name).or_insert_with(|| slugify(name)).clone();
             if slug.is_empty() {
                 diagnostics.push(
                     Diagnostic::error(
-                        dataset.markdown_path(),
+                        &dataset.markdown_path,
                         format!("the tag {name:?} has no letters or digits"),
                     )
                     .with_hint("tags need at least one letter or digit for their page address"),
@@ -332,7 +338,7 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
             match spellings.get(&slug) {
                 Some(first) if first.as_str() != name => diagnostics.push(
                     Diagnostic::warning(
-                        dataset.markdown_path(),
+                        &dataset.markdown_path,
                         format!("the tag {name:?} is spelled {first:?} elsewhere; both share one tag page"),
                     )
                     .with_hint(format!("spell it {first:?} everywhere")),

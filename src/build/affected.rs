@@ -49,9 +49,7 @@ pub(super) fn render_affected(
         })
         .collect();
     for (index, digests) in written {
-        if let Some(dataset) = site.datasets.whole_mut(index) {
-            Arc::make_mut(dataset).record_digests(digests);
-        }
+        site.datasets.record_digests(index, digests);
     }
     let site = &*site;
     let datasets: Vec<&Arc<Dataset>> = site
@@ -221,8 +219,8 @@ impl ListingPages {
         let same_keys = same_datasets
             && changed.iter().all(|slug| {
                 let key = |site: &Site| {
-                    site.dataset(slug)
-                        .map(|d| (d.updated(), d.front.title.clone(), d.front.tags.clone()))
+                    site.entry(slug)
+                        .map(|d| (d.updated(), d.title.clone(), d.tags.clone()))
                 };
                 key(before) == key(now)
             });
@@ -278,7 +276,7 @@ impl ListingPages {
             // pages) and the same plain pages give the same file.
             sitemap: !same_datasets
                 || changed.iter().any(|slug| {
-                    let date = |site: &Site| site.dataset(slug).map(|d| d.updated());
+                    let date = |site: &Site| site.entry(slug).map(|d| d.updated());
                     date(before) != date(now)
                 })
                 || !before
@@ -308,9 +306,9 @@ fn dcat_pages(before: &Site, now: &Site, changed: &BTreeSet<String>, same_datase
     }
     Pages::Only(
         now.datasets
-            .listings()
+            .slugs()
             .enumerate()
-            .filter(|(_, d)| changed.contains(d.slug))
+            .filter(|(_, slug)| changed.contains(*slug))
             .map(|(index, _)| dcat::page_of(now, index))
             .collect(),
     )

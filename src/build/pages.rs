@@ -3,13 +3,10 @@
 //! incremental rebuild shares with full builds.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::content;
-use crate::dataset::record_store::RecordStore;
-use crate::diagnostics::Diagnostic;
 use crate::layout::{self, urls};
 use crate::render::Renderer;
 use crate::site::{self, Site};
@@ -29,9 +26,7 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
         })
         .collect();
     for (index, digests) in digests {
-        if let Some(dataset) = site.datasets.whole_mut(index) {
-            Arc::make_mut(dataset).record_digests(digests);
-        }
+        site.datasets.record_digests(index, digests);
     }
     render_site_files(site, renderer, writer, &Pages::All)
 }
@@ -190,14 +185,4 @@ pub(super) fn write_not_found(site: &Site, renderer: &Renderer, writer: &Writer)
         || writer.page(urls::NOT_FOUND, renderer.not_found_page(site)),
         Path::new("templates/404.html"),
     );
-}
-
-/// An error when a slim copy kept in `store` could not be read back: what was written
-/// from it lacks it, so the build must not be published.
-pub(super) fn read_back_problem(store: Option<&RecordStore>) -> Option<Diagnostic> {
-    let why = store?.read_failure()?;
-    Some(
-        Diagnostic::error(std::env::temp_dir(), why.to_string())
-            .with_hint("check that the temporary folder (TMPDIR) has room, then build again"),
-    )
 }

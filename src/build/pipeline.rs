@@ -17,9 +17,9 @@ use rayon::prelude::*;
 use super::reuse::{self, Reuse};
 use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
-use crate::dataset::record_store::RecordStore;
+use crate::dataset::entry::CatalogEntry;
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::{self, Dataset, Loaded};
+use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity, SHOWN_PER_WARNING};
 use crate::output::{guard, Discard, PathSet, Staging};
 use crate::render::Renderer;
@@ -30,9 +30,8 @@ use crate::write::Writer;
 /// files are written, which problems are kept, and what is taken from the last build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Mode {
-    /// `build`: each dataset written as it loads, then kept as its record in a temporary
-    /// file (memory does not grow with the catalog); warnings folded; the output it
-    /// replaces reused.
+    /// `build`: each dataset written as it loads, then kept as its catalog entry;
+    /// warnings folded; the output it replaces reused.
     Build,
     /// `check`: `build` into a sink that keeps nothing, every warning kept; datasets
     /// unchanged since the last build into the default output taken from its records.
@@ -48,15 +47,6 @@ impl Mode {
             Mode::Build => Warnings::Folded(SHOWN_PER_WARNING),
             Mode::Check => Warnings::All,
             Mode::Serve => Warnings::PerFile,
-        }
-    }
-
-    /// Where the datasets' slim copies go: a temporary file (one that cannot be made
-    /// keeps them in memory); `serve` keeps them whole.
-    fn store(self) -> Option<Arc<RecordStore>> {
-        match self {
-            Mode::Build | Mode::Check => RecordStore::new(),
-            Mode::Serve => None,
         }
     }
 }
@@ -95,7 +85,6 @@ pub(super) fn run(
         Mode::Check => options.scan_cache.then(|| Reuse::for_check(options, &path)),
         Mode::Serve => None,
     };
-    let store = mode.store();
     let links = reuse.as_ref().filter(|_| mode == Mode::Build);
     let steps = Steps {
         mode,
@@ -105,7 +94,7 @@ pub(super) fn run(
         cache: options.active_scan_cache(),
     };
     // Load: every dataset checked, and written as soon as it is loaded.
-    let loaded = steps.load(options, store.clone(), renderer.as_ref().ok());
+    let loaded = steps.load(options, renderer.as_ref().ok());
     let (loaded, renderer) = match (loaded, renderer) {
         (Ok(loaded), Ok(renderer)) => (loaded, renderer),
         (loaded, renderer) => {
@@ -144,8 +133,7 @@ pub(super) fn run(
             let pages = steps.write_rest(&mut site, &renderer, merge.is_none());
             // Updated in place, the output holds the files kept besides those written.
             let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
-            let mut problems = writer.into_problems();
-            problems.extend(pages::read_back_problem(store.as_deref()));
+            let problems = writer.into_problems();
             if !problems.is_empty() {
                 diagnostics.extend(problems);
                 diagnostics.sort();
@@ -261,77 +249,75 @@ impl Steps<'_> {
     fn load(
         &self,
         options: &BuildOptions,
-        store: Option<Arc<RecordStore>>,
         renderer: Option<&Renderer>,
     ) -> Result<LoadedSite, Diagnostics> {
         let site_options = options.site_options();
-        let mut frame = Frame::read(&options.root, &site_options, self.mode.warnings(), store)
-            .map_err(|mut problems| {
+        let mut frame = Frame::read(&options.root, &site_options, self.mode.warnings()).map_err(
+            |mut problems| {
                 problems.sort();
                 problems
-            })?;
+            },
+        )?;
         let held: Vec<Option<Held>> = std::mem::take(&mut frame.dataset_files)
             .into_par_iter()
             .enumerate()
             .map(|(place, path)| {
-                let recalled = renderer.and_then(|_| self.reuse?.recall(&frame.site, &path));
-                let taken = recalled.is_some();
-                let (site, cache) = (&frame.site, self.cache.as_ref());
-                let loaded = recalled
-                    .unwrap_or_else(|| dataset::load(&site.root, &path, &site.config, cache));
+                let site = &frame.site;
+                // Taken from the record the previous build left: its files are linked once
+                // the whole site is known (`Steps::write_rest`).
+                if let Some(recalled) = renderer.and_then(|_| self.reuse?.recall(site, &path)) {
+                    let entry = recalled.entry;
+                    if frame.leaves_out(&entry.slug, entry.draft) {
+                        return None;
+                    }
+                    return frame.keep(place, recalled.problems, Some(Held::entry(entry)));
+                }
+                let loaded = dataset::load(&site.root, &path, &site.config, self.cache.as_ref());
                 drop(path);
-                if frame.leaves_out(&loaded) {
+                if frame.leaves_out(&loaded.slug, loaded.draft) {
                     return None;
                 }
-                let loaded = match taken {
-                    // Taken from the record the previous build left: its files are linked
-                    // once the whole site is known (`Steps::write_rest`).
-                    true => loaded,
-                    false => self.write_dataset(&frame.site, loaded, renderer),
-                };
-                frame.keep(place, loaded)
+                let held = loaded
+                    .dataset
+                    .map(|full| self.write_dataset(site, full, &loaded.problems, renderer));
+                frame.keep(place, loaded.problems, held)
             })
             .collect();
         Ok(frame.assemble(held))
     }
 
     /// What becomes of a dataset as soon as it is loaded: `serve` keeps it whole, to be
-    /// written once all are loaded; otherwise its files are written (or linked) and it is
-    /// slimmed. A dataset with `related` entries names other datasets by title: it is
-    /// slimmed at once and loaded again to be written once every title is known. With
-    /// errors (or templates that have some) nothing is written: the build stops, only the
-    /// checks across datasets run.
+    /// written once all are loaded; otherwise its files are written (or linked) and its
+    /// catalog entry kept. A dataset with `related` entries names other datasets by title:
+    /// its entry waits, and it is loaded again to be written once every title is known.
+    /// With errors (or templates that have some) nothing is written: the build stops, only
+    /// the checks across datasets run.
     fn write_dataset(
         &self,
-        frame: &Site,
-        mut loaded: Loaded,
+        site: &Site,
+        full: Dataset,
+        problems: &[Diagnostic],
         renderer: Option<&Renderer>,
-    ) -> Loaded {
+    ) -> Held {
+        let unwritten = |full: &Dataset| site.outputs.entry(full, Vec::new());
         if self.mode == Mode::Serve {
-            return loaded;
+            let entry = unwritten(&full);
+            return Held::whole(Arc::new(full), entry);
         }
-        let Some(full) = loaded.dataset.take() else {
-            return loaded;
-        };
-        let failed = loaded
-            .problems
-            .iter()
-            .any(|p| p.severity == Severity::Error);
-        let slim = match renderer {
-            _ if failed => full.slim(Vec::new()),
-            None => full.slim(Vec::new()),
-            Some(_) if !full.front.related.is_empty() => full.slim_for_later(),
-            Some(renderer) => reuse::write_and_slim(
+        let failed = problems.iter().any(|p| p.severity == Severity::Error);
+        match renderer {
+            _ if failed => Held::entry(unwritten(&full)),
+            None => Held::entry(unwritten(&full)),
+            Some(_) if !full.front.related.is_empty() => Held::waiting(unwritten(&full)),
+            Some(renderer) => Held::entry(reuse::write_and_enter(
                 self.links,
-                frame,
+                site,
                 renderer,
                 full,
                 self.writer,
-                &loaded.problems,
-            ),
-        };
-        loaded.dataset = Some(slim);
-        loaded
+                problems,
+            )),
+        }
     }
 
     /// Writes what is left once every dataset is loaded: `serve`'s whole datasets; or the
@@ -352,21 +338,20 @@ impl Steps<'_> {
             reuse.render_stale(site, renderer, writer);
         }
         let pending = site.datasets.pending();
-        // A chunk at a time: each new slim copy replaces the old one before the next
-        // chunk, so that two copies of every such dataset never exist at once.
+        // A chunk at a time: at most this many whole datasets are held at once.
         for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
             let shared = &*site;
             let sources = (self.links, self.cache.as_ref());
-            let written: Vec<(usize, Dataset)> = chunk
+            let written: Vec<(usize, CatalogEntry)> = chunk
                 .par_iter()
                 .filter_map(|&i| {
                     let slug = shared.datasets.slug(i);
-                    let slim = reuse::load_and_write(sources, shared, slug, renderer, writer)?;
-                    Some((i, slim))
+                    let entry = reuse::load_and_write(sources, shared, slug, renderer, writer)?;
+                    Some((i, entry))
                 })
                 .collect();
-            for (i, slim) in written {
-                site.datasets.replace(i, slim);
+            for (i, entry) in written {
+                site.datasets.replace(i, Held::entry(entry));
             }
         }
         let dcat = match self.links {

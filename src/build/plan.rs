@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::Session;
 use crate::content;
-use crate::dataset::{self, Dataset};
+use crate::dataset;
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity};
 use crate::incremental::{self, Affected, Change};
 use crate::layout;
@@ -68,7 +68,7 @@ impl Session {
         let mut problems = ProblemsDelta::default();
         // In slug order, as the site keeps them (a sorted list, not a map: on 10,000
         // datasets building a map of them cost a sixth of an edit's reload).
-        let mut datasets: Vec<Arc<Dataset>> = self.site.datasets.to_vec();
+        let mut datasets: Vec<site::Held> = self.site.datasets.to_vec();
         let mut pages = self.site.pages.clone();
         let mut home = self.site.home.clone();
         let mut changed_slugs = BTreeSet::new();
@@ -122,7 +122,7 @@ impl Session {
             // recording those of the new one.
             problems.forget(&layout::dataset_markdown(slug));
             if let Ok(index) = position(&datasets, slug) {
-                problems.forget(&datasets.remove(index).csv_display);
+                problems.forget(&datasets.remove(index).entry_ref().csv_display);
             }
             if let Some(Some(dataset)) = loaded.as_ref().map(|l| &l.dataset) {
                 problems.forget(&dataset.csv_display);
@@ -139,9 +139,11 @@ impl Session {
             };
             record(&mut problems.fresh, found);
             if let Some(dataset) = dataset {
+                let entry = self.site.outputs.entry(&dataset, Vec::new());
+                let held = site::Held::whole(Arc::new(dataset), entry);
                 match position(&datasets, &slug) {
-                    Ok(index) => datasets[index] = Arc::new(dataset),
-                    Err(index) => datasets.insert(index, Arc::new(dataset)),
+                    Ok(index) => datasets[index] = held,
+                    Err(index) => datasets.insert(index, held),
                 }
             }
         }
@@ -161,12 +163,11 @@ impl Session {
                 }
             }
         }
-        let license = self.site.config.license.clone();
         let (mut site, mut site_problems) = Site::assemble_checking(
             &root,
             self.site.config.clone(),
             (
-                site::Datasets::whole(datasets, license),
+                site::Datasets::new(datasets),
                 pages,
                 home,
                 &self.site.outputs,
@@ -256,8 +257,8 @@ impl Session {
 }
 
 /// Where `slug` is in `datasets` (sorted by slug), or where it would go.
-fn position(datasets: &[Arc<Dataset>], slug: &str) -> Result<usize, usize> {
-    datasets.binary_search_by(|d| d.slug.as_str().cmp(slug))
+fn position(datasets: &[site::Held], slug: &str) -> Result<usize, usize> {
+    datasets.binary_search_by(|d| d.slug().cmp(slug))
 }
 
 /// Files' problems, kept per file so a rebuild can forget those of the files it reads again.

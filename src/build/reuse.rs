@@ -6,8 +6,8 @@
 //! keys of its datasets and what every page states alike) is the recorded one; the other
 //! site-wide files (listings, tags, feed, sitemap, catalog.json) are always written.
 //!
-//! A dataset linked or written this way also leaves its slim record (what listings and
-//! catalogs read of it, and its load's warnings) in a records file beside the manifest.
+//! A dataset linked or written this way also leaves its record (its catalog entry, and
+//! its load's warnings: `record`) in a records file beside the manifest.
 //! The next build takes a dataset from its record, without loading it, when its Markdown
 //! bytes give the recorded key and its CSV's stamp is the recorded one (`recall`); a CSV
 //! changed less than two seconds before the build that scanned it leaves no record, as a
@@ -21,6 +21,7 @@
 mod key;
 mod manifest;
 mod record;
+mod recorder;
 mod related;
 mod spill;
 mod tidy;
@@ -36,17 +37,19 @@ use super::BuildOptions;
 use crate::confine;
 use crate::content;
 use crate::dataset::cache::{ScanCache, SETTLED};
-use crate::dataset::slim_record::SlimRecord;
+use crate::dataset::entry::CatalogEntry;
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::{Dataset, FileDigest, Loaded};
-use crate::diagnostics::Severity;
+use crate::dataset::versions::KeptVersion;
+use crate::dataset::Dataset;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::metadata::dcat;
 use crate::output::{PathSet, Staging};
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, CsvCopy, Writer};
 use manifest::Entry;
-use record::Recorder;
+use record::Record;
+use recorder::Recorder;
 
 /// An output is updated in place when at most one dataset in this many had to be loaded.
 const MERGE_AT_MOST_ONE_IN: usize = 16;
@@ -66,10 +69,9 @@ pub(super) struct Reuse {
     /// Datasets taken from their records whose files are still to be linked: not before
     /// the whole site is known, since an output that is up to date needs no links at all.
     pending_links: Mutex<Vec<Box<str>>>,
-    /// Datasets with `related` entries taken from their records, each with the CSV path
-    /// its page names and the titles its key was checked with (the previous build's), for
-    /// [`Reuse::settle_related`].
-    pending_related: Mutex<Vec<(Box<str>, PathBuf, key::RelatedTitles)>>,
+    /// Datasets with `related` entries taken from their records, each with the titles its
+    /// key was checked with (the previous build's), for [`Reuse::settle_related`].
+    pending_related: Mutex<Vec<(Box<str>, key::RelatedTitles)>>,
     /// Those whose `related` titles changed: rendered again ([`Reuse::render_stale`]).
     stale: Mutex<Vec<Box<str>>>,
     /// The previous build's titles, read from its records as `recall` asks for them.
@@ -173,30 +175,22 @@ impl Reuse {
         self.recalled.load(Ordering::Relaxed)
     }
 
-    /// The key of `dataset`, whose CSV the page names `csv_display`.
-    fn key(&self, site: &Site, dataset: &Dataset, csv_display: &Path) -> Option<String> {
+    /// The key of `dataset`, with its kept versions `kept`.
+    fn key(&self, site: &Site, dataset: &CatalogEntry, kept: &[KeptVersion]) -> Option<String> {
         let titles = key::related_titles(site, dataset);
-        self.key_with(site, dataset, csv_display, &titles)
+        self.key_with(site, (dataset, kept), &titles)
     }
 
     /// [`Reuse::key`], with the titles of its `related` entries given.
     fn key_with(
         &self,
         site: &Site,
-        dataset: &Dataset,
-        csv_display: &Path,
+        dataset: (&CatalogEntry, &[KeptVersion]),
         titles: &key::RelatedTitles,
     ) -> Option<String> {
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
         let site_key = self.site_key.as_deref()?;
-        key::dataset_key(
-            (site_key, nav_key),
-            &self.root,
-            site,
-            dataset,
-            csv_display,
-            titles,
-        )
+        key::dataset_key((site_key, nav_key), &self.root, site, dataset, titles)
     }
 
     /// The dataset of `markdown_file` from its record, when its record is there and still
@@ -205,12 +199,13 @@ impl Reuse {
     /// ([`Reuse::link_recalled`]). The titles its `related` entries show are known only
     /// once all datasets are: its key is checked with the titles of the previous build,
     /// and [`Reuse::settle_related`] then sees whether they still hold. `None` means: load it.
-    pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Loaded> {
+    pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Record> {
         let slug = markdown_file.file_stem()?.to_str()?;
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
-        let record: SlimRecord = serde_json::from_slice(&bytes).ok()?;
-        if self.check_only && record.has_related() {
+        let record: Record = serde_json::from_slice(&bytes).ok()?;
+        let dataset = &record.entry;
+        if self.check_only && !dataset.related.is_empty() {
             return None;
         }
         let root = self
@@ -218,50 +213,39 @@ impl Reuse {
             .get_or_init(|| confine::canonical_root(&self.root).ok())
             .as_ref()?;
         let markdown_path = content::display_path(&self.root, markdown_file);
-        if !record.csv_unchanged(root, &markdown_path) {
+        if dataset.slug != slug || !dataset.csv_unchanged(root, &markdown_path) {
             return None;
         }
-        let csv_display = record.csv_display.clone();
-        let loaded = record.into_loaded(site.config.license.as_ref())?;
-        let dataset = loaded.dataset.as_ref()?;
-        if dataset.slug != slug {
-            return None;
-        }
-        if !dataset.front.related.is_empty() {
+        if !dataset.related.is_empty() {
             let assumed = dataset
-                .front
                 .related
                 .iter()
                 .map(|other| self.previous_title(other))
                 .collect::<Option<key::RelatedTitles>>()?;
-            if self.key_with(site, dataset, &csv_display, &assumed)? != entry.key {
+            if self.key_with(site, (dataset, &[]), &assumed)? != entry.key {
                 return None;
             }
             let mut pending = self
                 .pending_related
                 .lock()
                 .unwrap_or_else(|p| p.into_inner());
-            pending.push((slug.into(), csv_display, assumed));
-            return Some(loaded);
+            pending.push((slug.into(), assumed));
+            return Some(record);
         }
-        let key = self.key(site, dataset, &csv_display)?;
+        let key = self.key(site, dataset, &[])?;
         if key != entry.key {
             return None;
         }
         self.recalled.fetch_add(1, Ordering::Relaxed);
         if self.check_only {
-            return Some(loaded);
+            return Some(record);
         }
         self.reused.fetch_add(1, Ordering::Relaxed);
         self.push(slug, entry, Some(&bytes));
         self.remember_key(slug, &key);
         let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
         pending.push(slug.into());
-        // The build keeps the record as it read it.
-        Some(Loaded {
-            record: Some(bytes),
-            ..loaded
-        })
+        Some(record)
     }
 
     /// The previous output's totals when it holds exactly what this build would write:
@@ -270,10 +254,10 @@ impl Reuse {
     /// for `related` titles get their keys here.
     pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
         let whole = self.previous_whole.as_ref()?;
-        // Slim copies whose files wait, read back one at a time.
+        // The datasets whose files wait.
         for index in site.datasets.pending() {
-            let dataset = &*site.datasets.get(index).ok()?;
-            let key = self.key(site, dataset, &dataset.csv_display)?;
+            let dataset = site.datasets.entry(index);
+            let key = self.key(site, dataset, &[])?;
             self.remember_key(&dataset.slug, &key);
         }
         let key = self.output_key(site)?;
@@ -311,10 +295,10 @@ impl Reuse {
         let mut kept = PathSet::default();
         let stale = self.stale.lock().unwrap_or_else(|p| p.into_inner()).len();
         let mut rendered = self.rendered.load(Ordering::Relaxed) + stale;
-        // Slim copies whose files wait, read back one at a time.
+        // The datasets whose files wait.
         for index in site.datasets.pending() {
-            let dataset = &*site.datasets.get(index).ok()?;
-            let key = self.key(site, dataset, &dataset.csv_display);
+            let dataset = site.datasets.entry(index);
+            let key = self.key(site, dataset, &[]);
             let entry = self.previous.get(&dataset.slug);
             match entry.filter(|e| key.as_ref() == Some(&e.key)) {
                 Some(entry) => {
@@ -438,12 +422,13 @@ impl Reuse {
     }
 
     /// Records what a dataset wrote or linked (the entry [`Reuse::write`] gave), with its
-    /// slim record when it has one and its CSV had settled before this build began.
-    fn record(&self, slug: &str, entry: &Entry, record: Option<&SlimRecord>) {
-        let settled = |r: &&SlimRecord| r.csv_stamp.older_than(SETTLED, self.started);
-        let bytes = record
-            .filter(settled)
-            .and_then(|r| serde_json::to_vec(r).ok());
+    /// record when its CSV has a stamp that had settled before this build began.
+    fn record(&self, slug: &str, entry: &Entry, record: &Record) {
+        let settled = record
+            .entry
+            .csv_stamp
+            .is_some_and(|stamp| stamp.older_than(SETTLED, self.started));
+        let bytes = settled.then(|| serde_json::to_vec(record).ok()).flatten();
         self.push(slug, entry, bytes.as_deref());
     }
 
@@ -466,7 +451,7 @@ impl Reuse {
     }
 
     /// Writes one dataset's files, or links them when its key is the one recorded; returns
-    /// the digests of its metadata files (for its slim copy) and the entry to
+    /// its entry (with the digests of its files as written) and the manifest entry to
     /// [`Reuse::record`] for the next build, if it can have one.
     fn write(
         &self,
@@ -474,8 +459,10 @@ impl Reuse {
         renderer: &Renderer,
         dataset: &Dataset,
         writer: &Writer,
-    ) -> (Vec<FileDigest>, Option<Entry>) {
-        let key = self.key(site, dataset, &dataset.csv_display);
+    ) -> (CatalogEntry, Option<Entry>) {
+        let mut written = site.outputs.entry(dataset, Vec::new());
+        let kept = dataset.versions.as_ref().map_or(&[][..], |v| &v.kept);
+        let key = self.key(site, &written, kept);
         if let Some(key) = &key {
             let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
@@ -483,26 +470,27 @@ impl Reuse {
                 if self.in_place.load(Ordering::Relaxed) || self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
                     self.remember_key(&dataset.slug, key);
-                    return (digests, Some(entry.clone()));
+                    written.digests = digests;
+                    return (written, Some(entry.clone()));
                 }
             }
         }
         self.rendered.fetch_add(1, Ordering::Relaxed);
         let recorder = Recorder::new(writer.sink());
         let own = Writer::new(&recorder);
-        let digests = write::write_dataset_step(site, renderer, dataset, &own, CsvCopy::Write);
+        written.digests = write::write_dataset_step(site, renderer, dataset, &own, CsvCopy::Write);
         let files = own.files();
         let problems = own.into_problems();
         let mut entry = None;
         if let (Some(key), true) = (key, problems.is_empty()) {
             // A dataset whose file names a manifest cannot hold is simply rendered next time.
-            entry = Entry::new(key, &recorder.into_files(), &digests);
+            entry = Entry::new(key, &recorder.into_files(), &written.digests);
             if let Some(entry) = &entry {
                 self.remember_key(&dataset.slug, &entry.key);
             }
         }
         writer.absorb(files, problems);
-        (digests, entry)
+        (written, entry)
     }
 
     /// Writes the manifest for the next build, once this build's output is in place;
@@ -526,7 +514,7 @@ impl Reuse {
 }
 
 /// Loads dataset `slug` again (it was loaded or taken from its record earlier in this
-/// build) and writes its files ([`write_and_slim`]); returns its slim copy. A dataset that
+/// build) and writes its files ([`write_and_enter`]); returns its entry. A dataset that
 /// is gone or now has errors (edited during the build) is reported, not written.
 pub(super) fn load_and_write(
     (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
@@ -534,50 +522,50 @@ pub(super) fn load_and_write(
     slug: &str,
     renderer: &Renderer,
     writer: &Writer,
-) -> Option<Dataset> {
+) -> Option<CatalogEntry> {
     let loaded = crate::site::load_dataset(&site.root, slug, &site.config, cache);
-    let failed = |d: &crate::diagnostics::Diagnostic| d.severity == Severity::Error;
+    let failed = |d: &Diagnostic| d.severity == Severity::Error;
     match loaded {
-        Some(Loaded {
+        Some(crate::dataset::Loaded {
             dataset: Some(full),
             problems,
             ..
-        }) if !problems.iter().any(failed) => Some(write_and_slim(
+        }) if !problems.iter().any(failed) => Some(write_and_enter(
             reuse, site, renderer, full, writer, &problems,
         )),
         _ => {
             let markdown = crate::layout::dataset_markdown(slug);
-            let problem = crate::diagnostics::Diagnostic::error(
-                markdown,
-                "the file changed while the site was being built",
-            )
-            .with_hint("build again once the file is saved");
+            let problem =
+                Diagnostic::error(markdown, "the file changed while the site was being built")
+                    .with_hint("build again once the file is saved");
             writer.absorb(0, vec![problem]);
             None
         }
     }
 }
 
-/// Writes (or links) the files of a dataset loaded with `problems`, then slims it; with
-/// reuse, its slim record is kept for the next build.
-pub(super) fn write_and_slim(
+/// Writes (or links) the files of a dataset loaded with `problems`; returns its entry.
+/// With reuse, its record is kept for the next build.
+pub(super) fn write_and_enter(
     reuse: Option<&Reuse>,
     site: &Site,
     renderer: &Renderer,
     full: Dataset,
     writer: &Writer,
-    problems: &[crate::diagnostics::Diagnostic],
-) -> Dataset {
+    problems: &[Diagnostic],
+) -> CatalogEntry {
     let Some(reuse) = reuse else {
         let digests = write::write_dataset_step(site, renderer, &full, writer, CsvCopy::Write);
-        return full.slim(digests);
+        return site.outputs.entry(&full, digests);
     };
-    let csv_display = full.csv_display.clone();
-    let (digests, entry) = reuse.write(site, renderer, &full, writer);
-    let slim = full.slim(digests);
-    if let Some(entry) = entry {
-        let record = SlimRecord::of(&slim, csv_display, problems);
-        reuse.record(&slim.slug, &entry, record.as_ref());
+    let (entry, manifest_entry) = reuse.write(site, renderer, &full, writer);
+    drop(full);
+    let record = Record {
+        entry,
+        problems: problems.to_vec(),
+    };
+    if let Some(manifest_entry) = manifest_entry {
+        reuse.record(&record.entry.slug, &manifest_entry, &record);
     }
-    slim
+    record.entry
 }

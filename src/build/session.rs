@@ -181,7 +181,7 @@ impl Session {
         // there (the writer checks its size).
         for slug in &csv_unchanged {
             if let (Some(before), Some(now)) = (self.site.dataset(slug), plan.site.dataset(slug)) {
-                if let Some(file) = before.parquet_file().filter(|_| now.same_parquet(&before)) {
+                if let Some(file) = before.parquet_file().filter(|_| now.same_parquet(before)) {
                     now.note_parquet(file);
                 }
             }

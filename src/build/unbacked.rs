@@ -18,9 +18,9 @@ use crate::content::front_matter;
 use crate::content::numbers::Typed;
 use crate::content::spans::{error_at, Locator};
 use crate::content::DatasetFrontMatter;
+use crate::dataset::entry::CatalogEntry;
 use crate::dataset::figures::{typed_numbers, TypedNumber};
 use crate::dataset::scan::Matches;
-use crate::dataset::Dataset;
 use crate::diagnostics::{plural, Diagnostic, Severity};
 use crate::site::Site;
 use cells::Table;
@@ -45,8 +45,8 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
     // a `check` of 10,000 datasets on one thread; the order stays the site's.
     (0..site.datasets.len())
         .into_par_iter()
-        .filter_map(|index| site.datasets.get(index).ok())
-        .flat_map_iter(|dataset| check_dataset(&root, site, &dataset))
+        .map(|index| site.datasets.entry(index))
+        .flat_map_iter(|dataset| check_dataset(&root, site, dataset))
         .collect()
 }
 
@@ -54,7 +54,7 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
 /// counted when they loaded (no file is read again).
 pub fn count(site: &Site) -> usize {
     (0..site.datasets.len())
-        .map(|index| site.datasets.listing(index).typed_numbers)
+        .map(|index| site.datasets.entry(index).typed_numbers as usize)
         .sum()
 }
 
@@ -96,7 +96,7 @@ impl Page {
     }
 }
 
-fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic> {
+fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagnostic> {
     let file = dataset.markdown_path.as_path();
     let Some(page) = Page::read(root, file) else {
         return Vec::new();
@@ -108,7 +108,6 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
     // The scan that checked the CSV looked for these numbers (unless it was recalled from
     // a scan that looked for others): the file is read again only then.
     let scanned = dataset
-        .csv
         .typed_cells
         .as_ref()
         .and_then(|t| t.matches_for(&numbers, &page.primary_key));
@@ -119,7 +118,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
             // A CSV that cannot be read was reported when it loaded.
             let own = Table {
                 csv: &dataset.csv_path,
-                delimiter: dataset.front.field_delimiter(),
+                delimiter: dataset.delimiter,
                 key: &page.primary_key,
                 dataset: None,
             };
@@ -131,14 +130,13 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
     let unmatched: Vec<bool> = matches.iter().map(|m| m.count == 0).collect();
     if unmatched.iter().any(|u| *u) {
         let others = dataset
-            .front
             .related
             .iter()
             .chain(&dataset.quoted_datasets)
             .filter(|slug| **slug != dataset.slug)
             .collect::<std::collections::BTreeSet<_>>();
         for slug in others {
-            let Some(other) = site.dataset(slug) else {
+            let Some(other) = site.entry(slug) else {
                 continue;
             };
             let key = Page::read(root, &other.markdown_path)
@@ -146,7 +144,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &Dataset) -> Vec<Diagnostic>
                 .unwrap_or_default();
             let table = Table {
                 csv: &other.csv_path,
-                delimiter: other.front.field_delimiter(),
+                delimiter: other.delimiter,
                 key: &key,
                 dataset: Some(slug.as_str()),
             };

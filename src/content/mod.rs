@@ -153,7 +153,6 @@ pub struct DatasetFrontMatter {
     pub primary_key: Vec<String>,
     pub table_rows: Option<TableRows>,
     /// The most columns the table shows (primary key first); site.toml's when absent.
-    /// Four bytes: a build keeps every dataset's front matter (`dataset::slim`'s size test).
     pub table_columns: Option<std::num::NonZeroU32>,
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
@@ -164,8 +163,7 @@ pub struct DatasetFrontMatter {
     pub explore: Option<bool>,
     /// Markdown shown under the table.
     pub table_note: Option<Box<str>>,
-    /// Boxed: read once, while loading, into the dataset's resolved license, while the
-    /// front matter of thousands of slim copies stays until the build ends.
+    /// Read once, while loading, into the dataset's resolved license.
     pub license: Option<Box<License>>,
     /// Who made the data: credited by the citation and every metadata format (the site's
     /// author is credited when there are none).
@@ -209,18 +207,6 @@ impl ChartKind {
             ChartKind::Line => "line",
             ChartKind::Dot => "dot",
         }
-    }
-
-    /// The kind [`ChartKind::as_str`] names.
-    pub fn from_name(name: &str) -> Option<ChartKind> {
-        [
-            ChartKind::Bar,
-            ChartKind::GroupedBar,
-            ChartKind::Line,
-            ChartKind::Dot,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == name)
     }
 }
 
@@ -286,28 +272,6 @@ impl DatasetFrontMatter {
 }
 
 impl ChartSpec {
-    /// A chart of which only the id and kind are kept (a slim dataset's: two charts must
-    /// not write one file, checked across datasets).
-    pub fn id_only(id: String, kind: ChartKind) -> ChartSpec {
-        ChartSpec {
-            id: Some(id),
-            kind,
-            title: String::new(),
-            caption: None,
-            x: String::new(),
-            y: YColumns(Vec::new()),
-            series: None,
-            highlight: Vec::new(),
-            aggregate: None,
-            filter: Default::default(),
-            y_zero: None,
-            y_scale: None,
-            y_min: None,
-            y_max: None,
-            connect_gaps: None,
-        }
-    }
-
     /// The chart's id: the one given, else the ASCII slug of its title (`CO₂ by year` ->
     /// `co2-by-year`: the id names a file and an anchor, so it stays in ASCII).
     pub fn id(&self) -> String {
@@ -444,7 +408,7 @@ pub fn date_string(value: &toml::value::Datetime) -> String {
 
 /// A theme the dataset belongs to: a concept of a published vocabulary, with the label
 /// that vocabulary gives it (DCAT-AP wants both).
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, PartialEq, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Theme {
     /// The concept's address, e.g.

@@ -28,9 +28,6 @@ pub struct Loaded {
     pub slug: String,
     /// `draft = true` in front matter that could be read.
     pub draft: bool,
-    /// The record (`slim_record`) the slim dataset was read from, when it was: kept as it
-    /// is rather than written again (`site::Held::keep`).
-    pub record: Option<Vec<u8>>,
 }
 
 /// Reads and checks one dataset.
@@ -60,7 +57,6 @@ pub fn load(
         problems,
         slug,
         draft,
-        record: None,
     }
 }
 
@@ -217,7 +213,7 @@ fn load_into(
         csv_path: scanned.csv_path,
         csv_display: scanned.csv_display,
         front,
-        body: std::sync::Arc::new(body),
+        body,
         csv: summary,
         license,
         table_rows,
@@ -228,17 +224,10 @@ fn load_into(
         related_places,
         figures,
         quoted_datasets,
-        figure_html: std::sync::Arc::new(figure_html),
+        figure_html,
         dataset_links,
         page_links,
-        metadata_digests: Vec::new(),
-        slim_description: None,
         typed_numbers: u32::try_from(typed_numbers).unwrap_or(u32::MAX),
-        slim_columns: 0,
-        slim_column_names: None,
-        slimmed: false,
-        files_pending: false,
-        dcat_parts: Some(Box::default()),
     })
 }
 

@@ -6,16 +6,15 @@ mod chart_series;
 mod charts;
 mod columns;
 mod data_path;
+mod digest;
+pub mod entry;
 pub mod figures;
 mod load;
 pub mod paging;
 mod prose_links;
-pub mod record_store;
 pub mod scan;
 pub mod schema;
 pub mod shown;
-mod slim;
-pub mod slim_record;
 mod slug;
 pub mod stamp;
 pub mod versions;
@@ -25,9 +24,9 @@ use std::path::PathBuf;
 use crate::content::spans::Place;
 use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 use crate::diagnostics::Diagnostic;
+pub use digest::FileDigest;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
-pub use slim::FileDigest;
 pub use slug::{is_valid_slug, slug_problem};
 
 /// Everything known about one dataset after loading and validation.
@@ -42,9 +41,7 @@ pub struct Dataset {
     /// The CSV file relative to the site root.
     pub csv_display: PathBuf,
     pub front: DatasetFrontMatter,
-    /// Behind a pointer, as are the other parts only the page reads: slim copies (of
-    /// which thousands may stay until the build ends) share one empty value.
-    pub body: std::sync::Arc<Body>,
+    pub body: Body,
     pub csv: CsvSummary,
     /// The dataset's license, or the site's default (shared with every dataset using it).
     pub license: std::sync::Arc<License>,
@@ -56,10 +53,10 @@ pub struct Dataset {
     /// site.toml's; on by default).
     pub parquet: bool,
     /// The Parquet copy's size and SHA-256, once written (`write::parquet`): its page and
-    /// metadata list it. A slim copy keeps it with its metadata digests instead.
+    /// metadata list it.
     parquet_digest: std::sync::OnceLock<FileDigest>,
     /// The kept versions of the CSV and what changed between them (`[[changes]]` with a
-    /// `file`); `None` without any, and in a slim copy.
+    /// `file`); `None` without any.
     pub versions: Option<std::sync::Arc<versions::Versions>>,
     /// Where each `related` entry is written, for the checks across datasets.
     related_places: Vec<Option<Place>>,
@@ -69,31 +66,14 @@ pub struct Dataset {
     /// depends on their CSV and Markdown.
     pub quoted_datasets: std::collections::BTreeSet<String>,
     /// The headline, kicker and captions with their figures marked up, for the page.
-    pub figure_html: std::sync::Arc<figures::FigureHtml>,
+    pub figure_html: figures::FigureHtml,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.
     pub(crate) dataset_links: Vec<(String, Place)>,
     /// The prose's links to the site's own pages (`../../<name>/`): the name and where.
     pub(crate) page_links: Vec<(String, Place)>,
     /// How many numbers the prose types by hand (`check --strict` lists them; `build` and
-    /// `serve` print the count): found while loading, kept in slim copies and records.
+    /// `serve` print the count): found while loading.
     pub typed_numbers: u32,
-    /// The digests of its metadata files as written (set once they are, whole or slim).
-    metadata_digests: Vec<FileDigest>,
-    /// After [`Dataset::slim`]: [`Dataset::description`], kept in place of the body (a
-    /// build keeps the slim copy itself in its temporary file: `site::datasets`).
-    slim_description: Option<Box<str>>,
-    /// After [`Dataset::slim`]: how many columns the CSV has, kept in place of its header.
-    slim_columns: u32,
-    /// After [`Dataset::slim`]: [`Dataset::column_names`], for the search index.
-    slim_column_names: Option<Box<str>>,
-    /// Set by [`Dataset::slim`].
-    slimmed: bool,
-    /// A slim copy whose files are still to be written ([`Dataset::slim_for_later`]).
-    files_pending: bool,
-    /// This dataset's part of the DCAT catalog in each syntax, once written: `serve`
-    /// keeps whole datasets and writes the catalog again on every edit, where only the
-    /// edited dataset's part changes. Empty in a fresh dataset, `None` in a slim one.
-    pub dcat_parts: Option<Box<[std::sync::OnceLock<String>; 2]>>,
 }
 
 /// How many column names the search index states of one dataset: its size stays bounded
@@ -148,9 +128,6 @@ impl Dataset {
     /// The description used in every metadata format: the author's `description`, or the
     /// lede followed by the first paragraph of Method.
     pub fn description(&self) -> String {
-        if let Some(kept) = &self.slim_description {
-            return kept.to_string();
-        }
         match self.description_parts() {
             (text, "") | ("", text) => text.to_string(),
             (lede, method) => format!("{lede} Method: {method}"),
@@ -160,9 +137,6 @@ impl Dataset {
     /// How many characters [`Dataset::description`] has, without building it (checked
     /// for every dataset on every `serve` rebuild).
     pub fn description_chars(&self) -> usize {
-        if let Some(kept) = &self.slim_description {
-            return kept.chars().count();
-        }
         match self.description_parts() {
             (text, "") | ("", text) => text.chars().count(),
             (lede, method) => lede.chars().count() + " Method: ".len() + method.chars().count(),
@@ -180,11 +154,8 @@ impl Dataset {
     }
 
     /// The CSV's column names, the first [`SEARCHED_COLUMNS`] of them, joined by spaces:
-    /// what the site's search index states of the columns (kept when slimmed).
+    /// what the site's search index states of the columns.
     pub fn column_names(&self) -> String {
-        if let Some(kept) = &self.slim_column_names {
-            return kept.to_string();
-        }
         let names: Vec<&str> = self
             .csv
             .header
@@ -193,15 +164,6 @@ impl Dataset {
             .map(String::as_str)
             .collect();
         names.join(" ")
-    }
-
-    /// How many columns the CSV has (its header's length; kept when slimmed).
-    pub fn column_count(&self) -> usize {
-        if self.slimmed {
-            self.slim_columns as usize
-        } else {
-            self.csv.header.len()
-        }
     }
 
     /// `diagnostic`, pointing at the `n`-th entry of `related` when its place is known.

@@ -19,7 +19,7 @@ pub struct FileStamp {
 
 /// Nanoseconds since the epoch (before 1970 and past 2262 too), stored as two 64-bit
 /// halves and written as the one number: an `i128` field would make every struct holding a
-/// stamp 16-byte aligned, and the slim copy a build keeps of every dataset 16 bytes bigger.
+/// stamp 16-byte aligned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Nanos {
     high: i64,

@@ -20,7 +20,8 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
         if n > 0 {
             out.write_all(b",")?;
         }
-        serde_json::to_writer(&mut *out, &CatalogEntry::of(site, n)).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut *out, &CatalogJsonItem::of(site, n))
+            .map_err(io::Error::other)?;
     }
     let title = serde_json::to_string(&site.config.title).map_err(io::Error::other)?;
     let url = serde_json::to_string(&site.config.base_url).map_err(io::Error::other)?;
@@ -31,16 +32,16 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
 /// `now` (false when it is missing from either).
 pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
     match (before.datasets.position(slug), now.datasets.position(slug)) {
-        (Some(old), Some(new)) => CatalogEntry::of(before, old) == CatalogEntry::of(now, new),
+        (Some(old), Some(new)) => CatalogJsonItem::of(before, old) == CatalogJsonItem::of(now, new),
         _ => false,
     }
 }
 
 /// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
-/// `serde_json::Value` (a sorted map) gave, without building one per dataset. All of it
-/// is in memory: a build's slim copies are not read back for it.
+/// `serde_json::Value` (a sorted map) gave, without building one per dataset, from the
+/// dataset's catalog entry.
 #[derive(Serialize, PartialEq)]
-struct CatalogEntry<'a> {
+struct CatalogJsonItem<'a> {
     bytes: u64,
     columns: usize,
     csv: String,
@@ -57,31 +58,30 @@ struct CatalogEntry<'a> {
     updated: Option<String>,
 }
 
-impl<'a> CatalogEntry<'a> {
+impl<'a> CatalogJsonItem<'a> {
     /// The entry of the dataset at `index`.
-    fn of(site: &'a Site, index: usize) -> CatalogEntry<'a> {
-        let d = site.datasets.listing(index);
-        let (bytes, sha256) = site.datasets.csv_file(index);
-        CatalogEntry {
-            bytes,
+    fn of(site: &'a Site, index: usize) -> CatalogJsonItem<'a> {
+        let d = site.datasets.entry(index);
+        CatalogJsonItem {
+            bytes: d.bytes,
             columns: d.columns,
-            csv: site.config.absolute_url(&urls::csv_file(d.slug)),
-            csvw: site.config.absolute_url(&urls::csvw_file(d.slug)),
-            metadata: site.config.absolute_url(&urls::json_file(d.slug)),
-            page: site.config.absolute_url(&urls::dataset_page(d.slug)),
+            csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
+            csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
+            metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
+            page: site.config.absolute_url(&urls::dataset_page(&d.slug)),
             parquet: d
                 .parquet
-                .then(|| site.config.absolute_url(&urls::parquet_file(d.slug))),
+                .then(|| site.config.absolute_url(&urls::parquet_file(&d.slug))),
             rows: d.rows,
-            sha256,
-            slug: d.slug,
-            title: d.title,
+            sha256: d.sha256,
+            slug: &d.slug,
+            title: &d.title,
             updated: d.updated().or_else(|| site.default_date.clone()),
         }
     }
 }
 
-/// One dataset of `data/search-index.json`, keys in sorted order (see [`CatalogEntry`]).
+/// One dataset of `data/search-index.json`, keys in sorted order (see [`CatalogJsonItem`]).
 #[derive(Serialize, PartialEq)]
 struct SearchEntry<'a> {
     slug: &'a str,
@@ -99,33 +99,31 @@ struct SearchEntry<'a> {
 pub const SEARCHED_DESCRIPTION: usize = 300;
 
 impl<'a> SearchEntry<'a> {
-    /// The entry of the dataset at `index`; its description and column names come from
-    /// the dataset itself (a build's slim copy read back), the rest from its listing.
+    /// The search entry of the dataset at `index`.
     fn of(site: &'a Site, index: usize) -> SearchEntry<'a> {
-        let d = site.datasets.listing(index);
+        let d = site.datasets.entry(index);
         let tags = d
             .tags
             .iter()
-            .map(crate::content::markdown::slugify)
+            .map(|tag| crate::content::markdown::slugify(tag))
             .collect();
-        let dataset = site.datasets.get(index);
-        let (description, columns) = dataset
-            .as_ref()
-            .map(|dataset| (dataset.description(), dataset.column_names()))
-            .unwrap_or_default();
-        let description: String = description.chars().take(SEARCHED_DESCRIPTION).collect();
-        let tag_names: Vec<&str> = d.tags.iter().collect();
-        let text = [d.headline, &description, &columns, &tag_names.join(" ")]
-            .iter()
-            .filter(|t| !t.is_empty())
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let description: String = d.description.chars().take(SEARCHED_DESCRIPTION).collect();
+        let text = [
+            &*d.headline,
+            &description,
+            &d.column_names,
+            &d.tags.join(" "),
+        ]
+        .iter()
+        .filter(|t| !t.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
         SearchEntry {
-            slug: d.slug,
+            slug: &d.slug,
             tags,
             text,
-            title: d.title,
+            title: &d.title,
             updated: d.updated(),
         }
     }
@@ -181,7 +179,7 @@ impl SitemapUrl {
     pub fn updated(&self, site: &Site) -> Option<String> {
         match self {
             SitemapUrl::Dataset(index) => {
-                let listed = site.datasets.listing(*index).updated();
+                let listed = site.datasets.entry(*index).updated();
                 listed.or_else(|| site.default_date.clone())
             }
             SitemapUrl::Other(_) => None,

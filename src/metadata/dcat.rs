@@ -14,8 +14,9 @@ use std::io::{self, Write};
 
 use super::rdf::{self, Node};
 use crate::content::{date_string, CreatorKind};
-use crate::dataset::{Dataset, FileDigest};
-use crate::site::outputs::{Distribution, Registry};
+use crate::dataset::entry::CatalogEntry;
+use crate::dataset::FileDigest;
+use crate::site::outputs::Distribution;
 use crate::site::Site;
 
 /// The two syntaxes of the same graph.
@@ -79,9 +80,9 @@ const SHA256: &str = "http://spdx.org/rdf/terms#checksumAlgorithm_sha256";
 
 /// Writes page `page` (from 1) of the catalog in each syntax of `outs`; `shared` is
 /// [`shared_facts`] of `site`, worked out once for every page. Memory holds one dataset's
-/// nodes at a time, worked out once for every syntax (a build reads each slim copy back
-/// from its temporary file once; a whole dataset, as `serve` keeps them, also keeps its
-/// finished parts for next time).
+/// nodes at a time, worked out once for every syntax, from its catalog entry (a whole
+/// dataset, as `serve` keeps them, also keeps its finished parts for next time:
+/// `Datasets::dcat_part`).
 pub fn write(
     site: &Site,
     page: usize,
@@ -119,29 +120,14 @@ pub fn write(
         }
         out.write_all(part(&nodes, *syntax, true)?.as_bytes())?;
     }
-    // One at a time: a build's slim copies are read back from its temporary file.
     for index in start..end {
-        let dataset = site.datasets.get(index)?;
+        let entry = site.datasets.entry(index);
         let mut nodes = None;
         for (syntax, out) in outs.iter_mut() {
-            // Slim copies keep no parts: each is written once.
-            let Some(parts) = dataset.dcat_parts.as_deref() else {
-                let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, &dataset));
-                out.write_all(part(nodes, *syntax, false)?.as_bytes())?;
-                continue;
-            };
-            let cached = &parts[*syntax as usize];
-            let text = match cached.get() {
-                Some(text) => text,
-                None => {
-                    let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, &dataset));
-                    let mut text = part(nodes, *syntax, false)?;
-                    // Kept while `serve` runs: without the spare room the text grew into (a
-                    // fifth of it), 10,000 datasets' parts hold 30 MB less.
-                    text.shrink_to_fit();
-                    cached.get_or_init(|| text)
-                }
-            };
+            let text = site.datasets.dcat_part(index, *syntax as usize, || {
+                let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, entry));
+                part(nodes, *syntax, false)
+            })?;
             out.write_all(text.as_bytes())?;
         }
     }
@@ -190,7 +176,7 @@ fn creator_iri(site: &Site) -> String {
 }
 
 /// The dataset itself, distinct from its page (the `dcat:landingPage`, a document).
-fn dataset_iri(site: &Site, dataset: &Dataset) -> String {
+fn dataset_iri(site: &Site, dataset: &CatalogEntry) -> String {
     slug_iri(site, &dataset.slug)
 }
 
@@ -280,8 +266,8 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     let created = site
         .datasets
-        .listings()
-        .filter_map(|d| d.created)
+        .entries()
+        .filter_map(|d| d.created.as_ref())
         .map(date_string)
         .min();
     if let Some(created) = created {
@@ -289,7 +275,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     if let Some(updated) = site
         .datasets
-        .listings()
+        .entries()
         .filter_map(|d| d.updated().or_else(|| site.default_date.clone()))
         .max()
     {
@@ -362,17 +348,17 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
 }
 
 /// The dataset, its distributions, their checksums, its license and temporal coverage.
-fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
+fn dataset_nodes(site: &Site, dataset: &CatalogEntry) -> Vec<Node> {
     let lang = language(site);
-    let front = &dataset.front;
-    let page = super::page_url(site, dataset);
-    let license = super::license_url(site, dataset);
-    let modified = super::updated(site, dataset);
+    let front = dataset;
+    let page = super::slug_page_url(site, &dataset.slug);
+    let license = super::slug_license_url(site, &dataset.slug, &dataset.license);
+    let modified = dataset.updated().or_else(|| site.default_date.clone());
     let mut nodes = Vec::new();
 
     let mut node = Node::new(&dataset_iri(site, dataset), &["dcat:Dataset"]);
     node.text("dct:title", &front.title, lang)
-        .text("dct:description", &super::description(dataset), lang)
+        .text("dct:description", &dataset.description, lang)
         .text("dct:identifier", &page, None)
         .iri("dcat:landingPage", &page)
         .iri("dct:publisher", &publisher_iri(site))
@@ -431,24 +417,21 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
     // An output is listed once its file is there to state (`check` writes no Parquet copy).
     let distributions: Vec<Node> = site
         .outputs
-        .iter()
-        .filter_map(|output| Some((output, output.distribution()?)))
-        .filter_map(|(output, kind)| {
-            let file = Registry::digest(output, site, dataset)?;
-            let media_type = output.media_type();
+        .distributions(dataset)
+        .map(|(output, kind, file)| {
             let listed = Listed {
                 kind,
-                media_type,
+                media_type: output.media_type(),
                 file,
             };
-            Some(distribution(
+            distribution(
                 site,
                 dataset,
                 &listed,
                 &license,
                 modified.as_deref(),
                 &mut nodes,
-            ))
+            )
         })
         .collect();
     for distribution in &distributions {
@@ -470,26 +453,26 @@ fn dataset_nodes(site: &Site, dataset: &Dataset) -> Vec<Node> {
 struct Listed<'a> {
     kind: &'a Distribution,
     media_type: &'static str,
-    file: FileDigest,
+    file: &'a FileDigest,
 }
 
 /// One distribution node; its checksum node goes into `extra`.
 fn distribution(
     site: &Site,
-    dataset: &Dataset,
+    dataset: &CatalogEntry,
     listed: &Listed,
     license: &str,
     modified: Option<&str>,
     extra: &mut Vec<Node>,
 ) -> Node {
     let lang = language(site);
-    let page = super::page_url(site, dataset);
+    let page = super::slug_page_url(site, &dataset.slug);
     let kind = listed.kind;
     let FileDigest {
         path,
         bytes,
         sha256,
-    } = &listed.file;
+    } = listed.file;
     let url = site.config.absolute_url(path);
     let mut node = Node::new(&format!("{page}#{}", kind.fragment), &["dcat:Distribution"]);
     node.text(

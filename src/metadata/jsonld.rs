@@ -235,18 +235,17 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
 pub fn catalog(site: &Site, shown: &[usize]) -> Value {
     let datasets: Vec<Value> = shown
         .iter()
-        .filter_map(|&i| {
-            // One that does not read back fails the build ([`crate::site::Datasets::get`]).
-            let d = site.datasets.get(i).ok()?;
-            let d = &*d;
-            Some(json!({
+        .map(|&i| {
+            let d = site.datasets.entry(i);
+            let page = super::slug_page_url(site, &d.slug);
+            json!({
                 "@type": "Dataset",
-                "@id": super::page_url(site, d),
-                "url": super::page_url(site, d),
-                "name": d.front.title,
-                "description": super::description(d),
-                "license": super::license_url(site, d),
-            }))
+                "@id": page,
+                "url": page,
+                "name": d.title,
+                "description": d.description,
+                "license": super::slug_license_url(site, &d.slug, &d.license),
+            })
         })
         .collect();
     json!({

@@ -24,6 +24,7 @@ pub mod versions;
 use std::fmt::Write as _;
 
 use crate::content::date_format::{DateFormat, DateKind};
+use crate::content::License;
 use crate::dataset::schema::{BooleanSpelling, ColumnType, DatePrecision};
 use crate::dataset::Dataset;
 use crate::layout::urls;
@@ -31,14 +32,24 @@ use crate::site::Site;
 
 /// The absolute URL of a dataset's page.
 pub fn page_url(site: &Site, dataset: &Dataset) -> String {
-    site.config.absolute_url(&urls::dataset_page(&dataset.slug))
+    slug_page_url(site, &dataset.slug)
+}
+
+/// The absolute URL of the page of dataset `slug`.
+pub fn slug_page_url(site: &Site, slug: &str) -> String {
+    site.config.absolute_url(&urls::dataset_page(slug))
 }
 
 /// Where the license terms are: the license's own URL, or the page's License section.
 pub fn license_url(site: &Site, dataset: &Dataset) -> String {
-    match &dataset.license.url {
+    slug_license_url(site, &dataset.slug, &dataset.license)
+}
+
+/// [`license_url`] of dataset `slug` under `license`.
+pub fn slug_license_url(site: &Site, slug: &str, license: &License) -> String {
+    match &license.url {
         Some(url) => url.clone(),
-        None => format!("{}#license", page_url(site, dataset)),
+        None => format!("{}#license", slug_page_url(site, slug)),
     }
 }
 

@@ -19,14 +19,14 @@ fn atom_time(date: Option<&str>) -> String {
 }
 
 /// A feed entry: the dataset's Atom time, and the dataset.
-type Entry<'a> = (String, crate::site::Listing<'a>);
+type Entry<'a> = (String, &'a crate::dataset::entry::CatalogEntry);
 
 /// The `count` latest datasets with their Atom times, newest first (then by slug): only
 /// those are held while the others pass, so a catalog of 100,000 datasets holds 50.
 fn latest(site: &Site, count: usize) -> Vec<Entry<'_>> {
     let mut entries: Vec<Entry> = Vec::new();
-    let before = |a: &Entry, b: &Entry| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(b.1.slug));
-    for dataset in site.datasets.listings() {
+    let before = |a: &Entry, b: &Entry| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug));
+    for dataset in site.datasets.entries() {
         let updated = dataset.updated().or_else(|| site.default_date.clone());
         let entry = (atom_time(updated.as_deref()), dataset);
         let at = entries.partition_point(|kept| before(kept, &entry).is_lt());
@@ -69,18 +69,18 @@ pub fn feed(site: &Site) -> String {
         escape_xml(&site.config.author.name)
     );
     for (time, dataset) in entries {
-        let url = site.config.absolute_url(&urls::dataset_page(dataset.slug));
+        let url = site.config.absolute_url(&urls::dataset_page(&dataset.slug));
         out.push_str("  <entry>\n");
-        let _ = writeln!(out, "    <title>{}</title>", escape_xml(dataset.title));
+        let _ = writeln!(out, "    <title>{}</title>", escape_xml(&dataset.title));
         let _ = writeln!(out, "    <link href=\"{}\"/>", escape_xml(&url));
         let _ = writeln!(out, "    <id>{}</id>", escape_xml(&url));
         let _ = writeln!(out, "    <updated>{time}</updated>");
         let _ = writeln!(
             out,
             "    <summary>{}</summary>",
-            escape_xml(dataset.headline)
+            escape_xml(&dataset.headline)
         );
-        for tag in dataset.tags {
+        for tag in &dataset.tags {
             let _ = writeln!(out, "    <category term=\"{}\"/>", escape_xml(tag));
         }
         out.push_str("  </entry>\n");

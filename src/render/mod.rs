@@ -328,7 +328,7 @@ fn summaries_in_order(
     indexes: impl Iterator<Item = usize>,
 ) -> Vec<DatasetSummaryView<'_>> {
     indexes
-        .map(|i| DatasetSummaryView::new(site.datasets.listing(i)))
+        .map(|i| DatasetSummaryView::new(site.datasets.entry(i)))
         .collect()
 }
 

@@ -5,9 +5,10 @@
 use serde::Serialize;
 
 use crate::content::{self, markdown};
+use crate::dataset::entry::CatalogEntry;
 use crate::dataset::Dataset;
 use crate::layout::urls;
-use crate::site::{Listing, Site};
+use crate::site::Site;
 
 /// Site-wide settings, on every page as `site`.
 #[derive(Debug, Serialize)]
@@ -59,20 +60,20 @@ pub struct DatasetSummaryView<'a> {
 }
 
 impl<'a> DatasetSummaryView<'a> {
-    pub fn new(dataset: Listing<'a>) -> Self {
+    pub fn new(dataset: &'a CatalogEntry) -> Self {
         DatasetSummaryView {
-            slug: dataset.slug,
-            title: dataset.title,
-            headline: dataset.headline,
-            kicker: dataset.kicker,
-            url: urls::dataset_page(dataset.slug),
+            slug: &dataset.slug,
+            title: &dataset.title,
+            headline: &dataset.headline,
+            kicker: &dataset.kicker,
+            url: urls::dataset_page(&dataset.slug),
             rows: dataset.rows,
             columns: dataset.columns,
-            tags: tag_links(dataset.tags),
+            tags: tag_links(dataset.tags.iter().map(String::as_str)),
             tag_slugs: dataset
                 .tags
                 .iter()
-                .map(markdown::slugify)
+                .map(|tag| markdown::slugify(tag))
                 .collect::<Vec<_>>()
                 .join(" "),
             updated: dataset.updated(),

@@ -1,17 +1,16 @@
 //! The checks that need more than one dataset: `related` entries and prose links must
 //! lead to datasets and pages of the site, no two charts may write one file, and a site's
-//! own stylesheet keeps the chart rules its pages' charts need. A build keeps its slim
-//! copies in a temporary file: only datasets with such entries ([`Needs`]) are read back
-//! for these.
+//! own stylesheet keeps the chart rules its pages' charts need. Each reads the datasets'
+//! catalog entries.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
-use super::outputs::Registry;
-use super::{Datasets, Needs};
+use super::Datasets;
 use crate::config::SiteConfig;
 use crate::content::Page;
-use crate::dataset::{self, Dataset};
+use crate::dataset;
+use crate::dataset::entry::CatalogEntry;
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
 use crate::layout::{self, urls};
 
@@ -24,13 +23,17 @@ fn failed_to_load(root: &Path, slug: &str) -> bool {
 /// errors; naming it is not reported again.
 pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
     // The set of every slug is made only when needed (each `serve` edit runs this).
-    if !datasets.any_needs(Needs::Related) {
+    let mut needing = datasets
+        .entries()
+        .filter(|d| !d.related.is_empty())
+        .peekable();
+    if needing.peek().is_none() {
         return;
     }
-    let slugs: Vec<&str> = datasets.listings().map(|d| d.slug).collect();
+    let slugs: Vec<&str> = datasets.slugs().collect();
     let known: HashSet<&str> = slugs.iter().copied().collect();
-    for (_, dataset) in datasets.needing(&[Needs::Related]) {
-        for (n, related) in dataset.front.related.iter().enumerate() {
+    for dataset in needing {
+        for (n, related) in dataset.related.iter().enumerate() {
             let problem = if related == &dataset.slug {
                 Some((
                     "a dataset cannot be related to itself".to_string(),
@@ -61,18 +64,22 @@ pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut 
 /// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
 /// load has its own errors; a draft left out is a warning, see `drafts`).
 pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
-    if !datasets.any_needs(Needs::DatasetLinks) {
+    let mut needing = datasets
+        .entries()
+        .filter(|d| !d.dataset_links.is_empty())
+        .peekable();
+    if needing.peek().is_none() {
         return;
     }
-    let slugs: Vec<&str> = datasets.listings().map(|d| d.slug).collect();
+    let slugs: Vec<&str> = datasets.slugs().collect();
     let known: HashSet<&str> = slugs.iter().copied().collect();
-    for (_, dataset) in datasets.needing(&[Needs::DatasetLinks]) {
+    for dataset in needing {
         for (slug, place) in &dataset.dataset_links {
             if known.contains(slug.as_str()) || failed_to_load(root, slug) {
                 continue;
             }
             diagnostics.push(place.locate(dead_link(
-                &dataset,
+                dataset,
                 ("../", slug),
                 did_you_mean(slug, slugs.iter().copied()),
                 "a dataset page",
@@ -85,12 +92,7 @@ pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics:
 /// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
 /// folder datapages writes (All datasets, tags, downloads); its `../../data/<path>` links
 /// to a file the site writes there ([`data_files`]).
-pub(super) fn check_page_links(
-    datasets: &Datasets,
-    outputs: &Registry,
-    pages: &[Page],
-    diagnostics: &mut Diagnostics,
-) {
+pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics: &mut Diagnostics) {
     let names: HashSet<&str> = pages
         .iter()
         .map(|p| p.name.as_str())
@@ -98,13 +100,13 @@ pub(super) fn check_page_links(
         .collect();
     // Made at the first link to a file under data/.
     let mut files: Option<BTreeSet<String>> = None;
-    for (_, dataset) in datasets.needing(&[Needs::PageLinks]) {
+    for dataset in datasets.entries() {
         for (name, place) in &dataset.page_links {
             if names.contains(&name.as_str()) {
                 continue;
             }
             if name.starts_with(&format!("{}/", layout::DATA)) {
-                let files = files.get_or_insert_with(|| data_files(datasets, outputs));
+                let files = files.get_or_insert_with(|| data_files(datasets));
                 if files.contains(name) {
                     continue;
                 }
@@ -132,7 +134,7 @@ pub(super) fn check_page_links(
                 continue;
             }
             diagnostics.push(place.locate(dead_link(
-                &dataset,
+                dataset,
                 ("../../", name),
                 did_you_mean(name, pages.iter().map(|p| p.name.as_str())),
                 "a page of this site",
@@ -172,16 +174,17 @@ pub(super) fn check_nav(config: &SiteConfig, pages: &[Page], diagnostics: &mut D
 }
 
 /// The files the site writes under data/: the catalogs and search index, and every file
-/// of every dataset's outputs (a build reads each slim copy back once, for the first such
-/// link only).
-fn data_files(datasets: &Datasets, outputs: &Registry) -> BTreeSet<String> {
+/// of every dataset's outputs.
+fn data_files(datasets: &Datasets) -> BTreeSet<String> {
     let site = [
         urls::CATALOG,
         "data/catalog.jsonld",
         "data/catalog.ttl",
         urls::SEARCH_INDEX,
     ];
-    let own = datasets.iter().flat_map(|dataset| outputs.files(&dataset));
+    let own = datasets
+        .entries()
+        .flat_map(|d| d.files.iter().flatten().cloned());
     site.iter().map(|f| f.to_string()).chain(own).collect()
 }
 
@@ -192,14 +195,14 @@ fn without_parquet<'a>(datasets: &'a Datasets, path: &str) -> Option<&'a str> {
         path.strip_prefix(&format!("{}/", layout::DATA_DATASETS))?
             .strip_suffix(".parquet")?,
     )?;
-    let listing = datasets.listing(index);
-    (!listing.parquet).then_some(listing.slug)
+    let entry = datasets.entry(index);
+    (!entry.parquet).then_some(&entry.slug)
 }
 
 /// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and
 /// the near name if there is one, else how such a link is written.
 fn dead_link(
-    dataset: &Dataset,
+    dataset: &CatalogEntry,
     (prefix, name): (&str, &str),
     near: Option<&str>,
     not_a: &str,
@@ -220,16 +223,15 @@ fn dead_link(
 /// chart `c` would write the same file; the second one is an error.
 pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnostics) {
     let mut taken: HashMap<String, String> = HashMap::new();
-    for (_, dataset) in datasets.needing(&[Needs::Charts]) {
-        for chart in &dataset.front.charts {
-            let file = urls::chart_file(&dataset.slug, &chart.id());
+    for dataset in datasets.entries() {
+        for id in &dataset.chart_ids {
+            let file = urls::chart_file(&dataset.slug, id);
             match taken.get(&file) {
                 Some(owner) => diagnostics.push(
                     Diagnostic::error(
                         &dataset.markdown_path,
                         format!(
-                            "chart `{}` would be written to {file}, which a chart of `{owner}` writes too",
-                            chart.id()
+                            "chart `{id}` would be written to {file}, which a chart of `{owner}` writes too"
                         ),
                     )
                     .with_hint("give one of the two charts another `id`"),
@@ -255,7 +257,7 @@ pub(super) fn check_chart_style(root: &Path, datasets: &Datasets, diagnostics: &
         return;
     };
     let styled = std::fs::read_to_string(real).map_or(true, |css| css.contains("svg.dpc"));
-    if styled || datasets.needing(&[Needs::Charts]).next().is_none() {
+    if styled || datasets.entries().all(|d| d.chart_ids.is_empty()) {
         return;
     }
     diagnostics.push(

@@ -47,9 +47,8 @@ pub fn check_related_drafts(
     if drafts.is_empty() {
         return;
     }
-    use super::Needs;
-    for (_, dataset) in datasets.needing(&[Needs::Related, Needs::DatasetLinks]) {
-        for (n, related) in dataset.front.related.iter().enumerate() {
+    for dataset in datasets.entries() {
+        for (n, related) in dataset.related.iter().enumerate() {
             if drafts.binary_search(related).is_ok() {
                 let problem = Diagnostic::warning(
                     &dataset.markdown_path,

@@ -4,12 +4,10 @@
 //! [`Frame::keep`], then [`Frame::assemble`] (the checks across datasets).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 use super::{discover, drafts, place_page, static_files, Datasets, Held, LoadOptions, Site};
 use crate::config::SiteConfig;
-use crate::dataset::record_store::RecordStore;
-use crate::dataset::Loaded;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// Which problems a load keeps, and how.
@@ -36,8 +34,6 @@ pub struct Frame {
     /// [`Frame::keep`].
     pub dataset_files: Vec<PathBuf>,
     drafts: bool,
-    /// Where [`Frame::keep`] stores slim copies; none keeps them whole.
-    store: Option<Arc<RecordStore>>,
     warnings: Warnings,
     /// Folding, each dataset's problems go in as soon as it is done (most are only
     /// counted), numbered from here by its place in the file list so they sort as if
@@ -67,7 +63,6 @@ impl Frame {
         root: &Path,
         options: &LoadOptions,
         warnings: Warnings,
-        store: Option<Arc<RecordStore>>,
     ) -> Result<Frame, Diagnostics> {
         let mut diagnostics = match warnings {
             Warnings::Folded(shown) => Diagnostics::folding(shown),
@@ -114,7 +109,6 @@ impl Frame {
             site,
             dataset_files: found.dataset_files,
             drafts: options.drafts,
-            store,
             warnings,
             first_batch,
             problems: Mutex::new(diagnostics),
@@ -126,30 +120,31 @@ impl Frame {
     /// Whether the build leaves this dataset out (a draft without `--drafts`): then it is
     /// neither written nor kept, and its problems are dropped (what is not built is not
     /// checked either).
-    pub fn leaves_out(&self, loaded: &Loaded) -> bool {
-        let out = loaded.draft && !self.drafts;
+    pub fn leaves_out(&self, slug: &str, draft: bool) -> bool {
+        let out = draft && !self.drafts;
         if out {
-            locked(&self.left_out).push(loaded.slug.clone());
+            locked(&self.left_out).push(slug.to_string());
         }
         out
     }
 
-    /// Takes the problems of the dataset at `place` in the file list, and keeps the
-    /// dataset: stored as its record when the frame has a store and it is a slim copy,
-    /// whole otherwise.
-    pub fn keep(&self, place: usize, loaded: Loaded) -> Option<Held> {
+    /// Takes the problems of the dataset at `place` in the file list, and hands back
+    /// what is kept of it.
+    pub fn keep(
+        &self,
+        place: usize,
+        problems: Vec<Diagnostic>,
+        held: Option<Held>,
+    ) -> Option<Held> {
         match self.warnings {
             Warnings::Folded(_) => {
                 let batch = self.first_batch + place as u64;
-                locked(&self.problems).push_batch(batch, loaded.problems);
+                locked(&self.problems).push_batch(batch, problems);
             }
-            _ if loaded.problems.is_empty() => {}
-            _ => locked(&self.unfolded).push((place, loaded.problems)),
+            _ if problems.is_empty() => {}
+            _ => locked(&self.unfolded).push((place, problems)),
         }
-        let record = loaded.record;
-        loaded
-            .dataset
-            .map(|d| Held::keep_with(d, record, self.store.as_ref()))
+        held
     }
 
     /// The site of the datasets kept, checked across datasets (related slugs, tags,
@@ -190,8 +185,7 @@ impl Frame {
             outputs,
             ..
         } = self.site;
-        let license = config.license.clone();
-        let datasets = Datasets::new(held, self.store, license);
+        let datasets = Datasets::new(held);
         let (mut site, mut problems) = Site::assemble_checking(
             &root,
             config,

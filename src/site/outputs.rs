@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::checksum::Sha256;
+use crate::dataset::entry::CatalogEntry;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 use crate::layout;
@@ -154,6 +155,16 @@ impl Registry {
             .collect()
     }
 
+    /// The files each output writes for `dataset`, in the registry's order.
+    pub fn files_per_output(&self, dataset: &Dataset) -> Vec<Vec<String>> {
+        self.iter().map(|output| output.files(dataset)).collect()
+    }
+
+    /// `dataset`'s entry, its outputs having written `digests`.
+    pub fn entry(&self, dataset: &Dataset, digests: Vec<FileDigest>) -> CatalogEntry {
+        CatalogEntry::of(dataset, self.files_per_output(dataset), digests)
+    }
+
     /// The outputs that are alternates of the CSV (`DatasetOutput::alternate`) with a file
     /// for `dataset`: each with its format name and file.
     pub fn alternates<'a>(
@@ -163,21 +174,22 @@ impl Registry {
     ) -> impl Iterator<Item = (&'a dyn DatasetOutput, &'static str, FileDigest)> + 'a {
         self.iter().filter_map(move |output| {
             let format = output.alternate()?;
-            Some((output, format, Registry::digest(output, site, dataset)?))
+            Some((output, format, output.digest(site, dataset)?))
         })
     }
 
-    /// The size and SHA-256 of `output`'s file for `dataset`: the one recorded when it was
-    /// written, else the output's own.
-    pub fn digest(
-        output: &dyn DatasetOutput,
-        site: &Site,
-        dataset: &Dataset,
-    ) -> Option<FileDigest> {
-        let path = output.files(dataset).into_iter().next()?;
-        dataset
-            .metadata_digest(&path)
-            .or_else(|| output.digest(site, dataset))
+    /// Each output with its DCAT distribution and the recorded size and SHA-256 of its
+    /// file for `entry`, for the outputs that have both (one not written yet is left out).
+    pub fn distributions<'a>(
+        &'a self,
+        entry: &'a CatalogEntry,
+    ) -> impl Iterator<Item = (&'a dyn DatasetOutput, &'a Distribution, &'a FileDigest)> + 'a {
+        self.iter()
+            .zip(&entry.files)
+            .filter_map(move |(output, files)| {
+                let kind = output.distribution()?;
+                Some((output, kind, entry.digest(files.first()?)?))
+            })
     }
 }
 

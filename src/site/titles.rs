@@ -15,7 +15,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 /// holds 4 bytes each: this runs at every `serve` edit, and at the end of a build's load,
 /// where its memory peaks.
 pub fn check_duplicate_titles(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
-    let title = |i: u32| datasets.listing(i as usize).title.trim();
+    let title = |i: u32| datasets.entry(i as usize).title.trim();
     let Ok(count) = u32::try_from(datasets.len()) else {
         return;
     };
@@ -32,8 +32,8 @@ pub fn check_duplicate_titles(root: &Path, datasets: &Datasets, diagnostics: &mu
                 continue;
             };
             let (this, other) = (
-                datasets.listing(this as usize),
-                datasets.listing(other as usize),
+                datasets.entry(this as usize),
+                datasets.entry(other as usize),
             );
             let more = match group.len() - 2 {
                 0 => String::new(),
@@ -43,14 +43,14 @@ pub fn check_duplicate_titles(root: &Path, datasets: &Datasets, diagnostics: &mu
             let message = format!(
                 "the title \"{}\" is also the title of {}{more}: listings, the feed and search results cannot tell them apart",
                 crate::text::quoted_in_message(this.title.trim()),
-                other.markdown_path().display()
+                other.markdown_path.display()
             );
-            let warning = Diagnostic::warning(this.markdown_path(), message).with_hint(
+            let warning = Diagnostic::warning(&this.markdown_path, message).with_hint(
                 "give each dataset a title of its own: say what differs (the year, the place, the unit)",
             );
             let place = canonical_root
                 .as_deref()
-                .and_then(|root| title_place(root, &this.markdown_path()));
+                .and_then(|root| title_place(root, &this.markdown_path));
             diagnostics.push(match place {
                 Some(place) => place.locate(warning),
                 None => warning,

@@ -8,14 +8,16 @@ use sha2::{Digest, Sha256};
 
 use super::super::BuildOptions;
 use crate::confine;
+use crate::dataset::entry::CatalogEntry;
+use crate::dataset::figures;
 use crate::dataset::scan::hex;
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::{figures, Dataset};
+use crate::dataset::versions::KeptVersion;
 use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 3;
+pub(super) const FORMAT: u32 = 4;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {
@@ -87,14 +89,14 @@ pub(super) fn nav_key(site: &Site) -> String {
 pub(super) type RelatedTitles = Vec<Option<String>>;
 
 /// The titles `dataset`'s `related` entries have in `site`.
-pub(super) fn related_titles(site: &Site, dataset: &Dataset) -> RelatedTitles {
+pub(super) fn related_titles(site: &Site, dataset: &CatalogEntry) -> RelatedTitles {
     let title = |slug: &String| site.title_of(slug).map(str::to_string);
-    dataset.front.related.iter().map(title).collect()
+    dataset.related.iter().map(title).collect()
 }
 
 /// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
-/// path, size, SHA-256 and row count (from the scan that checked it), its kept versions'
-/// paths and SHA-256, the title (or
+/// path (as the page names it and resolved), size, SHA-256 and row count (from the scan
+/// that checked it), its kept versions' (`kept`) paths and SHA-256, the title (or
 /// absence) of each dataset it lists under `related` (`titles`, in order), and the Markdown
 /// and CSV bytes of each dataset its text quotes. `None` when a file cannot be read again:
 /// it is rendered then.
@@ -102,8 +104,7 @@ pub(super) fn dataset_key(
     (site_key, nav_key): (&str, &str),
     root: &Path,
     site: &Site,
-    dataset: &Dataset,
-    csv_display: &Path,
+    (dataset, kept): (&CatalogEntry, &[KeptVersion]),
     titles: &RelatedTitles,
 ) -> Option<String> {
     let mut h = Sha256::new();
@@ -116,23 +117,23 @@ pub(super) fn dataset_key(
         &mut h,
         &std::fs::read(root.join(&dataset.markdown_path)).ok()?,
     );
-    field(&mut h, csv_display.as_os_str().as_encoded_bytes());
+    field(&mut h, dataset.csv_display.as_os_str().as_encoded_bytes());
     field(&mut h, dataset.csv_path.as_os_str().as_encoded_bytes());
-    field(&mut h, &dataset.csv.bytes.to_le_bytes());
-    field(&mut h, dataset.csv.sha256.to_string().as_bytes());
+    field(&mut h, &dataset.bytes.to_le_bytes());
+    field(&mut h, dataset.sha256.to_string().as_bytes());
     // Implied by the bytes, but a remembered scan states it: the page follows the scan.
-    field(&mut h, &dataset.csv.rows.to_le_bytes());
-    // Kept versions as loaded (a slim copy has none, so a dataset with kept versions is
+    field(&mut h, &dataset.rows.to_le_bytes());
+    // Kept versions as loaded (an entry has none, so a dataset with kept versions is
     // never taken from its record: it is loaded, and its files linked when they hold).
-    for kept in dataset.versions.iter().flat_map(|v| &v.kept) {
+    for kept in kept {
         field(&mut h, kept.version.as_bytes());
         field(&mut h, kept.path.as_os_str().as_encoded_bytes());
         field(&mut h, kept.sha256.bytes());
     }
-    if titles.len() != dataset.front.related.len() {
+    if titles.len() != dataset.related.len() {
         return None;
     }
-    for (slug, title) in dataset.front.related.iter().zip(titles) {
+    for (slug, title) in dataset.related.iter().zip(titles) {
         field(&mut h, slug.as_bytes());
         match title {
             Some(title) => field(&mut h, format!("title {title}").as_bytes()),

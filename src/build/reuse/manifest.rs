@@ -28,7 +28,7 @@ pub(super) struct Entry {
     files: String,
     /// The metadata files, which the DCAT catalog states: `path<TAB>size<TAB>sha256` lines.
     digests: String,
-    /// Where the dataset's slim record (`dataset::slim_record`) is in the records file:
+    /// Where the dataset's record (`record`) is in the records file:
     /// offset and length. A dataset that has one need not be loaded while its Markdown
     /// and CSV are unchanged.
     #[serde(default)]
@@ -112,7 +112,7 @@ pub(super) fn spill_path(root: &Path, output: &Path) -> Option<PathBuf> {
     reuse_dir_ready(root).then(|| file.with_extension(format!("entries-{}", std::process::id())))
 }
 
-/// Where a build that writes into `output` puts the slim records of its datasets until
+/// Where a build that writes into `output` puts the records of its datasets until
 /// the manifest is saved.
 pub(super) fn records_spill_path(root: &Path, output: &Path) -> Option<PathBuf> {
     spill_path(root, output).map(|p| p.with_extension(format!("records-{}", std::process::id())))

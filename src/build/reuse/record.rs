@@ -1,82 +1,50 @@
-//! An output sink that passes every file on to another and notes its path: the list of
-//! files one dataset wrote, for the reuse manifest.
+//! The reuse record of one dataset: its catalog entry and the problems its load reported,
+//! written beside the manifest. The next build takes the dataset from it, without loading
+//! it, while its Markdown and CSV are unchanged (`Reuse::recall`).
 
-use std::io;
-use std::path::Path;
-use std::sync::Mutex;
+use serde::{Deserialize, Serialize};
 
-use crate::output::{OutputSink, PendingFile};
+use crate::dataset::entry::CatalogEntry;
+use crate::diagnostics::Diagnostic;
 
-/// Writes through `inner`, noting every path written.
-pub(super) struct Recorder<'a> {
-    inner: &'a dyn OutputSink,
-    files: Mutex<Vec<String>>,
+/// A dataset's entry and its load's problems (warnings: a dataset with errors has none).
+#[derive(Debug, Serialize, Deserialize)]
+pub(in crate::build) struct Record {
+    pub entry: CatalogEntry,
+    pub problems: Vec<Diagnostic>,
 }
 
-impl<'a> Recorder<'a> {
-    pub fn new(inner: &'a dyn OutputSink) -> Self {
-        Recorder {
-            inner,
-            files: Mutex::new(Vec::new()),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SiteConfig;
+    use crate::layout;
+    use crate::site::outputs::Registry;
+
+    /// Every dataset of the bundled site (charts, themes, `related`, quoted cells of other
+    /// datasets, prose links) comes back from its record as the very entry it was made of,
+    /// problems included.
+    #[test]
+    fn a_record_gives_back_the_entry_it_was_made_of() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = SiteConfig::load(root).unwrap();
+        let outputs: Registry = crate::write::built_in_outputs();
+        let folder = root.join(layout::CONTENT_DATASETS);
+        let mut seen = 0;
+        for file in std::fs::read_dir(folder).unwrap() {
+            let loaded = crate::dataset::load(root, &file.unwrap().path(), &config, None);
+            let dataset = loaded.dataset.unwrap();
+            let entry = outputs.entry(&dataset, Vec::new());
+            let record = Record {
+                entry: entry.clone(),
+                problems: vec![Diagnostic::warning("x.md", "a warning").at(3, 1)],
+            };
+            let text = serde_json::to_string(&record).unwrap();
+            let back: Record = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.entry, entry);
+            assert_eq!(back.problems, record.problems);
+            seen += 1;
         }
-    }
-
-    fn note(&self, relative: &str) {
-        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
-        files.push(relative.to_string());
-    }
-
-    /// The paths written, sorted, each once.
-    pub fn into_files(self) -> Vec<String> {
-        let mut files = self.files.into_inner().unwrap_or_else(|p| p.into_inner());
-        files.sort();
-        files.dedup();
-        files
-    }
-}
-
-impl OutputSink for Recorder<'_> {
-    fn root(&self) -> &Path {
-        self.inner.root()
-    }
-
-    fn existing_len(&self, relative: &str) -> Option<u64> {
-        self.inner.existing_len(relative)
-    }
-
-    fn paths(&self, relative: &str) -> io::Result<(std::path::PathBuf, std::path::PathBuf)> {
-        self.inner.paths(relative)
-    }
-
-    fn create(&self, relative: &str) -> io::Result<PendingFile> {
-        self.note(relative);
-        self.inner.create(relative)
-    }
-
-    fn write(&self, relative: &str, bytes: &[u8]) -> io::Result<()> {
-        self.note(relative);
-        self.inner.write(relative, bytes)
-    }
-
-    fn copy(&self, from: &Path, relative: &str) -> io::Result<()> {
-        self.note(relative);
-        self.inner.copy(from, relative)
-    }
-
-    fn link(&self, from: &Path, relative: &str) -> io::Result<()> {
-        self.note(relative);
-        self.inner.link(from, relative)
-    }
-
-    /// A removed file is not among those written (a dataset's writes never remove).
-    fn keeps_nothing(&self) -> bool {
-        self.inner.keeps_nothing()
-    }
-
-    fn remove(&self, relative: &str) -> io::Result<()> {
-        let mut files = self.files.lock().unwrap_or_else(|p| p.into_inner());
-        files.retain(|f| f != relative);
-        drop(files);
-        self.inner.remove(relative)
+        assert!(seen >= 4);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::{key, load_and_write, Reuse, SlimRecord};
+use super::{key, load_and_write, Record, Reuse};
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::Writer;
@@ -27,8 +27,8 @@ impl Reuse {
             None => None,
             Some(entry) => {
                 let bytes = self.records.as_ref()?.read(entry.record?)?;
-                let record: SlimRecord = serde_json::from_slice(&bytes).ok()?;
-                Some(record.title().to_string())
+                let record: Record = serde_json::from_slice(&bytes).ok()?;
+                Some(record.entry.title)
             }
         };
         titles().insert(slug.into(), title.clone());
@@ -46,12 +46,12 @@ impl Reuse {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner()),
         );
-        for (slug, csv_display, assumed) in pending {
-            let (Some(dataset), Some(entry)) = (site.dataset(&slug), self.previous.get(&*slug))
+        for (slug, assumed) in pending {
+            let (Some(dataset), Some(entry)) = (site.entry(&slug), self.previous.get(&*slug))
             else {
                 continue;
             };
-            let titles = key::related_titles(site, &dataset);
+            let titles = key::related_titles(site, dataset);
             if titles == assumed {
                 let record = entry.record.and_then(|at| self.records.as_ref()?.read(at));
                 self.reused.fetch_add(1, Ordering::Relaxed);
@@ -62,7 +62,7 @@ impl Reuse {
                 links.push(slug);
                 continue;
             }
-            if let Some(key) = self.key_with(site, &dataset, &csv_display, &titles) {
+            if let Some(key) = self.key_with(site, (dataset, &[]), &titles) {
                 self.remember_key(&slug, &key);
             }
             let mut stale = self.stale.lock().unwrap_or_else(|p| p.into_inner());
@@ -71,8 +71,8 @@ impl Reuse {
     }
 
     /// Renders again the datasets taken from their records whose `related` titles
-    /// changed ([`Reuse::settle_related`]); their slim copies stay (their own inputs did
-    /// not change, and no metadata file states those titles).
+    /// changed ([`Reuse::settle_related`]); their entries stay (their own inputs did not
+    /// change, and no metadata file states those titles).
     pub fn render_stale(&self, site: &Site, renderer: &Renderer, writer: &Writer) {
         use rayon::prelude::*;
         let stale = std::mem::take(&mut *self.stale.lock().unwrap_or_else(|p| p.into_inner()));

@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 use super::manifest::Entry;
 
 /// One `[slug, entry]` JSON line per recorded dataset, in the order they were done, and
-/// beside it the records file: each dataset's slim record, which its entry points to.
+/// beside it the records file: each dataset's record, which its entry points to.
 pub(super) struct Spill {
     path: PathBuf,
     /// None once a write failed (or the file could not be made): no manifest is saved.
@@ -48,7 +48,7 @@ impl Spill {
         }
     }
 
-    /// Records `entry`, and `record` (a dataset's slim record, JSON) in the records file
+    /// Records `entry`, and `record` (a dataset's record, JSON) in the records file
     /// with the entry pointing to it.
     pub fn push(&mut self, slug: &str, entry: &Entry, record: Option<&[u8]>) {
         let Some(out) = &mut self.out else {

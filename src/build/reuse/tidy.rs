@@ -71,7 +71,7 @@ pub(super) fn tidy(dir: &Path, current: &Path) {
 enum Kind<'a> {
     /// `<digest>.json`: the manifest of one output folder.
     Manifest(&'a str),
-    /// `<digest>.records`: the slim records its entries point into.
+    /// `<digest>.records`: the records its entries point into.
     Records(&'a str),
     /// `<digest>.entries-PID`, `.records-PID` or `.partial-PID`: a build's files while it
     /// runs.

@@ -1,109 +1,119 @@
-//! Datasets kept whole and stored: listings, lookups and read-back agree.
+//! Datasets: entries sorted by slug and found by it, waiting ones listed, digests recorded
+//! and the DCAT parts made again after them.
+
+use std::path::Path;
 
 use super::*;
 use crate::config::SiteConfig;
+use crate::layout;
 
-/// Each bundled dataset, slimmed and stored, reads back as the very slim copy it was;
-/// its listing says what the slim copy says.
-#[test]
-fn a_stored_dataset_reads_back_as_its_slim_copy() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+/// The bundled datasets, loaded, with their entries.
+fn bundled() -> Vec<(Dataset, CatalogEntry)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let config = SiteConfig::load(root).unwrap();
-    let store = RecordStore::new().expect("a temporary file");
+    let outputs = super::super::outputs::Registry::default();
     let folder = root.join(layout::CONTENT_DATASETS);
-    let mut slims = Vec::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        let loaded = crate::dataset::load(root, &path, &config, None);
-        slims.push(loaded.dataset.unwrap().slim(Vec::new()));
+    let mut all = Vec::new();
+    for file in std::fs::read_dir(folder).unwrap() {
+        let loaded = crate::dataset::load(root, &file.unwrap().path(), &config, None);
+        let dataset = loaded.dataset.unwrap();
+        let entry = outputs.entry(&dataset, Vec::new());
+        all.push((dataset, entry));
     }
-    assert!(slims.len() >= 4);
-    let expected: Vec<String> = {
-        let mut sorted: Vec<&Dataset> = slims.iter().collect();
-        sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
-        sorted.iter().map(|d| format!("{d:?}")).collect()
-    };
-    let listings: Vec<(String, String, usize, Option<String>)> = {
-        let mut sorted: Vec<&Dataset> = slims.iter().collect();
-        sorted.sort_by(|a, b| a.slug.cmp(&b.slug));
-        sorted
-            .iter()
-            .map(|d| {
-                let tags = d.front.tags.join(",");
-                (
-                    d.front.title.to_string(),
-                    tags,
-                    d.column_count(),
-                    d.updated(),
-                )
-            })
-            .collect()
-    };
-    // Half of them as taken from a reuse record (whose warnings do not matter here).
-    let warning = crate::diagnostics::Diagnostic::warning("x", "w");
-    let held = slims
-        .into_iter()
-        .rev()
-        .enumerate()
-        .map(|(n, d)| match n % 2 {
-            0 => Held::keep(d, Some(&store)),
-            _ => {
-                let record = SlimRecord::of(&d, PathBuf::new(), std::slice::from_ref(&warning));
-                let bytes = serde_json::to_vec(&record.unwrap()).unwrap();
-                Held::keep_with(d, Some(bytes), Some(&store))
-            }
-        })
-        .collect::<Vec<_>>();
-    assert!(held.iter().all(|h| matches!(h, Held::Stored(_))));
-    let datasets = Datasets::new(held, Some(store.clone()), config.license.clone());
-    let back: Vec<String> = datasets.iter().map(|d| format!("{d:?}")).collect();
-    assert_eq!(back, expected);
-    for (i, (title, tags, columns, updated)) in listings.iter().enumerate() {
-        let listing = datasets.listing(i);
-        assert_eq!(listing.title, title);
-        assert_eq!(listing.tags.iter().collect::<Vec<_>>().join(","), *tags);
-        assert_eq!(listing.columns, *columns);
-        assert_eq!(listing.updated(), *updated);
-        assert_eq!(datasets.position(listing.slug), Some(i));
-    }
-    assert!(store.read_failure().is_none());
+    assert!(all.len() >= 4);
+    all
 }
 
-/// A dataset that is not slim, or given no store, stays whole; a slim copy whose files
-/// are still to be written reads back as one, with the CSV path its page names.
+/// Each entry states what its dataset says, whichever way it is held, and the datasets
+/// come sorted by slug, each found at its place.
 #[test]
-fn whole_datasets_stay_whole_and_waiting_ones_read_back_waiting() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = SiteConfig::load(root).unwrap();
-    let store = RecordStore::new().expect("a temporary file");
-    let path = root.join(layout::dataset_markdown("storage-link-payload-ceilings"));
-    let load = || {
-        crate::dataset::load(root, &path, &config, None)
-            .dataset
-            .unwrap()
-    };
-    assert!(matches!(Held::keep(load(), Some(&store)), Held::Whole(_)));
-    let slim = load().slim(Vec::new());
-    assert!(matches!(Held::keep(slim, None), Held::Whole(_)));
-    let pending = load().slim_for_later();
-    let expected = format!("{pending:?}");
-    assert!(pending.files_pending() && !pending.csv_display.as_os_str().is_empty());
-    let held = vec![Held::keep(pending, Some(&store))];
-    assert!(matches!(held[0], Held::Stored(_)));
-    let datasets = Datasets::new(held, Some(store), config.license.clone());
-    assert_eq!(datasets.pending(), vec![0]);
-    let back = datasets.get(0).unwrap();
-    assert!(back.files_pending());
-    assert_eq!(format!("{back:?}"), expected);
-
-    // A record that does not read back is an error to the caller and to the build.
-    let mut damaged = datasets;
-    if let Held::Stored(stored) = &mut damaged.held[0] {
-        stored.at = 1 << 40;
+fn entries_say_what_their_datasets_say_in_slug_order() {
+    let mut expected: Vec<(String, String, usize, Option<String>, String)> = Vec::new();
+    let mut held = Vec::new();
+    for (n, (dataset, entry)) in bundled().into_iter().rev().enumerate() {
+        expected.push((
+            dataset.slug.clone(),
+            dataset.front.title.to_string(),
+            dataset.csv.header.len(),
+            dataset.updated(),
+            dataset.description(),
+        ));
+        held.push(match n % 3 {
+            0 => Held::entry(entry),
+            1 => Held::waiting(entry),
+            _ => Held::whole(Arc::new(dataset), entry),
+        });
     }
-    let failed = damaged.get(0).unwrap_err();
-    assert!(failed.0.contains("cannot read back"), "{failed}");
-    assert_eq!(damaged.iter().count(), 0);
-    let store = damaged.store.as_ref().unwrap();
-    assert!(store.read_failure().is_some());
+    expected.sort();
+    let datasets = Datasets::new(held);
+    for (i, (slug, title, columns, updated, description)) in expected.iter().enumerate() {
+        let entry = datasets.entry(i);
+        assert_eq!(&entry.slug, slug);
+        assert_eq!(&entry.title, title);
+        assert_eq!(entry.columns, *columns);
+        assert_eq!(&entry.updated(), updated);
+        assert_eq!(&entry.description, description);
+        assert_eq!(datasets.position(slug), Some(i));
+    }
+    assert_eq!(datasets.position("no-such-dataset"), None);
+    let waiting = datasets.pending();
+    assert!(!waiting.is_empty());
+    let wholes = expected.len() / 3;
+    assert_eq!(datasets.wholes().count(), wholes);
+    assert_eq!(datasets.to_vec().len(), expected.len());
+    for i in waiting {
+        assert!(datasets.whole_at(i).is_none());
+    }
+}
+
+/// Recording a whole dataset's digests changes its entry (in this site only: a rebuild's
+/// site started from it keeps its own) and makes its DCAT part again.
+#[test]
+fn recorded_digests_replace_the_entry_s_and_its_dcat_part() {
+    let (dataset, entry) = bundled().remove(0);
+    let mut datasets = Datasets::new(vec![Held::whole(Arc::new(dataset), entry)]);
+    let made = std::cell::Cell::new(0);
+    let part = |datasets: &Datasets| {
+        let text = datasets.dcat_part(0, 0, || -> Result<String, ()> {
+            made.set(made.get() + 1);
+            Ok(format!("part {}", made.get()))
+        });
+        text.unwrap().to_string()
+    };
+    assert_eq!(part(&datasets), "part 1");
+    assert_eq!(
+        part(&datasets),
+        "part 1",
+        "kept while the dataset is unchanged"
+    );
+    let before = Datasets::new(datasets.to_vec());
+    let digest = FileDigest {
+        path: "data/datasets/x.csv".to_string(),
+        bytes: 3,
+        sha256: crate::checksum::Sha256::of(b"abc"),
+    };
+    datasets.record_digests(0, vec![digest.clone()]);
+    assert_eq!(
+        datasets.entry(0).digest("data/datasets/x.csv"),
+        Some(&digest)
+    );
+    assert_eq!(before.entry(0).digest("data/datasets/x.csv"), None);
+    assert_eq!(part(&datasets), "part 2");
+    assert_eq!(part(&before), "part 1");
+}
+
+/// A dataset held as its entry alone keeps no DCAT part: it is made each time asked.
+#[test]
+fn an_entry_alone_keeps_no_dcat_part() {
+    let (_, entry) = bundled().remove(0);
+    let datasets = Datasets::new(vec![Held::entry(entry)]);
+    let mut made = 0;
+    for _ in 0..2 {
+        let text = datasets.dcat_part(0, 1, || -> Result<String, ()> {
+            made += 1;
+            Ok(String::new())
+        });
+        assert!(text.is_ok());
+    }
+    assert_eq!(made, 2);
 }
