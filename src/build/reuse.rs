@@ -92,9 +92,9 @@ pub(super) struct Reuse {
     /// Set once this build updates the output in place: an unchanged dataset's files are
     /// then left where they are instead of linked into the staging folder.
     in_place: std::sync::atomic::AtomicBool,
-    /// This build's key of each dataset written or linked (a digest of it: 32 bytes), for
-    /// the keys of the DCAT pages.
-    keys: Mutex<HashMap<Box<str>, [u8; 32]>>,
+    /// This build's key of each dataset written or linked (a digest of it), for the keys
+    /// of the DCAT pages.
+    keys: Mutex<HashMap<Box<str>, crate::checksum::Sha256>>,
 }
 
 /// The output folder as the manifest names it: resolved (absolute, links followed), so
@@ -367,8 +367,7 @@ impl Reuse {
     }
 
     fn remember_key(&self, slug: &str, key: &str) {
-        use sha2::Digest as _;
-        let digest: [u8; 32] = sha2::Sha256::digest(key.as_bytes()).into();
+        let digest = crate::checksum::Sha256::of(key.as_bytes());
         let mut keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
         keys.insert(slug.into(), digest);
     }

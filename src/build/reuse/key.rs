@@ -157,7 +157,7 @@ pub(super) fn output_key(
     site_key: &str,
     nav_key: &str,
     site: &Site,
-    keys: &std::collections::HashMap<Box<str>, [u8; 32]>,
+    keys: &std::collections::HashMap<Box<str>, crate::checksum::Sha256>,
 ) -> Option<String> {
     let mut h = Sha256::new();
     field(&mut h, b"datapages output");
@@ -179,7 +179,7 @@ pub(super) fn output_key(
     field(&mut h, b"datasets");
     for slug in site.datasets.slugs() {
         field(&mut h, slug.as_bytes());
-        field(&mut h, keys.get(slug)?);
+        field(&mut h, keys.get(slug)?.bytes());
     }
     Some(hex(&h.finalize()))
 }
@@ -229,14 +229,14 @@ impl DcatPageKeys {
     }
 
     /// Adds the next dataset of `page` (from 1), with its key if it has one.
-    pub fn add(&mut self, page: usize, slug: &str, key: Option<&[u8; 32]>) {
+    pub fn add(&mut self, page: usize, slug: &str, key: Option<&crate::checksum::Sha256>) {
         let Some(slot) = self.pages.get_mut(page.wrapping_sub(1)) else {
             return;
         };
         match (slot.as_mut(), key) {
             (Some(h), Some(key)) => {
                 field(h, slug.as_bytes());
-                field(h, key);
+                field(h, key.bytes());
             }
             _ => *slot = None,
         }
