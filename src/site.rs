@@ -2,6 +2,7 @@
 //! build drives: `load.rs`), plus the checks that need more than one dataset (related
 //! slugs, tags).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,7 +26,7 @@ mod load;
 #[cfg(test)]
 mod reference_keys;
 mod titles;
-pub use datasets::{Datasets, Held};
+pub use datasets::{Datasets, Held, Listing};
 pub use drafts::LoadOptions;
 pub use load::{Frame, LoadedSite, Warnings};
 use outputs::Registry;
@@ -85,19 +86,25 @@ impl Site {
         self.datasets.whole_at(self.datasets.position(slug)?)
     }
 
-    /// The catalog entry of the dataset with this slug.
-    pub fn entry(&self, slug: &str) -> Option<&CatalogEntry> {
-        Some(self.datasets.entry(self.datasets.position(slug)?))
+    /// The catalog entry of the dataset with this slug (`None` too when it cannot be read
+    /// back: a caller then does without it, as for a dataset that is not there).
+    pub fn entry(&self, slug: &str) -> Option<Cow<'_, CatalogEntry>> {
+        self.datasets.entry(self.datasets.position(slug)?).ok()
+    }
+
+    /// The listing of the dataset with this slug.
+    pub fn listing(&self, slug: &str) -> Option<&Listing> {
+        Some(self.datasets.listing(self.datasets.position(slug)?))
     }
 
     /// The title of the dataset with this slug.
     pub fn title_of(&self, slug: &str) -> Option<&str> {
-        Some(&self.entry(slug)?.title)
+        Some(&self.listing(slug)?.title)
     }
 
     /// Total data rows across datasets.
     pub fn total_rows(&self) -> u64 {
-        self.datasets.entries().map(|d| d.rows).sum()
+        self.datasets.listings().map(|d| d.rows).sum()
     }
 }
 
@@ -288,11 +295,11 @@ fn check_descriptions(
     diagnostics: &mut Diagnostics,
 ) {
     for index in 0..datasets.len() {
-        let dataset = datasets.entry(index);
+        let dataset = datasets.listing(index);
         if !which(&dataset.slug) {
             continue;
         }
-        let length = dataset.description.chars().count();
+        let length = dataset.description_chars;
         let problem = if length < 50 {
             Some(format!("the description for metadata is {length} characters; search engines want at least 50"))
         } else if length > 5000 {
@@ -321,9 +328,9 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
     let mut spellings: HashMap<String, String> = HashMap::new();
     // A catalog has few tag names, each on many datasets: each is slugified once.
     let mut slugs: HashMap<&str, String> = HashMap::new();
-    for (index, dataset) in datasets.entries().enumerate() {
+    for (index, dataset) in datasets.listings().enumerate() {
         for name in &dataset.tags {
-            let name = name.as_str();
+            let name = &**name;
             let slug = slugs.entry(name).or_insert_with(|| slugify(name)).clone();
             if slug.is_empty() {
                 diagnostics.push(

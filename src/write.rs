@@ -181,8 +181,8 @@ pub fn built_in_outputs() -> Registry {
 
 /// The page and every output of the site's registry for one dataset. The table's own
 /// files ([`Kept::WhenUnchanged`]) go first: the page and the metadata state their sizes
-/// and digests. Returns the sizes and digests of the files as written, which the DCAT
-/// catalog states (so it need not render them a second time).
+/// and digests. Returns the sizes and digests of the files, as written, that the dataset's
+/// catalog entry keeps: the DCAT catalog states them without making the files again.
 pub fn write_dataset(
     site: &Site,
     renderer: &Renderer,
@@ -216,7 +216,12 @@ pub fn write_dataset(
     for first in [true, false] {
         for output in site.outputs.iter() {
             if (output.kept() == Kept::WhenUnchanged) == first {
-                digests.extend(output.write(&context)?);
+                match output.write(&context)? {
+                    Some(digest) => digests.push(digest),
+                    // Stated all the same where the output knows its file without writing
+                    // it (the CSV, copied or kept: its size and SHA-256 from the scan).
+                    None => digests.extend(output.digest(site, dataset)),
+                }
             }
         }
         if first {

@@ -18,6 +18,7 @@ use super::reuse::{self, Reuse};
 use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
 use crate::dataset::entry::CatalogEntry;
+use crate::dataset::entry_store::EntryStore;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity, SHOWN_PER_WARNING};
@@ -30,8 +31,9 @@ use crate::write::Writer;
 /// files are written, which problems are kept, and what is taken from the last build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Mode {
-    /// `build`: each dataset written as it loads, then kept as its catalog entry;
-    /// warnings folded; the output it replaces reused.
+    /// `build`: each dataset written as it loads, then kept as its catalog entry in a
+    /// temporary file (memory does not grow with the catalog); warnings folded; the
+    /// output it replaces reused.
     Build,
     /// `check`: `build` into a sink that keeps nothing, every warning kept; datasets
     /// unchanged since the last build into the default output taken from its records.
@@ -42,6 +44,15 @@ pub(super) enum Mode {
 }
 
 impl Mode {
+    /// Where the datasets' entries go: a temporary file (one that cannot be made keeps
+    /// them in memory); `serve` keeps them in memory beside the whole datasets.
+    fn store(self) -> Option<Arc<EntryStore>> {
+        match self {
+            Mode::Build | Mode::Check => EntryStore::new().map(Arc::new),
+            Mode::Serve => None,
+        }
+    }
+
     fn warnings(self) -> Warnings {
         match self {
             Mode::Build => Warnings::Folded(SHOWN_PER_WARNING),
@@ -88,6 +99,7 @@ pub(super) fn run(
     let links = reuse.as_ref().filter(|_| mode == Mode::Build);
     let steps = Steps {
         mode,
+        store: mode.store(),
         writer: &writer,
         reuse: reuse.as_ref(),
         links,
@@ -233,6 +245,8 @@ fn open_output(options: &BuildOptions, mode: Mode, path: &Path) -> Output {
 /// What the steps share.
 struct Steps<'a> {
     mode: Mode,
+    /// Where the entries of the datasets written go.
+    store: Option<Arc<EntryStore>>,
     writer: &'a Writer<'a>,
     /// Takes datasets from the previous build's records (`build` and `check`).
     reuse: Option<&'a Reuse>,
@@ -270,7 +284,8 @@ impl Steps<'_> {
                     if frame.leaves_out(&entry.slug, entry.draft) {
                         return None;
                     }
-                    return frame.keep(place, recalled.problems, Some(Held::entry(entry)));
+                    let held = Held::entry(entry, self.store.as_deref());
+                    return frame.keep(place, recalled.problems, Some(held));
                 }
                 let loaded = dataset::load(&site.root, &path, &site.config, self.cache.as_ref());
                 drop(path);
@@ -283,7 +298,7 @@ impl Steps<'_> {
                 frame.keep(place, loaded.problems, held)
             })
             .collect();
-        Ok(frame.assemble(held))
+        Ok(frame.assemble(held, self.store.clone()))
     }
 
     /// What becomes of a dataset as soon as it is loaded: `serve` keeps it whole, to be
@@ -305,18 +320,16 @@ impl Steps<'_> {
             return Held::whole(Arc::new(full), entry);
         }
         let failed = problems.iter().any(|p| p.severity == Severity::Error);
+        let store = self.store.as_deref();
         match renderer {
-            _ if failed => Held::entry(unwritten(&full)),
-            None => Held::entry(unwritten(&full)),
-            Some(_) if !full.front.related.is_empty() => Held::waiting(unwritten(&full)),
-            Some(renderer) => Held::entry(reuse::write_and_enter(
-                self.links,
-                site,
-                renderer,
-                full,
-                self.writer,
-                problems,
-            )),
+            _ if failed => Held::entry(unwritten(&full), store),
+            None => Held::entry(unwritten(&full), store),
+            Some(_) if !full.front.related.is_empty() => Held::waiting(unwritten(&full), store),
+            Some(renderer) => {
+                let entry =
+                    reuse::write_and_enter(self.links, site, renderer, full, self.writer, problems);
+                Held::entry(entry, store)
+            }
         }
     }
 
@@ -351,7 +364,7 @@ impl Steps<'_> {
                 })
                 .collect();
             for (i, entry) in written {
-                site.datasets.replace(i, Held::entry(entry));
+                site.datasets.replace(i, entry);
             }
         }
         let dcat = match self.links {

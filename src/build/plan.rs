@@ -122,7 +122,10 @@ impl Session {
             // recording those of the new one.
             problems.forget(&layout::dataset_markdown(slug));
             if let Ok(index) = position(&datasets, slug) {
-                problems.forget(&datasets.remove(index).entry_ref().csv_display);
+                let removed = datasets.remove(index);
+                if let Some(dataset) = removed.dataset() {
+                    problems.forget(&dataset.csv_display);
+                }
             }
             if let Some(Some(dataset)) = loaded.as_ref().map(|l| &l.dataset) {
                 problems.forget(&dataset.csv_display);
@@ -167,7 +170,7 @@ impl Session {
             &root,
             self.site.config.clone(),
             (
-                site::Datasets::new(datasets),
+                site::Datasets::new(datasets, None),
                 pages,
                 home,
                 &self.site.outputs,

@@ -256,8 +256,8 @@ impl Reuse {
         let whole = self.previous_whole.as_ref()?;
         // The datasets whose files wait.
         for index in site.datasets.pending() {
-            let dataset = site.datasets.entry(index);
-            let key = self.key(site, dataset, &[])?;
+            let dataset = site.datasets.entry(index).ok()?;
+            let key = self.key(site, &dataset, &[])?;
             self.remember_key(&dataset.slug, &key);
         }
         let key = self.output_key(site)?;
@@ -297,8 +297,8 @@ impl Reuse {
         let mut rendered = self.rendered.load(Ordering::Relaxed) + stale;
         // The datasets whose files wait.
         for index in site.datasets.pending() {
-            let dataset = site.datasets.entry(index);
-            let key = self.key(site, dataset, &[]);
+            let dataset = site.datasets.entry(index).ok()?;
+            let key = self.key(site, &dataset, &[]);
             let entry = self.previous.get(&dataset.slug);
             match entry.filter(|e| key.as_ref() == Some(&e.key)) {
                 Some(entry) => {

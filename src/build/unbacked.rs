@@ -45,8 +45,10 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
     // a `check` of 10,000 datasets on one thread; the order stays the site's.
     (0..site.datasets.len())
         .into_par_iter()
-        .map(|index| site.datasets.entry(index))
-        .flat_map_iter(|dataset| check_dataset(&root, site, dataset))
+        .flat_map_iter(|index| match site.datasets.entry(index) {
+            Ok(dataset) => check_dataset(&root, site, &dataset),
+            Err(e) => vec![crate::site::datasets::read_back_problem(&e)],
+        })
         .collect()
 }
 
@@ -54,7 +56,7 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
 /// counted when they loaded (no file is read again).
 pub fn count(site: &Site) -> usize {
     (0..site.datasets.len())
-        .map(|index| site.datasets.entry(index).typed_numbers as usize)
+        .map(|index| site.datasets.listing(index).typed_numbers as usize)
         .sum()
 }
 

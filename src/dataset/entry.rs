@@ -1,8 +1,9 @@
 //! A dataset as the rest of the site reads it once its own files are written: the one
 //! [`CatalogEntry`] that listings, tag pages, the feed, the sitemap, the catalogs, the
-//! checks across datasets and `check`'s typed-number report read, kept for every dataset
-//! of a build and written to disk as the next build's reuse record (a dataset whose
-//! Markdown and CSV did not change is taken from it instead of loaded).
+//! checks across datasets and `check`'s typed-number report read. A build keeps each in
+//! its temporary file (`entry_store`) and writes it to disk as the next build's reuse
+//! record (a dataset whose Markdown and CSV did not change is taken from it instead of
+//! loaded).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -8,6 +8,7 @@ mod columns;
 mod data_path;
 mod digest;
 pub mod entry;
+pub mod entry_store;
 pub mod figures;
 mod load;
 pub mod paging;

@@ -61,10 +61,10 @@ struct CatalogJsonItem<'a> {
 impl<'a> CatalogJsonItem<'a> {
     /// The entry of the dataset at `index`.
     fn of(site: &'a Site, index: usize) -> CatalogJsonItem<'a> {
-        let d = site.datasets.entry(index);
+        let d = site.datasets.listing(index);
         CatalogJsonItem {
             bytes: d.bytes,
-            columns: d.columns,
+            columns: d.columns as usize,
             csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
             csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
             metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
@@ -99,19 +99,25 @@ struct SearchEntry<'a> {
 pub const SEARCHED_DESCRIPTION: usize = 300;
 
 impl<'a> SearchEntry<'a> {
-    /// The search entry of the dataset at `index`.
-    fn of(site: &'a Site, index: usize) -> SearchEntry<'a> {
-        let d = site.datasets.entry(index);
+    /// The search entry of the dataset at `index`: its listing, and the description and
+    /// column names from its catalog entry.
+    fn of(site: &'a Site, index: usize) -> io::Result<SearchEntry<'a>> {
+        let d = site.datasets.listing(index);
+        let entry = site.datasets.entry(index)?;
         let tags = d
             .tags
             .iter()
             .map(|tag| crate::content::markdown::slugify(tag))
             .collect();
-        let description: String = d.description.chars().take(SEARCHED_DESCRIPTION).collect();
+        let description: String = entry
+            .description
+            .chars()
+            .take(SEARCHED_DESCRIPTION)
+            .collect();
         let text = [
             &*d.headline,
             &description,
-            &d.column_names,
+            &entry.column_names,
             &d.tags.join(" "),
         ]
         .iter()
@@ -119,20 +125,23 @@ impl<'a> SearchEntry<'a> {
         .copied()
         .collect::<Vec<_>>()
         .join(" ");
-        SearchEntry {
+        Ok(SearchEntry {
             slug: &d.slug,
             tags,
             text,
             title: &d.title,
             updated: d.updated(),
-        }
+        })
     }
 }
 
 /// Whether the dataset `slug` has the same search-index entry in both sites.
 pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
     match (before.datasets.position(slug), now.datasets.position(slug)) {
-        (Some(old), Some(new)) => SearchEntry::of(before, old) == SearchEntry::of(now, new),
+        (Some(old), Some(new)) => match (SearchEntry::of(before, old), SearchEntry::of(now, new)) {
+            (Ok(old), Ok(new)) => old == new,
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -143,7 +152,7 @@ pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
 pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"[")?;
     for (n, &i) in ordered.iter().enumerate() {
-        let entry = SearchEntry::of(site, i);
+        let entry = SearchEntry::of(site, i)?;
         let text = serde_json::to_string(&entry).map_err(io::Error::other)?;
         out.write_all(if n == 0 { b"\n" } else { b",\n" })?;
         out.write_all(text.as_bytes())?;
@@ -179,7 +188,7 @@ impl SitemapUrl {
     pub fn updated(&self, site: &Site) -> Option<String> {
         match self {
             SitemapUrl::Dataset(index) => {
-                let listed = site.datasets.entry(*index).updated();
+                let listed = site.datasets.listing(*index).updated();
                 listed.or_else(|| site.default_date.clone())
             }
             SitemapUrl::Other(_) => None,

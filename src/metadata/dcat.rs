@@ -121,11 +121,11 @@ pub fn write(
         out.write_all(part(&nodes, *syntax, true)?.as_bytes())?;
     }
     for index in start..end {
-        let entry = site.datasets.entry(index);
+        let entry = site.datasets.entry(index)?;
         let mut nodes = None;
         for (syntax, out) in outs.iter_mut() {
             let text = site.datasets.dcat_part(index, *syntax as usize, || {
-                let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, entry));
+                let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, &entry));
                 part(nodes, *syntax, false)
             })?;
             out.write_all(text.as_bytes())?;
@@ -266,7 +266,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     let created = site
         .datasets
-        .entries()
+        .listings()
         .filter_map(|d| d.created.as_ref())
         .map(date_string)
         .min();
@@ -275,7 +275,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     if let Some(updated) = site
         .datasets
-        .entries()
+        .listings()
         .filter_map(|d| d.updated().or_else(|| site.default_date.clone()))
         .max()
     {

@@ -232,23 +232,24 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
 
 /// The `DataCatalog` of the home page, listing the datasets it shows (indexes into
 /// `Site::datasets`); the whole catalog is in `data/catalog.jsonld` (DCAT) and `catalog.json`.
-pub fn catalog(site: &Site, shown: &[usize]) -> Value {
+/// `Err` when a dataset's entry cannot be read back.
+pub fn catalog(site: &Site, shown: &[usize]) -> std::io::Result<Value> {
     let datasets: Vec<Value> = shown
         .iter()
         .map(|&i| {
-            let d = site.datasets.entry(i);
+            let d = site.datasets.entry(i)?;
             let page = super::slug_page_url(site, &d.slug);
-            json!({
+            Ok(json!({
                 "@type": "Dataset",
                 "@id": page,
                 "url": page,
                 "name": d.title,
                 "description": d.description,
                 "license": super::slug_license_url(site, &d.slug, &d.license),
-            })
+            }))
         })
-        .collect();
-    json!({
+        .collect::<std::io::Result<_>>()?;
+    Ok(json!({
         "@context": "https://schema.org/",
         "@type": "DataCatalog",
         "@id": site.config.base_url,
@@ -257,5 +258,5 @@ pub fn catalog(site: &Site, shown: &[usize]) -> Value {
         "description": site.config.description,
         "publisher": organization(site.config.publisher()),
         "dataset": datasets,
-    })
+    }))
 }

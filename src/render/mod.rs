@@ -254,10 +254,9 @@ impl Renderer {
         context.insert("datasets", &summaries_in_order(site, shown.iter().copied()));
         context.insert("total", &ordered.len());
         context.insert("page_title", &site.config.title);
-        context.insert(
-            "jsonld",
-            &crate::metadata::script_safe_json(&crate::metadata::jsonld::catalog(site, shown)),
-        );
+        let catalog = crate::metadata::jsonld::catalog(site, shown)
+            .map_err(|e| crate::site::datasets::read_back_problem(&e))?;
+        context.insert("jsonld", &crate::metadata::script_safe_json(&catalog));
         self.render("index.html", &context)
     }
 
@@ -328,7 +327,7 @@ fn summaries_in_order(
     indexes: impl Iterator<Item = usize>,
 ) -> Vec<DatasetSummaryView<'_>> {
     indexes
-        .map(|i| DatasetSummaryView::new(site.datasets.entry(i)))
+        .map(|i| DatasetSummaryView::new(site.datasets.listing(i)))
         .collect()
 }
 

@@ -5,10 +5,9 @@
 use serde::Serialize;
 
 use crate::content::{self, markdown};
-use crate::dataset::entry::CatalogEntry;
 use crate::dataset::Dataset;
 use crate::layout::urls;
-use crate::site::Site;
+use crate::site::{Listing, Site};
 
 /// Site-wide settings, on every page as `site`.
 #[derive(Debug, Serialize)]
@@ -60,7 +59,7 @@ pub struct DatasetSummaryView<'a> {
 }
 
 impl<'a> DatasetSummaryView<'a> {
-    pub fn new(dataset: &'a CatalogEntry) -> Self {
+    pub fn new(dataset: &'a Listing) -> Self {
         DatasetSummaryView {
             slug: &dataset.slug,
             title: &dataset.title,
@@ -68,8 +67,8 @@ impl<'a> DatasetSummaryView<'a> {
             kicker: &dataset.kicker,
             url: urls::dataset_page(&dataset.slug),
             rows: dataset.rows,
-            columns: dataset.columns,
-            tags: tag_links(dataset.tags.iter().map(String::as_str)),
+            columns: dataset.columns as usize,
+            tags: tag_links(dataset.tags.iter().map(|t| &**t)),
             tag_slugs: dataset
                 .tags
                 .iter()

@@ -6,13 +6,31 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
-use super::Datasets;
+use super::datasets::read_back_problem;
+use super::{Datasets, Listing};
 use crate::config::SiteConfig;
 use crate::content::Page;
 use crate::dataset;
 use crate::dataset::entry::CatalogEntry;
 use crate::diagnostics::{did_you_mean, Diagnostic, Diagnostics};
 use crate::layout::{self, urls};
+
+/// Runs `check` on the entry of each dataset whose listing `which` picks, read back one
+/// at a time; one that cannot be read back is an error, so the build stops rather than
+/// publish pages not checked against it.
+pub(super) fn each_entry(
+    datasets: &Datasets,
+    which: impl Fn(&Listing) -> bool,
+    diagnostics: &mut Diagnostics,
+    mut check: impl FnMut(&CatalogEntry, &mut Diagnostics),
+) {
+    for entry in datasets.entries_where(which) {
+        match entry {
+            Ok(entry) => check(&entry, diagnostics),
+            Err(e) => diagnostics.push(read_back_problem(&e)),
+        }
+    }
+}
 
 /// Whether `slug` names a dataset file that exists (but did not load).
 fn failed_to_load(root: &Path, slug: &str) -> bool {
@@ -23,70 +41,72 @@ fn failed_to_load(root: &Path, slug: &str) -> bool {
 /// errors; naming it is not reported again.
 pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
     // The set of every slug is made only when needed (each `serve` edit runs this).
-    let mut needing = datasets
-        .entries()
-        .filter(|d| !d.related.is_empty())
-        .peekable();
-    if needing.peek().is_none() {
+    if !datasets.listings().any(|d| d.has_related) {
         return;
     }
     let slugs: Vec<&str> = datasets.slugs().collect();
     let known: HashSet<&str> = slugs.iter().copied().collect();
-    for dataset in needing {
-        for (n, related) in dataset.related.iter().enumerate() {
-            let problem = if related == &dataset.slug {
-                Some((
-                    "a dataset cannot be related to itself".to_string(),
-                    "remove it from `related`".to_string(),
-                ))
-            } else if !known.contains(related.as_str()) && !failed_to_load(root, related) {
-                let hint = match did_you_mean(related, slugs.iter().copied()) {
-                    Some(near) => format!("did you mean `{near}`?"),
-                    None => {
-                        "name the slug of another dataset (its file name without .md)".to_string()
-                    }
+    each_entry(
+        datasets,
+        |d| d.has_related,
+        diagnostics,
+        |dataset, diagnostics| {
+            for (n, related) in dataset.related.iter().enumerate() {
+                let problem = if related == &dataset.slug {
+                    Some((
+                        "a dataset cannot be related to itself".to_string(),
+                        "remove it from `related`".to_string(),
+                    ))
+                } else if !known.contains(related.as_str()) && !failed_to_load(root, related) {
+                    let hint = match did_you_mean(related, slugs.iter().copied()) {
+                        Some(near) => format!("did you mean `{near}`?"),
+                        None => "name the slug of another dataset (its file name without .md)"
+                            .to_string(),
+                    };
+                    Some((
+                        format!("`related` names `{related}`, which is not a dataset"),
+                        hint,
+                    ))
+                } else {
+                    None
                 };
-                Some((
-                    format!("`related` names `{related}`, which is not a dataset"),
-                    hint,
-                ))
-            } else {
-                None
-            };
-            if let Some((message, hint)) = problem {
-                let problem = Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
-                diagnostics.push(dataset.locate_related(n, problem));
+                if let Some((message, hint)) = problem {
+                    let problem =
+                        Diagnostic::error(&dataset.markdown_path, message).with_hint(hint);
+                    diagnostics.push(dataset.locate_related(n, problem));
+                }
             }
-        }
-    }
+        },
+    );
 }
 
 /// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
 /// load has its own errors; a draft left out is a warning, see `drafts`).
 pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
-    let mut needing = datasets
-        .entries()
-        .filter(|d| !d.dataset_links.is_empty())
-        .peekable();
-    if needing.peek().is_none() {
+    if !datasets.listings().any(|d| d.has_dataset_links) {
         return;
     }
     let slugs: Vec<&str> = datasets.slugs().collect();
     let known: HashSet<&str> = slugs.iter().copied().collect();
-    for dataset in needing {
-        for (slug, place) in &dataset.dataset_links {
-            if known.contains(slug.as_str()) || failed_to_load(root, slug) {
-                continue;
+    each_entry(
+        datasets,
+        |d| d.has_dataset_links,
+        diagnostics,
+        |dataset, diagnostics| {
+            for (slug, place) in &dataset.dataset_links {
+                if known.contains(slug.as_str()) || failed_to_load(root, slug) {
+                    continue;
+                }
+                diagnostics.push(place.locate(dead_link(
+                    dataset,
+                    ("../", slug),
+                    did_you_mean(slug, slugs.iter().copied()),
+                    "a dataset page",
+                    "link to ../<slug>/ of a dataset of this site",
+                )));
             }
-            diagnostics.push(place.locate(dead_link(
-                dataset,
-                ("../", slug),
-                did_you_mean(slug, slugs.iter().copied()),
-                "a dataset page",
-                "link to ../<slug>/ of a dataset of this site",
-            )));
-        }
-    }
+        },
+    );
 }
 
 /// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
@@ -100,17 +120,21 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
         .collect();
     // Made at the first link to a file under data/.
     let mut files: Option<BTreeSet<String>> = None;
-    for dataset in datasets.entries() {
-        for (name, place) in &dataset.page_links {
-            if names.contains(&name.as_str()) {
-                continue;
-            }
-            if name.starts_with(&format!("{}/", layout::DATA)) {
-                let files = files.get_or_insert_with(|| data_files(datasets));
-                if files.contains(name) {
+    each_entry(
+        datasets,
+        |d| d.has_page_links,
+        diagnostics,
+        |dataset, diagnostics| {
+            for (name, place) in &dataset.page_links {
+                if names.contains(&name.as_str()) {
                     continue;
                 }
-                let near = match without_parquet(datasets, name) {
+                if name.starts_with(&format!("{}/", layout::DATA)) {
+                    let files = files.get_or_insert_with(|| data_files(datasets, diagnostics));
+                    if files.contains(name) {
+                        continue;
+                    }
+                    let near = match without_parquet(datasets, name) {
                     Some(slug) => Some(format!(
                         "`{slug}` says `parquet = false`, so it has no Parquet copy: link to its CSV `../../{}`, or remove `parquet = false`",
                         urls::csv_file(slug)
@@ -118,7 +142,7 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                     None => did_you_mean(name, files.iter().map(String::as_str))
                         .map(|near| format!("did you mean `../../{near}`?")),
                 };
-                diagnostics.push(
+                    diagnostics.push(
                     place.locate(
                         Diagnostic::error(
                             &dataset.markdown_path,
@@ -131,17 +155,18 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                         })),
                     ),
                 );
-                continue;
+                    continue;
+                }
+                diagnostics.push(place.locate(dead_link(
+                    dataset,
+                    ("../../", name),
+                    did_you_mean(name, pages.iter().map(|p| p.name.as_str())),
+                    "a page of this site",
+                    "link to ../../<name>/ of a page in content/ (content/<name>.md)",
+                )));
             }
-            diagnostics.push(place.locate(dead_link(
-                dataset,
-                ("../../", name),
-                did_you_mean(name, pages.iter().map(|p| p.name.as_str())),
-                "a page of this site",
-                "link to ../../<name>/ of a page in content/ (content/<name>.md)",
-            )));
-        }
-    }
+        },
+    );
 }
 
 /// Every name in site.toml's `nav` must be a plain page (`pages` sorted by name).
@@ -175,17 +200,23 @@ pub(super) fn check_nav(config: &SiteConfig, pages: &[Page], diagnostics: &mut D
 
 /// The files the site writes under data/: the catalogs and search index, and every file
 /// of every dataset's outputs.
-fn data_files(datasets: &Datasets) -> BTreeSet<String> {
+fn data_files(datasets: &Datasets, diagnostics: &mut Diagnostics) -> BTreeSet<String> {
     let site = [
         urls::CATALOG,
         "data/catalog.jsonld",
         "data/catalog.ttl",
         urls::SEARCH_INDEX,
     ];
-    let own = datasets
-        .entries()
-        .flat_map(|d| d.files.iter().flatten().cloned());
-    site.iter().map(|f| f.to_string()).chain(own).collect()
+    let mut files: BTreeSet<String> = site.iter().map(|f| f.to_string()).collect();
+    each_entry(
+        datasets,
+        |_| true,
+        diagnostics,
+        |d, _| {
+            files.extend(d.files.iter().flatten().cloned());
+        },
+    );
+    files
 }
 
 /// The slug of the dataset whose Parquet copy `path` names, when that dataset has none
@@ -195,8 +226,8 @@ fn without_parquet<'a>(datasets: &'a Datasets, path: &str) -> Option<&'a str> {
         path.strip_prefix(&format!("{}/", layout::DATA_DATASETS))?
             .strip_suffix(".parquet")?,
     )?;
-    let entry = datasets.entry(index);
-    (!entry.parquet).then_some(&entry.slug)
+    let listing = datasets.listing(index);
+    (!listing.parquet).then_some(&listing.slug)
 }
 
 /// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and
@@ -223,10 +254,14 @@ fn dead_link(
 /// chart `c` would write the same file; the second one is an error.
 pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnostics) {
     let mut taken: HashMap<String, String> = HashMap::new();
-    for dataset in datasets.entries() {
-        for id in &dataset.chart_ids {
-            let file = urls::chart_file(&dataset.slug, id);
-            match taken.get(&file) {
+    each_entry(
+        datasets,
+        |d| d.has_charts,
+        diagnostics,
+        |dataset, diagnostics| {
+            for id in &dataset.chart_ids {
+                let file = urls::chart_file(&dataset.slug, id);
+                match taken.get(&file) {
                 Some(owner) => diagnostics.push(
                     Diagnostic::error(
                         &dataset.markdown_path,
@@ -240,8 +275,9 @@ pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnosti
                     taken.insert(file, dataset.slug.clone());
                 }
             }
-        }
-    }
+            }
+        },
+    );
 }
 
 /// The charts inside pages carry no style: the built-in stylesheet's `svg.dpc` rules colour
@@ -257,7 +293,7 @@ pub(super) fn check_chart_style(root: &Path, datasets: &Datasets, diagnostics: &
         return;
     };
     let styled = std::fs::read_to_string(real).map_or(true, |css| css.contains("svg.dpc"));
-    if styled || datasets.entries().all(|d| d.chart_ids.is_empty()) {
+    if styled || !datasets.listings().any(|d| d.has_charts) {
         return;
     }
     diagnostics.push(

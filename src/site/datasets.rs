@@ -1,17 +1,112 @@
-//! The site's datasets, sorted by slug: each as its [`CatalogEntry`] (what listings, tag
-//! pages, the feed, the sitemap, the catalogs and the checks across datasets read), and
-//! in `serve` also whole, for the incremental rebuilds that write its page again.
+//! The site's datasets, sorted by slug. Each has its [`CatalogEntry`] (what the catalogs,
+//! the search index and the checks across datasets read), in `serve` beside the whole
+//! dataset, in a build in the build's temporary file (`dataset::entry_store`); and its
+//! [`Listing`] in memory, what listings, tag pages, the feed, the sitemap and
+//! `catalog.json` read of every dataset, often many times over.
 
+use std::borrow::Cow;
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+use toml::value::Datetime;
+
+use crate::checksum::Sha256;
+use crate::content;
 use crate::dataset::entry::CatalogEntry;
+use crate::dataset::entry_store::{EntryStore, Stored};
 use crate::dataset::{Dataset, FileDigest};
+use crate::diagnostics::Diagnostic;
+
+/// What listings read of one dataset: the first part of its entry, kept in memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    pub slug: Box<str>,
+    /// The Markdown file, relative to the site root.
+    pub markdown_path: PathBuf,
+    pub title: Box<str>,
+    pub kicker: Box<str>,
+    pub headline: Box<str>,
+    pub tags: Box<[Box<str>]>,
+    pub created: Option<Datetime>,
+    pub updated: Option<Datetime>,
+    pub rows: u64,
+    /// The CSV's size and SHA-256.
+    pub bytes: u64,
+    pub sha256: Sha256,
+    pub columns: u32,
+    /// How many numbers its prose types by hand.
+    pub typed_numbers: u32,
+    /// How many characters its description has.
+    pub description_chars: u32,
+    pub parquet: bool,
+    /// What the checks across datasets read its entry for: `related` entries, prose links
+    /// to datasets and to pages, charts.
+    pub has_related: bool,
+    pub has_dataset_links: bool,
+    pub has_page_links: bool,
+    pub has_charts: bool,
+}
+
+impl Listing {
+    fn of(entry: &CatalogEntry) -> Listing {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Listing {
+            slug: entry.slug.as_str().into(),
+            markdown_path: entry.markdown_path.clone(),
+            title: entry.title.as_str().into(),
+            kicker: entry.kicker.as_str().into(),
+            headline: entry.headline.as_str().into(),
+            tags: entry.tags.iter().map(|t| t.as_str().into()).collect(),
+            created: entry.created,
+            updated: entry.updated,
+            rows: entry.rows,
+            bytes: entry.bytes,
+            sha256: entry.sha256,
+            columns: count(entry.columns),
+            typed_numbers: entry.typed_numbers,
+            description_chars: count(entry.description.chars().count()),
+            parquet: entry.parquet,
+            has_related: !entry.related.is_empty(),
+            has_dataset_links: !entry.dataset_links.is_empty(),
+            has_page_links: !entry.page_links.is_empty(),
+            has_charts: !entry.chart_ids.is_empty(),
+        }
+    }
+
+    /// The `updated` date, else `created`, as given (listings sort by it).
+    pub fn listing_date(&self) -> Option<&Datetime> {
+        self.updated.as_ref().or(self.created.as_ref())
+    }
+
+    /// The listing date as `YYYY-MM-DD`.
+    pub fn updated(&self) -> Option<String> {
+        self.listing_date().map(content::date_string)
+    }
+}
+
+/// The error for an entry the build's temporary file could not give back: the build
+/// stops rather than publish what was made without it.
+pub fn read_back_problem(error: &std::io::Error) -> Diagnostic {
+    Diagnostic::error(
+        std::env::temp_dir(),
+        format!("cannot read back what the build kept in a temporary file: {error}"),
+    )
+    .with_hint("check that the temporary folder (TMPDIR) has room, then build again")
+}
+
+/// Where a dataset's entry is.
+#[derive(Debug, Clone)]
+enum Entry {
+    Memory(Arc<CatalogEntry>),
+    Stored(Stored),
+}
 
 /// One dataset of the site. Cloned cheaply: `serve` starts each rebuild's site from the
 /// last one's.
 #[derive(Debug, Clone)]
 pub struct Held {
-    entry: Arc<CatalogEntry>,
+    listing: Arc<Listing>,
+    entry: Entry,
     /// The dataset itself, kept by `serve` only.
     whole: Option<Arc<Dataset>>,
     /// Its files are still to be written: its page lists other datasets under `related`
@@ -23,36 +118,52 @@ pub struct Held {
 }
 
 impl Held {
-    /// A dataset whose files are written: `entry` alone.
-    pub fn entry(entry: CatalogEntry) -> Held {
-        Held::new(entry, None, false)
+    /// A dataset whose files are written, as `entry` alone, put into `store` when there is
+    /// one.
+    pub fn entry(entry: CatalogEntry, store: Option<&EntryStore>) -> Held {
+        Held::new(entry, false, store)
     }
 
-    /// A dataset whose files wait for every title to be known ([`Held::pending`]).
-    pub fn waiting(entry: CatalogEntry) -> Held {
-        Held::new(entry, None, true)
+    /// [`Held::entry`] of a dataset whose files are still to be written: its page lists
+    /// other datasets by title, known once all are loaded.
+    pub fn waiting(entry: CatalogEntry, store: Option<&EntryStore>) -> Held {
+        Held::new(entry, true, store)
     }
 
-    /// A dataset kept whole (`serve`), with its entry.
-    pub fn whole(dataset: Arc<Dataset>, entry: CatalogEntry) -> Held {
-        Held::new(entry, Some(dataset), false)
-    }
-
-    fn new(entry: CatalogEntry, whole: Option<Arc<Dataset>>, pending: bool) -> Held {
+    fn new(entry: CatalogEntry, pending: bool, store: Option<&EntryStore>) -> Held {
+        let listing = Arc::new(Listing::of(&entry));
+        let entry = match store.and_then(|store| store.put(&entry)) {
+            Some(stored) => Entry::Stored(stored),
+            None => Entry::Memory(Arc::new(entry)),
+        };
         Held {
-            entry: Arc::new(entry),
-            whole,
+            listing,
+            entry,
+            whole: None,
             pending,
             dcat_parts: Arc::default(),
         }
     }
 
-    pub fn slug(&self) -> &str {
-        &self.entry.slug
+    /// A dataset kept whole (`serve`), with its entry in memory.
+    pub fn whole(dataset: Arc<Dataset>, entry: CatalogEntry) -> Held {
+        Held {
+            whole: Some(dataset),
+            ..Held::entry(entry, None)
+        }
     }
 
-    pub fn entry_ref(&self) -> &CatalogEntry {
-        &self.entry
+    pub fn slug(&self) -> &str {
+        &self.listing.slug
+    }
+
+    pub fn listing(&self) -> &Listing {
+        &self.listing
+    }
+
+    /// The dataset itself, when it is kept whole (`serve`).
+    pub fn dataset(&self) -> Option<&Arc<Dataset>> {
+        self.whole.as_ref()
     }
 }
 
@@ -60,13 +171,15 @@ impl Held {
 #[derive(Debug, Default)]
 pub struct Datasets {
     held: Vec<Held>,
+    /// Where the stored entries are.
+    store: Option<Arc<EntryStore>>,
 }
 
 impl Datasets {
-    /// `held`, sorted by slug.
-    pub fn new(mut held: Vec<Held>) -> Datasets {
+    /// `held`, sorted by slug; `store` holds the stored entries.
+    pub fn new(mut held: Vec<Held>, store: Option<Arc<EntryStore>>) -> Datasets {
         held.sort_by(|a, b| a.slug().cmp(b.slug()));
-        Datasets { held }
+        Datasets { held, store }
     }
 
     pub fn len(&self) -> usize {
@@ -78,29 +191,52 @@ impl Datasets {
     }
 
     pub fn slug(&self, index: usize) -> &str {
-        &self.held[index].entry.slug
+        self.held[index].slug()
     }
 
     /// Every slug, in order.
     pub fn slugs(&self) -> impl Iterator<Item = &str> + '_ {
-        self.held.iter().map(|h| h.entry.slug.as_str())
+        self.held.iter().map(Held::slug)
     }
 
     /// The index of the dataset `slug`.
     pub fn position(&self, slug: &str) -> Option<usize> {
-        self.held
-            .binary_search_by(|h| h.entry.slug.as_str().cmp(slug))
-            .ok()
+        self.held.binary_search_by(|h| h.slug().cmp(slug)).ok()
     }
 
-    /// The entry of the dataset at `index`.
-    pub fn entry(&self, index: usize) -> &CatalogEntry {
-        &self.held[index].entry
+    /// The listing of the dataset at `index`.
+    pub fn listing(&self, index: usize) -> &Listing {
+        &self.held[index].listing
     }
 
-    /// Every dataset's entry, in slug order.
-    pub fn entries(&self) -> impl Iterator<Item = &CatalogEntry> + '_ {
-        self.held.iter().map(|h| &*h.entry)
+    /// Every dataset's listing, in slug order.
+    pub fn listings(&self) -> impl Iterator<Item = &Listing> + '_ {
+        self.held.iter().map(Held::listing)
+    }
+
+    /// The entry of the dataset at `index`, read back when it is stored.
+    pub fn entry(&self, index: usize) -> std::io::Result<Cow<'_, CatalogEntry>> {
+        match &self.held[index].entry {
+            Entry::Memory(entry) => Ok(Cow::Borrowed(entry)),
+            Entry::Stored(stored) => {
+                let store = self
+                    .store
+                    .as_ref()
+                    .ok_or_else(|| std::io::Error::other("an entry was stored without a store"))?;
+                store.get(*stored).map(Cow::Owned)
+            }
+        }
+    }
+
+    /// The entries of the datasets whose listing `which` picks (what one check across
+    /// datasets reads), each read back as the iterator goes.
+    pub fn entries_where<'a>(
+        &'a self,
+        which: impl Fn(&Listing) -> bool + 'a,
+    ) -> impl Iterator<Item = std::io::Result<Cow<'a, CatalogEntry>>> + 'a {
+        (0..self.len())
+            .filter(move |&i| which(&self.held[i].listing))
+            .map(|i| self.entry(i))
     }
 
     /// The dataset at `index` when it is kept whole (always, in `serve`).
@@ -118,46 +254,48 @@ impl Datasets {
         self.held.clone()
     }
 
-    /// The indexes of the datasets whose files are still to be written ([`Held::waiting`]).
+    /// The indexes of the datasets whose files are still to be written.
     pub fn pending(&self) -> Vec<usize> {
         (0..self.len()).filter(|&i| self.held[i].pending).collect()
     }
 
-    /// Puts `held` at `index` (its slug must be the one there).
-    pub fn replace(&mut self, index: usize, held: Held) {
-        debug_assert_eq!(self.slug(index), held.entry.slug);
-        self.held[index] = held;
+    /// Puts `entry` at `index` (its slug must be the one there), its files written.
+    pub fn replace(&mut self, index: usize, entry: CatalogEntry) {
+        debug_assert_eq!(self.slug(index), entry.slug);
+        self.held[index] = Held::entry(entry, self.store.as_deref());
     }
 
-    /// Records the digests of the files just written for the dataset at `index`: the
-    /// catalogs state them (its DCAT part is then stale).
+    /// Records the digests of the files just written for the whole dataset at `index`:
+    /// the catalogs state them (its DCAT part is then stale).
     pub fn record_digests(&mut self, index: usize, digests: Vec<FileDigest>) {
         let held = &mut self.held[index];
-        Arc::make_mut(&mut held.entry).digests = digests;
-        held.dcat_parts = Arc::default();
+        if let Entry::Memory(entry) = &mut held.entry {
+            Arc::make_mut(entry).digests = digests;
+            held.dcat_parts = Arc::default();
+        }
     }
 
     /// The DCAT part of the dataset at `index` in syntax `n`, made by `make` the first
     /// time it is asked for (and kept only while `serve` keeps the dataset whole).
-    pub fn dcat_part<E>(
+    pub fn dcat_part(
         &self,
         index: usize,
         n: usize,
-        make: impl FnOnce() -> Result<String, E>,
-    ) -> Result<std::borrow::Cow<'_, str>, E> {
+        make: impl FnOnce() -> std::io::Result<String>,
+    ) -> std::io::Result<Cow<'_, str>> {
         let held = &self.held[index];
         if held.whole.is_none() {
-            return make().map(std::borrow::Cow::Owned);
+            return make().map(Cow::Owned);
         }
         let cell = &held.dcat_parts[n];
         if let Some(text) = cell.get() {
-            return Ok(std::borrow::Cow::Borrowed(text));
+            return Ok(Cow::Borrowed(text));
         }
         let mut text = make()?;
         // Kept while `serve` runs: without the spare room the text grew into (a fifth of
         // it), 10,000 datasets' parts hold 30 MB less.
         text.shrink_to_fit();
-        Ok(std::borrow::Cow::Borrowed(cell.get_or_init(|| text)))
+        Ok(Cow::Borrowed(cell.get_or_init(|| text)))
     }
 }
 

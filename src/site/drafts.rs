@@ -47,7 +47,8 @@ pub fn check_related_drafts(
     if drafts.is_empty() {
         return;
     }
-    for dataset in datasets.entries() {
+    let which = |d: &super::Listing| d.has_related || d.has_dataset_links;
+    super::cross_checks::each_entry(datasets, which, diagnostics, |dataset, diagnostics| {
         for (n, related) in dataset.related.iter().enumerate() {
             if drafts.binary_search(related).is_ok() {
                 let problem = Diagnostic::warning(
@@ -70,5 +71,5 @@ pub fn check_related_drafts(
                 diagnostics.push(place.locate(problem));
             }
         }
-    }
+    });
 }

@@ -4,10 +4,11 @@
 //! [`Frame::keep`], then [`Frame::assemble`] (the checks across datasets).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::{discover, drafts, place_page, static_files, Datasets, Held, LoadOptions, Site};
 use crate::config::SiteConfig;
+use crate::dataset::entry_store::EntryStore;
 use crate::diagnostics::{Diagnostic, Diagnostics};
 
 /// Which problems a load keeps, and how.
@@ -147,9 +148,9 @@ impl Frame {
         held
     }
 
-    /// The site of the datasets kept, checked across datasets (related slugs, tags,
-    /// descriptions, drafts named).
-    pub fn assemble(self, held: Vec<Option<Held>>) -> LoadedSite {
+    /// The site of the datasets kept (their stored entries in `store`), checked across
+    /// datasets (related slugs, tags, descriptions, drafts named).
+    pub fn assemble(self, held: Vec<Option<Held>>, store: Option<Arc<EntryStore>>) -> LoadedSite {
         let mut diagnostics = self
             .problems
             .into_inner()
@@ -185,7 +186,7 @@ impl Frame {
             outputs,
             ..
         } = self.site;
-        let datasets = Datasets::new(held);
+        let datasets = Datasets::new(held, store);
         let (mut site, mut problems) = Site::assemble_checking(
             &root,
             config,

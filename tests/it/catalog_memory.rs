@@ -1,9 +1,9 @@
 //! Memory that grows far less than the catalog: the `datapages build` binary's peak
 //! resident memory on 10,000 small datasets stays within [`BOUND_TENTHS`] tenths of its
-//! peak on 1,000. Each dataset's files are written as soon as it is loaded; what listings,
-//! feeds and catalogs read of it goes to the build's temporary file as its record, and
-//! memory keeps only the listing (`site::datasets`). History of the bound: git log of this
-//! file.
+//! peak on 1,000. Each dataset's files are written as soon as it is loaded; its catalog
+//! entry (what listings, feeds and catalogs read of it) goes to the build's temporary file,
+//! and memory keeps only its listing (`site::datasets`). History of the bound: git log of
+//! this file.
 
 use std::path::Path;
 use std::process::Command;
@@ -11,9 +11,9 @@ use std::process::Command;
 use crate::common;
 
 /// How many times the peak at 1,000 datasets the peak at 10,000 may be, in tenths (x1.5:
-/// measured x1.30 in the test profile and x1.40-1.47 in release on two cores since slim copies
-/// are kept in the temporary file; x1.72 and x1.86 before, when each was a `Dataset` in
-/// memory; more threads raise both peaks alike).
+/// measured x1.30 in the test profile and x1.40-1.47 in release on two cores while the
+/// entries are kept in the temporary file; x2.3 with the entries in memory, x1.72 and x1.86
+/// when each was a slim `Dataset` in memory; more threads raise both peaks alike).
 const BOUND_TENTHS: i64 = 15;
 
 /// Peak resident memory of one `datapages build` of `root`, in KiB, from the kernel's own
@@ -74,11 +74,11 @@ fn peak_memory_at_ten_thousand_datasets_stays_within_a_bound_of_that_at_one_thou
 }
 
 /// Datasets that list others under `related` (their pages show the others' titles, known
-/// only once all are loaded) do not make memory grow either: each is slimmed at once, kept
-/// in the temporary file like the others, and loaded again to be written at the end.
+/// only once all are loaded) do not make memory grow either: each one's entry is kept in
+/// the temporary file like the others, and it is loaded again to be written at the end.
 /// Holding them whole until then took x6.5 the memory of the same catalog without
 /// `related` at N=10,000 (350 against 55 MiB on the benchmark workload); holding their
-/// slim copies in memory while the others are stored took x1.53 (35.3 against 23.0 MiB
+/// slim copies in memory while the others were stored took x1.53 (35.3 against 23.0 MiB
 /// in the test profile), reading all of them back at once for the `related` check too.
 /// Now x1.03; the bound is x1.2.
 #[test]
@@ -160,16 +160,16 @@ fn a_catalog_that_warns_in_every_dataset_keeps_memory_flat_too() {
     );
 }
 
-/// What `build` writes from slim copies (listings, feed, sitemap, catalog.json, DCAT, and
-/// the pages of datasets with `related` entries, written last) is byte for byte what a
-/// session that keeps every dataset whole (`serve`'s) writes.
+/// What `build` writes from catalog entries (listings, feed, sitemap, catalog.json, DCAT,
+/// and the pages of datasets with `related` entries, written last) is byte for byte what
+/// a session that keeps every dataset whole (`serve`'s) writes.
 #[test]
-fn slim_datasets_write_exactly_what_whole_ones_write() {
+fn entries_write_exactly_what_whole_datasets_write() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
     common::copy_bundled_site(&root);
     let whole = dir.path().join("whole");
-    let slim = dir.path().join("slim");
+    let entries = dir.path().join("entries");
     let options = |output: &Path| {
         datapages::BuildOptions::new(&root)
             .output(output)
@@ -179,12 +179,15 @@ fn slim_datasets_write_exactly_what_whole_ones_write() {
     if let Err(error) = datapages::Session::start(&options(&whole), |s| s.commit()) {
         panic!("the session must build:\n{error}");
     }
-    if let Err(error) = datapages::build(&options(&slim)) {
+    if let Err(error) = datapages::build(&options(&entries)) {
         panic!("the bundled site must build:\n{error}");
     }
-    let (whole, slim) = (common::tree_contents(&whole), common::tree_contents(&slim));
-    assert_eq!(whole.len(), slim.len());
-    for ((a_path, a), (b_path, b)) in whole.iter().zip(&slim) {
+    let (whole, entries) = (
+        common::tree_contents(&whole),
+        common::tree_contents(&entries),
+    );
+    assert_eq!(whole.len(), entries.len());
+    for ((a_path, a), (b_path, b)) in whole.iter().zip(&entries) {
         assert_eq!(a_path, b_path);
         assert!(a == b, "{} differs", a_path.display());
     }

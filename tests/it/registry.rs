@@ -127,3 +127,44 @@ fn an_output_added_to_the_registry_is_written_listed_and_rewritten() {
     assert!(!output.join("data/datasets/sample.lines.txt").exists());
     assert!(!output.join("data/datasets/sample.csv").exists());
 }
+
+/// Every built-in output that the DCAT catalog lists (the CSV, Data Package, CSVW,
+/// Croissant and Parquet copy) is a distribution of every dataset of the bundled site,
+/// with the size and SHA-256 of the file written, whether its writer states them (the
+/// metadata) or the scan does (the CSV, copied byte for byte).
+#[test]
+fn the_catalog_lists_every_built_in_distribution_of_every_dataset_with_its_file() {
+    let (_dir, output) = common::build_bundled();
+    let turtle = std::fs::read_to_string(output.join("data/catalog.ttl")).unwrap();
+    let folder = output.join("data/datasets");
+    let mut slugs: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| name.strip_suffix(".csv-metadata.json").map(str::to_string))
+        .collect();
+    slugs.sort();
+    assert!(slugs.len() >= 4, "{slugs:?}");
+    for slug in &slugs {
+        for (fragment, file) in [
+            ("csv", format!("{slug}.csv")),
+            ("datapackage", format!("{slug}.json")),
+            ("csvw", format!("{slug}.csv-metadata.json")),
+            ("croissant", format!("{slug}.croissant.json")),
+            ("parquet", format!("{slug}.parquet")),
+        ] {
+            let node = format!("datasets/{slug}/#{fragment}>");
+            assert!(
+                turtle.contains(&format!("{node}\n    a dcat:Distribution")),
+                "{slug} has no {fragment} distribution"
+            );
+            let bytes = std::fs::read(folder.join(&file)).unwrap();
+            let facts = [
+                format!("\"{}\"^^xsd:nonNegativeInteger", bytes.len()),
+                format!("\"{}\"^^xsd:hexBinary", sha256_hex(&bytes)),
+            ];
+            for fact in facts {
+                assert!(turtle.contains(&fact), "{file}: {fact} missing");
+            }
+        }
+    }
+}

@@ -47,11 +47,16 @@ impl Reuse {
                 .unwrap_or_else(|p| p.into_inner()),
         );
         for (slug, assumed) in pending {
-            let (Some(dataset), Some(entry)) = (site.entry(&slug), self.previous.get(&*slug))
-            else {
+            let Some(entry) = self.previous.get(&*slug) else {
                 continue;
             };
-            let titles = key::related_titles(site, dataset);
+            // One whose entry cannot be read back is written again.
+            let Some(dataset) = site.entry(&slug) else {
+                let mut stale = self.stale.lock().unwrap_or_else(|p| p.into_inner());
+                stale.push(slug);
+                continue;
+            };
+            let titles = key::related_titles(site, &dataset);
             if titles == assumed {
                 let record = entry.record.and_then(|at| self.records.as_ref()?.read(at));
                 self.reused.fetch_add(1, Ordering::Relaxed);
@@ -62,7 +67,7 @@ impl Reuse {
                 links.push(slug);
                 continue;
             }
-            if let Some(key) = self.key_with(site, (dataset, &[]), &titles) {
+            if let Some(key) = self.key_with(site, (&dataset, &[]), &titles) {
                 self.remember_key(&slug, &key);
             }
             let mut stale = self.stale.lock().unwrap_or_else(|p| p.into_inner());

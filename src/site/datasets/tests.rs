@@ -1,5 +1,5 @@
-//! Datasets: entries sorted by slug and found by it, waiting ones listed, digests recorded
-//! and the DCAT parts made again after them.
+//! Datasets: entries stored or in memory read back alike, listings saying what their
+//! entries say, sorted by slug; digests recorded and the DCAT parts made again after them.
 
 use std::path::Path;
 
@@ -24,46 +24,66 @@ fn bundled() -> Vec<(Dataset, CatalogEntry)> {
     all
 }
 
-/// Each entry states what its dataset says, whichever way it is held, and the datasets
-/// come sorted by slug, each found at its place.
+/// Each entry reads back as it was put, stored or in memory; each listing says what its
+/// entry says; the datasets come sorted by slug, each found at its place.
 #[test]
-fn entries_say_what_their_datasets_say_in_slug_order() {
-    let mut expected: Vec<(String, String, usize, Option<String>, String)> = Vec::new();
+fn entries_read_back_as_they_were_and_listings_agree_with_them() {
+    let store = Arc::new(EntryStore::new().expect("a temporary file"));
+    let mut expected = Vec::new();
     let mut held = Vec::new();
     for (n, (dataset, entry)) in bundled().into_iter().rev().enumerate() {
-        expected.push((
-            dataset.slug.clone(),
-            dataset.front.title.to_string(),
-            dataset.csv.header.len(),
-            dataset.updated(),
-            dataset.description(),
-        ));
+        expected.push(entry.clone());
         held.push(match n % 3 {
-            0 => Held::entry(entry),
-            1 => Held::waiting(entry),
+            0 => Held::entry(entry, Some(&store)),
+            1 => Held::waiting(entry, Some(&store)),
             _ => Held::whole(Arc::new(dataset), entry),
         });
     }
-    expected.sort();
-    let datasets = Datasets::new(held);
-    for (i, (slug, title, columns, updated, description)) in expected.iter().enumerate() {
-        let entry = datasets.entry(i);
-        assert_eq!(&entry.slug, slug);
-        assert_eq!(&entry.title, title);
-        assert_eq!(entry.columns, *columns);
-        assert_eq!(&entry.updated(), updated);
-        assert_eq!(&entry.description, description);
-        assert_eq!(datasets.position(slug), Some(i));
+    expected.sort_by(|a, b| a.slug.cmp(&b.slug));
+    let datasets = Datasets::new(held, Some(store));
+    for (i, entry) in expected.iter().enumerate() {
+        assert_eq!(&*datasets.entry(i).unwrap(), entry);
+        let listing = datasets.listing(i);
+        assert_eq!(&*listing.slug, entry.slug);
+        assert_eq!(&*listing.title, entry.title);
+        assert_eq!(listing.columns as usize, entry.columns);
+        assert_eq!(listing.updated(), entry.updated());
+        assert_eq!(
+            listing.description_chars as usize,
+            entry.description.chars().count()
+        );
+        assert_eq!(listing.has_related, !entry.related.is_empty());
+        assert_eq!(listing.has_charts, !entry.chart_ids.is_empty());
+        assert_eq!(datasets.position(&entry.slug), Some(i));
     }
     assert_eq!(datasets.position("no-such-dataset"), None);
-    let waiting = datasets.pending();
-    assert!(!waiting.is_empty());
-    let wholes = expected.len() / 3;
-    assert_eq!(datasets.wholes().count(), wholes);
-    assert_eq!(datasets.to_vec().len(), expected.len());
-    for i in waiting {
+    assert_eq!(datasets.wholes().count(), expected.len() / 3);
+    assert!(!datasets.pending().is_empty());
+    for i in datasets.pending() {
         assert!(datasets.whole_at(i).is_none());
     }
+    let charted: Vec<String> = datasets
+        .entries_where(|d| d.has_charts)
+        .map(|e| e.unwrap().slug.clone())
+        .collect();
+    let expected_charted: Vec<String> = expected
+        .iter()
+        .filter(|e| !e.chart_ids.is_empty())
+        .map(|e| e.slug.clone())
+        .collect();
+    assert!(!charted.is_empty());
+    assert_eq!(charted, expected_charted);
+}
+
+/// A stored entry whose store is gone is an error when read, not a missing dataset.
+#[test]
+fn a_stored_entry_without_its_store_is_an_error() {
+    let store = EntryStore::new().expect("a temporary file");
+    let (_, entry) = bundled().remove(0);
+    let datasets = Datasets::new(vec![Held::entry(entry, Some(&store))], None);
+    assert!(datasets.entry(0).is_err());
+    let problem = read_back_problem(&datasets.entry(0).unwrap_err());
+    assert_eq!(problem.severity, crate::diagnostics::Severity::Error);
 }
 
 /// Recording a whole dataset's digests changes its entry (in this site only: a rebuild's
@@ -71,10 +91,10 @@ fn entries_say_what_their_datasets_say_in_slug_order() {
 #[test]
 fn recorded_digests_replace_the_entry_s_and_its_dcat_part() {
     let (dataset, entry) = bundled().remove(0);
-    let mut datasets = Datasets::new(vec![Held::whole(Arc::new(dataset), entry)]);
+    let mut datasets = Datasets::new(vec![Held::whole(Arc::new(dataset), entry)], None);
     let made = std::cell::Cell::new(0);
     let part = |datasets: &Datasets| {
-        let text = datasets.dcat_part(0, 0, || -> Result<String, ()> {
+        let text = datasets.dcat_part(0, 0, || {
             made.set(made.get() + 1);
             Ok(format!("part {}", made.get()))
         });
@@ -86,18 +106,16 @@ fn recorded_digests_replace_the_entry_s_and_its_dcat_part() {
         "part 1",
         "kept while the dataset is unchanged"
     );
-    let before = Datasets::new(datasets.to_vec());
+    let before = Datasets::new(datasets.to_vec(), None);
     let digest = FileDigest {
         path: "data/datasets/x.csv".to_string(),
         bytes: 3,
         sha256: crate::checksum::Sha256::of(b"abc"),
     };
     datasets.record_digests(0, vec![digest.clone()]);
-    assert_eq!(
-        datasets.entry(0).digest("data/datasets/x.csv"),
-        Some(&digest)
-    );
-    assert_eq!(before.entry(0).digest("data/datasets/x.csv"), None);
+    let path = "data/datasets/x.csv";
+    assert_eq!(datasets.entry(0).unwrap().digest(path), Some(&digest));
+    assert_eq!(before.entry(0).unwrap().digest(path), None);
     assert_eq!(part(&datasets), "part 2");
     assert_eq!(part(&before), "part 1");
 }
@@ -106,10 +124,10 @@ fn recorded_digests_replace_the_entry_s_and_its_dcat_part() {
 #[test]
 fn an_entry_alone_keeps_no_dcat_part() {
     let (_, entry) = bundled().remove(0);
-    let datasets = Datasets::new(vec![Held::entry(entry)]);
+    let datasets = Datasets::new(vec![Held::entry(entry, None)], None);
     let mut made = 0;
     for _ in 0..2 {
-        let text = datasets.dcat_part(0, 1, || -> Result<String, ()> {
+        let text = datasets.dcat_part(0, 1, || {
             made += 1;
             Ok(String::new())
         });
