@@ -24,7 +24,6 @@ use std::path::PathBuf;
 
 use crate::content::spans::Place;
 use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
-use crate::diagnostics::Diagnostic;
 pub use digest::FileDigest;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
@@ -135,15 +134,6 @@ impl Dataset {
         }
     }
 
-    /// How many characters [`Dataset::description`] has, without building it (checked
-    /// for every dataset on every `serve` rebuild).
-    pub fn description_chars(&self) -> usize {
-        match self.description_parts() {
-            (text, "") | ("", text) => text.chars().count(),
-            (lede, method) => lede.chars().count() + " Method: ".len() + method.chars().count(),
-        }
-    }
-
     /// What [`Dataset::description`] of a whole dataset is made of: one text, or the lede
     /// and the summary of Method (joined by " Method: " when both are there).
     fn description_parts(&self) -> (&str, &str) {
@@ -165,13 +155,5 @@ impl Dataset {
             .map(String::as_str)
             .collect();
         names.join(" ")
-    }
-
-    /// `diagnostic`, pointing at the `n`-th entry of `related` when its place is known.
-    pub fn locate_related(&self, n: usize, diagnostic: Diagnostic) -> Diagnostic {
-        match self.related_places.get(n) {
-            Some(Some(place)) => place.locate(diagnostic),
-            _ => diagnostic,
-        }
     }
 }
