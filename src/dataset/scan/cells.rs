@@ -216,20 +216,38 @@ pub(super) fn plain_decimal(value: &str, integer: bool) -> Option<f64> {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),
     };
+    // The digits before the point, then those after it: one loop each, no test per
+    // byte for the point.
     let mut mantissa: u64 = 0;
-    let mut point = None;
-    for (i, &b) in digits.iter().enumerate() {
-        match b {
-            b'0'..=b'9' => {
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+    let mut at = 0;
+    while let Some(digit) = digits
+        .get(at)
+        .map(|b| b.wrapping_sub(b'0'))
+        .filter(|d| *d <= 9)
+    {
+        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
+        at += 1;
+    }
+    let whole = at;
+    let mut decimals = 0;
+    if at < digits.len() {
+        if integer || whole == 0 || digits[at] != b'.' {
+            return None;
+        }
+        for &b in &digits[at + 1..] {
+            let digit = b.wrapping_sub(b'0');
+            if digit > 9 {
+                return None;
             }
-            b'.' if point.is_none() && !integer && i > 0 => point = Some(i),
-            _ => return None,
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit));
+        }
+        decimals = digits.len() - at - 1;
+        if decimals == 0 {
+            return None;
         }
     }
-    let decimals = point.map_or(0, |at| digits.len() - at - 1);
-    let count = digits.len() - usize::from(point.is_some());
-    if count == 0 || count > 19 || point.is_some() && decimals == 0 || mantissa > 1 << 53 {
+    let count = whole + decimals;
+    if count == 0 || count > 19 || mantissa > 1 << 53 {
         return None;
     }
     let x = mantissa as f64 / *POWERS_OF_TEN.get(decimals)?;

@@ -29,6 +29,27 @@ pub struct Histogram {
 pub struct Bins(Vec<(i64, u64)>);
 
 impl Bins {
+    /// Adds one to bin `key` when it is in use at the place it has when every bin from
+    /// the lowest is in use (most values' bins: the step [`Bins::add`] tries first, inline);
+    /// false, and nothing changed, otherwise.
+    #[inline]
+    fn add_one_in_place(&mut self, key: i64) -> bool {
+        let Some(lowest) = self.0.first().map(|b| b.0) else {
+            return false;
+        };
+        let bin = usize::try_from(key.wrapping_sub(lowest))
+            .ok()
+            .and_then(|at| self.0.get_mut(at))
+            .filter(|b| b.0 == key);
+        match bin {
+            Some(bin) => {
+                bin.1 += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds `count` to bin `key`; whether the bin is new.
     fn add(&mut self, key: i64, count: u64) -> bool {
         // The place the bin has when every bin from the lowest is in use, as they mostly
@@ -136,10 +157,15 @@ impl Histogram {
         floor_to_i64(x * reciprocal_power_of_two(self.exponent))
     }
 
+    #[inline]
     fn coarsen(&mut self, exponent: i32) {
-        if exponent <= self.exponent {
-            return;
+        if exponent > self.exponent {
+            self.coarsen_to(exponent);
         }
+    }
+
+    #[inline(never)]
+    fn coarsen_to(&mut self, exponent: i32) {
         let shift = (exponent - self.exponent).min(63) as u32;
         let old = std::mem::take(&mut self.bins);
         for (key, count) in old.iter() {
@@ -162,10 +188,12 @@ impl Histogram {
         self.coarsen(self.exponent + shift);
     }
 
+    #[inline]
     pub(super) fn add(&mut self, x: f64) {
         self.coarsen(Histogram::finest_for(x));
+        let key = self.bin(x);
         // Only a new bin can leave the lowest and highest too far apart.
-        if self.bins.add(self.bin(x), 1) {
+        if !self.bins.add_one_in_place(key) && self.bins.add(key, 1) {
             self.fit();
         }
     }

@@ -10,6 +10,7 @@ use std::path::Path;
 use super::cells::{check_cell, format_mismatch, plain_decimal, type_problem};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
+use super::fingerprint::{fingerprint, first_hash};
 use super::locate::{field_offset, invalid_utf8};
 use super::problems::{
     ragged_hint, ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope,
@@ -42,6 +43,9 @@ pub(super) struct ScanContext<'a> {
     /// Per column: the same for a date column without a `format`: a cell that is an ISO
     /// 8601 date is valid, and only counted and profiled.
     plain_dates: Vec<bool>,
+    /// Per column: the same for a text column: a cell that is not empty is valid, and only
+    /// counted among the distinct values.
+    plain_texts: Vec<bool>,
 }
 
 /// What the records of one stretch of a file told the scan.
@@ -113,19 +117,17 @@ impl<'a> ScanContext<'a> {
                 && c.marks.is_plain()
                 && !c.spec.unique
         };
-        let (plain_numbers, plain_dates) = inputs
-            .columns
-            .iter()
-            .zip(&type_only)
-            .map(|(c, &type_only)| {
-                let plain = read_as_written(c, type_only);
-                let column_type = c.spec.column_type;
-                (
-                    plain && column_type.is_numeric(),
-                    plain && column_type == ColumnType::Date,
-                )
-            })
-            .unzip();
+        let plain = |wanted: fn(ColumnType) -> bool| {
+            inputs
+                .columns
+                .iter()
+                .zip(&type_only)
+                .map(|(c, &type_only)| read_as_written(c, type_only) && wanted(c.spec.column_type))
+                .collect()
+        };
+        let plain_numbers = plain(ColumnType::is_numeric);
+        let plain_dates = plain(|t| t == ColumnType::Date);
+        let plain_texts = plain(|t| t == ColumnType::String);
         ScanContext {
             display,
             inputs,
@@ -135,6 +137,7 @@ impl<'a> ScanContext<'a> {
             type_only,
             plain_numbers,
             plain_dates,
+            plain_texts,
         }
     }
 }
@@ -340,6 +343,20 @@ impl Records {
                 self.profiles[index].add_iso_date(cell);
                 continue;
             }
+            if ctx.plain_texts[index] && !cell.is_empty() {
+                if let Some(finder) = &mut self.finder {
+                    finder.cell(index, cell, None, &text);
+                }
+                let profile = &mut self.profiles[index];
+                if !profile.add_seen_text(cell) {
+                    let print = match profile.only_sketches() {
+                        true => u128::from(first_hash(cell)) << 64,
+                        false => fingerprint(cell),
+                    };
+                    let _ = profile.add(cell, column_type, print, None);
+                }
+                continue;
+            }
             let value = cell;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
             let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
@@ -502,24 +519,6 @@ impl Records {
             });
         }
     }
-}
-
-/// A 128-bit fingerprint of a cell for `unique` checks and distinct values: 24 bytes a row
-/// whatever the cell's length. The lower half comes from a fast hasher; the upper half,
-/// which the distinct-count sketch reads, stays the standard hasher's, so estimates do not
-/// change with it.
-fn fingerprint(value: &str) -> u128 {
-    use std::hash::BuildHasher;
-    let second = rustc_hash::FxBuildHasher.hash_one(value);
-    (u128::from(first_hash(value)) << 64) | u128::from(second)
-}
-
-/// The upper half of [`fingerprint`].
-fn first_hash(value: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut first = std::hash::DefaultHasher::new();
-    value.hash(&mut first);
-    first.finish()
 }
 
 /// The warning for a number cell a 64-bit float cannot hold: what readers make of it, and
