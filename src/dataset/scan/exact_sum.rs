@@ -84,11 +84,16 @@ impl ExactSum {
         *self = ExactSum { lowest, buckets };
     }
 
-    /// All 64 buckets again, for adding.
+    /// All 64 buckets again, for adding (they mostly are: checked inline).
+    #[inline]
     fn expand(&mut self) {
-        if self.lowest == 0 && self.buckets.len() == BUCKETS {
-            return;
+        if self.lowest != 0 || self.buckets.len() != BUCKETS {
+            self.expand_now();
         }
+    }
+
+    #[inline(never)]
+    fn expand_now(&mut self) {
         let mut buckets = vec![0; BUCKETS];
         for (bucket, value) in self.in_use() {
             buckets[bucket] = value;

@@ -29,14 +29,32 @@ pub struct Histogram {
 pub struct Bins(Vec<(i64, u64)>);
 
 impl Bins {
+    /// Adds one to bin `key` when it is in use at the place it has when every bin from
+    /// the lowest is in use (most values' bins: the step [`Bins::add`] tries first, inline);
+    /// false, and nothing changed, otherwise.
+    #[inline]
+    fn add_one_in_place(&mut self, key: i64) -> bool {
+        let Some(lowest) = self.0.first().map(|b| b.0) else {
+            return false;
+        };
+        let bin = usize::try_from(key.wrapping_sub(lowest))
+            .ok()
+            .and_then(|at| self.0.get_mut(at))
+            .filter(|b| b.0 == key);
+        match bin {
+            Some(bin) => {
+                bin.1 += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds `count` to bin `key`; whether the bin is new.
     fn add(&mut self, key: i64, count: u64) -> bool {
-        // Keys mostly arrive in order (coarsening walks them so): the last first; then the
-        // place the bin has when every bin from the lowest is in use, as they mostly are.
-        if let Some(last) = self.0.last_mut().filter(|b| b.0 == key) {
-            last.1 += count;
-            return false;
-        }
+        // The place the bin has when every bin from the lowest is in use, as they mostly
+        // are (values in random order find their bin here without a guess that fails);
+        // then the last (coarsening walks the keys in order, onto fewer bins).
         let lowest = self.0.first().map_or(key, |b| b.0);
         let dense = usize::try_from(key.wrapping_sub(lowest)).ok();
         if let Some(bin) = dense
@@ -44,6 +62,10 @@ impl Bins {
             .filter(|b| b.0 == key)
         {
             bin.1 += count;
+            return false;
+        }
+        if let Some(last) = self.0.last_mut().filter(|b| b.0 == key) {
+            last.1 += count;
             return false;
         }
         match self.0.binary_search_by_key(&key, |b| b.0) {
@@ -105,6 +127,14 @@ pub fn power_of_two(exponent: i32) -> f64 {
     f64::from_bits(((exponent.clamp(-1022, 1023) + 1023) as u64) << 52)
 }
 
+/// `1 / power_of_two(exponent)`, exactly: `2^-1023` is subnormal, and exact too.
+fn reciprocal_power_of_two(exponent: i32) -> f64 {
+    match exponent.clamp(-1022, 1023) {
+        1023 => f64::from_bits(1 << 51),
+        e => power_of_two(-e),
+    }
+}
+
 impl Histogram {
     /// No values yet, at the finest width.
     pub(super) fn new() -> Histogram {
@@ -120,14 +150,22 @@ impl Histogram {
         (biased - 1023 - 50).max(FINEST_EXPONENT)
     }
 
+    /// `x`'s bin: `floor(x / 2^exponent)`, by multiplying with `2^-exponent` (exact, a
+    /// power of two, so the product is the quotient, rounded alike; a multiplication
+    /// does not hold up the lookup of the bin as a division does).
     fn bin(&self, x: f64) -> i64 {
-        floor_to_i64(x / power_of_two(self.exponent))
+        floor_to_i64(x * reciprocal_power_of_two(self.exponent))
     }
 
+    #[inline]
     fn coarsen(&mut self, exponent: i32) {
-        if exponent <= self.exponent {
-            return;
+        if exponent > self.exponent {
+            self.coarsen_to(exponent);
         }
+    }
+
+    #[inline(never)]
+    fn coarsen_to(&mut self, exponent: i32) {
         let shift = (exponent - self.exponent).min(63) as u32;
         let old = std::mem::take(&mut self.bins);
         for (key, count) in old.iter() {
@@ -150,10 +188,12 @@ impl Histogram {
         self.coarsen(self.exponent + shift);
     }
 
+    #[inline]
     pub(super) fn add(&mut self, x: f64) {
         self.coarsen(Histogram::finest_for(x));
+        let key = self.bin(x);
         // Only a new bin can leave the lowest and highest too far apart.
-        if self.bins.add(self.bin(x), 1) {
+        if !self.bins.add_one_in_place(key) && self.bins.add(key, 1) {
             self.fit();
         }
     }
@@ -248,6 +288,37 @@ mod tests {
                 one_step.fit();
                 fit_step_by_step(&mut step_by_step);
                 assert_eq!(one_step, step_by_step, "round {round}, x = {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn multiplying_by_the_reciprocal_is_dividing_by_the_power_of_two() {
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -223.48,
+            99_999.9,
+            f64::MAX,
+            -f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            1e-310,
+            1e300,
+            0.1,
+        ];
+        for exponent in [
+            -1100, -1023, -1022, -40, -1, 0, 1, 52, 1000, 1022, 1023, 1100,
+        ] {
+            let reciprocal = reciprocal_power_of_two(exponent);
+            assert_eq!(1.0 / reciprocal, power_of_two(exponent), "{exponent}");
+            for x in values {
+                assert_eq!(
+                    (x * reciprocal).to_bits(),
+                    (x / power_of_two(exponent)).to_bits(),
+                    "{x} at {exponent}"
+                );
             }
         }
     }

@@ -12,6 +12,7 @@ mod chart;
 mod declared;
 mod digest;
 mod exact_sum;
+mod fingerprint;
 mod header;
 mod histogram;
 mod locate;

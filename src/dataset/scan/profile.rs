@@ -69,6 +69,10 @@ pub struct Distinct {
     index: FxHashMap<u128, usize>,
     /// Past the cap: every value seen, by the upper half of its fingerprint.
     sketch: Option<Sketch>,
+    /// Values of at most [`KEPT_CHARS`] bytes counted by this scan, by their text -> place
+    /// in `values`: a value seen again is counted without working out its fingerprint
+    /// (the same text has the same one). Dropped with the index.
+    by_text: FxHashMap<Box<str>, usize>,
 }
 
 /// [`Distinct`] in the scan cache: fingerprints as text, since JSON numbers stop at 64 bits.
@@ -111,6 +115,7 @@ impl TryFrom<StoredDistinct> for Distinct {
             values,
             index: FxHashMap::default(),
             sketch: stored.sketch,
+            by_text: FxHashMap::default(),
         })
     }
 }
@@ -148,32 +153,65 @@ impl ColumnProfile {
             }
             // Dates as shown (a `format`'s cells rewritten) compare as text; date-times within one zone.
             ColumnType::Date | ColumnType::Datetime => {
-                if !crate::content::iso8601::is_shown_date(value) {
-                    return None;
-                }
-                match &mut self.dates {
-                    Some(range) => {
-                        if value < range.earliest.as_str() {
-                            range.earliest = value.to_string();
-                        }
-                        if value > range.latest.as_str() {
-                            range.latest = value.to_string();
-                        }
-                    }
-                    None => {
-                        self.dates = Some(DateRange {
-                            earliest: value.to_string(),
-                            latest: value.to_string(),
-                        })
-                    }
+                if crate::content::iso8601::is_shown_date(value) {
+                    self.add_date(value);
                 }
             }
             ColumnType::String | ColumnType::Boolean => self
                 .text
                 .get_or_insert_with(Distinct::new)
-                .add(fingerprint, 1, value),
+                .add_cell(fingerprint, value),
         }
         None
+    }
+
+    /// [`ColumnProfile::add`] of a date column's cell that is an ISO 8601 date.
+    #[inline]
+    pub fn add_iso_date(&mut self, value: &str) {
+        debug_assert!(crate::content::iso8601::is_iso_date(value));
+        self.filled += 1;
+        self.add_date(value);
+    }
+
+    fn add_date(&mut self, value: &str) {
+        match &mut self.dates {
+            Some(range) => {
+                if value < range.earliest.as_str() {
+                    range.earliest = value.to_string();
+                }
+                if value > range.latest.as_str() {
+                    range.latest = value.to_string();
+                }
+            }
+            None => {
+                self.dates = Some(DateRange {
+                    earliest: value.to_string(),
+                    latest: value.to_string(),
+                })
+            }
+        }
+    }
+
+    /// [`ColumnProfile::add`] of a number cell [`super::cells::plain_decimal`] read as
+    /// `x`: finite, and zero only when written so.
+    #[inline]
+    pub fn add_plain_number(&mut self, x: f64, value: &str) {
+        debug_assert!(x.is_finite() && Unrepresentable::of(value, x).is_none());
+        self.filled += 1;
+        match &mut self.numbers {
+            Some(numbers) => numbers.add(x, value),
+            None => self.numbers = Some(Numbers::new(x, value)),
+        }
+    }
+
+    /// Counts a non-empty text cell whose value this scan counted before, found by its
+    /// text alone: what [`ColumnProfile::add`] does with its fingerprint. False (nothing
+    /// counted) when the cell must be added with its fingerprint.
+    #[inline]
+    pub fn add_seen_text(&mut self, value: &str) -> bool {
+        let counted = self.text.as_mut().is_some_and(|t| t.add_seen(value));
+        self.filled += u64::from(counted);
+        counted
     }
 
     /// Whether [`ColumnProfile::add`] needs the cell's fingerprint: text, counted or
@@ -244,6 +282,8 @@ impl Numbers {
         numbers
     }
 
+    /// Inline: the scan adds every number of a column here.
+    #[inline(always)]
     fn add(&mut self, x: f64, text: &str) {
         self.count += 1;
         self.sum.add(x);
@@ -251,7 +291,17 @@ impl Numbers {
         self.extremes(x, text, x, text);
     }
 
+    #[inline]
     fn extremes(&mut self, min: f64, min_text: &str, max: f64, max_text: &str) {
+        // Most values are strictly inside the range so far.
+        if min > self.min && max < self.max {
+            return;
+        }
+        self.new_extremes(min, min_text, max, max_text);
+    }
+
+    #[inline(never)]
+    fn new_extremes(&mut self, min: f64, min_text: &str, max: f64, max_text: &str) {
         if min < self.min || (min == self.min && min_text < self.min_text.as_str()) {
             self.min = min;
             self.min_text = min_text.to_string();
@@ -281,6 +331,32 @@ impl Distinct {
             values: Some(Vec::new()),
             index: FxHashMap::default(),
             sketch: None,
+            by_text: FxHashMap::default(),
+        }
+    }
+
+    /// Adds one cell; a value kept whole is found by its text the next time.
+    fn add_cell(&mut self, key: u128, text: &str) {
+        self.add(key, 1, text);
+        if text.len() <= KEPT_CHARS && self.values.is_some() {
+            if let Some(&at) = self.index.get(&key) {
+                self.by_text.insert(text.into(), at);
+            }
+        }
+    }
+
+    /// Counts a value [`Distinct::add_cell`] added before, if it is one.
+    #[inline]
+    fn add_seen(&mut self, text: &str) -> bool {
+        let Some(values) = &mut self.values else {
+            return false;
+        };
+        match self.by_text.get(text) {
+            Some(&at) => {
+                values[at].1 += 1;
+                true
+            }
+            None => false,
         }
     }
 
@@ -309,6 +385,7 @@ impl Distinct {
     /// Without the index (made again by the next `add`) and the values' spare room.
     fn compact(&mut self) {
         self.index = FxHashMap::default();
+        self.by_text = FxHashMap::default();
         if let Some(values) = &mut self.values {
             values.shrink_to_fit();
         }
@@ -325,6 +402,7 @@ impl Distinct {
         }
         self.sketch = Some(sketch);
         self.index = FxHashMap::default();
+        self.by_text = FxHashMap::default();
     }
 
     /// Adds the values of other rows of the same column.

@@ -7,16 +7,17 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
-use super::cells::{check_cell, format_mismatch, type_problem};
+use super::cells::{check_cell, format_mismatch, plain_decimal, type_problem};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
+use super::fingerprint::{fingerprint, first_hash};
 use super::locate::{field_offset, invalid_utf8};
 use super::problems::{
     ragged_hint, ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope,
 };
 use super::profile::ColumnProfile;
 use super::typed::Finder;
-use super::ScanInputs;
+use super::{CompiledColumn, ScanInputs};
 use crate::dataset::schema::{ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
 
@@ -35,6 +36,16 @@ pub(super) struct ScanContext<'a> {
     /// Per column: whether the type is its only check (no enum, bounds, pattern or
     /// references), so that a valid cell needs nothing more.
     type_only: Vec<bool>,
+    /// Per column: a number column whose cells are read as written (no missing values,
+    /// other spellings of infinity, marks or `unique`) and checked for their type alone:
+    /// a cell [`plain_decimal`] reads is valid, and only counted and profiled.
+    plain_numbers: Vec<bool>,
+    /// Per column: the same for a date column without a `format`: a cell that is an ISO
+    /// 8601 date is valid, and only counted and profiled.
+    plain_dates: Vec<bool>,
+    /// Per column: the same for a text column: a cell that is not empty is valid, and only
+    /// counted among the distinct values.
+    plain_texts: Vec<bool>,
 }
 
 /// What the records of one stretch of a file told the scan.
@@ -98,6 +109,25 @@ impl<'a> ScanContext<'a> {
                     && !spec.references_sources()
             })
             .collect();
+        let read_as_written = |c: &CompiledColumn, type_only: bool| {
+            type_only
+                && !c.missing.has_tokens()
+                && c.spec.non_finite_spelling().is_none()
+                && c.date_format.is_none()
+                && c.marks.is_plain()
+                && !c.spec.unique
+        };
+        let plain = |wanted: fn(ColumnType) -> bool| {
+            inputs
+                .columns
+                .iter()
+                .zip(&type_only)
+                .map(|(c, &type_only)| read_as_written(c, type_only) && wanted(c.spec.column_type))
+                .collect()
+        };
+        let plain_numbers = plain(ColumnType::is_numeric);
+        let plain_dates = plain(|t| t == ColumnType::Date);
+        let plain_texts = plain(|t| t == ColumnType::String);
         ScanContext {
             display,
             inputs,
@@ -105,6 +135,9 @@ impl<'a> ScanContext<'a> {
             width: header.len(),
             header_ok,
             type_only,
+            plain_numbers,
+            plain_dates,
+            plain_texts,
         }
     }
 }
@@ -233,7 +266,11 @@ impl Records {
             return;
         }
         if !self.from_start {
-            if self.first_empty_row.is_none() && ctx.any_missing(record) {
+            // A row past `rows_to_render` of the half is past it in the file too.
+            if self.first_empty_row.is_none()
+                && self.rows <= ctx.inputs.rows_to_render
+                && ctx.any_missing(record)
+            {
                 self.first_empty_row = Some(self.rows);
             }
         } else if self.rows <= ctx.inputs.rows_to_render {
@@ -288,6 +325,38 @@ impl Records {
         let mut shown = std::mem::take(&mut self.shown_date);
         for (index, (cell, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
             let column_type = column.spec.column_type;
+            // Most number cells: what the steps below do with such a cell, in short.
+            if ctx.plain_numbers[index] {
+                if let Some(x) = plain_decimal(cell, column_type == ColumnType::Integer) {
+                    if let Some(finder) = &mut self.finder {
+                        finder.cell(index, cell, Some(x), &text);
+                    }
+                    self.profiles[index].add_plain_number(x, cell);
+                    continue;
+                }
+            }
+            if ctx.plain_dates[index] && crate::content::iso8601::is_iso_date(cell) {
+                self.date_precisions[index] |= DatePrecision::of(cell) as u8;
+                if let Some(finder) = &mut self.finder {
+                    finder.cell(index, cell, None, &text);
+                }
+                self.profiles[index].add_iso_date(cell);
+                continue;
+            }
+            if ctx.plain_texts[index] && !cell.is_empty() {
+                if let Some(finder) = &mut self.finder {
+                    finder.cell(index, cell, None, &text);
+                }
+                let profile = &mut self.profiles[index];
+                if !profile.add_seen_text(cell) {
+                    let print = match profile.only_sketches() {
+                        true => u128::from(first_hash(cell)) << 64,
+                        false => fingerprint(cell),
+                    };
+                    let _ = profile.add(cell, column_type, print, None);
+                }
+                continue;
+            }
             let value = cell;
             // A declared missing value (`NA`) is an empty cell to every check and profile.
             let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
@@ -307,10 +376,17 @@ impl Records {
                     false => (value, false, true),
                 },
                 Some(_) => (value, false, false),
+                // Most columns' marks are plain: nothing to rewrite, nothing to call.
+                None if column.marks.is_plain() => (value, false, false),
                 None => match column.marks.plain(value, &mut plain) {
                     Some(number) => (number, false, false),
                     None => (value, true, false),
                 },
+            };
+            // Most number cells are read, and so known valid, in one pass.
+            let plain_number = match column_type.is_numeric() && !misplaced {
+                true => plain_decimal(value, column_type == ColumnType::Integer),
+                false => None,
             };
             // Most cells are non-empty and need only their type checked.
             let problem = if misplaced {
@@ -319,7 +395,9 @@ impl Records {
                 Some(format_mismatch(value, column))
             } else if ctx.type_only[index]
                 && !value.is_empty()
-                && (column.date_format.is_some() || column_type.is_valid(value))
+                && (plain_number.is_some()
+                    || column.date_format.is_some()
+                    || column_type.is_valid(value))
             {
                 None
             } else {
@@ -351,7 +429,12 @@ impl Records {
             // Text is profiled and `unique` values are checked by fingerprint.
             let needs_print = self.unique_seen[index].is_some()
                 || self.profiles[index].counts_distinct(column_type);
-            let print = if needs_print && !value.is_empty() {
+            // A text value counted before is counted again by its text alone.
+            let counted = needs_print
+                && self.unique_seen[index].is_none()
+                && !value.is_empty()
+                && self.profiles[index].add_seen_text(value);
+            let print = if needs_print && !counted && !value.is_empty() {
                 if self.unique_seen[index].is_none() && self.profiles[index].only_sketches() {
                     // The sketch reads the upper half only: one hash instead of two.
                     u128::from(first_hash(value)) << 64
@@ -362,7 +445,7 @@ impl Records {
                 0
             };
             let number = match column_type.is_numeric() && type_ok && !value.is_empty() {
-                true => value.parse::<f64>().ok(),
+                true => plain_number.or_else(|| value.parse::<f64>().ok()),
                 false => None,
             };
             if let Some(finder) = &mut self.finder {
@@ -371,7 +454,10 @@ impl Records {
                 let parsed = number.filter(|x| own_text && x.is_finite());
                 finder.cell(index, cell, parsed, &text);
             }
-            let unrepresentable = self.profiles[index].add(value, column_type, print, number);
+            let unrepresentable = match counted {
+                true => None,
+                false => self.profiles[index].add(value, column_type, print, number),
+            };
             if let Some(limit) = unrepresentable {
                 let scope = Scope::Column(index);
                 self.keep_problem(scope, ProblemKind::Magnitude, (line, byte), || {
@@ -433,24 +519,6 @@ impl Records {
             });
         }
     }
-}
-
-/// A 128-bit fingerprint of a cell for `unique` checks and distinct values: 24 bytes a row
-/// whatever the cell's length. The lower half comes from a fast hasher; the upper half,
-/// which the distinct-count sketch reads, stays the standard hasher's, so estimates do not
-/// change with it.
-fn fingerprint(value: &str) -> u128 {
-    use std::hash::BuildHasher;
-    let second = rustc_hash::FxBuildHasher.hash_one(value);
-    (u128::from(first_hash(value)) << 64) | u128::from(second)
-}
-
-/// The upper half of [`fingerprint`].
-fn first_hash(value: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut first = std::hash::DefaultHasher::new();
-    value.hash(&mut first);
-    first.finish()
 }
 
 /// The warning for a number cell a 64-bit float cannot hold: what readers make of it, and

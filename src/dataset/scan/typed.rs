@@ -89,6 +89,9 @@ pub struct Finder {
     /// their texts ([`TextKeys`]; a text that is not ASCII is always compared). A page may
     /// type dozens of numbers and every cell is looked at: no linear search per cell.
     wanted_values: Vec<f64>,
+    /// The wanted values' bits ([`value_bit`]), looked at before `wanted_values`: most
+    /// cells of a number column are told apart by one multiplication.
+    value_bits: u64,
     wanted_texts: TextKeys,
     header: Vec<String>,
     key_columns: Vec<usize>,
@@ -121,6 +124,7 @@ impl Finder {
         let mut wanted_values: Vec<f64> = wanted.iter().filter_map(|&n| values[n]).collect();
         wanted_values.sort_by(f64::total_cmp);
         Finder {
+            value_bits: wanted_values.iter().fold(0, |bits, &x| bits | value_bit(x)),
             wanted_values,
             wanted_texts: TextKeys::new(wanted.iter().map(|&n| numbers[n].raw.as_str())),
             values,
@@ -141,6 +145,8 @@ impl Finder {
 
     /// Looks at the cell of `column` in `row`. `parsed` is `cell.parse::<f64>()` when the
     /// caller has it and it is finite (a number column's valid cell): it is not read again.
+    /// Inlined: most cells of a number column are told apart from every wanted value here.
+    #[inline]
     pub fn cell(
         &mut self,
         column: usize,
@@ -148,6 +154,35 @@ impl Finder {
         parsed: Option<f64>,
         row: &csv::StringRecord,
     ) {
+        let equals_none = match parsed {
+            Some(x) if cell.len() <= SHOWN_DIGITS => self.value_bits & value_bit(x) == 0,
+            _ => self.plainly_no_number(cell),
+        };
+        if !equals_none {
+            self.look_at(column, cell, parsed, row);
+        }
+    }
+
+    /// Whether `look_at` would find `cell` equal to nothing, told without reading it: ASCII
+    /// text with nothing to trim, which cannot read as a number ([`may_read_as_number`])
+    /// and whose length and first byte are no wanted text's (most text and date cells).
+    #[inline]
+    fn plainly_no_number(&self, cell: &str) -> bool {
+        let bytes = cell.as_bytes();
+        let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+            return false;
+        };
+        let untrimmed = |b: u8| b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b;
+        untrimmed(first)
+            && untrimmed(last)
+            && !self.wanted_texts.may_hold(cell)
+            && !may_read_as_number(bytes)
+            && cell.is_ascii()
+    }
+
+    /// [`Finder::cell`] past its quick test.
+    #[inline(never)]
+    fn look_at(&mut self, column: usize, cell: &str, parsed: Option<f64>, row: &csv::StringRecord) {
         let (text, number, ascii) = match parsed {
             // A finite number holds a digit, and a text that parses has no space or comma.
             // Its text can equal a number's only when their values are equal too (a
@@ -166,12 +201,7 @@ impl Finder {
                 // Only digits, signs, points, exponents and commas can read as a number
                 // here (a text without digits never gets this far), and a sign only first
                 // or after the exponent's `e` (a date such as `2020-01-31` is not read).
-                let bytes = text.as_bytes();
-                let numeric = bytes.iter().enumerate().all(|(i, &b)| match b {
-                    b'+' | b'-' => i == 0 || matches!(bytes[i - 1], b'e' | b'E'),
-                    _ => b.is_ascii_digit() || matches!(b, b'.' | b',' | b'e' | b'E'),
-                });
-                let number = match (numeric, text.contains(',')) {
+                let number = match (may_read_as_number(text.as_bytes()), text.contains(',')) {
                     (false, _) => None,
                     (true, true) => {
                         self.plain.clear();
@@ -225,6 +255,9 @@ impl Finder {
     /// Whether `x` is the value of a wanted number (`==`: 0.0 and -0.0 are one value, NaN
     /// none).
     fn may_be_wanted(&self, x: f64) -> bool {
+        if self.value_bits & value_bit(x) == 0 {
+            return false;
+        }
         let at = self.wanted_values.partition_point(|v| *v < x);
         self.wanted_values.get(at).is_some_and(|v| *v == x)
     }
@@ -268,6 +301,27 @@ fn add_matches(mine: &mut [Matches], theirs: Vec<Matches>) {
             mine.first = theirs.first;
         }
     }
+}
+
+/// Whether a (trimmed) cell is only digits, signs, points, exponents and commas, a sign only
+/// first or after the exponent's `e`: the cells [`Finder::cell`] reads as numbers (a date
+/// such as `2020-01-31` is not read).
+#[inline]
+fn may_read_as_number(bytes: &[u8]) -> bool {
+    bytes.iter().enumerate().all(|(i, &b)| match b {
+        b'+' | b'-' => i == 0 || matches!(bytes[i - 1], b'e' | b'E'),
+        _ => b.is_ascii_digit() || matches!(b, b'.' | b',' | b'e' | b'E'),
+    })
+}
+
+/// One of 64 bits for a value, the same for values that are `==` (0.0 and -0.0 are one
+/// value; NaN, equal to none, gets a bit like any other): a wanted value's bit set means
+/// the value may be wanted, unset that it is not.
+#[inline]
+fn value_bit(x: f64) -> u64 {
+    // `-0.0 + 0.0` is `0.0`; the multiplication spreads the bits, its top six pick one.
+    let bits = (x + 0.0).to_bits();
+    1 << (bits.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58)
 }
 
 /// The lengths and first bytes (lowercase) of the texts looked for, as bit sets: an ASCII
