@@ -96,7 +96,7 @@ pub fn read_back_problem(error: &std::io::Error) -> Diagnostic {
 
 /// Where a dataset's entry is.
 #[derive(Debug, Clone)]
-enum Entry {
+enum EntryPlace {
     Memory(Arc<CatalogEntry>),
     Stored(Stored),
 }
@@ -106,7 +106,7 @@ enum Entry {
 #[derive(Debug, Clone)]
 pub struct Held {
     listing: Arc<Listing>,
-    entry: Entry,
+    entry: EntryPlace,
     /// The dataset itself, kept by `serve` only.
     whole: Option<Arc<Dataset>>,
     /// Its files are still to be written: its page lists other datasets under `related`
@@ -133,8 +133,8 @@ impl Held {
     fn new(entry: CatalogEntry, pending: bool, store: Option<&EntryStore>) -> Held {
         let listing = Arc::new(Listing::of(&entry));
         let entry = match store.and_then(|store| store.put(&entry)) {
-            Some(stored) => Entry::Stored(stored),
-            None => Entry::Memory(Arc::new(entry)),
+            Some(stored) => EntryPlace::Stored(stored),
+            None => EntryPlace::Memory(Arc::new(entry)),
         };
         Held {
             listing,
@@ -217,8 +217,8 @@ impl Datasets {
     /// The entry of the dataset at `index`, read back when it is stored.
     pub fn entry(&self, index: usize) -> std::io::Result<Cow<'_, CatalogEntry>> {
         match &self.held[index].entry {
-            Entry::Memory(entry) => Ok(Cow::Borrowed(entry)),
-            Entry::Stored(stored) => {
+            EntryPlace::Memory(entry) => Ok(Cow::Borrowed(entry)),
+            EntryPlace::Stored(stored) => {
                 let store = self
                     .store
                     .as_ref()
@@ -269,7 +269,7 @@ impl Datasets {
     /// the catalogs state them (its DCAT part is then stale).
     pub fn record_digests(&mut self, index: usize, digests: Vec<FileDigest>) {
         let held = &mut self.held[index];
-        if let Entry::Memory(entry) = &mut held.entry {
+        if let EntryPlace::Memory(entry) = &mut held.entry {
             Arc::make_mut(entry).digests = digests;
             held.dcat_parts = Arc::default();
         }
