@@ -5,6 +5,7 @@
 
 pub mod chart;
 pub mod cite_view;
+mod columns_section;
 pub mod explore_view;
 mod listing;
 pub mod profile_view;

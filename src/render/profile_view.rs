@@ -1,8 +1,6 @@
 //! What the Columns section shows of a column's profile: the counts, range, mean, distinct
 //! and most common values as short phrases, and a small histogram drawn as inline SVG.
 
-use serde::Serialize;
-
 use crate::content::columns::{ColumnSpec, ColumnType};
 use crate::dataset::scan::{ColumnProfile, Histogram, DISTINCT_CAP};
 use crate::dataset::schema::{format_cell, thousands};
@@ -17,7 +15,7 @@ const WIDTH: f64 = 160.0;
 const HEIGHT: f64 = 32.0;
 
 /// One column's profile, in words.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct ProfileView {
     /// Phrases the template joins into one sentence ("17 rows with a value", …).
     pub facts: Vec<String>,
@@ -28,7 +26,7 @@ pub struct ProfileView {
 }
 
 /// A value and how many rows hold it.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct CommonValue {
     pub value: String,
     pub count: String,
@@ -142,7 +140,7 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
     // A bin's edge: at the column's `digits` (more if the bins are finer), else exact.
     let edge = |value: f64| match spec.shown_digits() {
         Some(digits) => shown::on_grid(value, width, Some(digits)),
-        None => value.to_string(),
+        None => shortest(value),
     };
     use std::fmt::Write as _;
     let bins = histogram.dense();
@@ -197,10 +195,20 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
     svg
 }
 
+/// `value.to_string()`, with whole numbers (most bin edges: the bins are a power of two
+/// wide) written as integers, which is the same text without the shortest-digits search.
+fn shortest(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 && !(value == 0.0 && value.is_sign_negative()) {
+        (value as i64).to_string()
+    } else {
+        value.to_string()
+    }
+}
+
 /// Appends `value` rounded to two decimals as `format!("{value:.2}")` rounds it, without
-/// trailing zeros (`12.5`, `32`). The common case (a value within a millionth of a
-/// hundredth) is done in integers; ties and the rest go through `format!`, whose exact
-/// decimal rounding is slow but always right.
+/// trailing zeros (`12.5`, `32`). Where the rounding is clear (the hundredths are not
+/// within a millionth of a half) it is done in integers; near-ties and huge values go
+/// through `format!`, whose exact decimal rounding is slow but always right.
 fn push_fixed2(value: f64, out: &mut String) {
     let start = out.len();
     push_two_decimals(value, out);
@@ -216,8 +224,10 @@ fn push_two_decimals(value: f64, out: &mut String) {
     use std::fmt::Write as _;
     let hundredths = value * 100.0;
     let rounded = hundredths.round();
-    let near = (hundredths - rounded).abs() < 1e-6;
-    if near && rounded.abs() < 1e15 && !(rounded == 0.0 && value.is_sign_negative()) {
+    // The product is within a few units in the last place of the exact hundredths, far
+    // less than a millionth below 1e9: away from a half, it rounds as the exact value does.
+    let clear = ((hundredths - rounded).abs() - 0.5).abs() > 1e-6;
+    if clear && rounded.abs() < 1e9 && !(rounded == 0.0 && value.is_sign_negative()) {
         let n = rounded as i64;
         let sign = if n < 0 { "-" } else { "" };
         let n = n.unsigned_abs();
@@ -243,12 +253,42 @@ mod tests {
     }
 
     #[test]
+    fn shortest_is_the_standard_formatting() {
+        let mut values = vec![0.0, -0.0, 1.0, -1024.0, 896.0, 1e14, 1e15, 1e16, -3e20, 0.5];
+        values.extend([
+            f64::MIN_POSITIVE,
+            2f64.powi(52),
+            2f64.powi(53) + 2.0,
+            12.125,
+        ]);
+        values.extend((-70..70).map(|e| 2f64.powi(e) * 3.0));
+        for value in values {
+            assert_eq!(shortest(value), value.to_string(), "{value:e}");
+        }
+    }
+
+    #[test]
     fn fixed_two_decimals_match_the_standard_formatting() {
         let mut values = vec![
             0.0, -0.0, 0.5, 1.005, 2.675, -0.004, -0.005, 1e17, -1e-9, 99.995,
         ];
         values.extend((0..2000).map(|i| i as f64 * 160.0 / 17.0 + 0.5));
         values.extend((0..2000).map(|i| 32.0 - (i as f64 / 1999.0 * 30.0).max(1.0)));
+        // Bar positions: thirds, sevenths and other fractions that are never near a tie.
+        for bins in 1..=64 {
+            let bar = 160.0 / bins as f64;
+            values.extend((0..bins).map(|i| i as f64 * bar + 0.5));
+            values.extend((0..bins).map(|i| -(i as f64 * bar) - 0.25));
+        }
+        values.extend([
+            0.125,
+            0.375,
+            -0.125,
+            1.115,
+            2.345,
+            1e8 + 0.333,
+            9.999e8 + 0.005,
+        ]);
         for value in values {
             let mut fast = String::new();
             push_two_decimals(value, &mut fast);

@@ -128,10 +128,6 @@ pub struct ColumnView<'a> {
     /// In the page's table (`Dataset::shown_columns`): the Columns section gives it a full
     /// profile, and the others one line each.
     pub shown: bool,
-    /// Rows with a value, grouped ("1,234"): the one-line summary of a column not shown.
-    pub filled: String,
-    /// What the scan found in the column (the Columns section); only for shown columns.
-    pub profile: Option<crate::render::profile_view::ProfileView>,
 }
 
 /// One source, with its anchor id.
@@ -260,7 +256,10 @@ pub struct DatasetPageView<'a> {
     pub sections: Vec<SectionView<'a>>,
     pub charts: Vec<ChartView<'a>>,
     pub table: TableView<'a>,
-    pub columns: &'a [ColumnView<'a>],
+    /// The Columns section's `<li>` items, finished and escaped (`columns_section`): the
+    /// columns in the table with their profiles, and one line for each of the others.
+    pub column_list_html: String,
+    pub column_summary_html: String,
     pub license: LicenseView<'a>,
     pub sources: Vec<SourceView<'a>>,
     pub created: Option<String>,
@@ -311,15 +310,6 @@ pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView
                 dataset.front.primary_key.contains(&c.name)
             },
             shown: in_table.get(index).copied().unwrap_or(false),
-            filled: crate::dataset::schema::thousands(
-                dataset.csv.profiles.get(index).map_or(0, |p| p.filled),
-            ),
-            profile: dataset
-                .csv
-                .profiles
-                .get(index)
-                .filter(|_| in_table.get(index).copied().unwrap_or(false))
-                .map(|p| crate::render::profile_view::ProfileView::new(c, p)),
         })
         .collect()
 }
@@ -423,7 +413,8 @@ impl<'a> DatasetPageView<'a> {
                     .map(|m| markdown::to_html(m, raw_html)),
                 nav: crate::render::row_nav::RowNavView::of(dataset, 1),
             },
-            columns,
+            column_list_html: crate::render::columns_section::column_list(dataset, shown),
+            column_summary_html: crate::render::columns_section::column_summary(dataset, shown),
             license: LicenseView {
                 name: &dataset.license.name,
                 url: dataset.license.url.as_deref(),

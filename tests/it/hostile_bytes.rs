@@ -58,7 +58,8 @@ description = "Two groups, one named with hostile characters."
 name = "value"
 title = "Value"
 type = "integer"
-description = "A value."
+unit = "m<sup>&</sup>"
+description = "A value <b>'bold'</b> & more."
 [[charts]]
 id = "bars"
 kind = "bar"
@@ -259,6 +260,14 @@ fn hostile_cells_build_into_well_formed_files() {
     assert!(
         !page.contains("<script>alert('t')</script>"),
         "titles are escaped"
+    );
+    assert!(
+        page.contains(
+            "<li id=\"column-value\"><strong class=\"column-title\">Value</strong> <code>value</code> \
+             <span class=\"column-type\">(integer, m&lt;sup&gt;&amp;&lt;/sup&gt;)</span>: \
+             A value &lt;b&gt;&#39;bold&#39;&lt;/b&gt; &amp; more.\n      <p class=\"profile\">"
+        ),
+        "the Columns section escapes units and descriptions"
     );
 
     for path in files.iter().filter(|p| extension(p) == "json") {
