@@ -211,6 +211,9 @@ impl BooleanSpelling {
 
 /// `1234` -> `1,234`: a count as the page prints it.
 pub fn thousands(n: u64) -> String {
+    if n < 1000 {
+        return n.to_string();
+    }
     let mut out = String::new();
     group_thousands(&n.to_string(), &mut out);
     out

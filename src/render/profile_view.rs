@@ -13,6 +13,8 @@ const MOST_COMMON: usize = 5;
 /// The histogram's size in SVG units (drawn at this size in CSS pixels).
 const WIDTH: f64 = 160.0;
 const HEIGHT: f64 = 32.0;
+/// [`HEIGHT`] as the SVG's numbers print it.
+const HEIGHT_TEXT: &str = "32";
 
 /// One column's profile, in words.
 #[derive(Debug)]
@@ -162,7 +164,6 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
         &mut svg,
     );
     svg.push_str("</title>");
-    let mut label = String::new();
     let mut bar_width = String::new();
     push_fixed2((bar - 1.0).max(0.5), &mut bar_width);
     let mut height = String::new();
@@ -175,17 +176,25 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
             (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0),
             &mut height,
         );
-        // Up from the baseline, across, and down again.
+        // Up from the baseline, across, and down again; the label ("-128 to under 0: 3
+        // rows") is digits, signs and words, nothing HTML escapes.
         svg.push_str("<path d=\"M");
         push_fixed2(i as f64 * bar + 0.5, &mut svg);
-        let _ = write!(svg, " {HEIGHT}v-{height}h{bar_width}v{height}z\"><title>");
-        let row_word = if *count == 1 { "row" } else { "rows" };
-        label.clear();
-        let _ = write!(label, "{} to under {}: ", edge(*lower), edge(lower + width));
-        label.push_str(&thousands(*count));
-        label.push(' ');
-        label.push_str(row_word);
-        escape_html_into(&label, &mut svg);
+        svg.push(' ');
+        svg.push_str(HEIGHT_TEXT);
+        svg.push_str("v-");
+        svg.push_str(&height);
+        svg.push('h');
+        svg.push_str(&bar_width);
+        svg.push('v');
+        svg.push_str(&height);
+        svg.push_str("z\"><title>");
+        escape_html_into(&edge(*lower), &mut svg);
+        svg.push_str(" to under ");
+        escape_html_into(&edge(lower + width), &mut svg);
+        svg.push_str(": ");
+        svg.push_str(&thousands(*count));
+        svg.push_str(if *count == 1 { " row" } else { " rows" });
         svg.push_str("</title></path>");
     }
     let _ = write!(
