@@ -21,6 +21,7 @@ struct RowTableView<'a> {
     all_columns: usize,
     hidden_columns: usize,
     rows_html: &'a str,
+    style_css: String,
     total_rows: u64,
     note_html: Option<String>,
     dash_note: Option<&'static str>,
@@ -63,6 +64,7 @@ impl Renderer {
             csv_url: urls::csv_file(&dataset.slug),
             parquet_url: dataset.parquet.then(|| urls::parquet_file(&dataset.slug)),
             table: RowTableView {
+                style_css: super::view::table_style(&super::view::table_columns(columns, shown)),
                 columns: super::view::table_columns(columns, shown),
                 all_columns: columns.len(),
                 hidden_columns: columns.len().saturating_sub(shown.len()),

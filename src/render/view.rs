@@ -205,6 +205,8 @@ pub struct TableView<'a> {
     pub hidden_columns: usize,
     /// The finished, escaped `<tr>` rows (or the streaming marker).
     pub rows_html: &'a str,
+    /// The rules of the table's `<style>` ([`table_style`]).
+    pub style_css: String,
     pub shown_rows: u64,
     pub total_rows: u64,
     pub truncated: bool,
@@ -395,6 +397,7 @@ impl<'a> DatasetPageView<'a> {
                 })
                 .collect(),
             table: TableView {
+                style_css: table_style(&table_columns(columns, shown)),
                 columns: table_columns(columns, shown),
                 all_columns: columns.len(),
                 hidden_columns: columns.len().saturating_sub(shown.len()),
@@ -465,4 +468,42 @@ pub fn table_columns<'a>(
     shown: &[usize],
 ) -> Vec<&'a ColumnView<'a>> {
     shown.iter().filter_map(|&i| columns.get(i)).collect()
+}
+
+/// The CSS for a table of `columns` (in its order): numbers and their dashes align right,
+/// only long text wraps, and the key (the first key column) stays in view while the table
+/// scrolls sideways. One rule per kind, its columns listed.
+pub fn table_style(columns: &[&ColumnView<'_>]) -> String {
+    use std::fmt::Write as _;
+    let cells = |wanted: fn(&ColumnView<'_>) -> bool| {
+        let mut selectors = String::new();
+        for (n, _) in columns.iter().enumerate().filter(|(_, c)| wanted(c)) {
+            let comma = if selectors.is_empty() { "" } else { "," };
+            // Writing into a String cannot fail.
+            let _ = write!(selectors, "{comma}#table td:nth-child({})", n + 1);
+        }
+        selectors
+    };
+    let mut css = String::new();
+    let right = cells(|c| c.numeric);
+    if !right.is_empty() {
+        css.push_str(&right);
+        css.push_str("{text-align:right}");
+    }
+    let wide = cells(|c| c.wide);
+    if !wide.is_empty() {
+        css.push_str(&wide);
+        css.push_str("{white-space:normal;min-width:min(24rem,70vw)}");
+    }
+    if let Some(key) = columns.iter().position(|c| c.key).map(|n| n + 1) {
+        let _ = write!(
+            css,
+            "#table tr>:nth-child({key}){{position:sticky;left:0;z-index:1;background:var(--paper);\
+             box-shadow:var(--key-edge);min-width:min(9rem,30vw);white-space:normal;\
+             overflow-wrap:break-word}}#table thead tr>:nth-child({key}){{z-index:3;\
+             background:var(--panel);box-shadow:var(--key-edge),inset 0 -1px 0 var(--rule)}}\
+             #table tbody tr:hover>:nth-child({key}){{background:var(--panel)}}"
+        );
+    }
+    css
 }
