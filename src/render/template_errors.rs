@@ -45,7 +45,31 @@ pub fn load_error(error: &tera::Error, sources: &[(String, String)]) -> Diagnost
 /// A failure while rendering `template` (a missing variable or filter, a filter that
 /// refused its input), reported in the file of the template that was rendered.
 pub fn render_error(error: &tera::Error, template: &str) -> Diagnostic {
-    problem(template_file(template), error).with_hint(format!("while rendering {template}"))
+    let diagnostic = problem(template_file(template), error);
+    let hint = match replaced(&diagnostic.message) {
+        Some(replacement) => format!("{replacement} (while rendering {template})"),
+        None => format!("while rendering {template}"),
+    };
+    diagnostic.with_hint(hint)
+}
+
+/// Variables that templates of earlier versions read and this one no longer gives, with
+/// what took their place: a theme ejected before the change is told how to update.
+const REPLACED: &[(&str, &str)] = &[(
+    "dataset.columns",
+    "the Columns section's items are written by datapages now: \
+     `{{ dataset.column_list_html | safe }}` and `{{ dataset.column_summary_html | safe }}` \
+     replace the loops over `dataset.columns` (the table's own columns are \
+     `dataset.table.columns`); `datapages eject --force` writes the current templates over \
+     the site's",
+)];
+
+/// What replaced the variable a "not found" `message` names, if it is one of [`REPLACED`].
+fn replaced(message: &str) -> Option<&'static str> {
+    REPLACED
+        .iter()
+        .find(|(name, _)| message.contains(&format!("Variable `{name}` not found")))
+        .map(|(_, replacement)| *replacement)
 }
 
 fn template_file(name: &str) -> PathBuf {
@@ -225,6 +249,22 @@ mod tests {
         assert_eq!(d.file, Path::new("templates/a.html"));
         assert_eq!(d.message, "template error: Filter 'nofilter' not found");
         assert_eq!(d.hint.as_deref(), Some("while rendering a.html"));
+    }
+
+    #[test]
+    fn a_variable_an_earlier_version_gave_names_what_replaced_it() {
+        let error = render(&[(
+            "a.html",
+            "{% for column in dataset.columns %}{{ column.name }}{% endfor %}",
+        )]);
+        let d = render_error(&error, "a.html");
+        assert!(
+            d.message.contains("Variable `dataset.columns` not found"),
+            "{d:?}"
+        );
+        let hint = d.hint.unwrap_or_default();
+        assert!(hint.contains("dataset.column_list_html"), "{hint}");
+        assert!(hint.ends_with("(while rendering a.html)"), "{hint}");
     }
 
     #[test]
