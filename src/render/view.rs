@@ -507,3 +507,45 @@ pub fn table_style(columns: &[&ColumnView<'_>]) -> String {
     }
     css
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn column(name: &str, numeric: bool, wide: bool, key: bool) -> ColumnView<'_> {
+        ColumnView {
+            name,
+            title: name,
+            column_type: if numeric { "number" } else { "string" },
+            description: "",
+            unit: None,
+            numeric,
+            wide,
+            key,
+            shown: true,
+        }
+    }
+
+    #[test]
+    fn the_table_style_lists_each_kind_of_column_by_its_place() {
+        let (a, b, c, d) = (
+            column("a", false, false, true),
+            column("b", true, false, false),
+            column("c", false, true, true),
+            column("d", true, false, false),
+        );
+        let css = table_style(&[&a, &b, &c, &d]);
+        assert!(css.starts_with(
+            "#table td:nth-child(2),#table td:nth-child(4){text-align:right}\
+             #table td:nth-child(3){white-space:normal;min-width:min(24rem,70vw)}\
+             #table tr>:nth-child(1){position:sticky;"
+        ));
+        // The first key column stays in view, no other.
+        assert!(css.contains("#table thead tr>:nth-child(1){z-index:3;"));
+        assert!(css.ends_with("#table tbody tr:hover>:nth-child(1){background:var(--panel)}"));
+        assert!(!css.contains("nth-child(3){position"));
+        let plain = column("e", false, false, false);
+        assert_eq!(table_style(&[&plain]), "");
+        assert_eq!(table_style(&[]), "");
+    }
+}
