@@ -108,6 +108,18 @@ impl Dataset {
         shown
     }
 
+    /// For each column, in the CSV's order, whether the table shows it; `shown` is what
+    /// [`Dataset::shown_columns`] gave.
+    pub fn in_table(&self, shown: &[usize]) -> Vec<bool> {
+        let mut in_table = vec![false; self.front.columns.len()];
+        for &index in shown {
+            if let Some(flag) = in_table.get_mut(index) {
+                *flag = true;
+            }
+        }
+        in_table
+    }
+
     /// Whether `relative` (from the site root) is one of its kept versions' files.
     pub fn keeps_version(&self, relative: &std::path::Path) -> bool {
         self.versions

@@ -23,12 +23,7 @@ fn columns<'a>(
     shown: &[usize],
     in_table: bool,
 ) -> impl Iterator<Item = (usize, &'a ColumnSpec)> {
-    let mut table = vec![false; dataset.front.columns.len()];
-    for &index in shown {
-        if let Some(flag) = table.get_mut(index) {
-            *flag = true;
-        }
-    }
+    let table = dataset.in_table(shown);
     let columns = dataset.front.columns.iter().enumerate();
     columns.filter(move |(index, _)| table[*index] == in_table)
 }

@@ -56,6 +56,7 @@ impl Renderer {
     ) -> Result<String, Diagnostic> {
         let front = &dataset.front;
         let empty_cells = dataset.csv.profiles.iter().any(|p| p.empty > 0);
+        let in_order = super::view::table_columns(columns, shown);
         let view = RowPageView {
             slug: &dataset.slug,
             title: &front.title,
@@ -64,8 +65,8 @@ impl Renderer {
             csv_url: urls::csv_file(&dataset.slug),
             parquet_url: dataset.parquet.then(|| urls::parquet_file(&dataset.slug)),
             table: RowTableView {
-                style_css: super::view::table_style(&super::view::table_columns(columns, shown)),
-                columns: super::view::table_columns(columns, shown),
+                style_css: super::view::table_style(&in_order),
+                columns: in_order,
                 all_columns: columns.len(),
                 hidden_columns: columns.len().saturating_sub(shown.len()),
                 rows_html: STREAMED_ROWS_MARKER,

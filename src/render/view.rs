@@ -287,12 +287,7 @@ pub const WIDE_CELL_CHARS: usize = 48;
 /// The columns of a dataset, for the table header and the Columns section, in the CSV's
 /// order; `shown` are those the table shows (`Dataset::shown_columns`).
 pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView<'a>> {
-    let mut in_table = vec![false; dataset.front.columns.len()];
-    for &i in shown {
-        if let Some(flag) = in_table.get_mut(i) {
-            *flag = true;
-        }
-    }
+    let in_table = dataset.in_table(shown);
     dataset
         .front
         .columns
@@ -339,6 +334,7 @@ impl<'a> DatasetPageView<'a> {
             })
             .collect();
         let shown_rows = dataset.shown_rows();
+        let in_order = table_columns(columns, shown);
         let raw_html = site.config.markdown.raw_html;
         DatasetPageView {
             slug: &dataset.slug,
@@ -397,8 +393,8 @@ impl<'a> DatasetPageView<'a> {
                 })
                 .collect(),
             table: TableView {
-                style_css: table_style(&table_columns(columns, shown)),
-                columns: table_columns(columns, shown),
+                style_css: table_style(&in_order),
+                columns: in_order,
                 all_columns: columns.len(),
                 hidden_columns: columns.len().saturating_sub(shown.len()),
                 rows_html,
