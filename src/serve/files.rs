@@ -22,6 +22,8 @@ pub enum Target {
 /// anything that could read outside it: `..` segments (plain or percent-encoded), NUL bytes,
 /// backslashes, absolute-form URLs, and symbolic links anywhere under `root` (each component
 /// is looked at without following links: a link inside the output could point anywhere).
+/// A hidden name (`.git`, `.env`, the output's own marker) is not found, as a build never
+/// publishes one: but `/.well-known/` (RFC 8615), which a site's `static/` may hold.
 pub fn resolve(root: &Path, request_target: &str) -> Target {
     let raw_path = request_target.split(['?', '#']).next().unwrap_or_default();
     if !raw_path.starts_with('/') || raw_path.contains('\\') {
@@ -38,13 +40,17 @@ pub fn resolve(root: &Path, request_target: &str) -> Target {
     let Ok(mut metadata) = fs::metadata(root) else {
         return Target::NotFound;
     };
+    let mut depth = 0;
     for segment in decoded.split('/') {
         match segment {
             "" | "." => continue,
             ".." => return Target::BadRequest,
             s if s.contains(':') => return Target::BadRequest,
+            ".well-known" if depth == 0 => path.push(".well-known"),
+            s if s.starts_with('.') => return Target::NotFound,
             s => path.push(s),
         }
+        depth += 1;
         metadata = match fs::symlink_metadata(&path) {
             Ok(m) if !m.file_type().is_symlink() => m,
             _ => return Target::NotFound,
@@ -292,6 +298,42 @@ mod tests {
             resolve(&root, "/datasets/"),
             Target::NotFound,
             "a folder without index.html"
+        );
+    }
+
+    #[test]
+    fn hidden_files_in_the_output_are_not_found() {
+        let dir = site();
+        let root = dir.path().join("public");
+        for folder in [".git", ".well-known", "datasets/.hidden", "datasets/x"] {
+            std::fs::create_dir_all(root.join(folder)).unwrap();
+        }
+        for file in [
+            ".git/config",
+            ".datapages-output",
+            ".env",
+            "datasets/.hidden/index.html",
+            "datasets/x/.env",
+            ".well-known/security.txt",
+            ".well-known/.secret",
+        ] {
+            std::fs::write(root.join(file), "x").unwrap();
+        }
+        for asked in [
+            "/.git/config",
+            "/.datapages-output",
+            "/%2eenv",
+            "/.env",
+            "/datasets/.hidden/",
+            "/datasets/x/.env",
+            "/.well-known/.secret",
+            "/datasets/.well-known/security.txt",
+        ] {
+            assert_eq!(resolve(&root, asked), Target::NotFound, "{asked}");
+        }
+        assert_eq!(
+            resolve(&root, "/.well-known/security.txt"),
+            Target::File(root.join(".well-known/security.txt"))
         );
     }
 

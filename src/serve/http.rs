@@ -101,6 +101,7 @@ pub fn parse_head(buffer: &[u8], limits: HeadLimits) -> Result<(Request, usize),
     };
     let mut lengths = Vec::new();
     let mut hosts = Vec::new();
+    let mut ranges = Vec::new();
     for header in parsed.headers.iter() {
         if header.name.len() + header.value.len() + 4 > limits.line {
             return Err(HeadError::HeadersTooLarge);
@@ -123,7 +124,7 @@ pub fn parse_head(buffer: &[u8], limits: HeadLimits) -> Result<(Request, usize),
         } else if header.name.eq_ignore_ascii_case("transfer-encoding") {
             request.chunked = true;
         } else if header.name.eq_ignore_ascii_case("range") {
-            request.range = Some(value.to_string());
+            ranges.push(value.to_string());
         }
     }
     // Differing lengths (or hosts) are how requests get smuggled: refuse them.
@@ -134,6 +135,11 @@ pub fn parse_head(buffer: &[u8], limits: HeadLimits) -> Result<(Request, usize),
     }
     request.body_length = lengths.first().copied().unwrap_or(0);
     request.host = hosts.pop();
+    // Two `Range` headers ask for two things: the whole file is the answer (a server may
+    // ignore a range, RFC 9110 14.2), never the last one alone.
+    if ranges.len() == 1 {
+        request.range = ranges.pop();
+    }
     Ok((request, length))
 }
 
@@ -285,6 +291,13 @@ mod tests {
         assert!(request.keep_alive);
         assert_eq!(request.range.as_deref(), Some("bytes=0-9"));
         assert_eq!(&text[length..], b"GET /next");
+        // Two ranges, in one header or in two: no part is served.
+        let two = b"GET / HTTP/1.1\r\nRange: bytes=0-9\r\nRange: bytes=10-19\r\n\r\n";
+        let (request, _) = parse_head(two, LIMITS).unwrap();
+        assert_eq!(request.range, None);
+        let (request, _) =
+            parse_head(b"GET / HTTP/1.1\r\nRange: bytes=0-9,10-19\r\n\r\n", LIMITS).unwrap();
+        assert_eq!(byte_range(request.range.as_deref(), 100), ByteRange::Whole);
         let (request, _) = parse_head(b"GET / HTTP/1.0\r\n\r\n", LIMITS).unwrap();
         assert!(!request.keep_alive, "HTTP/1.0 closes unless asked");
         let (request, _) =

@@ -506,6 +506,12 @@ fn byte_ranges_of_files() {
         (200, length),
         "several ranges: the whole file"
     );
+    let (status, _, body) = get(&server, csv, "Range: bytes=0-1\r\nRange: bytes=5-6\r\n");
+    assert_eq!(
+        (status, body.len()),
+        (200, length),
+        "two Range headers: the whole file"
+    );
     let (status, _, page) = get(&server, "/", "Range: bytes=0-9\r\n");
     assert_eq!(status, 200, "pages carry the script: no ranges");
     assert!(String::from_utf8_lossy(&page).contains("data-datapages-live-reload"));
