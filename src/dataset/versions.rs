@@ -5,6 +5,7 @@
 
 mod compare;
 mod runs;
+mod window;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -140,14 +141,20 @@ pub(super) fn collect(inputs: &Inputs, problems: &mut Vec<Diagnostic>) -> Option
             );
             continue;
         }
-        if kept.iter().any(|(_, k)| &k.version == version) {
+        // `vA.csv` and `va.csv` are one file where names ignore case (macOS, Windows).
+        let taken = kept.iter().map(|(_, k)| &k.version);
+        if let Some(other) = taken.into_iter().find(|k| k.eq_ignore_ascii_case(version)) {
+            let message = match other == version {
+                true => format!("version `{version}` has a kept file twice"),
+                false => format!(
+                    "versions `{other}` and `{version}` differ only in case: their kept files \
+                     would be one file on macOS and Windows"
+                ),
+            };
             problems.push(
                 locator
-                    .error(
-                        format!("version `{version}` has a kept file twice"),
-                        at_version,
-                    )
-                    .with_hint("each kept file needs its own version"),
+                    .error(message, at_version)
+                    .with_hint("each kept file needs its own version, differing in more than case"),
             );
             continue;
         }

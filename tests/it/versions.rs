@@ -420,6 +420,23 @@ fn each_mistake_in_a_kept_version_is_a_located_error() {
         });
         assert!(located, "{to}: want {message} at {after} in\n{report}");
     }
+    // Versions that differ only in case name one file on a case-insensitive file system:
+    // an error at the second.
+    let front = FRONT
+        .replacen("version = \"2\"", "version = \"b\"", 1)
+        .replacen("version = \"3\"", "version = \"B\"", 1);
+    let report = problems(&front, |_| {});
+    let at = place(&front, "\"B\"");
+    let (before, after) = at.split_once("{}").unwrap();
+    let located = report.split(before).skip(1).any(|error| {
+        error.contains(after)
+            && error
+                .split(after)
+                .next()
+                .unwrap()
+                .contains("differ only in case")
+    });
+    assert!(located, "want `b` and `B` at {after} in\n{report}");
     // Two rows of v2 with one key: an error at v2's `file`, naming both lines.
     let report = problems(FRONT, |root| {
         let doubled = V2.replace("9,North,90", "3,North,90");
