@@ -294,6 +294,38 @@ pub fn link_url_problem(url: &str) -> Option<String> {
     }
 }
 
+/// A double-quoted string literal on one line, in the escapes Turtle and TOML basic strings
+/// share: quotes, backslashes and line breaks escaped; every other control, and the
+/// characters XML cannot carry, as `\uXXXX`. (A TOML multi-line string could hold a line
+/// `+++`, which would end a front matter.)
+pub fn push_string_literal(text: &str, out: &mut String) {
+    out.push('"');
+    // Printable ASCII without quotes or backslashes is copied whole.
+    if text
+        .bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || is_forbidden(c) => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 /// `text` as a message quotes it: whole up to 40 characters, else its first 20 and last
 /// 12 characters around an ellipsis, with its length (a 10,000-character cell or title
 /// should not fill the terminal).

@@ -118,35 +118,6 @@ pub fn is_language_tag(tag: &str) -> bool {
             .all(|p| !p.is_empty() && p.len() <= 8 && p.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
-/// A Turtle string literal body: quotes, backslashes and line breaks escaped; every other
-/// control, and the characters XML cannot carry, as `\uXXXX`.
-fn turtle_string(text: &str, out: &mut String) {
-    out.push('"');
-    // Printable ASCII without quotes or backslashes is copied whole.
-    if text
-        .bytes()
-        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
-    {
-        out.push_str(text);
-        out.push('"');
-        return;
-    }
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() || crate::text::is_forbidden(c) => {
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 fn turtle_object(object: &Object, out: &mut String) {
     match object {
         Object::Iri(iri) => {
@@ -155,14 +126,14 @@ fn turtle_object(object: &Object, out: &mut String) {
             out.push('>');
         }
         Object::Text(text, language) => {
-            turtle_string(text, out);
+            crate::text::push_string_literal(text, out);
             if let Some(language) = language {
                 out.push('@');
                 out.push_str(language);
             }
         }
         Object::Typed(value, datatype) => {
-            turtle_string(value, out);
+            crate::text::push_string_literal(value, out);
             out.push_str("^^");
             out.push_str(datatype);
         }
@@ -280,7 +251,10 @@ mod tests {
     #[test]
     fn hostile_literals_are_escaped() {
         let mut out = String::new();
-        turtle_string("a \"quoted\" \\ back\nslash\r\t\u{7}\u{85} end", &mut out);
+        crate::text::push_string_literal(
+            "a \"quoted\" \\ back\nslash\r\t\u{7}\u{85} end",
+            &mut out,
+        );
         assert_eq!(
             out,
             "\"a \\\"quoted\\\" \\\\ back\\nslash\\r\\t\\u0007\\u0085 end\""

@@ -73,14 +73,37 @@ fn civil_date(days: u64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
-/// A TOML string literal (quoted and escaped) for any text.
+/// A TOML string literal for any text, always on one line (see
+/// [`crate::text::push_string_literal`]).
 pub fn toml_string(text: &str) -> String {
-    toml::Value::String(text.to_string()).to_string()
+    let mut out = String::with_capacity(text.len() + 2);
+    crate::text::push_string_literal(text, &mut out);
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn toml_strings_stay_on_one_line_and_read_back() {
+        for text in [
+            "plain",
+            "a\n+++\nb",
+            "q\"uote\\ back'\r\n\t",
+            "\u{0}\u{1b}\u{7f}\u{85}é\u{2028}",
+            "'''",
+            "\"\"\"",
+        ] {
+            let literal = toml_string(text);
+            assert!(
+                !literal.contains('\n') && !literal.contains('\r'),
+                "{literal}"
+            );
+            let parsed: toml::Table = toml::from_str(&format!("v = {literal}")).unwrap();
+            assert_eq!(parsed["v"].as_str(), Some(text), "{literal}");
+        }
+    }
 
     #[test]
     fn civil_dates() {

@@ -146,6 +146,7 @@ fn write_one(root: &Path, file: &PlannedFile) -> std::io::Result<()> {
     let target = root.join(&file.path);
     let parent = target.parent().unwrap_or(root);
     std::fs::create_dir_all(parent)?;
+    remove_stale_temporaries(parent);
     let name = target.file_name().unwrap_or_default().to_string_lossy();
     let temporary = parent.join(format!(".{name}.datapages-{}.tmp", std::process::id()));
     let written = (|| {
@@ -169,6 +170,35 @@ fn write_one(root: &Path, file: &PlannedFile) -> std::io::Result<()> {
     written
 }
 
+/// Removes what killed runs left in `folder`: a plain file named `.NAME.datapages-PID.tmp`
+/// (the copy [`write_one`] renames into place) whose process is gone. Nothing else is
+/// touched; where a process cannot be asked about, nothing is removed.
+fn remove_stale_temporaries(folder: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return;
+    };
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(temporary_pid) else {
+            continue;
+        };
+        let plain = entry.file_type().is_ok_and(|t| t.is_file());
+        if plain && pid != own && !crate::output::swap::process_alive(pid) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process id in a temporary file's name, `.NAME.datapages-PID.tmp`.
+fn temporary_pid(file_name: &str) -> Option<u32> {
+    let rest = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, digits) = rest.rsplit_once(".datapages-")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|&pid| pid > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +207,22 @@ mod tests {
         PlannedFile {
             path: path.into(),
             contents: Contents::Bytes(b"new".to_vec()),
+        }
+    }
+
+    #[test]
+    fn temporary_names_give_their_process() {
+        assert_eq!(temporary_pid(".a.csv.datapages-12.tmp"), Some(12));
+        assert_eq!(temporary_pid("..datapages-7.tmp"), Some(7));
+        for name in [
+            "a.csv.datapages-12.tmp",
+            ".a.csv.datapages-.tmp",
+            ".a.csv.datapages-0.tmp",
+            ".a.csv.datapages-1x.tmp",
+            ".a.csv.datapages-12",
+            ".a.csv.tmp",
+        ] {
+            assert_eq!(temporary_pid(name), None, "{name}");
         }
     }
 

@@ -828,3 +828,59 @@ fn new_from_reports_a_quote_left_open_and_a_bare_carriage_return_as_check_does()
         }
     }
 }
+
+/// A quoted header holding a line break and a line `+++` (which would end the front
+/// matter if a name were written as a multi-line string): the page `new --from` writes
+/// parses, names the column with the header as it is, and builds.
+#[test]
+fn new_from_writes_a_header_with_a_fence_line_as_one_line() {
+    let (dir, site) = new_site();
+    let csv = dir.path().join("t.csv");
+    std::fs::write(&csv, "\"a\n+++\nb\",n\nx,1\ny,2\nz,3\n").unwrap();
+    let made = datapages(&site, &["new", "fenced", "--from", csv.to_str().unwrap()]);
+    assert_ok(&made, "new --from");
+    let page = std::fs::read_to_string(site.join("content/datasets/fenced.md")).unwrap();
+    assert_eq!(
+        page.lines().filter(|l| l.trim_end() == "+++").count(),
+        2,
+        "{page}"
+    );
+    assert!(page.contains("name = \"a\\n+++\\nb\""), "{page}");
+    let check = datapages(&site, &["check"]);
+    let report = format!("{}{}", text(&check.stdout), text(&check.stderr));
+    assert!(!report.contains("front matter"), "{report}");
+    assert!(!report.contains("TOML"), "{report}");
+}
+
+/// A `new --from` killed while copying leaves `.<file>.datapages-<pid>.tmp` beside the
+/// copy's place: the next `new` into that folder removes it (its process is gone), and
+/// leaves alone one whose process still runs and what is not a plain file.
+#[cfg(target_os = "linux")]
+#[test]
+fn new_removes_the_temporary_files_of_killed_runs() {
+    let (dir, site) = new_site();
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let folder = site.join("data/datasets");
+    std::fs::create_dir_all(&folder).unwrap();
+    let stale = folder.join(format!(".killed.csv.datapages-{dead}.tmp"));
+    let alive = folder.join(format!(".other.csv.datapages-{}.tmp", std::process::id()));
+    let not_a_file = folder.join(format!(".dir.csv.datapages-{dead}.tmp"));
+    let unrelated = folder.join(format!(".notes.datapages-{dead}"));
+    std::fs::write(&stale, "partial").unwrap();
+    std::fs::write(&alive, "in progress").unwrap();
+    std::fs::create_dir(&not_a_file).unwrap();
+    std::fs::write(&unrelated, "mine").unwrap();
+    let csv = dir.path().join("t.csv");
+    std::fs::write(&csv, "a,n\nx,1\n").unwrap();
+    assert_ok(
+        &datapages(&site, &["new", "fresh", "--from", csv.to_str().unwrap()]),
+        "new --from",
+    );
+    assert!(
+        !stale.exists(),
+        "the killed run's temporary file is removed"
+    );
+    assert!(alive.exists() && not_a_file.exists() && unrelated.exists());
+}
