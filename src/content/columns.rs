@@ -2,6 +2,9 @@
 //! constraints. How cells are checked against them is the dataset's job
 //! (`crate::dataset::schema`); this module only says what the front matter holds.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use serde::Deserialize;
 
 use super::number_marks::{DecimalMark, GroupMark};
@@ -130,11 +133,31 @@ impl NonFinite {
 /// Rdatasets publishes the same column as `rownames`.
 pub const ROW_NAMES: &str = "rownames";
 
-/// A column's name in metadata: its header, or [`ROW_NAMES`] for the empty first header.
-pub fn field_name(name: &str) -> &str {
+/// A column's name in metadata: its header, or `row_names` (see [`row_names_field`]) for
+/// the empty first header.
+pub fn field_name<'a>(name: &'a str, row_names: &'a str) -> &'a str {
     match name.is_empty() {
-        true => ROW_NAMES,
+        true => row_names,
         false => name,
+    }
+}
+
+/// The name metadata gives R's row names among `columns`: [`ROW_NAMES`], or, when a column
+/// already has that name, the first of `rownames_2`, `rownames_3`… that none has, so that
+/// no two published columns share a name (Parquet readers refuse a file that has two).
+pub fn row_names_field(columns: &[ColumnSpec]) -> Cow<'static, str> {
+    let row_names = columns.first().is_some_and(ColumnSpec::is_row_names);
+    if !row_names || !columns.iter().any(|c| c.name == ROW_NAMES) {
+        return Cow::Borrowed(ROW_NAMES);
+    }
+    let taken: HashSet<&str> = columns.iter().map(|c| c.name.as_str()).collect();
+    let mut n = 2;
+    loop {
+        let name = format!("{ROW_NAMES}_{n}");
+        if !taken.contains(name.as_str()) {
+            return Cow::Owned(name);
+        }
+        n += 1;
     }
 }
 

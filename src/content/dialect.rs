@@ -126,6 +126,9 @@ pub fn columns_missing_values(
         .collect()
 }
 
+/// The values of a `missing_values` list a hint repeats: a list may hold thousands.
+const HINT_TOKENS: usize = 3;
+
 /// Checks a declared `missing_values` list at `key` (e.g. `columns[2].missing_values`):
 /// it must include `""`, since every page shows an empty cell as missing.
 pub fn check_missing_values(
@@ -136,19 +139,32 @@ pub fn check_missing_values(
 ) {
     let Some(list) = list else { return };
     if !list.iter().any(String::is_empty) {
+        // The list as it would start: a long one is not printed whole.
         let shown: Vec<String> = std::iter::once("\"\"".to_string())
-            .chain(list.iter().map(|t| format!("{t:?}")))
+            .chain(
+                list.iter()
+                    .take(HINT_TOKENS)
+                    .map(|t| format!("{:?}", crate::text::shortened(t, 40))),
+            )
             .collect();
+        let hint = match list.len().checked_sub(HINT_TOKENS) {
+            Some(more) if more > 0 => format!(
+                "an empty cell always means missing here; put \"\" first: `missing_values = [{}, …]` \
+                 (and the {more} other values)",
+                shown.join(", ")
+            ),
+            _ => format!(
+                "an empty cell always means missing here; write `missing_values = [{}]`",
+                shown.join(", ")
+            ),
+        };
         problems.push(
             locator
                 .error(
                     format!("`{key}` leaves out \"\", the empty cell"),
                     locator.value(key).or(locator.key(key)),
                 )
-                .with_hint(format!(
-                    "an empty cell always means missing here; write `missing_values = [{}]`",
-                    shown.join(", ")
-                )),
+                .with_hint(hint),
         );
     }
 }

@@ -121,12 +121,18 @@ fn one_line(text: &str) -> String {
     out
 }
 
-/// A BibTeX field value: the characters TeX treats specially are escaped, so braces
-/// always balance and nothing is read as a command.
+/// A BibTeX field value: the characters TeX treats specially are escaped, so nothing is
+/// read as a command. BibTeX, biber and pybtex count braces without regard to
+/// backslashes, so a brace is written `\{` or `\}` only where it pairs with another in
+/// the text (the pair balances, and LaTeX prints both); a lone brace is
+/// `\textbraceleft{}` or `\textbraceright{}`, which holds none that could close the field.
 fn tex(text: &str) -> String {
+    let lone = lone_braces(text);
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
         match c {
+            '{' if lone.binary_search(&at).is_ok() => out.push_str("\\textbraceleft{}"),
+            '}' if lone.binary_search(&at).is_ok() => out.push_str("\\textbraceright{}"),
             '\\' => out.push_str("\\textbackslash{}"),
             '{' | '}' | '%' | '&' | '$' | '#' | '_' => {
                 out.push('\\');
@@ -139,6 +145,22 @@ fn tex(text: &str) -> String {
         }
     }
     out
+}
+
+/// The byte offsets of the braces in `text` that pair with no other (a `}` before any
+/// open `{`, a `{` never closed), in order.
+fn lone_braces(text: &str) -> Vec<usize> {
+    let (mut open, mut lone) = (Vec::new(), Vec::new());
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => open.push(at),
+            '}' if open.pop().is_none() => lone.push(at),
+            _ => {}
+        }
+    }
+    lone.extend(open);
+    lone.sort_unstable();
+    lone
 }
 
 /// A URL in BibTeX: only the characters that would unbalance the entry are escaped.
@@ -175,17 +197,19 @@ fn bibtex(f: &Facts) -> String {
 }
 
 /// One BibTeX name: a person as "Family, Given"; an organisation in braces, one name and
-/// not "last, first". A lone "and" is braced so that it does not split the list.
+/// not "last, first". A lone "and" is braced so that it does not split the list, and so is
+/// a comma inside the family or given name, which would start another part.
 fn bibtex_name(creator: &Creator) -> String {
     match creator.kind {
         CreatorKind::Organization => format!("{{{}}}", tex(&creator.name)),
         CreatorKind::Person => {
             let parts = creator.person_name();
+            let part = |text: &str| tex(text).replace(',', "{,}");
             let name = match parts.given {
-                Some(given) => format!("{}, {given}", parts.family),
-                None => parts.family.to_string(),
+                Some(given) => format!("{}, {}", part(parts.family), part(given)),
+                None => part(parts.family),
             };
-            let words: Vec<String> = tex(&name)
+            let words: Vec<String> = name
                 .split(' ')
                 .map(|w| match w.eq_ignore_ascii_case("and") {
                     true => format!("{{{w}}}"),
@@ -325,18 +349,114 @@ fn ris(f: &Facts) -> String {
 mod tests {
     use super::*;
 
+    /// The depth of braces as BibTeX, biber and pybtex count them (a backslash changes
+    /// nothing): `None` when a `}` closes more than was opened.
+    fn bibtex_depth(text: &str) -> Option<i64> {
+        text.chars().try_fold(0i64, |depth, c| match c {
+            '{' => Some(depth + 1),
+            '}' => (depth > 0).then(|| depth - 1),
+            _ => Some(depth),
+        })
+    }
+
+    /// Every string of up to `length` characters from `alphabet`.
+    fn strings(alphabet: &[char], length: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..length {
+            last = last
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
     #[test]
-    fn tex_escapes_keep_braces_balanced() {
-        let escaped = tex("a}{b \\ 50% & $x #1 _ ~^ @");
-        let depth = escaped.chars().fold((0i32, false), |(d, esc), c| match c {
-            '\\' if !esc => (d, true),
-            '{' if !esc => (d + 1, false),
-            '}' if !esc => (d - 1, false),
-            _ => (d, false),
-        });
-        assert_eq!(depth.0, 0, "{escaped}");
-        assert!(escaped.contains("\\}\\{"), "{escaped}");
-        assert!(escaped.contains("50\\%"), "{escaped}");
+    fn tex_braces_balance_as_bibtex_counts_them() {
+        let hostile = [
+            "a}{b \\ 50% & $x #1 _ ~^ @",
+            "Smith}, title = \"Injected title\", url = \"https://evil.example/\"",
+            "}",
+            "{",
+            "\\}",
+            "\\{",
+            "}}{{",
+        ];
+        let short = strings(&['{', '}', '\\', 'a', ','], 6);
+        for text in hostile
+            .iter()
+            .copied()
+            .chain(short.iter().map(String::as_str))
+        {
+            let escaped = tex(text);
+            assert_eq!(bibtex_depth(&escaped), Some(0), "{text:?} -> {escaped}");
+        }
+        // Braces that pair stay readable; lone ones are named.
+        assert_eq!(tex("50% of {braces}"), "50\\% of \\{braces\\}");
+        assert_eq!(tex("a}b{"), "a\\textbraceright{}b\\textbraceleft{}");
+        assert_eq!(tex("}{"), "\\textbraceright{}\\textbraceleft{}");
+        assert_eq!(tex("{{x}"), "\\textbraceleft{}\\{x\\}");
+    }
+
+    /// A creator named to close the author field and inject fields: the entry keeps its
+    /// own fields, each value balanced, and nothing is closed early.
+    #[test]
+    fn a_hostile_name_stays_inside_the_author_field() {
+        let name = "Smith}, title = \"Injected title\", url = \"https://evil.example/\"";
+        let facts = Facts {
+            key: "k-2026".into(),
+            creators: [CreatorKind::Person, CreatorKind::Organization]
+                .into_iter()
+                .map(|kind| Creator {
+                    name: name.into(),
+                    kind,
+                    orcid: None,
+                    url: None,
+                    affiliation: None,
+                })
+                .collect(),
+            title: "A {title".into(),
+            publisher: "P}".into(),
+            date: Some("2026-01-02".into()),
+            version: Some("1}".into()),
+            url: "https://example.org/{x}".into(),
+            abstract_text: String::new(),
+            keywords: Vec::new(),
+            license_url: None,
+            sources: Vec::new(),
+        };
+        let entry = bibtex(&facts);
+        let lines: Vec<&str> = entry.lines().collect();
+        let names: Vec<&str> = lines[1..lines.len() - 1]
+            .iter()
+            .map(|line| line.trim_start().split(' ').next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "author",
+                "title",
+                "year",
+                "date",
+                "version",
+                "publisher",
+                "howpublished",
+                "url",
+                "note"
+            ],
+            "{entry}"
+        );
+        for line in &lines[1..lines.len() - 1] {
+            assert_eq!(bibtex_depth(line), Some(0), "{line}");
+        }
+        assert_eq!(bibtex_depth(&entry), Some(0), "{entry}");
+        // The person's extra commas are braced: one name of two parts, not four.
+        assert!(
+            lines[1].contains("Smith\\textbraceright{}, title = \"Injected title\"{,} url"),
+            "{entry}"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::datapackage::Dialect;
-use crate::content::columns::field_name;
+use crate::content::columns::{field_name, row_names_field};
 use crate::content::date_format::DateKind;
 use crate::content::dialect::columns_missing_values;
 use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
@@ -135,6 +135,7 @@ enum Null {
 pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
     let front = &dataset.front;
     let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
+    let row_names = row_names_field(&front.columns);
     let columns = front
         .columns
         .iter()
@@ -157,7 +158,7 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
                 None => column.description.clone(),
             },
             title: &column.title,
-            name: column_name(&column.name),
+            name: column_name(field_name(&column.name, &row_names)),
             null: match missing.has_tokens() {
                 true => Null::List(missing.list()),
                 false => Null::Empty(""),
@@ -191,7 +192,11 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         }),
         table_schema: TableSchema {
             columns,
-            primary_key: front.primary_key.iter().map(|k| column_name(k)).collect(),
+            primary_key: front
+                .primary_key
+                .iter()
+                .map(|k| column_name(field_name(k, &row_names)))
+                .collect(),
         },
         url: format!("{}.csv", dataset.slug),
     }
@@ -201,7 +206,6 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
 /// (letters, digits and `_`, not leading), else that header percent-encoded, as CSVW
 /// derives a name from a title ("Rural Male" -> `Rural%20Male`). `titles` keeps the header.
 fn column_name(header: &str) -> String {
-    let header = field_name(header);
     let mut name = String::with_capacity(header.len());
     for (index, byte) in header.bytes().enumerate() {
         if byte.is_ascii_alphanumeric() || (byte == b'_' && index > 0) {
@@ -281,6 +285,10 @@ mod tests {
         assert_eq!(column_name("_id"), "%5Fid");
         assert_eq!(column_name("a.b"), "a%2Eb");
         assert_eq!(column_name("é"), "%C3%A9");
-        assert_eq!(column_name(""), "rownames", "R's row names");
+        assert_eq!(
+            column_name(field_name("", "rownames")),
+            "rownames",
+            "R's row names"
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! `serde_json::Value` tree per dataset). Fields are declared in sorted key order, the
 //! order the files have always had (tests/it/metadata_bytes.rs checks it).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
@@ -12,7 +13,7 @@ use serde::{Serialize, Serializer};
 use super::profile::Profile;
 use super::ChangeView;
 use crate::config::Party;
-use crate::content::columns::field_name;
+use crate::content::columns::{field_name, row_names_field};
 use crate::content::date_string;
 use crate::content::dialect::MissingValues;
 use crate::content::number_marks::{DecimalMark, GroupMark};
@@ -301,7 +302,7 @@ struct Schema<'a> {
     #[serde(rename = "missingValues")]
     missing_values: Vec<String>,
     #[serde(rename = "primaryKey", skip_serializing_if = "Vec::is_empty")]
-    primary_key: Vec<&'a str>,
+    primary_key: Vec<Cow<'a, str>>,
 }
 
 #[derive(Serialize)]
@@ -335,7 +336,7 @@ struct SchemaField<'a> {
     /// Table Schema v2: a field's own list replaces the schema's.
     #[serde(rename = "missingValues", skip_serializing_if = "Option::is_none")]
     missing_values: Option<Vec<String>>,
-    name: &'a str,
+    name: Cow<'a, str>,
     title: &'a str,
     #[serde(rename = "trueValues", skip_serializing_if = "Vec::is_empty")]
     true_values: Vec<&'static str>,
@@ -399,6 +400,7 @@ fn schema_field<'a>(
     index: usize,
     column: &'a ColumnSpec,
     profiled: bool,
+    row_names: &str,
 ) -> SchemaField<'a> {
     let spellings = match column.column_type {
         ColumnType::Boolean => super::boolean_spellings(dataset, index),
@@ -448,7 +450,10 @@ fn schema_field<'a>(
             .missing_values
             .as_ref()
             .map(|own| MissingValues::resolve(&[Some(own)]).list()),
-        name: field_name(&column.name),
+        name: match column.is_row_names() {
+            true => Cow::Owned(row_names.to_string()),
+            false => Cow::Borrowed(&column.name),
+        },
         title: &column.title,
         true_values: spellings.iter().map(|s| s.forms().0).collect(),
         false_values: spellings.iter().map(|s| s.forms().1).collect(),
@@ -469,12 +474,15 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset) -> Resource<'a> {
             *flag = true;
         }
     }
+    let row_names = row_names_field(&front.columns);
     let fields = front
         .columns
         .iter()
         .zip(profiled)
         .enumerate()
-        .map(|(index, (column, profiled))| schema_field(dataset, index, column, profiled))
+        .map(|(index, (column, profiled))| {
+            schema_field(dataset, index, column, profiled, &row_names)
+        })
         .collect();
     let missing = MissingValues::resolve(&[front.missing_values.as_deref()]);
     Resource {
@@ -500,7 +508,11 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset) -> Resource<'a> {
         schema: Schema {
             fields,
             missing_values: missing.list(),
-            primary_key: front.primary_key.iter().map(|k| field_name(k)).collect(),
+            primary_key: front
+                .primary_key
+                .iter()
+                .map(|k| Cow::Owned(field_name(k, &row_names).to_string()))
+                .collect(),
         },
         kind: "table",
     }

@@ -1,6 +1,8 @@
 //! schema.org JSON-LD: a `Dataset` in every dataset page (what Google Dataset Search reads)
 //! and a `DataCatalog` on the home page. It states only what the page shows.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -115,7 +117,7 @@ struct PropertyValue<'a> {
     description: Option<&'a str>,
     name: &'a str,
     #[serde(rename = "propertyID")]
-    property_id: &'a str,
+    property_id: Cow<'a, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unit_text: Option<&'a str>,
 }
@@ -130,6 +132,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             *flag = true;
         }
     }
+    let row_names = crate::content::columns::row_names_field(&front.columns);
     let variables = front
         .columns
         .iter()
@@ -138,7 +141,10 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
             kind: "PropertyValue",
             description: shown.then_some(&*column.description),
             name: &column.title,
-            property_id: crate::content::columns::field_name(&column.name),
+            property_id: match column.is_row_names() {
+                true => Cow::Owned(row_names.to_string()),
+                false => Cow::Borrowed(&column.name),
+            },
             unit_text: column.unit.as_deref(),
         });
     let sources = front.sources.iter().map(|source| CreativeWork {

@@ -7,7 +7,10 @@ mod languages;
 #[cfg(test)]
 mod tests;
 
-use crate::content::columns::{field_name, NonFinite};
+use std::collections::HashSet;
+use std::hash::Hash;
+
+use crate::content::columns::{field_name, row_names_field, NonFinite};
 use crate::content::dialect::MissingValues;
 use crate::content::number_marks::NumberMarks;
 use crate::content::ColumnSpec;
@@ -42,7 +45,8 @@ pub struct Table {
 /// One column as the snippets declare it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
-    /// The CSV header (R's empty row-names header is `rownames`, see `row_names`).
+    /// The CSV header (R's empty row-names header is `rownames` or another free name,
+    /// see `row_names`).
     pub name: String,
     /// The empty first header R's `write.csv` writes: read as text, named by position.
     pub row_names: bool,
@@ -107,11 +111,12 @@ impl Table {
     /// The facts of `dataset`, from the same functions the Data Package is written with.
     pub fn of(site: &Site, dataset: &Dataset) -> Table {
         let front = &dataset.front;
+        let row_names = row_names_field(&front.columns);
         let columns = front
             .columns
             .iter()
             .enumerate()
-            .map(|(index, spec)| column(dataset, index, spec))
+            .map(|(index, spec)| column(dataset, index, spec, &row_names))
             .collect();
         Table {
             csv_url: site
@@ -131,13 +136,12 @@ impl Table {
     /// readers that take one list for the file get this (a token one column declares is
     /// then read as missing in the others too; the columns' own lists are usually one).
     pub fn missing_union(&self) -> Vec<&str> {
-        let mut all: Vec<&str> = Vec::new();
-        for token in self.columns.iter().flat_map(|c| &c.missing) {
-            if !all.contains(&token.as_str()) {
-                all.push(token);
-            }
-        }
-        all
+        first_seen(
+            self.columns
+                .iter()
+                .flat_map(|c| &c.missing)
+                .map(String::as_str),
+        )
     }
 
     /// The not-a-number cells pandas must be told of (it reads `inf` and `INF` itself, but
@@ -168,7 +172,17 @@ impl Table {
     }
 }
 
-fn column(dataset: &Dataset, index: usize, spec: &ColumnSpec) -> Column {
+/// Each item once, in first-seen order, in one pass (a set remembers what was seen: every
+/// column may repeat a list of thousands of tokens).
+fn first_seen<T: Eq + Hash + Copy>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut seen = HashSet::new();
+    items
+        .into_iter()
+        .filter(|item| seen.insert(*item))
+        .collect()
+}
+
+fn column(dataset: &Dataset, index: usize, spec: &ColumnSpec, row_names: &str) -> Column {
     let front = &dataset.front;
     let kind = match spec.column_type {
         ColumnType::String => Kind::String,
@@ -208,7 +222,7 @@ fn column(dataset: &Dataset, index: usize, spec: &ColumnSpec) -> Column {
     .filter(|token| !token.is_empty())
     .collect();
     Column {
-        name: field_name(&spec.name).to_string(),
+        name: field_name(&spec.name, row_names).to_string(),
         row_names: spec.is_row_names(),
         kind,
         missing,
@@ -249,7 +263,8 @@ pub fn r_string(text: &str) -> String {
 
 /// A name as an R argument name: bare when R reads it so, else a string (`"a b" = …`).
 pub fn r_name(name: &str) -> String {
-    const RESERVED: [&str; 19] = [
+    // R's reserved words (`?Reserved`; `...` and `..1` never start with a letter), and `T`.
+    const RESERVED: [&str; 20] = [
         "if",
         "else",
         "repeat",
@@ -267,6 +282,7 @@ pub fn r_name(name: &str) -> String {
         "NA_integer_",
         "NA_real_",
         "NA_character_",
+        "NA_complex_",
         "in",
         "T",
     ];

@@ -26,7 +26,7 @@ use cells::{CellReader, Kind};
 use group::{Group, ROW_GROUP_ROWS};
 
 use crate::checksum::Sha256;
-use crate::content::columns::field_name;
+use crate::content::columns::{field_name, row_names_field};
 use crate::content::dialect::columns_missing_values;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
@@ -252,6 +252,7 @@ fn properties(dataset: &Dataset, repeats: &[bool]) -> WriterProperties {
             METADATA_KEY.to_string(),
             described_columns(dataset),
         )]));
+    let row_names = row_names_field(&dataset.front.columns);
     for (spec, _) in dataset
         .front
         .columns
@@ -259,15 +260,16 @@ fn properties(dataset: &Dataset, repeats: &[bool]) -> WriterProperties {
         .zip(repeats)
         .filter(|(_, r)| **r)
     {
-        let path = ColumnPath::new(vec![field_name(&spec.name).to_string()]);
+        let path = ColumnPath::new(vec![field_name(&spec.name, &row_names).to_string()]);
         builder = builder.set_column_dictionary_enabled(path, true);
     }
     builder.build()
 }
 
 /// The file's schema: one optional column per CSV column, named as the metadata names it
-/// (R's empty row-names header as `rownames`).
+/// (R's empty row-names header as `rownames`, or another name no column has).
 fn schema(dataset: &Dataset, kinds: &[Kind]) -> parquet::errors::Result<Type> {
+    let row_names = row_names_field(&dataset.front.columns);
     let fields = dataset
         .front
         .columns
@@ -285,7 +287,7 @@ fn schema(dataset: &Dataset, kinds: &[Kind]) -> parquet::errors::Result<Type> {
                 ),
                 Kind::Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
             };
-            Type::primitive_type_builder(field_name(&spec.name), physical)
+            Type::primitive_type_builder(field_name(&spec.name, &row_names), physical)
                 .with_repetition(Repetition::OPTIONAL)
                 .with_logical_type(logical)
                 .build()
@@ -309,6 +311,7 @@ fn described_columns(dataset: &Dataset) -> String {
         #[serde(skip_serializing_if = "Option::is_none")]
         unit: Option<&'a str>,
     }
+    let row_names = row_names_field(&dataset.front.columns);
     #[derive(serde::Serialize)]
     struct Columns<'a> {
         columns: Vec<Described<'a>>,
@@ -318,7 +321,7 @@ fn described_columns(dataset: &Dataset) -> String {
         .columns
         .iter()
         .map(|c| Described {
-            name: field_name(&c.name),
+            name: field_name(&c.name, &row_names),
             title: &c.title,
             column_type: c.column_type.as_str(),
             description: &c.description,

@@ -16,16 +16,24 @@ use sha2::{Digest, Sha256};
 
 /// The venv's python with the citation parsers, or None (skip) outside CI.
 fn python() -> Option<PathBuf> {
+    venv_python(
+        "import bibtexparser, rispy, yaml, jsonschema",
+        "bibtexparser/rispy in the validators' venv",
+    )
+}
+
+/// The venv's python when `imports` runs in it, or None (skip) outside CI.
+fn venv_python(imports: &str, what: &str) -> Option<PathBuf> {
     let venv = std::env::var_os("DATAPAGES_VALIDATORS")
         .map(PathBuf::from)
         .unwrap_or_else(|| common::bundled_site().join("target/validators-venv"));
     let python = venv.join("bin/python3");
     let present = python.is_file()
         && Command::new(&python)
-            .args(["-c", "import bibtexparser, rispy, yaml, jsonschema"])
+            .args(["-c", imports])
             .output()
             .is_ok_and(|o| o.status.success());
-    common::tool_present("bibtexparser/rispy in the validators' venv", present).then_some(python)
+    common::tool_present(what, present).then_some(python)
 }
 
 /// The BibTeX the dataset page shows, as the copy button copies it (the element's text).
@@ -306,4 +314,97 @@ fn creators_are_credited_everywhere_and_the_site_author_publishes() {
     // The site's author stays the publisher.
     assert_eq!(report["bib"]["fields"]["publisher"], "Tester");
     assert_eq!(ris["publisher"], "Tester");
+}
+
+/// What pybtex (strict: BibTeX's own brace counting) reads of the page's BibTeX, with
+/// datapages' escapes undone by tests/validators/bibtex_roundtrip.py.
+fn pybtex_reads(python: &Path, output: &Path) -> Value {
+    let scratch = tempfile::tempdir().expect("temp");
+    let bib = scratch.path().join("sample.bib");
+    std::fs::write(&bib, page_bibtex(output, "sample")).expect("write the copied BibTeX");
+    let script = common::bundled_site().join("tests/validators/bibtex_roundtrip.py");
+    let result = Command::new(python)
+        .arg(script)
+        .arg(&bib)
+        .output()
+        .expect("python runs");
+    assert!(
+        result.status.success(),
+        "pybtex refused the BibTeX:\n{}\n{}",
+        page_bibtex(output, "sample"),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    serde_json::from_slice(&result.stdout).expect("JSON")
+}
+
+/// The hostile fixtures' BibTeX through a real BibTeX parser: a creator named to close the
+/// author field and add a title and a URL, lone braces in a title and an organisation,
+/// every TeX special character. pybtex reads one entry with datapages' fields only, and
+/// each value, once the escapes are undone, is the text the front matter gave.
+#[test]
+#[ignore = "full tier: pybtex from the validators' venv"]
+fn hostile_values_read_back_through_pybtex() {
+    let Some(python) = venv_python("import pybtex", "pybtex in the validators' venv") else {
+        return;
+    };
+    let fields = [
+        "date",
+        "howpublished",
+        "note",
+        "publisher",
+        "title",
+        "url",
+        "version",
+        "year",
+    ];
+    let dir = tempfile::tempdir().expect("temp");
+    let names = dir.path().join("names");
+    std::fs::create_dir_all(&names).expect("mkdir");
+    let output = crate::hostile_bytes::build_names(&names);
+    let read = pybtex_reads(&python, &output);
+    assert_eq!(read["entries"], 1, "{read:#}");
+    let mut names: Vec<&str> = read["fields"]
+        .as_object()
+        .expect("fields")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, fields, "no field but datapages' own: {read:#}");
+    assert_eq!(read["fields"]["title"], "Hostile names } {");
+    assert_eq!(read["fields"]["year"], "2026");
+    assert_eq!(
+        read["fields"]["url"],
+        "https://example.org/sub/datasets/sample/"
+    );
+    assert_eq!(
+        read["authors"],
+        serde_json::json!([
+            [
+                "title = \"Injected title\", url = \"https://evil.example/\"",
+                "Smith}"
+            ],
+            ["", "Org } of {braces} {"]
+        ])
+    );
+
+    // Every TeX special character and braces paired and not, in the title and version.
+    let title = r#"50% of {braces} & $dollars \ back_slash # ~^ @misc{x, "quoted" -- } {{ and"#;
+    let front = common::SMALL_FRONT.replace(
+        "title = \"Sample\"",
+        &format!(
+            "title = {}\nversion = \"2.0 }} {{\"\ncreated = 2026-01-02",
+            toml::Value::String(title.to_string())
+        ),
+    );
+    let output = build_small(dir.path(), &front);
+    let read = pybtex_reads(&python, &output);
+    assert_eq!(read["entries"], 1, "{read:#}");
+    assert_eq!(read["fields"]["title"], title, "{read:#}");
+    assert_eq!(read["fields"]["version"], "2.0 } {", "{read:#}");
+    assert_eq!(
+        read["authors"],
+        serde_json::json!([["", "Tester"]]),
+        "{read:#}"
+    );
 }

@@ -264,3 +264,27 @@ fn figures_quoted_from_a_semicolon_file_read_its_cells() {
         "{text}"
     );
 }
+
+/// A list of 10,000 values without `""`: the hint starts the list, never prints it whole.
+#[test]
+fn the_hint_for_a_long_list_without_the_empty_cell_is_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens: Vec<String> = (0..10_000).map(|i| format!("\"m{i}\"")).collect();
+    let front = semicolon_front().replace(
+        "missing_values = [\"\", \"NA\"]",
+        &format!("missing_values = [{}]", tokens.join(", ")),
+    );
+    common::write_small_site(dir.path(), &front, common::SMALL_BODY, SEMICOLON_CSV);
+    let diagnostics = common::check_all(dir.path());
+    let error = diagnostics
+        .items()
+        .iter()
+        .find(|d| d.message.contains("leaves out \"\""))
+        .expect("the error");
+    let hint = error.hint.as_deref().unwrap_or_default();
+    assert!(hint.len() < 300, "{} bytes: {hint}", hint.len());
+    assert!(
+        hint.contains("[\"\", \"m0\", \"m1\", \"m2\", …]") && hint.contains("9997 other values"),
+        "{hint}"
+    );
+}

@@ -141,8 +141,11 @@ pub fn snippet(html: &str, id: &str) -> String {
         .collect()
 }
 
-/// Runs one snippet with tests/validators/snippet_check.py; returns (rows, column types).
-fn run_python(bin: &Path, tool: &str, code: &str, scratch: &Path) -> (u64, Vec<(String, String)>) {
+/// What a snippet read: its rows, each column's name and type, and its missing cells.
+type Read = (u64, Vec<(String, String)>, Vec<u64>);
+
+/// Runs one snippet with tests/validators/snippet_check.py.
+fn run_python(bin: &Path, tool: &str, code: &str, scratch: &Path) -> Read {
     let file = scratch.join(format!("{tool}.snippet"));
     std::fs::write(&file, code).unwrap();
     let script = common::bundled_site().join("tests/validators/snippet_check.py");
@@ -170,7 +173,13 @@ fn run_python(bin: &Path, tool: &str, code: &str, scratch: &Path) -> (u64, Vec<(
             )
         })
         .collect();
-    (report["rows"].as_u64().unwrap(), types)
+    let nulls = report["nulls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    (report["rows"].as_u64().unwrap(), types, nulls)
 }
 
 #[test]
@@ -190,7 +199,7 @@ fn each_snippet_from_the_page_reads_the_rows_with_their_declared_types() {
             code.contains(&format!("127.0.0.1:{}", server.port)),
             "{code}"
         );
-        let (rows, types) = run_python(&bin, tool, &code, dir.path());
+        let (rows, types, _) = run_python(&bin, tool, &code, dir.path());
         assert_eq!(rows, ROWS, "{tool}: {code}");
         let got: Vec<(&str, &str)> = types
             .iter()
@@ -240,7 +249,7 @@ fn every_bundled_dataset_is_read_whole_by_each_python_and_duckdb_snippet() {
         let resource = &package["resources"][0];
         for tool in ["pandas", "polars", "duckdb"] {
             let code = snippet(&html, tool);
-            let (rows, types) = run_python(&bin, tool, &code, dir.path());
+            let (rows, types, _) = run_python(&bin, tool, &code, dir.path());
             assert_eq!(
                 Some(rows),
                 resource["rows"].as_u64(),
@@ -255,6 +264,40 @@ fn every_bundled_dataset_is_read_whole_by_each_python_and_duckdb_snippet() {
         pages += 1;
     }
     assert_eq!(pages, 4, "the bundled site's datasets");
+}
+
+/// The hostile names site (tests/it/hostile_bytes.rs), with its Parquet copy and without:
+/// each snippet reads the six rows under the published names (pandas and Polars name R's
+/// empty header themselves) and every `""`, `NA` and `"` as missing.
+#[test]
+#[ignore = "full tier: pandas, Polars and DuckDB from the validators' venv, serve"]
+fn each_snippet_reads_the_hostile_names() {
+    use crate::hostile_bytes::{NAMES, NAMES_CSV, NAMES_FRONT, NAMES_MISSING};
+    let venv = common::venv_site_packages(
+        &["pandas", "polars", "duckdb", "duckdb_extension_httpfs"],
+        "pandas, polars, duckdb (validators venv)",
+    );
+    let Some(site_packages) = venv else { return };
+    let bin = site_packages.join("../../../bin");
+    for parquet in [true, false] {
+        let front = match parquet {
+            true => NAMES_FRONT.to_string(),
+            false => NAMES_FRONT.replace("updated = ", "parquet = false\nupdated = "),
+        };
+        let (dir, _server, output) = served(|root| {
+            common::write_small_site(root, &front, common::SMALL_BODY, NAMES_CSV.as_bytes());
+        });
+        let html = std::fs::read_to_string(output.join("datasets/sample/index.html")).unwrap();
+        for tool in ["pandas", "polars", "duckdb"] {
+            let code = snippet(&html, tool);
+            let (rows, types, nulls) = run_python(&bin, tool, &code, dir.path());
+            let names: Vec<&str> = types.iter().map(|(name, _)| name.as_str()).collect();
+            let what = format!("{tool}, parquet = {parquet}:\n{code}");
+            assert_eq!(rows, 6, "{what}");
+            assert_eq!(names[1..], NAMES[1..], "{what}");
+            assert_eq!(nulls, NAMES_MISSING, "{what}");
+        }
+    }
 }
 
 #[test]

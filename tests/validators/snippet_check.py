@@ -1,8 +1,8 @@
 """Runs one "Use this data" snippet, as copied from a built page, and prints what it read.
 
 Usage: snippet_check.py pandas|polars|duckdb SNIPPET_FILE
-Prints JSON: {"rows": <row count>, "types": [[column, type name], ...]} in the columns'
-order (tests/it/snippets.rs).
+Prints JSON: {"rows": <row count>, "types": [[column, type name], ...], "nulls": [missing
+cells of each column, ...]} in the columns' order (tests/it/snippets.rs).
 The snippet is executed as it is; only DuckDB first loads its httpfs extension from the
 pinned duckdb-extension-httpfs package (DuckDB would otherwise download it on first use).
 """
@@ -26,16 +26,21 @@ def main():
         relation = duckdb.sql(query)
         types = [[name, str(kind)] for name, kind in zip(relation.columns, relation.types)]
         rows = duckdb.sql("SELECT count(*) FROM (" + query + ")").fetchone()[0]
-        print(json.dumps({"rows": rows, "types": types}))
+        # Counted in SQL: fetching rows would need pytz for zoned times.
+        counts = ", ".join('count(*) - count("' + name.replace('"', '""') + '")' for name in relation.columns)
+        nulls = list(duckdb.sql("SELECT " + counts + " FROM (" + query + ")").fetchone())
+        print(json.dumps({"rows": rows, "types": types, "nulls": nulls}))
         return
     scope = {}
     exec(compile(code, "snippet", "exec"), scope)
     df = scope["df"]
     if tool == "pandas":
         types = [[str(name), str(kind)] for name, kind in df.dtypes.items()]
+        nulls = [int(n) for n in df.isna().sum()]
     else:
         types = [[name, str(kind)] for name, kind in df.schema.items()]
-    print(json.dumps({"rows": len(df), "types": types}))
+        nulls = [int(n) for n in df.null_count().row(0)]
+    print(json.dumps({"rows": len(df), "types": types, "nulls": nulls}))
 
 
 main()

@@ -159,10 +159,12 @@ pub fn polars(table: &Table) -> String {
         args.push(format!("new_columns=[{}]", names.join(", ")));
     }
     args.push(format!("schema_overrides={{{}}}", schema.join(", ")));
+    // Polars (2.1) compares `null_values` with a quoted cell's text before its doubled
+    // quotes are undone: a token holding `"` is given as the CSV writes it.
     let missing: Vec<String> = table
         .missing_union()
         .into_iter()
-        .map(python_string)
+        .map(|token| python_string(&token.replace('"', "\"\"")))
         .collect();
     if !missing.is_empty() {
         args.push(format!("null_values=[{}]", missing.join(", ")));
@@ -232,6 +234,7 @@ pub fn duckdb(table: &Table) -> String {
     let mut replaced = Vec::new();
     for column in &table.columns {
         let name = sql_name(&column.name);
+        let cell = duckdb_cell(&name, &column.missing);
         let (read, convert) = match &column.kind {
             Kind::String => ("VARCHAR", None),
             Kind::Integer if column.plain_number() => ("BIGINT", None),
@@ -240,22 +243,22 @@ pub fn duckdb(table: &Table) -> String {
                 "VARCHAR",
                 Some(format!(
                     "CAST({} AS BIGINT)",
-                    sql_plain(&name, integer_marks(column.marks))
+                    sql_plain(&cell, integer_marks(column.marks))
                 )),
             ),
             Kind::Number => (
                 "VARCHAR",
                 Some(format!(
                     "CAST({} AS DOUBLE)",
-                    sql_plain(&name, column.marks)
+                    sql_plain(&cell, column.marks)
                 )),
             ),
             Kind::Boolean { .. } => ("BOOLEAN", None),
             Kind::Date { format } if format == "%Y-%m-%d" => ("DATE", None),
             Kind::Date { format } => {
                 let (text, format) = match whole_date(format) {
-                    Some((suffix, format)) => (format!("{name} || {}", sql_string(suffix)), format),
-                    None => (name.clone(), format.clone()),
+                    Some((suffix, format)) => (format!("{cell} || {}", sql_string(suffix)), format),
+                    None => (cell.clone(), format.clone()),
                 };
                 (
                     "VARCHAR",
@@ -270,8 +273,14 @@ pub fn duckdb(table: &Table) -> String {
                 format: Some(format),
             } => (
                 "VARCHAR",
-                Some(format!("strptime({name}, {})", sql_string(format))),
+                Some(format!("strptime({cell}, {})", sql_string(format))),
             ),
+        };
+        // A cell with its own missing values is read as text and typed once they are NULL.
+        let (read, convert) = match convert {
+            None if cell != name && read == "VARCHAR" => (read, Some(cell)),
+            None if cell != name => ("VARCHAR", Some(format!("CAST({cell} AS {read})"))),
+            convert => (read, convert),
         };
         columns.push(format!("{}: '{read}'", sql_string(&column.name)));
         if let Some(expression) = convert {
@@ -280,6 +289,7 @@ pub fn duckdb(table: &Table) -> String {
     }
     let missing: Vec<String> = std::iter::once("")
         .chain(table.missing_union())
+        .filter(|token| !token.contains('"'))
         .map(sql_string)
         .collect();
     let replace = match replaced.is_empty() {
@@ -293,6 +303,23 @@ pub fn duckdb(table: &Table) -> String {
         columns.join(", "),
         missing.join(", "),
     )
+}
+
+/// A column's cell in DuckDB's SQL: the column itself, or, when the column takes missing
+/// values holding the quote (which DuckDB refuses in `nullstr`), NULL for those.
+fn duckdb_cell(name: &str, missing: &[String]) -> String {
+    let quoted: Vec<String> = missing
+        .iter()
+        .filter(|token| token.contains('"'))
+        .map(|token| sql_string(token))
+        .collect();
+    match quoted.is_empty() {
+        true => name.to_string(),
+        false => format!(
+            "(CASE WHEN {name} IN ({}) THEN NULL ELSE {name} END)",
+            quoted.join(", ")
+        ),
+    }
 }
 
 /// An SQL expression turning a number written in `marks` into a plain one.
