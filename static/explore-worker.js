@@ -22,6 +22,9 @@ var decoder = new TextDecoder("utf-8");
 var DICT_CAP = 1000;    // past this many distinct values a number or date column drops its codes
 var FACET_MAX = 50;     // facets for columns with at most this many distinct values (or an enum)
 var UNIQUE_AFTER = 10000; // a text column with this many values in its first rows (90 % distinct) keeps no lookup table
+var CELL_CHARS = 1000;  // a cell sent to the page is cut to this many characters (a facet's label to LABEL_CHARS)
+var LABEL_CHARS = 100;
+var CELL_BYTES = 4 * CELL_CHARS + 8;   // bytes of a field decoded to show it: at least CELL_CHARS + 1 characters
 
 // ---- Growing typed arrays -------------------------------------------------------------
 function grow(array, need) {
@@ -136,6 +139,37 @@ function scanRow(buf, i, n, final) {
   return n;
 }
 
+// Whether the row left unfinished at the end of the last chunk ends in `buf`, the next one,
+// such that scanRow can finish it; `open` carries what scanRow's loop knows at the end of
+// what was scanned (inside quotes, at a field's start, a quote or a carriage return last),
+// so that each chunk is scanned once however long the row.
+function rowEnds(buf, from, open) {
+  var n = buf.length;
+  var k = from;
+  if (k < n && open.cr) return true;
+  if (k < n && open.quoteLast) {
+    open.quoteLast = false;
+    if (buf[k] === quote) k++; else open.inQuotes = false;
+  }
+  for (; k < n; k++) {
+    var b = buf[k];
+    if (open.inQuotes) {
+      if (b === quote) {
+        if (k + 1 >= n) { open.quoteLast = true; return false; }
+        if (buf[k + 1] === quote) k++;
+        else open.inQuotes = false;
+      }
+      continue;
+    }
+    if (b === delim) { open.fieldStart = true; continue; }
+    if (b === 10) return true;
+    if (b === 13) { if (k + 1 < n) return true; open.cr = true; return false; }
+    if (b === quote && open.fieldStart) open.inQuotes = true;
+    open.fieldStart = false;
+  }
+  return false;
+}
+
 // The text of the field in bytes [s, e): quotes undone.
 function fieldText(buf, s, e) {
   if (s < e && buf[s] === quote) return fieldsOf(buf, s, e)[0];
@@ -228,8 +262,10 @@ function load(m) {
   setUp(m);
   var started = Date.now();
   var received = 0;
-  var carry = null;      // bytes of a row not yet finished
-  var carryAt = 0;       // the file offset of carry[0]
+  var carry = [];        // the bytes of a row not yet finished, as received (a cut chunk, then chunks)
+  var carried = 0;       // how many
+  var carryAt = 0;       // the file offset of the row's first byte
+  var open = null;       // what rowEnds knows at the end of the carried bytes
   var header = true;
   var lastReport = 0;
 
@@ -266,29 +302,32 @@ function load(m) {
     function pump() {
       return reader.read().then(function (step) {
         if (step.done) {
-          if (carry && carry.length) consume(carry, carryAt, true);
-          carry = null;
+          if (carried) consume(joined(carry, carried), carryAt, true);
+          carry = [];
           finish(started);
           return;
         }
         var chunk = step.value;
         chunkStarts.push(received);
         chunks.push(chunk);
-        var buf;
-        var base;
-        if (carry && carry.length) {
-          buf = new Uint8Array(carry.length + chunk.length);
-          buf.set(carry, 0);
-          buf.set(chunk, carry.length);
-          base = carryAt;
-        } else {
-          buf = chunk;
-          base = received;
-        }
         received += chunk.length;
-        var used = consume(buf, base, false);
-        carry = buf.slice(used);
-        carryAt = base + used;
+        carry.push(chunk);
+        if (carried && !rowEnds(chunk, 0, open)) {
+          // The row goes on (a long cell): kept as it is, nothing scanned again.
+          carried += chunk.length;
+        } else {
+          // The row is copied into one buffer once, when it ends.
+          var base = carried ? carryAt : received - chunk.length;
+          var buf = joined(carry, carried + chunk.length);
+          var used = consume(buf, base, false);
+          var rest = buf.slice(used);
+          carry = rest.length ? [rest] : [];
+          carried = rest.length;
+          carryAt = base + used;
+          open = { inQuotes: false, fieldStart: true, quoteLast: false, cr: false };
+          var bom = header && carryAt === 0 && rest.length >= 3 && rest[0] === 0xef && rest[1] === 0xbb && rest[2] === 0xbf;
+          rowEnds(rest, bom ? 3 : 0, open);
+        }
         var now = Date.now();
         if (now - lastReport > 100) {
           lastReport = now;
@@ -301,6 +340,15 @@ function load(m) {
   }).catch(function (error) {
     postMessage({ type: "error", message: String(error && error.message || error) });
   });
+}
+
+// The `total` bytes of `parts` in one buffer (the one part itself when there is one).
+function joined(parts, total) {
+  if (parts.length === 1) return parts[0];
+  var out = new Uint8Array(total);
+  var at = 0;
+  parts.forEach(function (part) { out.set(part, at); at += part.length; });
+  return out;
 }
 
 // Whether some value of the column is on two rows or more.
@@ -371,7 +419,7 @@ function rankOf(col) {
 
 // Filters: every word of `q` in some column's shown text; each facet's chosen values; each range.
 function runFilter(state) {
-  var key = JSON.stringify([state.q, state.facets, state.ranges]);
+  var key = JSON.stringify([state.q, Array.from(state.facets), Array.from(state.ranges)]);
   if (key === filterKey) return;
   filterKey = key;
   sorted = null;
@@ -379,18 +427,16 @@ function runFilter(state) {
   var groups = [];   // each: { test(row) -> bool, facet: column or -1 }
   var search = searchTest(state.q || "");
   if (search) groups.push({ facet: -1, test: search });
-  Object.keys(state.facets || {}).forEach(function (name) {
+  state.facets.forEach(function (values, name) {
     var c = columnIndex(name);
-    var values = state.facets[name];
     if (c < 0 || !cols[c].codes || !cols[c].map || !values.length) return;
     var col = cols[c];
     var chosen = new Uint8Array(col.dict.length);
     values.forEach(function (v) { var code = col.map.get(v); if (code !== undefined) chosen[code] = 1; });
     groups.push({ facet: c, test: function (row) { var code = col.codes[row]; return code >= 0 && chosen[code] === 1; } });
   });
-  Object.keys(state.ranges || {}).forEach(function (name) {
+  state.ranges.forEach(function (range, name) {
     var c = columnIndex(name);
-    var range = state.ranges[name];
     if (c < 0 || !cols[c].num) return;
     var num = cols[c].num;
     var low = range[0] === null || range[0] === undefined ? -Infinity : range[0];
@@ -485,11 +531,26 @@ function bytesOf(from, to, out, at) {
   return at;
 }
 
+// A row's fields for a page of rows: each decoded from at most CELL_BYTES bytes, enough to
+// show it cut (a cell of 100 MB is not read whole on every query).
 function rowFields(row) {
   var len = rowEnd[row] - rowStart[row];
   var buf = new Uint8Array(len);
   bytesOf(rowStart[row], rowEnd[row], buf, 0);
-  return fieldsOf(buf, 0, len);
+  scanRow(buf, 0, len, true);
+  var out = [];
+  for (var f = 0; f < fieldCount; f++) out.push(fieldText(buf, fStart[f], Math.min(fEnd[f], fStart[f] + CELL_BYTES)));
+  return out;
+}
+
+// `text` whole when it has at most `chars` characters, else its first `chars - 1` and
+// "…", as the pages cut a long value (a surrogate pair is never split).
+function cut(text, chars) {
+  if (text.length <= chars) return text;
+  var end = chars - 1;
+  var last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end) + "\u2026";
 }
 
 function shownCell(col, text) {
@@ -511,18 +572,25 @@ function query(state) {
     var row = sorted[i];
     var fields = rowFields(row);
     rows.push({ n: row + 1, cells: cols.map(function (col) {
-      return shownCell(col, col.spec.index < fields.length ? fields[col.spec.index] : "");
+      var cell = shownCell(col, col.spec.index < fields.length ? fields[col.spec.index] : "");
+      cell.t = cut(cell.t, CELL_CHARS);
+      return cell;
     }) });
   }
-  var facets = {};
+  var facets = new Map();   // by column name, which may be `__proto__`
   Object.keys(facetCounts).forEach(function (c) {
     var col = cols[c];
     var counts = facetCounts[c];
     var list = [];
-    // Each value as written (what a choice and the URL hold), its count, and as shown.
-    for (var k = 0; k < counts.length; k++) list.push([col.dict[k], counts[k], shownCell(col, col.dict[k]).t]);
-    list.sort(function (a, b) { return b[1] - a[1] || collator.compare(a[0], b[0]); });
-    facets[col.spec.name] = list;
+    // Each value as written (what a choice and the URL hold; null for a value longer than
+    // a cell is shown, which cannot be chosen), its count, and as shown, cut.
+    for (var k = 0; k < counts.length; k++) {
+      var value = col.dict[k];
+      var written = value.length <= CELL_CHARS ? value : null;
+      list.push([written, counts[k], cut(shownCell(col, value).t, LABEL_CHARS), cut(value, CELL_CHARS)]);
+    }
+    list.sort(function (a, b) { return b[1] - a[1] || collator.compare(a[3], b[3]); });
+    facets.set(col.spec.name, list.map(function (entry) { return entry.slice(0, 3); }));
   });
   postMessage({ type: "result", id: state.id, matched: sorted.length, total: rowCount, page: page, pages: pages, rows: rows, facets: facets });
 }

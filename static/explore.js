@@ -61,7 +61,9 @@
   var queryId = 0;
   var ui = null;
 
-  function blank() { return { sort: null, q: "", facets: {}, ranges: {}, page: 1 }; }
+  // Facets and ranges by column name in Maps: a column may be named `constructor` or
+  // `__proto__`, which a plain object would answer from its prototype.
+  function blank() { return { sort: null, q: "", facets: new Map(), ranges: new Map(), page: 1 }; }
 
   // ---- The URL's fragment -------------------------------------------------------------
   function readHash() {
@@ -75,10 +77,13 @@
         s.sort = at > 0 ? [value.slice(0, at), value.slice(at + 1) === "desc" ? "desc" : "asc"] : null;
       } else if (key === "q") s.q = value;
       else if (key === "page") s.page = Math.max(1, parseInt(value, 10) || 1);
-      else if (key.indexOf("f.") === 0) (s.facets[key.slice(2)] = s.facets[key.slice(2)] || []).push(value);
-      else if (key.indexOf("r.") === 0) {
+      else if (key.indexOf("f.") === 0) {
+        var name = key.slice(2);
+        if (!s.facets.has(name)) s.facets.set(name, []);
+        s.facets.get(name).push(value);
+      } else if (key.indexOf("r.") === 0) {
         var parts = value.split("~");
-        s.ranges[key.slice(2)] = [parts[0] || "", parts[1] || ""];
+        s.ranges.set(key.slice(2), [parts[0] || "", parts[1] || ""]);
       }
     });
     return s;
@@ -88,11 +93,10 @@
     var params = new URLSearchParams();
     if (state.sort) params.append("sort", state.sort[0] + "." + state.sort[1]);
     if (state.q) params.append("q", state.q);
-    Object.keys(state.facets).forEach(function (name) {
-      state.facets[name].forEach(function (v) { params.append("f." + name, v); });
+    state.facets.forEach(function (values, name) {
+      values.forEach(function (v) { params.append("f." + name, v); });
     });
-    Object.keys(state.ranges).forEach(function (name) {
-      var r = state.ranges[name];
+    state.ranges.forEach(function (r, name) {
       if (r[0] || r[1]) params.append("r." + name, r[0] + "~" + r[1]);
     });
     if (state.page > 1) params.append("page", String(state.page));
@@ -190,12 +194,12 @@
           var input = el("input", { id: id, type: type, step: type === "number" ? "any" : null, class: "explore-" + end,
             "aria-label": spec.title + ", " + end,
             placeholder: type === "number" ? group(k ? info.max : info.min) : null });
-          var r = state.ranges[spec.name];
+          var r = state.ranges.get(spec.name);
           if (r) input.value = r[k];
           input.addEventListener("change", function () {
-            var cur = state.ranges[spec.name] || ["", ""];
+            var cur = state.ranges.get(spec.name) || ["", ""];
             cur[k] = input.value;
-            if (cur[0] || cur[1]) state.ranges[spec.name] = cur; else delete state.ranges[spec.name];
+            if (cur[0] || cur[1]) state.ranges.set(spec.name, cur); else state.ranges.delete(spec.name);
             state.page = 1;
             ask();
           });
@@ -212,7 +216,7 @@
       controls.appendChild(fd);
     }
     if (ranges.childNodes.length) {
-      var rd = el("details", { class: "explore-group", open: Object.keys(state.ranges).length ? "" : null });
+      var rd = el("details", { class: "explore-group", open: state.ranges.size ? "" : null });
       rd.appendChild(el("summary", {}, "Ranges"));
       rd.appendChild(ranges);
       controls.appendChild(rd);
@@ -314,12 +318,11 @@
   // The state as the worker takes it: ranges as numbers (dates as UTC milliseconds, the
   // "to" date through its whole day).
   function workerState() {
-    var ranges = {};
-    Object.keys(state.ranges).forEach(function (name) {
+    var ranges = new Map();
+    state.ranges.forEach(function (r, name) {
       var c = -1;
       meta.columns.forEach(function (spec, i) { if (spec.name === name) c = i; });
       if (c < 0) return;
-      var r = state.ranges[name];
       var time = isTime(c);
       var value = function (text, end) {
         if (!text) return null;
@@ -330,7 +333,7 @@
         var v = parseFloat(text);
         return isNaN(v) ? null : v;
       };
-      ranges[name] = [value(r[0], false), value(r[1], true)];
+      ranges.set(name, [value(r[0], false), value(r[1], true)]);
     });
     return { id: queryId, sort: state.sort, q: state.q, facets: state.facets, ranges: ranges, page: state.page, per: PER };
   }
@@ -356,6 +359,7 @@
     writeHash();
     ui.count.textContent = (m.matched === m.total ? "All " + group(m.total) : group(m.matched) + " of " + group(m.total)) + (m.total === 1 ? " row" : " rows");
     var fragment = document.createDocumentFragment();
+    var clamps = [];
     m.rows.forEach(function (row) {
       var tr = el("tr");
       var first = el("td", { class: "num explore-row" });
@@ -366,6 +370,7 @@
       row.cells.forEach(function (cell, c) {
         var td = el("td", { class: cell.c || (meta.columns[c].wide ? "wide" : null) });
         if (cell.s) td.appendChild(el("a", { href: "#source-" + cell.t }, cell.t));
+        else if (!cell.c && meta.columns[c].wide) clamps.push(clamped(td, cell.t));
         else td.textContent = cell.t;
         tr.appendChild(td);
       });
@@ -373,6 +378,7 @@
     });
     ui.body.textContent = "";
     ui.body.appendChild(fragment);
+    clamps.filter(function (clamp) { return clamp.scrollHeight > clamp.clientHeight + 1; }).forEach(addMore);
     ui.headers.forEach(function (th, c) {
       var name = meta.columns[c].name;
       if (state.sort && state.sort[0] === name) th.setAttribute("aria-sort", state.sort[1] === "desc" ? "descending" : "ascending");
@@ -384,12 +390,30 @@
     ui.download.disabled = m.matched === 0;
     Array.prototype.forEach.call(ui.facets.querySelectorAll("fieldset"), function (set) {
       var name = set.getAttribute("data-column");
-      drawFacet(set, name, m.facets[name] || []);
+      drawFacet(set, name, m.facets.get(name) || []);
     });
   }
 
+  // Long text (the worker cuts a cell at 1,000 characters) shows two lines and a "more"
+  // button, as the page's own table does (table.js, the same classes).
+  function clamped(td, text) {
+    var wrap = el("div", { class: "cell-wrap" });
+    var clamp = el("div", { class: "cell-clamp" }, text);
+    wrap.appendChild(clamp);
+    td.appendChild(wrap);
+    return clamp;
+  }
+
+  function addMore(clamp) {
+    var button = el("button", { type: "button", class: "cell-more", "aria-label": "Whole text of this cell", "aria-expanded": "false" });
+    button.addEventListener("click", function () {
+      button.setAttribute("aria-expanded", clamp.classList.toggle("open") ? "true" : "false");
+    });
+    clamp.parentNode.appendChild(button);
+  }
+
   function drawFacet(set, name, list) {
-    var chosen = state.facets[name] || [];
+    var chosen = state.facets.get(name) || [];
     var ul = set.querySelector("ul");
     var focused = ul.contains(document.activeElement) ? document.activeElement.value : null;
     ul.textContent = "";
@@ -397,12 +421,14 @@
     shown.forEach(function (entry, k) {
       var li = el("li");
       var id = "explore-f-" + set.getAttribute("data-column").replace(/[^A-Za-z0-9_-]/g, "_") + "-" + k;
+      // A value too long to be chosen (entry[0] null) is listed with its count only.
       var box = el("input", { type: "checkbox", id: id, value: entry[0] });
+      box.disabled = entry[0] === null;
       box.checked = chosen.indexOf(entry[0]) !== -1;
       box.addEventListener("change", function () {
-        var cur = state.facets[name] || [];
+        var cur = state.facets.get(name) || [];
         if (box.checked) cur.push(entry[0]); else cur = cur.filter(function (v) { return v !== entry[0]; });
-        if (cur.length) state.facets[name] = cur; else delete state.facets[name];
+        if (cur.length) state.facets.set(name, cur); else state.facets.delete(name);
         state.page = 1;
         ask();
       });
@@ -412,7 +438,7 @@
       li.appendChild(box);
       li.appendChild(label);
       ul.appendChild(li);
-      if (focused === entry[0]) box.focus();
+      if (focused !== null && focused === entry[0]) box.focus();
     });
     if (list.length > shown.length) ul.appendChild(el("li", { class: "explore-more" }, "and " + group(list.length - shown.length) + " more values"));
   }

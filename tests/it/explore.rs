@@ -141,3 +141,33 @@ fn check_site_key(root: &Path) {
     let printed = String::from_utf8_lossy(&result.stderr);
     assert!(printed.contains("site.toml:1"), "{printed}");
 }
+
+/// The explorer's worker in Node (tests/browser/explore-worker.test.js, `node --test`):
+/// every `Object.prototype` name as a column, a facet and a link key; a giant cell's
+/// work in proportion to its size (counted, not timed) and its text cut for the page;
+/// rows split across chunks at every place.
+#[test]
+fn the_worker_passes_its_node_tests() {
+    let node = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !common::tool_present("node", node) {
+        return;
+    }
+    let out = std::process::Command::new("node")
+        .arg("--test")
+        .arg(common::bundled_site().join("tests/browser/explore-worker.test.js"))
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        report.contains("# pass 4") && report.contains("# fail 0"),
+        "{report}"
+    );
+}

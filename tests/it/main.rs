@@ -28,6 +28,7 @@ mod digits;
 mod explore;
 mod explore_browser;
 mod explore_formats_browser;
+mod explore_hostile_browser;
 mod figures;
 mod harvest;
 mod hostile_bytes;

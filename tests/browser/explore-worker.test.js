@@ -1,0 +1,198 @@
+// The explorer's worker (static/explore-worker.js) run in Node (`node --test`, called by
+// tests/it/explore.rs in the fast tier): a context of its own per test, with fetch
+// streaming a CSV in chunks of a chosen size and postMessage collecting what it says.
+// Checks columns and link keys named like every Object.prototype member, and that a giant
+// cell costs work in proportion to its size (bytes scanned and copied, counted by wrapping
+// the worker's own functions: no clock) and reaches the page cut.
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert");
+const fs = require("node:fs");
+const path = require("node:path");
+const vm = require("node:vm");
+
+const STATIC = path.join(__dirname, "..", "..", "static");
+
+// A worker reading `csv` (a string) in `chunk`-byte pieces; `counted` lists functions of
+// the worker whose work (bytes scanned or copied) is added up in `worker.work`.
+function startWorker(csv, chunk, counted) {
+  const bytes = new TextEncoder().encode(csv);
+  const messages = [];
+  const context = {
+    TextDecoder,
+    // As a real worker's messages are, each is a copy (and then of this realm's types).
+    postMessage: (message) => messages.push(structuredClone(message)),
+    fetch: () => Promise.resolve({
+      ok: true,
+      status: 200,
+      body: {
+        getReader() {
+          let at = 0;
+          return {
+            read() {
+              if (at >= bytes.length) return Promise.resolve({ done: true });
+              const value = bytes.slice(at, at + chunk);
+              at += chunk;
+              return Promise.resolve({ done: false, value: value });
+            },
+          };
+        },
+      },
+    }),
+  };
+  context.self = context;
+  context.importScripts = (...names) => {
+    for (const name of names) vm.runInContext(fs.readFileSync(path.join(STATIC, name), "utf8"), context, { filename: name });
+  };
+  vm.createContext(context);
+  vm.runInContext(fs.readFileSync(path.join(STATIC, "explore-worker.js"), "utf8"), context, { filename: "explore-worker.js" });
+  const worker = { context, messages, work: 0 };
+  for (const [name, measure] of Object.entries(counted || {})) {
+    const inner = context[name];
+    context[name] = function () {
+      const result = inner.apply(null, arguments);
+      worker.work += measure(arguments, result);
+      return result;
+    };
+  }
+  return worker;
+}
+
+function column(name, index, extra) {
+  return Object.assign({ index, name, title: name, type: "string", missing: [], decimal: ".", group: null,
+    digits: null, year: false, format: null, source: false, wide: false, enum: null }, extra || {});
+}
+
+function meta(columns, rows) {
+  return { title: "t", csv: "t.csv", url: "http://localhost/t.csv", rows, bytes: 0, delimiter: ",", quote: "\"",
+    columns, shown_rows: 0, row_pages: null };
+}
+
+// Sends `message` and waits for the answer of `type` (the load streams through promises).
+async function ask(worker, message, type) {
+  const before = worker.messages.length;
+  worker.context.onmessage({ data: message });
+  for (let turn = 0; turn < 100000; turn++) {
+    const answer = worker.messages.slice(before).find((m) => m.type === type || m.type === "error");
+    if (answer) {
+      assert.notStrictEqual(answer.type, "error", answer.message);
+      return answer;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error("no " + type);
+}
+
+function state(extra) {
+  return Object.assign({ id: 1, sort: null, q: "", facets: new Map(), ranges: new Map(), page: 1, per: 50 }, extra);
+}
+
+function csvField(text) {
+  return "\"" + text.replace(/"/g, "\"\"") + "\"";
+}
+
+test("every Object.prototype name works as a column and as a facet key", async () => {
+  const names = Object.getOwnPropertyNames(Object.prototype);
+  assert.ok(names.includes("__proto__") && names.includes("constructor") && names.includes("toString"));
+  const columns = names.map((name, i) => column(name, i));
+  let csv = names.map(csvField).join(",") + "\n";
+  for (let r = 0; r < 12; r++) csv += names.map((_, i) => (r + i) % 3 === 0 ? "x" : "y").join(",") + "\n";
+  const worker = startWorker(csv, 64);
+  const loaded = await ask(worker, { type: "load", meta: meta(columns, 12) }, "loaded");
+  assert.strictEqual(loaded.rows, 12);
+  assert.ok(loaded.columns.every((c) => c.facet), "every column is a facet");
+  const all = await ask(worker, { type: "query", state: state() }, "result");
+  assert.ok(all.facets instanceof Map || all.facets.constructor.name === "Map");
+  for (const name of names) {
+    const list = all.facets.get(name);
+    assert.ok(Array.isArray(list) && list.length === 2, name);
+  }
+  // Each name as a facet key (`#explore?f.<name>=x`), one at a time and all at once.
+  for (const [i, name] of names.entries()) {
+    const one = await ask(worker, { type: "query", state: state({ id: 2, facets: new Map([[name, ["x"]]]) }) }, "result");
+    assert.strictEqual(one.matched, [...Array(12).keys()].filter((r) => (r + i) % 3 === 0).length, name);
+    const ranged = await ask(worker, { type: "query", state: state({ id: 3, ranges: new Map([[name, [0, 1]]]) }) }, "result");
+    assert.strictEqual(ranged.matched, 12, name + " as a range key of a text column changes nothing");
+    const sorted = await ask(worker, { type: "query", state: state({ id: 4, sort: [name, "desc"] }) }, "result");
+    assert.strictEqual(sorted.rows[0].cells[i].t, "y", name);
+  }
+  const every = new Map(names.map((name) => [name, ["x", "y"]]));
+  const both = await ask(worker, { type: "query", state: state({ id: 5, facets: every }) }, "result");
+  assert.strictEqual(both.matched, 12);
+});
+
+// A CSV whose second row holds one cell of `size` characters (quotes, delimiters and line
+// breaks inside it), read in 4 KiB chunks.
+function giant(size) {
+  const piece = "ab\"c,d\ne ";
+  const text = piece.repeat(Math.ceil(size / piece.length)).slice(0, size);
+  return { text, csv: "id,note,group\n1,short,a\n2," + csvField(text) + ",a\n3,\"\",b\n4,last,b\n" };
+}
+
+// The worker's work while loading: bytes each scan covers, and bytes copied into one buffer.
+const WORK = {
+  scanRow: (args, next) => (next >= 0 ? next : args[2]) - args[1],
+  rowEnds: (args) => args[0].length - args[1],
+  joined: (args) => args[1],
+};
+
+async function loadGiant(size) {
+  const { text, csv } = giant(size);
+  const worker = startWorker(csv, 4096, WORK);
+  const columns = [column("id", 0, { type: "integer" }), column("note", 1, { wide: true }), column("group", 2)];
+  const loaded = await ask(worker, { type: "load", meta: meta(columns, 4) }, "loaded");
+  assert.strictEqual(loaded.rows, 4);
+  return { worker, text, work: worker.work };
+}
+
+test("a giant cell costs work in proportion to its size, and reaches the page cut", async () => {
+  const small = await loadGiant(256 * 1024);
+  const large = await loadGiant(1024 * 1024);
+  console.log(`work: ${small.work} bytes for a 256 KiB cell, ${large.work} for 1 MiB`);
+  assert.ok(large.work <= 5 * small.work, `4x the cell: ${large.work} bytes of work against ${small.work}`);
+  assert.ok(large.work < 8 * 1024 * 1024, `${large.work} bytes of work for a 1 MiB cell`);
+
+  const { worker, text } = large;
+  const result = await ask(worker, { type: "query", state: state({ id: 7 }) }, "result");
+  const cell = result.rows[1].cells[1].t;
+  assert.strictEqual(cell.length, 1000);
+  assert.strictEqual(cell, text.slice(0, 999) + "\u2026");
+  assert.strictEqual(result.rows[2].cells[1].t, "\u2014", "an empty quoted cell");
+  assert.strictEqual(result.rows[3].cells[1].t, "last");
+  // The whole text is still what search reads and what a download gives.
+  const found = await ask(worker, { type: "query", state: state({ id: 8, q: text.slice(-6).trim() }) }, "result");
+  assert.strictEqual(found.matched, 1);
+});
+
+test("a giant value is a facet label cut and cannot be chosen", async () => {
+  const { text } = giant(300 * 1024);
+  const csv = "id,group\n" + [1, 2, 3, 4, 5, 6].map((n) => n + "," + (n % 2 ? csvField(text) : "b")).join("\n") + "\n";
+  const worker = startWorker(csv, 4096);
+  const columns = [column("id", 0, { type: "integer" }), column("group", 1, { wide: true })];
+  const loaded = await ask(worker, { type: "load", meta: meta(columns, 6) }, "loaded");
+  assert.ok(loaded.columns[1].facet);
+  const result = await ask(worker, { type: "query", state: state() }, "result");
+  const list = result.facets.get("group");
+  assert.deepStrictEqual(list.map((entry) => entry[1]), [3, 3]);
+  const long = list.find((entry) => entry[0] === null);
+  assert.ok(long, "the long value is listed without a value to choose");
+  assert.strictEqual(long[2], text.slice(0, 99) + "\u2026");
+  assert.deepStrictEqual(list.find((entry) => entry[0] !== null), ["b", 3, "b"]);
+});
+
+test("rows split across chunks at every place read the same", async () => {
+  const csv = "\ufeffa,\"b\"\"\",c\r\n1,\"x\r\ny\",\"\"\"q\"\"\"\r\n2,,\"z\"\r\n3,\"\",\r\n";
+  const columns = [column("a", 0), column("b\"", 1), column("c", 2)];
+  const whole = startWorker(csv, 1 << 20);
+  await ask(whole, { type: "load", meta: meta(columns, 3) }, "loaded");
+  const want = await ask(whole, { type: "query", state: state() }, "result");
+  assert.deepStrictEqual(want.rows.map((r) => r.cells.map((c) => c.t)), [["1", "x\r\ny", "\"q\""], ["2", "\u2014", "z"], ["3", "\u2014", "\u2014"]]);
+  for (let chunk = 1; chunk <= 12; chunk++) {
+    const worker = startWorker(csv, chunk);
+    const loaded = await ask(worker, { type: "load", meta: meta(columns, 3) }, "loaded");
+    assert.strictEqual(loaded.rows, 3, `chunks of ${chunk}`);
+    const got = await ask(worker, { type: "query", state: state() }, "result");
+    assert.deepStrictEqual(got.rows, want.rows, `chunks of ${chunk}`);
+  }
+});
