@@ -129,18 +129,10 @@ pub(super) struct Records(std::fs::File);
 
 impl Records {
     /// The `[offset, length]` bytes of the file, or `None` past its end.
-    #[cfg(unix)]
     pub fn read(&self, at: [u64; 2]) -> Option<Vec<u8>> {
-        use std::os::unix::fs::FileExt;
         let mut bytes = vec![0; usize::try_from(at[1]).ok().filter(|&n| n < 1 << 26)?];
-        self.0.read_exact_at(&mut bytes, at[0]).ok()?;
+        crate::positioned::read_exact_at(&self.0, &mut bytes, at[0]).ok()?;
         Some(bytes)
-    }
-
-    /// Without a file stamp no records file is ever opened.
-    #[cfg(not(unix))]
-    pub fn read(&self, _at: [u64; 2]) -> Option<Vec<u8>> {
-        None
     }
 }
 
