@@ -259,6 +259,18 @@ fn small_pages_only() {
     }
 }
 
+/// A one-off command whose standard output is a pipe closed early (`datapages man | head`)
+/// ends there, as Unix tools do, instead of panicking in `print!`: SIGPIPE's default
+/// action, which Rust's runtime sets aside. Not for `serve`, whose sockets rely on write
+/// errors instead. What a command writes to disk comes before what it prints.
+fn end_quietly_when_the_output_pipe_closes() {
+    #[cfg(unix)]
+    // SAFETY: restores a signal's default disposition; no handler, no pointers.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Exit codes: 0 success, 1 problems in the site, 2 usage errors (from clap).
 pub fn run() -> ExitCode {
     run_with(|| {})
@@ -270,6 +282,7 @@ pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve(_)) {
         small_pages_only();
+        end_quietly_when_the_output_pipe_closes();
         tune_for_one_off();
     }
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();

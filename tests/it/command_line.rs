@@ -108,3 +108,27 @@ fn the_manual_page_documents_every_command_and_one_page_each_is_written() {
     }
     assert!(folder.join("datapages.1").is_file());
 }
+
+/// Output read only in part (`datapages man | head`): the command ends without a panic
+/// message, having done its work (init's files are all written).
+#[test]
+fn a_closed_output_pipe_ends_a_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["man"][..], &["completions", "zsh"], &["init", "site"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(common::binary())
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!out.status.success(), "{args:?}: the pipe was closed");
+    }
+    assert!(dir
+        .path()
+        .join("site/content/datasets/planets.md")
+        .is_file());
+}
