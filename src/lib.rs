@@ -32,6 +32,8 @@ mod incremental;
 mod layout;
 mod metadata;
 mod output;
+mod positioned;
+mod provenance;
 mod render;
 mod scaffold;
 mod serve;

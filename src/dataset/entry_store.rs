@@ -9,13 +9,13 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::entry::CatalogEntry;
+use crate::positioned::{read_exact_at, write_all_at};
 
 /// The temporary file entries are appended to from any thread.
 #[derive(Debug)]
 pub struct EntryStore {
     file: File,
     /// Where the next entry goes: each writer reserves its bytes first.
-    #[cfg_attr(not(unix), allow(dead_code))]
     end: AtomicU64,
 }
 
@@ -30,9 +30,6 @@ impl EntryStore {
     /// A new store in the system's temporary folder; `None` where none can be made (the
     /// entries then stay in memory).
     pub fn new() -> Option<EntryStore> {
-        if !cfg!(unix) {
-            return None;
-        }
         let file = tempfile::tempfile().ok()?;
         Some(EntryStore {
             file,
@@ -42,33 +39,19 @@ impl EntryStore {
 
     /// Appends `entry` (from any thread); where it is, or `None` when it cannot be
     /// written (it then stays in memory).
-    #[cfg(unix)]
     pub fn put(&self, entry: &CatalogEntry) -> Option<Stored> {
-        use std::os::unix::fs::FileExt;
         let text = serde_json::to_vec(entry).ok()?;
         let bytes = u32::try_from(text.len()).ok()?;
         let at = self.end.fetch_add(text.len() as u64, Ordering::Relaxed);
-        self.file.write_all_at(&text, at).ok()?;
+        write_all_at(&self.file, &text, at).ok()?;
         Some(Stored { at, bytes })
     }
 
-    #[cfg(not(unix))]
-    pub fn put(&self, _entry: &CatalogEntry) -> Option<Stored> {
-        None
-    }
-
     /// The entry put at `stored`.
-    #[cfg(unix)]
     pub fn get(&self, stored: Stored) -> io::Result<CatalogEntry> {
-        use std::os::unix::fs::FileExt;
         let mut text = vec![0; stored.bytes as usize];
-        self.file.read_exact_at(&mut text, stored.at)?;
+        read_exact_at(&self.file, &mut text, stored.at)?;
         serde_json::from_slice(&text).map_err(io::Error::other)
-    }
-
-    #[cfg(not(unix))]
-    pub fn get(&self, _stored: Stored) -> io::Result<CatalogEntry> {
-        Err(io::Error::other("nothing is stored on this platform"))
     }
 }
 

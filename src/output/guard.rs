@@ -167,6 +167,7 @@ pub fn ownership(path: &Path) -> io::Result<Ownership> {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn resolve_follows_symlinks_and_normalises_the_missing_part() {
         let dir = tempfile::tempdir().unwrap();

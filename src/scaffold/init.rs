@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::workflow::{github_workflow, InstallSource};
 use super::{write_all, Contents, Existing, PlannedFile};
 use crate::diagnostics::{Diagnostic, Error};
 
@@ -152,26 +153,23 @@ This is a teaching example, not a reference. The values are rounded and the tabl
 const GITIGNORE: &str = "public/\n.datapages-cache/\n";
 
 /// The continuous-integration services `init --ci` writes a publishing workflow for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ci {
-    /// GitHub Actions: check, build and deploy to GitHub Pages.
-    Github,
+    /// GitHub Actions: check, build and deploy to GitHub Pages, with the datapages of this
+    /// source.
+    Github(InstallSource),
 }
 
 /// Where `init --ci github` writes its workflow, inside the site.
 pub const GITHUB_WORKFLOW_PATH: &str = ".github/workflows/datapages.yml";
-
-/// The GitHub Actions workflow, the same text as docs/publishing.md's block (a test
-/// compares them).
-pub const GITHUB_WORKFLOW: &str = include_str!("datapages.yml");
 
 /// Writes a new site into `dir`. A folder that is not empty is refused unless `force`;
 /// then init's own files are written over any of the same name and nothing else changes.
 /// With `ci`, the publishing workflow is one more file; in a folder that already holds a
 /// site (a site.toml), only the workflow is written, refused if it exists unless `force`.
 pub fn init(dir: &Path, force: bool, ci: Option<Ci>) -> Result<String, Error> {
-    if ci.is_some() && dir.join("site.toml").is_file() {
-        return add_workflow(dir, force);
+    if let (Some(Ci::Github(source)), true) = (&ci, dir.join("site.toml").is_file()) {
+        return add_workflow(dir, force, source);
     }
     let occupied = std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some());
     if occupied && !force {
@@ -185,8 +183,8 @@ pub fn init(dir: &Path, force: bool, ci: Option<Ci>) -> Result<String, Error> {
         )]));
     }
     let mut files = site_files();
-    if ci == Some(Ci::Github) {
-        files.push(workflow_file());
+    if let Some(Ci::Github(source)) = &ci {
+        files.push(workflow_file(source));
     }
     // A `.gitignore` keeps the output and datapages' cache out of version control; one the
     // folder already has is the user's, and is left as it is.
@@ -211,7 +209,7 @@ pub fn init(dir: &Path, force: bool, ci: Option<Ci>) -> Result<String, Error> {
         "Next: {cd}datapages serve, then open http://127.0.0.1:1111/. Edit site.toml first; \
          add your own table with `datapages new my-table --from my-table.csv`.\n"
     ));
-    if ci == Some(Ci::Github) {
+    if ci.is_some() {
         report.push_str(PUBLISH_NEXT);
     }
     Ok(report)
@@ -222,23 +220,23 @@ const PUBLISH_NEXT: &str = "To publish: push the site to a GitHub repository and
     Settings > Pages > Source to \"GitHub Actions\": each push to main then checks, builds \
     and publishes it (docs/publishing.md).\n";
 
-fn workflow_file() -> PlannedFile {
+fn workflow_file(source: &InstallSource) -> PlannedFile {
     PlannedFile {
         path: GITHUB_WORKFLOW_PATH.into(),
-        contents: Contents::Bytes(GITHUB_WORKFLOW.as_bytes().to_vec()),
+        contents: Contents::Bytes(github_workflow(source).into_bytes()),
     }
 }
 
 /// `init --ci github` in an existing site: the workflow only, like `eject` refusing to
 /// replace a file unless `force`.
-fn add_workflow(dir: &Path, force: bool) -> Result<String, Error> {
+fn add_workflow(dir: &Path, force: bool, source: &InstallSource) -> Result<String, Error> {
     let existing = match force {
         true => Existing::Overwrite,
         false => Existing::Refuse,
     };
     write_all(
         dir,
-        &[workflow_file()],
+        &[workflow_file(source)],
         existing,
         "pass --force to replace it with datapages' workflow (your changes to it are lost)",
     )?;
@@ -306,24 +304,33 @@ mod tests {
     fn ci_github_writes_the_guides_workflow_and_refuses_to_replace_it() {
         let dir = tempfile::tempdir().unwrap();
         let site = dir.path().join("site");
-        init(&site, false, Some(Ci::Github)).unwrap();
+        let source = InstallSource::parse(
+            "https://git.example.org/o/datapages@0123456789abcdef0123456789abcdef01234567",
+        )
+        .unwrap();
+        let github = || Some(Ci::Github(source.clone()));
+        init(&site, false, github()).unwrap();
         let written = std::fs::read_to_string(site.join(GITHUB_WORKFLOW_PATH)).unwrap();
-        assert_eq!(written, guide_workflow());
+        assert_eq!(written, github_workflow(&source));
+        // The guide shows the same workflow, with the places of the source named.
+        let placeholders = InstallSource {
+            repository: "<the datapages repository's https address>".into(),
+            commit: "<the full commit to install>".into(),
+        };
+        assert_eq!(guide_workflow(), github_workflow(&placeholders));
         // In the existing site: the workflow only, refused while it exists, unless --force.
         std::fs::write(site.join(GITHUB_WORKFLOW_PATH), "mine").unwrap();
-        let error = init(&site, false, Some(Ci::Github))
-            .unwrap_err()
-            .to_string();
+        let error = init(&site, false, github()).unwrap_err().to_string();
         assert!(error.contains("already exists"), "{error}");
         assert!(error.contains("--force"), "{error}");
         assert_eq!(
             std::fs::read_to_string(site.join(GITHUB_WORKFLOW_PATH)).unwrap(),
             "mine"
         );
-        init(&site, true, Some(Ci::Github)).unwrap();
+        init(&site, true, github()).unwrap();
         assert_eq!(
             std::fs::read_to_string(site.join(GITHUB_WORKFLOW_PATH)).unwrap(),
-            GITHUB_WORKFLOW
+            github_workflow(&source)
         );
         // Without --ci, an existing site is still refused as a folder that is not empty.
         assert!(init(&site, false, None).is_err());

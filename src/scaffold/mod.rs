@@ -15,6 +15,7 @@ pub mod names;
 pub mod new;
 pub mod suggest;
 mod table_sample;
+pub mod workflow;
 mod write;
 
 use std::path::Path;

@@ -128,6 +128,7 @@ mod tests {
     }
 
     /// The pid of a process that has ended.
+    #[cfg(target_os = "linux")]
     fn ended_pid() -> u32 {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();

@@ -6,7 +6,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::os::unix::fs::FileExt;
+
+use crate::positioned::read_exact_at;
 
 /// One row: what identifies it (the key's cells, or the whole row without a key), what it
 /// holds (the compared cells), and where it starts in its file.
@@ -155,7 +156,7 @@ impl RunReader {
             }
             let take = left.min(RUN_BUFFER as u64) as usize;
             self.buffer.resize(take, 0);
-            file.read_exact_at(&mut self.buffer, self.next)?;
+            read_exact_at(file, &mut self.buffer, self.next)?;
             self.next += take as u64;
             self.at = 0;
         }
