@@ -16,6 +16,8 @@ pub mod language_tag;
 pub mod markdown;
 pub mod number_marks;
 pub mod numbers;
+#[cfg(test)]
+mod parser_properties_tests;
 pub mod placeholders;
 pub mod site_values;
 pub mod spans;

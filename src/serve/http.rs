@@ -425,4 +425,45 @@ mod tests {
         assert!(text.contains("Cache-Control: no-store\r\n"));
         assert!(text.ends_with("Connection: close\r\n\r\n"));
     }
+
+    fn head_bytes() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            4 => prop::sample::select(vec![
+                "GET ", "HEAD ", "POST ", "/", "?a=1", " HTTP/1.1", " HTTP/1.0", "\r\n", "\n",
+                "Host: x", "Range: bytes=", "0-9", "-5", "5-", ",", "Connection: close",
+                "Content-Length: ", "12", "99999999999999999999999", "Transfer-Encoding: chunked",
+                ": ", "%00", "\0", " ",
+            ])
+            .prop_map(|s| s.as_bytes().to_vec()),
+            1 => any::<u8>().prop_map(|b| vec![b]),
+        ];
+        prop::collection::vec(piece, 0..30).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+        #[test]
+        fn any_bytes_give_a_head_or_a_refusal(bytes in head_bytes()) {
+            let small = HeadLimits { line: 64, head: 128 };
+            for limits in [LIMITS, small] {
+                if let Ok((request, length)) = parse_head(&bytes, limits) {
+                    proptest::prop_assert!(length <= bytes.len());
+                    proptest::prop_assert!(length <= limits.head);
+                    proptest::prop_assert!(!request.method.is_empty());
+                }
+            }
+        }
+
+        #[test]
+        fn a_range_served_lies_inside_the_file(
+            header in proptest::option::of("bytes=[0-9 ]{0,6}-[0-9 ]{0,6}"),
+            length in 0u64..1_000,
+        ) {
+            if let ByteRange::Part { first, last } = byte_range(header.as_deref(), length) {
+                proptest::prop_assert!(first <= last && last < length);
+            }
+        }
+    }
 }

@@ -174,7 +174,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
         let first = match message {
             Message::Stop => break,
             Message::Files(Err(e)) => {
-                eprintln!("watch error: {e}");
+                eprintln!("{}", watch::explain(&e));
                 continue;
             }
             Message::Files(Ok(event)) if watch::changes_content(&event.kind) => event,
@@ -182,7 +182,10 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
         };
         let (changes, stop) = watch::collect(first, &messages, &root, &output, &mut watcher);
         if !changes.is_empty() {
-            session = rebuild(session, changes, &build_options, &state, color);
+            let root = &build_options.root;
+            session = guarded(root, &state, color, || {
+                rebuild(session, changes, &build_options, &state, color)
+            });
         }
         if stop {
             break;
@@ -190,6 +193,43 @@ pub fn serve(options: &ServeOptions) -> Result<(), Error> {
     }
     println!("Stopped.");
     Ok(())
+}
+
+/// Runs a rebuild so that it cannot take the server down: a panic in it (a bug) is reported
+/// as an error, in the terminal and on the page, and the last good build keeps being served.
+/// The session it was working on is dropped, so the next change builds the site afresh.
+fn guarded(
+    root: &std::path::Path,
+    state: &PreviewState,
+    color: bool,
+    work: impl FnOnce() -> Option<Session>,
+) -> Option<Session> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(session) => session,
+        Err(payload) => {
+            let mut diagnostics = Diagnostics::new();
+            diagnostics.push(internal_error(root, payload.as_ref()));
+            report_failure(&diagnostics, None, state, color);
+            None
+        }
+    }
+}
+
+/// The error a panicking rebuild is shown as.
+fn internal_error(root: &std::path::Path, payload: &(dyn std::any::Any + Send)) -> Diagnostic {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".into());
+    Diagnostic::error(
+        root.join("site.toml"),
+        format!("the rebuild stopped on an internal error (a bug in datapages): {what}"),
+    )
+    .with_hint(
+        "the last good build is still served; save again to build the site afresh, and please \
+         report this with the file you changed",
+    )
 }
 
 /// One rebuild: incremental when a session exists, a full build otherwise.
@@ -383,6 +423,30 @@ fn open_browser(url: &str) {
 mod tests {
     use super::*;
     use crate::diagnostics::Diagnostic;
+
+    #[test]
+    fn a_panicking_rebuild_is_an_error_on_the_page_and_the_server_goes_on() {
+        let state = PreviewState::new(std::path::PathBuf::from("/tmp/none"));
+        let root = std::path::Path::new("/site");
+        let before = state.generation();
+        let session = guarded(root, &state, false, || panic!("index out of bounds: 7"));
+        assert!(session.is_none());
+        let answer = state.poll(before, "/", true, std::time::Duration::ZERO);
+        assert_eq!(answer.errors.len(), 1);
+        let shown = format!("{:?}", answer.errors[0]);
+        assert!(
+            shown.contains("internal error") && shown.contains("index out of bounds: 7"),
+            "{shown}"
+        );
+        // A rebuild that works afterwards clears the overlay.
+        let session = guarded(root, &state, false, || None);
+        assert!(session.is_none());
+        state.publish(Changed::All);
+        assert!(state
+            .poll(before, "/", true, std::time::Duration::ZERO)
+            .errors
+            .is_empty());
+    }
 
     #[test]
     fn a_rebuild_shows_the_warnings_of_what_changed_and_counts_the_rest() {

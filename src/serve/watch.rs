@@ -24,6 +24,38 @@ pub enum Message {
     Stop,
 }
 
+/// A watcher's error for the terminal: what failed, what it means for the preview, and what
+/// to do (the watcher goes on; only the edits it could not see are missed).
+pub fn explain(error: &notify::Error) -> String {
+    use notify::ErrorKind;
+    let paths: Vec<String> = error
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let place = if paths.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", paths.join(", "))
+    };
+    let hint = match &error.kind {
+        ErrorKind::MaxFilesWatch => {
+            "the system's limit on watched folders is reached, so edits in some folders go \
+             unseen: raise it (on Linux `sudo sysctl fs.inotify.max_user_watches=524288`) and \
+             restart `datapages serve`"
+        }
+        ErrorKind::PathNotFound | ErrorKind::WatchNotFound => {
+            "a watched folder went away; edits in a folder made again are picked up once \
+             `datapages serve` is restarted"
+        }
+        ErrorKind::Io(_) | ErrorKind::Generic(_) | ErrorKind::InvalidConfig(_) => {
+            "edits made meanwhile may have been missed: save the file again, or restart \
+             `datapages serve` if edits stop showing"
+        }
+    };
+    format!("watch error{place}: {error}\n  = help: {hint}")
+}
+
 /// Starts watching the source folders (recursively) and the root itself (for site.toml and
 /// for source folders created later).
 pub fn start(root: &Path, sender: Sender<Message>) -> notify::Result<notify::RecommendedWatcher> {
@@ -98,7 +130,7 @@ pub fn collect(
                 paths.extend(event.paths)
             }
             Ok(Message::Files(Ok(_))) => {}
-            Ok(Message::Files(Err(_))) => {}
+            Ok(Message::Files(Err(error))) => eprintln!("{}", explain(&error)),
             Ok(Message::Stop) => {
                 stop = true;
                 break;
@@ -136,4 +168,24 @@ pub fn collect(
         }
     }
     (changes, stop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_watch_error_says_where_and_what_to_do() {
+        let error = notify::Error::new(notify::ErrorKind::MaxFilesWatch)
+            .add_path(PathBuf::from("content/big"));
+        let text = explain(&error);
+        assert!(text.starts_with("watch error (content/big): "), "{text}");
+        assert!(text.contains("max_user_watches"), "{text}");
+        let error = notify::Error::io(std::io::Error::other("queue overflow"));
+        let text = explain(&error);
+        assert!(
+            text.contains("queue overflow") && text.contains("save the file again"),
+            "{text}"
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! The shape of the code, checked: every file of `src/` is in a layer that ARCHITECTURE.md
 //! declares and imports only run down those layers, no two source files import each other
 //! (directly or around a circle; the Python files of benches/ and scripts/ too), no file
-//! in `src/` is longer than a reader can hold in their head, and each file says its job.
+//! in `src/` is longer than a reader can hold in their head, each file says its job, and
+//! ARCHITECTURE.md's map names every module with the start of the job it says.
 //!
 //! It reads the source as text (no `cargo modules`): every `crate::…` and `super::…` path,
 //! grouped `use crate::{a, b::c}` included, is resolved to the file that defines it. A
@@ -19,17 +20,23 @@ fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The layers, lowest first, from the ```layers block of ARCHITECTURE.md.
-fn declared_layers() -> Vec<Vec<String>> {
+/// The lines of the ```NAME block of ARCHITECTURE.md.
+fn architecture_block(name: &str) -> Vec<String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
     let text = fs::read_to_string(&path).expect("ARCHITECTURE.md is readable");
+    let fence = format!("```{name}\n");
     let start = text
-        .find("```layers")
-        .expect("ARCHITECTURE.md declares its layers in a ```layers block");
-    let block = &text[start + "```layers".len()..];
-    let end = block.find("```").expect("the layers block is closed");
-    block[..end]
-        .lines()
+        .find(&fence)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md has a ```{name} block"));
+    let block = &text[start + fence.len()..];
+    let end = block.find("```").expect("the block is closed");
+    block[..end].lines().map(String::from).collect()
+}
+
+/// The layers, lowest first, from the ```layers block of ARCHITECTURE.md.
+fn declared_layers() -> Vec<Vec<String>> {
+    architecture_block("layers")
+        .iter()
         .map(|line| line.split('#').next().unwrap_or_default())
         .map(|line| {
             line.split_whitespace()
@@ -519,4 +526,83 @@ fn the_reader_finds_imports_in_every_form() {
         shown,
         ["crate::a", "crate::b::c", "crate::b::d", "super::e::f"]
     );
+}
+
+/// A module's `//!` paragraph (its opening lines up to the first blank one), on one line.
+fn job_paragraph(file: &Path) -> String {
+    let text = fs::read_to_string(file).expect("readable source");
+    let lines: Vec<&str> = text
+        .lines()
+        .map_while(|line| line.strip_prefix("//!"))
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    lines
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The modules the map must name: every folder of `src/` (as `src/a/b/`, its job in
+/// `a/b/mod.rs` or `a/b.rs`) and every file directly in `src/` that owns no folder.
+fn modules_to_map() -> BTreeMap<String, PathBuf> {
+    let mut modules = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(src()).min_depth(1) {
+        let entry = entry.expect("src/ is readable");
+        let path = entry.path();
+        let shown = path
+            .strip_prefix(src().parent().expect("root"))
+            .expect("inside");
+        let shown = shown.to_string_lossy().replace('\\', "/");
+        if entry.file_type().is_dir() {
+            let inner = path.join("mod.rs");
+            let job = if inner.exists() {
+                inner
+            } else {
+                path.with_extension("rs")
+            };
+            modules.insert(format!("{shown}/"), job);
+        } else if entry.depth() == 1
+            && path.extension().is_some_and(|e| e == "rs")
+            && !path.with_extension("").is_dir()
+        {
+            modules.insert(shown, path.to_path_buf());
+        }
+    }
+    modules
+}
+
+#[test]
+fn the_map_names_every_module_with_the_start_of_its_job() {
+    let mut problems = Vec::new();
+    let mut mapped = BTreeSet::new();
+    let modules = modules_to_map();
+    for line in architecture_block("map") {
+        let Some((path, job)) = line.split_once(' ') else {
+            problems.push(format!("map line `{line}` has no job after its path"));
+            continue;
+        };
+        let job = job.split_whitespace().collect::<Vec<_>>().join(" ");
+        mapped.insert(path.to_string());
+        match modules.get(path) {
+            None => problems.push(format!(
+                "the map names {path}, which is not a module of src/"
+            )),
+            Some(file) if job.is_empty() || !job_paragraph(file).starts_with(&job) => {
+                problems.push(format!(
+                    "the map's job for {path} is not the start of {}'s //! paragraph:\n  map:  {job}\n  file: {}",
+                    file.display(),
+                    job_paragraph(file)
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    for path in modules.keys().filter(|path| !mapped.contains(*path)) {
+        problems.push(format!(
+            "ARCHITECTURE.md's map misses {path}: add a line `{path} <the start of its //! paragraph>`"
+        ));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

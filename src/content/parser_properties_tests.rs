@@ -1,0 +1,126 @@
+//! Property tests of the hand-written parsers of what authors write: the front-matter
+//! split, the `{{ cell(...) }}` figures, ISO 8601 day numbers, language tags, a date
+//! column's `format` and TOML escapes. Whatever the bytes, none panics, and what each
+//! returns points inside the text it was given or reads back as it was written.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+
+use super::columns::ColumnType;
+use super::date_format::DateFormat;
+use super::{figures, front_matter, iso8601, language_tag, toml_escapes};
+
+/// Text made mostly of the characters these parsers look for, so that the cases reach
+/// past the first refusal; plus any character now and then.
+fn syntax_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        4 => prop::sample::select(vec![
+            "+++", "\n", "{{", "}}", "cell(", "col=", "\"", "'", "=", ",", ")", "(", "\\", "#",
+            "-", "T", ":", "Z", "%Y", "%m", "%d", "%q", "%G", "-W%V", "%%", "\r", "\u{feff}",
+            "2021", "12", "99999999999999999999", "é", " ",
+        ])
+        .prop_map(String::from),
+        1 => any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_front_matter_split_points_inside_the_file(text in syntax_text()) {
+        if let Ok(split) = front_matter::split(Path::new("a.md"), &text) {
+            prop_assert!(split.body_offset <= text.len());
+            prop_assert_eq!(&text[split.body_offset..], split.body);
+        }
+    }
+
+    #[test]
+    fn figures_are_found_inside_the_text(text in syntax_text()) {
+        for found in [figures::find(&text), figures::find_in_markdown(&text)] {
+            let (references, errors) = found;
+            for reference in references {
+                prop_assert!(reference.range.end <= text.len());
+                prop_assert!(text.is_char_boundary(reference.range.start));
+                prop_assert!(text[reference.range.clone()].starts_with("{{"));
+            }
+            for error in errors {
+                prop_assert!(error.offset <= text.len());
+            }
+        }
+    }
+
+    #[test]
+    fn any_text_gives_a_day_number_or_none(text in syntax_text()) {
+        let _ = iso8601::day_number(&text);
+        let _ = iso8601::day_position(&text);
+        let _ = iso8601::is_iso_date(&text);
+        let _ = iso8601::is_iso_datetime(&text);
+        let _ = iso8601::coverage_problem(&text);
+    }
+
+    #[test]
+    fn a_date_reads_back_as_the_day_it_is(days in -1_000_000i64..1_000_000) {
+        let (year, month, day) = iso8601::civil_from_days(days);
+        prop_assume!((0..=9999).contains(&year));
+        let text = format!("{year:04}-{month:02}-{day:02}");
+        prop_assert!(iso8601::is_iso_date(&text), "{} is a date", text);
+        prop_assert_eq!(iso8601::day_number(&text), Some(days));
+    }
+
+    #[test]
+    fn any_text_is_a_language_tag_or_says_why_not(text in syntax_text()) {
+        if let Some(problem) = language_tag::problem(&text) {
+            prop_assert!(!problem.is_empty());
+        }
+    }
+
+    #[test]
+    fn any_pattern_compiles_or_is_refused_and_reads_any_cell(
+        pattern in syntax_text(),
+        cell in syntax_text(),
+    ) {
+        for column_type in [ColumnType::Date, ColumnType::Datetime] {
+            if let Ok(format) = DateFormat::compile(&pattern, column_type) {
+                let _ = format.parse(&cell);
+                let _ = format.example();
+                let _ = format.regex();
+            }
+        }
+    }
+
+    #[test]
+    fn a_date_in_a_format_reads_as_its_iso_day(days in -200_000i64..200_000, which in 0usize..6) {
+        const MONTHS: [&str; 12] = [
+            "January", "February", "March", "April", "May", "June", "July", "August",
+            "September", "October", "November", "December",
+        ];
+        let (year, month, day) = iso8601::civil_from_days(days);
+        prop_assume!((1000..=9999).contains(&year));
+        let name = MONTHS[month as usize - 1];
+        let (pattern, cell) = match which {
+            0 => ("%d/%m/%Y", format!("{day:02}/{month:02}/{year}")),
+            1 => ("%Y%m%d", format!("{year}{month:02}{day:02}")),
+            2 => ("%B %d, %Y", format!("{name} {day:02}, {year}")),
+            3 => ("%b %d %Y", format!("{} {day:02} {year}", &name[..3])),
+            4 => ("%d.%m.%Y", format!("{day:02}.{month:02}.{year}")),
+            _ => ("%Y/%m/%d", format!("{year}/{month:02}/{day:02}")),
+        };
+        let format = DateFormat::compile(pattern, ColumnType::Date)
+            .expect("a pattern of the docs compiles");
+        let read = format.parse(&cell);
+        prop_assert!(read.is_some(), "{} reads as {}", cell, pattern);
+        let mut shown = String::new();
+        format.write(&read.expect("read"), &mut shown);
+        prop_assert_eq!(shown, format!("{year:04}-{month:02}-{day:02}"));
+    }
+
+    #[test]
+    fn toml_escapes_are_found_inside_the_text(text in syntax_text()) {
+        for (offset, length, _) in toml_escapes::forbidden_escapes(&text) {
+            prop_assert!(offset + length <= text.len());
+        }
+    }
+}
