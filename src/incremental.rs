@@ -107,8 +107,8 @@ pub struct Affected {
     /// Home, All datasets, catalog, sitemap and feed.
     pub listings: bool,
     /// Output files (site-relative) that the new version no longer writes: those of a
-    /// removed dataset, the charts a changed dataset dropped, the Parquet copy of one
-    /// turned off.
+    /// removed dataset, the charts a changed dataset dropped, an output turned off
+    /// for one.
     pub stale_files: BTreeSet<String>,
 }
 
@@ -143,7 +143,7 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
         let files = |site: &Site| -> BTreeSet<String> {
             let dataset = site.dataset(slug);
             dataset
-                .map(|d| after.outputs.files(d))
+                .map(|d| after.outputs.files(&site.config, d))
                 .unwrap_or_default()
                 .into_iter()
                 .collect()

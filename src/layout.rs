@@ -71,10 +71,6 @@ pub mod urls {
     pub fn json_file(slug: &str) -> String {
         format!("data/datasets/{slug}.json")
     }
-    /// The typed Parquet copy of the CSV, beside it (`parquet = false` turns it off).
-    pub fn parquet_file(slug: &str) -> String {
-        format!("data/datasets/{slug}.parquet")
-    }
     /// A kept version of the CSV (`[[changes]]` `file`), never rewritten once published:
     /// `version` is a checked path segment (`dataset::versions::segment_problem`).
     pub fn version_file(slug: &str, version: &str) -> String {

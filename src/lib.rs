@@ -48,4 +48,4 @@ pub use diagnostics::{Diagnostic, Diagnostics, Error, Severity};
 pub use incremental::Change;
 pub use serve::{serve, ServeOptions};
 #[doc(hidden)]
-pub use site::outputs::{Derived, Distribution};
+pub use site::outputs::{Derived, Distribution, Download};

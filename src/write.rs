@@ -14,8 +14,10 @@ use crate::metadata;
 use crate::output::OutputSink;
 use crate::render::table_rows::{RowRenderer, RowStream};
 use crate::render::{dataset_charts, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
-pub use crate::site::outputs::CsvCopy;
-use crate::site::outputs::{write_problem, Kept, OutputFiles, Registry, WriteContext};
+pub use crate::site::outputs::Earlier;
+use crate::site::outputs::{
+    write_problem, DatasetOutput, OutputFiles, Registry, Stage, WriteContext,
+};
 use crate::site::Site;
 
 pub mod parquet;
@@ -173,22 +175,23 @@ impl OutputFiles for Writer<'_> {
 
 /// Every built-in per-dataset output, in the order the DCAT catalog lists them.
 pub fn built_in_outputs() -> Registry {
-    let mut outputs = metadata::outputs::before_parquet();
-    outputs.push(Arc::new(parquet::ParquetCopy));
-    outputs.extend(metadata::outputs::after_parquet());
-    Registry::new(outputs)
+    Registry::new(metadata::outputs::built_in(vec![Arc::new(
+        parquet::ParquetCopy,
+    )]))
 }
 
-/// The page and every output of the site's registry for one dataset. The table's own
-/// files ([`Kept::WhenUnchanged`]) go first: the page and the metadata state their sizes
-/// and digests. Returns the sizes and digests of the files, as written, that the dataset's
-/// catalog entry keeps: the DCAT catalog states them without making the files again.
+/// The page and every output of the site's registry that is on for one dataset. The
+/// table's own files ([`Stage::Table`]) go first: the page and the metadata state their
+/// sizes and digests, which reach them as a value. `earlier` is what `serve` wrote for the
+/// dataset when its CSV has not changed since: files that still hold are kept. Returns the
+/// sizes and digests of the files, as written, that the dataset's catalog entry keeps: the
+/// DCAT catalog states them without making the files again.
 pub fn write_dataset(
     site: &Site,
     renderer: &Renderer,
     dataset: &Dataset,
     writer: &Writer,
-    csv_copy: CsvCopy,
+    earlier: Option<Earlier>,
 ) -> Result<Vec<FileDigest>, Diagnostic> {
     let charts = dataset_charts(dataset);
     let citations = metadata::citation_files::citations(site, dataset);
@@ -205,31 +208,65 @@ pub fn write_dataset(
         };
         rendered.push((path, text.clone()));
     }
+    let on = |stage| {
+        site.outputs
+            .iter()
+            .filter(move |o| o.stage() == stage && o.is_on(&site.config, dataset))
+    };
+    let mut written = Vec::new();
+    for output in on(Stage::Table) {
+        match earlier.and_then(|earlier| kept(output, earlier, dataset, writer)) {
+            Some(kept) => written.extend(kept),
+            None => {
+                let context = WriteContext {
+                    site,
+                    dataset,
+                    files: writer,
+                    written: &[],
+                    rendered: &rendered,
+                };
+                written.extend(output.write(&context)?);
+            }
+        }
+    }
+    write_page_with_charts(
+        site, renderer, dataset, &charts, &citations, &written, writer,
+    )?;
+    ensure_unchanged(dataset)?;
+    let mut described = Vec::new();
     let context = WriteContext {
         site,
         dataset,
         files: writer,
-        keep: csv_copy,
+        written: &written,
         rendered: &rendered,
     };
-    let mut digests = Vec::new();
-    for first in [true, false] {
-        for output in site.outputs.iter() {
-            if (output.kept() == Kept::WhenUnchanged) == first {
-                match output.write(&context)? {
-                    Some(digest) => digests.push(digest),
-                    // Stated all the same where the output knows its file without writing
-                    // it (the CSV, copied or kept: its size and SHA-256 from the scan).
-                    None => digests.extend(output.digest(site, dataset)),
-                }
-            }
-        }
-        if first {
-            write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)?;
-            ensure_unchanged(dataset)?;
-        }
+    for output in on(Stage::Described) {
+        described.extend(output.write(&context)?);
     }
-    Ok(digests)
+    written.extend(described);
+    Ok(written)
+}
+
+/// The files `output` wrote `earlier` for `dataset`, when they still hold and the output
+/// still has each at its recorded size (`serve` then need not copy a large CSV again).
+fn kept(
+    output: &dyn DatasetOutput,
+    earlier: Earlier,
+    dataset: &Dataset,
+    writer: &Writer,
+) -> Option<Vec<FileDigest>> {
+    if !output.still_holds(earlier.dataset, dataset) {
+        return None;
+    }
+    output
+        .files(dataset)
+        .iter()
+        .map(|path| {
+            let file = earlier.written.iter().find(|file| &file.path == path)?;
+            (writer.existing_len(path) == Some(file.bytes)).then(|| file.clone())
+        })
+        .collect()
 }
 
 /// [`write_dataset`] as one step of `writer` (a failure is recorded against the dataset's
@@ -240,12 +277,12 @@ pub fn write_dataset_step(
     renderer: &Renderer,
     dataset: &Dataset,
     writer: &Writer,
-    csv_copy: CsvCopy,
+    earlier: Option<Earlier>,
 ) -> Vec<FileDigest> {
     let mut digests = Vec::new();
     writer.run(
         || {
-            digests = write_dataset(site, renderer, dataset, writer, csv_copy)?;
+            digests = write_dataset(site, renderer, dataset, writer, earlier)?;
             Ok(())
         },
         &dataset.markdown_path,
@@ -253,16 +290,20 @@ pub fn write_dataset_step(
     digests
 }
 
-/// The HTML page of one dataset alone (its downloads and chart files unchanged).
+/// The HTML page of one dataset alone (its downloads and chart files unchanged, as
+/// `written` records them).
 pub fn write_dataset_page(
     site: &Site,
     renderer: &Renderer,
     dataset: &Dataset,
+    written: &[FileDigest],
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let citations = metadata::citation_files::citations(site, dataset);
     let charts = dataset_charts(dataset);
-    write_page_with_charts(site, renderer, dataset, &charts, &citations, writer)
+    write_page_with_charts(
+        site, renderer, dataset, &charts, &citations, written, writer,
+    )
 }
 
 fn write_page_with_charts(
@@ -271,13 +312,21 @@ fn write_page_with_charts(
     dataset: &Dataset,
     charts: &[RenderedChart],
     citations: &metadata::citation_files::Citations,
+    written: &[FileDigest],
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let page_path = urls::index_file(&urls::dataset_page(&dataset.slug));
     ensure_unchanged(dataset)?;
     // The page is rendered around a marker; the table rows are streamed from the CSV
     // straight into the file, so no table is ever held in memory whole.
-    let html = renderer.dataset_page(site, dataset, STREAMED_ROWS_MARKER, charts, citations)?;
+    let html = renderer.dataset_page(
+        site,
+        dataset,
+        STREAMED_ROWS_MARKER,
+        charts,
+        citations,
+        written,
+    )?;
     let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
         Diagnostic::error(
             "templates/dataset.html",

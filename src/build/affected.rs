@@ -14,17 +14,18 @@ use crate::incremental::Affected;
 use crate::layout::{self, urls};
 use crate::render::Renderer;
 use crate::site::{self, listing, Site};
-use crate::write::{self, CsvCopy, SiteFiles, Writer};
+use crate::write::{self, Earlier, SiteFiles, Writer};
 
 /// Writes what an incremental rebuild affects; returns (pages rendered, URL paths changed).
-/// `csv_unchanged` names the datasets whose CSV has the stamp it had when it was last
-/// written (their copy stays, if it is still there).
+/// `csv_unchanged` holds, by slug, the datasets whose CSV has the stamp it had when it was
+/// last written, as they were then with the files written (the files that still hold
+/// stay, if they are still there).
 pub(super) fn render_affected(
     site: &mut Site,
     renderer: &Renderer,
     affected: &Affected,
     changes: &PlannedChanges,
-    csv_unchanged: &BTreeSet<String>,
+    csv_unchanged: &BTreeMap<String, (Arc<Dataset>, Vec<FileDigest>)>,
     listing_pages: &ListingPages,
     writer: &Writer,
 ) -> (usize, Vec<String>) {
@@ -39,12 +40,10 @@ pub(super) fn render_affected(
     let written: Vec<(usize, Vec<FileDigest>)> = to_write
         .into_par_iter()
         .map(|(index, dataset)| {
-            let csv_copy = if csv_unchanged.contains(&dataset.slug) {
-                CsvCopy::KeepIfPresent
-            } else {
-                CsvCopy::Write
-            };
-            let digests = write::write_dataset_step(shared, renderer, dataset, writer, csv_copy);
+            let earlier = csv_unchanged
+                .get(&dataset.slug)
+                .map(|(dataset, written)| Earlier { dataset, written });
+            let digests = write::write_dataset_step(shared, renderer, dataset, writer, earlier);
             (index, digests)
         })
         .collect();
@@ -66,7 +65,11 @@ pub(super) fn render_affected(
         .collect();
     related.par_iter().for_each(|dataset| {
         writer.run(
-            || write::write_dataset_page(site, renderer, dataset, writer),
+            || {
+                let entry = site.entry(&dataset.slug);
+                let written = entry.as_ref().map_or(&[][..], |e| &e.digests);
+                write::write_dataset_page(site, renderer, dataset, written, writer)
+            },
             &dataset.markdown_path,
         );
     });

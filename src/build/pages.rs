@@ -10,7 +10,7 @@ use crate::content;
 use crate::layout::{self, urls};
 use crate::render::Renderer;
 use crate::site::{self, Site};
-use crate::write::{self, CsvCopy, SiteFiles, Writer};
+use crate::write::{self, SiteFiles, Writer};
 
 /// Renders and writes every output of a site whose datasets are whole (`serve`'s); returns
 /// the number of HTML pages.
@@ -20,8 +20,7 @@ pub(super) fn render_everything(site: &mut Site, renderer: &Renderer, writer: &W
     let digests: Vec<_> = whole
         .into_par_iter()
         .map(|(index, dataset)| {
-            let digests =
-                write::write_dataset_step(shared, renderer, dataset, writer, CsvCopy::Write);
+            let digests = write::write_dataset_step(shared, renderer, dataset, writer, None);
             (index, digests)
         })
         .collect();

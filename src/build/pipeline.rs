@@ -314,7 +314,7 @@ impl Steps<'_> {
         problems: &[Diagnostic],
         renderer: Option<&Renderer>,
     ) -> Held {
-        let unwritten = |full: &Dataset| site.outputs.entry(full, Vec::new());
+        let unwritten = |full: &Dataset| site.outputs.entry(&site.config, full, Vec::new());
         if self.mode == Mode::Serve {
             let entry = unwritten(&full);
             return Held::whole(Arc::new(full), entry);

@@ -142,7 +142,10 @@ impl Session {
             };
             record(&mut problems.fresh, found);
             if let Some(dataset) = dataset {
-                let entry = self.site.outputs.entry(&dataset, Vec::new());
+                let entry = self
+                    .site
+                    .outputs
+                    .entry(&self.site.config, &dataset, Vec::new());
                 let held = site::Held::whole(Arc::new(dataset), entry);
                 match position(&datasets, &slug) {
                     Ok(index) => datasets[index] = held,

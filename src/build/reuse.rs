@@ -46,7 +46,7 @@ use crate::metadata::dcat;
 use crate::output::{PathSet, Staging};
 use crate::render::Renderer;
 use crate::site::Site;
-use crate::write::{self, CsvCopy, Writer};
+use crate::write::{self, Writer};
 use manifest::Entry;
 use record::Record;
 use recorder::Recorder;
@@ -459,7 +459,7 @@ impl Reuse {
         dataset: &Dataset,
         writer: &Writer,
     ) -> (CatalogEntry, Option<Entry>) {
-        let mut written = site.outputs.entry(dataset, Vec::new());
+        let mut written = site.outputs.entry(&site.config, dataset, Vec::new());
         let kept = dataset.versions.as_ref().map_or(&[][..], |v| &v.kept);
         let key = self.key(site, &written, kept);
         if let Some(key) = &key {
@@ -477,7 +477,7 @@ impl Reuse {
         self.rendered.fetch_add(1, Ordering::Relaxed);
         let recorder = Recorder::new(writer.sink());
         let own = Writer::new(&recorder);
-        written.digests = write::write_dataset_step(site, renderer, dataset, &own, CsvCopy::Write);
+        written.digests = write::write_dataset_step(site, renderer, dataset, &own, None);
         let files = own.files();
         let problems = own.into_problems();
         let mut entry = None;
@@ -554,8 +554,8 @@ pub(super) fn write_and_enter(
     problems: &[Diagnostic],
 ) -> CatalogEntry {
     let Some(reuse) = reuse else {
-        let digests = write::write_dataset_step(site, renderer, &full, writer, CsvCopy::Write);
-        return site.outputs.entry(&full, digests);
+        let digests = write::write_dataset_step(site, renderer, &full, writer, None);
+        return site.outputs.entry(&site.config, &full, digests);
     };
     let (entry, manifest_entry) = reuse.write(site, renderer, &full, writer);
     drop(full);

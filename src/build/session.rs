@@ -5,10 +5,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::pipeline::{self, Mode};
 use super::{affected, plan, BuildOptions, BuildReport};
+use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
 use crate::layout;
@@ -161,31 +163,21 @@ impl Session {
         let plan = self.plan()?;
         let live = LiveDir::new(&self.output_dir());
         let writer = Writer::new(&live);
-        let csv_unchanged: BTreeSet<String> = plan
+        // What was written for a dataset whose CSV is the same file: the outputs whose
+        // files still hold keep them, if they are still there (the writer checks sizes).
+        let csv_unchanged: BTreeMap<String, (Arc<Dataset>, Vec<FileDigest>)> = plan
             .affected
             .datasets
             .iter()
-            .filter(
-                |slug| match (self.site.dataset(slug), plan.site.dataset(slug)) {
-                    (Some(before), Some(now)) => {
-                        before.csv_path == now.csv_path
-                            && before.csv.stamp.is_some()
-                            && before.csv.stamp == now.csv.stamp
-                    }
-                    _ => false,
-                },
-            )
-            .cloned()
+            .filter_map(|slug| {
+                let (before, now) = (self.site.dataset(slug)?, plan.site.dataset(slug)?);
+                let same = before.csv_path == now.csv_path
+                    && before.csv.stamp.is_some()
+                    && before.csv.stamp == now.csv.stamp;
+                let written = self.site.entry(slug)?.digests.clone();
+                same.then(|| (slug.clone(), (before.clone(), written)))
+            })
             .collect();
-        // A Parquet copy made from the same CSV with the same columns stays, if it is still
-        // there (the writer checks its size).
-        for slug in &csv_unchanged {
-            if let (Some(before), Some(now)) = (self.site.dataset(slug), plan.site.dataset(slug)) {
-                if let Some(file) = before.parquet_file().filter(|_| now.same_parquet(before)) {
-                    now.note_parquet(file);
-                }
-            }
-        }
         // A page's title is in every page's navigation: then every listing page changes.
         let listing_pages = match plan.changes.all_pages {
             true => affected::ListingPages::everything(&plan.site),

@@ -144,7 +144,7 @@ pub fn field_name<'a>(name: &'a str, row_names: &'a str) -> &'a str {
 
 /// The name metadata gives R's row names among `columns`: [`ROW_NAMES`], or, when a column
 /// already has that name, the first of `rownames_2`, `rownames_3`… that none has, so that
-/// no two published columns share a name (Parquet readers refuse a file that has two).
+/// no two published columns share a name (columnar formats refuse a file that has two).
 pub fn row_names_field(columns: &[ColumnSpec]) -> Cow<'static, str> {
     let row_names = columns.first().is_some_and(ColumnSpec::is_row_names);
     if !row_names || !columns.iter().any(|c| c.name == ROW_NAMES) {

@@ -62,8 +62,6 @@ pub struct CatalogEntry {
     pub columns: usize,
     /// [`Dataset::column_names`], for the search index.
     pub column_names: String,
-    /// Whether a Parquet copy is written beside the CSV.
-    pub parquet: bool,
     /// [`Dataset::typed_numbers`].
     pub typed_numbers: u32,
     /// The cells equal to the numbers the prose types by hand (`check --strict`).
@@ -82,7 +80,7 @@ pub struct CatalogEntry {
     /// the registry's order.
     pub files: Vec<Vec<String>>,
     /// The size and SHA-256 of those files the catalogs state, as written (none before
-    /// they are: `check` writes no Parquet copy).
+    /// they are: `check` writes no typed copy).
     pub digests: Vec<FileDigest>,
 }
 
@@ -119,7 +117,6 @@ impl CatalogEntry {
             sha256: dataset.csv.sha256,
             columns: dataset.csv.header.len(),
             column_names: dataset.column_names(),
-            parquet: dataset.parquet,
             typed_numbers: dataset.typed_numbers,
             typed_cells: dataset.csv.typed_cells.clone(),
             related: front.related.clone(),

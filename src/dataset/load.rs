@@ -197,7 +197,6 @@ fn load_into(
         .collect();
     let (dataset_links, page_links) = site_links(&body, text, split.body_offset);
     let row_pages = front.row_pages.unwrap_or(config.row_pages);
-    let parquet = front.parquet.unwrap_or(config.parquet);
     if row_pages {
         super::paging::check_row_page_count(
             table_rows,
@@ -218,8 +217,6 @@ fn load_into(
         license,
         table_rows,
         row_pages,
-        parquet,
-        parquet_digest: Default::default(),
         versions,
         related_places,
         figures,

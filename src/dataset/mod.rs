@@ -49,12 +49,6 @@ pub struct Dataset {
     pub table_rows: TableRows,
     /// Whether the rows past the cap get static row pages (see [`paging`]).
     pub row_pages: bool,
-    /// Whether a typed Parquet copy is written beside the CSV (its own `parquet`, else
-    /// site.toml's; on by default).
-    pub parquet: bool,
-    /// The Parquet copy's size and SHA-256, once written (`write::parquet`): its page and
-    /// metadata list it.
-    parquet_digest: std::sync::OnceLock<FileDigest>,
     /// The kept versions of the CSV and what changed between them (`[[changes]]` with a
     /// `file`); `None` without any.
     pub versions: Option<std::sync::Arc<versions::Versions>>,

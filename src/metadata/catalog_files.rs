@@ -39,45 +39,73 @@ pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
 
 /// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
 /// `serde_json::Value` (a sorted map) gave, without building one per dataset, from the
-/// dataset's catalog entry.
-#[derive(Serialize, PartialEq)]
+/// dataset's listing.
+#[derive(PartialEq)]
 struct CatalogJsonItem<'a> {
     bytes: u64,
     columns: usize,
-    csv: String,
-    csvw: String,
-    metadata: String,
     page: String,
-    /// The typed Parquet copy; left out with `parquet = false`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    parquet: Option<String>,
     rows: u64,
     sha256: crate::checksum::Sha256,
     slug: &'a str,
     title: &'a str,
     updated: Option<String>,
+    /// The absolute URL of each output's file that catalog.json names
+    /// (`DatasetOutput::catalog_key`), under its key, for the outputs on for it.
+    files: Vec<(&'static str, String)>,
 }
+
+/// The keys of [`CatalogJsonItem`] besides its outputs' files.
+const CATALOG_KEYS: [&str; 8] = [
+    "bytes", "columns", "page", "rows", "sha256", "slug", "title", "updated",
+];
 
 impl<'a> CatalogJsonItem<'a> {
     /// The entry of the dataset at `index`.
     fn of(site: &'a Site, index: usize) -> CatalogJsonItem<'a> {
         let d = site.datasets.listing(index);
+        let files = site.outputs.catalog_files(&d.slug, d.outputs_on);
         CatalogJsonItem {
             bytes: d.bytes,
             columns: d.columns as usize,
-            csv: site.config.absolute_url(&urls::csv_file(&d.slug)),
-            csvw: site.config.absolute_url(&urls::csvw_file(&d.slug)),
-            metadata: site.config.absolute_url(&urls::json_file(&d.slug)),
             page: site.config.absolute_url(&urls::dataset_page(&d.slug)),
-            parquet: d
-                .parquet
-                .then(|| site.config.absolute_url(&urls::parquet_file(&d.slug))),
             rows: d.rows,
             sha256: d.sha256,
             slug: &d.slug,
             title: &d.title,
             updated: d.updated().or_else(|| site.default_date.clone()),
+            files: files
+                .map(|(key, path)| (key, site.config.absolute_url(&path)))
+                .collect(),
         }
+    }
+}
+
+impl Serialize for CatalogJsonItem<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut keys: Vec<&str> = CATALOG_KEYS.to_vec();
+        keys.extend(self.files.iter().map(|(key, _)| *key));
+        keys.sort_unstable();
+        keys.dedup();
+        let mut map = s.serialize_map(Some(keys.len()))?;
+        for key in keys {
+            match key {
+                "bytes" => map.serialize_entry(key, &self.bytes)?,
+                "columns" => map.serialize_entry(key, &self.columns)?,
+                "page" => map.serialize_entry(key, &self.page)?,
+                "rows" => map.serialize_entry(key, &self.rows)?,
+                "sha256" => map.serialize_entry(key, &self.sha256)?,
+                "slug" => map.serialize_entry(key, self.slug)?,
+                "title" => map.serialize_entry(key, self.title)?,
+                "updated" => map.serialize_entry(key, &self.updated)?,
+                _ => {
+                    let file = self.files.iter().find(|(own, _)| *own == key);
+                    map.serialize_entry(key, &file.map(|(_, url)| url))?
+                }
+            }
+        }
+        map.end()
     }
 }
 

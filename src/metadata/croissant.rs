@@ -9,7 +9,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use super::credit::Agent;
 use super::jsonld::{organization, Organization};
 use crate::dataset::schema::ColumnType;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, FileDigest};
 use crate::layout::urls;
 use crate::site::Site;
 
@@ -138,8 +138,8 @@ pub struct CroissantDataset<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     date_published: Option<String>,
     description: String,
-    /// The CSV, and its typed Parquet copy unless `parquet = false` (no RecordSet reads
-    /// the copy: the fields extract from the CSV).
+    /// The CSV, and the alternates of the CSV written for it (no RecordSet reads those:
+    /// the fields extract from the CSV).
     distribution: Vec<FileObject<'a>>,
     is_live_dataset: bool,
     keywords: &'a [String],
@@ -211,7 +211,11 @@ struct IdRef<'a> {
 }
 
 /// The Croissant description of one dataset.
-pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a> {
+pub fn dataset<'a>(
+    site: &'a Site,
+    dataset: &'a Dataset,
+    written: &[FileDigest],
+) -> CroissantDataset<'a> {
     let front = &dataset.front;
     let slug = &dataset.slug;
     let file_id = CsvName(slug, "csv");
@@ -270,7 +274,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
         })
         .chain(
             site.outputs
-                .alternates(site, dataset)
+                .alternates(slug, written)
                 .map(|(output, format, file)| {
                     let id = CsvName(slug, format);
                     FileObject {
@@ -303,7 +307,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> CroissantDataset<'a>
     }
 }
 
-/// `<slug>.csv` (or `.parquet`), the `@id` of a `FileObject`, written without a copy per
+/// `<slug>.csv` (or `.<alternate>`), the `@id` of a `FileObject`, written without a copy per
 /// field.
 #[derive(Clone, Copy)]
 struct CsvName<'a>(&'a str, &'static str);

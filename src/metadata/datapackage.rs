@@ -20,7 +20,7 @@ use crate::content::number_marks::{DecimalMark, GroupMark};
 use crate::content::{ColumnSpec, CreatorKind};
 use crate::dataset::figures::{Field, Quoted};
 use crate::dataset::schema::ColumnType;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, FileDigest};
 use crate::site::Site;
 
 /// The Data Package v2 profile.
@@ -63,8 +63,12 @@ pub struct Descriptor<'a> {
     version: Option<&'a str>,
 }
 
-/// The descriptor for one dataset.
-pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
+/// The descriptor for one dataset whose table's files are `written`.
+pub fn descriptor<'a>(
+    site: &'a Site,
+    dataset: &'a Dataset,
+    written: &[FileDigest],
+) -> Descriptor<'a> {
     let front = &dataset.front;
     Descriptor {
         schema: PROFILE,
@@ -91,7 +95,7 @@ pub fn descriptor<'a>(site: &'a Site, dataset: &'a Dataset) -> Descriptor<'a> {
             title: &dataset.license.name,
         }],
         name: &dataset.slug,
-        resources: [resource(site, dataset)],
+        resources: [resource(site, dataset, written)],
         sources: front.sources.iter().map(Source::from).collect(),
         title: &front.title,
         updated: super::updated(site, dataset),
@@ -235,7 +239,7 @@ struct Resource<'a> {
     bytes: u64,
     columns: usize,
     /// Custom properties (allowed by the profile), `datapages:<format>`: the same table in
-    /// another format beside the CSV (the typed Parquet copy), an alternate of this
+    /// another format beside the CSV (a typed copy), an alternate of this
     /// resource rather than a second one (its rows are this resource's rows; tools that
     /// read only the CSV are not asked to read it). Each output that names an alternate
     /// (`DatasetOutput::alternate`) and has a file for this dataset.
@@ -266,9 +270,10 @@ struct Alternate {
     path: String,
 }
 
-/// The `datapages:<format>` alternates of `dataset`'s resource.
-fn alternates(site: &Site, dataset: &Dataset) -> BTreeMap<String, Alternate> {
-    let alternates = site.outputs.alternates(site, dataset);
+/// The `datapages:<format>` alternates of the resource of the dataset `slug`, among its
+/// files `written`.
+fn alternates(site: &Site, slug: &str, written: &[FileDigest]) -> BTreeMap<String, Alternate> {
+    let alternates = site.outputs.alternates(slug, written);
     alternates
         .map(|(output, format, file)| {
             let alternate = Alternate {
@@ -465,7 +470,7 @@ fn schema_field<'a>(
     }
 }
 
-fn resource<'a>(site: &Site, dataset: &'a Dataset) -> Resource<'a> {
+fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Resource<'a> {
     let table_columns = site.config.table_columns;
     let front = &dataset.front;
     let mut profiled = vec![false; front.columns.len()];
@@ -488,7 +493,7 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset) -> Resource<'a> {
     Resource {
         bytes: dataset.csv.bytes,
         columns: dataset.csv.header.len(),
-        alternates: alternates(site, dataset),
+        alternates: alternates(site, &dataset.slug, written),
         dialect: {
             let row_names = front.columns.first().is_some_and(ColumnSpec::is_row_names);
             let dialect = Dialect {

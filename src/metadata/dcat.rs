@@ -414,7 +414,7 @@ fn dataset_nodes(site: &Site, dataset: &CatalogEntry) -> Vec<Node> {
     if let Some(period) = &temporal {
         node.iri("dct:temporal", &period.id);
     }
-    // An output is listed once its file is there to state (`check` writes no Parquet copy).
+    // An output is listed once its file is there to state (`check` writes no typed copy).
     let distributions: Vec<Node> = site
         .outputs
         .distributions(dataset)

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::credit::Agent;
 use super::human_size;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, FileDigest};
 use crate::layout::urls;
 use crate::site::Site;
 
@@ -47,7 +47,7 @@ pub struct JsonLdDataset<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     date_modified: Option<String>,
     description: String,
-    /// The CSV, its Data Package, and its typed Parquet copy unless `parquet = false`.
+    /// The CSV, its Data Package, and the alternates of the CSV written for it.
     distribution: Vec<DataDownload>,
     headline: &'a str,
     included_in_data_catalog: CatalogReference<'a>,
@@ -123,7 +123,11 @@ struct PropertyValue<'a> {
 }
 
 /// The `Dataset` object for one dataset page.
-pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
+pub fn dataset<'a>(
+    site: &'a Site,
+    dataset: &'a Dataset,
+    written: &[FileDigest],
+) -> JsonLdDataset<'a> {
     let page = super::page_url(site, dataset);
     let front = &dataset.front;
     let mut in_table = vec![false; front.columns.len()];
@@ -182,7 +186,7 @@ pub fn dataset<'a>(site: &'a Site, dataset: &'a Dataset) -> JsonLdDataset<'a> {
     .into_iter()
     .chain(
         site.outputs
-            .alternates(site, dataset)
+            .alternates(slug, written)
             .map(|(output, _, file)| DataDownload {
                 kind: "DataDownload",
                 content_size: Some(human_size(file.bytes)),

@@ -1,7 +1,7 @@
 //! The built-in per-dataset outputs that need nothing above this layer: the CSV download,
 //! the three JSON metadata files, the kept versions, the charts' SVG files and the citation
-//! files ([`crate::site::outputs`] declares what an output is; the Parquet copy is
-//! `write::parquet`).
+//! files ([`crate::site::outputs`] declares what an output is; the typed copies of the
+//! table are in `write`).
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -9,12 +9,14 @@ use std::sync::Arc;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 use crate::layout::urls;
-use crate::site::outputs::{digest_of, CsvCopy, DatasetOutput, Distribution, Kept, WriteContext};
+use crate::site::outputs::{digest_of, DatasetOutput, Distribution, Stage, WriteContext};
 use crate::site::Site;
 
-/// The built-in outputs before the Parquet copy, in the order the DCAT catalog lists them.
-pub fn before_parquet() -> Vec<Arc<dyn DatasetOutput>> {
-    vec![
+/// The built-in outputs, in the order the DCAT catalog lists them: the CSV, its three
+/// metadata files, `copies` (the table in other formats), the kept versions, the charts'
+/// SVG files and the citation files.
+pub fn built_in(copies: Vec<Arc<dyn DatasetOutput>>) -> Vec<Arc<dyn DatasetOutput>> {
+    let mut outputs: Vec<Arc<dyn DatasetOutput>> = vec![
         Arc::new(Csv),
         Arc::new(Json {
             path: urls::json_file,
@@ -26,7 +28,10 @@ pub fn before_parquet() -> Vec<Arc<dyn DatasetOutput>> {
                 file_type: "JSON",
                 conforms_to: Some(super::datapackage::PROFILE),
             },
-            render: |site, dataset| super::json_file(&super::datapackage::descriptor(site, dataset)),
+            catalog_key: Some("metadata"),
+            render: |site, dataset, written| {
+                super::json_file(&super::datapackage::descriptor(site, dataset, written))
+            },
         }),
         Arc::new(Json {
             path: urls::csvw_file,
@@ -38,7 +43,8 @@ pub fn before_parquet() -> Vec<Arc<dyn DatasetOutput>> {
                 file_type: "JSON_LD",
                 conforms_to: Some("http://www.w3.org/ns/csvw"),
             },
-            render: |site, dataset| super::json_file(&super::csvw::table(site, dataset)),
+            catalog_key: Some("csvw"),
+            render: |site, dataset, _| super::json_file(&super::csvw::table(site, dataset)),
         }),
         Arc::new(Json {
             path: urls::croissant_file,
@@ -50,33 +56,33 @@ pub fn before_parquet() -> Vec<Arc<dyn DatasetOutput>> {
                 file_type: "JSON_LD",
                 conforms_to: Some(super::croissant::CONFORMS_TO),
             },
-            render: |site, dataset| super::json_file(&super::croissant::dataset(site, dataset)),
-        }),
-    ]
-}
-
-/// The built-in outputs after the Parquet copy.
-pub fn after_parquet() -> Vec<Arc<dyn DatasetOutput>> {
-    vec![
-        Arc::new(KeptVersions),
-        Arc::new(Rendered {
-            files: |dataset| {
-                let slug = &dataset.slug;
-                let charts = dataset.front.charts.iter();
-                charts.map(|c| urls::chart_file(slug, &c.id())).collect()
+            catalog_key: None,
+            render: |site, dataset, written| {
+                super::json_file(&super::croissant::dataset(site, dataset, written))
             },
+        }),
+    ];
+    outputs.extend(copies);
+    outputs.extend([
+        Arc::new(KeptVersions) as Arc<dyn DatasetOutput>,
+        Arc::new(Rendered {
+            file: None,
+            charts: true,
             media_type: "image/svg+xml",
         }),
         // RIS and CFF, in the order the page links them (the BibTeX is on the page only).
         Arc::new(Rendered {
-            files: |dataset| vec![urls::citation_file(&dataset.slug, "ris")],
+            file: Some(|slug| urls::citation_file(slug, "ris")),
+            charts: false,
             media_type: "application/x-research-info-systems",
         }),
         Arc::new(Rendered {
-            files: |dataset| vec![urls::citation_file(&dataset.slug, "cff")],
+            file: Some(|slug| urls::citation_file(slug, "cff")),
+            charts: false,
             media_type: "application/yaml",
         }),
-    ]
+    ]);
+    outputs
 }
 
 /// The CSV, byte for byte.
@@ -91,8 +97,8 @@ const CSV: Distribution = Distribution {
 };
 
 impl DatasetOutput for Csv {
-    fn files(&self, dataset: &Dataset) -> Vec<String> {
-        vec![urls::csv_file(&dataset.slug)]
+    fn file_for(&self, slug: &str) -> Option<String> {
+        Some(urls::csv_file(slug))
     }
     fn media_type(&self) -> &'static str {
         "text/csv"
@@ -100,25 +106,26 @@ impl DatasetOutput for Csv {
     fn distribution(&self) -> Option<&Distribution> {
         Some(&CSV)
     }
-    fn kept(&self) -> Kept {
-        Kept::WhenUnchanged
+    fn catalog_key(&self) -> Option<&'static str> {
+        Some("csv")
     }
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
+    fn stage(&self) -> Stage {
+        Stage::Table
+    }
+    /// The same file unchanged.
+    fn still_holds(&self, _before: &Dataset, _now: &Dataset) -> bool {
+        true
+    }
+    /// Copied byte for byte: its size and SHA-256 are the scan's.
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
         let dataset = context.dataset;
         let path = urls::csv_file(&dataset.slug);
-        let kept = context.keep == CsvCopy::KeepIfPresent
-            && context.files.existing_len(&path) == Some(dataset.csv.bytes);
-        if !kept {
-            context.files.put_copy(&dataset.csv_path, &path)?;
-        }
-        Ok(None)
-    }
-    fn digest(&self, _site: &Site, dataset: &Dataset) -> Option<FileDigest> {
-        Some(FileDigest {
-            path: urls::csv_file(&dataset.slug),
+        context.files.put_copy(&dataset.csv_path, &path)?;
+        Ok(vec![FileDigest {
+            path,
             bytes: dataset.csv.bytes,
             sha256: dataset.csv.sha256,
-        })
+        }])
     }
 }
 
@@ -127,12 +134,14 @@ struct Json {
     path: fn(&str) -> String,
     media_type: &'static str,
     distribution: Distribution,
-    render: fn(&Site, &Dataset) -> Vec<u8>,
+    catalog_key: Option<&'static str>,
+    /// The file, from the site, the dataset and the table's files as written.
+    render: fn(&Site, &Dataset, &[FileDigest]) -> Vec<u8>,
 }
 
 impl DatasetOutput for Json {
-    fn files(&self, dataset: &Dataset) -> Vec<String> {
-        vec![(self.path)(&dataset.slug)]
+    fn file_for(&self, slug: &str) -> Option<String> {
+        Some((self.path)(slug))
     }
     fn media_type(&self) -> &'static str {
         self.media_type
@@ -140,15 +149,14 @@ impl DatasetOutput for Json {
     fn distribution(&self) -> Option<&Distribution> {
         Some(&self.distribution)
     }
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
-        let bytes = (self.render)(context.site, context.dataset);
+    fn catalog_key(&self) -> Option<&'static str> {
+        self.catalog_key
+    }
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
+        let bytes = (self.render)(context.site, context.dataset, context.written);
         let path = (self.path)(&context.dataset.slug);
         context.files.put(&path, &bytes)?;
-        Ok(Some(digest_of(path, &bytes)))
-    }
-    fn digest(&self, site: &Site, dataset: &Dataset) -> Option<FileDigest> {
-        let bytes = (self.render)(site, dataset);
-        Some(digest_of((self.path)(&dataset.slug), &bytes))
+        Ok(vec![digest_of(path, &bytes)])
     }
 }
 
@@ -167,7 +175,7 @@ impl DatasetOutput for KeptVersions {
     fn media_type(&self) -> &'static str {
         "text/csv"
     }
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
         let dataset = context.dataset;
         for kept in dataset.versions.iter().flat_map(|v| &v.kept) {
             let path = urls::version_file(&dataset.slug, &kept.version);
@@ -181,32 +189,44 @@ impl DatasetOutput for KeptVersions {
                 .with_hint("build again once the file is saved"));
             }
         }
-        Ok(None)
+        Ok(Vec::new())
     }
 }
 
 /// Files drawn for the page anyway (the charts' SVG files, the citation files): written
 /// from [`WriteContext::rendered`].
 struct Rendered {
-    files: fn(&Dataset) -> Vec<String>,
+    /// Its one file, named by the slug.
+    file: Option<fn(&str) -> String>,
+    /// Or one file per chart.
+    charts: bool,
     media_type: &'static str,
 }
 
 impl DatasetOutput for Rendered {
+    fn file_for(&self, slug: &str) -> Option<String> {
+        self.file.map(|file| file(slug))
+    }
     fn files(&self, dataset: &Dataset) -> Vec<String> {
-        (self.files)(dataset)
+        let slug = &dataset.slug;
+        match self.charts {
+            true => (dataset.front.charts.iter())
+                .map(|chart| urls::chart_file(slug, &chart.id()))
+                .collect(),
+            false => self.file_for(slug).into_iter().collect(),
+        }
     }
     fn media_type(&self) -> &'static str {
         self.media_type
     }
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
         // Only what was drawn: a chart that could not be drawn has no file.
-        let own: HashSet<String> = (self.files)(context.dataset).into_iter().collect();
+        let own: HashSet<String> = self.files(context.dataset).into_iter().collect();
         for (path, text) in context.rendered {
             if own.contains(path) {
                 context.files.put(path, text.as_bytes())?;
             }
         }
-        Ok(None)
+        Ok(Vec::new())
     }
 }

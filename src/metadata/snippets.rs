@@ -102,6 +102,27 @@ impl Kind {
     }
 }
 
+/// The Parquet copy's file for `dataset`, when the registry's output of that format is on.
+fn parquet_file(site: &Site, dataset: &Dataset) -> Option<String> {
+    let output = site
+        .outputs
+        .iter()
+        .find(|o| o.alternate() == Some("parquet"))?;
+    match output.is_on(&site.config, dataset) {
+        true => output.file_for(&dataset.slug),
+        false => None,
+    }
+}
+
+/// What the "Use this data" note says of a snippet that reads a typed copy instead of the
+/// CSV, when one does.
+pub fn typed_copy_note(table: &Table) -> Option<&'static str> {
+    table
+        .parquet_url
+        .as_ref()
+        .map(|_| "DuckDB: the Parquet file")
+}
+
 impl Table {
     /// Whether each column's type is written out ([`SPELLED_COLUMNS`]).
     pub fn spelled(&self) -> bool {
@@ -122,10 +143,7 @@ impl Table {
             csv_url: site
                 .config
                 .absolute_url(&crate::layout::urls::csv_file(&dataset.slug)),
-            parquet_url: dataset.parquet.then(|| {
-                site.config
-                    .absolute_url(&crate::layout::urls::parquet_file(&dataset.slug))
-            }),
+            parquet_url: parquet_file(site, dataset).map(|path| site.config.absolute_url(&path)),
             delimiter: front.field_delimiter(),
             marks: NumberMarks::resolve((None, None), (front.decimal, front.group)),
             columns,

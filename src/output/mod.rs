@@ -124,7 +124,7 @@ pub trait OutputSink: Sync {
     }
 
     /// Whether every file is dropped (`check`): a writer may then skip work whose only
-    /// result is a file's bytes (the Parquet copy's encoding).
+    /// result is a file's bytes (a typed copy's encoding).
     fn keeps_nothing(&self) -> bool {
         false
     }

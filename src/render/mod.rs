@@ -215,7 +215,8 @@ impl Renderer {
         context
     }
 
-    /// A dataset page; `rows_html` is the table body or [`STREAMED_ROWS_MARKER`].
+    /// A dataset page; `rows_html` is the table body or [`STREAMED_ROWS_MARKER`];
+    /// `written` the table's files as written (its downloads).
     pub fn dataset_page(
         &self,
         site: &Site,
@@ -223,11 +224,17 @@ impl Renderer {
         rows_html: &str,
         charts: &[RenderedChart],
         citations: &crate::metadata::citation_files::Citations,
+        written: &[crate::dataset::FileDigest],
     ) -> Result<String, Diagnostic> {
         let shown = dataset.shown_columns(site.config.table_columns);
         let columns = view::column_views(dataset, &shown);
         let page = view::DatasetPageView::new(
-            site, dataset, &columns, &shown, rows_html, charts, citations,
+            site,
+            dataset,
+            (&columns, &shown),
+            rows_html,
+            (charts, citations),
+            written,
         );
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
@@ -238,7 +245,9 @@ impl Renderer {
         context.insert("page_title", &dataset.front.title);
         context.insert(
             "jsonld",
-            &crate::metadata::script_safe_json(&crate::metadata::jsonld::dataset(site, dataset)),
+            &crate::metadata::script_safe_json(&crate::metadata::jsonld::dataset(
+                site, dataset, written,
+            )),
         );
         self.render("dataset.html", &context)
     }

@@ -28,6 +28,15 @@ struct RowTableView<'a> {
     nav: RowNavView,
 }
 
+/// A download beside the CSV, as a row page links it.
+#[derive(Debug, Serialize)]
+struct RowPageFile {
+    /// Site-relative URL.
+    url: String,
+    /// The link's text: "the typed copy".
+    phrase: &'static str,
+}
+
 /// What a row page's template gets as `dataset`.
 #[derive(Debug, Serialize)]
 struct RowPageView<'a> {
@@ -36,8 +45,8 @@ struct RowPageView<'a> {
     kicker: &'a str,
     url: String,
     csv_url: String,
-    /// The typed Parquet copy; none with `parquet = false`.
-    parquet_url: Option<String>,
+    /// The downloads beside the CSV that the registry's outputs offer, in their order.
+    files: Vec<RowPageFile>,
     table: RowTableView<'a>,
 }
 
@@ -63,7 +72,12 @@ impl Renderer {
             kicker: &front.kicker,
             url: urls::dataset_page(&dataset.slug),
             csv_url: urls::csv_file(&dataset.slug),
-            parquet_url: dataset.parquet.then(|| urls::parquet_file(&dataset.slug)),
+            files: (site.outputs.offered(&site.config, dataset).into_iter())
+                .map(|(download, url)| RowPageFile {
+                    url,
+                    phrase: download.phrase,
+                })
+                .collect(),
             table: RowTableView {
                 style_css: super::view::table_style(&in_order),
                 columns: in_order,

@@ -266,7 +266,7 @@ impl RowStream {
         Ok(stream)
     }
 
-    /// Reads the next row into `record` as it is written (for the Parquet copy); false
+    /// Reads the next row into `record` as it is written (for a typed copy); false
     /// past the last.
     pub fn read_into(&mut self, record: &mut csv::ByteRecord) -> io::Result<bool> {
         let Some(reader) = &mut self.reader else {

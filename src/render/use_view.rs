@@ -21,9 +21,9 @@ pub struct SnippetView {
 /// The "Use this data" block.
 #[derive(Debug, Serialize)]
 pub struct UseDataView {
-    /// The typed Parquet file's absolute URL when the dataset has one (DuckDB's snippet
-    /// then reads it); from [`Table::parquet_url`].
-    pub parquet_url: Option<String>,
+    /// Which snippet reads a typed copy instead of the CSV, when one does
+    /// ([`snippets::typed_copy_note`]).
+    pub typed_copy: Option<&'static str>,
     pub snippets: Vec<SnippetView>,
 }
 
@@ -37,7 +37,7 @@ impl UseDataView {
             code,
         };
         UseDataView {
-            parquet_url: table.parquet_url.clone(),
+            typed_copy: snippets::typed_copy_note(table),
             snippets: vec![
                 snippet("pandas", "pandas", "python", snippets::pandas(table)),
                 snippet("polars", "Polars", "python", snippets::polars(table)),

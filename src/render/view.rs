@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::content::{self, markdown};
 use crate::dataset::Dataset;
 use crate::layout::urls;
+use crate::site::outputs::Download;
 use crate::site::{Listing, Site};
 
 /// Site-wide settings, on every page as `site`.
@@ -155,16 +156,20 @@ pub struct DownloadView {
     /// "2.1 kB".
     pub size: String,
     pub sha256: String,
-    /// The typed Parquet copy beside the CSV; none with `parquet = false`.
-    pub parquet: Option<FileView>,
+    /// The downloads beside the CSV that the registry's outputs offer (a typed copy),
+    /// in their order.
+    pub files: Vec<FileView>,
 }
 
-/// A download besides the CSV: the Parquet copy.
+/// A download beside the CSV, offered by an output of the registry.
 #[derive(Debug, Serialize)]
 pub struct FileView {
-    /// Site-relative URL: `data/datasets/<slug>.parquet`.
+    /// How the page names it: `key`, `label`, `name`, `phrase`.
+    #[serde(flatten)]
+    pub download: Download,
+    /// Site-relative URL: `data/datasets/<slug>.<extension>`.
     pub url: String,
-    /// As shown to readers: `/data/datasets/<slug>.parquet`.
+    /// As shown to readers: `/data/datasets/<slug>.<extension>`.
     pub path: String,
     pub bytes: u64,
     /// "2.1 kB".
@@ -173,13 +178,14 @@ pub struct FileView {
 }
 
 impl FileView {
-    fn of(file: crate::dataset::FileDigest) -> FileView {
+    fn of(download: &Download, file: &crate::dataset::FileDigest) -> FileView {
         FileView {
+            download: *download,
             path: format!("/{}", file.path),
             bytes: file.bytes,
             size: crate::metadata::human_size(file.bytes),
             sha256: file.sha256.to_string(),
-            url: file.path,
+            url: file.path.clone(),
         }
     }
 }
@@ -313,14 +319,18 @@ pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView
 
 impl<'a> DatasetPageView<'a> {
     /// The page view; `rows_html` is the table body (or a marker the writer replaces).
+    /// `(columns, shown)`: every column's view and the table's columns; `written`: the
+    /// table's files as written.
     pub fn new(
         site: &'a Site,
         dataset: &'a Dataset,
-        columns: &'a [ColumnView<'a>],
-        shown: &[usize],
+        (columns, shown): (&'a [ColumnView<'a>], &[usize]),
         rows_html: &'a str,
-        charts: &'a [crate::render::RenderedChart],
-        citations: &crate::metadata::citation_files::Citations,
+        (charts, citations): (
+            &'a [crate::render::RenderedChart],
+            &crate::metadata::citation_files::Citations,
+        ),
+        written: &[crate::dataset::FileDigest],
     ) -> Self {
         let front = &dataset.front;
         let related = front
@@ -354,7 +364,9 @@ impl<'a> DatasetPageView<'a> {
                 bytes: dataset.csv.bytes,
                 size: crate::metadata::human_size(dataset.csv.bytes),
                 sha256: dataset.csv.sha256.to_string(),
-                parquet: dataset.parquet_file().map(FileView::of),
+                files: (site.outputs.downloads(&dataset.slug, written).into_iter())
+                    .map(|(download, file)| FileView::of(download, file))
+                    .collect(),
             },
             tags: tag_links(dataset.front.tags.iter().map(String::as_str)),
             related,

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use super::datasets::read_back_problem;
+use super::outputs::Registry;
 use super::{Datasets, Listing};
 use crate::config::SiteConfig;
 use crate::content::Page;
@@ -112,7 +113,11 @@ pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics:
 /// The prose's `../../<name>/` links must lead to a page of the site: a plain page, or a
 /// folder datapages writes (All datasets, tags, downloads); its `../../data/<path>` links
 /// to a file the site writes there ([`data_files`]).
-pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics: &mut Diagnostics) {
+pub(super) fn check_page_links(
+    (datasets, outputs): (&Datasets, &Registry),
+    pages: &[Page],
+    diagnostics: &mut Diagnostics,
+) {
     let names: HashSet<&str> = pages
         .iter()
         .map(|p| p.name.as_str())
@@ -134,9 +139,9 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                     if files.contains(name) {
                         continue;
                     }
-                    let near = match without_parquet(datasets, name) {
-                    Some(slug) => Some(format!(
-                        "`{slug}` says `parquet = false`, so it has no Parquet copy: link to its CSV `../../{}`, or remove `parquet = false`",
+                    let near = match turned_off((datasets, outputs), name) {
+                    Some((slug, setting)) => Some(format!(
+                        "`{slug}` turns this file off (`{setting} = false`, its own or site.toml's): link to its CSV `../../{}`, or set `{setting} = true`",
                         urls::csv_file(slug)
                     )),
                     None => did_you_mean(name, files.iter().map(String::as_str))
@@ -150,9 +155,7 @@ pub(super) fn check_page_links(datasets: &Datasets, pages: &[Page], diagnostics:
                                 "the prose links to `../../{name}`, which is not a file this site writes"
                             ),
                         )
-                        .with_hint(near.unwrap_or_else(|| {
-                            "link to a download of a dataset: ../../data/datasets/<slug>.csv, .json, .csv-metadata.json, .croissant.json, .parquet, .ris or .cff".to_string()
-                        })),
+                        .with_hint(near.unwrap_or_else(|| download_names(outputs))),
                     ),
                 );
                     continue;
@@ -219,15 +222,42 @@ fn data_files(datasets: &Datasets, diagnostics: &mut Diagnostics) -> BTreeSet<St
     files
 }
 
-/// The slug of the dataset whose Parquet copy `path` names, when that dataset has none
-/// (`parquet = false`).
-fn without_parquet<'a>(datasets: &'a Datasets, path: &str) -> Option<&'a str> {
-    let index = datasets.position(
-        path.strip_prefix(&format!("{}/", layout::DATA_DATASETS))?
-            .strip_suffix(".parquet")?,
-    )?;
+/// The dataset whose output file `path` names, and the setting that turns that output
+/// off, when it is off for that dataset.
+fn turned_off<'a>(
+    (datasets, outputs): (&'a Datasets, &Registry),
+    path: &str,
+) -> Option<(&'a str, &'static str)> {
+    let name = path.strip_prefix(&format!("{}/", layout::DATA_DATASETS))?;
+    // The slug is the name up to a dot (slugs have none).
+    let index = datasets.position(&name[..name.find('.')?])?;
     let listing = datasets.listing(index);
-    (!listing.parquet).then_some(&listing.slug)
+    let (output, on) = outputs.file_owner(&listing.slug, path, listing.outputs_on)?;
+    match on {
+        true => None,
+        false => Some((&listing.slug, output.setting()?)),
+    }
+}
+
+/// How a link to a dataset's download is written: every file name the registry's outputs
+/// give a dataset (`<slug>` for the slug).
+fn download_names(outputs: &Registry) -> String {
+    let names: Vec<String> = (outputs.iter())
+        .filter_map(|output| output.file_for("<slug>"))
+        .collect();
+    // The first in full, the others by what follows the slug.
+    let shown: Vec<&str> = names
+        .iter()
+        .enumerate()
+        .map(|(n, name)| match (n, name.split_once("<slug>")) {
+            (0, _) | (_, None) => name.as_str(),
+            (_, Some((_, after))) => after,
+        })
+        .collect();
+    format!(
+        "link to a download of a dataset: ../../{}",
+        shown.join(", ")
+    )
 }
 
 /// The error for a prose link `<prefix><name>/` that leads nowhere: what it is not, and

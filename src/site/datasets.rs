@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use toml::value::Datetime;
 
+use super::outputs::OutputsOn;
 use crate::checksum::Sha256;
 use crate::content;
 use crate::dataset::entry::CatalogEntry;
@@ -38,7 +39,8 @@ pub struct Listing {
     pub typed_numbers: u32,
     /// How many characters its description has.
     pub description_chars: u32,
-    pub parquet: bool,
+    /// Which outputs of the registry write files for it.
+    pub outputs_on: OutputsOn,
     /// What the checks across datasets read its entry for: `related` entries, prose links
     /// to datasets and to pages, charts.
     pub has_related: bool,
@@ -65,7 +67,7 @@ impl Listing {
             columns: count(entry.columns),
             typed_numbers: entry.typed_numbers,
             description_chars: count(entry.description.chars().count()),
-            parquet: entry.parquet,
+            outputs_on: super::outputs::Registry::on_for(entry),
             has_related: !entry.related.is_empty(),
             has_dataset_links: !entry.dataset_links.is_empty(),
             has_page_links: !entry.page_links.is_empty(),

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::checksum::Sha256;
+use crate::config::SiteConfig;
 use crate::dataset::entry::CatalogEntry;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
@@ -17,22 +18,24 @@ use crate::layout;
 
 use super::Site;
 
-/// When an output's file is written again for a dataset that is written again.
+/// When an output is written: the page and the metadata state the size and SHA-256 of the
+/// table's own files, so those are written first and their digests reach the rest as a
+/// value ([`WriteContext::written`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kept {
-    /// Rendered from the dataset each time.
-    Never,
-    /// The table's own bytes (the CSV, its Parquet copy): written before the page and the
-    /// metadata, which state their size and digest, and kept by `serve` when
-    /// [`WriteContext::keep`] says the copy already there is still the file's content.
-    WhenUnchanged,
+pub enum Stage {
+    /// The table's bytes or a copy of them in another format (the CSV, a typed copy, a
+    /// file made from the CSV): written before the page and the metadata.
+    Table,
+    /// Files that describe or show the table (metadata, charts, citations): written after
+    /// the page, from the digests of the [`Stage::Table`] files.
+    Described,
 }
 
 /// How the DCAT catalog lists an output: one `dcat:Distribution` per dataset, with the
 /// output's media type, its file's size and SHA-256.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Distribution {
-    /// The node's fragment on the dataset page's URL (`#csv`, `#parquet`).
+    /// The node's fragment on the dataset page's URL (`#csv`, `#datapackage`).
     pub fragment: &'static str,
     /// The node's title, before the file's name.
     pub title: &'static str,
@@ -44,16 +47,31 @@ pub struct Distribution {
     pub conforms_to: Option<&'static str>,
 }
 
-/// Whether the output already holds this dataset's CSV (and so its Parquet copy): `serve`
-/// knows when the file's stamp has not moved since it last copied it, and a Markdown edit
-/// then need not copy a large CSV again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CsvCopy {
-    /// Copy it (every full build).
-    Write,
-    /// The copy from the last write is still the file's content, if the output still has
-    /// a file of its size.
-    KeepIfPresent,
+/// How the dataset page offers an output's file beside the CSV: in the download block
+/// (`<label>: <a>name</a> · size · SHA-256`) and on the row pages ("Download the CSV or
+/// <a>phrase</a>").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Download {
+    /// The class names' stem (`download-<key>`, `<key>-sha256`).
+    pub key: &'static str,
+    /// Before the link: "Typed copy".
+    pub label: &'static str,
+    /// The link's text in the download block.
+    pub name: &'static str,
+    /// The link's text on the row pages, after "Download the CSV or".
+    pub phrase: &'static str,
+    /// Where it comes among the downloads (lowest first).
+    pub order: u8,
+}
+
+/// What `serve` wrote for a dataset whose CSV has not changed since: the dataset then and
+/// the files its outputs wrote. An output whose files still hold
+/// ([`DatasetOutput::still_holds`]) keeps them, where the output still has files of the
+/// sizes recorded.
+#[derive(Clone, Copy)]
+pub struct Earlier<'a> {
+    pub dataset: &'a Dataset,
+    pub written: &'a [FileDigest],
 }
 
 /// Where an output writes its files (the write phase's `Writer`): each call counts the
@@ -76,7 +94,7 @@ pub trait OutputFiles: Sync {
 }
 
 /// What writing one dataset's outputs shares: the site, the dataset, where files go, and
-/// what the page rendered anyway.
+/// what was made before.
 pub struct WriteContext<'a> {
     /// The site being written.
     pub site: &'a Site,
@@ -84,18 +102,32 @@ pub struct WriteContext<'a> {
     pub dataset: &'a Dataset,
     /// Where they go.
     pub files: &'a dyn OutputFiles,
-    /// Whether [`Kept::WhenUnchanged`] outputs may keep the copy already there.
-    pub keep: CsvCopy,
+    /// The [`Stage::Table`] files written for the dataset, with their sizes and SHA-256
+    /// (empty while those are written).
+    pub written: &'a [FileDigest],
     /// Files drawn with the page (the charts' SVG files, the citation files) as (path,
     /// text): drawn once for both.
     pub rendered: &'a [(String, String)],
 }
 
-/// One kind of per-dataset output file, declared once.
+/// One kind of per-dataset output file, declared once: whether it is on, its files, how
+/// the page, the catalogs and `serve` treat them, and how it writes them.
 pub trait DatasetOutput: Send + Sync {
-    /// The site-relative paths it writes for `dataset`, in order (none, one, or one per
-    /// chart or kept version): also what is removed when they are no longer written.
-    fn files(&self, dataset: &Dataset) -> Vec<String>;
+    /// Whether it writes its files for `dataset` (on unless its setting says otherwise).
+    fn is_on(&self, _config: &SiteConfig, _dataset: &Dataset) -> bool {
+        true
+    }
+    /// Its one file for the dataset `slug`, site-relative, for an output that writes one
+    /// file named by the slug (what catalog.json, the page and the link checks name).
+    fn file_for(&self, _slug: &str) -> Option<String> {
+        None
+    }
+    /// The site-relative paths it writes for `dataset` when on, in order (none, one, or
+    /// one per chart or kept version): also what is removed when they are no longer
+    /// written. [`DatasetOutput::file_for`] by default.
+    fn files(&self, dataset: &Dataset) -> Vec<String> {
+        self.file_for(&dataset.slug).into_iter().collect()
+    }
     /// The media type of its files.
     fn media_type(&self) -> &'static str;
     /// How the DCAT catalog lists its file, if at all.
@@ -107,18 +139,31 @@ pub trait DatasetOutput: Send + Sync {
     fn alternate(&self) -> Option<&'static str> {
         None
     }
-    /// Whether its file is kept when unchanged or written every time.
-    fn kept(&self) -> Kept {
-        Kept::Never
-    }
-    /// Writes its files; returns the size and SHA-256 of the file as written when the
-    /// catalogs state them (kept with the dataset so they need not be made again).
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic>;
-    /// The size and SHA-256 of its file for `dataset` as written (the DCAT catalog and the
-    /// Data Package state them); `None` when it writes none or does not say.
-    fn digest(&self, _site: &Site, _dataset: &Dataset) -> Option<FileDigest> {
+    /// How the page offers its file for download beside the CSV, if it does.
+    fn download(&self) -> Option<&Download> {
         None
     }
+    /// The key under which catalog.json gives its file's URL, if it does.
+    fn catalog_key(&self) -> Option<&'static str> {
+        None
+    }
+    /// The front-matter and site.toml key that turns it off, if one does (named by the
+    /// check of a link to its file where it is off).
+    fn setting(&self) -> Option<&'static str> {
+        None
+    }
+    /// When it is written.
+    fn stage(&self) -> Stage {
+        Stage::Described
+    }
+    /// Whether its files written for `before` are still its files for `now`, whose CSV is
+    /// the same file unchanged (`serve` then keeps them).
+    fn still_holds(&self, _before: &Dataset, _now: &Dataset) -> bool {
+        false
+    }
+    /// Writes its files; returns the size and SHA-256 of those the page and the catalogs
+    /// state (kept with the dataset so they need not be made again).
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic>;
 }
 
 /// Every per-dataset output of a build, in the order the DCAT catalog lists them.
@@ -148,33 +193,42 @@ impl Registry {
         self.0.iter().map(|output| &**output)
     }
 
-    /// Every file the outputs write for `dataset`.
-    pub fn files(&self, dataset: &Dataset) -> Vec<String> {
+    /// The files each output writes for `dataset`, in the registry's order (none for an
+    /// output that is off).
+    pub fn files_per_output(&self, config: &SiteConfig, dataset: &Dataset) -> Vec<Vec<String>> {
         self.iter()
-            .flat_map(|output| output.files(dataset))
+            .map(|output| match output.is_on(config, dataset) {
+                true => output.files(dataset),
+                false => Vec::new(),
+            })
             .collect()
     }
 
-    /// The files each output writes for `dataset`, in the registry's order.
-    pub fn files_per_output(&self, dataset: &Dataset) -> Vec<Vec<String>> {
-        self.iter().map(|output| output.files(dataset)).collect()
+    /// Every file the outputs write for `dataset`.
+    pub fn files(&self, config: &SiteConfig, dataset: &Dataset) -> Vec<String> {
+        self.files_per_output(config, dataset).concat()
     }
 
-    /// `dataset`'s entry, its outputs having written `digests`.
-    pub fn entry(&self, dataset: &Dataset, digests: Vec<FileDigest>) -> CatalogEntry {
-        CatalogEntry::of(dataset, self.files_per_output(dataset), digests)
+    /// `dataset`'s entry, its outputs having written `written`.
+    pub fn entry(
+        &self,
+        config: &SiteConfig,
+        dataset: &Dataset,
+        written: Vec<FileDigest>,
+    ) -> CatalogEntry {
+        CatalogEntry::of(dataset, self.files_per_output(config, dataset), written)
     }
 
     /// The outputs that are alternates of the CSV (`DatasetOutput::alternate`) with a file
-    /// for `dataset`: each with its format name and file.
+    /// among `written`: each with its format name and file.
     pub fn alternates<'a>(
         &'a self,
-        site: &'a Site,
-        dataset: &'a Dataset,
-    ) -> impl Iterator<Item = (&'a dyn DatasetOutput, &'static str, FileDigest)> + 'a {
+        slug: &'a str,
+        written: &'a [FileDigest],
+    ) -> impl Iterator<Item = (&'a dyn DatasetOutput, &'static str, &'a FileDigest)> + 'a {
         self.iter().filter_map(move |output| {
             let format = output.alternate()?;
-            Some((output, format, output.digest(site, dataset)?))
+            Some((output, format, written_file(output, slug, written)?))
         })
     }
 
@@ -191,6 +245,96 @@ impl Registry {
                 Some((output, kind, entry.digest(files.first()?)?))
             })
     }
+
+    /// The downloads the page offers beside the CSV, in their order: each output with a
+    /// [`Download`] and a file among `written`.
+    pub fn downloads<'a>(
+        &'a self,
+        slug: &str,
+        written: &'a [FileDigest],
+    ) -> Vec<(&'a Download, &'a FileDigest)> {
+        let mut all: Vec<_> = self
+            .iter()
+            .filter_map(|output| Some((output.download()?, written_file(output, slug, written)?)))
+            .collect();
+        all.sort_by_key(|(download, _)| download.order);
+        all
+    }
+
+    /// The downloads beside the CSV that are on for `dataset` (the row pages link them,
+    /// written or not yet): each with its file.
+    pub fn offered<'a>(
+        &'a self,
+        config: &SiteConfig,
+        dataset: &Dataset,
+    ) -> Vec<(&'a Download, String)> {
+        let mut all: Vec<_> = self
+            .iter()
+            .filter(|output| output.is_on(config, dataset))
+            .filter_map(|output| Some((output.download()?, output.file_for(&dataset.slug)?)))
+            .collect();
+        all.sort_by_key(|(download, _)| download.order);
+        all
+    }
+
+    /// Which outputs write files for the dataset of `entry` ([`OutputsOn`]).
+    pub fn on_for(entry: &CatalogEntry) -> OutputsOn {
+        let on = entry.files.iter().enumerate();
+        OutputsOn(
+            on.filter(|(n, files)| *n < 64 && !files.is_empty())
+                .fold(0, |on, (n, _)| on | 1 << n),
+        )
+    }
+
+    /// The outputs with a catalog.json key that are on in `on`, for the dataset `slug`:
+    /// each key with its file.
+    pub fn catalog_files<'a>(
+        &'a self,
+        slug: &'a str,
+        on: OutputsOn,
+    ) -> impl Iterator<Item = (&'static str, String)> + 'a {
+        self.iter().enumerate().filter_map(move |(n, output)| {
+            let key = output.catalog_key()?;
+            match on.contains(n) {
+                true => Some((key, output.file_for(slug)?)),
+                false => None,
+            }
+        })
+    }
+
+    /// The output whose one file for the dataset `slug` is `path`, and whether it is on
+    /// in `on`.
+    pub fn file_owner(
+        &self,
+        slug: &str,
+        path: &str,
+        on: OutputsOn,
+    ) -> Option<(&dyn DatasetOutput, bool)> {
+        self.iter().enumerate().find_map(|(n, output)| {
+            (output.file_for(slug)? == path).then_some((output, on.contains(n)))
+        })
+    }
+}
+
+/// Which outputs of the registry write files for one dataset, by their place (the first
+/// 64): what listings read without the dataset's entry.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OutputsOn(u64);
+
+impl OutputsOn {
+    pub fn contains(&self, n: usize) -> bool {
+        n < 64 && self.0 & (1 << n) != 0
+    }
+}
+
+/// The recorded file of `output` for the dataset `slug` among `written`.
+fn written_file<'a>(
+    output: &dyn DatasetOutput,
+    slug: &str,
+    written: &'a [FileDigest],
+) -> Option<&'a FileDigest> {
+    let path = output.file_for(slug)?;
+    written.iter().find(|file| file.path == path)
 }
 
 /// The failure to write site-relative `path`, for people.
@@ -211,18 +355,15 @@ pub struct Derived {
     pub distribution: Option<Distribution>,
     /// The Data Package's alternate name for it.
     pub alternate: Option<&'static str>,
+    /// How the page offers it.
+    pub download: Option<Download>,
     /// Streams the file from the CSV.
     pub make: fn(&mut dyn Read, &mut dyn Write) -> std::io::Result<()>,
 }
 
 impl DatasetOutput for Derived {
-    fn files(&self, dataset: &Dataset) -> Vec<String> {
-        vec![format!(
-            "{}/{}{}",
-            layout::DATA_DATASETS,
-            dataset.slug,
-            self.suffix
-        )]
+    fn file_for(&self, slug: &str) -> Option<String> {
+        Some(format!("{}/{slug}{}", layout::DATA_DATASETS, self.suffix))
     }
     fn media_type(&self) -> &'static str {
         self.media_type
@@ -233,27 +374,22 @@ impl DatasetOutput for Derived {
     fn alternate(&self) -> Option<&'static str> {
         self.alternate
     }
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
-        let path = self.files(context.dataset).remove(0);
-        let bytes = self
-            .bytes(context.dataset)
-            .map_err(|e| write_problem(&path, e))?;
-        context.files.put(&path, &bytes)?;
-        Ok(Some(digest_of(path, &bytes)))
+    fn download(&self) -> Option<&Download> {
+        self.download.as_ref()
     }
-    /// Made again from the CSV: the Data Package states it before it is recorded.
-    fn digest(&self, _site: &Site, dataset: &Dataset) -> Option<FileDigest> {
-        let bytes = self.bytes(dataset).ok()?;
-        Some(digest_of(self.files(dataset).remove(0), &bytes))
+    /// Made from the CSV, before the metadata that states it.
+    fn stage(&self) -> Stage {
+        Stage::Table
     }
-}
-
-impl Derived {
-    fn bytes(&self, dataset: &Dataset) -> std::io::Result<Vec<u8>> {
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
+        let dataset = context.dataset;
+        let path = format!("{}/{}{}", layout::DATA_DATASETS, dataset.slug, self.suffix);
         let mut bytes = Vec::new();
-        let csv = std::fs::File::open(&dataset.csv_path)?;
-        (self.make)(&mut std::io::BufReader::new(csv), &mut bytes)?;
-        Ok(bytes)
+        let made = std::fs::File::open(&dataset.csv_path)
+            .and_then(|csv| (self.make)(&mut std::io::BufReader::new(csv), &mut bytes));
+        made.map_err(|e| write_problem(&path, e))?;
+        context.files.put(&path, &bytes)?;
+        Ok(vec![digest_of(path, &bytes)])
     }
 }
 

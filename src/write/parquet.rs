@@ -26,15 +26,15 @@ use cells::{CellReader, Kind};
 use group::{Group, ROW_GROUP_ROWS};
 
 use crate::checksum::Sha256;
+use crate::config::SiteConfig;
 use crate::content::columns::{field_name, row_names_field};
 use crate::content::dialect::columns_missing_values;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
-use crate::layout::urls;
+use crate::layout;
 use crate::metadata::table_schema_type;
 use crate::render::table_rows::RowStream;
-use crate::site::outputs::{CsvCopy, DatasetOutput, Distribution, Kept, WriteContext};
-use crate::site::Site;
+use crate::site::outputs::{DatasetOutput, Distribution, Download, Stage, WriteContext};
 
 /// The key-value metadata entry that describes the columns: a JSON object
 /// `{"columns": [{"name", "title", "type", "description", "unit"}]}` (`unit` only when
@@ -332,8 +332,7 @@ fn described_columns(dataset: &Dataset) -> String {
 }
 
 /// The Parquet copy as a per-dataset output (`parquet = false` turns it off): kept by
-/// `serve` when the CSV and the columns are the same (`Session::rebuild` notes its digest
-/// first); its size and digest are noted in the dataset for its page and metadata.
+/// `serve` when the CSV and the columns are the same.
 pub struct ParquetCopy;
 
 const DISTRIBUTION: Distribution = Distribution {
@@ -345,10 +344,26 @@ const DISTRIBUTION: Distribution = Distribution {
     conforms_to: None,
 };
 
+const DOWNLOAD: Download = Download {
+    key: "parquet",
+    label: "Typed copy",
+    name: "Parquet",
+    phrase: "the typed Parquet copy",
+    order: 1,
+};
+
+/// The Parquet copy's file, beside the CSV.
+pub fn file(slug: &str) -> String {
+    format!("{}/{slug}.parquet", layout::DATA_DATASETS)
+}
+
 impl DatasetOutput for ParquetCopy {
-    fn files(&self, dataset: &Dataset) -> Vec<String> {
-        let path = dataset.parquet.then(|| urls::parquet_file(&dataset.slug));
-        path.into_iter().collect()
+    /// The dataset's own `parquet`, else site.toml's.
+    fn is_on(&self, config: &SiteConfig, dataset: &Dataset) -> bool {
+        dataset.front.parquet.unwrap_or(config.parquet)
+    }
+    fn file_for(&self, slug: &str) -> Option<String> {
+        Some(file(slug))
     }
     /// Registered with IANA in 2024.
     fn media_type(&self) -> &'static str {
@@ -360,21 +375,35 @@ impl DatasetOutput for ParquetCopy {
     fn alternate(&self) -> Option<&'static str> {
         Some("parquet")
     }
-    fn kept(&self) -> Kept {
-        Kept::WhenUnchanged
+    fn download(&self) -> Option<&Download> {
+        Some(&DOWNLOAD)
     }
-    fn write(&self, context: &WriteContext) -> Result<Option<FileDigest>, Diagnostic> {
+    fn catalog_key(&self) -> Option<&'static str> {
+        Some("parquet")
+    }
+    fn setting(&self) -> Option<&'static str> {
+        Some("parquet")
+    }
+    fn stage(&self) -> Stage {
+        Stage::Table
+    }
+    /// The same bytes from the same CSV: the same columns (names, types, words, formats,
+    /// marks, missing values), delimiter, dataset-wide missing values and marks.
+    fn still_holds(&self, before: &Dataset, now: &Dataset) -> bool {
+        let (a, b) = (&before.front, &now.front);
+        a.columns == b.columns
+            && a.delimiter == b.delimiter
+            && a.missing_values == b.missing_values
+            && a.decimal == b.decimal
+            && a.group == b.group
+    }
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
         let (dataset, files) = (context.dataset, context.files);
         // `check` keeps no file: the copy is only its bytes (the CSV's cells were checked).
-        if !dataset.parquet || files.keeps_nothing() {
-            return Ok(None);
+        if files.keeps_nothing() {
+            return Ok(Vec::new());
         }
-        let path = urls::parquet_file(&dataset.slug);
-        if let Some(kept) = dataset.parquet_file().filter(|file| {
-            context.keep == CsvCopy::KeepIfPresent && files.existing_len(&path) == Some(file.bytes)
-        }) {
-            return Ok(Some(kept));
-        }
+        let path = file(&dataset.slug);
         let mut digest = None;
         files
             .put_stream(&path, &mut |out| {
@@ -388,13 +417,6 @@ impl DatasetOutput for ParquetCopy {
                 )
                 .with_hint("check free disk space; or set `parquet = false` in its front matter")
             })?;
-        if let Some(digest) = &digest {
-            dataset.note_parquet(digest.clone());
-        }
-        Ok(digest)
-    }
-    /// None until written (`check` writes none): the catalogs then do not list it.
-    fn digest(&self, _site: &Site, dataset: &Dataset) -> Option<FileDigest> {
-        dataset.parquet_file()
+        Ok(digest.into_iter().collect())
     }
 }

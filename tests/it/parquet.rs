@@ -282,7 +282,7 @@ fn row_pages_link_the_parquet_and_prose_links_need_it() {
     assert!(
         problems.contains("content/datasets/sample.md:")
             && problems.contains("kinds.parquet")
-            && problems.contains("`kinds` says `parquet = false`"),
+            && problems.contains("`kinds` turns this file off (`parquet = false`"),
         "{problems}"
     );
     std::fs::write(&md, text_without_link(&md)).unwrap();

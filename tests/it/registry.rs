@@ -1,14 +1,15 @@
 //! The registry of per-dataset outputs: a format added through it alone
-//! (`BuildOptions::with_output`) is written beside the CSV, listed as a DCAT distribution
-//! and as a Data Package alternate with its size and SHA-256, written again when its
-//! dataset changes (an incremental rebuild), and removed with its dataset.
+//! (`BuildOptions::with_output`) is written beside the CSV, offered on the dataset page and
+//! its row pages, listed as a DCAT distribution and as a Data Package alternate with its
+//! size and SHA-256, written again when its dataset changes (an incremental rebuild), and
+//! removed with its dataset.
 
 use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;
 
-use datapages::{BuildOptions, Change, Derived, Distribution, Session};
+use datapages::{BuildOptions, Change, Derived, Distribution, Download, Session};
 use serde_json::Value;
 use sha2::Digest as _;
 
@@ -32,6 +33,13 @@ fn options(root: &Path) -> BuildOptions {
             conforms_to: None,
         }),
         alternate: Some("lines"),
+        download: Some(Download {
+            key: "lines",
+            label: "Line count",
+            name: "as text",
+            phrase: "its line count",
+            order: 9,
+        }),
         make: line_count,
     })
 }
@@ -80,6 +88,25 @@ fn assert_listed(output: &Path, want: &str) {
     }
     let jsonld = std::fs::read_to_string(output.join("data/catalog.jsonld")).unwrap();
     assert!(jsonld.contains("sample.lines.txt") && jsonld.contains(&hex));
+
+    // The page offers it after the built-in typed copy, with its size and digest.
+    let page = common::html(&output.join("datasets/sample/index.html"));
+    let offered = common::attributes(&page, ".download .download-hash a[download]", "href");
+    assert_eq!(
+        offered,
+        [
+            "../../data/datasets/sample.parquet",
+            "../../data/datasets/sample.lines.txt"
+        ]
+    );
+    let block = common::texts(&page, ".download-lines");
+    assert_eq!(
+        block,
+        [format!(
+            "Line count: as text · {} B · SHA-256 {hex}",
+            bytes.len()
+        )]
+    );
 }
 
 #[test]

@@ -34,7 +34,7 @@ mod tests {
         for file in std::fs::read_dir(folder).unwrap() {
             let loaded = crate::dataset::load(root, &file.unwrap().path(), &config, None);
             let dataset = loaded.dataset.unwrap();
-            let entry = outputs.entry(&dataset, Vec::new());
+            let entry = outputs.entry(&config, &dataset, Vec::new());
             let record = Record {
                 entry: entry.clone(),
                 problems: vec![Diagnostic::warning("x.md", "a warning").at(3, 1)],

@@ -17,7 +17,7 @@ fn bundled() -> Vec<(Dataset, CatalogEntry)> {
     for file in std::fs::read_dir(folder).unwrap() {
         let loaded = crate::dataset::load(root, &file.unwrap().path(), &config, None);
         let dataset = loaded.dataset.unwrap();
-        let entry = outputs.entry(&dataset, Vec::new());
+        let entry = outputs.entry(&config, &dataset, Vec::new());
         all.push((dataset, entry));
     }
     assert!(all.len() >= 4);
