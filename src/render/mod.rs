@@ -215,25 +215,25 @@ impl Renderer {
         context
     }
 
-    /// A dataset page; `rows_html` is the table body or [`STREAMED_ROWS_MARKER`].
+    /// A dataset page; `body` is the table's rows (or [`STREAMED_ROWS_MARKER`]) and their
+    /// count.
     pub fn dataset_page(
         &self,
         site: &Site,
         dataset: &crate::dataset::Dataset,
-        rows_html: &str,
+        body: view::TableBody<'_>,
         charts: &[RenderedChart],
         citations: &crate::metadata::citation_files::Citations,
     ) -> Result<String, Diagnostic> {
         let shown = dataset.shown_columns(site.config.table_columns);
         let columns = view::column_views(dataset, &shown);
-        let page = view::DatasetPageView::new(
-            site, dataset, &columns, &shown, rows_html, charts, citations,
-        );
+        let page =
+            view::DatasetPageView::new(site, dataset, &columns, &shown, body, charts, citations);
         let mut context = Self::base_context(site, "../../");
         context.insert("dataset", &page);
         context.insert(
             "explore",
-            &explore_view::ExploreView::of(site, dataset, &shown),
+            &explore_view::ExploreView::of(site, dataset, &shown, body.shown_rows),
         );
         context.insert("page_title", &dataset.front.title);
         context.insert(
