@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::dataset::cache::ScanCache;
-use crate::diagnostics::{Diagnostics, Error};
+use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::site;
 use pipeline::Mode;
 pub use session::{RebuildReport, Session};
@@ -165,9 +165,37 @@ pub struct BuildReport {
     /// Numbers the datasets' prose types by hand (not quoted from a cell, not listed under
     /// `numbers_not_data`): `check --strict` lists each.
     pub typed_by_hand: usize,
+    /// The output folder measured once the build is in place (`build` only): files,
+    /// bytes, the largest files, and those over a host's per-file limit.
+    pub output_size: Option<crate::output::hosts::OutputSize>,
 }
 
 impl BuildReport {
+    /// "Output: 22 files, 150.3 kB; largest data/datasets/x.csv (60.1 MB)", and the
+    /// hosts' limits it breaks (`check` names the files and says what to do).
+    pub fn output_lines(&self) -> Vec<String> {
+        let Some(size) = &self.output_size else {
+            return Vec::new();
+        };
+        let mut lines = vec![format!("Output: {}", size.summary())];
+        let broken: Vec<String> = size
+            .broken()
+            .iter()
+            .map(|(limit, files)| match files.len() {
+                0 => format!("{}' {}", limit.host, limit.stated),
+                1 => format!("{}' {} (1 file)", limit.host, limit.stated),
+                n => format!("{}' {} ({n} files)", limit.host, limit.stated),
+            })
+            .collect();
+        if !broken.is_empty() {
+            lines.push(format!(
+                "Over {}; `datapages check` names the files and what to do",
+                broken.join(", ")
+            ));
+        }
+        lines
+    }
+
     /// "Built 9 pages, 4 datasets (34 rows), 22 files into public in 41 ms", with "(3
     /// datasets unchanged, linked)" before "in" when some were reused; "Up to date: 9
     /// pages, … in public, nothing changed since the last build (checked in 3 ms)" when
@@ -235,19 +263,55 @@ impl CheckReport {
 /// warnings alone are not a failure, so they come back in the report.
 pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
     let built = pipeline::run(options, Mode::Check, |_| Ok(())).map_err(Error::Problems)?;
+    let mut warnings = built.report.warnings;
+    warnings.extend(host_warnings(options, &built.site));
     let mut typed_by_hand = Diagnostics::new();
     typed_by_hand.extend(unbacked::check(&options.root, &built.site));
     typed_by_hand.sort();
     Ok(CheckReport {
-        warnings: built.report.warnings,
+        warnings,
         typed_by_hand,
         recalled: built.report.recalled,
     })
 }
 
+/// The hosts' limits the output breaks (`output::hosts`): those of the last build's output
+/// folder when there is one, else those of the CSV files (each copied into the output as
+/// it is). A file of a dataset is located at its Markdown file.
+fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagnostic> {
+    use crate::output::hosts;
+    let output = options.output_dir();
+    let size = match output.is_dir() {
+        true => hosts::measure(&output).unwrap_or_default(),
+        false => hosts::OutputSize {
+            over: site
+                .datasets
+                .listings()
+                .map(|d| (crate::layout::urls::csv_file(&d.slug), d.bytes))
+                .filter(|(_, bytes)| *bytes > hosts::smallest_file_limit())
+                .collect(),
+            ..hosts::OutputSize::default()
+        },
+    };
+    let locate = |name: &str| {
+        let slug = match name.strip_prefix("data/datasets/") {
+            Some(file) => file.rsplit_once('.').map_or(file, |(stem, _)| stem),
+            None => name.strip_prefix("datasets/")?.split('/').next()?,
+        };
+        let index = site.datasets.position(slug)?;
+        Some(site.datasets.listing(index).markdown_path.clone())
+    };
+    let shown = output.strip_prefix(&options.root).unwrap_or(&output);
+    hosts::warnings(&size, shown, &locate)
+}
+
 /// Builds the site. On any error the previous output is left exactly as it was.
 pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
     pipeline::run(options, Mode::Build, |staging| staging.commit())
-        .map(|built| built.report)
+        .map(|built| {
+            let mut report = built.report;
+            report.output_size = crate::output::hosts::measure(&report.output).ok();
+            report
+        })
         .map_err(Error::Problems)
 }

@@ -328,6 +328,9 @@ fn build(args: BuildArgs, color: bool) -> ExitCode {
                 report.warnings.eprint_folded(color, shown);
             }
             println!("{}", report.summary());
+            for line in report.output_lines() {
+                println!("{line}");
+            }
             if let Some(line) = report.typed_by_hand_line() {
                 println!("{line}");
             }

@@ -120,8 +120,10 @@ pub mod urls {
             format!("{first}{}/{number}/", super::LISTING_PAGES)
         }
     }
-    /// The compact index the listing filter loads when a listing has more than one page.
-    pub const SEARCH_INDEX: &str = "data/search-index.json";
+    /// The folder of the listing filter's split search index (`metadata::search_split`).
+    pub const SEARCH_FOLDER: &str = "data/search";
+    /// Its manifest, which the listing filter loads first.
+    pub const SEARCH_INDEX: &str = "data/search/index.json";
     /// A child sitemap, when `sitemap.xml` is an index (`number` from 1).
     pub fn sitemap_child(number: usize) -> String {
         format!("sitemap-{number}.xml")

@@ -7,12 +7,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::dataset::stamp::FileStamp;
-use crate::dataset::{Dataset, FileDigest};
+use crate::dataset::{budget, Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 use crate::layout::{self, urls};
 use crate::metadata;
 use crate::output::OutputSink;
 use crate::render::table_rows::{RowRenderer, RowStream};
+use crate::render::view::TableBody;
 use crate::render::{dataset_charts, RenderedChart, Renderer, STREAMED_ROWS_MARKER};
 pub use crate::site::outputs::Earlier;
 use crate::site::outputs::{
@@ -317,41 +318,57 @@ fn write_page_with_charts(
 ) -> Result<(), Diagnostic> {
     let page_path = urls::index_file(&urls::dataset_page(&dataset.slug));
     ensure_unchanged(dataset)?;
-    // The page is rendered around a marker; the table rows are streamed from the CSV
-    // straight into the file, so no table is ever held in memory whole.
-    let html = renderer.dataset_page(
-        site,
-        dataset,
-        STREAMED_ROWS_MARKER,
-        charts,
-        citations,
-        written,
-    )?;
-    let (before, after) = html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
-        Diagnostic::error(
-            "templates/dataset.html",
-            "the template does not output dataset.table.rows_html",
-        )
-        .with_hint("render `{{ dataset.table.rows_html | safe }}` inside the table body")
-    })?;
-    let mut file = writer
-        .sink
-        .create(&page_path)
-        .map_err(|e| write_problem(&page_path, e))?;
+    // The page is rendered around a marker, its size without rows measured, and the rows
+    // that fit the rest of its byte budget (`dataset::budget`) rendered from the CSV; the
+    // page is rendered again only when fewer rows fit than the cap, to say so.
+    let cap = dataset.shown_rows();
+    let page = |shown_rows| {
+        let body = TableBody {
+            rows_html: STREAMED_ROWS_MARKER,
+            shown_rows,
+        };
+        renderer.dataset_page(site, dataset, body, charts, citations, written)
+    };
+    let mut html = page(cap)?;
     let rows = RowRenderer::new(&dataset.front.columns)
         .with_dialect(&dataset.front)
         .with_columns(dataset.shown_columns(site.config.table_columns));
     let mut stream = RowStream::open(&dataset.csv_path, rows.delimiter())
         .map_err(|e| write_problem(&page_path, e))?;
+    let share = budget::table_share(html.len() - STREAMED_ROWS_MARKER.len());
+    let mut rows_html = String::new();
+    let with_row_pages = crate::dataset::paging::RowPaging::of(dataset).is_some();
+    let filled = stream
+        .fill(&rows, cap, share, with_row_pages, &mut rows_html)
+        .map_err(|e| write_problem(&page_path, e))?;
+    if filled.shown < cap.min(dataset.csv.rows) {
+        html = page(filled.shown)?;
+    }
+    let (before, after) = split_at_rows(&html, "templates/dataset.html")?;
+    let mut file = writer
+        .sink
+        .create(&page_path)
+        .map_err(|e| write_problem(&page_path, e))?;
     let out = file.writer();
     out.write_all(before.as_bytes())
-        .and_then(|_| stream.copy(&rows, dataset.shown_rows(), out))
+        .and_then(|_| out.write_all(rows_html.as_bytes()))
         .and_then(|_| out.write_all(after.as_bytes()))
         .and_then(|_| file.finish())
         .map_err(|e| write_problem(&page_path, e))?;
     writer.files.fetch_add(1, Ordering::Relaxed);
     // The same reader goes on into the row pages.
     row_pages::write_row_pages(site, renderer, dataset, &mut stream, writer)
+}
+
+/// The page before and after the rows' marker, or the template's problem.
+fn split_at_rows<'h>(html: &'h str, template: &str) -> Result<(&'h str, &'h str), Diagnostic> {
+    html.split_once(STREAMED_ROWS_MARKER).ok_or_else(|| {
+        Diagnostic::error(
+            template,
+            "the template does not output dataset.table.rows_html",
+        )
+        .with_hint("render `{{ dataset.table.rows_html | safe }}` inside the table body")
+    })
 }
 
 /// Refuses to publish a CSV that changed after it was checked (an editor saving during the
@@ -380,7 +397,7 @@ fn ensure_unchanged(dataset: &Dataset) -> Result<(), Diagnostic> {
 pub struct SiteFiles {
     /// `data/catalog.json`.
     pub catalog: bool,
-    /// `data/search-index.json`.
+    /// The split search index, `data/search/`.
     pub search_index: bool,
     /// `sitemap.xml` and its children.
     pub sitemap: bool,
@@ -433,9 +450,9 @@ pub fn write_site_metadata(
             scope.spawn(|_| {
                 writer.run(
                     || {
-                        writer.stream(urls::SEARCH_INDEX, |out| {
-                            files::write_search_index(site, ordered, out)
-                        })
+                        let written = files::search_index_files(site, ordered)
+                            .map_err(|e| write_problem(urls::SEARCH_FOLDER, e))?;
+                        write_search_files(writer, &written)
                     },
                     no_file,
                 )
@@ -484,6 +501,33 @@ pub fn write_site_metadata(
             });
         }
     });
+}
+
+/// Writes the split search index's files, leaving alone those already there with the same
+/// bytes (a `serve` rebuild changes a few shards) and removing the files of an earlier
+/// index that this one no longer has.
+fn write_search_files(writer: &Writer, files: &[(String, Vec<u8>)]) -> Result<(), Diagnostic> {
+    let root = writer.sink.root();
+    let folder = root.join(urls::SEARCH_FOLDER);
+    if let Ok(entries) = std::fs::read_dir(&folder) {
+        for entry in entries.flatten() {
+            let name = format!(
+                "{}/{}",
+                urls::SEARCH_FOLDER,
+                entry.file_name().to_string_lossy()
+            );
+            if !files.iter().any(|(path, _)| *path == name) {
+                writer.remove(&name);
+            }
+        }
+    }
+    for (path, bytes) in files {
+        if std::fs::read(root.join(path)).is_ok_and(|old| old == *bytes) {
+            continue;
+        }
+        writer.bytes(path, bytes)?;
+    }
+    Ok(())
 }
 
 /// Copies `static/` into the output root as is (symbolic links followed when they stay

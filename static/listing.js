@@ -1,11 +1,11 @@
 // datapages: filter the All datasets list by text and tag.
 // Progressive enhancement: without this script every dataset is listed; the form stays hidden.
 // The filter searches one text per dataset, the same on every page: its title, slug, tags,
-// headline, description and column names, from the compact search index
-// (data/search-index.json), loaded once at the first use. While it loads the list stays as
+// headline, description and column names, from the split search index (data/search/:
+// a manifest, then the few small files a query needs). While they load the list stays as
 // it is ("Loading the search index"): there is no second way of matching meanwhile. Only
-// when it cannot be loaded (a page opened from disk) does the filter fall back to the text
-// of this page's entries, and says so when other pages exist.
+// when they cannot be loaded (a page opened from disk) does the filter fall back to the
+// text of this page's entries, and says so when other pages exist.
 (function () {
   "use strict";
 
@@ -26,35 +26,127 @@
     var found = link && /datasets\/([^\/]+)\/$/.exec(link.getAttribute("href") || "");
     return found ? found[1] : "";
   });
-  var index = null;
-  var loading = false;
+  // The split index (data/search/, written by src/metadata/search_split.rs): a manifest,
+  // then per query word the one shard that holds it, the tags file for the tag filter and
+  // the docs files of the results shown. Files load once and are kept.
+  var manifest = null;
+  var files = {};
   var failed = false;
   var results = null;
+  var generation = 0;
+  var folder = (form.getAttribute("data-index") || "").replace(/[^\/]*$/, "");
 
   function unit(n) { return n === 1 ? " dataset" : " datasets"; }
 
-  function loadIndex() {
-    if (index || loading || failed) return;
-    loading = true;
-    var fail = function () { loading = false; failed = true; apply(); };
+  function fetchJSON(name, done) {
+    if (files[name] !== undefined) return done(files[name]);
     var request = new XMLHttpRequest();
+    var fail = function () { failed = true; apply(); };
     try {
-      request.open("GET", form.getAttribute("data-index"));
+      request.open("GET", folder + name);
       request.responseType = "json";
       request.onerror = fail;
       request.onload = function () {
-        if (request.status !== 200 || !Array.isArray(request.response)) return fail();
-        loading = false;
-        index = request.response.map(function (d) {
-          var words = [d.title, d.slug, d.tags.join(" "), d.text || ""];
-          return { d: d, text: words.join(" ").toLowerCase() };
-        });
-        apply();
+        if (request.status !== 200 || request.response === null || typeof request.response !== "object") return fail();
+        files[name] = request.response;
+        done(request.response);
       };
       request.send();
     } catch (e) {
       fail();
     }
+  }
+
+  // Loads every file of `names`, then calls `done` with them in order.
+  function fetchAll(names, done) {
+    var left = names.length;
+    var got = [];
+    if (!left) return done(got);
+    names.forEach(function (name, i) {
+      fetchJSON(name, function (value) {
+        got[i] = value;
+        left -= 1;
+        if (!left) done(got);
+      });
+    });
+  }
+
+  // FNV-1a of the code points, as shard_of in search_split.rs.
+  function shardOf(key) {
+    var hash = 0x811c9dc5;
+    Array.from(key).forEach(function (c) {
+      hash = Math.imul((hash ^ c.codePointAt(0)) >>> 0, 0x01000193) >>> 0;
+    });
+    return hash % manifest.shards;
+  }
+
+  function lookupKey(word) { return Array.from(word).slice(0, 3).join(""); }
+
+  // A set of dataset numbers: gaps in base 36 joined by ".", or "~" and a base64 bitmap.
+  function decode(text, into) {
+    if (text.charAt(0) === "~") {
+      var bits = atob(text.slice(1));
+      for (var i = 0; i < manifest.datasets; i++) {
+        if (bits.charCodeAt(i >> 3) & (1 << (i & 7))) into[i] = true;
+      }
+      return into;
+    }
+    var at = 0;
+    text.split(".").forEach(function (gap) {
+      if (!gap) return;
+      at += parseInt(gap, 36);
+      into[at] = true;
+    });
+    return into;
+  }
+
+  // The datasets whose searched words contain `word`, from its shard.
+  function matchesOf(word, shard) {
+    var found = {};
+    if (Array.from(word).length < 3) {
+      if (Object.prototype.hasOwnProperty.call(shard.g, word)) decode(shard.g[word], found);
+      return found;
+    }
+    Object.keys(shard.w).forEach(function (token) {
+      if (token.indexOf(word) !== -1) decode(shard.w[token], found);
+    });
+    return found;
+  }
+
+  // Answers the query: `done` gets the matching dataset numbers, ascending.
+  function search(words, wanted, done) {
+    var names = words.map(function (word) { return "shard-" + shardOf(lookupKey(word)) + ".json"; });
+    if (wanted) names.push("tags.json");
+    fetchAll(names, function (got) {
+      var ids = null;
+      words.forEach(function (word, i) {
+        var found = matchesOf(word, got[i]);
+        if (ids === null) ids = found;
+        else Object.keys(ids).forEach(function (id) { if (!found[id]) delete ids[id]; });
+      });
+      if (wanted) {
+        var tags = got[got.length - 1];
+        var tagged = Object.prototype.hasOwnProperty.call(tags, wanted) ? decode(tags[wanted], {}) : {};
+        if (ids === null) ids = tagged;
+        else Object.keys(ids).forEach(function (id) { if (!tagged[id]) delete ids[id]; });
+      }
+      done(Object.keys(ids || {}).map(Number).sort(function (a, b) { return a - b; }));
+    });
+  }
+
+  // The shown entries of datasets `ids` (at most `limit` of them), from the docs files.
+  function docsOf(ids, limit, done) {
+    var shown = ids.slice(0, limit);
+    var names = [];
+    shown.forEach(function (id) {
+      var name = "docs-" + Math.floor(id / manifest.docs_per_file) + ".json";
+      if (names.indexOf(name) === -1) names.push(name);
+    });
+    fetchAll(names, function () {
+      done(shown.map(function (id) {
+        return files["docs-" + Math.floor(id / manifest.docs_per_file) + ".json"][id % manifest.docs_per_file];
+      }));
+    });
   }
 
   function item(d) {
@@ -95,42 +187,60 @@
       return (!wanted || tags.indexOf(wanted) !== -1) &&
         words.every(function (word) { return hay.indexOf(word) !== -1; });
     };
-    var shown = 0;
-    if (filtering && !index && !failed) {
-      // The one way of matching is the index's: until it arrives nothing is filtered.
-      loadIndex();
-      if (!index && !failed) {
-        status.textContent = "Loading the search index\u2026";
-        return;
-      }
-    }
     var paginated = total > items.length;
-    if (filtering && index) {
-      var found = index.filter(function (e) { return matches(e.text, e.d.tags); }).map(function (e) { return e.d; });
-      shown = found.length;
-      if (paginated) {
-        showResults(found);
-        list.hidden = true;
-        results.hidden = false;
-        if (pagination) pagination.hidden = true;
-      } else {
-        var wantedSlugs = {};
-        found.forEach(function (d) { wantedSlugs[d.slug] = true; });
-        items.forEach(function (item, i) { item.hidden = !wantedSlugs[slugs[i]]; });
+    var current = ++generation;
+    if (filtering && !failed) {
+      // The one way of matching is the index's: until it answers nothing is filtered.
+      status.textContent = "Loading the search index\u2026";
+      var answered = function (found, docs) {
+        if (current !== generation) return;
+        if (paginated) {
+          showResults(docs);
+          list.hidden = true;
+          results.hidden = false;
+          if (pagination) pagination.hidden = true;
+        } else {
+          var wantedSlugs = {};
+          docs.forEach(function (d) { wantedSlugs[d.slug] = true; });
+          items.forEach(function (item, i) { item.hidden = !wantedSlugs[slugs[i]]; });
+        }
+        status.textContent = found.length + " of " + total + unit(total) + (paginated && found.length > 200 ? " (the first 200 listed)" : "");
+        if (empty) empty.hidden = found.length !== 0;
+      };
+      var withManifest = function () {
+        search(words, wanted, function (found) {
+          docsOf(found, paginated ? 200 : found.length, function (docs) { answered(found, docs); });
+        });
+      };
+      if (manifest) return withManifest();
+      var request = new XMLHttpRequest();
+      var fail = function () { failed = true; if (current === generation) apply(); };
+      try {
+        request.open("GET", form.getAttribute("data-index"));
+        request.responseType = "json";
+        request.onerror = fail;
+        request.onload = function () {
+          if (request.status !== 200 || !request.response || !request.response.shards) return fail();
+          manifest = request.response;
+          if (current === generation) withManifest();
+        };
+        request.send();
+      } catch (e) {
+        fail();
       }
-      status.textContent = shown + " of " + total + unit(total) + (paginated && shown > 200 ? " (the first 200 listed)" : "");
-    } else {
-      if (results) results.hidden = true;
-      list.hidden = false;
-      if (pagination) pagination.hidden = !!filtering;
-      items.forEach(function (item, i) {
-        var match = matches(haystacks[i], (item.getAttribute("data-tags") || "").split(" "));
-        item.hidden = !match;
-        if (match) shown += 1;
-      });
-      var count = paginated && filtering ? " on this page" : "";
-      status.textContent = filtering ? shown + " of " + items.length + unit(items.length) + count : "All " + total + unit(total);
+      return;
     }
+    var shown = 0;
+    if (results) results.hidden = true;
+    list.hidden = false;
+    if (pagination) pagination.hidden = !!filtering;
+    items.forEach(function (item, i) {
+      var match = matches(haystacks[i], (item.getAttribute("data-tags") || "").split(" "));
+      item.hidden = !match;
+      if (match) shown += 1;
+    });
+    var count = paginated && filtering ? " on this page" : "";
+    status.textContent = filtering ? shown + " of " + items.length + unit(items.length) + count : "All " + total + unit(total);
     if (empty) empty.hidden = shown !== 0;
   }
 

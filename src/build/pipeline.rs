@@ -161,6 +161,7 @@ pub(super) fn run(
         }
     };
     let mut report = BuildReport {
+        output_size: None,
         typed_by_hand: unbacked::count(&site),
         pages,
         datasets: site.datasets.len(),

@@ -1,5 +1,6 @@
 //! A dataset: its front matter and prose, checked against its CSV in one streaming pass.
 
+pub mod budget;
 pub mod cache;
 mod chart_place;
 mod chart_series;
@@ -75,9 +76,13 @@ pub struct Dataset {
 pub const SEARCHED_COLUMNS: usize = 100;
 
 impl Dataset {
-    /// Rows the page shows: the cap, or every row.
+    /// Rows the page's table may show: the cap (with row pages, the rows of a page), or
+    /// every row. The page shows fewer when they do not fit its byte budget ([`budget`]).
     pub fn shown_rows(&self) -> u64 {
-        self.csv.rows.min(self.table_rows.limit())
+        match paging::RowPaging::of(self) {
+            Some(paging) => paging.per_page,
+            None => self.csv.rows.min(self.table_rows.limit()),
+        }
     }
 
     /// The columns the table shows, as indices into the CSV's columns: every column when

@@ -11,7 +11,8 @@ use crate::diagnostics::Diagnostic;
 /// How a dataset's rows are split into pages of `per_page` rows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RowPaging {
-    /// Rows per page: the dataset's `table_rows`.
+    /// Rows per page: the dataset's `table_rows`, lowered so that a page of rows of the
+    /// CSV's average length fits the page budget (`budget::rows_per_page`).
     pub per_page: u64,
     /// Pages, the dataset page included (at least 2).
     pub pages: u64,
@@ -26,7 +27,16 @@ impl RowPaging {
         if !dataset.row_pages {
             return None;
         }
-        Self::new(dataset.table_rows, dataset.csv.rows)
+        let table_rows = match dataset.table_rows {
+            TableRows::Limit(n) if n > 0 => TableRows::Limit(super::budget::rows_per_page(
+                n,
+                dataset.csv.bytes,
+                dataset.csv.rows,
+                dataset.csv.header.len(),
+            )),
+            other => other,
+        };
+        Self::new(table_rows, dataset.csv.rows)
     }
 
     /// The paging of `rows` rows shown `table_rows` at a time; `None` when one page holds

@@ -1,5 +1,5 @@
 //! The site files whose size grows with the catalog, streamed to disk one dataset at a
-//! time: `data/catalog.json`, the listing filter's `data/search-index.json`, and the
+//! time: `data/catalog.json`, the listing filter's split search index (`data/search/`), and the
 //! sitemap, which past `_sitemap_urls` URLs (the protocol's 50,000) becomes a sitemap index
 //! (`sitemap.xml`) of child sitemaps (`sitemap-1.xml`, ...).
 
@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::escape_xml;
+use super::search_split::{self, SearchDoc};
 use crate::layout::urls;
 use crate::site::{listing, Site};
 
@@ -109,64 +110,51 @@ impl Serialize for CatalogJsonItem<'_> {
     }
 }
 
-/// One dataset of `data/search-index.json`, keys in sorted order (see [`CatalogJsonItem`]).
-#[derive(Serialize, PartialEq)]
-struct SearchEntry<'a> {
-    slug: &'a str,
-    tags: Vec<String>,
-    /// What the filter searches besides the title, slug and tags: the headline, the
-    /// description (its first [`SEARCHED_DESCRIPTION`] characters) and the column names
-    /// (the first [`crate::dataset::SEARCHED_COLUMNS`]).
-    text: String,
-    title: &'a str,
-    updated: Option<String>,
-}
-
 /// How many characters of a dataset's description the search index states: the index of
 /// 10,000 datasets stays a few megabytes whatever the descriptions.
 pub const SEARCHED_DESCRIPTION: usize = 300;
 
-impl<'a> SearchEntry<'a> {
-    /// The search entry of the dataset at `index`: its listing, and the description and
-    /// column names from its catalog entry.
-    fn of(site: &'a Site, index: usize) -> io::Result<SearchEntry<'a>> {
-        let d = site.datasets.listing(index);
-        let entry = site.datasets.entry(index)?;
-        let tags = d
-            .tags
-            .iter()
-            .map(|tag| crate::content::markdown::slugify(tag))
-            .collect();
-        let description: String = entry
-            .description
-            .chars()
-            .take(SEARCHED_DESCRIPTION)
-            .collect();
-        let text = [
-            &*d.headline,
-            &description,
-            &entry.column_names,
-            &d.tags.join(" "),
-        ]
+/// The search entry of the dataset at `index`: its listing, and the description and column
+/// names from its catalog entry. What the filter searches besides the title, slug and tags
+/// is the headline, the description (its first [`SEARCHED_DESCRIPTION`] characters), the
+/// column names (the first [`crate::dataset::SEARCHED_COLUMNS`]) and the tags as written.
+fn search_doc(site: &Site, index: usize) -> io::Result<SearchDoc> {
+    let d = site.datasets.listing(index);
+    let entry = site.datasets.entry(index)?;
+    let tags = d
+        .tags
         .iter()
-        .filter(|t| !t.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
-        Ok(SearchEntry {
-            slug: &d.slug,
-            tags,
-            text,
-            title: &d.title,
-            updated: d.updated(),
-        })
-    }
+        .map(|tag| crate::content::markdown::slugify(tag))
+        .collect();
+    let description: String = entry
+        .description
+        .chars()
+        .take(SEARCHED_DESCRIPTION)
+        .collect();
+    let text = [
+        &*d.headline,
+        &description,
+        &entry.column_names,
+        &d.tags.join(" "),
+    ]
+    .iter()
+    .filter(|t| !t.is_empty())
+    .copied()
+    .collect::<Vec<_>>()
+    .join(" ");
+    Ok(SearchDoc {
+        slug: d.slug.to_string(),
+        tags,
+        text,
+        title: d.title.to_string(),
+        updated: d.updated(),
+    })
 }
 
 /// Whether the dataset `slug` has the same search-index entry in both sites.
 pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
     match (before.datasets.position(slug), now.datasets.position(slug)) {
-        (Some(old), Some(new)) => match (SearchEntry::of(before, old), SearchEntry::of(now, new)) {
+        (Some(old), Some(new)) => match (search_doc(before, old), search_doc(now, new)) {
             (Ok(old), Ok(new)) => old == new,
             _ => false,
         },
@@ -174,18 +162,14 @@ pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
     }
 }
 
-/// Writes `data/search-index.json`: for each dataset in listing order its slug, title, tag
-/// slugs, date and searched text, one line each, so the filter finds any dataset by what
-/// its listing, page and columns say.
-pub fn write_search_index(site: &Site, ordered: &[usize], out: &mut dyn Write) -> io::Result<()> {
-    out.write_all(b"[")?;
-    for (n, &i) in ordered.iter().enumerate() {
-        let entry = SearchEntry::of(site, i)?;
-        let text = serde_json::to_string(&entry).map_err(io::Error::other)?;
-        out.write_all(if n == 0 { b"\n" } else { b",\n" })?;
-        out.write_all(text.as_bytes())?;
-    }
-    out.write_all(b"\n]\n")
+/// The files of the listing filter's split search index (`search_split`), every dataset
+/// in listing order (`ordered`).
+pub fn search_index_files(site: &Site, ordered: &[usize]) -> io::Result<Vec<(String, Vec<u8>)>> {
+    let docs = ordered
+        .iter()
+        .map(|&i| search_doc(site, i))
+        .collect::<io::Result<Vec<_>>>()?;
+    Ok(search_split::files(&docs))
 }
 
 /// One URL of the sitemap. A dataset's page is named by its index in `Site::datasets`, its

@@ -137,10 +137,14 @@ pub fn dataset<'a>(
         }
     }
     let row_names = crate::content::columns::row_names_field(&front.columns);
+    // Every column while they are few; past that the table's, so the page keeps its
+    // byte budget (the descriptors it links to name every column).
+    let every = front.columns.len() <= crate::dataset::budget::JSONLD_COLUMNS;
     let variables = front
         .columns
         .iter()
         .zip(in_table)
+        .filter(move |(_, shown)| every || *shown)
         .map(|(column, shown)| PropertyValue {
             kind: "PropertyValue",
             description: shown.then_some(&*column.description),

@@ -17,6 +17,7 @@ pub mod jsonld;
 pub mod outputs;
 mod profile;
 mod rdf;
+pub mod search_split;
 pub mod site_files;
 pub mod snippets;
 pub mod versions;

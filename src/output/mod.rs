@@ -8,6 +8,7 @@
 
 mod at;
 pub mod guard;
+pub mod hosts;
 mod merge;
 pub use merge::PathSet;
 pub mod swap;

@@ -78,9 +78,15 @@ struct ExploreColumn<'a> {
 }
 
 impl ExploreView {
-    /// The explorer of `dataset`'s page, whose table shows the columns `shown`; `None` when
+    /// The explorer of `dataset`'s page, whose table shows the columns `shown` and the
+    /// first `shown_rows` rows; `None` when
     /// `explore = false` in its front matter, or in site.toml and the dataset does not say.
-    pub fn of(site: &Site, dataset: &Dataset, shown: &[usize]) -> Option<ExploreView> {
+    pub fn of(
+        site: &Site,
+        dataset: &Dataset,
+        shown: &[usize],
+        shown_rows: u64,
+    ) -> Option<ExploreView> {
         let front = &dataset.front;
         if !front.explore.unwrap_or(site.config.explore) {
             return None;
@@ -120,7 +126,7 @@ impl ExploreView {
             delimiter: char::from(front.field_delimiter()).to_string(),
             quote: "\"",
             columns,
-            shown_rows: dataset.shown_rows(),
+            shown_rows,
             row_pages: RowPaging::of(dataset).map(|paging| RowPagesMeta {
                 base: urls::dataset_page(&dataset.slug),
                 per_page: paging.per_page,

@@ -215,13 +215,13 @@ impl Renderer {
         context
     }
 
-    /// A dataset page; `rows_html` is the table body or [`STREAMED_ROWS_MARKER`];
-    /// `written` the table's files as written (its downloads).
+    /// A dataset page; `body` is the table's rows (or [`STREAMED_ROWS_MARKER`]) and their
+    /// count; `written` the table's files as written (its downloads).
     pub fn dataset_page(
         &self,
         site: &Site,
         dataset: &crate::dataset::Dataset,
-        rows_html: &str,
+        body: view::TableBody<'_>,
         charts: &[RenderedChart],
         citations: &crate::metadata::citation_files::Citations,
         written: &[crate::dataset::FileDigest],
@@ -232,7 +232,7 @@ impl Renderer {
             site,
             dataset,
             (&columns, &shown),
-            rows_html,
+            body,
             (charts, citations),
             written,
         );
@@ -240,7 +240,7 @@ impl Renderer {
         context.insert("dataset", &page);
         context.insert(
             "explore",
-            &explore_view::ExploreView::of(site, dataset, &shown),
+            &explore_view::ExploreView::of(site, dataset, &shown, body.shown_rows),
         );
         context.insert("page_title", &dataset.front.title);
         context.insert(

@@ -26,6 +26,8 @@ struct RowTableView<'a> {
     note_html: Option<String>,
     dash_note: Option<&'static str>,
     nav: RowNavView,
+    /// How many of the page's rows it shows, when not all of them fit its byte budget.
+    shown_rows: Option<u64>,
 }
 
 /// A download beside the CSV, as a row page links it.
@@ -50,6 +52,14 @@ struct RowPageView<'a> {
     table: RowTableView<'a>,
 }
 
+/// Which row page is rendered, and how many of its rows it shows when fewer than all fit
+/// its byte budget (`dataset::budget`).
+#[derive(Debug, Clone, Copy)]
+pub struct RowPageAt {
+    pub page: u64,
+    pub shown_rows: Option<u64>,
+}
+
 impl Renderer {
     /// Page `page` (from 2) of a dataset's rows, with [`STREAMED_ROWS_MARKER`] where its
     /// rows go; `columns` are the dataset's `view::column_views`, made once for all pages,
@@ -61,8 +71,9 @@ impl Renderer {
         columns: &[ColumnView<'_>],
         shown: &[usize],
         paging: &RowPaging,
-        page: u64,
+        at: RowPageAt,
     ) -> Result<String, Diagnostic> {
+        let RowPageAt { page, shown_rows } = at;
         let front = &dataset.front;
         let empty_cells = dataset.csv.profiles.iter().any(|p| p.empty > 0);
         let in_order = super::view::table_columns(columns, shown);
@@ -91,6 +102,7 @@ impl Renderer {
                     .map(|m| markdown::to_html(m, site.config.markdown.raw_html)),
                 dash_note: super::cite_view::dash_note(empty_cells, front.table_note.as_deref()),
                 nav: RowNavView::new(&dataset.slug, paging, page),
+                shown_rows,
             },
         };
         let mut context = Self::base_context(site, "../../../../");

@@ -4,13 +4,14 @@
 //! in memory.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 use crate::content::date_format::DateFormat;
 use crate::content::dialect::{columns_missing_values, MissingValues};
 use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
+use crate::dataset::budget::{fit_rows, CELL_CHARS};
 use crate::dataset::scan::pool::KeptReaders;
 use crate::dataset::schema::{ColumnSpec, ColumnType};
 use crate::dataset::shown::{as_year, push_number_html};
@@ -158,11 +159,27 @@ impl RowRenderer {
                     Some(format) if format.canonical(&value, &mut shown_date) => &shown_date,
                     _ => &*value,
                 };
-                escape_html_into(value, out);
+                let (shown, cut) = cut_cell(value);
+                escape_html_into(shown, out);
+                if cut {
+                    out.push('…');
+                }
                 out.push_str("</td>");
             }
         }
         out.push_str("</tr>\n");
+    }
+}
+
+/// A cell's text as the table shows it: at most [`CELL_CHARS`] characters, and whether it
+/// was cut (the page marks the cut with `…`; the download holds the whole cell).
+fn cut_cell(value: &str) -> (&str, bool) {
+    if value.len() <= CELL_CHARS {
+        return (value, false);
+    }
+    match value.char_indices().nth(CELL_CHARS) {
+        Some((end, _)) => (&value[..end], true),
+        None => (value, false),
     }
 }
 
@@ -172,14 +189,20 @@ fn stream_rows(
     path: &Path,
     renderer: &RowRenderer,
     limit: u64,
-    out: &mut impl Write,
+    out: &mut impl io::Write,
 ) -> io::Result<()> {
-    RowStream::open(path, renderer.delimiter)?
-        .copy(renderer, limit, out)
-        .map(|_| ())
+    let mut rows = String::new();
+    RowStream::open(path, renderer.delimiter)?.fill(
+        renderer,
+        limit,
+        usize::MAX,
+        false,
+        &mut rows,
+    )?;
+    out.write_all(rows.as_bytes())
 }
 
-/// How much of the CSV is read, and of rendered rows gathered, per write.
+/// How much of the CSV is read at a time.
 const CHUNK_BYTES: usize = 64 * 1024;
 
 /// One pass over a CSV's rows, handed out in runs: the dataset page's rows, then each row
@@ -191,7 +214,6 @@ pub struct RowStream {
     record: csv::ByteRecord,
     /// Rows read so far.
     row: u64,
-    chunk: String,
 }
 
 /// The CSV file a [`RowStream`]'s reader reads; `None` while the reader waits in its
@@ -256,7 +278,6 @@ impl RowStream {
             delimiter,
             record: csv::ByteRecord::new(),
             row: 0,
-            chunk: String::new(),
         };
         if let Some(reader) = &mut stream.reader {
             reader
@@ -277,35 +298,55 @@ impl RowStream {
         Ok(read)
     }
 
-    /// Writes the next (up to) `limit` rows into `out` as `<tr>` rows; how many it wrote.
-    pub fn copy(
+    /// Renders the next rows into `out` as `<tr>` rows, as many as fit `share` bytes
+    /// (`budget::fit_rows`), at most `limit`; how many it rendered. With `whole_page`,
+    /// the rest of the `limit` rows are read past unshown (a row page's rows that did not
+    /// fit), so the next page starts where it should; how many were read is `read`.
+    pub fn fill(
         &mut self,
         renderer: &RowRenderer,
         limit: u64,
-        out: &mut (impl Write + ?Sized),
-    ) -> io::Result<u64> {
-        let mut written = 0;
-        self.chunk.clear();
+        share: usize,
+        whole_page: bool,
+        out: &mut String,
+    ) -> io::Result<Filled> {
+        let mut filled = Filled { shown: 0, read: 0 };
         let Some(reader) = &mut self.reader else {
-            return Ok(0);
+            return Ok(filled);
         };
-        while written < limit
-            && reader
+        let mut fits = true;
+        while filled.read < limit && (fits || whole_page) {
+            if !reader
                 .read_byte_record(&mut self.record)
                 .map_err(io::Error::other)?
-        {
-            written += 1;
+            {
+                break;
+            }
+            filled.read += 1;
             self.row += 1;
-            renderer.render(&self.record, self.row, &mut self.chunk);
-            if self.chunk.len() > CHUNK_BYTES - 4 * 1024 {
-                out.write_all(self.chunk.as_bytes())?;
-                self.chunk.clear();
+            if !fits {
+                continue;
+            }
+            let start = out.len();
+            renderer.render(&self.record, self.row, out);
+            let size = out.len() - start;
+            fits = fit_rows([size], share.saturating_sub(start), 1) == 1;
+            if fits {
+                filled.shown += 1;
+            } else {
+                out.truncate(start);
             }
         }
-        out.write_all(self.chunk.as_bytes())?;
-        self.chunk.clear();
-        Ok(written)
+        Ok(filled)
     }
+}
+
+/// What [`RowStream::fill`] did: rows rendered, and rows read (the same unless a page's
+/// rows were read past unshown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Filled {
+    pub shown: u64,
+    pub read: u64,
 }
 
 impl Drop for RowStream {
@@ -430,7 +471,8 @@ mod tests {
             for (path, renderer, fresh) in &expected {
                 // Half read, then dropped: the next file must not go on from here.
                 let mut half = RowStream::open(path, renderer.delimiter).unwrap();
-                half.copy(renderer, 1, &mut Vec::new()).unwrap();
+                half.fill(renderer, 1, usize::MAX, false, &mut String::new())
+                    .unwrap();
                 drop(half);
                 let mut out = Vec::new();
                 stream_rows(path, renderer, u64::MAX, &mut out).unwrap();

@@ -216,6 +216,8 @@ pub struct TableView<'a> {
     pub shown_rows: u64,
     pub total_rows: u64,
     pub truncated: bool,
+    /// Fewer rows than the cap: the others did not fit the page's byte budget.
+    pub budget_cut: bool,
     pub has_empty_cells: bool,
     pub note_html: Option<String>,
     /// The one generated sentence about dashes, worded so it never contradicts the note.
@@ -232,8 +234,9 @@ pub struct ChartView<'a> {
     pub kind: &'static str,
     pub title: &'a str,
     pub caption_html: Option<String>,
-    /// The finished, escaped `<svg>` element.
-    pub svg: &'a str,
+    /// The finished, escaped `<svg>` element; past the charts' share of the page budget
+    /// (`dataset::budget::CHARTS_BYTES`), an `<img>` of the chart's SVG file.
+    pub svg: std::borrow::Cow<'a, str>,
     /// Site-relative URL of the standalone SVG file.
     pub svg_url: String,
 }
@@ -287,6 +290,27 @@ pub struct DatasetPageView<'a> {
     pub use_data: crate::render::use_view::UseDataView,
 }
 
+/// A chart as the dataset page shows it: its inline `<svg>` while the charts drawn so far
+/// (`inline_bytes`) stay within their share of the page budget, else an image of its SVG
+/// file (the same drawing, a few hundred bytes of page).
+fn chart_markup<'a>(
+    inline_bytes: &mut usize,
+    drawn: &'a crate::render::RenderedChart,
+    slug: &str,
+    title: &str,
+) -> std::borrow::Cow<'a, str> {
+    *inline_bytes += drawn.inline.len();
+    if *inline_bytes <= crate::dataset::budget::CHARTS_BYTES {
+        return std::borrow::Cow::Borrowed(&drawn.inline);
+    }
+    let mut img = String::from("<img class=\"chart-file\" loading=\"lazy\" src=\"../../");
+    crate::text::escape_html_into(&urls::chart_file(slug, &drawn.id), &mut img);
+    img.push_str("\" alt=\"");
+    crate::text::escape_html_into(title, &mut img);
+    img.push_str("\">");
+    std::borrow::Cow::Owned(img)
+}
+
 /// Cells longer than this (in characters) make a column wide.
 pub const WIDE_CELL_CHARS: usize = 48;
 
@@ -317,15 +341,23 @@ pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView
         .collect()
 }
 
+/// The table's body as the page gets it: the finished `<tr>` rows (or a marker the writer
+/// replaces) and how many rows they are (those that fit the page's byte budget).
+#[derive(Debug, Clone, Copy)]
+pub struct TableBody<'a> {
+    pub rows_html: &'a str,
+    pub shown_rows: u64,
+}
+
 impl<'a> DatasetPageView<'a> {
-    /// The page view; `rows_html` is the table body (or a marker the writer replaces).
-    /// `(columns, shown)`: every column's view and the table's columns; `written`: the
+    /// The page view; `body` is the table's rows (or a marker the writer replaces) and their
+    /// count. `(columns, shown)`: every column's view and the table's columns; `written`: the
     /// table's files as written.
     pub fn new(
         site: &'a Site,
         dataset: &'a Dataset,
         (columns, shown): (&'a [ColumnView<'a>], &[usize]),
-        rows_html: &'a str,
+        body: TableBody<'a>,
         (charts, citations): (
             &'a [crate::render::RenderedChart],
             &crate::metadata::citation_files::Citations,
@@ -343,7 +375,12 @@ impl<'a> DatasetPageView<'a> {
                 })
             })
             .collect();
-        let shown_rows = dataset.shown_rows();
+        let TableBody {
+            rows_html,
+            shown_rows,
+        } = body;
+        let column_list_html = crate::render::columns_section::column_list(dataset, shown);
+        let mut inline_bytes = 0usize;
         let in_order = table_columns(columns, shown);
         let raw_html = site.config.markdown.raw_html;
         DatasetPageView {
@@ -400,7 +437,7 @@ impl<'a> DatasetPageView<'a> {
                                 .as_deref()
                                 .map(|m| markdown::to_html(m, raw_html))
                         }),
-                    svg: &drawn.inline,
+                    svg: chart_markup(&mut inline_bytes, drawn, &dataset.slug, &spec.title),
                     svg_url: urls::chart_file(&dataset.slug, &drawn.id),
                 })
                 .collect(),
@@ -413,6 +450,7 @@ impl<'a> DatasetPageView<'a> {
                 shown_rows,
                 total_rows: dataset.csv.rows,
                 truncated: shown_rows < dataset.csv.rows,
+                budget_cut: shown_rows < dataset.shown_rows().min(dataset.csv.rows),
                 has_empty_cells: dataset.csv.has_empty_cells,
                 dash_note: crate::render::cite_view::dash_note(
                     dataset.csv.has_empty_cells,
@@ -424,8 +462,12 @@ impl<'a> DatasetPageView<'a> {
                     .map(|m| markdown::to_html(m, raw_html)),
                 nav: crate::render::row_nav::RowNavView::of(dataset, 1),
             },
-            column_list_html: crate::render::columns_section::column_list(dataset, shown),
-            column_summary_html: crate::render::columns_section::column_summary(dataset, shown),
+            column_summary_html: crate::render::columns_section::column_summary(
+                dataset,
+                shown,
+                crate::dataset::budget::COLUMNS_BYTES.saturating_sub(column_list_html.len()),
+            ),
+            column_list_html,
             license: LicenseView {
                 name: &dataset.license.name,
                 url: dataset.license.url.as_deref(),

@@ -1,7 +1,8 @@
 //! The site search (issue #33): the index states each dataset's headline, description and
 //! column names besides its title, slug and tags, so a word only in a description finds
-//! its dataset in headless Chromium (the page served, so the index loads); titles list in
-//! reading order ("a10" before "Zimmerman").
+//! its dataset in headless Chromium (the page served, so the split index loads: #50 item
+//! 3), as do pieces inside a word and two words at once; titles list in reading order
+//! ("a10" before "Zimmerman").
 
 use crate::common;
 
@@ -58,14 +59,19 @@ fn titles_list_case_and_accents_ignored_with_numbers_by_value() {
     let out = dir.path().join("public");
     let titles = listed_titles(&out.join("datasets/index.html"));
     assert_eq!(titles, ["a10", "Air readings", "Zimmerman"]);
-    let index = std::fs::read_to_string(out.join("data/search-index.json")).unwrap();
-    let entries: serde_json::Value = serde_json::from_str(&index).unwrap();
-    let air = &entries[1];
-    assert_eq!(air["slug"], "air", "{index}");
-    let text = air["text"].as_str().unwrap();
+    // The docs file lists each dataset in listing order; its searched text is in the
+    // shards, filed under each three-character piece of each word.
+    let docs: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("data/search/docs-0.json")).unwrap())
+            .unwrap();
+    assert_eq!(docs[1]["slug"], "air", "{docs}");
+    let shards = std::fs::read_dir(out.join("data/search"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect::<String>();
     assert!(
-        text.contains("ozone") && text.contains("ppm_weekly"),
-        "{index}"
+        shards.contains("\"ozone\"") && shards.contains("\"ppm_weekly\""),
+        "{shards}"
     );
 }
 
@@ -105,10 +111,17 @@ fn a_word_only_in_a_description_or_a_column_name_finds_its_dataset() {
         "the word is not on the listing page"
     );
     let input = session.find("#listing-text");
+    // Whole words, and (as with the whole index) pieces inside a word, of one, two and
+    // more characters, and two words at once: each loads the manifest and its shards.
     for (word, found) in [
         ("ozone", "Air readings"),
         ("ppm_weekly", "Air readings"),
         ("zimm", "Zimmerman"),
+        ("zon", "Air readings"),
+        ("eekl", "Air readings"),
+        ("pm", "Air readings"),
+        ("a1", "a10"),
+        ("OZONE station", "Air readings"),
     ] {
         session.execute(
             "var i = document.getElementById('listing-text'); i.value = ''; i.dispatchEvent(new Event('input'));",
