@@ -185,8 +185,17 @@ impl Words {
 
     /// The message `id` (one without arguments) as plain text.
     pub fn text(&self, id: &str) -> Result<String, String> {
+        self.text_with(id, &|_| None)
+    }
+
+    /// The message `id` (one without plural forms) as plain text, for a template to escape.
+    pub fn text_with(
+        &self,
+        id: &str,
+        arg: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<String, String> {
         match self.messages.get(id) {
-            Some(Message::Text(text)) => message::fill_text(text, &|_| None).map_err(|name| {
+            Some(Message::Text(text)) => message::fill_text(text, arg).map_err(|name| {
                 format!("the message `{id}` uses `{{{name}}}`, which this call does not give")
             }),
             _ => Err(format!(
@@ -421,7 +430,14 @@ const SCRIPT_BODY: &str = r#"(function (data) {
       return v === undefined ? all : typeof v === "number" ? num(v) : String(v);
     });
   }
-  self.datapagesWords = { lang: data.lang, t: t, num: num, marks: marks, months: (data.messages["format.months"] || "").split(" "), datePattern: data.messages["format.date"] };
+  var months = (data.messages["format.months"] || "").split(" ");
+  function date(iso) {
+    var m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso || "");
+    if (!m) return iso;
+    var parts = { year: m[1], month: m[2], day: m[3], day_number: String(Number(m[3])), month_name: months[Number(m[2]) - 1] };
+    return data.messages["format.date"].replace(/\{([a-z_]+)\}/g, function (all, name) { return parts[name] || all; });
+  }
+  self.datapagesWords = { lang: data.lang, t: t, num: num, date: date, marks: marks };
 })"#;
 
 #[cfg(test)]

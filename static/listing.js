@@ -31,7 +31,8 @@
   var failed = false;
   var results = null;
 
-  function unit(n) { return n === 1 ? " dataset" : " datasets"; }
+  // The page language's words and number marks (words-<language>.js, from the build).
+  var W = self.datapagesWords;
 
   function loadIndex() {
     if (index || loading || failed) return;
@@ -71,7 +72,7 @@
     if (d.updated) {
       var meta = document.createElement("p");
       meta.className = "item-meta";
-      meta.textContent = "updated " + d.updated;
+      meta.textContent = W.t("updated", { date: W.date(d.updated) });
       li.appendChild(meta);
     }
     return li;
@@ -100,7 +101,7 @@
       // The one way of matching is the index's: until it arrives nothing is filtered.
       loadIndex();
       if (!index && !failed) {
-        status.textContent = "Loading the search index\u2026";
+        status.textContent = W.t("loading_index");
         return;
       }
     }
@@ -118,7 +119,7 @@
         found.forEach(function (d) { wantedSlugs[d.slug] = true; });
         items.forEach(function (item, i) { item.hidden = !wantedSlugs[slugs[i]]; });
       }
-      status.textContent = shown + " of " + total + unit(total) + (paginated && shown > 200 ? " (the first 200 listed)" : "");
+      status.textContent = W.t("datasets_found", { shown: shown, n: total }) + (paginated && shown > 200 ? " " + W.t("first_200") : "");
     } else {
       if (results) results.hidden = true;
       list.hidden = false;
@@ -128,8 +129,8 @@
         item.hidden = !match;
         if (match) shown += 1;
       });
-      var count = paginated && filtering ? " on this page" : "";
-      status.textContent = filtering ? shown + " of " + items.length + unit(items.length) + count : "All " + total + unit(total);
+      var count = paginated && filtering ? " " + W.t("on_page") : "";
+      status.textContent = filtering ? W.t("datasets_found", { shown: shown, n: items.length }) + count : W.t("all_datasets", { n: total });
     }
     if (empty) empty.hidden = shown !== 0;
   }

@@ -343,7 +343,8 @@ fn tag_links(site: &Site) -> Vec<view::TagView<'_>> {
 
 fn nav_links(site: &Site) -> Vec<LinkView> {
     let mut links = vec![LinkView {
-        text: "All datasets".into(),
+        // Every language's catalogue has it: `check` stops a build that lacks it.
+        text: site.words.text("listing.title").unwrap_or_default(),
         url: urls::DATASETS.into(),
     }];
     links.extend(site.nav_pages().into_iter().map(|p| LinkView {
