@@ -28,6 +28,7 @@ mod confine;
 mod content;
 mod dataset;
 mod diagnostics;
+mod i18n;
 mod incremental;
 mod layout;
 mod metadata;

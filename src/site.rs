@@ -59,6 +59,8 @@ pub struct Site {
     pub default_date: Option<String>,
     /// Every per-dataset output file kind this build writes.
     pub outputs: outputs::Registry,
+    /// The theme's words in site.toml's `language` ([`crate::i18n`]).
+    pub words: std::sync::Arc<crate::i18n::Words>,
 }
 
 impl Site {
@@ -266,6 +268,7 @@ impl Site {
             tags,
             default_date: None,
             outputs: outputs.clone(),
+            words: std::sync::Arc::new(crate::i18n::Words::english()),
         };
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.

@@ -576,6 +576,16 @@ pub fn write_built_in_static(root: &Path, writer: &Writer) {
     }
 }
 
+/// Writes `words-<language>.js`, the scripts' words in the site's language.
+pub fn write_words_script(site: &Site, writer: &Writer) {
+    let name = site.words.script_name();
+    let script = site.words.script();
+    writer.run(
+        || writer.bytes(&name, script.as_bytes()),
+        Path::new(crate::i18n::FOLDER),
+    );
+}
+
 /// Writes the built-in asset of that output path; false when there is none (for `serve`,
 /// when a site's own static file is deleted and the built-in one takes its place again).
 pub fn write_built_in_asset(name: &str, writer: &Writer) -> bool {

@@ -17,7 +17,7 @@
   var PER = 50;
   var FACET_SHOWN = 12;
 
-  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  function group(n) { return self.datapagesWords.num(n); }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -43,7 +43,7 @@
     return;
   }
 
-  var start = el("button", { type: "button", class: "explore-start" }, "Explore all " + group(meta.rows) + unit);
+  var start = el("button", { type: "button", class: "explore-start" }, self.datapagesWords.t("explore", { n: meta.rows }));
   box.appendChild(start);
   var panel = el("div", { class: "explore-panel", hidden: "" });
   box.appendChild(panel);
@@ -110,7 +110,7 @@
     panel.hidden = false;
     progressLine.hidden = false;
     stop.hidden = false;
-    progress.textContent = "Reading the CSV…";
+    progress.textContent = self.datapagesWords.t("reading");
     readRows = 0;
     worker = new Worker(root + "explore-worker.js");
     var full = Object.assign({}, meta, { url: new URL(root + meta.csv, document.baseURI).href });
@@ -163,7 +163,7 @@
   function build() {
     var controls = el("div", { class: "explore-controls" });
     var search = el("div", { class: "explore-search" });
-    search.appendChild(el("label", { for: "explore-q" }, "Search all rows"));
+    search.appendChild(el("label", { for: "explore-q" }, self.datapagesWords.t("search_rows")));
     var q = el("input", { id: "explore-q", type: "search", autocomplete: "off", spellcheck: "false" });
     q.value = state.q;
     search.appendChild(q);
@@ -226,8 +226,8 @@
     var bar = el("div", { class: "explore-bar" });
     var count = el("p", { class: "explore-count", id: "explore-count", "aria-live": "polite" });
     bar.appendChild(count);
-    var download = el("button", { type: "button", class: "explore-download" }, "Download these rows");
-    var reset = el("button", { type: "button", class: "explore-reset" }, "Clear filters");
+    var download = el("button", { type: "button", class: "explore-download" }, self.datapagesWords.t("download_rows"));
+    var reset = el("button", { type: "button", class: "explore-reset" }, self.datapagesWords.t("clear"));
     var close = el("button", { type: "button", class: "explore-close" }, "Close");
     bar.appendChild(download);
     bar.appendChild(reset);
@@ -357,7 +357,7 @@
     box.removeAttribute("aria-busy");
     state.page = m.page;
     writeHash();
-    ui.count.textContent = (m.matched === m.total ? "All " + group(m.total) : group(m.matched) + " of " + group(m.total)) + (m.total === 1 ? " row" : " rows");
+    ui.count.textContent = m.matched === m.total ? self.datapagesWords.t("all_rows", { n: m.total }) : self.datapagesWords.t("shown_rows", { shown: m.matched, n: m.total });
     var fragment = document.createDocumentFragment();
     var clamps = [];
     m.rows.forEach(function (row) {
@@ -384,7 +384,7 @@
       if (state.sort && state.sort[0] === name) th.setAttribute("aria-sort", state.sort[1] === "desc" ? "descending" : "ascending");
       else th.removeAttribute("aria-sort");
     });
-    ui.where.textContent = "Page " + group(m.page) + " of " + group(m.pages);
+    ui.where.textContent = self.datapagesWords.t("page_of", { page: m.page, pages: m.pages });
     ui.prev.disabled = m.page <= 1;
     ui.next.disabled = m.page >= m.pages;
     ui.download.disabled = m.matched === 0;
@@ -405,7 +405,7 @@
   }
 
   function addMore(clamp) {
-    var button = el("button", { type: "button", class: "cell-more", "aria-label": "Whole text of this cell", "aria-expanded": "false" });
+    var button = el("button", { type: "button", class: "cell-more", "aria-label": self.datapagesWords.t("whole_text"), "aria-expanded": "false" });
     button.addEventListener("click", function () {
       button.setAttribute("aria-expanded", clamp.classList.toggle("open") ? "true" : "false");
     });

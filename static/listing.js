@@ -36,7 +36,8 @@
   var generation = 0;
   var folder = (form.getAttribute("data-index") || "").replace(/[^\/]*$/, "");
 
-  function unit(n) { return n === 1 ? " dataset" : " datasets"; }
+  // The page language's words and number marks (words-<language>.js, from the build).
+  var W = self.datapagesWords;
 
   function fetchJSON(name, done) {
     if (files[name] !== undefined) return done(files[name]);
@@ -163,7 +164,7 @@
     if (d.updated) {
       var meta = document.createElement("p");
       meta.className = "item-meta";
-      meta.textContent = "updated " + d.updated;
+      meta.textContent = W.t("updated", { date: W.date(d.updated) });
       li.appendChild(meta);
     }
     return li;
@@ -191,7 +192,7 @@
     var current = ++generation;
     if (filtering && !failed) {
       // The one way of matching is the index's: until it answers nothing is filtered.
-      status.textContent = "Loading the search index\u2026";
+      status.textContent = W.t("loading_index");
       var answered = function (found, docs) {
         if (current !== generation) return;
         if (paginated) {
@@ -204,7 +205,7 @@
           docs.forEach(function (d) { wantedSlugs[d.slug] = true; });
           items.forEach(function (item, i) { item.hidden = !wantedSlugs[slugs[i]]; });
         }
-        status.textContent = found.length + " of " + total + unit(total) + (paginated && found.length > 200 ? " (the first 200 listed)" : "");
+        status.textContent = W.t("datasets_found", { shown: found.length, n: total }) + (paginated && found.length > 200 ? " " + W.t("first_200") : "");
         if (empty) empty.hidden = found.length !== 0;
       };
       var withManifest = function () {
@@ -239,8 +240,8 @@
       item.hidden = !match;
       if (match) shown += 1;
     });
-    var count = paginated && filtering ? " on this page" : "";
-    status.textContent = filtering ? shown + " of " + items.length + unit(items.length) + count : "All " + total + unit(total);
+    var count = paginated && filtering ? " " + W.t("on_page") : "";
+    status.textContent = filtering ? W.t("datasets_found", { shown: shown, n: items.length }) + count : W.t("all_datasets", { n: total });
     if (empty) empty.hidden = shown !== 0;
   }
 

@@ -79,12 +79,12 @@
   var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
   // The CSV's rows: the page may show only the first of them.
   var csvRows = parseInt(tools.getAttribute("data-csv-rows"), 10) || total;
-  var unit = csvRows === 1 ? " row" : " rows";
-  // Counts as the page prints them: 2,284.
-  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  // The page language's words and number marks (words-<language>.js, from the build).
+  var W = self.datapagesWords;
+  if (!W) return;
   var idle = csvRows > total
-    ? "The first " + group(total) + " of " + group(csvRows) + unit
-    : "All " + group(total) + unit;
+    ? W.t("first_rows", { shown: total, n: csvRows })
+    : W.t("all_rows", { n: total });
 
   function applyFilter() {
     var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -95,7 +95,7 @@
       if (match) shown += 1;
     });
     status.textContent = words.length
-      ? group(shown) + " of " + (csvRows > total ? "the first " + group(total) + " of " + group(csvRows) : group(total)) + unit
+      ? (csvRows > total ? W.t("shown_first_rows", { found: shown, shown: total, n: csvRows }) : W.t("shown_rows", { shown: shown, n: total }))
       : idle;
   }
 
@@ -141,7 +141,7 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "cell-more";
-    button.setAttribute("aria-label", "Whole text of this cell");
+    button.setAttribute("aria-label", self.datapagesWords ? self.datapagesWords.t("whole_text") : "");
     button.setAttribute("aria-expanded", "false");
     button.addEventListener("click", function () {
       var open = clamp.classList.toggle("open");
@@ -190,15 +190,15 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "copy-button";
-    button.textContent = "Copy " + name;
+    button.textContent = self.datapagesWords.t("copy", { name: name });
     var status = document.createElement("span");
     status.className = "copy-status";
     status.setAttribute("role", "status");
     button.addEventListener("click", function () {
       navigator.clipboard.writeText(code.textContent).then(function () {
-        status.textContent = "Copied";
+        status.textContent = self.datapagesWords.t("copied");
       }, function () {
-        status.textContent = "Copying was refused: select the text instead";
+        status.textContent = self.datapagesWords.t("copy_refused");
       });
     });
     container.appendChild(button);

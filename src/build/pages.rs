@@ -57,6 +57,7 @@ pub(super) fn render_site_files(
     }
     write::copy_static(&site.root, writer);
     write::write_built_in_static(&site.root, writer);
+    write::write_words_script(site, writer);
     // Every page the sitemap lists, and 404.html, which it leaves out.
     crate::metadata::catalog_files::page_count(site) + 1
 }

@@ -273,6 +273,9 @@ impl Steps<'_> {
                 problems
             },
         )?;
+        if let Some(renderer) = renderer {
+            renderer.speak(frame.site.words.clone());
+        }
         let held: Vec<Option<Held>> = std::mem::take(&mut frame.dataset_files)
             .into_par_iter()
             .enumerate()

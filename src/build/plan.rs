@@ -182,6 +182,7 @@ impl Session {
             Diagnostics::new(),
         );
         site.default_date = self.site.default_date.clone();
+        site.words = self.site.words.clone();
         // The problems of files this rebuild did not read are those of the last successful
         // build (warnings only); they are copied into the answer only when it fails.
         let kept = || {

@@ -98,7 +98,14 @@ impl Renderer {
         );
         context.insert("search_index", urls::SEARCH_INDEX);
         context.insert("tags", &tag_links(site));
-        context.insert("page_title", &page_title("All datasets", number));
+        context.insert(
+            "page_title",
+            &page_title(
+                &site.words,
+                &site.words.text("listing.title").unwrap_or_default(),
+                number,
+            ),
+        );
         self.render("datasets.html", &context)
     }
 
@@ -129,17 +136,26 @@ impl Renderer {
             "pagination",
             &PaginationView::new(&first, number, count, ordered.len(), per_page),
         );
-        context.insert("page_title", &page_title(&tag.name, number));
+        context.insert("page_title", &page_title(&site.words, &tag.name, number));
         self.render("tag.html", &context)
     }
 }
 
-fn page_title(title: &str, number: usize) -> String {
+/// A listing's title, and from its second page on "Title, page 2" in the site's language
+/// (every catalogue has `pages.title_page`: `check` stops a build that lacks it).
+fn page_title(words: &crate::i18n::Words, title: &str, number: usize) -> String {
     if number <= 1 {
-        title.to_string()
-    } else {
-        format!("{title}, page {number}")
+        return title.to_string();
     }
+    let title = title.to_string();
+    let page = words.number(&number.to_string()).into_owned();
+    words
+        .text_with("pages.title_page", &|name| match name {
+            "title" => Some(title.clone()),
+            "page" => Some(page.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

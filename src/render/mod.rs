@@ -15,6 +15,7 @@ pub mod table_rows;
 mod template_errors;
 pub mod use_view;
 pub mod view;
+pub mod words;
 
 use std::path::Path;
 
@@ -148,6 +149,8 @@ pub const STREAMED_ROWS_MARKER: &str = "<!-- datapages: streamed table rows -->"
 /// Parsed templates, shared by all pages of a build.
 pub struct Renderer {
     tera: Tera,
+    /// The words `t()`, `thousands` and `local_date` use ([`Renderer::speak`]).
+    words: words::Slot,
 }
 
 impl Renderer {
@@ -189,7 +192,10 @@ impl Renderer {
         }
         let mut tera = Tera::default();
         tera.autoescape_on(vec![".html", ".xml"]);
-        tera.register_filter("thousands", thousands_filter);
+        let slot: words::Slot = std::sync::Arc::new(std::sync::RwLock::new(std::sync::Arc::new(
+            crate::i18n::Words::english(),
+        )));
+        words::register(&mut tera, &slot);
         // Tera's default also escapes `/`, which bloats every URL and unit ("MB&#x2F;s");
         // ours escapes only what HTML needs, and replaces characters HTML cannot carry.
         tera.set_escape_fn(crate::text::escape_html);
@@ -198,7 +204,15 @@ impl Renderer {
         {
             return Err(vec![template_errors::load_error(&e, &sources)]);
         }
-        Ok(Renderer { tera })
+        Ok(Renderer { tera, words: slot })
+    }
+
+    /// The words the templates write from now on: the site's, once site.toml is read.
+    pub fn speak(&self, words: std::sync::Arc<crate::i18n::Words>) {
+        *self
+            .words
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = words;
     }
 
     fn render(&self, template: &str, context: &Context) -> Result<String, Diagnostic> {
@@ -212,6 +226,7 @@ impl Renderer {
         context.insert("site", &SiteView::new(site));
         context.insert("root", root);
         context.insert("nav", &nav_links(site));
+        context.insert("words_script", &site.words.script_name());
         context
     }
 
@@ -291,32 +306,13 @@ impl Renderer {
     /// The page hosts serve for missing paths; links are absolute since it is served anywhere.
     pub fn not_found_page(&self, site: &Site) -> Result<String, Diagnostic> {
         let mut context = Self::base_context(site, &site.config.base_url);
-        context.insert("page_title", "Page not found");
+        let title = site
+            .words
+            .text("not_found.title")
+            .map_err(|e| Diagnostic::error(layout::TEMPLATES, e))?;
+        context.insert("page_title", &title);
         self.render("404.html", &context)
     }
-}
-
-/// `{{ 10366 | thousands }}` -> `10,366`: counts for readers.
-fn thousands_filter(
-    value: &tera::Value,
-    _: &std::collections::HashMap<String, tera::Value>,
-) -> tera::Result<tera::Value> {
-    let text = match value {
-        tera::Value::Number(n) => n.to_string(),
-        tera::Value::String(s) => s.clone(),
-        other => {
-            return Err(tera::Error::msg(format!(
-                "thousands expects a number, got {other}"
-            )))
-        }
-    };
-    let mut out = String::new();
-    crate::dataset::schema::format_cell(
-        crate::dataset::schema::ColumnType::Number,
-        &text,
-        &mut out,
-    );
-    Ok(tera::Value::String(out))
 }
 
 #[derive(Serialize)]
@@ -356,7 +352,8 @@ fn tag_links(site: &Site) -> Vec<view::TagView<'_>> {
 
 fn nav_links(site: &Site) -> Vec<LinkView> {
     let mut links = vec![LinkView {
-        text: "All datasets".into(),
+        // Every language's catalogue has it: `check` stops a build that lacks it.
+        text: site.words.text("listing.title").unwrap_or_default(),
         url: urls::DATASETS.into(),
     }];
     links.extend(site.nav_pages().into_iter().map(|p| LinkView {

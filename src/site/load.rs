@@ -85,6 +85,9 @@ impl Frame {
             diagnostics.push(problem);
             return Err(diagnostics);
         }
+        let (words, problems) =
+            crate::i18n::Words::load(root, &config.language, language_place(root).as_ref());
+        diagnostics.extend(problems);
         let Some(found) = discover(root, &mut diagnostics) else {
             return Err(diagnostics);
         };
@@ -105,6 +108,7 @@ impl Frame {
             tags: Vec::new(),
             default_date: options.date.clone(),
             outputs: options.outputs.clone(),
+            words: std::sync::Arc::new(words),
         };
         Ok(Frame {
             site,
@@ -184,6 +188,7 @@ impl Frame {
             home,
             default_date,
             outputs,
+            words,
             ..
         } = self.site;
         let datasets = Datasets::new(held, store);
@@ -195,6 +200,7 @@ impl Frame {
             into,
         );
         site.default_date = default_date;
+        site.words = words;
         drafts::check_related_drafts(&site.datasets, &left_out, &mut problems);
         if self.warnings == Warnings::PerFile {
             let site_problems = std::mem::replace(&mut problems, file_problems.clone());
@@ -212,4 +218,20 @@ impl Frame {
 /// The value behind `mutex`, also after a thread panicked holding it.
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Where site.toml sets `language`, for the problems of the language as a whole (none when
+/// it is left to its default).
+fn language_place(root: &Path) -> Option<crate::i18n::LanguagePlace> {
+    let text = std::fs::read_to_string(root.join("site.toml")).ok()?;
+    text.lines().enumerate().find_map(|(n, line)| {
+        let rest = line.trim_start().strip_prefix("language")?;
+        let value = rest.trim_start().strip_prefix('=')?;
+        let column = line.len() - value.trim_start().len() + 1;
+        Some(crate::i18n::LanguagePlace {
+            line: n + 1,
+            column: line[..column - 1].chars().count() + 1,
+            source_line: line.to_string(),
+        })
+    })
 }

@@ -38,6 +38,7 @@ mod hostile_paths;
 mod incremental;
 mod inference_corpus;
 mod invalid_corpus;
+mod languages;
 mod large;
 mod long_chart;
 mod metadata_bytes;

@@ -1,0 +1,148 @@
+//! The theme's words in Tera: `t(id=…, n=…, …)` writes a message of the site's language
+//! as HTML, `| thousands` groups a number and `| local_date` writes a date the language's
+//! way. All three read the [`Words`] the renderer was last given ([`Slot`]): the renderer
+//! is made before site.toml is read, and `serve` gives it new words when they change.
+
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use tera::{Tera, Value};
+
+use crate::i18n::Words;
+
+/// The words the templates use, shared by the functions registered on one `Tera`.
+pub type Slot = Arc<RwLock<Arc<Words>>>;
+
+/// Registers `t`, `thousands` and `local_date` on `tera`, reading `slot`.
+pub fn register(tera: &mut Tera, slot: &Slot) {
+    tera.register_function("t", Translate(slot.clone()));
+    let words = slot.clone();
+    tera.register_filter(
+        "thousands",
+        move |value: &Value, _: &HashMap<String, Value>| {
+            let text = match value {
+                Value::Number(n) => n.to_string(),
+                Value::String(s) => s.clone(),
+                other => {
+                    return Err(tera::Error::msg(format!(
+                        "thousands expects a number, got {other}"
+                    )))
+                }
+            };
+            Ok(Value::String(grouped(&current(&words), &text)))
+        },
+    );
+    let words = slot.clone();
+    tera.register_filter(
+        "local_date",
+        move |value: &Value, _: &HashMap<String, Value>| match value {
+            Value::String(s) => Ok(Value::String(current(&words).date(s))),
+            other => Ok(other.clone()),
+        },
+    );
+}
+
+fn current(slot: &Slot) -> Arc<Words> {
+    slot.read().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+/// A plain number grouped for readers in the language's marks (`10366` -> `10,366`,
+/// `10 366` in French).
+fn grouped(words: &Words, plain: &str) -> String {
+    let mut out = String::new();
+    crate::dataset::schema::format_cell(
+        crate::dataset::schema::ColumnType::Number,
+        plain,
+        &mut out,
+    );
+    words.number(&out).into_owned()
+}
+
+/// `t(id="dataset.counts", n=rows, columns=…)`: the message as HTML (so marked safe), its
+/// plural form chosen by `n`; numbers given are grouped, text is escaped.
+struct Translate(Slot);
+
+impl tera::Function for Translate {
+    fn call(&self, args: &HashMap<String, Value>) -> tera::Result<Value> {
+        let words = current(&self.0);
+        let Some(Value::String(id)) = args.get("id") else {
+            return Err(tera::Error::msg(
+                "t() needs the message id as `id=\"section.name\"`",
+            ));
+        };
+        let count = args.get("n").map(|n| match n {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        let arg = |name: &str| -> Option<String> {
+            Some(match args.get(name)? {
+                Value::Number(n) => grouped(&words, &n.to_string()),
+                Value::String(s) => s.clone(),
+                Value::Bool(b) => b.to_string(),
+                Value::Null => String::new(),
+                other => other.to_string(),
+            })
+        };
+        words
+            .html(id, count.as_deref(), &arg)
+            .map(Value::String)
+            .map_err(tera::Error::msg)
+    }
+
+    fn is_safe(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(words: Words, template: &str) -> Result<String, String> {
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".html"]);
+        register(&mut tera, &Arc::new(RwLock::new(Arc::new(words))));
+        tera.add_raw_template("t.html", template).unwrap();
+        let mut context = tera::Context::new();
+        context.insert("rows", &1636054u64);
+        context.insert("one", &1u64);
+        context.insert("name", "<b>");
+        tera.render("t.html", &context).map_err(|e| {
+            let mut chain = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                chain.push_str(&format!(": {s}"));
+                source = s.source();
+            }
+            chain
+        })
+    }
+
+    fn french() -> Words {
+        crate::i18n::Words::load(std::path::Path::new("/nonexistent"), "fr", None).0
+    }
+
+    #[test]
+    fn messages_numbers_and_plurals_follow_the_language() {
+        let en = render(Words::english(), "{{ t(id=\"script.rows\", n=one) }}|{{ t(id=\"script.rows\", n=rows) }}|{{ rows | thousands }}|{{ \"2024-03-01\" | local_date }}").unwrap();
+        assert_eq!(en, "1 row|1,636,054 rows|1,636,054|2024-03-01");
+        let fr = render(french(), "{{ t(id=\"script.rows\", n=one) }}|{{ t(id=\"script.rows\", n=rows) }}|{{ rows | thousands }}|{{ \"2024-03-01\" | local_date }}").unwrap();
+        assert_eq!(
+            fr,
+            "1 ligne|1\u{202f}636\u{202f}054 lignes|1\u{202f}636\u{202f}054|1 mars 2024"
+        );
+        let escaped = render(Words::english(), "{{ t(id=\"script.copy\", name=name) }}").unwrap();
+        assert_eq!(escaped, "Copy &lt;b&gt;");
+    }
+
+    #[test]
+    fn an_unknown_id_or_a_missing_argument_fails_the_render() {
+        let e = render(french(), "{{ t(id=\"nope.nothing\") }}").unwrap_err();
+        assert!(
+            e.contains("`nope.nothing` has no text in the language `fr`"),
+            "{e}"
+        );
+        let e = render(Words::english(), "{{ t(id=\"script.copy\") }}").unwrap_err();
+        assert!(e.contains("uses `{name}`"), "{e}");
+    }
+}
