@@ -237,6 +237,13 @@ def count_tr(path: str) -> int:
     return n
 
 
+def fits_budget(path: str) -> bool:
+    """A datapages page that shows the rows that fit its byte budget, and says so."""
+    with open(path, "rb") as f:
+        page = f.read()
+    return len(page) <= 256_000 and b"as many as fit the page" in page
+
+
 def run_group(name: str, tools: list[Tool], runs: int, locations: list[str], warmup: int) -> dict:
     """Alternates the tools; returns per-tool output sizes from the check run."""
     log_dir = f"{WORK}/logs"
@@ -270,7 +277,9 @@ def run_group(name: str, tools: list[Tool], runs: int, locations: list[str], war
                 if tool.check:
                     page, expected = tool.check
                     got = count_tr(os.path.join(out, page))
-                    if got != expected:
+                    # datapages shows fewer rows than asked where they do not fit the page's
+                    # 256 kB budget (docs/content-format.md), and says so.
+                    if got != expected and not (got < expected and fits_budget(os.path.join(out, page))):
                         raise SystemExit(f"{tool.label}: {page} has {got} <tr>, expected {expected}")
     rounds = max([runs] + [t.runs for t in tools if t.runs])
     for i in range(rounds):

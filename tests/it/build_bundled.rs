@@ -311,7 +311,7 @@ fn index_tags_and_plain_pages_exist() {
 }
 
 #[test]
-fn build_prints_a_one_line_summary() {
+fn build_prints_a_summary_and_the_output_size() {
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("out");
     let result = common::run(&[
@@ -328,8 +328,16 @@ fn build_prints_a_one_line_summary() {
     );
     let stdout = String::from_utf8_lossy(&result.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines.len(), 2, "{stdout}");
     assert!(lines[0].starts_with("Built "), "{stdout}");
+    // The host report (#50 item 5): the output's files, bytes and largest file, and no
+    // host limit broken.
+    assert!(
+        lines[1].starts_with("Output: ")
+            && lines[1].contains(" files, ")
+            && lines[1].contains("; largest "),
+        "{stdout}"
+    );
     assert!(lines[0].contains(" pages, 4 datasets ("), "{stdout}");
     assert!(
         lines[0].contains(" rows)") && lines[0].ends_with(" ms"),
