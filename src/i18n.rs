@@ -103,7 +103,7 @@ impl Words {
                     BUILT_IN.iter().map(|(l, _)| format!("`{l}`")).collect::<Vec<_>>().join(", ")
                 ))
                 .with_hint(format!(
-                    "write {FOLDER}/{primary}.toml with every message of the built-in {FOLDER}/en.toml in that language (`datapages eject` writes the built-in catalogues), or set `language` to one of those"
+                    "write {FOLDER}/{primary}.toml with every message of the built-in {FOLDER}/en.toml in that language (`datapages eject` writes the built-in ones into i18n/), or set `language` to one of those"
                 )),
             );
         } else {

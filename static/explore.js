@@ -27,9 +27,8 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function mb(bytes) { return (bytes / 1e6).toFixed(1) + " MB"; }
+  function mb(bytes) { return self.datapagesWords.num((bytes / 1e6).toFixed(1)) + " MB"; }
 
-  var unit = meta.rows === 1 ? " row" : " rows";
   box.hidden = false;
   var tooLarge = box.getAttribute("data-too-large");
   if (tooLarge) {
@@ -48,7 +47,7 @@
   var panel = el("div", { class: "explore-panel", hidden: "" });
   box.appendChild(panel);
   var progress = el("p", { class: "explore-progress", role: "status" });
-  var stop = el("button", { type: "button", class: "explore-stop" }, "Stop");
+  var stop = el("button", { type: "button", class: "explore-stop" }, self.datapagesWords.t("explorer_stop"));
   var progressLine = el("div", { class: "explore-loading" });
   progressLine.appendChild(progress);
   progressLine.appendChild(stop);
@@ -122,7 +121,7 @@
   function fail(message) {
     if (worker) worker.terminate();
     worker = null;
-    progress.textContent = "The explorer could not read the CSV (" + message + "). Download it instead.";
+    progress.textContent = self.datapagesWords.t("explorer_read_failed", { error: message });
     stop.hidden = true;
     start.hidden = false;
   }
@@ -131,7 +130,7 @@
     if (worker) worker.terminate();
     worker = null;
     stop.hidden = true;
-    progress.textContent = "Stopped after reading " + group(readRows) + " of " + group(meta.rows) + unit + ".";
+    progress.textContent = self.datapagesWords.t("explorer_stopped", { read: readRows, n: meta.rows });
     start.hidden = false;
     start.focus();
   });
@@ -141,7 +140,7 @@
     var m = event.data;
     if (m.type === "progress") {
       readRows = m.rows;
-      progress.textContent = "Reading… " + group(m.rows) + " of " + group(meta.rows) + unit + " (" + mb(m.bytes) + " of " + mb(meta.bytes) + ")";
+      progress.textContent = self.datapagesWords.t("explorer_progress", { read: m.rows, n: meta.rows, bytes: mb(m.bytes), size: mb(meta.bytes) });
     } else if (m.type === "loaded") {
       loaded = m;
       progressLine.hidden = true;
@@ -211,13 +210,13 @@
     });
     if (facets.childNodes.length) {
       var fd = el("details", { class: "explore-group", open: "" });
-      fd.appendChild(el("summary", {}, "Values"));
+      fd.appendChild(el("summary", {}, self.datapagesWords.t("explorer_values")));
       fd.appendChild(facets);
       controls.appendChild(fd);
     }
     if (ranges.childNodes.length) {
       var rd = el("details", { class: "explore-group", open: state.ranges.size ? "" : null });
-      rd.appendChild(el("summary", {}, "Ranges"));
+      rd.appendChild(el("summary", {}, self.datapagesWords.t("explorer_ranges")));
       rd.appendChild(ranges);
       controls.appendChild(rd);
     }
@@ -228,7 +227,7 @@
     bar.appendChild(count);
     var download = el("button", { type: "button", class: "explore-download" }, self.datapagesWords.t("download_rows"));
     var reset = el("button", { type: "button", class: "explore-reset" }, self.datapagesWords.t("clear"));
-    var close = el("button", { type: "button", class: "explore-close" }, "Close");
+    var close = el("button", { type: "button", class: "explore-close" }, self.datapagesWords.t("explorer_close"));
     bar.appendChild(download);
     bar.appendChild(reset);
     bar.appendChild(close);
@@ -267,9 +266,9 @@
     panel.appendChild(scroll);
 
     var pager = el("nav", { class: "explore-pager", "aria-label": "Pages of the explored rows" });
-    var prev = el("button", { type: "button", class: "explore-prev" }, "Previous");
+    var prev = el("button", { type: "button", class: "explore-prev" }, self.datapagesWords.t("explorer_previous"));
     var where = el("span", { class: "explore-page" });
-    var next = el("button", { type: "button", class: "explore-next" }, "Next");
+    var next = el("button", { type: "button", class: "explore-next" }, self.datapagesWords.t("explorer_next"));
     pager.appendChild(prev);
     pager.appendChild(where);
     pager.appendChild(next);

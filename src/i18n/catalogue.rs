@@ -47,7 +47,7 @@ impl Catalogue {
             )
             .at(line, column)
             .with_source_from(text)
-            .with_hint("write `id = \"text\"` lines under `[section]` headers, as in the built-in i18n/en.toml (`datapages eject` writes it)")]
+            .with_hint("write `id = \"text\"` lines under `[section]` headers, as in the built-in i18n/en.toml (`datapages eject` writes the built-in ones into i18n/)")]
         })?;
         let lines = key_lines(text);
         let mut catalogue = Catalogue::default();

@@ -23,11 +23,18 @@ use std::path::Path;
 use crate::diagnostics::Error;
 pub use write::{write_all, Contents, Existing, PlannedFile};
 
-/// `datapages eject`: writes the built-in templates and static assets into the site, to be
-/// edited there. Refuses if any is already there, unless `force`.
+/// `datapages eject`: writes the built-in templates, static assets and message catalogues
+/// (`i18n/<language>.toml`) into the site, to be edited there. Refuses if any is already there, unless `force`.
 pub fn eject(root: &Path, force: bool) -> Result<String, Error> {
+    let catalogues = crate::i18n::BUILT_IN.iter().map(|(language, text)| {
+        (
+            format!("{}/{language}.toml", crate::i18n::FOLDER),
+            text.as_bytes(),
+        )
+    });
     let files: Vec<PlannedFile> = crate::theme::site_files()
         .into_iter()
+        .chain(catalogues)
         .map(|(path, bytes)| PlannedFile {
             path,
             contents: Contents::Bytes(bytes.to_vec()),
@@ -125,7 +132,11 @@ mod tests {
             .is_file());
         let again = eject(dir.path(), false).unwrap_err();
         let refused = again.diagnostics().map_or(0, |d| d.items().len());
-        assert_eq!(refused, crate::theme::site_files().len());
+        assert!(dir.path().join("i18n/fr.toml").is_file());
+        assert_eq!(
+            refused,
+            crate::theme::site_files().len() + crate::i18n::BUILT_IN.len()
+        );
         eject(dir.path(), true).unwrap();
     }
 }
