@@ -39,7 +39,7 @@ pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
 
 /// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
 /// `serde_json::Value` (a sorted map) gave, without building one per dataset, from the
-/// dataset's listing.
+/// dataset's summary.
 #[derive(PartialEq)]
 struct CatalogJsonItem<'a> {
     bytes: u64,
@@ -63,7 +63,7 @@ const CATALOG_KEYS: [&str; 8] = [
 impl<'a> CatalogJsonItem<'a> {
     /// The entry of the dataset at `index`.
     fn of(site: &'a Site, index: usize) -> CatalogJsonItem<'a> {
-        let d = site.datasets.listing(index);
+        let d = site.datasets.summary(index);
         let files = site.outputs.catalog_files(&d.slug, d.outputs_on);
         CatalogJsonItem {
             bytes: d.bytes,
@@ -127,10 +127,10 @@ struct SearchEntry<'a> {
 pub const SEARCHED_DESCRIPTION: usize = 300;
 
 impl<'a> SearchEntry<'a> {
-    /// The search entry of the dataset at `index`: its listing, and the description and
+    /// The search entry of the dataset at `index`: its summary, and the description and
     /// column names from its catalog entry.
     fn of(site: &'a Site, index: usize) -> io::Result<SearchEntry<'a>> {
-        let d = site.datasets.listing(index);
+        let d = site.datasets.summary(index);
         let entry = site.datasets.entry(index)?;
         let tags = d
             .tags
@@ -216,7 +216,7 @@ impl SitemapUrl {
     pub fn updated(&self, site: &Site) -> Option<String> {
         match self {
             SitemapUrl::Dataset(index) => {
-                let listed = site.datasets.listing(*index).updated();
+                let listed = site.datasets.summary(*index).updated();
                 listed.or_else(|| site.default_date.clone())
             }
             SitemapUrl::Other(_) => None,
