@@ -2,11 +2,11 @@
 //! folder, and swap it into place only when everything succeeded. A [`Session`] keeps the
 //! loaded site and parsed templates so `serve` can rebuild only what a change affects.
 
-mod affected;
 mod pages;
 mod pipeline;
 mod plan;
 mod reuse;
+mod rewrite;
 mod session;
 mod unbacked;
 

@@ -26,7 +26,7 @@ mod load;
 #[cfg(test)]
 mod reference_keys;
 mod titles;
-pub use datasets::{Datasets, Held, Listing};
+pub use datasets::{Datasets, Held, Summary};
 pub use drafts::LoadOptions;
 pub use load::{Frame, LoadedSite, Warnings};
 use outputs::Registry;
@@ -95,18 +95,18 @@ impl Site {
     }
 
     /// The listing of the dataset with this slug.
-    pub fn listing(&self, slug: &str) -> Option<&Listing> {
-        Some(self.datasets.listing(self.datasets.position(slug)?))
+    pub fn summary(&self, slug: &str) -> Option<&Summary> {
+        Some(self.datasets.summary(self.datasets.position(slug)?))
     }
 
     /// The title of the dataset with this slug.
     pub fn title_of(&self, slug: &str) -> Option<&str> {
-        Some(&self.listing(slug)?.title)
+        Some(&self.summary(slug)?.title)
     }
 
     /// Total data rows across datasets.
     pub fn total_rows(&self) -> u64 {
-        self.datasets.listings().map(|d| d.rows).sum()
+        self.datasets.summaries().map(|d| d.rows).sum()
     }
 }
 
@@ -298,7 +298,7 @@ fn check_descriptions(
     diagnostics: &mut Diagnostics,
 ) {
     for index in 0..datasets.len() {
-        let dataset = datasets.listing(index);
+        let dataset = datasets.summary(index);
         if !which(&dataset.slug) {
             continue;
         }
@@ -331,7 +331,7 @@ fn collect_tags(datasets: &Datasets, diagnostics: &mut Diagnostics) -> Vec<Tag> 
     let mut spellings: HashMap<String, String> = HashMap::new();
     // A catalog has few tag names, each on many datasets: each is slugified once.
     let mut slugs: HashMap<&str, String> = HashMap::new();
-    for (index, dataset) in datasets.listings().enumerate() {
+    for (index, dataset) in datasets.summaries().enumerate() {
         for name in &dataset.tags {
             let name = &**name;
             let slug = slugs.entry(name).or_insert_with(|| slugify(name)).clone();

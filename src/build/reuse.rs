@@ -47,7 +47,7 @@ use crate::output::{PathSet, Staging};
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, Writer};
-use manifest::Entry;
+use manifest::WrittenFiles;
 use record::Record;
 use recorder::Recorder;
 
@@ -61,9 +61,9 @@ pub(super) struct Reuse {
     output: PathBuf,
     site_key: Option<String>,
     nav_key: OnceLock<String>,
-    previous: BTreeMap<String, Entry>,
+    previous: BTreeMap<String, WrittenFiles>,
     /// The previous build's records file, which `previous` points into.
-    records: Option<manifest::Records>,
+    records: Option<manifest::RecordsFile>,
     /// What the previous build's whole output was built from.
     previous_whole: Option<manifest::Whole>,
     /// Datasets taken from their records whose files are still to be linked: not before
@@ -406,14 +406,14 @@ impl Reuse {
                 }
             }
             to_write.insert(page);
-            if let Some(entry) = key.and_then(|key| Entry::new(key, &files, &[])) {
+            if let Some(entry) = key.and_then(|key| WrittenFiles::new(key, &files, &[])) {
                 self.push(&name, &entry, None);
             }
         }
         Pages::Only(to_write)
     }
 
-    fn push(&self, slug: &str, entry: &Entry, record: Option<&[u8]>) {
+    fn push(&self, slug: &str, entry: &WrittenFiles, record: Option<&[u8]>) {
         if let Some(recorded) = &self.recorded {
             let mut recorded = recorded.lock().unwrap_or_else(|p| p.into_inner());
             recorded.push(slug, entry, record);
@@ -422,7 +422,7 @@ impl Reuse {
 
     /// Records what a dataset wrote or linked (the entry [`Reuse::write`] gave), with its
     /// record when its CSV has a stamp that had settled before this build began.
-    fn record(&self, slug: &str, entry: &Entry, record: &Record) {
+    fn record(&self, slug: &str, entry: &WrittenFiles, record: &Record) {
         let settled = record
             .entry
             .csv_stamp
@@ -433,7 +433,7 @@ impl Reuse {
 
     /// Links every file of `entry` from the old output; false (and nothing left behind)
     /// when one cannot be had.
-    fn link(&self, entry: &Entry, writer: &Writer) -> bool {
+    fn link(&self, entry: &WrittenFiles, writer: &Writer) -> bool {
         let sink = writer.sink();
         let mut linked = 0;
         for file in entry.files() {
@@ -458,7 +458,7 @@ impl Reuse {
         renderer: &Renderer,
         dataset: &Dataset,
         writer: &Writer,
-    ) -> (CatalogEntry, Option<Entry>) {
+    ) -> (CatalogEntry, Option<WrittenFiles>) {
         let mut written = site.outputs.entry(&site.config, dataset, Vec::new());
         let kept = dataset.versions.as_ref().map_or(&[][..], |v| &v.kept);
         let key = self.key(site, &written, kept);
@@ -483,7 +483,7 @@ impl Reuse {
         let mut entry = None;
         if let (Some(key), true) = (key, problems.is_empty()) {
             // A dataset whose file names a manifest cannot hold is simply rendered next time.
-            entry = Entry::new(key, &recorder.into_files(), &written.digests);
+            entry = WrittenFiles::new(key, &recorder.into_files(), &written.digests);
             if let Some(entry) = &entry {
                 self.remember_key(&dataset.slug, &entry.key);
             }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::pipeline::{self, Mode};
-use super::{affected, plan, BuildOptions, BuildReport};
+use super::{plan, rewrite, BuildOptions, BuildReport};
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::{Diagnostic, Diagnostics, Error};
 use crate::incremental::Change;
@@ -180,13 +180,13 @@ impl Session {
             .collect();
         // A page's title is in every page's navigation: then every listing page changes.
         let listing_pages = match plan.changes.all_pages {
-            true => affected::ListingPages::everything(&plan.site),
+            true => rewrite::ListingPages::everything(&plan.site),
             false => {
-                affected::ListingPages::between(&self.site, &plan.site, &plan.affected.datasets)
+                rewrite::ListingPages::between(&self.site, &plan.site, &plan.affected.datasets)
             }
         };
         let mut plan = plan;
-        let (pages, urls) = affected::render_affected(
+        let (pages, urls) = rewrite::render_affected(
             &mut plan.site,
             &self.renderer,
             &plan.affected,

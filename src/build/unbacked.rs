@@ -56,7 +56,7 @@ pub fn check(root: &Path, site: &Site) -> Vec<Diagnostic> {
 /// counted when they loaded (no file is read again).
 pub fn count(site: &Site) -> usize {
     (0..site.datasets.len())
-        .map(|index| site.datasets.listing(index).typed_numbers as usize)
+        .map(|index| site.datasets.summary(index).typed_numbers as usize)
         .sum()
 }
 

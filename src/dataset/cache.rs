@@ -49,7 +49,7 @@ pub struct ScanCache {
 
 /// One remembered scan.
 #[derive(Serialize, Deserialize)]
-struct Entry {
+struct RememberedScan {
     format: u32,
     version: String,
     path: PathBuf,
@@ -150,7 +150,7 @@ impl ScanCache {
         }
         let text = std::fs::read(entry_path).ok()?;
         // A damaged or foreign entry is not an error: the file is scanned again.
-        let entry: Entry = serde_json::from_slice(&text).ok()?;
+        let entry: RememberedScan = serde_json::from_slice(&text).ok()?;
         let matches = entry.format == FORMAT
             && entry.version == env!("CARGO_PKG_VERSION")
             && entry.path == csv
@@ -186,7 +186,7 @@ impl ScanCache {
         inputs: String,
         summary: &CsvSummary,
     ) {
-        let entry = Entry {
+        let entry = RememberedScan {
             format: FORMAT,
             version: env!("CARGO_PKG_VERSION").to_string(),
             path: csv.to_path_buf(),

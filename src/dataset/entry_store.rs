@@ -2,7 +2,7 @@
 //! JSON, to an unnamed temporary file (no name on disk, so nothing is left behind whatever
 //! ends the process) and read back by position. Held in memory, the entries of 10,000
 //! datasets took 43 MB (the descriptions, the files' digests, the paths); stored, memory
-//! keeps each dataset's `site::Listing` only.
+//! keeps each dataset's `site::Summary` only.
 
 use std::fs::File;
 use std::io;

@@ -40,7 +40,7 @@ pub fn same_catalog_entry(before: &Site, now: &Site, slug: &str) -> bool {
 
 /// One dataset of `data/catalog.json`, borrowed, its keys in sorted order: the bytes a
 /// `serde_json::Value` (a sorted map) gave, without building one per dataset, from the
-/// dataset's listing.
+/// dataset's summary.
 #[derive(PartialEq)]
 struct CatalogJsonItem<'a> {
     bytes: u64,
@@ -64,7 +64,7 @@ const CATALOG_KEYS: [&str; 8] = [
 impl<'a> CatalogJsonItem<'a> {
     /// The entry of the dataset at `index`.
     fn of(site: &'a Site, index: usize) -> CatalogJsonItem<'a> {
-        let d = site.datasets.listing(index);
+        let d = site.datasets.summary(index);
         let files = site.outputs.catalog_files(&d.slug, d.outputs_on);
         CatalogJsonItem {
             bytes: d.bytes,
@@ -119,7 +119,7 @@ pub const SEARCHED_DESCRIPTION: usize = 300;
 /// is the headline, the description (its first [`SEARCHED_DESCRIPTION`] characters), the
 /// column names (the first [`crate::dataset::SEARCHED_COLUMNS`]) and the tags as written.
 fn search_doc(site: &Site, index: usize) -> io::Result<SearchDoc> {
-    let d = site.datasets.listing(index);
+    let d = site.datasets.summary(index);
     let entry = site.datasets.entry(index)?;
     let tags = d
         .tags
@@ -200,7 +200,7 @@ impl SitemapUrl {
     pub fn updated(&self, site: &Site) -> Option<String> {
         match self {
             SitemapUrl::Dataset(index) => {
-                let listed = site.datasets.listing(*index).updated();
+                let listed = site.datasets.summary(*index).updated();
                 listed.or_else(|| site.default_date.clone())
             }
             SitemapUrl::Other(_) => None,

@@ -266,7 +266,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     let created = site
         .datasets
-        .listings()
+        .summaries()
         .filter_map(|d| d.created.as_ref())
         .map(date_string)
         .min();
@@ -275,7 +275,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     if let Some(updated) = site
         .datasets
-        .listings()
+        .summaries()
         .filter_map(|d| d.updated().or_else(|| site.default_date.clone()))
         .max()
     {

@@ -19,14 +19,14 @@ fn atom_time(date: Option<&str>) -> String {
 }
 
 /// A feed entry: the dataset's Atom time, and the dataset.
-type Entry<'a> = (String, &'a crate::site::Listing);
+type FeedItem<'a> = (String, &'a crate::site::Summary);
 
 /// The `count` latest datasets with their Atom times, newest first (then by slug): only
 /// those are held while the others pass, so a catalog of 100,000 datasets holds 50.
-fn latest(site: &Site, count: usize) -> Vec<Entry<'_>> {
-    let mut entries: Vec<Entry> = Vec::new();
-    let before = |a: &Entry, b: &Entry| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug));
-    for dataset in site.datasets.listings() {
+fn latest(site: &Site, count: usize) -> Vec<FeedItem<'_>> {
+    let mut entries: Vec<FeedItem> = Vec::new();
+    let before = |a: &FeedItem, b: &FeedItem| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug));
+    for dataset in site.datasets.summaries() {
         let updated = dataset.updated().or_else(|| site.default_date.clone());
         let entry = (atom_time(updated.as_deref()), dataset);
         let at = entries.partition_point(|kept| before(kept, &entry).is_lt());

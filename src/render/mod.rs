@@ -333,7 +333,7 @@ fn summaries_in_order(
     indexes: impl Iterator<Item = usize>,
 ) -> Vec<DatasetSummaryView<'_>> {
     indexes
-        .map(|i| DatasetSummaryView::new(site.datasets.listing(i)))
+        .map(|i| DatasetSummaryView::new(site.datasets.summary(i)))
         .collect()
 }
 

@@ -8,7 +8,7 @@ use crate::content::{self, markdown};
 use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::outputs::Download;
-use crate::site::{Listing, Site};
+use crate::site::{Site, Summary};
 
 /// Site-wide settings, on every page as `site`.
 #[derive(Debug, Serialize)]
@@ -60,7 +60,7 @@ pub struct DatasetSummaryView<'a> {
 }
 
 impl<'a> DatasetSummaryView<'a> {
-    pub fn new(dataset: &'a Listing) -> Self {
+    pub fn new(dataset: &'a Summary) -> Self {
         DatasetSummaryView {
             slug: &dataset.slug,
             title: &dataset.title,

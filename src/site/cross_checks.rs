@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::datasets::read_back_problem;
 use super::outputs::Registry;
-use super::{Datasets, Listing};
+use super::{Datasets, Summary};
 use crate::config::SiteConfig;
 use crate::content::Page;
 use crate::dataset;
@@ -21,7 +21,7 @@ use crate::layout::{self, urls};
 /// publish pages not checked against it.
 pub(super) fn each_entry(
     datasets: &Datasets,
-    which: impl Fn(&Listing) -> bool,
+    which: impl Fn(&Summary) -> bool,
     diagnostics: &mut Diagnostics,
     mut check: impl FnMut(&CatalogEntry, &mut Diagnostics),
 ) {
@@ -42,7 +42,7 @@ fn failed_to_load(root: &Path, slug: &str) -> bool {
 /// errors; naming it is not reported again.
 pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
     // The set of every slug is made only when needed (each `serve` edit runs this).
-    if !datasets.listings().any(|d| d.has_related) {
+    if !datasets.summaries().any(|d| d.has_related) {
         return;
     }
     let slugs: Vec<&str> = datasets.slugs().collect();
@@ -84,7 +84,7 @@ pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut 
 /// The prose's `../<slug>/` links must lead to a dataset page (one whose file failed to
 /// load has its own errors; a draft left out is a warning, see `drafts`).
 pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
-    if !datasets.listings().any(|d| d.has_dataset_links) {
+    if !datasets.summaries().any(|d| d.has_dataset_links) {
         return;
     }
     let slugs: Vec<&str> = datasets.slugs().collect();
@@ -231,11 +231,11 @@ fn turned_off<'a>(
     let name = path.strip_prefix(&format!("{}/", layout::DATA_DATASETS))?;
     // The slug is the name up to a dot (slugs have none).
     let index = datasets.position(&name[..name.find('.')?])?;
-    let listing = datasets.listing(index);
-    let (output, on) = outputs.file_owner(&listing.slug, path, listing.outputs_on)?;
+    let summary = datasets.summary(index);
+    let (output, on) = outputs.file_owner(&summary.slug, path, summary.outputs_on)?;
     match on {
         true => None,
-        false => Some((&listing.slug, output.setting()?)),
+        false => Some((&summary.slug, output.setting()?)),
     }
 }
 
@@ -323,7 +323,7 @@ pub(super) fn check_chart_style(root: &Path, datasets: &Datasets, diagnostics: &
         return;
     };
     let styled = std::fs::read_to_string(real).map_or(true, |css| css.contains("svg.dpc"));
-    if styled || !datasets.listings().any(|d| d.has_charts) {
+    if styled || !datasets.summaries().any(|d| d.has_charts) {
         return;
     }
     diagnostics.push(

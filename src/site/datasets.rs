@@ -1,7 +1,7 @@
 //! The site's datasets, sorted by slug. Each has its [`CatalogEntry`] (what the catalogs,
 //! the search index and the checks across datasets read), in `serve` beside the whole
 //! dataset, in a build in the build's temporary file (`dataset::entry_store`); and its
-//! [`Listing`] in memory, what listings, tag pages, the feed, the sitemap and
+//! [`Summary`] in memory, what listings, tag pages, the feed, the sitemap and
 //! `catalog.json` read of every dataset, often many times over.
 
 use std::borrow::Cow;
@@ -18,9 +18,9 @@ use crate::dataset::entry_store::{EntryStore, Stored};
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 
-/// What listings read of one dataset: the first part of its entry, kept in memory.
+/// A dataset's summary, what listings read of it: the first part of its entry, kept in memory.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Listing {
+pub struct Summary {
     pub slug: Box<str>,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
@@ -49,10 +49,10 @@ pub struct Listing {
     pub has_charts: bool,
 }
 
-impl Listing {
-    fn of(entry: &CatalogEntry) -> Listing {
+impl Summary {
+    fn of(entry: &CatalogEntry) -> Summary {
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        Listing {
+        Summary {
             slug: entry.slug.as_str().into(),
             markdown_path: entry.markdown_path.clone(),
             title: entry.title.as_str().into(),
@@ -107,7 +107,7 @@ enum EntryPlace {
 /// last one's.
 #[derive(Debug, Clone)]
 pub struct Held {
-    listing: Arc<Listing>,
+    summary: Arc<Summary>,
     entry: EntryPlace,
     /// The dataset itself, kept by `serve` only.
     whole: Option<Arc<Dataset>>,
@@ -133,13 +133,13 @@ impl Held {
     }
 
     fn new(entry: CatalogEntry, pending: bool, store: Option<&EntryStore>) -> Held {
-        let listing = Arc::new(Listing::of(&entry));
+        let summary = Arc::new(Summary::of(&entry));
         let entry = match store.and_then(|store| store.put(&entry)) {
             Some(stored) => EntryPlace::Stored(stored),
             None => EntryPlace::Memory(Arc::new(entry)),
         };
         Held {
-            listing,
+            summary,
             entry,
             whole: None,
             pending,
@@ -156,11 +156,11 @@ impl Held {
     }
 
     pub fn slug(&self) -> &str {
-        &self.listing.slug
+        &self.summary.slug
     }
 
-    pub fn listing(&self) -> &Listing {
-        &self.listing
+    pub fn summary(&self) -> &Summary {
+        &self.summary
     }
 
     /// The dataset itself, when it is kept whole (`serve`).
@@ -206,14 +206,14 @@ impl Datasets {
         self.held.binary_search_by(|h| h.slug().cmp(slug)).ok()
     }
 
-    /// The listing of the dataset at `index`.
-    pub fn listing(&self, index: usize) -> &Listing {
-        &self.held[index].listing
+    /// The summary of the dataset at `index`.
+    pub fn summary(&self, index: usize) -> &Summary {
+        &self.held[index].summary
     }
 
-    /// Every dataset's listing, in slug order.
-    pub fn listings(&self) -> impl Iterator<Item = &Listing> + '_ {
-        self.held.iter().map(Held::listing)
+    /// Every dataset's summary, in slug order.
+    pub fn summaries(&self) -> impl Iterator<Item = &Summary> + '_ {
+        self.held.iter().map(Held::summary)
     }
 
     /// The entry of the dataset at `index`, read back when it is stored.
@@ -230,14 +230,14 @@ impl Datasets {
         }
     }
 
-    /// The entries of the datasets whose listing `which` picks (what one check across
+    /// The entries of the datasets whose summary `which` picks (what one check across
     /// datasets reads), each read back as the iterator goes.
     pub fn entries_where<'a>(
         &'a self,
-        which: impl Fn(&Listing) -> bool + 'a,
+        which: impl Fn(&Summary) -> bool + 'a,
     ) -> impl Iterator<Item = std::io::Result<Cow<'a, CatalogEntry>>> + 'a {
         (0..self.len())
-            .filter(move |&i| which(&self.held[i].listing))
+            .filter(move |&i| which(&self.held[i].summary))
             .map(|i| self.entry(i))
     }
 

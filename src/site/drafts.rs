@@ -47,7 +47,7 @@ pub fn check_related_drafts(
     if drafts.is_empty() {
         return;
     }
-    let which = |d: &super::Listing| d.has_related || d.has_dataset_links;
+    let which = |d: &super::Summary| d.has_related || d.has_dataset_links;
     super::cross_checks::each_entry(datasets, which, diagnostics, |dataset, diagnostics| {
         for (n, related) in dataset.related.iter().enumerate() {
             if drafts.binary_search(related).is_ok() {

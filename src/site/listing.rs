@@ -17,7 +17,7 @@ use crate::layout::urls;
 pub fn order(site: &Site, indexes: impl Iterator<Item = usize>) -> Vec<usize> {
     let mut ordered: Vec<usize> = indexes.collect();
     ordered.sort_unstable_by(|&a, &b| {
-        let (a, b) = (site.datasets.listing(a), site.datasets.listing(b));
+        let (a, b) = (site.datasets.summary(a), site.datasets.summary(b));
         compare_dates(b.listing_date(), a.listing_date())
             .then_with(|| compare_titles(&a.title, &b.title))
             .then_with(|| a.slug.cmp(&b.slug))

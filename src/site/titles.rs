@@ -15,7 +15,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics};
 /// holds 4 bytes each: this runs at every `serve` edit, and at the end of a build's load,
 /// where its memory peaks.
 pub fn check_duplicate_titles(root: &Path, datasets: &Datasets, diagnostics: &mut Diagnostics) {
-    let title = |i: u32| datasets.listing(i as usize).title.trim();
+    let title = |i: u32| datasets.summary(i as usize).title.trim();
     let Ok(count) = u32::try_from(datasets.len()) else {
         return;
     };
@@ -32,8 +32,8 @@ pub fn check_duplicate_titles(root: &Path, datasets: &Datasets, diagnostics: &mu
                 continue;
             };
             let (this, other) = (
-                datasets.listing(this as usize),
-                datasets.listing(other as usize),
+                datasets.summary(this as usize),
+                datasets.summary(other as usize),
             );
             let more = match group.len() - 2 {
                 0 => String::new(),

@@ -1,5 +1,5 @@
 // Measures every chart (svg.dpc) of the page and returns what collides, as sentences.
-// Run by tests/chart_overlap.rs through WebDriver: the script body returns
+// Run by tests/it/chart_overlap.rs through WebDriver: the script body returns
 // { charts, texts, marks, lines, problems }.
 //
 // What counts:

@@ -13,7 +13,7 @@ use crate::common;
 /// How many times the peak at 1,000 datasets the peak at 10,000 may be, in tenths (x1.5:
 /// measured x1.30 in the test profile and x1.40-1.47 in release on two cores while the
 /// entries are kept in the temporary file; x2.3 with the entries in memory, x1.72 and x1.86
-/// when each was a slim `Dataset` in memory; more threads raise both peaks alike).
+/// when each was a `Dataset` without its rows in memory; more threads raise both peaks alike).
 const BOUND_TENTHS: i64 = 15;
 
 /// Peak resident memory of one `datapages build` of `root`, in KiB, from the kernel's own
@@ -78,7 +78,7 @@ fn peak_memory_at_ten_thousand_datasets_stays_within_a_bound_of_that_at_one_thou
 /// the temporary file like the others, and it is loaded again to be written at the end.
 /// Holding them whole until then took x6.5 the memory of the same catalog without
 /// `related` at N=10,000 (350 against 55 MiB on the benchmark workload); holding their
-/// slim copies in memory while the others were stored took x1.53 (35.3 against 23.0 MiB
+/// entries in memory while the others were stored took x1.53 (35.3 against 23.0 MiB
 /// in the test profile), reading all of them back at once for the `related` check too.
 /// Now x1.03; the bound is x1.2.
 #[test]

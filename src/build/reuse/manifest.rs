@@ -22,7 +22,7 @@ use crate::output::MARKER;
 /// What one dataset wrote, under the key of its inputs. Kept as three strings, so that a
 /// catalog's manifest costs a few hundred bytes per dataset in memory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct Entry {
+pub(super) struct WrittenFiles {
     pub key: String,
     /// Output files, `/`-separated, relative to the output folder, sorted, one a line.
     files: String,
@@ -35,10 +35,10 @@ pub(super) struct Entry {
     pub record: Option<[u64; 2]>,
 }
 
-impl Entry {
+impl WrittenFiles {
     /// The entry of files and digests whose paths hold no line break or tab (else none:
     /// such a dataset is simply rendered next time).
-    pub fn new(key: String, files: &[String], digests: &[FileDigest]) -> Option<Entry> {
+    pub fn new(key: String, files: &[String], digests: &[FileDigest]) -> Option<WrittenFiles> {
         let plain = |p: &str| !p.contains(['\n', '\t']);
         if !files.iter().all(|f| plain(f)) || !digests.iter().all(|d| plain(&d.path)) {
             return None;
@@ -48,7 +48,7 @@ impl Entry {
             .map(|d| format!("{}\t{}\t{}", d.path, d.bytes, d.sha256))
             .collect::<Vec<_>>()
             .join("\n");
-        Some(Entry {
+        Some(WrittenFiles {
             key,
             files: files.join("\n"),
             digests,
@@ -125,9 +125,9 @@ fn records_path(root: &Path, output: &Path) -> PathBuf {
 
 /// The records file a manifest points into, opened when it is the very file the manifest
 /// was saved with (same identity): entries' offsets mean nothing in another.
-pub(super) struct Records(std::fs::File);
+pub(super) struct RecordsFile(std::fs::File);
 
-impl Records {
+impl RecordsFile {
     /// The `[offset, length]` bytes of the file, or `None` past its end.
     pub fn read(&self, at: [u64; 2]) -> Option<Vec<u8>> {
         let mut bytes = vec![0; usize::try_from(at[1]).ok().filter(|&n| n < 1 << 26)?];
@@ -177,8 +177,8 @@ fn is_plain_relative(file: &str) -> bool {
 /// its whole output was built from.
 #[derive(Default)]
 pub(super) struct Previous {
-    pub datasets: BTreeMap<String, Entry>,
-    pub records: Option<Records>,
+    pub datasets: BTreeMap<String, WrittenFiles>,
+    pub records: Option<RecordsFile>,
     pub whole: Option<Whole>,
 }
 
@@ -200,7 +200,7 @@ pub(super) fn load(root: &Path, output: &Path) -> Option<Previous> {
         .and_then(|stamp| {
             let opened = std::fs::File::open(&records_file).ok()?;
             let now = FileStamp::from_metadata(&opened.metadata().ok()?)?;
-            (now == stamp).then_some(Records(opened))
+            (now == stamp).then_some(RecordsFile(opened))
         });
     Some(Previous {
         datasets: manifest.datasets,
@@ -210,8 +210,8 @@ pub(super) fn load(root: &Path, output: &Path) -> Option<Previous> {
 }
 
 /// A manifest's text, if it describes `output` as it is now.
-fn parse(text: &[u8], output: &Path) -> Option<Manifest<BTreeMap<String, Entry>>> {
-    let manifest: Manifest<BTreeMap<String, Entry>> = serde_json::from_slice(text).ok()?;
+fn parse(text: &[u8], output: &Path) -> Option<Manifest<BTreeMap<String, WrittenFiles>>> {
+    let manifest: Manifest<BTreeMap<String, WrittenFiles>> = serde_json::from_slice(text).ok()?;
     let marker = FileStamp::of(&output.join(MARKER))?;
     let valid = manifest.format == FORMAT
         && manifest.version == env!("CARGO_PKG_VERSION")
@@ -264,8 +264,8 @@ pub(super) fn save(
 mod tests {
     use super::*;
 
-    fn entry(files: &[&str]) -> Entry {
-        Entry {
+    fn entry(files: &[&str]) -> WrittenFiles {
+        WrittenFiles {
             key: "k".into(),
             files: files.join("\n"),
             digests: format!(
@@ -287,11 +287,11 @@ mod tests {
             "data/datasets/a.csv".to_string(),
             "datasets/a/index.html".into(),
         ];
-        let entry = Entry::new("k".into(), &files, std::slice::from_ref(&digest)).unwrap();
+        let entry = WrittenFiles::new("k".into(), &files, std::slice::from_ref(&digest)).unwrap();
         assert_eq!(entry.files().collect::<Vec<_>>(), files);
         assert_eq!(entry.digests(), Some(vec![digest]));
-        assert_eq!(Entry::new("k".into(), &["a\nb".into()], &[]), None);
-        let broken = Entry {
+        assert_eq!(WrittenFiles::new("k".into(), &["a\nb".into()], &[]), None);
+        let broken = WrittenFiles {
             digests: "data/datasets/a.json\tmany\tab".into(),
             ..entry
         };
@@ -345,7 +345,7 @@ mod tests {
             &root,
             &output,
             marker,
-            BTreeMap::<String, Entry>::new(),
+            BTreeMap::<String, WrittenFiles>::new(),
             None,
             None,
         );

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::ser::{Error as _, SerializeMap};
 use serde::{Serialize, Serializer};
 
-use super::manifest::Entry;
+use super::manifest::WrittenFiles;
 
 /// One `[slug, entry]` JSON line per recorded dataset, in the order they were done, and
 /// beside it the records file: each dataset's record, which its entry points to.
@@ -50,7 +50,7 @@ impl Spill {
 
     /// Records `entry`, and `record` (a dataset's record, JSON) in the records file
     /// with the entry pointing to it.
-    pub fn push(&mut self, slug: &str, entry: &Entry, record: Option<&[u8]>) {
+    pub fn push(&mut self, slug: &str, entry: &WrittenFiles, record: Option<&[u8]>) {
         let Some(out) = &mut self.out else {
             return;
         };
@@ -131,7 +131,7 @@ impl Serialize for Recorded {
         let mut map = serializer.serialize_map(None)?;
         for line in BufReader::new(file).lines() {
             let line = line.map_err(S::Error::custom)?;
-            let (slug, entry): (String, Entry) =
+            let (slug, entry): (String, WrittenFiles) =
                 serde_json::from_str(&line).map_err(S::Error::custom)?;
             map.serialize_entry(&slug, &entry)?;
         }
@@ -154,13 +154,15 @@ mod tests {
             bytes: 3,
             sha256: crate::checksum::Sha256::of(b"ab"),
         };
-        let b = Entry::new("kb".into(), &["x/b.html".into()], &[digest("b.json")]).unwrap();
-        let a = Entry::new("ka".into(), &["x/a \"q\".html".into()], &[digest("a.json")]).unwrap();
+        let b = WrittenFiles::new("kb".into(), &["x/b.html".into()], &[digest("b.json")]).unwrap();
+        let a = WrittenFiles::new("ka".into(), &["x/a \"q\".html".into()], &[digest("a.json")])
+            .unwrap();
         spill.push("b", &b, None);
         spill.push("a", &a, None);
         let recorded = spill.finish().unwrap();
         let text = serde_json::to_string(&recorded).unwrap();
-        let back: std::collections::BTreeMap<String, Entry> = serde_json::from_str(&text).unwrap();
+        let back: std::collections::BTreeMap<String, WrittenFiles> =
+            serde_json::from_str(&text).unwrap();
         assert_eq!(back, [("a".into(), a), ("b".into(), b)].into());
         drop(recorded);
         assert!(!path.exists());
@@ -175,7 +177,7 @@ mod tests {
         let path = dir.path().join("spill");
         std::os::unix::fs::symlink(&outside, &path).unwrap();
         let mut spill = Spill::create(path.clone(), None);
-        let entry = Entry::new("k".into(), &["a.html".into()], &[]).unwrap();
+        let entry = WrittenFiles::new("k".into(), &["a.html".into()], &[]).unwrap();
         spill.push("a", &entry, None);
         let recorded = spill.finish().unwrap();
         assert!(serde_json::to_string(&recorded).unwrap().contains("a.html"));
@@ -189,7 +191,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (path, records) = (dir.path().join("spill"), dir.path().join("records"));
         let mut spill = Spill::create(path.clone(), Some(records.clone()));
-        let mut stale = Entry::new("k".into(), &["a.html".into()], &[]).unwrap();
+        let mut stale = WrittenFiles::new("k".into(), &["a.html".into()], &[]).unwrap();
         stale.record = Some([99, 1]);
         spill.push("a", &stale, Some(b"{\"a\":1}"));
         spill.push("b", &stale, None);
@@ -197,7 +199,8 @@ mod tests {
         let recorded = spill.finish().unwrap();
         assert_eq!(recorded.records(), Some(records.as_path()));
         let text = serde_json::to_string(&recorded).unwrap();
-        let back: std::collections::BTreeMap<String, Entry> = serde_json::from_str(&text).unwrap();
+        let back: std::collections::BTreeMap<String, WrittenFiles> =
+            serde_json::from_str(&text).unwrap();
         let bytes = std::fs::read(&records).unwrap();
         let at = |slug: &str| {
             back[slug]

@@ -45,7 +45,7 @@ pub(super) fn tidy(dir: &Path, current: &Path) {
                 let saved = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
                 manifests.push((saved, digest.to_string()));
             }
-            Some(Kind::Records(digest)) => records.push(digest.to_string()),
+            Some(Kind::RecordsFile(digest)) => records.push(digest.to_string()),
             _ => {}
         }
     }
@@ -72,7 +72,7 @@ enum Kind<'a> {
     /// `<digest>.json`: the manifest of one output folder.
     Manifest(&'a str),
     /// `<digest>.records`: the records its entries point into.
-    Records(&'a str),
+    RecordsFile(&'a str),
     /// `<digest>.entries-PID`, `.records-PID` or `.partial-PID`: a build's files while it
     /// runs.
     Leftover(u32),
@@ -87,7 +87,7 @@ fn classify(name: &str) -> Option<Kind<'_>> {
     }
     match extension {
         "json" => return Some(Kind::Manifest(digest)),
-        "records" => return Some(Kind::Records(digest)),
+        "records" => return Some(Kind::RecordsFile(digest)),
         _ => {}
     }
     let (what, pid) = extension.split_once('-')?;
@@ -112,7 +112,7 @@ mod tests {
         for (rest, pid) in [("entries-9294", 9294), ("records-1", 1), ("partial-77", 77)] {
             assert_eq!(classify(&name(rest)), Some(Kind::Leftover(pid)), "{rest}");
         }
-        assert_eq!(classify(&name("records")), Some(Kind::Records(DIGEST)));
+        assert_eq!(classify(&name("records")), Some(Kind::RecordsFile(DIGEST)));
         for other in [
             name("entries-"),
             name("entries-12a"),

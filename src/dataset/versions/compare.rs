@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::Path;
 
-use super::runs::{Collector, Entry, Sorted, ENTRY_BYTES};
+use super::runs::{Collector, KeyedRow, Sorted, ENTRY_BYTES};
 use super::window::Window;
 use super::{ChangedRow, Comparison, EXAMPLES};
 
@@ -204,7 +204,7 @@ fn entries(
         } else {
             0
         };
-        collector.push(Entry { key, row, offset })?;
+        collector.push(KeyedRow { key, row, offset })?;
     }
     Ok(collector.finish()?)
 }
@@ -254,10 +254,10 @@ impl Firsts {
 /// The next entry of a stream, with a duplicate key noted (it ends the join).
 fn advance(
     sorted: &mut Sorted,
-    last: &mut Option<Entry>,
+    last: &mut Option<KeyedRow>,
     newer: bool,
     duplicate: &mut Option<(bool, u64, u64)>,
-) -> Result<Option<Entry>, Problem> {
+) -> Result<Option<KeyedRow>, Problem> {
     let next = sorted.next()?;
     if let (Some(previous), Some(entry)) = (last.as_ref(), next.as_ref()) {
         if previous.key == entry.key && duplicate.is_none() {

@@ -12,7 +12,7 @@ use crate::positioned::read_exact_at;
 /// One row: what identifies it (the key's cells, or the whole row without a key), what it
 /// holds (the compared cells), and where it starts in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Entry {
+pub struct KeyedRow {
     pub key: u128,
     pub row: u64,
     pub offset: u64,
@@ -24,7 +24,7 @@ pub const ENTRY_BYTES: usize = 32;
 /// Bytes read at once from each run while merging.
 const RUN_BUFFER: usize = 64 * 1024;
 
-impl Entry {
+impl KeyedRow {
     fn to_bytes(self) -> [u8; ENTRY_BYTES] {
         let mut out = [0u8; ENTRY_BYTES];
         out[..16].copy_from_slice(&self.key.to_le_bytes());
@@ -33,14 +33,14 @@ impl Entry {
         out
     }
 
-    fn from_bytes(bytes: &[u8]) -> Entry {
+    fn from_bytes(bytes: &[u8]) -> KeyedRow {
         let mut key = [0u8; 16];
         let mut row = [0u8; 8];
         let mut offset = [0u8; 8];
         key.copy_from_slice(&bytes[..16]);
         row.copy_from_slice(&bytes[16..24]);
         offset.copy_from_slice(&bytes[24..32]);
-        Entry {
+        KeyedRow {
             key: u128::from_le_bytes(key),
             row: u64::from_le_bytes(row),
             offset: u64::from_le_bytes(offset),
@@ -50,7 +50,7 @@ impl Entry {
 
 /// Collects entries; [`Collector::finish`] gives them back in order.
 pub struct Collector {
-    chunk: Vec<Entry>,
+    chunk: Vec<KeyedRow>,
     capacity: usize,
     spill: Option<Spill>,
 }
@@ -73,7 +73,7 @@ impl Collector {
         }
     }
 
-    pub fn push(&mut self, entry: Entry) -> io::Result<()> {
+    pub fn push(&mut self, entry: KeyedRow) -> io::Result<()> {
         self.chunk.push(entry);
         if self.chunk.len() >= self.capacity {
             self.spill_chunk()?;
@@ -148,7 +148,7 @@ struct RunReader {
 }
 
 impl RunReader {
-    fn next(&mut self, file: &File) -> io::Result<Option<Entry>> {
+    fn next(&mut self, file: &File) -> io::Result<Option<KeyedRow>> {
         if self.at >= self.buffer.len() {
             let left = self.end - self.next;
             if left == 0 {
@@ -160,7 +160,7 @@ impl RunReader {
             self.next += take as u64;
             self.at = 0;
         }
-        let entry = Entry::from_bytes(&self.buffer[self.at..self.at + ENTRY_BYTES]);
+        let entry = KeyedRow::from_bytes(&self.buffer[self.at..self.at + ENTRY_BYTES]);
         self.at += ENTRY_BYTES;
         Ok(Some(entry))
     }
@@ -170,17 +170,17 @@ impl RunReader {
 pub struct Merge {
     file: File,
     runs: Vec<RunReader>,
-    heap: BinaryHeap<Reverse<(Entry, usize)>>,
+    heap: BinaryHeap<Reverse<(KeyedRow, usize)>>,
 }
 
 /// A version's entries in order.
 pub enum Sorted {
-    Memory(std::vec::IntoIter<Entry>),
+    Memory(std::vec::IntoIter<KeyedRow>),
     Merged(Merge),
 }
 
 impl Sorted {
-    pub fn next(&mut self) -> io::Result<Option<Entry>> {
+    pub fn next(&mut self) -> io::Result<Option<KeyedRow>> {
         match self {
             Sorted::Memory(entries) => Ok(entries.next()),
             Sorted::Merged(merge) => {
@@ -200,7 +200,7 @@ impl Sorted {
 mod tests {
     use super::*;
 
-    fn drain(mut sorted: Sorted) -> Vec<Entry> {
+    fn drain(mut sorted: Sorted) -> Vec<KeyedRow> {
         let mut out = Vec::new();
         while let Some(entry) = sorted.next().unwrap() {
             out.push(entry);
@@ -210,8 +210,8 @@ mod tests {
 
     #[test]
     fn spilled_runs_merge_to_the_order_memory_gives() {
-        let entries: Vec<Entry> = (0..10_007u64)
-            .map(|n| Entry {
+        let entries: Vec<KeyedRow> = (0..10_007u64)
+            .map(|n| KeyedRow {
                 key: u128::from(n.wrapping_mul(0x9e37_79b9_7f4a_7c15) % 5_003) << 70,
                 row: n % 7,
                 offset: n,

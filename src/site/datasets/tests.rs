@@ -43,17 +43,17 @@ fn entries_read_back_as_they_were_and_listings_agree_with_them() {
     let datasets = Datasets::new(held, Some(store));
     for (i, entry) in expected.iter().enumerate() {
         assert_eq!(&*datasets.entry(i).unwrap(), entry);
-        let listing = datasets.listing(i);
-        assert_eq!(&*listing.slug, entry.slug);
-        assert_eq!(&*listing.title, entry.title);
-        assert_eq!(listing.columns as usize, entry.columns);
-        assert_eq!(listing.updated(), entry.updated());
+        let summary = datasets.summary(i);
+        assert_eq!(&*summary.slug, entry.slug);
+        assert_eq!(&*summary.title, entry.title);
+        assert_eq!(summary.columns as usize, entry.columns);
+        assert_eq!(summary.updated(), entry.updated());
         assert_eq!(
-            listing.description_chars as usize,
+            summary.description_chars as usize,
             entry.description.chars().count()
         );
-        assert_eq!(listing.has_related, !entry.related.is_empty());
-        assert_eq!(listing.has_charts, !entry.chart_ids.is_empty());
+        assert_eq!(summary.has_related, !entry.related.is_empty());
+        assert_eq!(summary.has_charts, !entry.chart_ids.is_empty());
         assert_eq!(datasets.position(&entry.slug), Some(i));
     }
     assert_eq!(datasets.position("no-such-dataset"), None);
