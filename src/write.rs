@@ -292,7 +292,7 @@ fn write_page_with_charts(
     let rows = RowRenderer::new(&dataset.front.columns)
         .with_dialect(&dataset.front)
         .with_columns(dataset.shown_columns(site.config.table_columns));
-    let mut stream = RowStream::open(&dataset.csv_path, rows.delimiter())
+    let mut stream = RowStream::open(&dataset.csv_path, rows.dialect())
         .map_err(|e| write_problem(&page_path, e))?;
     let out = file.writer();
     out.write_all(before.as_bytes())

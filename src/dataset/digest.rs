@@ -34,6 +34,7 @@ impl Dataset {
         self.parquet == other.parquet
             && a.columns == b.columns
             && a.delimiter == b.delimiter
+            && a.skip_initial_space == b.skip_initial_space
             && a.missing_values == b.missing_values
             && a.decimal == b.decimal
             && a.group == b.group
