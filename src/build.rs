@@ -286,7 +286,7 @@ fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagno
         false => hosts::OutputSize {
             over: site
                 .datasets
-                .listings()
+                .summaries()
                 .map(|d| (crate::layout::urls::csv_file(&d.slug), d.bytes))
                 .filter(|(_, bytes)| *bytes > hosts::smallest_file_limit())
                 .collect(),
@@ -299,7 +299,7 @@ fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagno
             None => name.strip_prefix("datasets/")?.split('/').next()?,
         };
         let index = site.datasets.position(slug)?;
-        Some(site.datasets.listing(index).markdown_path.clone())
+        Some(site.datasets.summary(index).markdown_path.clone())
     };
     let shown = output.strip_prefix(&options.root).unwrap_or(&output);
     hosts::warnings(&size, shown, &locate)

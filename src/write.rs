@@ -333,7 +333,7 @@ fn write_page_with_charts(
     let rows = RowRenderer::new(&dataset.front.columns)
         .with_dialect(&dataset.front)
         .with_columns(dataset.shown_columns(site.config.table_columns));
-    let mut stream = RowStream::open(&dataset.csv_path, rows.delimiter())
+    let mut stream = RowStream::open(&dataset.csv_path, rows.dialect())
         .map_err(|e| write_problem(&page_path, e))?;
     let share = budget::table_share(html.len() - STREAMED_ROWS_MARKER.len());
     let mut rows_html = String::new();

@@ -295,6 +295,12 @@ function shownNumber(spec, text) {
   var plain = plainNumber(spec, text);
   if (plain === null) return text;
   if (spec.year && /^-?\d{1,4}$/.test(plain)) return plain;
+  // grouping = false (codes, clock times): as written, or at the column's digits, never grouped.
+  if (spec.ungrouped && PLAIN.test(plain)) {
+    if (spec.digits === null || spec.digits === undefined) return plain;
+    var exact = toFixedEven(+plain, spec.digits);
+    return /^-[0.]*$/.test(exact) ? exact.slice(1) : exact;
+  }
   var v = +plain;
   if (spec.digits !== null && spec.digits !== undefined && plain !== "" && isFinite(v)) {
     var fixed = toFixedEven(v, spec.digits);

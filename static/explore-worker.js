@@ -18,6 +18,7 @@ var headBytes = null;   // the bytes before the first row (BOM, header, line end
 var lineEnd = [10];     // the file's line end (that of the header)
 var delim = 44;
 var quote = 34;
+var skipSpace = false;  // spaces after a delimiter pad the fields (skip_initial_space)
 var decoder = new TextDecoder("utf-8");
 var DICT_CAP = 1000;    // past this many distinct values a number or date column drops its codes
 var FACET_MAX = 50;     // facets for columns with at most this many distinct values (or an enum)
@@ -47,6 +48,7 @@ function fieldsOf(buf, start, end) {
   var out = [];
   var i = start;
   while (true) {
+    if (skipSpace) while (i < end && buf[i] === 32) i++;
     if (i < end && buf[i] === quote) {
       var parts = [];
       var from = ++i;
@@ -122,6 +124,8 @@ function scanRow(buf, i, n, final) {
       continue;
     }
     if (b === delim) { pushField(start, k); start = k + 1; fieldStart = true; continue; }
+    // Padding after a delimiter is not part of the field: it starts after it.
+    if (b === 32 && fieldStart && skipSpace) { start = k + 1; continue; }
     if (b === 10 || b === 13) {
       pushField(start, k);
       rowStop = k;
@@ -162,6 +166,7 @@ function rowEnds(buf, from, open) {
       continue;
     }
     if (b === delim) { open.fieldStart = true; continue; }
+    if (b === 32 && open.fieldStart && skipSpace) continue;
     if (b === 10) return true;
     if (b === 13) { if (k + 1 < n) return true; open.cr = true; return false; }
     if (b === quote && open.fieldStart) open.inQuotes = true;
@@ -239,6 +244,7 @@ function setUp(m) {
   meta = m;
   delim = m.delimiter.charCodeAt(0);
   quote = m.quote.charCodeAt(0);
+  skipSpace = m.skip_initial_space === true;
   var capacity = Math.max(16, Math.min(m.rows + 1, 1 << 24));
   rowStart = new Float64Array(capacity);
   rowEnd = new Float64Array(capacity);

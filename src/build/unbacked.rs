@@ -120,7 +120,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
             // A CSV that cannot be read was reported when it loaded.
             let own = Table {
                 csv: &dataset.csv_path,
-                delimiter: dataset.delimiter,
+                dialect: dataset.dialect,
                 key: &page.primary_key,
                 dataset: None,
             };
@@ -146,7 +146,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
                 .unwrap_or_default();
             let table = Table {
                 csv: &other.csv_path,
-                delimiter: other.delimiter,
+                dialect: other.dialect,
                 key: &key,
                 dataset: Some(slug.as_str()),
             };

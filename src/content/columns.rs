@@ -90,6 +90,10 @@ pub struct ColumnSpec {
     /// Decimal places the column's numbers are shown at, everywhere they are shown
     /// (`crate::dataset::shown`); checked to be 0 to 15 on a numeric column.
     pub digits: Option<i64>,
+    /// `false`: the column's numbers are codes or clock times (a flight `1545`, `arr_time`
+    /// `1004`), shown as written, without group marks, wherever they are shown. A year
+    /// column (named like `year`) is so by default.
+    pub grouping: Option<bool>,
 }
 
 /// Whose spellings of infinity and not-a-number a `number` column takes besides Table

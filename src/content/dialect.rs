@@ -31,6 +31,122 @@ impl super::DatasetFrontMatter {
     pub fn field_delimiter(&self) -> u8 {
         delimiter_byte(self.delimiter.as_deref()).unwrap_or(b',')
     }
+
+    /// How every reader of this dataset's CSV splits a line into fields.
+    pub fn csv_dialect(&self) -> CsvDialect {
+        CsvDialect {
+            delimiter: self.field_delimiter(),
+            skip_initial_space: self.skip_initial_space,
+        }
+    }
+}
+
+/// How a CSV's lines are split into fields: the field `delimiter` and whether spaces after
+/// it pad the field (`skip_initial_space`). Every reader of a dataset's CSV (the scan, the
+/// page's rows, the Parquet copy, row pages, figures, kept versions) reads through one, so
+/// they all see the same cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CsvDialect {
+    pub delimiter: u8,
+    pub skip_initial_space: bool,
+}
+
+impl CsvDialect {
+    /// Comma-separated, spaces kept: RFC 4180.
+    pub const COMMA: CsvDialect = CsvDialect {
+        delimiter: b',',
+        skip_initial_space: false,
+    };
+
+    /// A reader builder for this dialect: every line a record (the header too), rows of
+    /// any length (the scan reports ragged rows itself).
+    pub fn builder(self) -> csv::ReaderBuilder {
+        let mut builder = csv::ReaderBuilder::new();
+        builder
+            .delimiter(self.delimiter)
+            .flexible(true)
+            .has_headers(false);
+        builder
+    }
+
+    /// Reads the next record into `record` as this dialect reads it; false past the last.
+    #[inline]
+    pub fn read<R: std::io::Read>(
+        self,
+        reader: &mut csv::Reader<R>,
+        record: &mut csv::ByteRecord,
+    ) -> csv::Result<bool> {
+        let read = reader.read_byte_record(record)?;
+        if read && self.skip_initial_space {
+            skip_initial_space(record, self.delimiter);
+        }
+        Ok(read)
+    }
+}
+
+/// Removes the spaces that pad each field of `record` at its start, as pandas'
+/// `skipinitialspace`, Python's `csv` and CSVW's `skipInitialSpace` read a line: the
+/// field `   8.04` is `8.04`, and `   "JAM"` is `JAM` (a quote after the padding opens a
+/// quoted field). The CSV parser has already split the line, treating such a quote as
+/// text: a quoted field that held the delimiter is put back together from its pieces.
+/// A record with no padded field is left as it is, without copying.
+pub fn skip_initial_space(record: &mut csv::ByteRecord, delimiter: u8) {
+    if !record.iter().any(|field| field.first() == Some(&b' ')) {
+        return;
+    }
+    let mut fields = csv::ByteRecord::with_capacity(record.as_slice().len(), record.len());
+    fields.set_position(record.position().cloned());
+    let mut text = Vec::new();
+    let mut pieces = record.iter();
+    while let Some(field) = pieces.next() {
+        let start = field.iter().position(|&b| b != b' ').unwrap_or(field.len());
+        let field = &field[start..];
+        if start == 0 || field.first() != Some(&b'"') {
+            fields.push_field(field);
+            continue;
+        }
+        text.clear();
+        let mut piece = &field[1..];
+        // Inside the quotes: `""` is one quote; a closing quote ends them, and what
+        // follows it is kept as written (as the CSV parser keeps `"a"b` as `ab`).
+        loop {
+            match unquote(piece, &mut text) {
+                Some(closed_at) => {
+                    text.extend_from_slice(&piece[closed_at..]);
+                    break;
+                }
+                // The delimiter was inside the quotes: the next piece goes on the text.
+                None => match pieces.next() {
+                    Some(next) => {
+                        text.push(delimiter);
+                        piece = next;
+                    }
+                    None => break,
+                },
+            }
+        }
+        fields.push_field(&text);
+    }
+    *record = fields;
+}
+
+/// Appends `piece` to `text` up to its closing quote (`""` read as one quote); where the
+/// text after that quote starts, or `None` when the quotes are still open at its end.
+fn unquote(piece: &[u8], text: &mut Vec<u8>) -> Option<usize> {
+    let mut at = 0;
+    while at < piece.len() {
+        if piece[at] == b'"' {
+            if piece.get(at + 1) == Some(&b'"') {
+                text.push(b'"');
+                at += 2;
+                continue;
+            }
+            return Some(at + 1);
+        }
+        text.push(piece[at]);
+        at += 1;
+    }
+    None
 }
 
 impl super::DatasetFrontMatter {
@@ -298,6 +414,47 @@ mod tests {
         assert!(!missing.is_missing("m20000") && missing.is_missing(""));
         assert_eq!(missing.list().len(), 20_001);
         assert_eq!(missing, MissingValues::resolve(&[Some(&list)]));
+    }
+
+    fn unpadded(line: &str) -> Vec<String> {
+        let mut reader = CsvDialect {
+            delimiter: b',',
+            skip_initial_space: true,
+        }
+        .builder()
+        .from_reader(line.as_bytes());
+        let mut record = csv::ByteRecord::new();
+        let dialect = CsvDialect {
+            delimiter: b',',
+            skip_initial_space: true,
+        };
+        assert!(dialect.read(&mut reader, &mut record).unwrap());
+        record
+            .iter()
+            .map(|f| String::from_utf8(f.to_vec()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn padding_after_a_delimiter_is_skipped_as_pandas_skips_it() {
+        assert_eq!(unpadded("   10.0,   8.04,x"), ["10.0", "8.04", "x"]);
+        assert_eq!(unpadded("\"Usain Bolt\",   \"JAM\""), ["Usain Bolt", "JAM"]);
+        assert_eq!(
+            unpadded("1,  \"Smith, John\", 3"),
+            ["1", "Smith, John", "3"]
+        );
+        assert_eq!(
+            unpadded("1,  \"say \"\"hi\"\"\"x, "),
+            ["1", "say \"hi\"x", ""]
+        );
+        assert_eq!(unpadded("a ,b"), ["a ", "b"]);
+        // A quote left open takes the rest of the line.
+        assert_eq!(unpadded("1,  \"a, b"), ["1", "a, b"]);
+        // Off, the padding is part of the field.
+        let mut reader = CsvDialect::COMMA.builder().from_reader(&b"a, b"[..]);
+        let mut record = csv::ByteRecord::new();
+        assert!(CsvDialect::COMMA.read(&mut reader, &mut record).unwrap());
+        assert_eq!(&record[1], b" b");
     }
 
     #[test]

@@ -130,6 +130,11 @@ pub struct DatasetFrontMatter {
     pub data: Option<Box<str>>,
     /// The CSV's field separator: `","` (the default), `";"`, `"\t"` or `"|"`.
     pub delimiter: Option<Box<str>>,
+    /// Spaces after a delimiter (and at a line's start) pad the field and are not part of
+    /// it, as pandas' `skipinitialspace` and Table Schema's and CSVW's `skipInitialSpace`
+    /// read them: `1,   "a, b"` is `1` and `a, b`. Off by default (RFC 4180 keeps them).
+    #[serde(default)]
+    pub skip_initial_space: bool,
     /// Cell texts that mean "no value" in every column (Table Schema `missingValues`);
     /// the site's list when absent. The load fills it in from site.toml.
     pub missing_values: Option<Vec<String>>,

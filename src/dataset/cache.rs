@@ -76,8 +76,8 @@ fn fingerprint_of(inputs: &ScanInputs, program: &str) -> String {
     let mut ids: Vec<&str> = inputs.source_ids.iter().copied().collect();
     ids.sort_unstable();
     let description = format!(
-        "{specs:?}\n{:?}\n{ids:?}\n{}\n{}\n{}",
-        inputs.charts, inputs.rows_to_render, inputs.delimiter, program
+        "{specs:?}\n{:?}\n{ids:?}\n{}\n{:?}\n{}",
+        inputs.charts, inputs.rows_to_render, inputs.dialect, program
     );
     hex(&Sha256::digest(description.as_bytes()))
 }
@@ -252,7 +252,7 @@ mod tests {
             charts: &[],
             source_ids: &no_sources,
             rows_to_render: 10,
-            delimiter: b',',
+            dialect: crate::content::dialect::CsvDialect::COMMA,
             typed_numbers: &[],
             primary_key: &[],
         };

@@ -162,6 +162,20 @@ pub(super) fn compile_columns<'a>(
         if let Some(digits) = column.digits {
             check_digits(column, digits, &format!("{path}.digits"), locator, problems);
         }
+        if column.grouping.is_some() && !column.column_type.is_numeric() {
+            problems.push(
+                locator
+                    .error(
+                        format!(
+                            "column `{}`: `grouping` applies to number and integer columns only, and this one is `{}`",
+                            column.name,
+                            column.column_type.as_str()
+                        ),
+                        locator.key(&format!("{path}.grouping")),
+                    )
+                    .with_hint("remove `grouping`: text is always shown as written"),
+            );
+        }
         dialect::check_missing_values(
             column.missing_values.as_deref(),
             &format!("{path}.missing_values"),

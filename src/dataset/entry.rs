@@ -51,8 +51,8 @@ pub struct CatalogEntry {
     pub temporal_coverage: Option<String>,
     /// `draft = true`: left out of a build without `--drafts`.
     pub draft: bool,
-    /// The field delimiter's byte.
-    pub delimiter: u8,
+    /// How its CSV splits into fields.
+    pub dialect: crate::content::dialect::CsvDialect,
     /// Data rows, not counting the header.
     pub rows: u64,
     /// The CSV's size and SHA-256.
@@ -111,7 +111,7 @@ impl CatalogEntry {
             version: front.version.as_deref().map(str::to_string),
             temporal_coverage: front.temporal_coverage.as_deref().map(str::to_string),
             draft: front.draft,
-            delimiter: front.field_delimiter(),
+            dialect: front.csv_dialect(),
             rows: dataset.csv.rows,
             bytes: dataset.csv.bytes,
             sha256: dataset.csv.sha256,

@@ -100,7 +100,10 @@ fn load_into(
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
     // An unknown separator is reported with the front matter; read with a comma, every
     // header and row would be a false error.
-    let delimiter = dialect::delimiter_byte(front.delimiter.as_deref())?;
+    let csv_dialect = dialect::CsvDialect {
+        delimiter: dialect::delimiter_byte(front.delimiter.as_deref())?,
+        skip_initial_space: front.skip_initial_space,
+    };
     // So are clashing number marks: every number would be a false error.
     if !marks_readable {
         return None;
@@ -117,7 +120,7 @@ fn load_into(
         charts: &chart_columns,
         source_ids: &source_ids,
         rows_to_render: table_rows.limit(),
-        delimiter,
+        dialect: csv_dialect,
         typed_numbers: &typed,
         primary_key: &front.primary_key,
     };
@@ -165,7 +168,7 @@ fn load_into(
             locator: &locator,
             csv_path: &scanned.csv_path,
             csv_display: &scanned.csv_display,
-            delimiter,
+            dialect: csv_dialect,
             chunk_rows: config.versions_chunk_rows.get(),
         };
         super::versions::collect(&inputs, problems).map(Arc::new)

@@ -42,11 +42,47 @@ pub fn is_year_column(spec: &ColumnSpec) -> bool {
             .any(|word| matches!(word.to_ascii_lowercase().as_str(), "year" | "yr"))
 }
 
-/// A year as a year column shows it: an integer of at most four digits, as written.
-pub fn as_year(value: &str) -> Option<&str> {
-    let digits = value.strip_prefix('-').unwrap_or(value);
-    (!digits.is_empty() && digits.len() <= 4 && digits.bytes().all(|b| b.is_ascii_digit()))
-        .then_some(value)
+/// Whether `spec`'s numbers are shown without group marks: `grouping = false` (codes,
+/// clock times), else a year column's (by default).
+pub fn ungrouped(spec: &ColumnSpec) -> bool {
+    match spec.grouping {
+        Some(grouping) => !grouping && spec.column_type.is_numeric(),
+        None => is_year_column(spec),
+    }
+}
+
+/// How an ungrouped column shows a number: `Years` its years of up to four digits as
+/// written; `AsWritten` (`grouping = false`) any plain number as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ungrouped {
+    Years,
+    AsWritten,
+}
+
+impl Ungrouped {
+    /// How `spec` shows its numbers, when without group marks.
+    pub fn of(spec: &ColumnSpec) -> Option<Ungrouped> {
+        match spec.grouping {
+            Some(false) if spec.column_type.is_numeric() => Some(Ungrouped::AsWritten),
+            Some(_) => None,
+            None => is_year_column(spec).then_some(Ungrouped::Years),
+        }
+    }
+
+    /// `value` as written, when this kind of column shows it so: a year of up to four
+    /// digits, or (`AsWritten`) any plain number (`1545`, `-12.50`).
+    pub fn shown(self, value: &str) -> Option<&str> {
+        let digits = value.strip_prefix('-').unwrap_or(value);
+        let plain = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        match self {
+            Ungrouped::Years => (plain && digits.len() <= 4).then_some(value),
+            Ungrouped::AsWritten => {
+                let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+                let is_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+                (is_digits(whole) && (fraction.is_empty() || is_digits(fraction))).then_some(value)
+            }
+        }
+    }
 }
 
 /// A number of a year column computed for display (a mean: `2,003`) without its group
@@ -54,9 +90,10 @@ pub fn as_year(value: &str) -> Option<&str> {
 pub fn ungrouped_year(spec: &ColumnSpec, shown: String) -> String {
     let whole = shown.split('.').next().unwrap_or_default();
     let digits = whole.bytes().filter(u8::is_ascii_digit).count();
-    match is_year_column(spec) && digits <= 4 {
-        true => shown.replace(',', ""),
-        false => shown,
+    match Ungrouped::of(spec) {
+        Some(Ungrouped::Years) if digits <= 4 => shown.replace(',', ""),
+        Some(Ungrouped::AsWritten) => shown.replace(',', ""),
+        _ => shown,
     }
 }
 
@@ -64,13 +101,22 @@ pub fn ungrouped_year(spec: &ColumnSpec, shown: String) -> String {
 /// written, at the column's `digits` when it sets them and the cell is a finite number,
 /// else as [`format_cell`] shows it. Not escaped.
 pub fn push_cell(spec: &ColumnSpec, value: &str, out: &mut String) {
-    if let Some(year) = as_year(value).filter(|_| is_year_column(spec)) {
-        out.push_str(year);
-        return;
+    let ungrouped = Ungrouped::of(spec);
+    if let Some(written) = ungrouped.and_then(|u| u.shown(value)) {
+        if spec.shown_digits().is_none() || ungrouped == Some(Ungrouped::Years) {
+            out.push_str(written);
+            return;
+        }
     }
+    let start = out.len();
     match spec.shown_digits().zip(finite(spec, value)) {
         Some((digits, v)) => push_fixed(v, digits, out),
         None => format_cell(spec.column_type, value, out),
+    }
+    if ungrouped == Some(Ungrouped::AsWritten) {
+        let shown = out[start..].replace(',', "");
+        out.truncate(start);
+        out.push_str(&shown);
     }
 }
 

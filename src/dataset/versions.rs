@@ -100,7 +100,7 @@ pub(super) struct Inputs<'a> {
     pub csv_path: &'a Path,
     /// The current CSV as the author knows it (relative to the site root).
     pub csv_display: &'a Path,
-    pub delimiter: u8,
+    pub dialect: crate::content::dialect::CsvDialect,
     pub chunk_rows: usize,
 }
 
@@ -199,7 +199,7 @@ pub(super) fn collect(inputs: &Inputs, problems: &mut Vec<Diagnostic>) -> Option
         let compared = compare::compare(
             &version.path,
             newer_path,
-            inputs.delimiter,
+            inputs.dialect,
             &front.primary_key,
             inputs.chunk_rows,
         );

@@ -138,8 +138,9 @@ pub struct CroissantDataset<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     date_published: Option<String>,
     description: String,
-    /// The CSV, and the alternates of the CSV written for it (no RecordSet reads those:
-    /// the fields extract from the CSV).
+    /// The CSV, and its typed Parquet copy unless `parquet = false`. The fields extract
+    /// from the CSV, or from the copy when the CSV needs a reading option Croissant cannot
+    /// state ([`read_from_parquet`]).
     distribution: Vec<FileObject<'a>>,
     is_live_dataset: bool,
     keywords: &'a [String],
@@ -218,7 +219,11 @@ pub fn dataset<'a>(
 ) -> CroissantDataset<'a> {
     let front = &dataset.front;
     let slug = &dataset.slug;
-    let file_id = CsvName(slug, "csv");
+    let from_parquet = read_from_parquet(site, dataset, written);
+    let file_id = match from_parquet {
+        true => CsvName(slug, "parquet"),
+        false => CsvName(slug, "csv"),
+    };
     // R's row names (an empty header) are left out: mlcroissant's CSV reader (pandas)
     // renames that header `Unnamed: 0`, so no field could name it.
     let field = front
@@ -264,12 +269,12 @@ pub fn dataset<'a>(
         date_modified: updated,
         description: super::description(dataset),
         distribution: std::iter::once(FileObject {
-            id: file_id,
+            id: CsvName(slug, "csv"),
             kind: "cr:FileObject",
             content_size: format!("{} B", dataset.csv.bytes),
             content_url: site.config.absolute_url(&urls::csv_file(slug)),
             encoding_format: "text/csv",
-            name: file_id,
+            name: CsvName(slug, "csv"),
             sha256: dataset.csv.sha256,
         })
         .chain(
@@ -282,7 +287,7 @@ pub fn dataset<'a>(
                         kind: "cr:FileObject",
                         content_size: format!("{} B", file.bytes),
                         content_url: site.config.absolute_url(&file.path),
-                        encoding_format: output.media_type(),
+                        encoding_format: croissant_format(output.media_type()),
                         name: id,
                         sha256: file.sha256,
                     }
@@ -297,7 +302,12 @@ pub fn dataset<'a>(
         record_set: [RecordSet {
             id: slug,
             kind: "cr:RecordSet",
-            description: format!("The rows of {slug}.csv, one record per row."),
+            description: match from_parquet {
+                true => format!(
+                    "The rows of {slug}.csv, one record per row, read from its typed Parquet copy."
+                ),
+                false => format!("The rows of {slug}.csv, one record per row."),
+            },
             field,
             name: slug,
         }],
@@ -307,7 +317,47 @@ pub fn dataset<'a>(
     }
 }
 
-/// `<slug>.csv` (or `.<alternate>`), the `@id` of a `FileObject`, written without a copy per
+/// The encoding format Croissant names a media type by: Parquet is `application/x-parquet`
+/// there (mlcroissant reads no other name for it).
+fn croissant_format(media_type: &'static str) -> &'static str {
+    match media_type {
+        "application/vnd.apache.parquet" => "application/x-parquet",
+        other => other,
+    }
+}
+
+/// The missing values pandas (mlcroissant's CSV reader) reads as missing by default.
+const PANDAS_MISSING: [&str; 19] = [
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+];
+
+/// Whether the fields extract from the typed Parquet copy rather than the CSV: when there
+/// is a copy and the CSV needs a reading option Croissant cannot state, so that
+/// mlcroissant (which reads a CSV with pandas' defaults) would load other values than the
+/// page: padded fields (`skip_initial_space`), or a missing value pandas does not know
+/// (`-` in a column of integers).
+fn read_from_parquet(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> bool {
+    let front = &dataset.front;
+    let unknown_missing = crate::content::dialect::columns_missing_values(
+        &front.columns,
+        front.missing_values.as_deref(),
+    )
+    .iter()
+    .any(|missing| {
+        missing
+            .list()
+            .iter()
+            .any(|t| !PANDAS_MISSING.contains(&t.as_str()))
+    });
+    (front.skip_initial_space || unknown_missing)
+        && site
+            .outputs
+            .alternates(&dataset.slug, written)
+            .any(|(_, format, _)| format == "parquet")
+}
+
+/// `<slug>.csv` (or `.parquet`), the `@id` of a `FileObject`, written without a copy per
 /// field.
 #[derive(Clone, Copy)]
 struct CsvName<'a>(&'a str, &'static str);

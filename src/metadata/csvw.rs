@@ -186,8 +186,9 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
         publisher: &site.config.publisher().name,
         title: &front.title,
         keyword: &front.tags,
-        dialect: front.delimiter.as_deref().map(|delimiter| Dialect {
-            delimiter: Some(delimiter),
+        dialect: (front.delimiter.is_some() || front.skip_initial_space).then(|| Dialect {
+            delimiter: front.delimiter.as_deref(),
+            skip_initial_space: front.skip_initial_space.then_some(true),
             ..Dialect::default()
         }),
         table_schema: TableSchema {

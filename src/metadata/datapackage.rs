@@ -288,7 +288,8 @@ fn alternates(site: &Site, slug: &str, written: &[FileDigest]) -> BTreeMap<Strin
         .collect()
 }
 
-/// `{"delimiter": …}`, also CSVW's dialect. With R's row names (an empty first header,
+/// `{"delimiter": …}`, also CSVW's dialect; `"skipInitialSpace": true` for padded fields
+/// (the name and meaning in both). With R's row names (an empty first header,
 /// which frictionless reports as a blank label) the header is read as a comment row and
 /// the fields by position: `{"commentRows": [1], "header": false}`.
 #[derive(Serialize, Default)]
@@ -299,6 +300,8 @@ pub(super) struct Dialect<'a> {
     pub delimiter: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub header: Option<bool>,
+    #[serde(rename = "skipInitialSpace", skip_serializing_if = "Option::is_none")]
+    pub skip_initial_space: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -500,8 +503,10 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Re
                 comment_rows: row_names.then_some([1]),
                 delimiter: front.delimiter.as_deref(),
                 header: row_names.then_some(false),
+                skip_initial_space: front.skip_initial_space.then_some(true),
             };
-            (row_names || dialect.delimiter.is_some()).then_some(dialect)
+            (row_names || dialect.delimiter.is_some() || front.skip_initial_space)
+                .then_some(dialect)
         },
         encoding: "utf-8",
         format: "csv",

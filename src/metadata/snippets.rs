@@ -36,6 +36,9 @@ pub struct Table {
     pub parquet_url: Option<String>,
     /// The field delimiter byte (`,` unless declared).
     pub delimiter: u8,
+    /// Spaces after a delimiter pad the fields (`skip_initial_space`): pandas is told so;
+    /// Polars and DuckDB, which cannot be, read the typed Parquet copy.
+    pub skip_initial_space: bool,
     /// The marks most number columns are written with (the dataset's): readers that take
     /// one setting for the whole file (pandas, readr) get these.
     pub marks: NumberMarks,
@@ -145,6 +148,7 @@ impl Table {
                 .absolute_url(&crate::layout::urls::csv_file(&dataset.slug)),
             parquet_url: parquet_file(site, dataset).map(|path| site.config.absolute_url(&path)),
             delimiter: front.field_delimiter(),
+            skip_initial_space: front.skip_initial_space,
             marks: NumberMarks::resolve((None, None), (front.decimal, front.group)),
             columns,
         }
@@ -216,9 +220,8 @@ fn column(dataset: &Dataset, index: usize, spec: &ColumnSpec, row_names: &str) -
         ColumnType::Date | ColumnType::Datetime => {
             let pattern = super::date_format(dataset, index).map(|(p, _)| p.to_string());
             match super::table_schema_type(dataset, index, spec.column_type) {
-                "year" => Kind::Date {
-                    format: pattern.unwrap_or_else(|| "%Y".into()),
-                },
+                // Bare years are whole numbers in every format (Parquet, Croissant).
+                "year" => Kind::Integer,
                 "yearmonth" => Kind::Date {
                     format: pattern.unwrap_or_else(|| "%Y-%m".into()),
                 },

@@ -36,6 +36,8 @@ struct ExploreMeta<'a> {
     rows: u64,
     bytes: u64,
     delimiter: String,
+    /// Spaces after a delimiter pad the fields (`skip_initial_space`).
+    skip_initial_space: bool,
     quote: &'static str,
     /// The table's columns, in its order.
     columns: Vec<ExploreColumn<'a>>,
@@ -67,6 +69,8 @@ struct ExploreColumn<'a> {
     digits: Option<u32>,
     /// An `integer` year column: years shown without a group mark.
     year: bool,
+    /// `grouping = false` (codes, clock times): every number shown without group marks.
+    ungrouped: bool,
     /// A date or datetime column's `format` (strftime directives).
     format: Option<&'a str>,
     /// Cells are source ids, linked to the Sources section.
@@ -109,7 +113,8 @@ impl ExploreView {
                     decimal: marks.decimal.as_str(),
                     group: marks.group.map(|g| g.as_str()),
                     digits: c.shown_digits(),
-                    year: crate::dataset::shown::is_year_column(c),
+                    year: crate::dataset::shown::is_year_column(c) && c.grouping.is_none(),
+                    ungrouped: c.grouping == Some(false) && c.column_type.is_numeric(),
                     format: c.format.as_deref().filter(|_| c.column_type.is_time()),
                     source: c.references_sources(),
                     wide: dataset.csv.longest_cells.get(index).copied().unwrap_or(0)
@@ -124,6 +129,7 @@ impl ExploreView {
             rows: dataset.csv.rows,
             bytes: dataset.csv.bytes,
             delimiter: char::from(front.field_delimiter()).to_string(),
+            skip_initial_space: front.skip_initial_space,
             quote: "\"",
             columns,
             shown_rows,

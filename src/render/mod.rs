@@ -69,7 +69,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                         crate::content::date_format::DateFormat::compile(format, c.column_type);
                     Some(compiled.ok()?.kind())
                 }),
-                years: x_column.is_some_and(crate::dataset::shown::is_year_column),
+                years: x_column.is_some_and(crate::dataset::shown::ungrouped),
                 whole: x_column
                     .is_some_and(|c| c.column_type == crate::content::columns::ColumnType::Integer),
             };

@@ -8,21 +8,21 @@ use std::io;
 use std::path::Path;
 
 use crate::content::date_format::DateFormat;
-use crate::content::dialect::{columns_missing_values, MissingValues};
+use crate::content::dialect::{columns_missing_values, CsvDialect, MissingValues};
 use crate::content::number_marks::NumberMarks;
 use crate::content::DatasetFrontMatter;
 use crate::dataset::budget::{fit_rows, CELL_CHARS};
 use crate::dataset::scan::pool::KeptReaders;
 use crate::dataset::schema::{ColumnSpec, ColumnType};
-use crate::dataset::shown::{as_year, push_number_html};
+use crate::dataset::shown::{push_number_html, Ungrouped};
 use crate::text::escape_html_into;
 
 /// Renders CSV records as the `<tr>` rows of a dataset page's table.
 #[derive(Debug, Clone)]
 pub struct RowRenderer {
-    /// Per column: its type, whether it references sources, its `digits`, whether it
-    /// holds years (`shown::is_year_column`: shown without group marks).
-    columns: Vec<(ColumnType, bool, Option<u32>, bool)>,
+    /// Per column: its type, whether it references sources, its `digits`, whether its
+    /// numbers are shown without group marks (`shown::Ungrouped`: years, codes).
+    columns: Vec<(ColumnType, bool, Option<u32>, Option<Ungrouped>)>,
     /// Per column, its date `format`: such cells are shown in ISO style (`2019-03-04`).
     date_formats: Vec<Option<DateFormat>>,
     /// Where a source reference links: `#source-` on the dataset page.
@@ -32,7 +32,7 @@ pub struct RowRenderer {
     /// Per column, the marks its numbers are written with (`1.234,5`): shown in the
     /// site's style (`1,234.5`).
     marks: Vec<NumberMarks>,
-    delimiter: u8,
+    dialect: CsvDialect,
     /// The columns shown, in order (`Dataset::shown_columns`); `None`: every column.
     shown: Option<Vec<usize>>,
 }
@@ -43,12 +43,11 @@ impl RowRenderer {
             columns: columns
                 .iter()
                 .map(|c| {
-                    let year = crate::dataset::shown::is_year_column(c);
                     (
                         c.column_type,
                         c.references_sources(),
                         c.shown_digits(),
-                        year,
+                        Ungrouped::of(c),
                     )
                 })
                 .collect(),
@@ -59,7 +58,7 @@ impl RowRenderer {
             source_link: "#source-",
             missing: Vec::new(),
             marks: Vec::new(),
-            delimiter: b',',
+            dialect: CsvDialect::COMMA,
             shown: None,
         }
     }
@@ -73,9 +72,9 @@ impl RowRenderer {
         }
     }
 
-    /// The byte that separates fields in this dataset's CSV.
-    pub fn delimiter(&self) -> u8 {
-        self.delimiter
+    /// How this dataset's CSV splits into fields.
+    pub fn dialect(&self) -> CsvDialect {
+        self.dialect
     }
 
     /// The dataset's dialect: its field separator, and the missing values of each column
@@ -87,7 +86,7 @@ impl RowRenderer {
             .iter()
             .map(|c| front.number_marks(c))
             .collect();
-        self.delimiter = front.field_delimiter();
+        self.dialect = front.csv_dialect();
         self
     }
 
@@ -121,11 +120,11 @@ impl RowRenderer {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
                 Err(_) => String::from_utf8_lossy(field),
             };
-            let (column_type, is_reference, digits, year) = self
+            let (column_type, is_reference, digits, ungrouped) = self
                 .columns
                 .get(index)
                 .copied()
-                .unwrap_or((ColumnType::String, false, None, false));
+                .unwrap_or((ColumnType::String, false, None, None));
             let declared_missing = self
                 .missing
                 .get(index)
@@ -145,10 +144,7 @@ impl RowRenderer {
                 out.push_str("<td class=\"num\">");
                 let marks = self.marks.get(index).copied().unwrap_or_default();
                 match marks.plain(&value, &mut plain) {
-                    Some(number) => match as_year(number).filter(|_| year) {
-                        Some(year) => out.push_str(year),
-                        None => push_number_html(number, digits, out),
-                    },
+                    Some(number) => push_shown_number(number, digits, ungrouped, out),
                     None => escape_html_into(&value, out),
                 }
                 out.push_str("</td>");
@@ -184,6 +180,29 @@ fn cut_cell(value: &str) -> (&str, bool) {
 }
 
 /// Streams the first `limit` table rows of `path` (skipping the header) into `out`.
+/// A number cell of the table: as written in a column without group marks (a year, or
+/// any plain number with `grouping = false` and no `digits`), else grouped at `digits`
+/// (and then without its group marks when `grouping = false`).
+fn push_shown_number(
+    number: &str,
+    digits: Option<u32>,
+    ungrouped: Option<Ungrouped>,
+    out: &mut String,
+) {
+    match (ungrouped, ungrouped.and_then(|u| u.shown(number))) {
+        (Some(Ungrouped::Years), Some(written)) => out.push_str(written),
+        (Some(Ungrouped::AsWritten), Some(written)) if digits.is_none() => out.push_str(written),
+        (Some(Ungrouped::AsWritten), _) => {
+            let start = out.len();
+            push_number_html(number, digits, out);
+            let shown = out[start..].replace(',', "");
+            out.truncate(start);
+            out.push_str(&shown);
+        }
+        _ => push_number_html(number, digits, out),
+    }
+}
+
 #[cfg(test)]
 fn stream_rows(
     path: &Path,
@@ -192,7 +211,7 @@ fn stream_rows(
     out: &mut impl io::Write,
 ) -> io::Result<()> {
     let mut rows = String::new();
-    RowStream::open(path, renderer.delimiter)?.fill(
+    RowStream::open(path, renderer.dialect)?.fill(
         renderer,
         limit,
         usize::MAX,
@@ -210,7 +229,7 @@ const CHUNK_BYTES: usize = 64 * 1024;
 pub struct RowStream {
     /// Always there until the stream is dropped, which hands it back to the thread.
     reader: Option<csv::Reader<KeptFile>>,
-    delimiter: u8,
+    dialect: CsvDialect,
     record: csv::ByteRecord,
     /// Rows read so far.
     row: u64,
@@ -256,8 +275,9 @@ thread_local! {
 
 impl RowStream {
     /// Opens `path` (fields split on `delimiter`) and reads past its header.
-    pub fn open(path: &Path, delimiter: u8) -> io::Result<RowStream> {
+    pub fn open(path: &Path, dialect: CsvDialect) -> io::Result<RowStream> {
         let file = File::open(path)?;
+        let delimiter = dialect.delimiter;
         let kept = KEPT_READERS.with(|kept| kept.borrow_mut().take(delimiter, CHUNK_BYTES));
         let reader = match kept {
             Some(mut reader) => {
@@ -266,22 +286,20 @@ impl RowStream {
             }
             // The header is read as a record: a kept reader, rewound by `seek_raw`, no
             // longer knows where headers are.
-            None => csv::ReaderBuilder::new()
-                .delimiter(delimiter)
-                .flexible(true)
-                .has_headers(false)
+            None => dialect
+                .builder()
                 .buffer_capacity(CHUNK_BYTES)
                 .from_reader(KeptFile(Some(file))),
         };
         let mut stream = RowStream {
             reader: Some(reader),
-            delimiter,
+            dialect,
             record: csv::ByteRecord::new(),
             row: 0,
         };
         if let Some(reader) = &mut stream.reader {
-            reader
-                .read_byte_record(&mut stream.record)
+            dialect
+                .read(reader, &mut stream.record)
                 .map_err(io::Error::other)?;
         }
         Ok(stream)
@@ -293,7 +311,10 @@ impl RowStream {
         let Some(reader) = &mut self.reader else {
             return Ok(false);
         };
-        let read = reader.read_byte_record(record).map_err(io::Error::other)?;
+        let read = self
+            .dialect
+            .read(reader, record)
+            .map_err(io::Error::other)?;
         self.row += u64::from(read);
         Ok(read)
     }
@@ -316,8 +337,9 @@ impl RowStream {
         };
         let mut fits = true;
         while filled.read < limit && (fits || whole_page) {
-            if !reader
-                .read_byte_record(&mut self.record)
+            if !self
+                .dialect
+                .read(reader, &mut self.record)
                 .map_err(io::Error::other)?
             {
                 break;
@@ -360,7 +382,10 @@ impl Drop for RowStream {
         if rewound.is_err() {
             return;
         }
-        KEPT_READERS.with(|kept| kept.borrow_mut().keep(self.delimiter, CHUNK_BYTES, reader));
+        KEPT_READERS.with(|kept| {
+            kept.borrow_mut()
+                .keep(self.dialect.delimiter, CHUNK_BYTES, reader)
+        });
     }
 }
 
@@ -452,7 +477,10 @@ mod tests {
             let path = dir.path().join(name);
             std::fs::write(&path, bytes).unwrap();
             let renderer = RowRenderer {
-                delimiter,
+                dialect: CsvDialect {
+                    delimiter,
+                    skip_initial_space: false,
+                },
                 ..RowRenderer::new(&specs)
             };
             // What a new reader gives: rendered on a thread that has kept none.
@@ -470,7 +498,7 @@ mod tests {
         for _ in 0..2 {
             for (path, renderer, fresh) in &expected {
                 // Half read, then dropped: the next file must not go on from here.
-                let mut half = RowStream::open(path, renderer.delimiter).unwrap();
+                let mut half = RowStream::open(path, renderer.dialect).unwrap();
                 half.fill(renderer, 1, usize::MAX, false, &mut String::new())
                     .unwrap();
                 drop(half);

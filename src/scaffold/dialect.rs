@@ -1,8 +1,11 @@
-//! Which character separates the fields of a CSV file: `new --from` detects it and writes
-//! the dataset's `delimiter` when it is not a comma.
+//! Which character separates the fields of a CSV file, and whether spaces pad the fields
+//! after it: `new --from` detects both and writes the dataset's `delimiter` when it is not
+//! a comma and `skip_initial_space = true` when the fields are padded.
 
 use std::io::Read;
 use std::path::Path;
+
+use crate::content::dialect::CsvDialect;
 
 /// A field separator seen in a header line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,14 +46,69 @@ impl Delimiter {
 /// How much of the file the header is looked for in.
 const HEAD_BYTES: u64 = 64 * 1024;
 
-/// The separator used by the file's first line: the most frequent of comma, semicolon
-/// and tab outside double quotes (comma on ties and when there is none: a one-column file).
-pub fn detect(path: &Path) -> std::io::Result<Delimiter> {
+/// What `new --from` found out about how a file's lines split into fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Detected {
+    pub delimiter: Delimiter,
+    /// Spaces after the delimiters pad the fields (`10.0,   8.04`).
+    pub padded: bool,
+}
+
+impl Detected {
+    /// The dialect every reader reads the file with.
+    pub fn csv_dialect(self) -> CsvDialect {
+        CsvDialect {
+            delimiter: self.delimiter.byte(),
+            skip_initial_space: self.padded,
+        }
+    }
+}
+
+/// The separator used by the file's first line (the most frequent of comma, semicolon
+/// and tab outside double quotes; comma on ties and when there is none: a one-column
+/// file), and whether the fields of its first 64 KiB are padded with spaces.
+pub fn detect(path: &Path) -> std::io::Result<Detected> {
     let mut head = Vec::new();
     std::fs::File::open(path)?
         .take(HEAD_BYTES)
         .read_to_end(&mut head)?;
-    Ok(detect_in(&head))
+    let delimiter = detect_in(&head);
+    Ok(Detected {
+        delimiter,
+        padded: padded_in(&head, delimiter.byte()),
+    })
+}
+
+/// Whether spaces pad the fields of `head`: some column (the header too) starts more
+/// than half of its non-empty fields with a space, at least twice (`1, 2` and `3, 4`;
+/// Fortran's right-aligned `   8.04`; R's `write.table(sep = ", ")`). One text with a
+/// leading space among many is not padding.
+pub fn padded_in(head: &[u8], delimiter: u8) -> bool {
+    // Per column: (fields starting with a space, non-empty fields).
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    let (mut column, mut at_start, mut quoted) = (0, true, false);
+    for &byte in head {
+        if quoted {
+            quoted = byte != b'"';
+            continue;
+        }
+        if byte == delimiter || byte == b'\n' || byte == b'\r' {
+            (column, at_start) = (if byte == delimiter { column + 1 } else { 0 }, true);
+            continue;
+        }
+        if at_start {
+            if counts.len() <= column {
+                counts.resize(column + 1, (0, 0));
+            }
+            counts[column].0 += usize::from(byte == b' ');
+            counts[column].1 += 1;
+            at_start = false;
+        }
+        quoted = byte == b'"';
+    }
+    counts
+        .iter()
+        .any(|&(spaced, filled)| spaced >= 2 && spaced * 2 > filled)
 }
 
 /// [`detect`] on the first bytes of a file.
@@ -89,5 +147,20 @@ mod tests {
         assert_eq!(detect_in(b"only\n1\n"), Delimiter::Comma);
         assert_eq!(Delimiter::Comma.front_matter_line(), None);
         assert_eq!(Delimiter::Semicolon.byte(), b';');
+    }
+
+    #[test]
+    fn padding_is_told_from_a_few_leading_spaces() {
+        assert!(padded_in(b"a, b\n1, 2\n3, 4\n", b','));
+        assert!(padded_in(b"x,y\n   10.0,   8.04\n    8.0,   6.95\n", b','));
+        assert!(padded_in(
+            b"name,nat\n\"Usain Bolt\",   \"JAM\"\n\"Yohan Blake\",  \"JAM\"\n",
+            b','
+        ));
+        assert!(!padded_in(b"a,b\n1,2\n3,4\n", b','));
+        // A quoted comma and space, one text with a leading space: not padding.
+        assert!(!padded_in(b"a,b\n\"x, y\",1\n\"z, w\",2\n", b','));
+        assert!(!padded_in(b"a,b\n1, x\n2,y\n3,z\n", b','));
+        assert!(!padded_in(b"a;b\n1, 2;3\n", b';'));
     }
 }

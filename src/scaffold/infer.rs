@@ -14,6 +14,9 @@ use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use super::dates::{DateGuess, FoundFormat};
+use super::first_line;
+use super::value_shapes::Shapes;
+use crate::content::dialect::CsvDialect;
 use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::scan::{ragged_message, ragged_row, unclosed_quote_at_end, RAGGED_HINT};
 use crate::dataset::schema::ColumnType;
@@ -116,6 +119,12 @@ pub struct ColumnGuess {
     pub marks: NumberMarks,
     /// A date spelling other than ISO 8601 that every value reads as (`super::dates`).
     pub date_format: Option<FoundFormat>,
+    /// Markers of a text column kept as values, since the column's values are written
+    /// like them (`None` among `Torino`, `Aosta`), with such a value.
+    pub kept_as_text: Vec<(String, Option<String>)>,
+    /// Whole numbers that are codes or clock times, shown without group marks
+    /// (`grouping = false`): why.
+    pub ungrouped: Option<&'static str>,
 }
 
 /// What one pass over a file found.
@@ -149,6 +158,9 @@ struct Tally {
     /// Where a value is read back as a plain number, reused from cell to cell.
     plain: String,
     dates: DateGuess,
+    shapes: Shapes,
+    /// Every value so far is a clock time written HHMM (`1004`, `2359`).
+    clock: bool,
 }
 
 /// How European files write numbers: `1.234,5`.
@@ -179,6 +191,8 @@ impl Tally {
             group_point: false,
             plain: String::new(),
             dates: DateGuess::default(),
+            shapes: Shapes::default(),
+            clock: true,
         }
     }
 
@@ -197,6 +211,7 @@ impl Tally {
             return;
         }
         self.values += 1;
+        self.shapes.add(cell);
         if self.integer || self.number {
             let digits = cell.trim_start_matches(['-', '+']);
             if digits.len() > 1 && digits.starts_with('0') && !digits.starts_with("0.") {
@@ -204,6 +219,9 @@ impl Tally {
             }
         }
         self.integer = self.integer && ColumnType::Integer.is_valid(cell);
+        self.clock = self.clock
+            && self.integer
+            && cell.parse::<u32>().is_ok_and(|t| t <= 2400 && t % 100 < 60);
         self.four_digits = self.four_digits && cell.len() == 4 && self.integer;
         self.number = self.number && ColumnType::Number.is_valid(cell);
         if self.date {
@@ -311,11 +329,23 @@ impl Tally {
         };
         // In a text column a marker is just text, except those pandas reads as missing
         // (`NA`, `NULL`…): those are declared, so that metadata and pandas-based loaders
-        // agree on them.
+        // agree on them, unless the column's values are written like it (`None` among
+        // towns, `NA` among country codes): then it is a value, and `new` says so.
+        let mut kept_as_text = Vec::new();
         let markers: Vec<(String, u64)> = if kind == Kind::Text {
+            let shapes = &self.shapes;
+            let distinct = self.distinct.as_deref().unwrap_or_default();
             self.markers
                 .into_iter()
                 .filter(|(m, _)| TEXT_MISSING.contains(&m.as_str()))
+                .filter(|(m, _)| {
+                    let value = shapes.written_like(m);
+                    if value {
+                        let example = shapes.example(m, distinct).map(str::to_string);
+                        kept_as_text.push((m.clone(), example));
+                    }
+                    !value
+                })
                 .collect()
         } else {
             self.markers
@@ -330,6 +360,10 @@ impl Tally {
                 && !d.is_empty()
                 && rows >= ENUM_ROWS_PER_VALUE * d.len() as u64
         });
+        let ungrouped = match kind {
+            Kind::Integer => ungrouped_reason(&self.name, self.clock),
+            _ => None,
+        };
         ColumnGuess {
             name: self.name,
             kind,
@@ -345,6 +379,8 @@ impl Tally {
             markers,
             marks,
             date_format,
+            kept_as_text,
+            ungrouped,
         }
     }
 }
@@ -352,19 +388,18 @@ impl Tally {
 /// Reads a comma-separated file once and guesses its columns. Problems (a row with the
 /// wrong number of fields, bytes that are not UTF-8) are listed with their line; the
 /// guess is returned only when there is none.
-pub fn infer(path: &Path, display: &Path, delimiter: u8) -> Result<Inference, Vec<Diagnostic>> {
+pub fn infer(
+    path: &Path,
+    display: &Path,
+    dialect: CsvDialect,
+) -> Result<Inference, Vec<Diagnostic>> {
     let file = std::fs::File::open(path).map_err(|e| {
         vec![Diagnostic::error(
             display,
             format!("cannot read the file: {e}"),
         )]
     })?;
-    read(
-        std::io::BufReader::new(file),
-        display,
-        delimiter,
-        Some(path),
-    )
+    read(std::io::BufReader::new(file), display, dialect, Some(path))
 }
 
 /// [`infer`] over any reader; problems are given their line only.
@@ -374,7 +409,11 @@ pub fn infer_from(
     display: &Path,
     delimiter: u8,
 ) -> Result<Inference, Vec<Diagnostic>> {
-    read(input, display, delimiter, None)
+    let dialect = CsvDialect {
+        delimiter,
+        skip_initial_space: false,
+    };
+    read(input, display, dialect, None)
 }
 
 /// Reads and guesses; with the file's `path`, problems are located and explained as
@@ -382,18 +421,16 @@ pub fn infer_from(
 fn read(
     input: impl std::io::Read,
     display: &Path,
-    delimiter: u8,
+    dialect: CsvDialect,
     path: Option<&Path>,
 ) -> Result<Inference, Vec<Diagnostic>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .has_headers(true)
-        .from_reader(input);
+    let delimiter = dialect.delimiter;
+    let mut reader = dialect.builder().from_reader(input);
     let mut problems = Vec::new();
-    let header = match reader.byte_headers() {
-        Ok(h) => h.clone(),
-        Err(e) => return Err(vec![csv_problem(display, &e)]),
-    };
+    let mut header = csv::ByteRecord::new();
+    if let Err(e) = dialect.read(&mut reader, &mut header) {
+        return Err(vec![csv_problem(display, &e)]);
+    }
     let mut tallies = Vec::with_capacity(header.len());
     for (index, field) in header.iter().enumerate() {
         match std::str::from_utf8(field) {
@@ -404,69 +441,43 @@ fn read(
             Err(_) => problems.push(not_utf8(display, 1)),
         }
     }
-    let mut seen = std::collections::HashSet::with_capacity(tallies.len());
-    for (index, tally) in tallies.iter().enumerate() {
-        // R's `write.csv` writes its row names under an empty first header.
-        let row_names = index == 0 && tally.name.is_empty();
-        if tally.name.trim().is_empty() && !row_names {
-            problems.push(
-                Diagnostic::error(display, format!("column {} has no name", index + 1))
-                    .at_line(1)
-                    .with_hint("give every column a header: the page documents it by name"),
-            );
-        } else if !seen.insert(tally.name.as_str()) {
-            problems.push(
-                Diagnostic::error(display, format!("two columns are named `{}`", tally.name))
-                    .at_line(1)
-                    .with_hint("rename one: each column is documented by its name"),
-            );
-        }
-    }
-    if tallies.is_empty() {
-        problems.push(
-            Diagnostic::error(display, "the file has no header line")
-                .with_hint("the first line must name the columns, separated by commas"),
-        );
-    }
+    let names: Vec<String> = tallies.iter().map(|t| t.name.clone()).collect();
+    problems.extend(first_line::header_problems(display, &names));
     let mut budget = FINGERPRINT_BUDGET;
     let mut rows = 0u64;
     let mut record = csv::ByteRecord::new();
     // The line and byte where the last record started.
     let mut last: Option<(u64, u64)> = None;
+    let mut ragged = first_line::RaggedRows::default();
     while problems.len() < MAX_PROBLEMS {
-        match reader.read_byte_record(&mut record) {
+        match dialect.read(&mut reader, &mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
-                let ragged = match (e.kind(), path) {
-                    (
-                        csv::ErrorKind::UnequalLengths {
-                            pos: Some(pos),
-                            expected_len,
-                            len,
-                        },
-                        Some(path),
-                    ) => {
-                        let here = (pos.line(), pos.byte());
-                        // The rest of a row a bare carriage return cut: located at the
-                        // row's start, where the line and its carriage return begin.
-                        let start = match last {
-                            Some((line, byte)) if line == here.0 => (line, byte),
-                            _ => here,
-                        };
-                        last = Some(here);
-                        let width = (*len as usize, *expected_len as usize);
-                        Some(ragged_row(path, display, start, width, delimiter))
-                    }
-                    _ => None,
-                };
-                let fatal = !matches!(e.kind(), csv::ErrorKind::UnequalLengths { .. });
-                problems.push(ragged.unwrap_or_else(|| csv_problem(display, &e)));
-                if fatal {
-                    break;
-                }
-                continue;
+                problems.push(csv_problem(display, &e));
+                break;
             }
+        }
+        if record.len() != header.len() {
+            let here = record.position().map_or((0, 0), |p| (p.line(), p.byte()));
+            let width = (record.len(), header.len());
+            ragged.add(record.len());
+            let ragged = path.map(|path| {
+                // The rest of a row a bare carriage return cut: located at the row's
+                // start, where the line and its carriage return begin.
+                let start = match last {
+                    Some((line, byte)) if line == here.0 => (line, byte),
+                    _ => here,
+                };
+                ragged_row(path, display, start, width, delimiter)
+            });
+            last = Some(here);
+            problems.push(ragged.unwrap_or_else(|| {
+                Diagnostic::error(display, ragged_message(width.0, width.1))
+                    .with_hint(RAGGED_HINT)
+                    .at_line(here.0 as usize)
+            }));
+            continue;
         }
         if let Some(pos) = record.position() {
             last = Some((pos.line(), pos.byte()));
@@ -482,6 +493,10 @@ fn read(
                 }
             }
         }
+    }
+    if let Some(problem) = ragged.first_line_problem(display, &names, rows) {
+        // One cause: the first line is not the header; every ragged row followed from it.
+        return Err(vec![problem]);
     }
     if let (Some(path), Some(last)) = (path, last) {
         if let Some(unclosed) = unclosed_quote_at_end(path, display, last.1, delimiter) {
@@ -500,6 +515,23 @@ fn read(
             .map(|t| t.finish(rows, delimiter))
             .collect(),
     })
+}
+
+/// Why a column of whole numbers is shown without group marks, if it is: clock times
+/// (`dep_time` of `1004`, `2359`: every value HHMM) or codes (`flight`, `AirportID`,
+/// `zip`: a number that names, not counts).
+fn ungrouped_reason(name: &str, clock: bool) -> Option<&'static str> {
+    let words = super::names::words(name);
+    let has = |wanted: &[&str]| words.iter().any(|w| wanted.contains(&w.as_str()));
+    if clock && has(&["time", "hhmm", "clock"]) {
+        Some("clock times written HHMM")
+    } else if has(&[
+        "id", "code", "flight", "zip", "fips", "postcode", "isbn", "phone",
+    ]) {
+        Some("a code, not a quantity")
+    } else {
+        None
+    }
 }
 
 fn csv_problem(display: &Path, error: &csv::Error) -> Diagnostic {

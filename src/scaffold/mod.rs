@@ -6,8 +6,10 @@
 //! through a symbolic link: `write.rs`), so a mistake never leaves half a scaffold behind
 //! and never overwrites an author's work or a file outside the site.
 
+mod column_notes;
 pub mod dates;
 pub mod dialect;
+mod first_line;
 pub mod infer;
 pub mod init;
 pub mod markers;
@@ -15,6 +17,7 @@ pub mod names;
 pub mod new;
 pub mod suggest;
 mod table_sample;
+mod value_shapes;
 pub mod workflow;
 mod write;
 

@@ -156,6 +156,16 @@ fn split_unit(lower: &[String]) -> (usize, Option<&'static str>) {
     (n, None)
 }
 
+/// The words of a column name in lower case (`AirportID` -> `airport`, `id`;
+/// `sched_dep_time` -> `sched`, `dep`, `time`).
+pub fn words(name: &str) -> Vec<String> {
+    split_words(name)
+        .0
+        .into_iter()
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
 /// Words of a `snake_case`, `kebab-case`, `camelCase`, dotted or spaced name, and for each
 /// whether a separator (not a capital) starts it.
 fn split_words(name: &str) -> (Vec<String>, Vec<bool>) {

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
 use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
-use super::{dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
+use super::{
+    column_notes, dialect, names, toml_string, write_all, Contents, Existing, PlannedFile,
+};
 use crate::content::columns::NonFinite;
 use crate::content::file_kind;
 use crate::content::placeholders::MARKER;
@@ -55,14 +57,14 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     let mut files = Vec::new();
     let page = match &options.from {
         Some(from) => {
-            let (mut inference, delimiter) = read_table(from)?;
+            let (mut inference, detected) = read_table(from)?;
             let declared: Vec<Declared> =
                 inference.columns.iter_mut().map(markers::declare).collect();
-            let suggestion = suggest_chart(&inference, from, delimiter.byte());
+            let suggestion = suggest_chart(&inference, from, detected.csv_dialect());
             let table = Table {
                 inference: &inference,
                 declared: &declared,
-                delimiter,
+                detected,
             };
             report_inference(&mut report, from, &table, &suggestion);
             // A CSV already in its place is used as it is, not copied onto itself; "its
@@ -117,7 +119,7 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
 struct Table<'a> {
     inference: &'a Inference,
     declared: &'a [Declared],
-    delimiter: dialect::Delimiter,
+    detected: dialect::Detected,
 }
 
 /// `--from` must be a regular file: a named pipe would wait for a writer and a device
@@ -136,20 +138,25 @@ fn regular_file(from: &Path) -> Result<(), Error> {
 }
 
 /// Detects the separator, then infers the columns.
-fn read_table(from: &Path) -> Result<(Inference, dialect::Delimiter), Vec<Diagnostic>> {
-    let mut first = [0u8; 8];
-    let read = std::fs::File::open(from).and_then(|mut f| std::io::Read::read(&mut f, &mut first));
+fn read_table(from: &Path) -> Result<(Inference, dialect::Detected), Vec<Diagnostic>> {
+    let mut first = Vec::with_capacity(file_kind::JSON_HEAD_BYTES);
+    let read = std::fs::File::open(from).and_then(|f| {
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(f, file_kind::JSON_HEAD_BYTES as u64),
+            &mut first,
+        )
+    });
     let name = from.file_name().unwrap_or_default().to_string_lossy();
     if let Some((message, hint)) = file_kind::not_csv_text(&first[..read.unwrap_or(0)], &name) {
         return Err(vec![Diagnostic::error(from, message).with_hint(hint)]);
     }
-    let delimiter = dialect::detect(from).map_err(|e| {
+    let detected = dialect::detect(from).map_err(|e| {
         vec![Diagnostic::error(
             from,
             format!("cannot read the file: {e}"),
         )]
     })?;
-    Ok((infer::infer(from, from, delimiter.byte())?, delimiter))
+    Ok((infer::infer(from, from, detected.csv_dialect())?, detected))
 }
 
 fn report_inference(
@@ -163,10 +170,22 @@ fn report_inference(
         report,
         "Read {}: {}, {} rows, {} columns",
         shown(&from.to_string_lossy()),
-        table.delimiter.describe(),
+        table.detected.delimiter.describe(),
         inference.rows,
         inference.columns.len()
     );
+    if table.detected.padded {
+        let _ = writeln!(
+            report,
+            "Note: spaces pad the fields after each {}: read without them, as pandas' \
+             `skipinitialspace=True` reads them (`skip_initial_space = true`).",
+            match table.detected.delimiter {
+                dialect::Delimiter::Comma => "comma",
+                dialect::Delimiter::Semicolon => "semicolon",
+                dialect::Delimiter::Tab => "tab",
+            }
+        );
+    }
     if let [only] = inference.columns.as_slice() {
         if only.name.contains([' ', '\t']) {
             let _ = writeln!(
@@ -178,52 +197,7 @@ fn report_inference(
     }
     let key = proposed_key(inference);
     for (index, column) in inference.columns.iter().enumerate() {
-        let mut notes = Vec::new();
-        if column.required {
-            notes.push("required".to_string());
-        }
-        if let Some(values) = &column.enum_values {
-            notes.push(format!("enum of {}", values.len()));
-        }
-        if Some(index) == key {
-            notes.push("unique, primary key".to_string());
-        }
-        if column.uniqueness == super::infer::Uniqueness::Unknown {
-            notes.push("too many values to tell if unique".to_string());
-        }
-        if !column.markers.is_empty() {
-            notes.push(format!("markers {}", shown(&marker_list(column))));
-        }
-        let declared = &table.declared[index];
-        if declared.missing_values.len() > 1 {
-            let tokens: Vec<String> = declared.missing_values[1..]
-                .iter()
-                .map(|t| format!("`{}`", shown(t)))
-                .collect();
-            notes.push(format!("missing: {}", tokens.join(", ")));
-        }
-        match declared.non_finite {
-            Some(NonFinite::Pandas) => notes.push("pandas' inf/-inf/nan".to_string()),
-            Some(NonFinite::R) => notes.push("R's Inf/-Inf/NaN".to_string()),
-            None => {}
-        }
-        if let Some(note) = marks_note(column) {
-            notes.push(note);
-        }
-        if column.name.is_empty() {
-            notes.push("R's row names: the empty first header, documented as `name = \"\"`".into());
-        }
-        if let Some(found) = column.date_format.as_ref() {
-            if column.column_type.is_time() {
-                notes.push(format!("format {}", found.pattern));
-            }
-            if let Some(other) = found.other_reading {
-                notes.push(format!(
-                    "assumed {} (month first): no day is past 12, it could be {other}",
-                    found.pattern
-                ));
-            }
-        }
+        let notes = column_notes::notes(column, &table.declared[index], Some(index) == key);
         let notes = if notes.is_empty() {
             String::new()
         } else {
@@ -254,15 +228,6 @@ fn report_inference(
     }
 }
 
-fn marker_list(column: &ColumnGuess) -> String {
-    column
-        .markers
-        .iter()
-        .map(|(m, n)| format!("`{m}` ×{n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// A readable title from the slug: `seattle-weather` -> "Seattle weather".
 fn title_from_slug(slug: &str) -> String {
     names::title_and_unit(slug).0
@@ -290,7 +255,7 @@ fn front_matter_head(
     slug: &str,
     needs_license: bool,
     key: Option<&str>,
-    delimiter: Option<&str>,
+    detected: dialect::Detected,
 ) {
     let today = super::today();
     let _ = writeln!(page, "+++");
@@ -304,8 +269,14 @@ fn front_matter_head(
     if let Some(key) = key {
         let _ = writeln!(page, "primary_key = [{}]", toml_string(key));
     }
-    if let Some(line) = delimiter {
+    if let Some(line) = detected.delimiter.front_matter_line() {
         let _ = writeln!(page, "{line}");
+    }
+    if detected.padded {
+        let _ = writeln!(
+            page,
+            "skip_initial_space = true   # the spaces after each delimiter pad the fields"
+        );
     }
     if needs_license {
         let _ = writeln!(page, "\n[license]");
@@ -337,8 +308,7 @@ fn page_from(
     let inference = table.inference;
     let key = proposed_key(inference).map(|i| inference.columns[i].name.as_str());
     let mut page = String::new();
-    let delimiter = table.delimiter.front_matter_line();
-    front_matter_head(&mut page, slug, needs_license, key, delimiter);
+    front_matter_head(&mut page, slug, needs_license, key, table.detected);
     for (column, declared) in inference.columns.iter().zip(table.declared) {
         write_column(
             &mut page,
@@ -403,6 +373,9 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
     let _ = writeln!(page, "name = {}", toml_string(&column.name));
     let _ = writeln!(page, "title = {}", toml_string(&title));
     let _ = writeln!(page, "type = \"{}\"", column.column_type.as_str());
+    if let (Some(why), true) = (column.ungrouped, column.column_type.is_numeric()) {
+        let _ = writeln!(page, "grouping = false   # {why}");
+    }
     let date_format = column
         .date_format
         .as_ref()
@@ -428,7 +401,7 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
             ". It holds {} values but also the markers {}, which no column type accepts yet, \
              so it is typed as text",
             kind_word(column.kind),
-            marker_list(column)
+            column_notes::marker_list(column)
         );
     }
     let _ = writeln!(page, "description = {}", toml_string(&description));
@@ -456,7 +429,7 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
         };
         let _ = writeln!(page, "non_finite = \"{}\"   # {words}", spelling.as_str());
     }
-    if let Some(note) = marks_note(column) {
+    if let Some(note) = column_notes::marks_note(column) {
         let marks = column.marks;
         if column.kind == Kind::Number {
             let decimal = toml_string(marks.decimal.as_str());
@@ -477,23 +450,6 @@ const ROW_NAMES_TITLE: &str = "Row name";
 const ROW_NAMES_DESCRIPTION: &str =
     "R's row names: the first column R's write.csv writes, under an empty header.";
 
-/// What `new` assumed about a column's decimal and group marks, if anything.
-fn marks_note(column: &ColumnGuess) -> Option<String> {
-    let marks = column.marks;
-    match (marks.is_plain(), column.kind) {
-        (true, _) => None,
-        (false, Kind::Integer) => Some("whole numbers written 1.234: group points assumed".into()),
-        (false, _) => Some(format!(
-            "numbers written {}: decimal comma{} assumed",
-            marks.example(),
-            match marks.group {
-                Some(_) => " and group points",
-                None => "",
-            }
-        )),
-    }
-}
-
 fn kind_word(kind: Kind) -> &'static str {
     match kind {
         Kind::Integer => "whole-number",
@@ -508,7 +464,11 @@ fn kind_word(kind: Kind) -> &'static str {
 /// The page to fill in by hand, for a table that is not at hand yet.
 fn skeleton(slug: &str, needs_license: bool) -> String {
     let mut page = String::new();
-    front_matter_head(&mut page, slug, needs_license, None, None);
+    let comma = dialect::Detected {
+        delimiter: dialect::Delimiter::Comma,
+        padded: false,
+    };
+    front_matter_head(&mut page, slug, needs_license, None, comma);
     page.push_str(SKELETON_COLUMN);
     let _ = writeln!(page, "+++\n");
     page.push_str(BODY);
@@ -530,7 +490,10 @@ mod tests {
         let table = Table {
             inference: &found,
             declared: &declared,
-            delimiter: dialect::Delimiter::Semicolon,
+            detected: dialect::Detected {
+                delimiter: dialect::Delimiter::Semicolon,
+                padded: false,
+            },
         };
         let page = page_from("odd", &table, None, true);
         let front = page.split("+++").nth(1).unwrap();

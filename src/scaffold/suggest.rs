@@ -8,6 +8,7 @@ use super::infer::{ColumnGuess, Inference, Uniqueness};
 use super::names;
 use super::table_sample::TableSample;
 use crate::content::chart_keys::READABLE_SERIES;
+use crate::content::dialect::CsvDialect;
 use crate::dataset::schema::ColumnType;
 
 /// Charts draw at most this many points; a bigger table gets no suggested chart.
@@ -41,7 +42,7 @@ const VARIANTS: &[&str] = &[
 pub fn suggest_chart(
     inference: &Inference,
     path: &Path,
-    delimiter: u8,
+    dialect: CsvDialect,
 ) -> Result<ChartSuggestion, String> {
     if inference.rows == 0 {
         return Err("the table has no rows".into());
@@ -51,7 +52,7 @@ pub fn suggest_chart(
             "the table has more than {CHART_MAX_ROWS} rows, more points than a chart draws; add a chart with a `filter`"
         ));
     }
-    let Some(sample) = TableSample::read(path, delimiter, CHART_MAX_ROWS) else {
+    let Some(sample) = TableSample::read(path, dialect, CHART_MAX_ROWS) else {
         return Err("the file could not be read a second time".into());
     };
     let columns = &inference.columns;
@@ -334,7 +335,7 @@ mod tests {
         let path = dir.path().join("t.csv");
         std::fs::write(&path, csv).unwrap();
         let table = super::super::infer::infer_from(csv.as_bytes(), &path, b',').unwrap();
-        suggest_chart(&table, &path, b',')
+        suggest_chart(&table, &path, CsvDialect::COMMA)
     }
 
     fn shape(chart: &ChartSuggestion) -> (&str, &str, String, Option<&str>) {

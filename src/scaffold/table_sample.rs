@@ -5,6 +5,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use crate::content::dialect::CsvDialect;
+
 /// Every row of the table as text (at most the rows a chart draws).
 pub(super) struct TableSample {
     rows: Vec<csv::StringRecord>,
@@ -12,15 +14,15 @@ pub(super) struct TableSample {
 
 impl TableSample {
     /// The rows of `path`, or `None` when it cannot be read again.
-    pub(super) fn read(path: &Path, delimiter: u8, limit: u64) -> Option<TableSample> {
+    pub(super) fn read(path: &Path, dialect: CsvDialect, limit: u64) -> Option<TableSample> {
         let file = std::fs::File::open(path).ok()?;
-        let mut reader = csv::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .flexible(true)
+        let mut reader = dialect
+            .builder()
+            .has_headers(true)
             .from_reader(std::io::BufReader::new(file));
         let mut rows = Vec::new();
         let mut record = csv::ByteRecord::new();
-        while reader.read_byte_record(&mut record).ok()? {
+        while dialect.read(&mut reader, &mut record).ok()? {
             if rows.len() as u64 >= limit {
                 return None;
             }

@@ -101,7 +101,7 @@ pub fn write(dataset: &Dataset, path: String, out: impl Write + Send) -> io::Res
     };
     // The page's row reader: kept per thread, so a small file does not pay for building
     // the CSV parser (a quarter of the copy of a 20-row file).
-    let mut csv = RowStream::open(&dataset.csv_path, front.field_delimiter())?;
+    let mut csv = RowStream::open(&dataset.csv_path, front.csv_dialect())?;
     let first = Group::new(&kinds);
     if dataset.csv.rows <= ROW_GROUP_ROWS as u64 {
         read_groups(&mut csv, &mut readers, first, |mut group| {
@@ -393,6 +393,7 @@ impl DatasetOutput for ParquetCopy {
         let (a, b) = (&before.front, &now.front);
         a.columns == b.columns
             && a.delimiter == b.delimiter
+            && a.skip_initial_space == b.skip_initial_space
             && a.missing_values == b.missing_values
             && a.decimal == b.decimal
             && a.group == b.group

@@ -31,6 +31,7 @@ mod explore_browser;
 mod explore_formats_browser;
 mod explore_hostile_browser;
 mod figures;
+mod file_shapes;
 mod harvest;
 mod host_limits;
 mod hostile_bytes;

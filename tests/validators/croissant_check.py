@@ -2,8 +2,10 @@
 
 Usage: croissant_check.py CROISSANT.json CSV
 
-The FileObject's contentUrl points at the published site; it is mapped to the local CSV so
-nothing is fetched. Prints one JSON line: rows read, the CSV's rows, and any problem (a
+The FileObjects' contentUrls point at the published site; each is mapped to the local file
+beside the CSV (the CSV, its Parquet copy) so nothing is fetched. The CSV is compared cell by
+cell as its Data Package (beside it) says it is read: with `skipInitialSpace`, padding
+after a delimiter is not part of a cell. Prints one JSON line: rows read, the CSV's rows, and any problem (a
 value whose Python type does not match the field's declared dataType, or a whole number or
 boolean read as another value than its cell's: a year must read as 1948). Exits 1 when the
 record set cannot be read at all (mlcroissant raised), 0 otherwise.
@@ -12,6 +14,7 @@ record set cannot be read at all (mlcroissant raised), 0 otherwise.
 import csv
 import datetime
 import json
+import pathlib
 import sys
 
 import mlcroissant as mlc
@@ -51,19 +54,26 @@ def check(croissant, csv_path, missing=("",)):
     in `missing` (the Data Package's missingValues) must read as empty."""
     with open(croissant, encoding="utf-8") as f:
         jsonld = json.load(f)
-    file_id = jsonld["distribution"][0]["@id"]
+    folder = pathlib.Path(csv_path).parent
+    mapping = {file["@id"]: str(folder / file["@id"]) for file in jsonld["distribution"]}
+    mapping[jsonld["distribution"][0]["@id"]] = csv_path
+    package = pathlib.Path(csv_path).with_suffix(".json")
+    skip = False
+    if package.exists():
+        dialect = json.loads(package.read_text(encoding="utf-8"))["resources"][0].get("dialect", {})
+        skip = dialect.get("skipInitialSpace", False)
     record_set = jsonld["recordSet"][0]["@id"]
     declared = {
         field["@id"]: "https://schema.org/" + field["dataType"].removeprefix("sc:")
         for field in jsonld["recordSet"][0]["field"]
     }
     with open(csv_path, newline="", encoding="utf-8") as f:
-        csv_rows = list(csv.DictReader(f))
+        csv_rows = list(csv.DictReader(f, skipinitialspace=skip))
     columns = {field["@id"]: field["source"]["extract"]["column"] for field in jsonld["recordSet"][0]["field"]}
     problems = []
     rows = 0
     try:
-        dataset = mlc.Dataset(jsonld=croissant, mapping={file_id: csv_path})
+        dataset = mlc.Dataset(jsonld=croissant, mapping=mapping)
         warnings = sorted(str(w) for w in dataset.metadata.ctx.issues.warnings)
         for index, record in enumerate(dataset.records(record_set=record_set)):
             rows += 1

@@ -39,7 +39,9 @@ def has_time(fmt):
 
 def expected_type(column, cells):
     """The Arrow type a declared column must have: the declared type, a date column of
-    whole days as date32, other dates (years, months, weeks, quarters, mixed) as text."""
+    whole days as date32, of bare years (`%Y`, or every cell four digits) as int64 (a
+    whole number, as Croissant and the snippets read it), other dates (months, weeks,
+    quarters, mixed) as text."""
     kind = column["type"]
     fmt = column.get("format")
     if kind == "integer":
@@ -52,6 +54,8 @@ def expected_type(column, cells):
     if kind == "boolean":
         return pa.bool_()
     if kind == "date":
+        if fmt == "%Y" or (fmt is None and cells and all(len(c) == 4 and c.isdigit() for c in cells)):
+            return pa.int64()
         if fmt is not None:
             day = "%d" in fmt and "%V" not in fmt and "%q" not in fmt
             return pa.date32() if day else pa.string()
@@ -92,6 +96,8 @@ def read_cell(cell, column, front, arrow_type):
         if cell in FALSE:
             return False
         raise ValueError(f"not a boolean: {cell!r}")
+    if kind == "date" and arrow_type == pa.int64():
+        return int(cell)
     if kind == "date":
         if fmt is not None:
             return dt.datetime.strptime(cell, fmt).date()

@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use crate::content::dialect::CsvDialect;
 use crate::content::numbers::Typed;
 use crate::dataset::scan::{Finder, Matches};
 
@@ -13,7 +14,7 @@ use crate::dataset::scan::{Finder, Matches};
 /// declares no `primary_key`) and its slug when it is another dataset than the page's.
 pub struct Table<'a> {
     pub csv: &'a Path,
-    pub delimiter: u8,
+    pub dialect: CsvDialect,
     pub key: &'a [String],
     pub dataset: Option<&'a str>,
 }
@@ -26,22 +27,26 @@ pub fn count(
     wanted: impl Fn(usize) -> bool,
     matches: &mut [Matches],
 ) -> Result<(), csv::Error> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(table.delimiter)
-        .flexible(true)
-        .from_path(table.csv)?;
-    let header: Vec<String> = reader.headers()?.iter().map(str::to_string).collect();
+    let dialect = table.dialect;
+    let mut reader = dialect.builder().from_path(table.csv)?;
+    let mut bytes = csv::ByteRecord::new();
+    dialect.read(&mut reader, &mut bytes)?;
+    let header: Vec<String> = bytes
+        .iter()
+        .map(|name| String::from_utf8_lossy(name).into_owned())
+        .collect();
     let mut finder = Finder::new(numbers, wanted, &header, table.key, table.dataset);
     if finder.is_idle() {
         return Ok(());
     }
-    let mut record = csv::StringRecord::new();
     let read = loop {
-        match reader.read_record(&mut record) {
+        match dialect.read(&mut reader, &mut bytes) {
             Ok(true) => {}
             Ok(false) => break Ok(()),
             Err(e) => break Err(e),
         }
+        // Cells that are not UTF-8 are the scan's error; here they only fail to match.
+        let record = csv::StringRecord::from_byte_record_lossy(bytes.clone());
         for (column, cell) in record.iter().enumerate() {
             finder.cell(column, cell, None, &record);
         }
@@ -75,7 +80,7 @@ mod tests {
         let key = ["country".to_string(), "year".to_string()];
         let table = Table {
             csv: &csv,
-            delimiter: b',',
+            dialect: CsvDialect::COMMA,
             key: &key,
             dataset: Some("other"),
         };

@@ -19,7 +19,7 @@ pub struct ForeignTable {
     pub columns: Vec<ColumnSpec>,
     pub primary_key: Vec<String>,
     /// The byte between fields of `csv` (that dataset's `delimiter`).
-    pub delimiter: u8,
+    pub dialect: crate::content::dialect::CsvDialect,
     /// Whether that dataset is a draft (`draft = true`).
     pub draft: bool,
     /// That dataset's `missing_values`.
@@ -86,7 +86,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
             true => 0,
             false => front.table_rows.unwrap_or(default_rows).limit(),
         },
-        delimiter: front.field_delimiter(),
+        dialect: front.csv_dialect(),
         draft: front.draft,
         missing_values: front
             .missing_values

@@ -118,7 +118,7 @@ pub struct Table<'a> {
     pub columns: &'a [ColumnSpec],
     pub primary_key: &'a [String],
     /// The byte between fields of `csv` (the dataset's `delimiter`).
-    pub delimiter: u8,
+    pub dialect: crate::content::dialect::CsvDialect,
     /// The dataset's `missing_values` (columns may have their own).
     pub missing_values: Option<&'a [String]>,
     /// How each column's cells are read (date `format`, number marks).
@@ -238,7 +238,7 @@ pub fn quote(
         csv,
         columns: &front.columns,
         primary_key: &front.primary_key,
-        delimiter: front.field_delimiter(),
+        dialect: front.csv_dialect(),
         missing_values: front.missing_values.as_deref(),
         readings: &readings,
         quoted: None,
@@ -383,7 +383,7 @@ pub fn resolve(
                         csv: &foreign.csv,
                         columns: &foreign.columns,
                         primary_key: &foreign.primary_key,
-                        delimiter: foreign.delimiter,
+                        dialect: foreign.dialect,
                         missing_values: foreign.missing_values.as_deref(),
                         readings: &foreign.readings,
                         quoted: Some(slug),
@@ -448,7 +448,7 @@ fn resolve_table(
     }
     let mut pass = match scan::run(
         table.csv,
-        table.delimiter,
+        table.dialect,
         &columns_missing_values(table.columns, table.missing_values),
         table.readings,
         &selectors,
@@ -506,7 +506,7 @@ fn add_near_misses(pass: &mut scan::Pass, selectors: &[Selector], table: &Table)
         return;
     }
     // Unreadable now: the first pass read it, so the hint just goes without the value.
-    let Ok(near) = scan::near_misses(table.csv, table.delimiter, &wanted) else {
+    let Ok(near) = scan::near_misses(table.csv, table.dialect, &wanted) else {
         return;
     };
     for ((column, _), near) in wanted.into_iter().zip(near) {

@@ -8,7 +8,7 @@ use std::io;
 use std::path::Path;
 
 use super::reading::{Condition, Reading};
-use crate::content::dialect::MissingValues;
+use crate::content::dialect::{CsvDialect, MissingValues};
 
 /// Rows a selector picks: every condition (column index, value) holds, and the cell of
 /// `column` is read.
@@ -59,20 +59,18 @@ pub struct Pass {
 /// marks).
 pub fn run(
     path: &Path,
-    delimiter: u8,
+    dialect: CsvDialect,
     missing: &[MissingValues],
     readings: &[Reading],
     selectors: &[Selector],
     describe: impl Fn(&[String]) -> Vec<usize>,
 ) -> io::Result<Pass> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(true)
-        .has_headers(true)
-        .from_reader(File::open(path)?);
-    let header: Vec<String> = reader
-        .byte_headers()
-        .map_err(io::Error::other)?
+    let mut reader = dialect.builder().from_reader(File::open(path)?);
+    let mut record = csv::ByteRecord::new();
+    dialect
+        .read(&mut reader, &mut record)
+        .map_err(io::Error::other)?;
+    let header: Vec<String> = record
         .iter()
         .map(|f| String::from_utf8_lossy(f).into_owned())
         .collect();
@@ -82,7 +80,6 @@ pub fn run(
         .iter()
         .flat_map(|s| s.conditions.iter().map(|(c, _)| (*c, BTreeSet::new())))
         .collect();
-    let mut record = csv::ByteRecord::new();
     let mut row = 0u64;
     let plain = Reading::default();
     let reading = |c: usize| readings.get(c).unwrap_or(&plain);
@@ -96,8 +93,8 @@ pub fn run(
                 .collect()
         })
         .collect();
-    while reader
-        .read_byte_record(&mut record)
+    while dialect
+        .read(&mut reader, &mut record)
         .map_err(io::Error::other)?
     {
         row += 1;
@@ -155,18 +152,17 @@ pub fn run(
 /// near one.
 pub fn near_misses(
     path: &Path,
-    delimiter: u8,
+    dialect: CsvDialect,
     wanted: &[(usize, String)],
 ) -> io::Result<Vec<Option<String>>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(true)
+    let mut reader = dialect
+        .builder()
         .has_headers(true)
         .from_reader(File::open(path)?);
     let mut best: Vec<Option<(f64, String)>> = vec![None; wanted.len()];
     let mut record = csv::ByteRecord::new();
-    while reader
-        .read_byte_record(&mut record)
+    while dialect
+        .read(&mut reader, &mut record)
         .map_err(io::Error::other)?
     {
         for ((column, value), best) in wanted.iter().zip(best.iter_mut()) {

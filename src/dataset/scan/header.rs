@@ -8,6 +8,7 @@ use std::path::Path;
 
 use super::locate::{csv_error, field_offset, invalid_utf8};
 use super::CompiledColumn;
+use crate::content::dialect::CsvDialect;
 use crate::content::file_kind;
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
@@ -16,11 +17,12 @@ use crate::diagnostics::{did_you_mean, Diagnostic};
 /// with the bad bytes replaced.
 pub(super) fn read_header<R: Read>(
     reader: &mut csv::Reader<R>,
+    dialect: CsvDialect,
     record: &mut csv::ByteRecord,
     display: &Path,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<String>> {
-    match reader.read_byte_record(record) {
+    match dialect.read(reader, record) {
         Ok(false) => {
             diagnostics.push(
                 Diagnostic::error(display, "the CSV file is empty").with_hint(

@@ -37,7 +37,7 @@ use regex::Regex;
 
 use crate::checksum::Sha256;
 use crate::content::date_format::DateFormat;
-use crate::content::dialect::MissingValues;
+use crate::content::dialect::{CsvDialect, MissingValues};
 use crate::content::number_marks::NumberMarks;
 use crate::content::numbers::Typed;
 use crate::dataset::schema::ColumnSpec;
@@ -157,7 +157,7 @@ pub fn scan(
         charts: &[],
         source_ids,
         rows_to_render,
-        delimiter: b',',
+        dialect: CsvDialect::COMMA,
         typed_numbers: &[],
         primary_key: &[],
     };
@@ -203,8 +203,8 @@ pub struct ScanInputs<'a> {
     pub source_ids: &'a HashSet<&'a str>,
     /// Rows the page's table shows.
     pub rows_to_render: u64,
-    /// The field separator (`delimiter` in the front matter).
-    pub delimiter: u8,
+    /// How lines split into fields (`delimiter`, `skip_initial_space` in the front matter).
+    pub dialect: CsvDialect,
     /// The numbers the page types by hand, looked for among the cells ([`TypedCells`]),
     /// and the key naming a row (the scan cache keeps the matches only for these).
     pub typed_numbers: &'a [Typed],
@@ -245,18 +245,22 @@ fn scan_file(
         bytes: 0,
     };
     let capacity = read_buffer_bytes(file_bytes);
-    let mut reader = pool::reader(hashing, inputs.delimiter, capacity);
+    let mut reader = pool::reader(hashing, inputs.dialect.delimiter, capacity);
     let mut header_record = csv::ByteRecord::new();
-    let Some(header) =
-        header::read_header(&mut reader, &mut header_record, display, &mut diagnostics)
-    else {
+    let Some(header) = header::read_header(
+        &mut reader,
+        inputs.dialect,
+        &mut header_record,
+        display,
+        &mut diagnostics,
+    ) else {
         return (None, diagnostics);
     };
     let header_ok = header::check_header(
         display,
         &header,
         columns,
-        inputs.delimiter,
+        inputs.dialect.delimiter,
         &mut diagnostics,
     );
     let ctx = ScanContext::new(display, *inputs, &header, header_ok);
@@ -273,7 +277,7 @@ fn scan_file(
         &ctx,
         &mut diagnostics,
     );
-    let hashing = pool::finish(reader, inputs.delimiter, capacity);
+    let hashing = pool::finish(reader, inputs.dialect.delimiter, capacity);
     let digest = match hashed_separately {
         Some(hashed) => hashed,
         None => hashing.and_then(|hashing| {
@@ -289,7 +293,7 @@ fn scan_file(
     // problem, not the shape or type of the cell it made. (A quote left open on the last
     // line took nothing but that line's end: the cell reads as written.)
     if let Some(byte) = records.last_byte.filter(|_| records.last_spans_lines) {
-        if let Some(d) = unclosed_quote_at_end(path, display, byte, inputs.delimiter) {
+        if let Some(d) = unclosed_quote_at_end(path, display, byte, inputs.dialect.delimiter) {
             records.pending.retain(|p| p.record_byte != byte);
             diagnostics.push(d);
         }
@@ -341,7 +345,7 @@ fn scan_file(
         path,
         display,
         records.pending,
-        inputs.delimiter,
+        inputs.dialect.delimiter,
     ));
     diagnostics.extend(chart::cap_warnings(display, inputs.charts, &summary.charts));
     diagnostics.extend(records.counter.not_shown(display, columns));

@@ -260,7 +260,11 @@ impl Records {
             self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, line_start), || {
                 (
                     ragged_message(record.len(), ctx.width),
-                    Some(ragged_hint(record.iter(), ctx.width, ctx.inputs.delimiter)),
+                    Some(ragged_hint(
+                        record.iter(),
+                        ctx.width,
+                        ctx.inputs.dialect.delimiter,
+                    )),
                 )
             });
             return;

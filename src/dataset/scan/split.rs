@@ -63,7 +63,7 @@ pub(super) fn read_records<R: Read>(
                     second_half = None;
                 }
             }
-            match reader.read_byte_record(&mut record) {
+            match ctx.inputs.dialect.read(reader, &mut record) {
                 Ok(false) => {
                     records.ended_at(reader.position().line());
                     break;
@@ -205,16 +205,16 @@ fn scan_tail(
 ) -> Option<Records> {
     let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(split_at)).ok()?;
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(ctx.inputs.delimiter)
-        .flexible(true)
-        .has_headers(false)
+    let mut reader = ctx
+        .inputs
+        .dialect
+        .builder()
         .buffer_capacity(READ_BUFFER_BYTES)
         .from_reader(file);
     let mut records = Records::new(ctx, false);
     let mut record = csv::ByteRecord::new();
     loop {
-        match reader.read_byte_record(&mut record) {
+        match ctx.inputs.dialect.read(&mut reader, &mut record) {
             Ok(true) => {}
             Ok(false) => {
                 records.ended_at(reader.position().line());

@@ -348,7 +348,7 @@ fn charts_collect_filtered_points_in_the_same_pass() {
         charts: &charts,
         source_ids: &ids,
         rows_to_render: 10,
-        delimiter: b',',
+        dialect: crate::content::dialect::CsvDialect::COMMA,
         typed_numbers: &[],
         primary_key: &[],
     };

@@ -12,6 +12,7 @@ use std::path::Path;
 use super::runs::{Collector, KeyedRow, Sorted, ENTRY_BYTES};
 use super::window::Window;
 use super::{ChangedRow, Comparison, EXAMPLES};
+use crate::content::dialect::CsvDialect;
 
 /// Characters of a key or a changed cell the page and the Data Package show: a long text
 /// cell does not make the page long.
@@ -51,18 +52,18 @@ struct Side<'a> {
     header: Vec<String>,
 }
 
-fn reader(path: &Path, delimiter: u8, headers: bool) -> io::Result<csv::Reader<File>> {
-    Ok(csv::ReaderBuilder::new()
-        .delimiter(delimiter)
+fn reader(path: &Path, dialect: CsvDialect, headers: bool) -> io::Result<csv::Reader<File>> {
+    Ok(dialect
+        .builder()
         .has_headers(headers)
-        .flexible(true)
         .from_reader(File::open(path)?))
 }
 
-fn header(path: &Path, delimiter: u8) -> Result<Vec<String>, Problem> {
-    let mut reader = reader(path, delimiter, true)?;
-    Ok(reader
-        .byte_headers()?
+fn header(path: &Path, dialect: CsvDialect) -> Result<Vec<String>, Problem> {
+    let mut reader = reader(path, dialect, false)?;
+    let mut record = csv::ByteRecord::new();
+    dialect.read(&mut reader, &mut record)?;
+    Ok(record
         .iter()
         .map(|cell| String::from_utf8_lossy(cell).into_owned())
         .collect())
@@ -73,17 +74,17 @@ fn header(path: &Path, delimiter: u8) -> Result<Vec<String>, Problem> {
 pub fn compare(
     old: &Path,
     new: &Path,
-    delimiter: u8,
+    dialect: CsvDialect,
     key: &[String],
     chunk: usize,
 ) -> Result<Comparison, Problem> {
     let old = Side {
         path: old,
-        header: header(old, delimiter)?,
+        header: header(old, dialect)?,
     };
     let new = Side {
         path: new,
-        header: header(new, delimiter)?,
+        header: header(new, dialect)?,
     };
     let common: Vec<&String> = new
         .header
@@ -134,12 +135,12 @@ pub fn compare(
     } else {
         (&compared.0, &compared.1)
     };
-    let mut old_sorted = entries(old.path, delimiter, old_key, &compared.0, keyed, chunk)?;
-    let mut new_sorted = entries(new.path, delimiter, new_key, &compared.1, keyed, chunk)?;
+    let mut old_sorted = entries(old.path, dialect, old_key, &compared.0, keyed, chunk)?;
+    let mut new_sorted = entries(new.path, dialect, new_key, &compared.1, keyed, chunk)?;
     let mut join = Join::default();
     let mut changes = Changes {
-        old_rows: RowReader::new(old.path, delimiter)?,
-        new_rows: RowReader::new(new.path, delimiter)?,
+        old_rows: RowReader::new(old.path, dialect)?,
+        new_rows: RowReader::new(new.path, dialect)?,
         columns: (compared.0.as_slice(), compared.1.as_slice()),
         names: &common,
         key: new_key,
@@ -156,7 +157,7 @@ pub fn compare(
     if let Some((newer, a, b)) = join.duplicate {
         let path = if newer { new.path } else { old.path };
         let (first, second) = (a.min(b), a.max(b));
-        let mut rows = RowReader::new(path, delimiter)?;
+        let mut rows = RowReader::new(path, dialect)?;
         let cells = rows.at(first)?;
         let key_cells = if newer { new_key } else { old_key };
         return Err(Problem::DuplicateKey {
@@ -185,17 +186,17 @@ pub fn compare(
 /// One version's entries in key order.
 fn entries(
     path: &Path,
-    delimiter: u8,
+    dialect: CsvDialect,
     key_columns: &[usize],
     compared: &[usize],
     keyed: bool,
     chunk: usize,
 ) -> Result<Sorted, Problem> {
-    let mut reader = reader(path, delimiter, true)?;
+    let mut reader = reader(path, dialect, true)?;
     let mut collector = Collector::new(chunk);
     let mut record = csv::ByteRecord::new();
     let mut buffer = Vec::new();
-    while reader.read_byte_record(&mut record)? {
+    while dialect.read(&mut reader, &mut record)? {
         let offset = record.position().map_or(0, |p| p.byte());
         let key = hash(&record, key_columns, &mut buffer);
         // Without a key the whole row is the key: nothing more to compare.
@@ -345,19 +346,19 @@ impl Join {
 /// Reads single rows by the byte offset where they start, through a [`Window`].
 struct RowReader {
     reader: csv::Reader<Window>,
+    dialect: CsvDialect,
     record: csv::ByteRecord,
 }
 
 impl RowReader {
-    fn new(path: &Path, delimiter: u8) -> io::Result<RowReader> {
-        let reader = csv::ReaderBuilder::new()
-            .delimiter(delimiter)
-            .has_headers(false)
-            .flexible(true)
+    fn new(path: &Path, dialect: CsvDialect) -> io::Result<RowReader> {
+        let reader = dialect
+            .builder()
             .buffer_capacity(1024)
             .from_reader(Window::new(File::open(path)?));
         Ok(RowReader {
             reader,
+            dialect,
             record: csv::ByteRecord::new(),
         })
     }
@@ -366,7 +367,7 @@ impl RowReader {
         let mut position = csv::Position::new();
         position.set_byte(offset);
         self.reader.seek(position)?;
-        self.reader.read_byte_record(&mut self.record)?;
+        self.dialect.read(&mut self.reader, &mut self.record)?;
         Ok(&self.record)
     }
 
@@ -553,7 +554,7 @@ mod tests {
         let (old, new) = versions(dir.path(), rows);
         let key = ["id".to_string()];
         let before = reads_so_far();
-        let comparison = compare(&old, &new, b',', &key, 1 << 18).unwrap();
+        let comparison = compare(&old, &new, CsvDialect::COMMA, &key, 1 << 18).unwrap();
         let reads = reads_so_far() - before;
         assert_eq!(comparison.changed, rows);
         assert_eq!(comparison.changed_columns, [("value".to_string(), rows)]);
@@ -561,6 +562,9 @@ mod tests {
         assert_eq!(comparison.first_changed[0].key, (rows - 1).to_string());
         assert!(reads < rows / 20, "{reads} reads for {rows} changed rows");
         // Batches of a few rows (a small chunk) give the same answer.
-        assert_eq!(compare(&old, &new, b',', &key, 3).unwrap(), comparison);
+        assert_eq!(
+            compare(&old, &new, CsvDialect::COMMA, &key, 3).unwrap(),
+            comparison
+        );
     }
 }

@@ -13,6 +13,9 @@ pub fn pandas(table: &Table) -> String {
     if table.delimiter != b',' {
         args.push(format!("sep={}", python_string(&delimiter(table))));
     }
+    if table.skip_initial_space {
+        args.push("skipinitialspace=True".into());
+    }
     if !table.spelled() {
         return wide_python(table, "pandas as pd", "pd", args);
     }
@@ -83,6 +86,20 @@ pub fn pandas(table: &Table) -> String {
 /// `import polars as pl` and one `pl.read_csv` call, with `.with_columns(…)` converting
 /// the columns read as text.
 pub fn polars(table: &Table) -> String {
+    // Polars has no `skipinitialspace`: padded fields are read from the typed Parquet
+    // copy, or else by pandas, which skips the padding.
+    if table.skip_initial_space {
+        return match &table.parquet_url {
+            Some(url) => format!(
+                "import polars as pl\ndf = pl.read_parquet({})",
+                python_string(url)
+            ),
+            None => format!(
+                "import polars as pl\n{}\ndf = pl.from_pandas(df)",
+                pandas(table)
+            ),
+        };
+    }
     let mut args = vec![python_string(&table.csv_url)];
     if table.delimiter != b',' {
         args.push(format!("separator={}", python_string(&delimiter(table))));
@@ -222,6 +239,14 @@ pub fn duckdb(table: &Table) -> String {
     if let Some(url) = &table.parquet_url {
         return format!("SELECT * FROM read_parquet({});", sql_string(url));
     }
+    if table.skip_initial_space {
+        // DuckDB's CSV reader has no option to skip the padding, and a quote after it
+        // breaks its sniffer: said, rather than a query that fails.
+        return "-- DuckDB cannot skip the spaces that pad this CSV's fields, and the site \
+                publishes no Parquet copy of it (parquet = false): read it with pandas \
+                (skipinitialspace=True)"
+            .to_string();
+    }
     if !table.spelled() {
         return format!(
             "-- the types of the {} columns: see the Data Package\nSELECT * FROM read_csv({}, header = true, delim = {}, quote = '\"');",
@@ -347,6 +372,10 @@ pub fn r(table: &Table) -> String {
             "read_delim"
         }
     };
+    if table.skip_initial_space {
+        // Said even where it is readr's default (read_csv, not read_delim).
+        args.push("trim_ws = TRUE".into());
+    }
     let mut types = Vec::new();
     let columns = match table.spelled() {
         true => &table.columns[..],

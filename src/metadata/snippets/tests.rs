@@ -27,6 +27,7 @@ fn table() -> Table {
         csv_url: "https://example.org/sub/data/datasets/t.csv".into(),
         parquet_url: None,
         delimiter: b';',
+        skip_initial_space: false,
         marks: comma,
         columns: vec![
             column("id", Kind::Integer, comma),
@@ -141,6 +142,7 @@ fn group_marks_years_and_digit_booleans() {
         csv_url: "https://example.org/t.csv".into(),
         parquet_url: None,
         delimiter: b'\t',
+        skip_initial_space: false,
         marks: grouped,
         columns: vec![
             column("n", Kind::Number, grouped),
@@ -340,4 +342,34 @@ fn the_union_of_missing_values_grows_linearly() {
     table.columns[0].missing = vec!["NA".into(), "x".into()];
     table.columns[1].missing = vec!["x".into(), "y".into(), "NA".into()];
     assert_eq!(table.missing_union(), ["NA", "x", "y"]);
+}
+
+#[test]
+fn padded_fields_are_skipped_by_every_snippet() {
+    let padded = Table {
+        skip_initial_space: true,
+        ..table()
+    };
+    assert!(
+        pandas(&padded).contains(", skipinitialspace=True,"),
+        "{}",
+        pandas(&padded)
+    );
+    assert!(r(&padded).contains(", trim_ws = TRUE"), "{}", r(&padded));
+    // Polars and DuckDB have no such option: pandas, or a note, without a copy…
+    let polars_code = polars(&padded);
+    assert!(polars_code.contains("pl.from_pandas(df)"), "{polars_code}");
+    assert!(
+        polars_code.contains("skipinitialspace=True"),
+        "{polars_code}"
+    );
+    assert!(duckdb(&padded).starts_with("-- DuckDB cannot skip"));
+    // …the typed Parquet copy with one.
+    let copied = Table {
+        parquet_url: Some("https://example.org/t.parquet".into()),
+        ..padded
+    };
+    assert!(polars(&copied).contains("pl.read_parquet(\"https://example.org/t.parquet\")"));
+    assert!(duckdb(&copied).contains("read_parquet("));
+    assert!(!pandas(&table()).contains("skipinitialspace"));
 }

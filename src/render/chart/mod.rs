@@ -146,7 +146,8 @@ pub struct XShown {
     pub digits: Option<u32>,
     /// The x column's date `format` (a time axis): ticks on its periods, in its style.
     pub dates: Option<crate::content::date_format::DateKind>,
-    /// The x column holds years (`crate::dataset::shown::is_year_column`): no group marks.
+    /// The x column's numbers have no group marks (`crate::dataset::shown::ungrouped`:
+    /// years, codes).
     pub years: bool,
     /// The x column is an `integer` column: ticks a whole number apart at least.
     pub whole: bool,

@@ -12,7 +12,7 @@ use crate::dataset::schema::{parse_boolean, ColumnSpec, ColumnType};
 /// The Parquet type of one column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// `integer`: INT64.
+    /// `integer`, and a `date` column of bare years (`1948`): INT64.
     Integer,
     /// `number`: DOUBLE (`NaN`, `INF`, `-INF` as the IEEE values).
     Number,
@@ -79,6 +79,9 @@ impl CellReader {
             (ColumnType::Number, _) => Kind::Number,
             (ColumnType::Boolean, _) => Kind::Boolean,
             (ColumnType::Date, "date") => Kind::Date,
+            // A column of bare years is a whole number in every format (Croissant's
+            // `sc:Integer`, Table Schema's `year`, the snippets' integers).
+            (ColumnType::Date, "year") => Kind::Integer,
             (ColumnType::Datetime, "datetime") => Kind::Timestamp {
                 utc: match format.as_ref().map(DateFormat::kind) {
                     Some(DateKind::DateTime { zone, .. }) => zone,
@@ -266,7 +269,9 @@ mod tests {
         assert_eq!(d.read("1970-01-02"), Value::Date(1));
         let mut f = reader("date", "format = \"%d/%m/%Y\"", "date");
         assert_eq!(f.read("02/01/1970"), Value::Date(1));
-        assert_eq!(reader("date", "", "year").kind, Kind::Text);
+        let mut years = reader("date", "", "year");
+        assert_eq!(years.kind, Kind::Integer);
+        assert_eq!(years.read("1948"), Value::Integer(1948));
         assert_eq!(
             reader("date", "format = \"%G-W%V\"", "string").kind,
             Kind::Text

@@ -80,7 +80,10 @@ fn agreed_report(csv: &[u8], rows_to_render: u64, delimiter: u8) -> (bool, Strin
         charts: &charts,
         source_ids: &ids,
         rows_to_render,
-        delimiter,
+        dialect: crate::content::dialect::CsvDialect {
+            delimiter,
+            skip_initial_space: false,
+        },
         typed_numbers: &typed,
         primary_key: &[],
     };
