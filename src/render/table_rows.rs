@@ -211,13 +211,7 @@ fn stream_rows(
     out: &mut impl io::Write,
 ) -> io::Result<()> {
     let mut rows = String::new();
-    RowStream::open(path, renderer.dialect)?.fill(
-        renderer,
-        limit,
-        usize::MAX,
-        false,
-        &mut rows,
-    )?;
+    RowStream::open(path, renderer.dialect)?.fill(renderer, limit, usize::MAX, false, &mut rows)?;
     out.write_all(rows.as_bytes())
 }
 

@@ -375,10 +375,6 @@ impl<'a> DatasetPageView<'a> {
                 })
             })
             .collect();
-        let TableBody {
-            rows_html,
-            shown_rows,
-        } = body;
         let column_list_html = crate::render::columns_section::column_list(dataset, shown);
         let mut inline_bytes = 0usize;
         let in_order = table_columns(columns, shown);
@@ -446,11 +442,11 @@ impl<'a> DatasetPageView<'a> {
                 columns: in_order,
                 all_columns: columns.len(),
                 hidden_columns: columns.len().saturating_sub(shown.len()),
-                rows_html,
-                shown_rows,
+                rows_html: body.rows_html,
+                shown_rows: body.shown_rows,
                 total_rows: dataset.csv.rows,
-                truncated: shown_rows < dataset.csv.rows,
-                budget_cut: shown_rows < dataset.shown_rows().min(dataset.csv.rows),
+                truncated: body.shown_rows < dataset.csv.rows,
+                budget_cut: body.shown_rows < dataset.shown_rows().min(dataset.csv.rows),
                 has_empty_cells: dataset.csv.has_empty_cells,
                 dash_note: crate::render::cite_view::dash_note(
                     dataset.csv.has_empty_cells,
