@@ -114,6 +114,38 @@ pub struct Change {
     pub file: Option<String>,
 }
 
+/// An output's setting: always written (`true`), never (`false`), or where it pays
+/// (`"auto"`: the output says where; the Parquet copy above `parquet_min_bytes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Switch {
+    #[default]
+    Auto,
+    On,
+    Off,
+}
+
+impl<'de> Deserialize<'de> for Switch {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Switch, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Switch;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("true, false or \"auto\"")
+            }
+            fn visit_bool<E: serde::de::Error>(self, on: bool) -> Result<Switch, E> {
+                Ok(if on { Switch::On } else { Switch::Off })
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Switch, E> {
+                match text {
+                    "auto" => Ok(Switch::Auto),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(text), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
+}
+
 /// The front matter of `content/datasets/<slug>.md`.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -163,8 +195,9 @@ pub struct DatasetFrontMatter {
     pub table_columns: Option<std::num::NonZeroU32>,
     /// Static pages for the rows past the table's cap; site.toml's `row_pages` when absent.
     pub row_pages: Option<bool>,
-    /// A typed Parquet copy beside the CSV; site.toml's `parquet` when absent.
-    pub parquet: Option<bool>,
+    /// A typed Parquet copy beside the CSV (`true`, `false` or `"auto"`); site.toml's
+    /// `parquet` when absent.
+    pub parquet: Option<Switch>,
     /// The in-page explorer of every row (sort, filter, facets, export); site.toml's
     /// `explore` when absent.
     pub explore: Option<bool>,

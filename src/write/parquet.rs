@@ -29,6 +29,7 @@ use crate::checksum::Sha256;
 use crate::config::SiteConfig;
 use crate::content::columns::{field_name, row_names_field};
 use crate::content::dialect::columns_missing_values;
+use crate::content::Switch;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 use crate::layout;
@@ -358,9 +359,14 @@ pub fn file(slug: &str) -> String {
 }
 
 impl DatasetOutput for ParquetCopy {
-    /// The dataset's own `parquet`, else site.toml's.
+    /// The dataset's own `parquet`, else site.toml's; `"auto"` from `parquet_min_bytes`
+    /// of CSV.
     fn is_on(&self, config: &SiteConfig, dataset: &Dataset) -> bool {
-        dataset.front.parquet.unwrap_or(config.parquet)
+        match dataset.front.parquet.unwrap_or(config.parquet) {
+            Switch::On => true,
+            Switch::Off => false,
+            Switch::Auto => dataset.csv.bytes >= config.parquet_min_bytes,
+        }
     }
     fn file_for(&self, slug: &str) -> Option<String> {
         Some(file(slug))

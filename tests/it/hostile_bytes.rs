@@ -491,7 +491,8 @@ fn bibtex_depth(text: &str) -> Option<i64> {
 /// The hostile names site, built into `dir/public`; returns that folder.
 pub fn build_names(dir: &Path) -> PathBuf {
     let root = dir.join("site");
-    common::write_small_site(&root, NAMES_FRONT, common::SMALL_BODY, NAMES_CSV.as_bytes());
+    let front = NAMES_FRONT.replace("updated = ", "parquet = true\nupdated = ");
+    common::write_small_site(&root, &front, common::SMALL_BODY, NAMES_CSV.as_bytes());
     let output = dir.join("public");
     let options = datapages::BuildOptions::new(&root)
         .output(&output)

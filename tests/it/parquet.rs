@@ -1,5 +1,6 @@
 //! The typed Parquet copy beside each CSV (`data/datasets/<slug>.parquet`): written by
-//! default, framed by `PAR1`, listed with its size and SHA-256 on the page and in every
+//! default beside a CSV of at least `parquet_min_bytes` (`parquet = "auto"`), beside every
+//! one with `parquet = true`, framed by `PAR1`, listed with its size and SHA-256 on the page and in every
 //! metadata file, and gone from all of them with `parquet = false` (site-wide or per
 //! dataset; a value of the wrong type is a located error). **(full tier)** pyarrow reads
 //! every Parquet of the bundled site, the fixtures and a site of every dialect feature
@@ -187,7 +188,7 @@ fn listings(output: &Path, slug: &str) -> Vec<(&'static str, bool)> {
 fn parquet_is_written_framed_and_listed_with_its_digest() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
-    kinds_site(&root, "");
+    kinds_site(&root, "parquet = true\n");
     let output = dir.path().join("out");
     datapages::build(&datapages::BuildOptions::new(&root).output(&output))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -213,6 +214,66 @@ fn parquet_is_written_framed_and_listed_with_its_digest() {
     }
 }
 
+/// The default, `parquet = "auto"`: a copy beside each CSV of at least `parquet_min_bytes`
+/// (100 kB unless set), none beside a smaller one; a dataset's own `"auto"` or `true`
+/// overrides site.toml's.
+#[test]
+fn parquet_auto_writes_a_copy_beside_a_csv_of_parquet_min_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    kinds_site(&root, "");
+    let output = dir.path().join("out");
+    let build = || {
+        datapages::build(&datapages::BuildOptions::new(&root).output(&output))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let written = |slug: &str| {
+        let path = output.join(format!("data/datasets/{slug}.parquet"));
+        let listed = listings(&output, slug).iter().all(|(_, listed)| *listed);
+        let none = listings(&output, slug).iter().all(|(_, listed)| !listed);
+        assert!(listed || none, "{slug}: listed everywhere or nowhere");
+        assert_eq!(path.exists(), listed, "{slug}");
+        listed
+    };
+    build();
+    // Both CSVs are far below 100 kB.
+    assert!(!written("sample") && !written("kinds"));
+    let page = std::fs::read_to_string(output.join("datasets/kinds/index.html")).unwrap();
+    assert!(
+        page.contains("read_csv("),
+        "DuckDB reads the CSV with its types"
+    );
+    // The threshold moved below the larger file (KINDS_CSV) only.
+    let (small, large) = (18, KINDS_CSV.len() as u64);
+    let toml = root.join("site.toml");
+    let site = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, format!("parquet_min_bytes = {large}\n{site}")).unwrap();
+    build();
+    assert!(
+        !written("sample") && written("kinds"),
+        "{small} and {large} bytes"
+    );
+    // A dataset's own setting wins: `true` below the threshold, `"auto"` under a site-wide
+    // `false`.
+    let md = root.join("content/datasets/sample.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    std::fs::write(&md, text.replacen("+++\n", "+++\nparquet = true\n", 1)).unwrap();
+    let kinds = root.join("content/datasets/kinds.md");
+    let kinds_text = std::fs::read_to_string(&kinds).unwrap();
+    std::fs::write(
+        &kinds,
+        kinds_text.replacen("+++\n", "+++\nparquet = \"auto\"\n", 1),
+    )
+    .unwrap();
+    std::fs::write(
+        &toml,
+        format!("parquet = false\nparquet_min_bytes = {large}\n{site}"),
+    )
+    .unwrap();
+    build();
+    assert!(written("sample") && written("kinds"));
+}
+
 #[test]
 fn parquet_false_writes_no_file_and_lists_none() {
     // Site-wide.
@@ -236,7 +297,7 @@ fn parquet_false_writes_no_file_and_lists_none() {
     std::fs::write(&md, text.replacen("+++\n", "+++\nparquet = false\n", 1)).unwrap();
     let toml = root.join("site.toml");
     let site = std::fs::read_to_string(&toml).unwrap();
-    std::fs::write(&toml, site.replace("parquet = false\n", "")).unwrap();
+    std::fs::write(&toml, site.replace("parquet = false\n", "parquet = true\n")).unwrap();
     datapages::build(&datapages::BuildOptions::new(&root).output(&output))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(output.join("data/datasets/sample.parquet").exists());
@@ -251,7 +312,7 @@ fn parquet_false_writes_no_file_and_lists_none() {
 fn row_pages_link_the_parquet_and_prose_links_need_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
-    kinds_site(&root, "table_rows = 1\nrow_pages = true\n");
+    kinds_site(&root, "table_rows = 1\nrow_pages = true\nparquet = true\n");
     let output = dir.path().join("out");
     datapages::build(&datapages::BuildOptions::new(&root).output(&output))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -370,7 +431,16 @@ fn pyarrow_reads_every_parquet_as_the_csv_declares_it() {
         fixtures.join("charts"),
     ];
     let mut files = 0;
-    for (n, root) in sites.iter().enumerate() {
+    for (n, site) in sites.iter().enumerate() {
+        // Copied with `parquet = true`: their tables are below `parquet_min_bytes`.
+        let root = scratch.path().join(format!("site-{n}"));
+        match n {
+            0 => common::copy_bundled_site(&root),
+            _ => common::copy_tree(site, &root),
+        }
+        let toml = std::fs::read_to_string(root.join("site.toml")).unwrap();
+        std::fs::write(root.join("site.toml"), format!("parquet = true\n{toml}")).unwrap();
+        let root = &root;
         let output = scratch.path().join(format!("out-{n}"));
         build_into(root, &output);
         let report = pyarrow_reads(&bin, root, &output);
@@ -379,7 +449,7 @@ fn pyarrow_reads_every_parquet_as_the_csv_declares_it() {
     }
     // Every dialect feature at once.
     let kinds = scratch.path().join("kinds");
-    kinds_site(&kinds, "");
+    kinds_site(&kinds, "parquet = true\n");
     build_into(&kinds, &kinds.join("public"));
     let report = pyarrow_reads(&bin, &kinds, &kinds.join("public"));
     assert_eq!(report["files"], 2);
@@ -394,6 +464,8 @@ fn pyarrow_reads_every_parquet_as_the_csv_declares_it() {
         let made = datapages(&site, &["new", slug, "--from", from.to_str().unwrap()]);
         assert_ok(&made, "new --from");
     }
+    let toml = std::fs::read_to_string(site.join("site.toml")).unwrap();
+    std::fs::write(site.join("site.toml"), format!("parquet = true\n{toml}")).unwrap();
     assert_ok(&datapages(&site, &["build"]), "build");
     let report = pyarrow_reads(&bin, &site, &site.join("public"));
     assert!(report["files"].as_u64().unwrap() >= 2, "{report}");
@@ -443,6 +515,11 @@ fn serve_rewrites_the_parquet_only_when_the_csv_or_the_columns_change() {
     use datapages::{Change, Session};
     let site = tempfile::tempdir().unwrap();
     common::copy_bundled_site(site.path());
+    std::fs::write(site.path().join("site.toml"), {
+        let toml = std::fs::read_to_string(site.path().join("site.toml")).unwrap();
+        format!("parquet = true\n{toml}")
+    })
+    .unwrap();
     let options = datapages::BuildOptions::new(site.path());
     let mut session = match Session::start(&options, |staging| staging.commit()) {
         Ok((session, _)) => session,

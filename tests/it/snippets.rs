@@ -281,7 +281,7 @@ fn each_snippet_reads_the_hostile_names() {
     let bin = site_packages.join("../../../bin");
     for parquet in [true, false] {
         let front = match parquet {
-            true => NAMES_FRONT.to_string(),
+            true => NAMES_FRONT.replace("updated = ", "parquet = true\nupdated = "),
             false => NAMES_FRONT.replace("updated = ", "parquet = false\nupdated = "),
         };
         let (dir, _server, output) = served(|root| {
