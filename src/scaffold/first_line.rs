@@ -1,5 +1,5 @@
 //! A first line that is not a header, told as one problem with what the line looks like:
-//! data (a header-less file, whose "names" are numbers such as `01` or `1.5`, or repeat),
+//! data (a header-less file, whose "names" are numbers such as `01`, or repeat),
 //! or the table's shape (`569,30,malignant,benign` above rows of 31 fields).
 
 use std::path::Path;
@@ -44,18 +44,15 @@ pub(super) fn header_problems(display: &Path, names: &[String]) -> Vec<Diagnosti
     problems
 }
 
-/// Whether `name` is a number no one would name a column: with a decimal point, a sign,
-/// an exponent or a leading zero (`1.5`, `-3`, `01`). Years and small counts (`1990`,
-/// `3`), as wide tables name their columns, are names.
+/// Whether `name` is a number no one would name a column: a whole number with a leading
+/// zero (`01`, a code as cells write it). Years (`1990`), counts and the class bounds of
+/// R's contingency tables (`142.24` in `crimtab`), as tables name their columns, are names.
 fn cell_like_number(name: &str) -> bool {
     let name = name.trim();
-    if !is_number(name) {
-        return false;
-    }
-    let digits = name.trim_start_matches(['-', '+']);
-    name.contains(['.', 'e', 'E', '-', '+'])
-        || (digits.len() > 1 && digits.starts_with('0'))
-        || digits.len() > 4
+    is_number(name)
+        && name.len() > 1
+        && name.starts_with('0')
+        && name.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A number written with digits (not `inf` or `NaN`, which Rust also parses).
@@ -200,6 +197,8 @@ mod tests {
         assert!(headerless[0].message.contains("`01`"), "{headerless:?}");
         // Years and plain names are names.
         assert!(header_problems(display, &names("country,1990,1991,2000")).is_empty());
+        // R's crimtab: heights in cm as the columns of a contingency table.
+        assert!(header_problems(display, &names(",142.24,144.78,147.32")).is_empty());
         assert!(header_problems(display, &names("id,x,y")).is_empty());
         let twice = header_problems(display, &names("a,b,a"));
         assert!(twice[0].message.contains("two columns are named `a`"));
