@@ -10,8 +10,9 @@ pub const PAGE_BYTES: usize = 256_000;
 /// leaves less of [`PAGE_BYTES`]); the explorer and the download have every row.
 pub const TABLE_BYTES: usize = 160_000;
 
-/// The charts' share: inline `<svg>` up to 40 kB in all; a chart past it is shown as an
-/// image of its own SVG file.
+/// The charts' share: inline `<svg>` up to 40 kB in all, the first chart always inline (a
+/// page's one chart stays one that can be read, hovered and restyled in dark mode); a
+/// later chart past the share is shown as an image of its own SVG file.
 pub const CHARTS_BYTES: usize = 40_000;
 
 /// The Columns section's share: the profiles of the columns in the table and one line for

@@ -332,12 +332,12 @@ const PANDAS_MISSING: [&str; 19] = [
     "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
 ];
 
-/// Whether the fields extract from the typed Parquet copy rather than the CSV: when there
-/// is a copy and the CSV needs a reading option Croissant cannot state, so that
-/// mlcroissant (which reads a CSV with pandas' defaults) would load other values than the
-/// page: padded fields (`skip_initial_space`), or a missing value pandas does not know
-/// (`-` in a column of integers).
-fn read_from_parquet(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> bool {
+/// Whether the CSV needs a reading option that Croissant (mlcroissant reads a CSV with
+/// pandas' defaults) and some snippets' readers (Polars, DuckDB) cannot state, so that they
+/// would load other values than the page: padded fields (`skip_initial_space`), or a
+/// missing value pandas does not know (`-` in a column of integers). `parquet = "auto"`
+/// writes the typed copy for such a CSV whatever its size.
+pub fn csv_needs_typed_copy(dataset: &Dataset) -> bool {
     let front = &dataset.front;
     let unknown_missing = crate::content::dialect::columns_missing_values(
         &front.columns,
@@ -350,7 +350,13 @@ fn read_from_parquet(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> 
             .iter()
             .any(|t| !PANDAS_MISSING.contains(&t.as_str()))
     });
-    (front.skip_initial_space || unknown_missing)
+    front.skip_initial_space || unknown_missing
+}
+
+/// Whether the fields extract from the typed Parquet copy rather than the CSV: when the
+/// CSV needs it ([`csv_needs_typed_copy`]) and the copy was written.
+fn read_from_parquet(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> bool {
+    csv_needs_typed_copy(dataset)
         && site
             .outputs
             .alternates(&dataset.slug, written)

@@ -290,17 +290,18 @@ pub struct DatasetPageView<'a> {
     pub use_data: crate::render::use_view::UseDataView,
 }
 
-/// A chart as the dataset page shows it: its inline `<svg>` while the charts drawn so far
-/// (`inline_bytes`) stay within their share of the page budget, else an image of its SVG
-/// file (the same drawing, a few hundred bytes of page).
+/// A chart as the dataset page shows it: its inline `<svg>` when it is the first or while
+/// the charts drawn so far (`inline_bytes`) stay within their share of the page budget,
+/// else an image of its SVG file (the same drawing, a few hundred bytes of page).
 fn chart_markup<'a>(
     inline_bytes: &mut usize,
     drawn: &'a crate::render::RenderedChart,
     slug: &str,
     title: &str,
 ) -> std::borrow::Cow<'a, str> {
+    let first = *inline_bytes == 0;
     *inline_bytes += drawn.inline.len();
-    if *inline_bytes <= crate::dataset::budget::CHARTS_BYTES {
+    if first || *inline_bytes <= crate::dataset::budget::CHARTS_BYTES {
         return std::borrow::Cow::Borrowed(&drawn.inline);
     }
     let mut img = String::from("<img class=\"chart-file\" loading=\"lazy\" src=\"../../");

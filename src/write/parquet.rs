@@ -365,7 +365,10 @@ impl DatasetOutput for ParquetCopy {
         match dataset.front.parquet.unwrap_or(config.parquet) {
             Switch::On => true,
             Switch::Off => false,
-            Switch::Auto => dataset.csv.bytes >= config.parquet_min_bytes,
+            Switch::Auto => {
+                dataset.csv.bytes >= config.parquet_min_bytes
+                    || crate::metadata::croissant::csv_needs_typed_copy(dataset)
+            }
         }
     }
     fn file_for(&self, slug: &str) -> Option<String> {
