@@ -135,6 +135,11 @@ fn folder_bytes(dir: &Path) -> (u64, usize) {
     total
 }
 
+/// `n` with thousands grouped, as the pages write row numbers and counts.
+fn grouped(n: u64) -> String {
+    crate::common::explorer::group(n as usize)
+}
+
 /// Every row from 1 to `rows` is on exactly one page, in order, with its own first cell,
 /// and following `rel="next"` from the dataset page visits every page once, in order,
 /// each linking back with `rel="prev"`. A page holds at most `per_page` rows: fewer when
@@ -321,17 +326,4 @@ fn a_million_rows_get_row_pages_in_flat_memory_each_row_once() {
         page.contains("rows 2,401–2,500 of 2,500 rows")
     });
     assert!(!dataset_dir(small.path()).join("rows/10").exists());
-}
-
-/// `1234567` as the pages write it: `1,234,567`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
