@@ -148,107 +148,8 @@ pub struct DateValue {
 impl DateFormat {
     /// Compiles `pattern` for a column of `column_type` (`date` or `datetime`).
     pub fn compile(pattern: &str, column_type: ColumnType) -> Result<DateFormat, FormatProblem> {
-        let problem = |message: String, hint: &str| FormatProblem {
-            message,
-            hint: hint.to_string(),
-        };
-        let mut items = Vec::new();
-        let mut chars = pattern.chars();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                items.push(Item::Literal(c));
-                continue;
-            }
-            let item = match chars.next() {
-                Some('Y') => Item::Year,
-                Some('m') => Item::Month,
-                Some('b') => Item::MonthAbbr,
-                Some('B') => Item::MonthName,
-                Some('d') => Item::Day,
-                Some('H') => Item::Hour,
-                Some('M') => Item::Minute,
-                Some('S') => Item::Second,
-                Some('z') => Item::Zone,
-                Some('G') => Item::IsoYear,
-                Some('V') => Item::IsoWeek,
-                Some('q') => Item::Quarter,
-                Some('%') => Item::Literal('%'),
-                Some(other) => {
-                    return Err(problem(
-                        format!("unknown directive `%{other}` in the format {pattern:?}"),
-                        DIRECTIVES_HINT,
-                    ))
-                }
-                None => {
-                    return Err(problem(
-                        format!("the format {pattern:?} ends with a lone `%`"),
-                        "write `%%` for a percent sign",
-                    ))
-                }
-            };
-            if item != Item::Literal('%') && items.contains(&item) {
-                return Err(problem(
-                    format!("the format {pattern:?} has a directive twice"),
-                    "each of %Y %m %d %H %M %S … may appear once",
-                ));
-            }
-            items.push(item);
-        }
-        let has = |i: Item| items.contains(&i);
-        let month = [Item::Month, Item::MonthAbbr, Item::MonthName]
-            .iter()
-            .filter(|m| has(**m))
-            .count();
-        let time = has(Item::Hour) || has(Item::Minute) || has(Item::Second) || has(Item::Zone);
-        let kind = if has(Item::IsoYear) || has(Item::IsoWeek) {
-            if !(has(Item::IsoYear) && has(Item::IsoWeek)) || has(Item::Year) || month > 0 {
-                return Err(problem(
-                    format!("the format {pattern:?} mixes an ISO week with other parts"),
-                    "an ISO week is written with %G and %V only, as in \"%G-W%V\"",
-                ));
-            }
-            DateKind::Week
-        } else if !has(Item::Year) {
-            return Err(problem(
-                format!("the format {pattern:?} has no year"),
-                "add %Y (four digits), or %G-W%V for an ISO week",
-            ));
-        } else if has(Item::Quarter) {
-            if month > 0 || has(Item::Day) {
-                return Err(problem(
-                    format!("the format {pattern:?} has a quarter and a month or day"),
-                    "a quarter is written with %Y and %q only, as in \"%YQ%q\"",
-                ));
-            }
-            DateKind::Quarter
-        } else if month > 1 {
-            return Err(problem(
-                format!("the format {pattern:?} has the month twice"),
-                "use one of %m, %b and %B",
-            ));
-        } else if has(Item::Day) && month == 0 {
-            return Err(problem(
-                format!("the format {pattern:?} has a day but no month"),
-                "add %m, %b or %B",
-            ));
-        } else if time {
-            if !(has(Item::Day) && has(Item::Hour) && has(Item::Minute)) {
-                return Err(problem(
-                    format!("the format {pattern:?} has part of a time"),
-                    "a date and time needs %Y, a month, %d, %H and %M (%S and %z may follow)",
-                ));
-            }
-            DateKind::DateTime {
-                seconds: has(Item::Second),
-                zone: has(Item::Zone),
-            }
-        } else if has(Item::Day) {
-            DateKind::Day
-        } else if month == 1 {
-            DateKind::YearMonth
-        } else {
-            DateKind::Year
-        };
+        let items = directives(pattern)?;
+        let kind = kind_of(pattern, &items)?;
         let is_datetime = matches!(kind, DateKind::DateTime { .. });
         if column_type == ColumnType::Datetime && !is_datetime {
             return Err(problem(
@@ -573,6 +474,122 @@ fn zone(text: &str) -> Option<(i32, &str)> {
         None => return None,
     };
     (hours <= 23 && minutes <= 59).then_some((sign * (hours * 60 + minutes) as i32, rest))
+}
+
+/// A problem with a `format`, and what to write instead.
+fn problem(message: String, hint: &str) -> FormatProblem {
+    FormatProblem {
+        message,
+        hint: hint.to_string(),
+    }
+}
+
+/// The directives and literal characters of `pattern`, each directive at most once.
+fn directives(pattern: &str) -> Result<Vec<Item>, FormatProblem> {
+    let mut items = Vec::new();
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            items.push(Item::Literal(c));
+            continue;
+        }
+        let item = match chars.next() {
+            Some('Y') => Item::Year,
+            Some('m') => Item::Month,
+            Some('b') => Item::MonthAbbr,
+            Some('B') => Item::MonthName,
+            Some('d') => Item::Day,
+            Some('H') => Item::Hour,
+            Some('M') => Item::Minute,
+            Some('S') => Item::Second,
+            Some('z') => Item::Zone,
+            Some('G') => Item::IsoYear,
+            Some('V') => Item::IsoWeek,
+            Some('q') => Item::Quarter,
+            Some('%') => Item::Literal('%'),
+            Some(other) => {
+                return Err(problem(
+                    format!("unknown directive `%{other}` in the format {pattern:?}"),
+                    DIRECTIVES_HINT,
+                ))
+            }
+            None => {
+                return Err(problem(
+                    format!("the format {pattern:?} ends with a lone `%`"),
+                    "write `%%` for a percent sign",
+                ))
+            }
+        };
+        if item != Item::Literal('%') && items.contains(&item) {
+            return Err(problem(
+                format!("the format {pattern:?} has a directive twice"),
+                "each of %Y %m %d %H %M %S … may appear once",
+            ));
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// What a pattern's cells are (a year, a month, a day, a quarter, a week or a date and
+/// time), from its directives; a combination that states no single kind is a problem.
+fn kind_of(pattern: &str, items: &[Item]) -> Result<DateKind, FormatProblem> {
+    let has = |i: Item| items.contains(&i);
+    let month = [Item::Month, Item::MonthAbbr, Item::MonthName]
+        .iter()
+        .filter(|m| has(**m))
+        .count();
+    let time = has(Item::Hour) || has(Item::Minute) || has(Item::Second) || has(Item::Zone);
+    let kind = if has(Item::IsoYear) || has(Item::IsoWeek) {
+        if !(has(Item::IsoYear) && has(Item::IsoWeek)) || has(Item::Year) || month > 0 {
+            return Err(problem(
+                format!("the format {pattern:?} mixes an ISO week with other parts"),
+                "an ISO week is written with %G and %V only, as in \"%G-W%V\"",
+            ));
+        }
+        DateKind::Week
+    } else if !has(Item::Year) {
+        return Err(problem(
+            format!("the format {pattern:?} has no year"),
+            "add %Y (four digits), or %G-W%V for an ISO week",
+        ));
+    } else if has(Item::Quarter) {
+        if month > 0 || has(Item::Day) {
+            return Err(problem(
+                format!("the format {pattern:?} has a quarter and a month or day"),
+                "a quarter is written with %Y and %q only, as in \"%YQ%q\"",
+            ));
+        }
+        DateKind::Quarter
+    } else if month > 1 {
+        return Err(problem(
+            format!("the format {pattern:?} has the month twice"),
+            "use one of %m, %b and %B",
+        ));
+    } else if has(Item::Day) && month == 0 {
+        return Err(problem(
+            format!("the format {pattern:?} has a day but no month"),
+            "add %m, %b or %B",
+        ));
+    } else if time {
+        if !(has(Item::Day) && has(Item::Hour) && has(Item::Minute)) {
+            return Err(problem(
+                format!("the format {pattern:?} has part of a time"),
+                "a date and time needs %Y, a month, %d, %H and %M (%S and %z may follow)",
+            ));
+        }
+        DateKind::DateTime {
+            seconds: has(Item::Second),
+            zone: has(Item::Zone),
+        }
+    } else if has(Item::Day) {
+        DateKind::Day
+    } else if month == 1 {
+        DateKind::YearMonth
+    } else {
+        DateKind::Year
+    };
+    Ok(kind)
 }
 
 #[cfg(test)]
