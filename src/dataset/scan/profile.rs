@@ -220,12 +220,6 @@ impl ColumnProfile {
         matches!(column_type, ColumnType::String | ColumnType::Boolean)
     }
 
-    /// Whether distinct values are only sketched now: the upper half of a fingerprint is
-    /// all [`ColumnProfile::add`] reads.
-    pub fn only_sketches(&self) -> bool {
-        self.text.as_ref().is_some_and(|t| t.values.is_none())
-    }
-
     /// Drops what only adding more rows needs (the unused buckets of the exact sum, the
     /// index of distinct values), once the scan is done: a page keeps its profiles while
     /// `serve` runs. Adding or merging afterwards still gives the exact result.

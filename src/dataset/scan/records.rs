@@ -10,7 +10,7 @@ use std::path::Path;
 use super::cells::{check_cell, format_mismatch, plain_decimal, type_problem};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
-use super::fingerprint::{fingerprint, first_hash};
+use super::fingerprint::fingerprint;
 use super::locate::{field_offset, invalid_utf8};
 use super::problems::{
     ragged_hint, ragged_message, PendingProblem, ProblemCounter, ProblemKind, Scope,
@@ -353,11 +353,7 @@ impl Records {
                 }
                 let profile = &mut self.profiles[index];
                 if !profile.add_seen_text(cell) {
-                    let print = match profile.only_sketches() {
-                        true => u128::from(first_hash(cell)) << 64,
-                        false => fingerprint(cell),
-                    };
-                    let _ = profile.add(cell, column_type, print, None);
+                    let _ = profile.add(cell, column_type, fingerprint(cell), None);
                 }
                 continue;
             }
@@ -439,12 +435,7 @@ impl Records {
                 && !value.is_empty()
                 && self.profiles[index].add_seen_text(value);
             let print = if needs_print && !counted && !value.is_empty() {
-                if self.unique_seen[index].is_none() && self.profiles[index].only_sketches() {
-                    // The sketch reads the upper half only: one hash instead of two.
-                    u128::from(first_hash(value)) << 64
-                } else {
-                    fingerprint(value)
-                }
+                fingerprint(value)
             } else {
                 0
             };
