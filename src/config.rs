@@ -46,6 +46,15 @@ pub struct SiteConfig {
     /// The smallest CSV that gets a Parquet copy under `parquet = "auto"`, in bytes.
     #[serde(default = "default_parquet_min_bytes")]
     pub parquet_min_bytes: u64,
+    /// The RIS and CFF citations also as files beside the CSV (`<slug>.ris`,
+    /// `<slug>.cff`); without them the page offers both texts and their downloads itself
+    /// (each dataset may say otherwise).
+    #[serde(default)]
+    pub citation_files: bool,
+    /// The syntaxes the DCAT catalog is written in: `["turtle"]` by default, `"jsonld"`
+    /// on request, in the order given (at least one).
+    #[serde(default = "default_dcat")]
+    pub dcat: Vec<DcatSyntax>,
     /// The in-page explorer of every row on dataset pages (each dataset may say otherwise).
     #[serde(default = "default_explore")]
     pub explore: bool,
@@ -106,6 +115,33 @@ pub struct MarkdownSettings {
     /// as text.
     #[serde(default)]
     pub raw_html: RawHtml,
+}
+
+/// One syntax of the DCAT catalog, as site.toml's `dcat` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum DcatSyntax {
+    /// `data/catalog.ttl`.
+    #[serde(rename = "turtle")]
+    Turtle,
+    /// `data/catalog.jsonld`.
+    #[serde(rename = "jsonld")]
+    JsonLd,
+}
+
+impl DcatSyntax {
+    /// The extension of its files.
+    pub fn extension(self) -> &'static str {
+        match self {
+            DcatSyntax::Turtle => "ttl",
+            DcatSyntax::JsonLd => "jsonld",
+        }
+    }
+}
+
+/// Turtle only: what the DCAT harvesters read (CKAN's ckanext-dcat, piveau), at less
+/// than half the bytes of the JSON-LD.
+fn default_dcat() -> Vec<DcatSyntax> {
+    vec![DcatSyntax::Turtle]
 }
 
 /// The plain pages the navigation links when site.toml has no `nav`.
@@ -185,6 +221,25 @@ fn default_table_rows() -> TableRows {
     TableRows::DEFAULT
 }
 
+/// The problems of a `dcat` list serde read (its values are known syntaxes): empty, or a
+/// syntax named twice.
+fn dcat_problems(dcat: &[DcatSyntax], locator: &crate::content::spans::Locator) -> Vec<Diagnostic> {
+    const HINT: &str =
+        r#"write `dcat = ["turtle"]` (the default) or `dcat = ["turtle", "jsonld"]`"#;
+    if dcat.is_empty() {
+        let d = locator.error("`dcat` lists no syntax", locator.value("dcat"));
+        return vec![d.with_hint(HINT)];
+    }
+    (1..dcat.len())
+        .filter(|&n| dcat[..n].contains(&dcat[n]))
+        .map(|n| {
+            let at = locator.value(&format!("dcat[{n}]"));
+            let d = locator.error("`dcat` names this syntax twice", at);
+            d.with_hint("name each syntax once")
+        })
+        .collect()
+}
+
 impl SiteConfig {
     /// Reads `<root>/site.toml`, with every problem found in it.
     pub fn load(root: &Path) -> Result<SiteConfig, Vec<Diagnostic>> {
@@ -220,6 +275,7 @@ impl SiteConfig {
             spans,
         };
         let mut problems = validate::site_settings_located(&locator);
+        problems.extend(dcat_problems(&config.dcat, &locator));
         crate::content::dialect::check_missing_values(
             config.missing_values.as_deref(),
             "missing_values",

@@ -84,6 +84,15 @@ pub mod urls {
     }
     /// The citation files beside the CSV, as (extension, URL), in the order the page links
     /// them: RIS and CFF (the BibTeX is on the page only).
+    /// Page `page` (from 1) of the DCAT catalog in the syntax of file extension
+    /// `extension` (`ttl`, `jsonld`): page 1 is `data/catalog.<extension>`.
+    pub fn dcat_file(extension: &str, page: usize) -> String {
+        match page {
+            0 | 1 => format!("data/catalog.{extension}"),
+            n => format!("data/catalog/{n}.{extension}"),
+        }
+    }
+
     pub fn citation_files(slug: &str) -> [(&'static str, String); 2] {
         ["ris", "cff"].map(|extension| (extension, citation_file(slug, extension)))
     }

@@ -253,7 +253,11 @@ impl Site {
         pages.sort_by(|a, b| a.name.cmp(&b.name));
         cross_checks::check_related(root, &datasets, &mut diagnostics);
         cross_checks::check_dataset_links(root, &datasets, &mut diagnostics);
-        cross_checks::check_page_links((&datasets, outputs), &pages, &mut diagnostics);
+        cross_checks::check_page_links(
+            (&datasets, outputs, &config.dcat),
+            &pages,
+            &mut diagnostics,
+        );
         cross_checks::check_nav(&config, &pages, &mut diagnostics);
         cross_checks::check_chart_files(&datasets, &mut diagnostics);
         cross_checks::check_chart_style(root, &datasets, &mut diagnostics);

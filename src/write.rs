@@ -481,13 +481,13 @@ pub fn write_site_metadata(
                 no_file,
             );
         });
-        // Both syntaxes of a page at once: each dataset is read and described once.
+        // Every syntax of a page at once: each dataset is read and described once.
         for page in 1..=metadata::dcat::page_count(site) {
             if !dcat_page(page) {
                 continue;
             }
             scope.spawn(move |_| {
-                let files = metadata::dcat::page_files(page);
+                let files = metadata::dcat::page_files(site, page);
                 writer.run(
                     || {
                         let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();

@@ -181,6 +181,28 @@
   });
 })();
 
+// Cite this dataset: a citation format without its own file (`citation_files = false`) is
+// downloaded from the text the page shows, byte for byte; without this script its link
+// leads to that text.
+(function () {
+  "use strict";
+
+  Array.prototype.forEach.call(document.querySelectorAll("a.cite-download"), function (link) {
+    var details = document.getElementById(link.getAttribute("href").slice(1));
+    var code = details && details.querySelector("pre");
+    if (!code || !self.Blob || !self.URL) return;
+    // HTML reads a CR LF line end as LF: a format whose lines end in CR LF (RIS) gets
+    // them back.
+    var text = code.textContent;
+    if (details.getAttribute("data-newline") === "crlf") text = text.replace(/\n/g, "\r\n");
+    var url = URL.createObjectURL(new Blob([text], {
+      type: link.getAttribute("data-media-type") + ";charset=utf-8"
+    }));
+    link.setAttribute("href", url);
+    link.setAttribute("download", link.getAttribute("data-file-name"));
+  });
+})();
+
 // Cite this dataset and Use this data: a copy button for each citation format and snippet.
 (function () {
   "use strict";

@@ -391,9 +391,8 @@ impl Reuse {
         let mut to_write = BTreeSet::new();
         for (page, key) in (1..=pages).zip(page_keys.finish()) {
             let name = format!("dcat:{page}");
-            let files: Vec<String> = dcat::SYNTAXES
-                .iter()
-                .map(|&syntax| dcat::page_path(syntax, page))
+            let files: Vec<String> = (dcat::page_files(site, page).into_iter())
+                .map(|(path, _)| path)
                 .collect();
             let previous = key
                 .as_ref()

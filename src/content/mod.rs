@@ -198,6 +198,9 @@ pub struct DatasetFrontMatter {
     /// A typed Parquet copy beside the CSV (`true`, `false` or `"auto"`); site.toml's
     /// `parquet` when absent.
     pub parquet: Option<Switch>,
+    /// The RIS and CFF citations also as files beside the CSV; site.toml's
+    /// `citation_files` when absent.
+    pub citation_files: Option<bool>,
     /// The in-page explorer of every row (sort, filter, facets, export); site.toml's
     /// `explore` when absent.
     pub explore: Option<bool>,

@@ -1,15 +1,34 @@
-//! The dataset's citation in three formats: BibTeX, shown in the page's "Cite this dataset"
-//! block (copied from there into a `.bib` file in one click), and Citation File Format
-//! (`.cff`, YAML) and RIS (`.ris`), written beside the CSV as the files reference managers
-//! and repositories import, and linked from the block. Each text is written once. Every
-//! value is untrusted text, made safe for its format here: one line, the format's special
-//! characters escaped or quoted.
+//! The dataset's citation in three formats: BibTeX, Citation File Format (`.cff`, YAML)
+//! and RIS (`.ris`), each shown in the page's "Cite this dataset" block with a copy button
+//! and a download the page's script makes from the text shown (a Blob), so a reference
+//! manager gets its file without one more file per dataset; `citation_files =
+//! true` (site.toml or the dataset's own) also writes the RIS and CFF files beside the
+//! CSV, and the page then links those. Each text is made once. Every value is untrusted
+//! text, made safe for its format here: one line, the format's special characters escaped
+//! or quoted.
 
 use crate::content::{Creator, CreatorKind};
 use crate::dataset::Dataset;
 use crate::site::Site;
 
-/// The three citation texts of one dataset: BibTeX for the page, CFF and RIS for files.
+/// The media type of the BibTeX text's download.
+pub const BIBTEX_MEDIA_TYPE: &str = "application/x-bibtex";
+/// The media type of the RIS text, as file and as download.
+pub const RIS_MEDIA_TYPE: &str = "application/x-research-info-systems";
+/// The media type of the CFF text.
+pub const CFF_MEDIA_TYPE: &str = "application/yaml";
+
+/// Whether the RIS and CFF citations of `dataset` are written as files: its own
+/// `citation_files`, else site.toml's (off by default).
+pub fn files_on(config: &crate::config::SiteConfig, dataset: &Dataset) -> bool {
+    dataset
+        .front
+        .citation_files
+        .unwrap_or(config.citation_files)
+}
+
+/// The three citation texts of one dataset, each shown on the page (CFF and RIS also as
+/// files with `citation_files`).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Citations {
     pub bibtex: String,

@@ -1,7 +1,8 @@
-//! The site as a DCAT-AP 3 catalog, `data/catalog.ttl` and `data/catalog.jsonld`, for the
-//! data portals that harvest DCAT (CKAN's harvester, data.europa.eu, national portals):
-//! every dataset with its CSV, Data Package, CSVW and Croissant distributions. Both files
-//! are written from the same nodes ([`super::rdf`]), one dataset at a time.
+//! The site as a DCAT-AP 3 catalog, `data/catalog.ttl` (and `data/catalog.jsonld` with
+//! `dcat = ["turtle", "jsonld"]`), for the data portals that harvest DCAT (CKAN's
+//! harvester, data.europa.eu, national portals): every dataset with its CSV, Data Package,
+//! CSVW and Croissant distributions. Every syntax is written from the same nodes
+//! ([`super::rdf`]), one dataset at a time.
 //!
 //! Past 1,000 datasets (`_dcat_page_datasets`) the catalog is paged the way DCAT harvesters follow (CKAN's
 //! ckanext-dcat, piveau): `data/catalog.ttl` is page 1, `data/catalog/<n>.ttl` page n, and
@@ -19,15 +20,7 @@ use crate::dataset::FileDigest;
 use crate::site::outputs::Distribution;
 use crate::site::Site;
 
-/// The two syntaxes of the same graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Syntax {
-    Turtle,
-    JsonLd,
-}
-
-/// Both syntaxes, in the order they are written.
-pub const SYNTAXES: [Syntax; 2] = [Syntax::Turtle, Syntax::JsonLd];
+use crate::config::DcatSyntax;
 
 /// Datasets per catalog file (the hidden setting `_dcat_page_datasets`, 1,000).
 fn per_page(site: &Site) -> usize {
@@ -40,30 +33,22 @@ pub fn page_count(site: &Site) -> usize {
 }
 
 /// The site-relative path of page `page` (from 1) in `syntax`.
-pub fn page_path(syntax: Syntax, page: usize) -> String {
-    let extension = match syntax {
-        Syntax::Turtle => "ttl",
-        Syntax::JsonLd => "jsonld",
-    };
-    match page {
-        0 | 1 => format!("data/catalog.{extension}"),
-        n => format!("data/catalog/{n}.{extension}"),
-    }
+pub fn page_path(syntax: DcatSyntax, page: usize) -> String {
+    crate::layout::urls::dcat_file(syntax.extension(), page)
 }
 
 /// Every catalog file of `site`: (path, syntax, page).
-pub fn files(site: &Site) -> Vec<(String, Syntax, usize)> {
+pub fn files(site: &Site) -> Vec<(String, DcatSyntax, usize)> {
     let pages = page_count(site);
-    SYNTAXES
-        .iter()
+    (site.config.dcat.iter())
         .flat_map(|&syntax| (1..=pages).map(move |page| (page_path(syntax, page), syntax, page)))
         .collect()
 }
 
-/// The files of catalog page `page` (from 1), one per syntax: written together.
-pub fn page_files(page: usize) -> Vec<(String, Syntax)> {
-    SYNTAXES
-        .iter()
+/// The files of catalog page `page` (from 1), one per syntax of site.toml's `dcat`:
+/// written together.
+pub fn page_files(site: &Site, page: usize) -> Vec<(String, DcatSyntax)> {
+    (site.config.dcat.iter())
         .map(|&syntax| (page_path(syntax, page), syntax))
         .collect()
 }
@@ -87,7 +72,7 @@ pub fn write(
     site: &Site,
     page: usize,
     shared: &[Node],
-    outs: &mut [(Syntax, &mut dyn Write)],
+    outs: &mut [(DcatSyntax, &mut dyn Write)],
 ) -> io::Result<()> {
     let pages = page_count(site);
     let page = page.clamp(1, pages);
@@ -108,11 +93,11 @@ pub fn write(
             nodes.push(paging_node(site, *syntax, page, pages));
         }
         match syntax {
-            Syntax::Turtle => {
+            DcatSyntax::Turtle => {
                 rdf::turtle_prefixes(out)?;
                 writeln!(out)?;
             }
-            Syntax::JsonLd => {
+            DcatSyntax::JsonLd => {
                 let context =
                     serde_json::to_string(&rdf::json_ld_context()).map_err(io::Error::other)?;
                 write!(out, "{{\"@context\":{context},\"@graph\":[")?;
@@ -132,7 +117,7 @@ pub fn write(
         }
     }
     for (syntax, out) in outs.iter_mut() {
-        if *syntax == Syntax::JsonLd {
+        if *syntax == DcatSyntax::JsonLd {
             writeln!(out, "]}}")?;
         }
     }
@@ -140,12 +125,12 @@ pub fn write(
 }
 
 /// Some nodes in one syntax; `first` when they open the JSON-LD graph (no comma before).
-fn part(nodes: &[Node], syntax: Syntax, first: bool) -> io::Result<String> {
+fn part(nodes: &[Node], syntax: DcatSyntax, first: bool) -> io::Result<String> {
     let mut out = Vec::new();
     for (index, node) in nodes.iter().enumerate() {
         match syntax {
-            Syntax::Turtle => rdf::turtle_node(node, &mut out)?,
-            Syntax::JsonLd => {
+            DcatSyntax::Turtle => rdf::turtle_node(node, &mut out)?,
+            DcatSyntax::JsonLd => {
                 // Compact, as every JSON file: indented, the catalog of 10,000 datasets
                 // was 4 million lines and 111 MB, half of it spaces.
                 if !(first && index == 0) {
@@ -207,7 +192,7 @@ fn language_iri(tag: &str) -> Option<String> {
 /// Where a page stands among the others, in the Hydra terms harvesters follow: the current
 /// ones (`first`, `next`, …) and the older `PagedCollection` ones that ckanext-dcat also
 /// reads (`firstPage`, `nextPage`, …), all IRIs of the same syntax's files.
-fn paging_node(site: &Site, syntax: Syntax, page: usize, pages: usize) -> Node {
+fn paging_node(site: &Site, syntax: DcatSyntax, page: usize, pages: usize) -> Node {
     let url = |n: usize| site.config.absolute_url(&page_path(syntax, n));
     let mut node = Node::new(
         &url(page),
@@ -516,9 +501,9 @@ mod tests {
 
     #[test]
     fn the_first_page_keeps_the_plain_name() {
-        assert_eq!(page_path(Syntax::Turtle, 1), "data/catalog.ttl");
-        assert_eq!(page_path(Syntax::JsonLd, 1), "data/catalog.jsonld");
-        assert_eq!(page_path(Syntax::Turtle, 2), "data/catalog/2.ttl");
-        assert_eq!(page_path(Syntax::JsonLd, 12), "data/catalog/12.jsonld");
+        assert_eq!(page_path(DcatSyntax::Turtle, 1), "data/catalog.ttl");
+        assert_eq!(page_path(DcatSyntax::JsonLd, 1), "data/catalog.jsonld");
+        assert_eq!(page_path(DcatSyntax::Turtle, 2), "data/catalog/2.ttl");
+        assert_eq!(page_path(DcatSyntax::JsonLd, 12), "data/catalog/12.jsonld");
     }
 }

@@ -245,7 +245,7 @@ pub fn dataset<'a>(
 }
 
 /// The `DataCatalog` of the home page, listing the datasets it shows (indexes into
-/// `Site::datasets`); the whole catalog is in `data/catalog.jsonld` (DCAT) and `catalog.json`.
+/// `Site::datasets`); the whole catalog is in `data/catalog.ttl` (DCAT) and `catalog.json`.
 /// `Err` when a dataset's entry cannot be read back.
 pub fn catalog(site: &Site, shown: &[usize]) -> std::io::Result<Value> {
     let datasets: Vec<Value> = shown

@@ -1,11 +1,12 @@
 //! The built-in per-dataset outputs that need nothing above this layer: the CSV download,
 //! the three JSON metadata files, the kept versions, the charts' SVG files and the citation
-//! files ([`crate::site::outputs`] declares what an output is; the typed copies of the
+//! files (`citation_files`) ([`crate::site::outputs`] declares what an output is; the typed copies of the
 //! table are in `write`).
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::config::SiteConfig;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
 use crate::layout::urls;
@@ -71,16 +72,16 @@ pub fn built_in(copies: Vec<Arc<dyn DatasetOutput>>) -> Vec<Arc<dyn DatasetOutpu
             media_type: "image/svg+xml",
         }),
         // RIS and CFF, in the order the page links them (the BibTeX is on the page only).
-        Arc::new(Rendered {
+        Arc::new(CitationFile(Rendered {
             file: Some(|slug| urls::citation_file(slug, "ris")),
             charts: false,
-            media_type: "application/x-research-info-systems",
-        }),
-        Arc::new(Rendered {
+            media_type: super::citation_files::RIS_MEDIA_TYPE,
+        })),
+        Arc::new(CitationFile(Rendered {
             file: Some(|slug| urls::citation_file(slug, "cff")),
             charts: false,
-            media_type: "application/yaml",
-        }),
+            media_type: super::citation_files::CFF_MEDIA_TYPE,
+        })),
     ]);
     outputs
 }
@@ -190,6 +191,28 @@ impl DatasetOutput for KeptVersions {
             }
         }
         Ok(Vec::new())
+    }
+}
+
+/// A citation file (RIS, CFF), written only with `citation_files = true`: the page
+/// carries each text and its download anyway.
+struct CitationFile(Rendered);
+
+impl DatasetOutput for CitationFile {
+    fn is_on(&self, config: &SiteConfig, dataset: &Dataset) -> bool {
+        super::citation_files::files_on(config, dataset)
+    }
+    fn file_for(&self, slug: &str) -> Option<String> {
+        self.0.file_for(slug)
+    }
+    fn media_type(&self) -> &'static str {
+        self.0.media_type()
+    }
+    fn setting(&self) -> Option<&'static str> {
+        Some("citation_files")
+    }
+    fn write(&self, context: &WriteContext) -> Result<Vec<FileDigest>, Diagnostic> {
+        self.0.write(context)
     }
 }
 

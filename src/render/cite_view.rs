@@ -1,48 +1,83 @@
-//! The views of the page's citation parts: "Cite this dataset" (the citation in BibTeX on the
-//! page, links to its RIS and CFF files), the change history, and the one generated table
-//! note.
+//! The views of the page's citation parts: "Cite this dataset" (the citation in BibTeX,
+//! RIS and CFF on the page, each with a copy button and a download), the change history, and the one
+//! generated table note.
 
 use serde::Serialize;
 
 use crate::dataset::Dataset;
 use crate::metadata::citation_files;
 
-/// One citation file the page links: its format's name and where it is.
+/// One citation format in the block: its text, shown with a copy button, and its
+/// download.
 #[derive(Debug, Serialize)]
-pub struct CiteFileView {
+pub struct CiteFormatView {
     /// "RIS".
     pub name: &'static str,
-    /// Site-relative URL of the file.
-    pub url: String,
+    /// The `id` of its part of the block: `cite-ris`.
+    pub id: &'static str,
+    /// The text, escaped by the template: what the download holds.
+    pub text: String,
+    /// The written file's site-relative URL (`citation_files`), if any; without one the
+    /// page's script makes the download from `text` as shown.
+    pub file: Option<String>,
+    /// The download's media type.
+    pub media_type: &'static str,
+    /// Whether its lines end in CR LF (RIS): HTML reads them as LF, so the page's script
+    /// writes the download's line ends back.
+    pub crlf: bool,
     /// `<slug>.ris`: the download's file name.
     pub file_name: String,
 }
 
-/// The "Cite this dataset" block. Each text once: BibTeX on the page (what a reader copies
-/// into a `.bib` file, one click with the copy button), RIS and CFF as files (what
-/// reference managers import and repositories keep), linked.
+/// The "Cite this dataset" block: each format's text on the page with a copy button and a
+/// download (its file with `citation_files`, else made in the browser from the text on
+/// the page), BibTeX open.
 #[derive(Debug, Serialize)]
 pub struct CiteView {
-    pub bibtex: String,
-    pub files: Vec<CiteFileView>,
+    pub formats: Vec<CiteFormatView>,
 }
 
 impl CiteView {
-    /// The block for `dataset`, from its citation texts (made once per dataset).
-    pub fn new(dataset: &Dataset, texts: &citation_files::Citations) -> Self {
-        let files = crate::layout::urls::citation_files(&dataset.slug).map(|(extension, url)| {
-            CiteFileView {
-                name: match extension {
-                    "ris" => "RIS",
-                    _ => "CFF (CITATION.cff)",
-                },
-                url,
-                file_name: format!("{}.{extension}", dataset.slug),
-            }
-        });
+    /// The block for `dataset`, from its citation texts (made once per dataset);
+    /// `files_on` when its RIS and CFF files are written.
+    pub fn new(dataset: &Dataset, texts: &citation_files::Citations, files_on: bool) -> Self {
+        let slug = &dataset.slug;
+        let format =
+            |(name, id, extension, media_type, text): (_, _, _, _, &String)| CiteFormatView {
+                name,
+                id,
+                text: text.clone(),
+                file: (files_on && extension != "bib")
+                    .then(|| crate::layout::urls::citation_file(slug, extension)),
+                media_type,
+                crlf: text.contains("\r\n"),
+                file_name: format!("{slug}.{extension}"),
+            };
+        let formats = [
+            (
+                "BibTeX",
+                "cite-bibtex",
+                "bib",
+                citation_files::BIBTEX_MEDIA_TYPE,
+                &texts.bibtex,
+            ),
+            (
+                "RIS",
+                "cite-ris",
+                "ris",
+                citation_files::RIS_MEDIA_TYPE,
+                &texts.ris,
+            ),
+            (
+                "CFF (CITATION.cff)",
+                "cite-cff",
+                "cff",
+                citation_files::CFF_MEDIA_TYPE,
+                &texts.cff,
+            ),
+        ];
         CiteView {
-            bibtex: texts.bibtex.clone(),
-            files: files.into(),
+            formats: formats.into_iter().map(format).collect(),
         }
     }
 }

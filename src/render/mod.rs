@@ -282,6 +282,7 @@ impl Renderer {
         let catalog = crate::metadata::jsonld::catalog(site, shown)
             .map_err(|e| crate::site::datasets::read_back_problem(&e))?;
         context.insert("jsonld", &crate::metadata::script_safe_json(&catalog));
+        context.insert("dcat_catalogs", &dcat_catalogs(site));
         self.render("index.html", &context)
     }
 
@@ -361,4 +362,31 @@ fn nav_links(site: &Site) -> Vec<LinkView> {
         url: urls::page(&p.name),
     }));
     links
+}
+
+/// One DCAT catalog file the home page names in its head.
+#[derive(serde::Serialize)]
+struct DcatCatalogView {
+    media_type: &'static str,
+    /// The words' id of its title.
+    title: &'static str,
+    url: String,
+}
+
+/// The DCAT catalog files of site.toml's `dcat`, page 1 of each syntax.
+fn dcat_catalogs(site: &Site) -> Vec<DcatCatalogView> {
+    use crate::config::DcatSyntax;
+    (site.config.dcat.iter())
+        .map(|&syntax| DcatCatalogView {
+            media_type: match syntax {
+                DcatSyntax::Turtle => "text/turtle",
+                DcatSyntax::JsonLd => "application/ld+json",
+            },
+            title: match syntax {
+                DcatSyntax::Turtle => "listing.catalog_turtle",
+                DcatSyntax::JsonLd => "listing.catalog_jsonld",
+            },
+            url: crate::metadata::dcat::page_path(syntax, 1),
+        })
+        .collect()
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::datasets::read_back_problem;
 use super::outputs::Registry;
 use super::{Datasets, Summary};
-use crate::config::SiteConfig;
+use crate::config::{DcatSyntax, SiteConfig};
 use crate::content::Page;
 use crate::dataset;
 use crate::dataset::entry::CatalogEntry;
@@ -114,7 +114,7 @@ pub(super) fn check_dataset_links(root: &Path, datasets: &Datasets, diagnostics:
 /// folder datapages writes (All datasets, tags, downloads); its `../../data/<path>` links
 /// to a file the site writes there ([`data_files`]).
 pub(super) fn check_page_links(
-    (datasets, outputs): (&Datasets, &Registry),
+    (datasets, outputs, dcat): (&Datasets, &Registry, &[DcatSyntax]),
     pages: &[Page],
     diagnostics: &mut Diagnostics,
 ) {
@@ -135,7 +135,8 @@ pub(super) fn check_page_links(
                     continue;
                 }
                 if name.starts_with(&format!("{}/", layout::DATA)) {
-                    let files = files.get_or_insert_with(|| data_files(datasets, diagnostics));
+                    let files =
+                        files.get_or_insert_with(|| data_files(datasets, dcat, diagnostics));
                     if files.contains(name) {
                         continue;
                     }
@@ -203,14 +204,16 @@ pub(super) fn check_nav(config: &SiteConfig, pages: &[Page], diagnostics: &mut D
 
 /// The files the site writes under data/: the catalogs and search index, and every file
 /// of every dataset's outputs.
-fn data_files(datasets: &Datasets, diagnostics: &mut Diagnostics) -> BTreeSet<String> {
-    let site = [
-        urls::CATALOG,
-        "data/catalog.jsonld",
-        "data/catalog.ttl",
-        urls::SEARCH_INDEX,
-    ];
-    let mut files: BTreeSet<String> = site.iter().map(|f| f.to_string()).collect();
+fn data_files(
+    datasets: &Datasets,
+    dcat: &[DcatSyntax],
+    diagnostics: &mut Diagnostics,
+) -> BTreeSet<String> {
+    let site = [urls::CATALOG, urls::SEARCH_INDEX].map(String::from);
+    let catalogs = dcat
+        .iter()
+        .map(|syntax| urls::dcat_file(syntax.extension(), 1));
+    let mut files: BTreeSet<String> = site.into_iter().chain(catalogs).collect();
     each_entry(
         datasets,
         |_| true,

@@ -1,10 +1,12 @@
-//! "Cite this dataset": the BibTeX shown on the page and the CFF and RIS files beside each
-//! CSV parse with real parsers (bibtexparser, the CFF 1.2.0 JSON schema, rispy and a strict
-//! line check, run by tests/validators/citation_check.py in the validators' venv) and say
-//! what the page says; each text is written once (BibTeX on the page, no `.bib` file; CFF
-//! and RIS as linked files, not on the page); the SHA-256 next to the download is the
-//! file's; the change history is on the page and in the Data Package. Hostile titles stay
-//! one parseable value.
+//! "Cite this dataset": the BibTeX, RIS and CFF the dataset page shows (what its copy
+//! buttons copy and its downloads hold) parse with real parsers (bibtexparser, the CFF
+//! 1.2.0 JSON schema, rispy and a strict line check, run by
+//! tests/validators/citation_check.py in the validators' venv) and say what the page says;
+//! by default no citation file is written (each download is made in the browser from the
+//! text shown), and `citation_files = true` writes the RIS and CFF files, byte for byte the
+//! texts the page shows, and links them; the SHA-256 next to the download is the file's;
+//! the change history is on the page and in the Data Package. Hostile titles and authors
+//! stay one parseable value and the page stays well-formed.
 
 use crate::common;
 
@@ -36,30 +38,54 @@ fn venv_python(imports: &str, what: &str) -> Option<PathBuf> {
     common::tool_present(what, present).then_some(python)
 }
 
-/// The BibTeX the dataset page shows, as the copy button copies it (the element's text).
-fn page_bibtex(output: &Path, slug: &str) -> String {
+/// The citation in `format` (`bibtex`, `ris`, `cff`) the dataset page shows, as its
+/// download holds it: the element's text, with CR LF line ends where the block says so
+/// (`data-newline`, as the page's script writes them).
+fn page_citation(output: &Path, slug: &str, format: &str) -> String {
     let page = common::html(&output.join(format!("datasets/{slug}/index.html")));
-    let selector = scraper::Selector::parse("#cite-bibtex pre").expect("selector");
+    let selector = scraper::Selector::parse(&format!("#cite-{format}")).expect("selector");
+    let code = scraper::Selector::parse("pre").expect("selector");
     let shown: Vec<String> = page
         .select(&selector)
-        .map(|element| element.text().collect())
+        .map(|details| {
+            let text: String = details.select(&code).flat_map(|pre| pre.text()).collect();
+            match details.value().attr("data-newline") {
+                Some("crlf") => text.replace('\n', "\r\n"),
+                _ => text,
+            }
+        })
         .collect();
-    assert_eq!(shown.len(), 1, "{slug}: one BibTeX block");
+    assert_eq!(shown.len(), 1, "{slug}: one {format} block");
     shown[0].clone()
 }
 
+/// The BibTeX the dataset page shows.
+fn page_bibtex(output: &Path, slug: &str) -> String {
+    page_citation(output, slug, "bibtex")
+}
+
+/// Parses the three texts the page of `slug` shows; where the RIS and CFF files are
+/// written (`citation_files`), each must be the page's text byte for byte.
 fn check(python: &Path, output: &Path, slug: &str) -> Value {
-    let base = output.join("data/datasets").join(slug);
-    // The BibTeX is on the page only: the parser reads what a reader copies from it.
     let scratch = tempfile::tempdir().expect("temp");
-    let bib = scratch.path().join(format!("{slug}.bib"));
-    std::fs::write(&bib, page_bibtex(output, slug)).expect("write the copied BibTeX");
+    let mut paths = Vec::new();
+    for (format, extension) in [("bibtex", "bib"), ("cff", "cff"), ("ris", "ris")] {
+        let text = page_citation(output, slug, format);
+        let file = output.join(format!("data/datasets/{slug}.{extension}"));
+        if let Ok(written) = std::fs::read_to_string(&file) {
+            assert_eq!(
+                written, text,
+                "{slug}.{extension}: the file is the page's text"
+            );
+        }
+        let path = scratch.path().join(format!("{slug}.{extension}"));
+        std::fs::write(&path, text).expect("write the downloaded text");
+        paths.push(path);
+    }
     let script = common::bundled_site().join("tests/validators/citation_check.py");
     let result = Command::new(python)
         .arg(script)
-        .arg(&bib)
-        .arg(base.with_extension("cff"))
-        .arg(base.with_extension("ris"))
+        .args(&paths)
         .output()
         .expect("python runs");
     assert!(
@@ -122,22 +148,14 @@ fn bundled_citations_parse_and_match_the_page() {
         assert_valid(&report, title, package["version"].as_str(), url);
 
         let page = common::html(&page_path);
-        // Each text once: the BibTeX on the page (no file), the RIS and CFF as files the
-        // page links (not shown on it).
+        // Each format on the page with its download made there, and no citation file.
         let shown = common::texts(&page, ".cite-format pre");
-        assert_eq!(shown.len(), 1, "{slug}");
+        assert_eq!(shown.len(), 3, "{slug}");
         assert!(shown[0].starts_with(&format!("@misc{{{slug}")), "{shown:?}");
-        assert!(!output.join(format!("data/datasets/{slug}.bib")).exists());
-        for extension in ["ris", "cff"] {
-            let file =
-                std::fs::read_to_string(output.join(format!("data/datasets/{slug}.{extension}")))
-                    .expect("citation file");
-            let first_line = file.lines().next().expect("a first line");
-            assert!(
-                !page.html().contains(first_line),
-                "{slug}.{extension} is not repeated on the page"
-            );
-            let link = format!("a[href='../../data/datasets/{slug}.{extension}'][download]");
+        for extension in ["bib", "ris", "cff"] {
+            let file = output.join(format!("data/datasets/{slug}.{extension}"));
+            assert!(!file.exists(), "{}", file.display());
+            let link = format!("a.cite-download[data-file-name='{slug}.{extension}']");
             assert_eq!(common::texts(&page, &link).len(), 1, "{slug}: {link}");
         }
         // The SHA-256 next to the size is the download's.
@@ -204,6 +222,84 @@ fn hostile_titles_stay_one_value_in_every_format() {
         bib_title.contains("50\\% of \\{braces\\} \\& \\$dollars"),
         "{bib_title}"
     );
+}
+
+/// A title and creators written to break out of the page's markup and each format's
+/// syntax: closing tags, a script, an attribute, an HTML comment, quotes, RIS and YAML
+/// line starts.
+const HOSTILE_FRONT: &str = r#"title = "</code></pre></details><script>alert(1)</script> & \"q\" 'a' <!-- ER  - : #"
+creators = [
+  { name = "Evil\"><img src=x onerror=alert(2)>, Eve" },
+  { name = "</a><a href=javascript:alert(3)>Org\nTY  - JOUR", kind = "organization" },
+]
+"#;
+
+/// By default the page offers each format with a download made from its text and writes
+/// no citation file; `citation_files = true` (the dataset's own, then site.toml's) brings
+/// the RIS and CFF files back, linked from the page and byte for byte the page's texts.
+/// With hostile titles and creators the page stays well-formed: no element, attribute or
+/// link comes from them, and each text reads back as the front matter gave it.
+#[test]
+fn citation_files_come_back_with_their_setting_and_equal_the_page_text() {
+    let dir = tempfile::tempdir().expect("temp");
+    let hostile = common::SMALL_FRONT.replace("title = \"Sample\"\n", HOSTILE_FRONT);
+    let title = "</code></pre></details><script>alert(1)</script> & \"q\" 'a' <!-- ER - : #";
+    for (setting, files) in [("", false), ("citation_files = true\n", true)] {
+        let front = format!("{setting}{hostile}");
+        let output = build_small(&dir.path().join(format!("{files}")), &front);
+        let page = common::html(&output.join("datasets/sample/index.html"));
+        // Well-formed: the block has its three formats, no script or image came in, every
+        // link is the page's own.
+        assert_eq!(common::texts(&page, "details.cite-format").len(), 3);
+        // Scripts that run (not the JSON-LD and data blocks, which hold the title as data).
+        let scripts = scraper::Selector::parse("script").expect("selector");
+        for script in page.select(&scripts) {
+            let runs = !script
+                .value()
+                .attr("type")
+                .is_some_and(|t| t.contains("json"));
+            let text: String = script.text().collect();
+            assert!(!(runs && text.contains("alert(")), "{text}");
+        }
+        assert!(common::texts(&page, "img").is_empty());
+        let hrefs = scraper::Selector::parse("a[href]").expect("selector");
+        for link in page.select(&hrefs) {
+            let href = link.value().attr("href").unwrap_or_default();
+            assert!(!href.contains("javascript"), "{href}");
+        }
+        let ris = page_citation(&output, "sample", "ris");
+        assert!(ris.contains(&format!("TI  - {title}\r\n")), "{ris}");
+        assert_eq!(ris.matches("\nER  - ").count(), 1, "{ris}");
+        assert_eq!(ris.lines().filter(|l| l.starts_with("TY  - ")).count(), 1);
+        for extension in ["ris", "cff"] {
+            let file = output.join(format!("data/datasets/sample.{extension}"));
+            let link = format!("a[href='../../data/datasets/sample.{extension}'][download]");
+            let linked = common::texts(&page, &link).len();
+            let made = format!("a.cite-download[data-file-name='sample.{extension}']");
+            let offered = common::texts(&page, &made).len();
+            match files {
+                true => {
+                    let written = std::fs::read_to_string(&file).expect("citation file");
+                    let format = if extension == "ris" { "ris" } else { "cff" };
+                    assert_eq!(written, page_citation(&output, "sample", format));
+                    assert_eq!((linked, offered), (1, 0), "{extension}");
+                }
+                false => {
+                    assert!(!file.exists(), "{}", file.display());
+                    assert_eq!((linked, offered), (0, 1), "{extension}");
+                }
+            }
+        }
+        if let Some(python) = python() {
+            let report = check(&python, &output, "sample");
+            assert_valid(
+                &report,
+                title,
+                None,
+                "https://example.org/sub/datasets/sample/",
+            );
+        }
+    }
 }
 
 /// Front matter crediting a person with an ORCID iD and an organisation, derived from a

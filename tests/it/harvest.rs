@@ -235,13 +235,42 @@ fn a_field_pointing_at_a_missing_column_fails_the_load() {
 
 #[test]
 #[ignore = "full tier: needs the Python validators venv (mlcroissant, rdflib, pyshacl)"]
-fn the_dcat_catalog_is_one_graph_in_both_syntaxes_and_meets_dcat_ap_3() {
+fn the_dcat_catalog_meets_dcat_ap_3_in_turtle_and_in_json_ld_on_request() {
     let Some(bin) = validators() else { return };
     let (_guard, output) = build_bundled();
-    let (ok, report) = python(&bin, "dcat_check.py", &[&output, Path::new(BASE)]);
+    // By default, Turtle only.
+    assert!(!output.join("data/catalog.jsonld").exists());
+    assert_dcat_ap_3(&bin, &output, &["data/catalog.ttl"]);
+    // `dcat = ["turtle", "jsonld"]`: both, one graph.
+    let dir = tempfile::tempdir().unwrap();
+    let output = build_bundled_with_json_ld(dir.path());
+    assert_dcat_ap_3(&bin, &output, &["data/catalog.ttl", "data/catalog.jsonld"]);
+}
+
+/// The bundled site built into `dir` with `dcat = ["turtle", "jsonld"]`; its output.
+fn build_bundled_with_json_ld(dir: &Path) -> std::path::PathBuf {
+    let root = dir.join("site");
+    common::copy_bundled_site(&root);
+    let settings = std::fs::read_to_string(root.join("site.toml")).unwrap();
+    let settings = format!("dcat = [\"turtle\", \"jsonld\"]\n{settings}");
+    std::fs::write(root.join("site.toml"), settings).unwrap();
+    let output = dir.join("public");
+    build_into(&root, &output);
+    output
+}
+
+/// dcat_check.py finds no problem in the bundled site's catalog at `output`, written in
+/// the `syntaxes` files (isomorphic graphs when two).
+fn assert_dcat_ap_3(bin: &Path, output: &Path, syntaxes: &[&str]) {
+    let (ok, report) = python(bin, "dcat_check.py", &[output, Path::new(BASE)]);
     assert!(ok, "{report}");
     assert_eq!(report["problems"], serde_json::json!([]), "{report:#}");
     let counts = &report["counts"];
+    assert_eq!(
+        counts["syntaxes"],
+        serde_json::json!(syntaxes),
+        "{report:#}"
+    );
     assert_eq!(counts["dcat:Catalog"], 1);
     assert_eq!(counts["dcat:Dataset"], 4);
     // CSV, Data Package, CSVW and Croissant per dataset, each a file of the output; the
@@ -258,7 +287,9 @@ fn the_dcat_catalog_is_one_graph_in_both_syntaxes_and_meets_dcat_ap_3() {
 #[ignore = "full tier: needs the Python validators venv (mlcroissant, rdflib, pyshacl)"]
 fn the_dcat_check_catches_a_missing_file_and_a_missing_title() {
     let Some(bin) = validators() else { return };
-    let (_guard, output) = build_bundled();
+    // Both syntaxes, so a Turtle edited apart from its JSON-LD is caught too.
+    let dir = tempfile::tempdir().unwrap();
+    let output = build_bundled_with_json_ld(dir.path());
     std::fs::remove_file(output.join("data/datasets/vsan-consumer-kit-iometer.croissant.json"))
         .unwrap();
     let ttl = output.join("data/catalog.ttl");
@@ -294,6 +325,9 @@ fn hostile_titles_and_urls_survive_turtle_and_json_ld() {
         HOSTILE_LICENSE.replace('"', "\\\"")
     );
     common::write_small_site(&root, &front, common::SMALL_BODY, b"label,value\na,1\nb,\n");
+    let settings = std::fs::read_to_string(root.join("site.toml")).unwrap();
+    let settings = format!("dcat = [\"jsonld\", \"turtle\"]\n{settings}");
+    std::fs::write(root.join("site.toml"), settings).unwrap();
     let output = dir.path().join("public");
     build_into(&root, &output);
     let probe = r#"
@@ -356,7 +390,7 @@ fn croissant_and_catalog_are_linked_and_deterministic() {
     let (_b, second) = build_bundled();
     let home = std::fs::read_to_string(first.join("index.html")).unwrap();
     assert!(home.contains(r#"<link rel="alternate" type="text/turtle" title="DCAT catalog (Turtle)" href="./data/catalog.ttl">"#), "{home}");
-    assert!(home.contains(r#"<link rel="alternate" type="application/ld+json" title="DCAT catalog (JSON-LD)" href="./data/catalog.jsonld">"#));
+    assert!(!home.contains("catalog.jsonld"), "JSON-LD only on request");
     for slug in slugs(&first) {
         let page =
             std::fs::read_to_string(first.join(format!("datasets/{slug}/index.html"))).unwrap();
@@ -377,11 +411,10 @@ fn croissant_and_catalog_are_linked_and_deterministic() {
             std::fs::read(second.join(&name)).unwrap()
         );
     }
-    for name in ["data/catalog.ttl", "data/catalog.jsonld"] {
-        let bytes = std::fs::read(first.join(name)).unwrap();
-        assert!(bytes.len() > 1000, "{name}");
-        assert_eq!(bytes, std::fs::read(second.join(name)).unwrap(), "{name}");
-    }
+    let name = "data/catalog.ttl";
+    let bytes = std::fs::read(first.join(name)).unwrap();
+    assert!(bytes.len() > 1000, "{name}");
+    assert_eq!(bytes, std::fs::read(second.join(name)).unwrap(), "{name}");
 }
 
 /// Past 1,000 datasets (here 20, through the hidden setting) the DCAT catalog is paged: a harvester that follows Hydra's links
@@ -395,7 +428,8 @@ fn a_large_catalog_is_paged_the_way_harvesters_follow() {
     let Some(bin) = validators() else { return };
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
-    common::catalog::write_catalog(&root, 41, "_dcat_page_datasets = 20\n");
+    let settings = "_dcat_page_datasets = 20\ndcat = [\"turtle\", \"jsonld\"]\n";
+    common::catalog::write_catalog(&root, 41, settings);
     let output = dir.path().join("public");
     build_into(&root, &output);
     let probe = r#"

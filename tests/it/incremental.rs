@@ -86,8 +86,6 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         "data/datasets/vsan-consumer-kit-iometer.json",
         "data/datasets/vsan-consumer-kit-iometer.csv-metadata.json",
         "data/datasets/vsan-consumer-kit-iometer.croissant.json",
-        "data/datasets/vsan-consumer-kit-iometer.cff",
-        "data/datasets/vsan-consumer-kit-iometer.ris",
         "tags/storage-throughput/index.html",
         "tags/vsan/index.html",
         "tags/nvme/index.html",
@@ -96,7 +94,6 @@ fn an_edit_rewrites_exactly_what_depends_on_it() {
         "index.html",
         "datasets/index.html",
         "data/catalog.ttl",
-        "data/catalog.jsonld",
         "feed.xml",
         "robots.txt",
     ]
@@ -484,7 +481,7 @@ fn an_edit_rewrites_only_the_dcat_page_that_holds_its_dataset() {
         .collect();
     assert_eq!(
         catalog_pages,
-        BTreeSet::from(["data/catalog/2.jsonld", "data/catalog/2.ttl"]),
+        BTreeSet::from(["data/catalog/2.ttl"]),
         "{written:?}"
     );
     let clean = || clean_build(site.path());

@@ -119,9 +119,10 @@ fn an_output_added_to_the_registry_is_written_listed_and_rewritten() {
         common::SMALL_BODY,
         b"label,value\na,1\nb,2\n",
     );
-    // The built-in typed copy too, whatever the table's size.
+    // The built-in typed copy too, whatever the table's size, and both DCAT syntaxes.
     let toml = std::fs::read_to_string(root.join("site.toml")).unwrap();
-    std::fs::write(root.join("site.toml"), format!("parquet = true\n{toml}")).unwrap();
+    let settings = "parquet = true\ndcat = [\"turtle\", \"jsonld\"]\n";
+    std::fs::write(root.join("site.toml"), format!("{settings}{toml}")).unwrap();
     let output = root.join("public");
     let (mut session, _) = Session::start(&options(root), |staging| staging.commit())
         .unwrap_or_else(|d| panic!("{}", d.render(false)));

@@ -2,7 +2,9 @@
 
 Usage: dcat_check.py OUTPUT_DIR BASE_URL
 
-- data/catalog.ttl and data/catalog.jsonld parse with rdflib into isomorphic graphs;
+- each syntax written (data/catalog.ttl, the default, and data/catalog.jsonld with
+  `dcat = ["turtle", "jsonld"]`) parses with rdflib; where both are written, into
+  isomorphic graphs; the checks below read the first one written;
 - SPARQL finds every DCAT-AP 3 mandatory property (and the recommended ones datapages
   states) on the catalog, each dataset and each distribution;
 - every access and download URL, mapped from BASE_URL to OUTPUT_DIR, is a file there, whose
@@ -57,14 +59,21 @@ REQUIRED = {
 def main():
     output, base_url = sys.argv[1], sys.argv[2]
     problems = []
-    turtle = rdflib.Graph().parse(os.path.join(output, "data/catalog.ttl"), format="turtle")
-    jsonld = rdflib.Graph().parse(os.path.join(output, "data/catalog.jsonld"), format="json-ld")
-    if not isomorphic(turtle, jsonld):
+    graphs = {}
+    for name, syntax in (("data/catalog.ttl", "turtle"), ("data/catalog.jsonld", "json-ld")):
+        path = os.path.join(output, name)
+        if os.path.isfile(path):
+            graphs[name] = rdflib.Graph().parse(path, format=syntax)
+    if not graphs:
+        print(json.dumps({"counts": {}, "problems": ["no DCAT catalog file is written"]}))
+        return
+    written = list(graphs.values())
+    if len(written) == 2 and not isomorphic(written[0], written[1]):
         problems.append(
-            f"catalog.ttl ({len(turtle)} triples) and catalog.jsonld ({len(jsonld)}) differ"
+            f"catalog.ttl ({len(written[0])} triples) and catalog.jsonld ({len(written[1])}) differ"
         )
-    graph = turtle
-    counts = {}
+    graph = written[0]
+    counts = {"syntaxes": list(graphs)}
     for cls, properties in REQUIRED.items():
         instances = list(graph.query(PREFIXES + f"SELECT ?s WHERE {{ ?s a {cls} }}"))
         counts[cls] = len(instances)
