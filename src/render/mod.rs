@@ -125,6 +125,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                     highlight: &spec.highlight,
                     aggregated: spec.aggregate.map(|how| (how, points.points.len() as u64)),
                     y_columns: if spec.y.several() { &spec.y.0 } else { &[] },
+                    summary: None,
                 },
                 y_scale: spec.y_scale.unwrap_or_default(),
                 y_min: spec.y_min,
@@ -134,9 +135,10 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 y_digits,
                 x_shown,
             };
+            let drawn = chart::fit::draw(&input);
             RenderedChart {
-                inline: chart::render(&input, chart::Placement::Inline),
-                file: chart::render(&input, chart::Placement::File),
+                inline: drawn.inline,
+                file: drawn.file,
                 id,
             }
         })

@@ -526,7 +526,7 @@ fn ungrouped_reason(name: &str, clock: bool) -> Option<&'static str> {
     if clock && has(&["time", "hhmm", "clock"]) {
         Some("clock times written HHMM")
     } else if has(&[
-        "id", "code", "flight", "zip", "fips", "postcode", "isbn", "phone",
+        "id", "code", "flight", "zip", "fips", "postcode", "isbn", "phone", "subject", "subj", "ss",
     ]) {
         Some("a code, not a quantity")
     } else {

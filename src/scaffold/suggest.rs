@@ -15,6 +15,10 @@ use crate::dataset::schema::ColumnType;
 const CHART_MAX_ROWS: u64 = 5_000;
 /// A `bar` chart (one bar per row) is suggested only for this few rows.
 const BAR_MAX_ROWS: u64 = 40;
+/// A `dot` chart of one dot per row on rows of categories is suggested only for this few
+/// rows (22 px a dot, under the charts' 2,000 px budget with room for the category
+/// names); a longer table gets one dot per category at the mean of its rows.
+const DOT_MAX_ROWS: u64 = 60;
 
 /// Words of a column name that say it identifies, counts or orders rows rather than
 /// measuring something: never drawn as a value.
@@ -169,11 +173,22 @@ pub fn suggest_chart(
         return Ok(chart("bar", name(x), vec![name(y)], reason));
     }
     if let Some(x) = category {
+        if inference.rows <= DOT_MAX_ROWS {
+            let reason = format!(
+                "no date column; `{}` is a short list of categories: one dot per row",
+                name(x)
+            );
+            return Ok(chart("dot", name(x), vec![name(y)], reason));
+        }
         let reason = format!(
-            "no date column; `{}` is a short list of categories: one dot per row",
+            "no date column; `{}` is a short list of categories, and {} rows are too many for a dot each: one dot per `{}` at the mean of its rows",
+            name(x),
+            inference.rows,
             name(x)
         );
-        return Ok(chart("dot", name(x), vec![name(y)], reason));
+        let mut suggestion = chart("dot", name(x), vec![name(y)], reason);
+        suggestion.aggregate = Some("mean");
+        return Ok(suggestion);
     }
     Err(format!(
         "no date column to draw a line along, no column naming each of at most {BAR_MAX_ROWS} rows, and no short list of categories{left_out_note}"
@@ -199,6 +214,9 @@ fn not_a_measure(
         Some("an unnamed index column")
     } else if words.iter().any(|w| NOT_A_MEASURE.contains(&w.as_str())) {
         Some("an identifier, code or position")
+    } else if let Some(why) = column.ungrouped {
+        // Codes (`AirportID`, subject numbers) and clock times, as `grouping = false` says.
+        Some(why)
     } else if words.len() == 1 && TIME_PARTS.contains(&words[0].as_str()) {
         Some("a time or a part of one, written as a number")
     } else if column.column_type == ColumnType::Integer && sample.counts_rows(index) {
@@ -398,6 +416,39 @@ mod tests {
         assert!(counted.contains("`n` (it counts the rows)"), "{counted}");
         let pandas = suggest("Unnamed: 0,day,v\n0,2020-01-01,3\n1,2020-01-02,4\n").unwrap();
         assert_eq!(pandas.y, ["v"]);
+    }
+
+    #[test]
+    fn a_dot_per_row_only_while_it_fits_else_the_mean_per_category() {
+        // nycflights13's planes: 3,322 planes of three types.
+        let mut planes = String::from("tailnum,type,engines\n");
+        for i in 0..200 {
+            let kind = ["multi", "single", "rotor"][i % 3];
+            planes.push_str(&format!("N{i},{kind},{}\n", i % 4 + 1));
+        }
+        let chart = suggest(&planes).unwrap();
+        assert_eq!(shape(&chart), ("dot", "type", "engines".into(), None));
+        assert_eq!(chart.aggregate, Some("mean"));
+        assert!(
+            chart.reason.contains("mean of its rows"),
+            "{}",
+            chart.reason
+        );
+        let few = suggest("kind,v\na,5\nb,2\na,7\nb,4\n").unwrap();
+        assert_eq!((few.kind, few.aggregate), ("dot", None));
+    }
+
+    #[test]
+    fn codes_and_subject_numbers_are_never_the_value() {
+        // AirportID (SFO's numbers), a subject number (R's sleepstudy), `Ss`.
+        let csv = "AirportID,Subject,Ss\n1,308,1\n2,308,1\n3,309,2\n";
+        let chart = suggest(csv).unwrap_err();
+        for code in ["`AirportID`", "`Subject`", "`Ss`"] {
+            assert!(
+                chart.contains(&format!("{code} (a code")),
+                "{code}: {chart}"
+            );
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod build_bundled;
 mod catalog_memory;
 mod catalog_scale;
 mod catalog_serve;
+mod chart_budget;
 mod chart_corpus;
 mod chart_overlap;
 mod chart_series;

@@ -10,7 +10,7 @@ use crate::dataset::schema::{format_cell, ColumnType};
 
 /// What the chart leaves out, said in the chart itself.
 pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = chart.many.summary.iter().cloned().collect();
     if let Some((how, rows_in)) = chart.many.aggregated {
         let by = match (chart.series_title, chart.many.y_columns.is_empty()) {
             (Some(series), _) => format!("{} and {series}", chart.x_title),

@@ -18,6 +18,7 @@ mod axis_tests;
 mod breaks;
 mod describe;
 mod direct_labels;
+pub mod fit;
 mod log;
 mod place;
 mod rows;
@@ -176,6 +177,8 @@ pub struct ManySeries<'a> {
     pub aggregated: Option<(crate::content::Aggregate, u64)>,
     /// The names of the `y` columns when the chart draws several, one series each.
     pub y_columns: &'a [String],
+    /// What the chart summarised to fit its size budget (see `fit`), said first.
+    pub summary: Option<String>,
 }
 
 /// Where a chart goes.
@@ -190,7 +193,7 @@ pub enum Placement {
 
 /// Whether the chart is drawn as rows of categories (bars, and dots by category), from
 /// zero, rather than on a value axis fitted to the data.
-fn is_category_rows(chart: &ChartInput) -> bool {
+pub(super) fn is_category_rows(chart: &ChartInput) -> bool {
     matches!(chart.kind, ChartKind::Bar | ChartKind::GroupedBar)
         || chart.x_scale == XScale::Category && chart.kind == ChartKind::Dot
 }
