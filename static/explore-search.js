@@ -1,13 +1,19 @@
 // datapages: the explorer's search, for its worker (explore-worker.js loads this file
 // with importScripts and shares its state: the columns, the kept bytes, the row scanner).
-// A word matches a cell's text as the table shows it (a number grouped and rounded, a date
-// in its ISO style), ignoring case: a coded column through its distinct values, a column
-// of many numbers or dates row by row from the kept bytes, only for words its cells can
-// show.
+// A word matches a cell's text as the CSV writes it or as the table shows it (a number
+// grouped and rounded, a date in its ISO style), ignoring case (cellHas): a coded column
+// through its distinct values, a column of many numbers or dates row by row from the kept
+// bytes, only for words its cells can hold.
 "use strict";
 
-// The test of a row for the search `q`: every word (lower case) in some column's shown
-// text; null for no words.
+// Whether `word` (lower case) is in a cell written `written` and shown `shown`: what a
+// search matches, for the explorer and as the table's filter does it (static/table.js).
+function cellHas(word, written, shown) {
+  return written.toLowerCase().indexOf(word) !== -1 || shown.toLowerCase().indexOf(word) !== -1;
+}
+
+// The test of a row for the search `q`: every word (lower case) in some column's cell as
+// written or shown; null for no words.
 function searchTest(q) {
   var words = q.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return null;
@@ -16,7 +22,7 @@ function searchTest(q) {
     return searched.map(function (col) {
       var lower = lowerOf(col);
       var hit = new Uint8Array(lower.length);
-      for (var i = 0; i < lower.length; i++) hit[i] = lower[i].indexOf(word) !== -1 ? 1 : 0;
+      for (var i = 0; i < lower.length; i++) hit[i] = lower[i].indexOf(word) !== -1 ? 1 : 0;   // cellHas
       return hit;
     });
   });
@@ -46,10 +52,22 @@ function mayShow(spec, text, bare, wanted, col) {
   return false;
 }
 
-// A coded column's values as the table shows them, in lower case: what search matches.
+// A coded column's values as the table shows them and as written (one line each where they
+// differ; a word has no line break), in lower case: what search matches.
 function lowerOf(col) {
-  if (!col.lower) col.lower = col.dict.map(function (t) { return shownCell(col, t).t.toLowerCase(); });
+  if (!col.lower) {
+    col.lower = col.dict.map(function (t) {
+      var shown = shownCell(col, t).t;
+      return (shown === t ? t : shown + "\n" + t).toLowerCase();
+    });
+  }
   return col.lower;
+}
+
+// Whether a cell written as `text` in column `col` may hold `word`: a column whose every
+// cell was read the fast way holds only the characters of a plain number or an ISO day.
+function mayHold(col, word) {
+  return !col.plainChars || /^[0-9.+\-]*$/.test(word);
 }
 
 // The characters a shown number (digits, marks, an exponent, NaN, inf) or date (ISO, weeks,
@@ -57,13 +75,17 @@ function lowerOf(col) {
 // character is in none of such a column's cells, which spares formatting them.
 var SHOWN_CHARS = { number: /^[0-9.,+\-enaifty]*$/, time: /^[0-9\-wqtz:+.]*$/ };
 
-// For each word, which rows show it in a column without codes (a number or date column of
-// many values): each such cell formatted on demand, row by row, from the kept bytes; null
-// for a word no such column can show. One pass over the rows for all words.
+// For each word, which rows hold it in a column without codes (a number or date column of
+// many values), as written or shown: each such cell read (and formatted if need be) row by
+// row from the kept bytes; null for a word no such column can hold. One pass over the rows
+// for all words.
 function uncodedHits(words) {
   var scanned = cols.filter(function (col) { return !col.codes; });
-  var wanted = words.map(function (word) {
+  var showable = words.map(function (word) {
     return scanned.filter(function (col) { return SHOWN_CHARS[col.kind].test(word); });
+  });
+  var wanted = words.map(function (word, w) {
+    return scanned.filter(function (col) { return showable[w].indexOf(col) >= 0 || mayHold(col, word); });
   });
   var hits = wanted.map(function (list) { return list.length ? new Uint8Array(rowCount) : null; });
   var needed = scanned.filter(function (col) { return wanted.some(function (list) { return list.indexOf(col) >= 0; }); });
@@ -95,10 +117,14 @@ function uncodedHits(words) {
       if (f >= fieldCount || fStart[f] === fEnd[f]) continue;
       var text = fieldText(buf, fStart[f], fEnd[f]);
       if (col.missing.indexOf(text) !== -1) continue;
-      if (quick[k] && !mayShow(col.spec, text, bare, wanted, col)) continue;
-      var shown = shownCell(col, text).t.toLowerCase();
+      var written = text.toLowerCase();
+      var shown = null;
       for (var w = 0; w < words.length; w++) {
-        if (hits[w] && !hits[w][row] && wanted[w].indexOf(col) >= 0 && shown.indexOf(words[w]) !== -1) hits[w][row] = 1;
+        if (!hits[w] || hits[w][row] || wanted[w].indexOf(col) < 0) continue;
+        if (written.indexOf(words[w]) !== -1) { hits[w][row] = 1; continue; }
+        if (showable[w].indexOf(col) < 0) continue;
+        if (shown === null) shown = quick[k] && !mayShow(col.spec, text, bare, showable, col) ? "" : shownCell(col, text).t.toLowerCase();
+        if (shown.indexOf(words[w]) !== -1) hits[w][row] = 1;
       }
     }
   }

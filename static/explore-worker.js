@@ -200,6 +200,7 @@ function addRow(buf) {
       if (!missing) {
         v = col.fast === 1 ? plainBytes(buf, s, e) : col.fast === 2 ? dayBytes(buf, s, e) : undefined;
         if (v === undefined) {
+          col.plainChars = false;
           if (text === null) text = fieldText(buf, s, e);
           v = col.kind === "number" ? numberOf(col.spec, text) : timeOf(col, text);
         }
@@ -253,13 +254,17 @@ function setUp(m) {
     var kind = spec.type === "integer" || spec.type === "number" ? "number"
       : (spec.type === "date" || spec.type === "datetime") && (!spec.format || format) ? "time" : "text";
     var missing = spec.missing.slice();
+    // 1: plain numbers read from bytes; 2: ISO days read from bytes.
+    var fast = kind === "number" && spec.decimal === "." && !spec.group ? 1 : kind === "time" && !spec.format && spec.type === "date" ? 2 : 0;
     return {
       spec: spec, kind: kind, format: format, missing: missing,
-      // 1: plain numbers read from bytes; 2: ISO days read from bytes.
-      fast: kind === "number" && spec.decimal === "." && !spec.group ? 1 : kind === "time" && !spec.format && spec.type === "date" ? 2 : 0,
+      fast: fast,
       num: kind === "text" ? null : new Float64Array(capacity),
       codes: new Int32Array(capacity), dict: [], map: new Map(),
-      rank: null, lower: null
+      rank: null, lower: null,
+      // Whether every cell so far was read the fast way (a plain number, an ISO day):
+      // then a search word of other characters is not in any as written.
+      plainChars: fast !== 0
     };
   });
 }

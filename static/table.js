@@ -71,12 +71,13 @@
     });
   });
 
-  // The filter box: every word typed must appear somewhere in the row.
+  // The filter box: every word typed must appear in some cell of the row, as shown or as
+  // the CSV writes it (searchedText).
   var tools = document.querySelector(".table-tools");
   var input = document.getElementById("table-filter");
   var status = document.getElementById("table-status");
   if (!tools || !input || !status) return;
-  var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+  var texts = rows.map(searchedText);
   // The CSV's rows: the page may show only the first of them.
   var csvRows = parseInt(tools.getAttribute("data-csv-rows"), 10) || total;
   // The page language's words and number marks (words-<language>.js, from the build).
@@ -350,7 +351,7 @@
           var doc = parser.parseFromString(html, "text/html");
           var rows = doc.querySelectorAll("#table tbody tr");
           Array.prototype.forEach.call(rows, function (tr) {
-            var text = tr.textContent.toLowerCase();
+            var text = searchedText(tr);
             if (!words.every(function (word) { return text.indexOf(word) !== -1; })) return;
             found += 1;
             if (found <= LIMIT) show(tr, n);
@@ -413,3 +414,21 @@
   input.addEventListener("input", function () { input.setCustomValidity(""); });
   form.hidden = false;
 })();
+
+// What the filter looks for a word in: each cell of row `tr` as shown and as the CSV
+// writes it, in lower case, one line each (a word has no line break, so a word never
+// runs across two cells). The written text is the cell's `data-v` where the build put
+// one, else a number's shown text less its group marks (`1,545` -> `1545`: the build
+// adds `data-v` wherever that is not the CSV's text), else the shown text itself.
+function searchedText(tr) {
+  var out = [];
+  for (var i = 0; i < tr.cells.length; i++) {
+    var cell = tr.cells[i];
+    var shown = cell.textContent;
+    var written = cell.getAttribute("data-v");
+    if (written === null && cell.classList.contains("num")) written = shown.split(",").join("");
+    out.push(shown);
+    if (written !== null && written !== shown) out.push(written);
+  }
+  return out.join("\n").toLowerCase();
+}

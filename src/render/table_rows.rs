@@ -115,6 +115,7 @@ impl RowRenderer {
             ),
         };
         let mut plain = String::new();
+        let mut cell = String::new();
         for (index, field) in fields {
             let value = match std::str::from_utf8(field) {
                 Ok(v) => std::borrow::Cow::Borrowed(v),
@@ -141,21 +142,30 @@ impl RowRenderer {
                 escape_html_into(&value, out);
                 out.push_str("</a></td>");
             } else if column_type.is_numeric() {
-                out.push_str("<td class=\"num\">");
                 let marks = self.marks.get(index).copied().unwrap_or_default();
+                cell.clear();
                 match marks.plain(&value, &mut plain) {
-                    Some(number) => push_shown_number(number, digits, ungrouped, out),
-                    None => escape_html_into(&value, out),
+                    Some(number) => push_shown_number(number, digits, ungrouped, &mut cell),
+                    None => escape_html_into(&value, &mut cell),
                 }
+                out.push_str("<td class=\"num\"");
+                // The page's filter reads a number as written from the shown one less its
+                // group marks; where that is not the cell's text, the text comes along.
+                if !same_without_commas(&cell, &value) {
+                    push_written(&value, out);
+                }
+                out.push('>');
+                out.push_str(&cell);
                 out.push_str("</td>");
             } else {
-                out.push_str("<td>");
                 let format = self.date_formats.get(index).and_then(Option::as_ref);
-                let value = match format {
-                    Some(format) if format.canonical(&value, &mut shown_date) => &shown_date,
-                    _ => &*value,
-                };
-                let (shown, cut) = cut_cell(value);
+                let reformatted = matches!(format, Some(format) if format.canonical(&value, &mut shown_date) && shown_date != *value);
+                out.push_str("<td");
+                if reformatted {
+                    push_written(&value, out);
+                }
+                out.push('>');
+                let (shown, cut) = cut_cell(if reformatted { &shown_date } else { &value });
                 escape_html_into(shown, out);
                 if cut {
                     out.push('…');
@@ -165,6 +175,29 @@ impl RowRenderer {
         }
         out.push_str("</tr>\n");
     }
+}
+
+/// Whether `html`, a number cell as the table shows it (escaped), less its group marks is
+/// `written`, the cell as the CSV writes it: then the page's filter finds the written text
+/// without a copy of it (`static/table.js`, `writtenOf`).
+fn same_without_commas(html: &str, written: &str) -> bool {
+    // A cell escaping would change is compared as false (then repeated): no copy per cell.
+    let plain = written
+        .bytes()
+        .all(|b| b.is_ascii_graphic() && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\''));
+    plain && html.bytes().filter(|&b| b != b',').eq(written.bytes())
+}
+
+/// ` data-v="…"`: a cell's text as the CSV writes it, where the table shows it otherwise
+/// (a date in ISO style, a number rounded to its `digits` or with other marks), so that
+/// the page's filter finds a row by either. A cut cell's text is not repeated.
+fn push_written(written: &str, out: &mut String) {
+    if written.len() > CELL_CHARS {
+        return;
+    }
+    out.push_str(" data-v=\"");
+    escape_html_into(written, out);
+    out.push('"');
 }
 
 /// A cell's text as the table shows it: at most [`CELL_CHARS`] characters, and whether it
@@ -547,6 +580,33 @@ mod tests {
                 .count(),
             2
         );
+    }
+
+    /// A cell shown otherwise than the CSV writes it carries its written text for the
+    /// page's filter; one shown as written less group marks does not (the filter reads it).
+    #[test]
+    fn cells_shown_otherwise_carry_their_written_text() {
+        let specs = [
+            column("n", "integer", ""),
+            column("d", "number", "digits = 1"),
+            column("t", "date", "format = \"%d/%m/%Y\""),
+            column("s", "string", ""),
+        ];
+        let csv = b"n,d,t,s\n1545,3.14159,05/12/2026,a<b\n7,2.5e3,2026,x\n";
+        let html = rendered(csv, &specs);
+        for cell in [
+            "<td class=\"num\">1,545</td>",
+            "<td class=\"num\">7</td>",
+            "<td class=\"num\" data-v=\"3.14159\">3.1</td>",
+            "<td data-v=\"05/12/2026\">2026-12-05</td>",
+            "<td>a&lt;b</td>",
+            "<td class=\"num\" data-v=\"2.5e3\">2,500.0</td>",
+        ] {
+            assert!(html.contains(cell), "{cell} in {html}");
+        }
+        assert!(same_without_commas("1,545", "1545"));
+        assert!(!same_without_commas("1,545", "1545.0"));
+        assert!(!same_without_commas("1,545", "154"));
     }
 
     #[test]

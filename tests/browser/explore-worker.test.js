@@ -196,3 +196,57 @@ test("rows split across chunks at every place read the same", async () => {
     assert.deepStrictEqual(got.rows, want.rows, `chunks of ${chunk}`);
   }
 });
+
+// Search finds a row when a word is in a cell as the CSV writes it or as the page shows it,
+// for numbers grouped (`1545` shown `1,545`), numbers rounded to their digits (`3.14159`
+// shown `3.1`), dates in another format (`05/12/2026` shown `2026-12-05`) and text; in
+// columns with codes (few values) and without (past the worker's 1,000 distinct values).
+// What each row shows is worked out here without the worker's code (Intl grouping,
+// toFixed on values without ties, the date's fields reordered).
+test("search matches cells as written and as shown", async () => {
+  const rows = 1500;
+  const columns = [
+    column("flight", 0, { type: "integer" }),
+    column("delay", 1, { type: "number", digits: 1 }),
+    column("day", 2, { type: "date", format: "%d/%m/%Y" }),
+    column("carrier", 3),
+    column("gate", 4, { type: "integer" }),
+  ];
+  const group = new Intl.NumberFormat("en-US", { useGrouping: true, maximumFractionDigits: 20 });
+  const table = [];
+  for (let r = 0; r < rows; r++) {
+    const flight = String((r * 7919 + 1545) % 30000);
+    const delay = ((r * 37) % 2000) / 100 + 0.00159;
+    const day = String(1 + (r % 25)).padStart(2, "0") + "/" + String(1 + (r % 12)).padStart(2, "0") + "/" + (2000 + (r % 27));
+    const carrier = ["UA", "B6", "Delta 1545", "AA"][r % 4];
+    const gate = String(1000 + (r % 7) * 1111);
+    table.push({
+      written: [flight, delay.toFixed(5), day, carrier, gate],
+      shown: [group.format(+flight), delay.toFixed(1), day.slice(6) + "-" + day.slice(3, 5) + "-" + day.slice(0, 2), carrier, group.format(+gate)],
+    });
+  }
+  const csv = "flight,delay,day,carrier,gate\n" + table.map((row) => row.written.join(",")).join("\n") + "\n";
+  const worker = startWorker(csv, 4096);
+  const loaded = await ask(worker, { type: "load", meta: meta(columns, rows) }, "loaded");
+  assert.strictEqual(loaded.rows, rows);
+  const queries = ["1545", "1,545", "545", "15.0", "1.5", "3.1", "0.00159", "2026-12", "/12/20", "12-05", "delta 1545",
+    "4,333", "4333", "3,33", "1545 ua", "B6 2,111", ",0", "x"];
+  let some = 0;
+  for (const [i, q] of queries.entries()) {
+    const words = q.toLowerCase().split(/\s+/);
+    const want = [];
+    table.forEach((row, r) => {
+      const cells = row.written.concat(row.shown).map((t) => t.toLowerCase());
+      if (words.every((word) => cells.some((cell) => cell.includes(word)))) want.push(r + 1);
+    });
+    const got = await ask(worker, { type: "query", state: state({ id: 20 + i, q, per: rows }) }, "result");
+    assert.deepStrictEqual(got.rows.map((row) => row.n), want, q);
+    if (want.length) some += 1;
+  }
+  assert.strictEqual(some, queries.length - 1, "every query but `x` finds rows");
+  assert.strictEqual(worker.context.cellHas("1545", "1545", "1,545"), true);
+  assert.strictEqual(worker.context.cellHas("1,545", "1545", "1,545"), true);
+  assert.strictEqual(worker.context.cellHas("05/12", "05/12/2026", "2026-12-05"), true);
+  assert.strictEqual(worker.context.cellHas("2026-12", "05/12/2026", "2026-12-05"), true);
+  assert.strictEqual(worker.context.cellHas("x", "05/12/2026", "2026-12-05"), false);
+});
