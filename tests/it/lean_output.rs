@@ -93,6 +93,21 @@ fn each_output_left_out_comes_back_with_its_setting() {
             .unwrap();
     assert!(catalog["@graph"].as_array().is_some_and(|g| !g.is_empty()));
 
+    // Every JSON output is compact: what serde_json writes without indenting, one line.
+    for name in [
+        "data/datasets/sample.json",
+        "data/datasets/sample.csv-metadata.json",
+        "data/datasets/sample.croissant.json",
+        "data/catalog.json",
+        "data/catalog.jsonld",
+    ] {
+        let bytes = std::fs::read(output.join(name)).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let mut compact = serde_json::to_vec(&value).unwrap();
+        compact.push(b'\n');
+        assert!(bytes == compact, "{name} is not compact JSON");
+    }
+
     // The dataset's own `citation_files` wins over site.toml's, either way.
     let front = format!("citation_files = true\n{}", common::SMALL_FRONT);
     let (own, _) = own_files(&build(&dir.path().join("own-on"), "", &front));
