@@ -221,13 +221,20 @@ fn x_labels(
         }
     };
     if chart.x_scale != XScale::Category {
-        let mut most = 6;
-        let mut labels = ticks_for(most);
-        while most > 1 && !apart(&labels) {
-            most -= 1;
-            labels = ticks_for(most);
+        // Fewer ticks chosen from the span; failing two that fit, every second or third
+        // of them (still evenly spaced); failing that, one.
+        let every_nth = |ticks: &[(f64, String)], every: usize| -> Vec<(f64, String)> {
+            ticks.iter().step_by(every).cloned().collect()
+        };
+        for every in 1..=3 {
+            for most in (2..=6).rev() {
+                let labels = every_nth(&ticks_for(most), every);
+                if labels.len() >= 2 && apart(&labels) {
+                    return labels;
+                }
+            }
         }
-        return labels;
+        return ticks_for(1).into_iter().take(1).collect();
     }
     let all = ticks_for(0);
     let mut every = 1;
