@@ -790,7 +790,10 @@ fn a_proposed_reference_without_a_key_names_exactly_one_row() {
     let text = String::from_utf8_lossy(&again.stderr);
     assert!(!text.contains("rows match"), "{text}");
     assert!(!text.contains("number 212"), "{text}");
-    assert!(!text.contains("error:") && text.contains("0 errors"), "{text}");
+    assert!(
+        !text.contains("error:") && text.contains("0 errors"),
+        "{text}"
+    );
     let (output, html) = build(dir.path());
     assert!(
         output.status.success(),
