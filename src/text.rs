@@ -339,8 +339,31 @@ pub fn quoted_in_message(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(format!("{start}…{end} ({count} characters)"))
 }
 
+/// The hint for a file that is not UTF-8: save it so, or convert it with `iconv` from the
+/// encoding its bytes (`sample`, some of them, may be empty) suggest: UTF-16 when they hold
+/// zero bytes, else WINDOWS-1252 (what most other files are, a superset of ISO-8859-1).
+pub fn not_utf8_hint(sample: &[u8]) -> String {
+    let encoding = match sample.contains(&0) {
+        true => "UTF-16",
+        false => "WINDOWS-1252",
+    };
+    format!(
+        "save the file as UTF-8 (spreadsheets: CSV UTF-8), or convert it: \
+         `iconv -f {encoding} -t UTF-8 in.csv > out.csv` ({encoding} is a guess: \
+         if the converted text reads wrong, name the file's own encoding)"
+    )
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_utf8_hint_names_a_conversion() {
+        assert!(
+            not_utf8_hint(b"caf\xe9").contains("`iconv -f WINDOWS-1252 -t UTF-8 in.csv > out.csv`")
+        );
+        assert!(not_utf8_hint(b"a\0b\0").contains("-f UTF-16 "));
+    }
     use super::*;
 
     #[test]

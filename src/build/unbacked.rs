@@ -153,6 +153,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
             let _ = cells::count(&table, &numbers, |n| unmatched[n], &mut matches);
         }
     }
+    identify_rows(site, dataset, &mut matches);
     page.found
         .iter()
         .zip(&matches)
@@ -160,9 +161,54 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
         .collect()
 }
 
+/// The columns that tell apart each first hit's row, in a table that declares no key
+/// (`cells::identify`): one more pass over each table with such hits.
+fn identify_rows(site: &Site, dataset: &CatalogEntry, matches: &mut [Matches]) {
+    let mut hits: Vec<&mut crate::dataset::scan::Hit> = matches
+        .iter_mut()
+        .filter_map(|m| m.first.as_mut())
+        .filter(|hit| !hit.row.is_empty())
+        .collect();
+    while let Some(slug) = hits.first().map(|hit| hit.dataset.clone()) {
+        let (these, rest): (Vec<_>, Vec<_>) = hits.into_iter().partition(|hit| hit.dataset == slug);
+        hits = rest;
+        let mut these = these;
+        let entry = match &slug {
+            None => Some(std::borrow::Cow::Borrowed(dataset)),
+            Some(slug) => site.entry(slug.as_str()),
+        };
+        let Some(entry) = entry else {
+            continue;
+        };
+        let table = Table {
+            csv: &entry.csv_path,
+            dialect: entry.dialect,
+            key: &[],
+            dataset: slug.as_deref(),
+        };
+        // A table that cannot be read was reported when it loaded; its hits name no row.
+        if cells::identify(&table, &mut these).is_err() {
+            these.iter_mut().for_each(|hit| hit.key.clear());
+        }
+    }
+}
+
 fn warning(file: &Path, text: &str, f: &TypedNumber, matches: &Matches) -> Diagnostic {
     let number = &f.typed.number;
     let (message, hint) = match (matches.count, &matches.first) {
+        (n, Some(hit)) if hit.key.is_empty() => (
+            match n {
+                1 => format!("the number {number} is typed by hand; it equals one cell of the data"),
+                _ => format!("the number {number} is typed by hand; ambiguous: {n} cells equal it"),
+            },
+            format!(
+                "the table declares no `primary_key` and no other column than `{}` tells its row apart \
+                 (another row has the same values in all of them), so no `cell(...)` names it alone: \
+                 declare a `primary_key` of columns that tell the rows apart, or compute it (max, min, mean, sum, count); \
+                 if it is not data, list it in `numbers_not_data`",
+                hit.column
+            ),
+        ),
         (1, Some(hit)) => (
             format!("the number {number} is typed by hand; it equals one cell of the data"),
             format!(

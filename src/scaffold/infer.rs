@@ -552,7 +552,7 @@ fn csv_problem(display: &Path, error: &csv::Error) -> Diagnostic {
 fn not_utf8(display: &Path, line: u64) -> Diagnostic {
     Diagnostic::error(display, "this line is not valid UTF-8 text")
         .at_line(line as usize)
-        .with_hint("save the file as UTF-8 (spreadsheets: CSV UTF-8)")
+        .with_hint(crate::text::not_utf8_hint(&[]))
 }
 
 #[cfg(test)]

@@ -951,3 +951,64 @@ fn a_wide_table_keyed_by_long_names_leaves_room_on_a_phone() {
     session.set_viewport(1280, 900);
     std::fs::write(shots.join("wide-table-1280.png"), session.full_page_png()).expect("write");
 }
+
+/// The citation downloads the page makes in the browser (`citation_files` off, the
+/// default) hold what the RIS and CFF files hold with `citation_files = true`, byte for
+/// byte (CR LF line ends of the RIS included), under the file names `<slug>.<extension>`.
+#[test]
+#[ignore = "full tier: headless Chromium over WebDriver, axe-core and the Nu HTML Checker (Java)"]
+fn citation_downloads_made_in_the_browser_equal_the_citation_files() {
+    let Some(visit) = visit() else { return };
+    let Visit {
+        session, output, ..
+    } = &visit;
+    let files = tempfile::tempdir().unwrap();
+    let root = files.path().join("site");
+    common::copy_bundled_site(&root);
+    let settings = std::fs::read_to_string(root.join("site.toml")).unwrap();
+    std::fs::write(
+        root.join("site.toml"),
+        format!("citation_files = true\n{settings}"),
+    )
+    .unwrap();
+    let with_files = files.path().join("public");
+    datapages::build(&datapages::BuildOptions::new(&root).output(&with_files))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for page in dataset_pages(output) {
+        session.open(&page);
+        let downloads = session.execute_async(
+            r#"var done = arguments[arguments.length - 1];
+            var links = Array.from(document.querySelectorAll("a.cite-download"));
+            Promise.all(links.map(function (a) {
+              return fetch(a.href).then(function (r) { return r.arrayBuffer(); }).then(function (b) {
+                return [a.getAttribute("download"), a.href.slice(0, 5), Array.from(new Uint8Array(b))];
+              });
+            })).then(done, function (e) { done(String(e)); });"#,
+            vec![],
+        );
+        let downloads = downloads
+            .as_array()
+            .unwrap_or_else(|| panic!("{downloads}"));
+        assert_eq!(downloads.len(), 3, "{}", page.display());
+        let slug = page
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        for download in downloads {
+            let name = download[0].as_str().expect("a download name");
+            assert_eq!(download[1], "blob:", "{name}");
+            let bytes: Vec<u8> = (download[2].as_array().unwrap().iter())
+                .map(|b| b.as_u64().unwrap() as u8)
+                .collect();
+            if name.ends_with(".bib") {
+                assert!(bytes.starts_with(format!("@misc{{{slug}").as_bytes()));
+                continue;
+            }
+            let file = std::fs::read(with_files.join("data/datasets").join(name)).unwrap();
+            assert_eq!(bytes, file, "{name}: the download is the file");
+        }
+    }
+}

@@ -457,3 +457,25 @@ fn flagship_charts_are_inline_and_standalone() {
         );
     }
 }
+
+/// Every page names its icon (an empty `data:` one), so that no browser asks the host for
+/// `/favicon.ico`: a 404 on every page view otherwise.
+#[test]
+fn every_page_names_an_icon_and_asks_for_no_favicon() {
+    let (_guard, output) = build_bundled();
+    let mut pages = 0;
+    for entry in walkdir::WalkDir::new(&output) {
+        let path = entry.unwrap().into_path();
+        if path.extension().is_some_and(|e| e == "html") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let head = &text[..text.find("</head>").unwrap_or(text.len())];
+            assert!(
+                head.contains("<link rel=\"icon\" href=\"data:,\">"),
+                "{}",
+                path.display()
+            );
+            pages += 1;
+        }
+    }
+    assert!(pages > 10, "only {pages} pages");
+}

@@ -738,3 +738,68 @@ fn first_error(front: &str, lede: &str, csv: &[u8]) -> datapages::Diagnostic {
         .unwrap_or_else(|| panic!("{problems:?}"));
     error.clone()
 }
+
+/// Without a primary key whose first column repeats (`Bergen` on three rows), the reference
+/// `check --strict` proposes names the columns that tell the row apart, and pasted as told
+/// it resolves to that one row; a row no other column tells apart gets no reference.
+#[test]
+fn a_proposed_reference_without_a_key_names_exactly_one_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let front = format!(
+        "{}[[columns]]\nname = \"year\"\ntitle = \"Year\"\ntype = \"integer\"\ndescription = \"The year.\"\n",
+        common::SMALL_FRONT
+    );
+    let csv = b"label,value,year\nBergen,190,2020\nBergen,152,2020\nOslo,49,2020\nBergen,212,2021\nOslo,60,2021\nTromso,333,2022\nTromso,333,2022\n";
+    let body = "\nBergen had 212 mm ([source](#source-src)), then 152 mm, Tromso 333 mm.\n\n\
+        ## Method\n\nRead.\n\n## Limits\n\nFew.\n";
+    common::write_small_site(dir.path(), &front, body, csv);
+    let root = dir.path().to_str().unwrap();
+    let strict = common::run(&["check", "--root", root, "--strict"]);
+    let text = String::from_utf8_lossy(&strict.stderr);
+    let proposed = r#"{{ cell(label="Bergen", year="2021", col="value") }}"#;
+    assert!(
+        text.contains(&format!("paste {proposed} in its place")),
+        "{text}"
+    );
+    assert!(
+        !text.contains(r#"cell(label="Bergen", col="value")"#),
+        "{text}"
+    );
+    for figure in ["152", "333"] {
+        let warning = text
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("warning: the number {figure} ")))
+            .take_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            warning.contains("no other column than `value` tells its row apart")
+                && !warning.contains("paste {{"),
+            "{figure}: {warning}\n{text}"
+        );
+    }
+    // Pasted as told: the number is no longer typed by hand and the page shows the cell.
+    let page = dir.path().join("content/datasets/sample.md");
+    let source = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(
+        &page,
+        source.replace("had 212 mm", &format!("had {proposed} mm")),
+    )
+    .unwrap();
+    let again = common::run(&["check", "--root", root, "--strict"]);
+    let text = String::from_utf8_lossy(&again.stderr);
+    assert!(!text.contains("rows match"), "{text}");
+    assert!(!text.contains("number 212"), "{text}");
+    assert!(
+        !text.contains("error:") && text.contains("0 errors"),
+        "{text}"
+    );
+    let (output, html) = build(dir.path());
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(html.contains("Bergen had <"), "the cell is marked up");
+    assert!(html.contains(">212<"), "the one row's cell is shown");
+}

@@ -42,6 +42,7 @@ mod inference_corpus;
 mod invalid_corpus;
 mod languages;
 mod large;
+mod lean_output;
 mod long_chart;
 mod metadata_bytes;
 mod number_marks;

@@ -328,7 +328,7 @@ fn figures_charts_and_years_read_numbers_as_the_table_shows_them() {
         std::fs::read_to_string(output.join(format!("data/datasets/marked-{name}.svg"))).unwrap()
     };
     let by_year = svg("amount-by-year");
-    assert!(by_year.contains(">2002</text>"), "{by_year}");
+    assert!(by_year.contains(">2005</text>"), "{by_year}");
     assert!(!by_year.contains(">2,0"), "{by_year}");
     // The x column's `digits`: ticks and each point's text at one decimal.
     let by_share = svg("amount-by-share");

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::content::dialect::CsvDialect;
 use crate::content::numbers::Typed;
-use crate::dataset::scan::{Finder, Matches};
+use crate::dataset::scan::{Finder, Hit, Matches};
 
 /// One table to look in: its CSV, delimiter, key columns (the first column when it
 /// declares no `primary_key`) and its slug when it is another dataset than the page's.
@@ -55,10 +55,58 @@ pub fn count(
     read
 }
 
+/// Picks, for each hit of `table` found without a declared key, the columns of its row that
+/// tell it apart from every other row, in one more pass over the table: the first column
+/// (not the cell's own) whose value no other row has, else the fewest leading columns
+/// (the cell's own left out) that no other row shares;
+/// none (an empty key) when another row is the same in every column. So that a proposed
+/// `{{ cell(...) }}` resolves to exactly one row.
+pub fn identify(table: &Table, hits: &mut [&mut Hit]) -> Result<(), csv::Error> {
+    if hits.is_empty() {
+        return Ok(());
+    }
+    let dialect = table.dialect;
+    let mut reader = dialect.builder().from_path(table.csv)?;
+    let mut bytes = csv::ByteRecord::new();
+    dialect.read(&mut reader, &mut bytes)?;
+    // Per hit: rows equal to its row in each column; rows whose first `m` cells (and no
+    // more) equal its row's, by `m`.
+    let mut alone: Vec<Vec<u64>> = hits.iter().map(|h| vec![0; h.row.len()]).collect();
+    let mut leading: Vec<Vec<u64>> = hits.iter().map(|h| vec![0; h.row.len() + 1]).collect();
+    while dialect.read(&mut reader, &mut bytes)? {
+        let record = csv::StringRecord::from_byte_record_lossy(bytes.clone());
+        for (h, hit) in hits.iter().enumerate() {
+            let mut same_so_far = true;
+            let mut m = 0;
+            // The cell's own column names no row: a reference would quote its value.
+            for (c, (_, value)) in hit.row.iter().enumerate() {
+                let same = hit.row[c].0 == hit.column || record.get(c).unwrap_or_default() == value;
+                alone[h][c] += u64::from(same);
+                same_so_far &= same;
+                m += usize::from(same_so_far);
+            }
+            leading[h][m] += 1;
+        }
+    }
+    for (h, hit) in hits.iter_mut().enumerate() {
+        let row = std::mem::take(&mut hit.row);
+        // Rows sharing the first `k` cells: those whose run of equal leading cells is `k` or longer.
+        let sharing = |k: usize| leading[h][k..].iter().sum::<u64>();
+        let other = |c: &usize| row[*c].0 != hit.column;
+        hit.key = match (0..row.len()).filter(other).find(|&c| alone[h][c] == 1) {
+            Some(c) => vec![row[c].clone()],
+            None => match (1..=row.len()).find(|&k| sharing(k) == 1) {
+                Some(k) => (0..k).filter(other).map(|c| row[c].clone()).collect(),
+                None => Vec::new(),
+            },
+        };
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dataset::scan::Hit;
 
     fn typed(number: &str) -> Typed {
         Typed {
@@ -107,6 +155,7 @@ mod tests {
             dataset: None,
             column: "v".into(),
             key: vec![("note".into(), "say \"hi\"".into())],
+            row: Vec::new(),
         };
         assert_eq!(hit.reference(), r#"{{ cell(note="say \"hi\"", col="v") }}"#);
         let spaced = Hit {

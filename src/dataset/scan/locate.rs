@@ -269,7 +269,7 @@ pub(super) fn invalid_utf8(display: &Path, line: u64, byte_offset: u64) -> Diagn
         format!("invalid UTF-8 on line {line}, at byte offset {byte_offset}"),
     )
     .at_line(line as usize)
-    .with_hint("save the file as UTF-8")
+    .with_hint(crate::text::not_utf8_hint(&[]))
 }
 
 #[cfg(test)]

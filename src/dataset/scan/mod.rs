@@ -53,9 +53,7 @@ pub use problems::{ragged_message, RAGGED_HINT};
 pub use profile::{ColumnProfile, DISTINCT_CAP};
 use records::ScanContext;
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
-#[cfg(test)]
-pub use typed::Hit;
-pub use typed::{Finder, Matches, TypedCells};
+pub use typed::{Finder, Hit, Matches, TypedCells};
 
 /// The read buffer of the CSV parser: few system calls on large files.
 const READ_BUFFER_BYTES: usize = 256 * 1024;

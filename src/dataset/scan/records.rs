@@ -310,8 +310,9 @@ impl Records {
                             let offset = byte + field_offset(&bytes, index, e.valid_up_to());
                             let d = invalid_utf8(ctx.display, line, offset);
                             self.diagnostics.push(d.with_hint(format!(
-                                "column `{}`: save the file as UTF-8",
-                                column.spec.name
+                                "column `{}`: {}",
+                                column.spec.name,
+                                crate::text::not_utf8_hint(field)
                             )));
                         }
                     }

@@ -17,8 +17,14 @@ pub struct Hit {
     /// The dataset's slug when the cell is not the page's own table's.
     pub dataset: Option<String>,
     pub column: String,
-    /// The row's key: each key column's name and the row's value in it.
+    /// The row's key: each key column's name and the row's value in it; empty when the
+    /// table declares no key and no columns tell the row apart (`build::unbacked`).
     pub key: Vec<(String, String)>,
+    /// The whole row (each column's name and value) when the table declares no key: the
+    /// columns that tell it apart are picked from it once the table is read
+    /// (`build::unbacked::cells::identify`); empty after that, or with a declared key.
+    #[serde(default)]
+    pub row: Vec<(String, String)>,
 }
 
 /// The cells equal to one number, over the tables looked at so far.
@@ -95,6 +101,8 @@ pub struct Finder {
     wanted_texts: TextKeys,
     header: Vec<String>,
     key_columns: Vec<usize>,
+    /// Whether the table declares no key (then a hit keeps its whole row).
+    implicit_key: bool,
     dataset: Option<String>,
     matches: Vec<Matches>,
     /// A cell with its commas dropped, reused from cell to cell.
@@ -132,6 +140,7 @@ impl Finder {
             wanted,
             header: header.to_vec(),
             key_columns,
+            implicit_key: key.is_empty(),
             dataset: dataset.map(str::to_string),
             matches: vec![Matches::default(); numbers.len()],
             plain: String::new(),
@@ -247,6 +256,12 @@ impl Finder {
                         .iter()
                         .map(|&k| (name(k), row.get(k).unwrap_or_default().to_string()))
                         .collect(),
+                    row: match self.implicit_key {
+                        true => (0..row.len())
+                            .map(|k| (name(k), row.get(k).unwrap_or_default().to_string()))
+                            .collect(),
+                        false => Vec::new(),
+                    },
                 });
             }
         }

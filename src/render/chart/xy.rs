@@ -6,13 +6,14 @@ use super::breaks::{gap_positions, runs};
 use super::describe::tooltip;
 use super::direct_labels;
 use super::place::{Area, Taken, WIDEST};
-use super::scale::{categories, nice_ticks, series_index, tick_text, value_axis};
+use super::scale::{categories, nice_ticks, series_index, tick_text, value_axis, ValueAxis};
 use super::svg::{num, pct, text_width_at, Body, DASHES};
-use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST};
+use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST, PLOT_HEIGHT};
 use crate::content::iso8601::day_position;
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
 
+/// Lays out a line or dot chart from `top`; returns where it ends and the
 /// number of points whose `x` could not be placed on a numeric or date axis.
 pub(super) fn xy_layout(
     chart: &ChartInput,
@@ -39,11 +40,6 @@ pub(super) fn xy_layout(
     if series.len() > 1 && !named_ends {
         y = body.legend(series, y + 12.0) + 6.0;
     }
-    let plot_top = y + 18.0;
-    let plot_height = super::PLOT_HEIGHT;
-    let plot_bottom = plot_top + plot_height;
-
-    // Where each point sits across, as a number on the x scale.
     let order = categories(chart.points);
     let position = |x: &str| match chart.x_scale {
         XScale::Category => order.iter().position(|(c, _)| *c == x).map(|i| i as f64),
@@ -56,113 +52,36 @@ pub(super) fn xy_layout(
         .filter_map(|p| Some((position(&p.x)?, p)))
         .collect();
     let unplaced = (chart.points.len() - placed.len()) as u64;
-    let (xlo, xhi) = placed
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
-            (lo.min(*x), hi.max(*x))
-        });
-    let (x_ticks, x_step) = match chart.x_scale {
-        XScale::Number => whole_ticks(nice_ticks(xlo, xhi, 6), xlo, xhi, chart.x_shown.whole),
-        _ => (Vec::new(), 1.0),
-    };
-    let (dxlo, dxhi) = match chart.x_scale {
-        XScale::Number => (x_ticks[0], x_ticks[x_ticks.len() - 1]),
-        _ if xlo < xhi => (xlo, xhi),
-        _ => (xlo - 1.0, xhi + 1.0),
-    };
-    let labelled = series.len() <= 1 && placed.len() <= LABELLED_POINTS;
-    let axis = value_axis(chart);
-    let ticks = &axis.ticks;
-    // The first points start right of the value labels that sit on the gridlines.
-    let widest_tick = ticks
-        .iter()
-        .map(|t| text_width_at(&axis.label(*t), 12.0, false))
-        .fold(0.0, f64::max);
-    let left = ((widest_tick + 12.0) / NARROWEST * 100.0).clamp(4.0, 30.0);
     let named: Vec<&str> = series
         .iter()
         .zip(&slots)
         .filter(|(_, slot)| slot.is_some() && named_ends)
         .map(|(name, _)| *name)
         .collect();
-    let right = direct_labels::plot_right(&named);
-    let across = |x: f64| left + (x - dxlo) / (dxhi - dxlo) * (right - left);
-    let down = |v: f64| plot_bottom - axis.fraction(v) * plot_height;
+    let frame = Frame::new(chart, &placed, y + 18.0, direct_labels::plot_right(&named));
 
     // Gridlines go here, under everything, once the point labels they make way for are placed.
     let grid_at = body.out.len();
-    for tick in ticks {
-        let label = axis.label(*tick);
-        let area = Area::text(0.0, 0.0, 0.0, down(*tick) - 4.0, &label, "k", "start");
+    for tick in &frame.axis.ticks {
+        let label = frame.axis.label(*tick);
+        let area = Area::text(0.0, 0.0, 0.0, frame.down(*tick) - 4.0, &label, "k", "start");
         taken.0.push(area);
     }
-
-    // Tick labels across: nice numbers, calendar boundaries, or the categories.
-    let mut labels: Vec<(f64, String)> = match chart.x_scale {
-        XScale::Number => x_ticks
-            .iter()
-            .map(|t| match chart.x_shown.years && x_step.fract() == 0.0 {
-                // Years read without group marks: 2001, never 2,001.
-                true => (*t, format!("{t}")),
-                false => (*t, tick_text(*t, x_step, chart.x_shown.digits)),
-            })
-            .collect(),
-        XScale::Category => order
-            .iter()
-            .enumerate()
-            .map(|(i, (c, _))| (i as f64, c.to_string()))
-            .collect(),
-        XScale::Date if placed.is_empty() => Vec::new(),
-        XScale::Date => match chart.x_shown.dates {
-            Some(kind) => super::time::period_ticks(kind, xlo, xhi, period_tick_count(kind)),
-            None => super::time::moment_ticks(xlo, xhi, 6),
-        },
-    };
-    // As many labels across as keep apart at the narrowest width, evenly thinned.
-    let boxes = |labels: &[(f64, String)]| -> Vec<Area> {
-        labels
-            .iter()
-            .map(|(x, l)| {
-                let at = across(*x);
-                Area::text(
-                    0.0,
-                    at / 100.0,
-                    0.0,
-                    plot_bottom + 17.0,
-                    l,
-                    "k",
-                    edge_anchor(at),
-                )
-            })
-            .collect()
-    };
-    let all = labels.clone();
-    let mut every = 1;
-    while every < all.len() {
-        let last = all.len() - 1;
-        labels = all
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % every == 0 || *i == last && last % every >= every.div_ceil(2))
-            .map(|(_, l)| l.clone())
-            .collect();
-        let placed_boxes = boxes(&labels);
-        if placed_boxes.windows(2).all(|p| !p[0].meets(&p[1], 8.0)) {
-            break;
-        }
-        every += 1;
+    for (x, label) in x_labels(chart, &frame, &order) {
+        let (at, baseline) = (frame.across(x), frame.plot_bottom + 17.0);
+        body.text(&pct(at), baseline, "k", edge_anchor(at), &label);
+        taken.0.push(x_label_box(&frame, x, &label));
     }
-    for ((x, label), area) in labels.iter().zip(boxes(&labels)) {
-        let at = across(*x);
-        body.text(&pct(at), plot_bottom + 17.0, "k", edge_anchor(at), label);
-        taken.0.push(area);
-    }
-    body.text("50%", plot_bottom + 38.0, "a", "middle", chart.x_title);
+    body.text(
+        "50%",
+        frame.plot_bottom + 38.0,
+        "a",
+        "middle",
+        chart.x_title,
+    );
 
-    let lines: Vec<Vec<(f64, &ChartPoint)>> = series
-        .iter()
-        .enumerate()
-        .map(|(index, _)| {
+    let lines: Vec<Vec<(f64, &ChartPoint)>> = (0..series.len())
+        .map(|index| {
             let mut line: Vec<(f64, &ChartPoint)> = placed
                 .iter()
                 .filter(|(_, p)| series_index(series, p) == index)
@@ -172,45 +91,243 @@ pub(super) fn xy_layout(
             line
         })
         .collect();
-    // Markers of several series on one category would hide each other: each series then
-    // moves a few pixels across, the same for all its points, so its line follows. On a
-    // number or date axis every point sits exactly at its value (the marker shapes tell
-    // series apart).
-    let crowded = chart.x_scale == XScale::Category && crowded(&placed, series, &down);
-    let dodge = |index: usize| {
-        if crowded {
-            let slots = series.len().min(4) as f64;
+    let lanes = Lanes {
+        series,
+        slots: &slots,
+        crowded: chart.x_scale == XScale::Category && crowded(&placed, series, &|v| frame.down(v)),
+    };
+    draw_lines(chart, &frame, &lanes, &lines, &position, body, &mut taken);
+    if named_ends {
+        name_ends(&frame, &lanes, &lines, body, &mut taken);
+    }
+    let point_labels = if series.len() <= 1 && placed.len() <= LABELLED_POINTS {
+        value_labels(chart, &frame, &lines, body, &mut taken)
+    } else {
+        Vec::new()
+    };
+    let grid = gridlines(&frame, &point_labels, named_ends);
+    body.out.insert_str(grid_at, &grid.out);
+    (frame.plot_bottom + 38.0, unplaced)
+}
+
+/// Where the plot lies: its value axis down, its x domain across, in percent of the
+/// width (left of `left`: the value labels; right of `right`: names at the lines' ends).
+struct Frame {
+    axis: ValueAxis,
+    left: f64,
+    right: f64,
+    /// The x domain drawn, on the x scale.
+    lo: f64,
+    hi: f64,
+    /// The data's x extent.
+    data: (f64, f64),
+    plot_top: f64,
+    plot_bottom: f64,
+}
+
+impl Frame {
+    fn new(chart: &ChartInput, placed: &[(f64, &ChartPoint)], plot_top: f64, right: f64) -> Frame {
+        let (xlo, xhi) = placed
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (x, _)| {
+                (lo.min(*x), hi.max(*x))
+            });
+        let (lo, hi) = match chart.x_scale {
+            XScale::Number => {
+                let (ticks, _) = number_ticks(chart, xlo, xhi, 6);
+                (ticks[0], ticks[ticks.len() - 1])
+            }
+            _ if xlo < xhi => (xlo, xhi),
+            _ => (xlo - 1.0, xhi + 1.0),
+        };
+        let axis = value_axis(chart);
+        // The first points start right of the value labels that sit on the gridlines.
+        let widest_tick = axis
+            .ticks
+            .iter()
+            .map(|t| text_width_at(&axis.label(*t), 12.0, false))
+            .fold(0.0, f64::max);
+        Frame {
+            axis,
+            left: ((widest_tick + 12.0) / NARROWEST * 100.0).clamp(4.0, 30.0),
+            right,
+            lo,
+            hi,
+            data: (xlo, xhi),
+            plot_top,
+            plot_bottom: plot_top + PLOT_HEIGHT,
+        }
+    }
+
+    /// Where `x` lies across, in percent of the chart's width.
+    fn across(&self, x: f64) -> f64 {
+        self.left + (x - self.lo) / (self.hi - self.lo) * (self.right - self.left)
+    }
+
+    /// Where `value` lies down, in pixels.
+    fn down(&self, value: f64) -> f64 {
+        self.plot_bottom - self.axis.fraction(value) * PLOT_HEIGHT
+    }
+}
+
+/// Round ticks of a number axis, at most `intervals` apart; whole numbers for `integer`.
+fn number_ticks(chart: &ChartInput, lo: f64, hi: f64, intervals: usize) -> (Vec<f64>, f64) {
+    whole_ticks(nice_ticks(lo, hi, intervals), lo, hi, chart.x_shown.whole)
+}
+
+/// The x axis's labels: nice numbers or calendar boundaries, as many as keep apart at
+/// the narrowest width, chosen anew from the span when fewer are needed (so that they
+/// stay evenly spaced: `2016-01`, `2016-07`, never `2016-11` after them); categories are
+/// thinned evenly.
+fn x_labels(
+    chart: &ChartInput,
+    frame: &Frame,
+    order: &[(&str, Vec<&ChartPoint>)],
+) -> Vec<(f64, String)> {
+    let (lo, hi) = frame.data;
+    let apart = |labels: &[(f64, String)]| {
+        let boxes: Vec<Area> = labels
+            .iter()
+            .map(|(x, l)| x_label_box(frame, *x, l))
+            .collect();
+        boxes.windows(2).all(|p| !p[0].meets(&p[1], 8.0))
+    };
+    let ticks_for = |most: usize| -> Vec<(f64, String)> {
+        match chart.x_scale {
+            XScale::Number => {
+                let (ticks, step) = number_ticks(chart, lo, hi, most);
+                ticks
+                    .iter()
+                    .filter(|t| (frame.lo..=frame.hi).contains(*t))
+                    .map(|t| match chart.x_shown.years && step.fract() == 0.0 {
+                        // Years read without group marks: 2001, never 2,001.
+                        true => (*t, format!("{t}")),
+                        false => (*t, tick_text(*t, step, chart.x_shown.digits)),
+                    })
+                    .collect()
+            }
+            XScale::Date if !lo.is_finite() => Vec::new(),
+            XScale::Date => match chart.x_shown.dates {
+                Some(kind) => {
+                    super::time::period_ticks(kind, lo, hi, most.min(period_tick_count(kind)))
+                }
+                None => super::time::moment_ticks(lo, hi, most),
+            },
+            XScale::Category => order
+                .iter()
+                .enumerate()
+                .map(|(i, (c, _))| (i as f64, c.to_string()))
+                .collect(),
+        }
+    };
+    if chart.x_scale != XScale::Category {
+        // Fewer ticks chosen from the span; failing two that fit, every second or third
+        // of them (still evenly spaced); failing that, one.
+        let every_nth = |ticks: &[(f64, String)], every: usize| -> Vec<(f64, String)> {
+            ticks.iter().step_by(every).cloned().collect()
+        };
+        for every in 1..=3 {
+            for most in (2..=6).rev() {
+                let labels = every_nth(&ticks_for(most), every);
+                if labels.len() >= 2 && apart(&labels) {
+                    return labels;
+                }
+            }
+        }
+        return ticks_for(1).into_iter().take(1).collect();
+    }
+    let all = ticks_for(0);
+    let mut every = 1;
+    loop {
+        let last = all.len().saturating_sub(1);
+        let labels: Vec<(f64, String)> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % every == 0 || *i == last && last % every >= every.div_ceil(2))
+            .map(|(_, l)| l.clone())
+            .collect();
+        if every >= all.len() || apart(&labels) {
+            return labels;
+        }
+        every += 1;
+    }
+}
+
+/// The box of an x label under the plot.
+fn x_label_box(frame: &Frame, x: f64, label: &str) -> Area {
+    let at = frame.across(x);
+    Area::text(
+        0.0,
+        at / 100.0,
+        0.0,
+        frame.plot_bottom + 17.0,
+        label,
+        "k",
+        edge_anchor(at),
+    )
+}
+
+/// The series of a plot: their names, colour slots (`None`: grey context), and whether
+/// markers of several on one category would hide each other.
+struct Lanes<'a> {
+    series: &'a [&'a str],
+    slots: &'a [Option<usize>],
+    crowded: bool,
+}
+
+impl Lanes<'_> {
+    /// How far a crowded series moves across, in pixels, the same for all its points so
+    /// that its line follows. On a number or date axis every point sits exactly at its
+    /// value (the marker shapes tell series apart).
+    fn dodge(&self, index: usize) -> f64 {
+        if self.crowded {
+            let slots = self.series.len().min(4) as f64;
             ((index % 4) as f64 - (slots - 1.0) / 2.0) * 8.0
         } else {
             0.0
         }
-    };
-    // Markers while there are few enough points to see one by one; a longer line is a path.
+    }
+}
+
+/// Each series' line (broken at its gaps) and markers: grey context lines first, under
+/// the highlighted ones; markers while there are few enough points to see one by one,
+/// else a path (a point alone between two gaps keeps its marker).
+fn draw_lines(
+    chart: &ChartInput,
+    frame: &Frame,
+    lanes: &Lanes,
+    lines: &[Vec<(f64, &ChartPoint)>],
+    position: &dyn Fn(&str) -> Option<f64>,
+    body: &mut Body,
+    taken: &mut Taken,
+) {
     let marked = chart.kind != ChartKind::Line || super::line_is_marked(chart);
-    // Grey context lines first, under the highlighted ones.
+    let span = (frame.left, frame.right);
+    let plot = (frame.plot_top, PLOT_HEIGHT);
     let mut drawing: Vec<usize> = (0..lines.len()).collect();
-    drawing.sort_by_key(|index| slots[*index].is_some());
+    drawing.sort_by_key(|index| lanes.slots[*index].is_some());
     for index in drawing {
         let line = &lines[index];
-        let shift = dodge(index);
+        let shift = lanes.dodge(index);
         if shift != 0.0 {
             let _ = writeln!(body.out, "<g transform=\"translate({} 0)\">", num(shift));
         }
-        // A line breaks at its gaps; a point left alone between two has no line, so it
-        // gets a marker even on a path.
         let runs = match chart.kind {
             ChartKind::Line => {
-                let breaks = gap_positions(chart.gaps, series, index, &position);
+                let breaks = gap_positions(chart.gaps, lanes.series, index, position);
                 runs(line, &breaks)
             }
             _ => Vec::new(),
         };
-        let Some(slot) = slots[index] else {
+        let at = |run: &[(f64, &ChartPoint)]| -> Vec<(f64, f64)> {
+            run.iter()
+                .map(|(x, p)| (frame.across(*x), frame.down(p.y)))
+                .collect()
+        };
+        let Some(slot) = lanes.slots[index] else {
             // A grey context line: its runs as thin paths, without markers.
             for run in runs.iter().filter(|run| run.len() > 1) {
-                let at: Vec<(f64, f64)> =
-                    run.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
-                body.path(&at, (left, right), (plot_top, plot_height), "cx", "");
+                body.path(&at(run), span, plot, "cx", "");
             }
             if shift != 0.0 {
                 body.out.push_str("</g>\n");
@@ -226,24 +343,16 @@ pub(super) fn xy_layout(
             .collect();
         for run in &runs {
             if !marked && run.len() > 1 {
-                let at: Vec<(f64, f64)> =
-                    run.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
-                body.path(&at, (left, right), (plot_top, plot_height), &class, dash);
+                body.path(&at(run), span, plot, &class, dash);
             } else if marked {
-                for pair in run.windows(2) {
-                    body.line(
-                        &pct(across(pair[0].0)),
-                        down(pair[0].1.y),
-                        &pct(across(pair[1].0)),
-                        down(pair[1].1.y),
-                        &class,
-                        dash,
-                    );
+                for pair in at(run).windows(2) {
+                    let (a, b) = (pair[0], pair[1]);
+                    body.line(&pct(a.0), a.1, &pct(b.0), b.1, &class, dash);
                 }
             }
         }
         for (x, point) in line.iter().filter(|(x, _)| marked || lone.contains(x)) {
-            let (at, cy) = (across(*x), down(point.y));
+            let (at, cy) = (frame.across(*x), frame.down(point.y));
             body.marker(&pct(at), cy, slot, Some(&tooltip(chart, point)));
             taken.0.push(Area {
                 off: shift,
@@ -258,77 +367,99 @@ pub(super) fn xy_layout(
             body.out.push_str("</g>\n");
         }
     }
-    let mut point_labels: Vec<Area> = Vec::new();
-    if named_ends {
-        let ends = lines
-            .iter()
-            .zip(&slots)
-            .zip(series)
-            .filter_map(|((line, slot), name)| {
-                let (_, last) = line.last()?;
-                Some(direct_labels::End {
-                    slot: (*slot)?,
-                    y: down(last.y),
-                    name,
-                })
+}
+
+/// Each coloured line's name at its end, right of the plot.
+fn name_ends(
+    frame: &Frame,
+    lanes: &Lanes,
+    lines: &[Vec<(f64, &ChartPoint)>],
+    body: &mut Body,
+    taken: &mut Taken,
+) {
+    let ends = lines
+        .iter()
+        .zip(lanes.slots)
+        .zip(lanes.series)
+        .filter_map(|((line, slot), name)| {
+            let (_, last) = line.last()?;
+            Some(direct_labels::End {
+                slot: (*slot)?,
+                y: frame.down(last.y),
+                name,
             })
-            .collect();
-        for name in direct_labels::place(ends, right, (plot_top + 4.0, plot_bottom)) {
-            let class = format!("dl s{}", name.slot % 6);
-            body.text_dx(
-                &pct(right),
-                direct_labels::GAP,
-                name.baseline,
-                &class,
-                "start",
-                &name.text,
-            );
-            taken.0.push(name.area);
-        }
+        })
+        .collect();
+    let room = (frame.plot_top + 4.0, frame.plot_bottom);
+    for name in direct_labels::place(ends, frame.right, room) {
+        let class = format!("dl s{}", name.slot % 6);
+        let (gap, baseline) = (direct_labels::GAP, name.baseline);
+        body.text_dx(
+            &pct(frame.right),
+            gap,
+            baseline,
+            &class,
+            "start",
+            &name.text,
+        );
+        taken.0.push(name.area);
     }
-    if labelled {
-        for line in &lines {
-            let at: Vec<(f64, f64)> = line.iter().map(|(x, p)| (across(*x), down(p.y))).collect();
-            for (i, (_, point)) in line.iter().enumerate() {
-                let joined = chart.kind == ChartKind::Line;
-                let before = if joined && i > 0 {
-                    Some(at[i - 1].1)
-                } else {
-                    None
-                };
-                let after = at.get(i + 1).filter(|_| joined).map(|a| a.1);
-                if let Some((area, x, y, anchor)) =
-                    label_place(at[i], before, after, &point.y_text, &taken)
-                {
-                    body.text_dx(&pct(at[i].0), x, y, "v", anchor, &point.y_text);
-                    taken.0.push(area);
-                    point_labels.push(area);
-                }
+}
+
+/// Each point's value beside it, where a place is free; returns the labels' boxes.
+fn value_labels(
+    chart: &ChartInput,
+    frame: &Frame,
+    lines: &[Vec<(f64, &ChartPoint)>],
+    body: &mut Body,
+    taken: &mut Taken,
+) -> Vec<Area> {
+    let mut placed = Vec::new();
+    let joined = chart.kind == ChartKind::Line;
+    for line in lines {
+        let at: Vec<(f64, f64)> = line
+            .iter()
+            .map(|(x, p)| (frame.across(*x), frame.down(p.y)))
+            .collect();
+        for (i, (_, point)) in line.iter().enumerate() {
+            let before = (joined && i > 0).then(|| at[i - 1].1);
+            let after = at.get(i + 1).filter(|_| joined).map(|a| a.1);
+            if let Some((area, x, y, anchor)) =
+                label_place(at[i], before, after, &point.y_text, taken)
+            {
+                body.text_dx(&pct(at[i].0), x, y, "v", anchor, &point.y_text);
+                taken.0.push(area);
+                placed.push(area);
             }
         }
     }
+    placed
+}
+
+/// The value axis's gridlines, broken where they would cross a point label, each with
+/// its value at the left.
+fn gridlines(frame: &Frame, point_labels: &[Area], named_ends: bool) -> Body {
     let mut grid = Body::default();
-    for tick in ticks {
-        let gy = down(*tick);
+    for tick in &frame.axis.ticks {
+        let gy = frame.down(*tick);
         let class = if *tick == 0.0 { "z" } else { "g" };
         grid.out.push_str("<g class=\"t\">\n");
         let mut from = 0.0;
-        for (gap_start, gap_end) in gaps(&point_labels, gy) {
+        for (gap_start, gap_end) in gaps(point_labels, gy) {
             if gap_start > from {
                 grid.line(&pct(from), gy, &pct(gap_start), gy, class, "");
             }
             from = f64::max(from, gap_end);
         }
         // Names at the lines' ends sit right of the plot: gridlines stop where it does.
-        let end = if named_ends { right } else { 100.0 };
+        let end = if named_ends { frame.right } else { 100.0 };
         if from < end {
             grid.line(&pct(from), gy, &pct(end), gy, class, "");
         }
-        grid.text("0", gy - 4.0, "k", "start", &axis.label(*tick));
+        grid.text("0", gy - 4.0, "k", "start", &frame.axis.label(*tick));
         grid.out.push_str("</g>\n");
     }
-    body.out.insert_str(grid_at, &grid.out);
-    (plot_bottom + 38.0, unplaced)
+    grid
 }
 
 /// Whether two series have markers on one x within 10 pixels of each other. Sorted by x
