@@ -263,6 +263,14 @@ impl SiteConfig {
         self.data_url.as_deref().unwrap_or(root)
     }
 
+    /// How a page shows where a big file is: its URL under `data_url`, else `/<path>`.
+    pub fn data_file_shown(&self, path: &str) -> String {
+        match self.data_url {
+            Some(_) => self.data_file_url(path),
+            None => format!("/{path}"),
+        }
+    }
+
     /// The absolute URL of a big file at site-relative `path`: under `data_url` when set,
     /// else under `base_url`.
     pub fn data_file_url(&self, path: &str) -> String {

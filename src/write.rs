@@ -28,8 +28,7 @@ mod row_pages;
 /// every problem met.
 pub struct Writer<'a> {
     sink: &'a dyn OutputSink,
-    /// Where the big files go ([`DatasetOutput::elsewhere`]) when a site with `data_url`
-    /// publishes them in a folder of their own; none: here.
+    /// Where the big files go ([`DatasetOutput::elsewhere`]) under `data_url`; none: here.
     data: Option<&'a Writer<'a>>,
     files: AtomicUsize,
     problems: Mutex<Vec<Diagnostic>>,
@@ -47,14 +46,13 @@ impl<'a> Writer<'a> {
 
     /// A writer into `sink` whose big files go to `data` instead.
     pub fn with_data(sink: &'a dyn OutputSink, data: &'a Writer<'a>) -> Self {
+        let data = Some(data);
         Writer {
-            data: Some(data),
+            data,
             ..Writer::new(sink)
         }
     }
-
-    /// Where `output`'s files go: the data folder's writer for big files when there is
-    /// one, else this one.
+    /// Where `output`'s files go: the data folder's writer for big files, if any.
     fn for_output(&self, output: &dyn DatasetOutput) -> &Writer<'a> {
         match self.data {
             Some(data) if output.elsewhere() => data,

@@ -392,10 +392,7 @@ impl<'a> DatasetPageView<'a> {
             download: DownloadView {
                 csv_url: urls::csv_file(&dataset.slug),
                 json_url: urls::json_file(&dataset.slug),
-                csv_path: match site.config.data_url {
-                    Some(_) => site.config.data_file_url(&urls::csv_file(&dataset.slug)),
-                    None => format!("/{}", urls::csv_file(&dataset.slug)),
-                },
+                csv_path: site.config.data_file_shown(&urls::csv_file(&dataset.slug)),
                 rows: dataset.csv.rows,
                 columns: dataset.csv.header.len(),
                 bytes: dataset.csv.bytes,
