@@ -41,6 +41,11 @@ pub struct BuildOptions {
     pub(crate) drafts: bool,
     /// Every per-dataset output file kind to write (the built-in ones unless a test adds one).
     pub(crate) outputs: crate::site::outputs::Registry,
+    /// Where the big files go when site.toml has `data_url`; `<root>/public-data` when not
+    /// given (`--data-output`).
+    pub(crate) data_output: Option<PathBuf>,
+    /// Keeps the big files beside the pages whatever `data_url` says (`serve`).
+    pub(crate) data_beside: bool,
 }
 
 impl BuildOptions {
@@ -56,7 +61,30 @@ impl BuildOptions {
             base_url: None,
             drafts: false,
             outputs: crate::write::built_in_outputs(),
+            data_output: None,
+            data_beside: false,
         }
+    }
+
+    /// Writes the big files of a site with `data_url` into `folder` instead of
+    /// `<root>/public-data`.
+    pub fn data_output(mut self, folder: impl Into<PathBuf>) -> Self {
+        self.data_output = Some(folder.into());
+        self
+    }
+
+    /// Keeps the big files beside the pages, linked there, whatever `data_url` says:
+    /// `serve`, whose preview then works without the data host.
+    pub fn data_beside(mut self, beside: bool) -> Self {
+        self.data_beside = beside;
+        self
+    }
+
+    /// The folder the big files of a site with `data_url` go to.
+    pub fn data_output_dir(&self) -> PathBuf {
+        self.data_output
+            .clone()
+            .unwrap_or_else(|| self.root.join("public-data"))
     }
 
     /// Uses `base_url` instead of site.toml's for absolute URLs (checked the same way).
@@ -86,6 +114,7 @@ impl BuildOptions {
             drafts: self.drafts,
             date: self.date.clone(),
             outputs: self.outputs.clone(),
+            data_beside: self.data_beside,
         }
     }
 

@@ -18,6 +18,7 @@ Examples:
   datapages build --root my-site       build another folder's site into my-site/public
   datapages build --output /tmp/out    write the output somewhere else
   datapages build --output out --force replace a folder datapages did not write
+  datapages build --data-output /tmp/d the big files of a site with data_url, elsewhere
   datapages check                      validate everything, write nothing
   datapages check --strict             treat warnings as errors too
   datapages build --no-cache           check every CSV and render every dataset again
@@ -126,6 +127,10 @@ pub struct BuildArgs {
     /// Where to write the site; default <root>/public.
     #[arg(long)]
     output: Option<PathBuf>,
+    /// Where to write the big files (CSV, Parquet, kept versions) of a site with data_url
+    /// in site.toml; default <root>/public-data.
+    #[arg(long)]
+    data_output: Option<PathBuf>,
     /// Date (YYYY-MM-DD) for datasets whose front matter has none; output never uses the clock.
     #[arg(long, value_parser = parse_date)]
     date: Option<String>,
@@ -312,6 +317,9 @@ fn build(args: BuildArgs, color: bool) -> ExitCode {
     }
     if let Some(base_url) = args.base_url {
         options = options.base_url(base_url);
+    }
+    if let Some(folder) = args.data_output {
+        options = options.data_output(folder);
     }
     match build::build(&options) {
         Ok(report) => {

@@ -29,6 +29,11 @@ pub struct SiteConfig {
     pub description: String,
     /// Where the site is published, for absolute URLs; pages link relatively regardless.
     pub base_url: String,
+    /// Where the big files (the CSV, its Parquet copy, the kept versions) are published
+    /// instead of beside the pages: an absolute http(s) address (object storage, a CDN).
+    /// `build` writes them into a second folder (`--data-output`) and every link, snippet
+    /// and metadata URL names them there. None: they live beside the pages.
+    pub data_url: Option<String>,
     #[serde(default = "default_language")]
     pub language: String,
     #[serde(default = "default_table_rows")]
@@ -291,6 +296,9 @@ impl SiteConfig {
         if !config.base_url.ends_with('/') {
             config.base_url.push('/');
         }
+        if let Some(url) = config.data_url.as_mut().filter(|url| !url.ends_with('/')) {
+            url.push('/');
+        }
         Ok(config)
     }
 
@@ -302,6 +310,28 @@ impl SiteConfig {
     /// An absolute URL for a path relative to the site root.
     pub fn absolute_url(&self, path: &str) -> String {
         format!("{}{}", self.base_url, path.trim_start_matches('/'))
+    }
+
+    /// Where pages link a big file (one an output publishes elsewhere,
+    /// `DatasetOutput::elsewhere`), before its site-relative path: `data_url` when set,
+    /// else `root`, the page's way back to the site root.
+    pub fn data_root<'a>(&'a self, root: &'a str) -> &'a str {
+        self.data_url.as_deref().unwrap_or(root)
+    }
+
+    /// How a page shows where a big file is: its URL under `data_url`, else `/<path>`.
+    pub fn data_file_shown(&self, path: &str) -> String {
+        match self.data_url {
+            Some(_) => self.data_file_url(path),
+            None => format!("/{path}"),
+        }
+    }
+
+    /// The absolute URL of a big file at site-relative `path`: under `data_url` when set,
+    /// else under `base_url`.
+    pub fn data_file_url(&self, path: &str) -> String {
+        let base = self.data_url.as_deref().unwrap_or(&self.base_url);
+        format!("{base}{}", path.trim_start_matches('/'))
     }
 }
 

@@ -28,6 +28,8 @@ mod row_pages;
 /// every problem met.
 pub struct Writer<'a> {
     sink: &'a dyn OutputSink,
+    /// Where the big files go ([`DatasetOutput::elsewhere`]) under `data_url`; none: here.
+    data: Option<&'a Writer<'a>>,
     files: AtomicUsize,
     problems: Mutex<Vec<Diagnostic>>,
 }
@@ -36,8 +38,25 @@ impl<'a> Writer<'a> {
     pub fn new(sink: &'a dyn OutputSink) -> Self {
         Writer {
             sink,
+            data: None,
             files: AtomicUsize::new(0),
             problems: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A writer into `sink` whose big files go to `data` instead.
+    pub fn with_data(sink: &'a dyn OutputSink, data: &'a Writer<'a>) -> Self {
+        let data = Some(data);
+        Writer {
+            data,
+            ..Writer::new(sink)
+        }
+    }
+    /// Where `output`'s files go: the data folder's writer for big files, if any.
+    fn for_output(&self, output: &dyn DatasetOutput) -> &Writer<'a> {
+        match self.data {
+            Some(data) if output.elsewhere() => data,
+            _ => self,
         }
     }
 
@@ -222,7 +241,7 @@ pub fn write_dataset(
                 let context = WriteContext {
                     site,
                     dataset,
-                    files: writer,
+                    files: writer.for_output(output),
                     written: &[],
                     rendered: &rendered,
                 };
@@ -235,14 +254,14 @@ pub fn write_dataset(
     )?;
     ensure_unchanged(dataset)?;
     let mut described = Vec::new();
-    let context = WriteContext {
-        site,
-        dataset,
-        files: writer,
-        written: &written,
-        rendered: &rendered,
-    };
     for output in on(Stage::Described) {
+        let context = WriteContext {
+            site,
+            dataset,
+            files: writer.for_output(output),
+            written: &written,
+            rendered: &rendered,
+        };
         described.extend(output.write(&context)?);
     }
     written.extend(described);

@@ -14,6 +14,8 @@
   var meta;
   try { meta = JSON.parse(metaScript.textContent); } catch (e) { return; }
   var root = box.getAttribute("data-root") || "";
+  // The CSV's own base when it is published elsewhere (site.toml `data_url`).
+  var dataRoot = box.getAttribute("data-data-root") || root;
   var PER = 50;
   var FACET_SHOWN = 12;
 
@@ -35,7 +37,7 @@
     var note = el("p", { class: "explore-note" });
     note.appendChild(document.createTextNode("This CSV (" + mb(meta.bytes) + ") is larger than the " + tooLarge +
       " the explorer reads in a browser: "));
-    var link = el("a", { href: root + meta.csv, download: "" }, "download it");
+    var link = el("a", { href: dataRoot + meta.csv, download: "" }, "download it");
     note.appendChild(link);
     note.appendChild(document.createTextNode(" to explore it with your own tools."));
     box.appendChild(note);
@@ -112,7 +114,7 @@
     progress.textContent = self.datapagesWords.t("reading");
     readRows = 0;
     worker = new Worker(root + "explore-worker.js");
-    var full = Object.assign({}, meta, { url: new URL(root + meta.csv, document.baseURI).href });
+    var full = Object.assign({}, meta, { url: new URL(dataRoot + meta.csv, document.baseURI).href });
     worker.onmessage = receive;
     worker.onerror = function (event) { fail(event.message || "the worker stopped"); };
     worker.postMessage({ type: "load", meta: full });

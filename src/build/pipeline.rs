@@ -84,13 +84,20 @@ pub(super) fn run(
     let renderer = Renderer::new(&options.root);
     let path = options.output_dir();
     let output = open_output(options, mode, &path);
-    let writer = match &output {
-        Ok(Some((_, staging))) => Writer::new(staging),
+    let data = open_data_output(options, mode, &path);
+    let data_writer = match &data {
+        Ok(Some((_, staging))) => Some(Writer::new(staging)),
+        _ => None,
+    };
+    let writer = match (&output, &data_writer) {
+        (Ok(Some((_, staging))), Some(data)) => Writer::with_data(staging, data),
+        (Ok(Some((_, staging))), None) => Writer::new(staging),
         _ => Writer::new(&Discard),
     };
+    // The previous output is reused only when it holds every file (no data folder).
     let reuse = match mode {
-        Mode::Build => match &output {
-            Ok(Some((target, _))) => Some(Reuse::open(options, target)),
+        Mode::Build => match (&output, &data) {
+            (Ok(Some((target, _))), Ok(None)) => Some(Reuse::open(options, target)),
             _ => None,
         },
         Mode::Check => options.scan_cache.then(|| Reuse::for_check(options, &path)),
@@ -124,7 +131,7 @@ pub(super) fn run(
     if diagnostics.has_errors() {
         return Err(diagnostics);
     }
-    if let Err(problem) = &output {
+    if let Some(problem) = [&output, &data].into_iter().find_map(|o| o.as_ref().err()) {
         diagnostics.push(problem.clone());
         return Err(diagnostics);
     }
@@ -145,10 +152,17 @@ pub(super) fn run(
             let pages = steps.write_rest(&mut site, &renderer, merge.is_none());
             // Updated in place, the output holds the files kept besides those written.
             let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
-            let problems = writer.into_problems();
+            let mut problems = writer.into_problems();
+            let files = files + data_writer.as_ref().map_or(0, Writer::files);
+            problems.extend(data_writer.map(Writer::into_problems).unwrap_or_default());
             if !problems.is_empty() {
                 diagnostics.extend(problems);
                 diagnostics.sort();
+                return Err(diagnostics);
+            }
+            // The big files first: a page is never published before the files it links.
+            if let Err(problem) = publish_data(data) {
+                diagnostics.push(problem);
                 return Err(diagnostics);
             }
             match publish(&path, output, merge.as_ref().zip(links), commit) {
@@ -241,6 +255,51 @@ fn open_output(options: &BuildOptions, mode: Mode, path: &Path) -> Output {
             format!("cannot create the output folder: {e}"),
         )),
     }
+}
+
+/// The data folder of a site with `data_url` (`--data-output`, `<root>/public-data`) and
+/// its staging folder, checked and made as the output folder is: only by `build` (`check`
+/// writes nothing, `serve` keeps the big files beside the pages). Its files are replaced
+/// whole by every build, so it may not overlap the output folder.
+fn open_data_output(options: &BuildOptions, mode: Mode, output: &Path) -> Output {
+    let Ok(config) = crate::config::SiteConfig::load(&options.root) else {
+        return Ok(None); // The site's load reports why.
+    };
+    if mode != Mode::Build || options.data_beside || config.data_url.is_none() {
+        return Ok(None);
+    }
+    let path = options.data_output_dir();
+    let target = guard::check_output(&options.root, &path, options.force)?;
+    let pages = guard::resolve(output).unwrap_or_else(|_| output.to_path_buf());
+    if target.starts_with(&pages) || pages.starts_with(&target) {
+        return Err(Diagnostic::error(
+            &path,
+            "the data folder and the output folder overlap; each is replaced whole by every build",
+        )
+        .with_hint(
+            "choose a --data-output beside the output folder, e.g. public-data (the default)",
+        ));
+    }
+    match Staging::create(&target) {
+        Ok(staging) => Ok(Some((target, staging))),
+        Err(e) => Err(Diagnostic::error(
+            &path,
+            format!("cannot create the data folder: {e}"),
+        )),
+    }
+}
+
+/// Replaces the data folder with its staged files, when the build has one.
+fn publish_data(data: Output) -> Result<(), Diagnostic> {
+    let Ok(Some((target, staging))) = data else {
+        return Ok(());
+    };
+    staging.commit().map_err(|e| {
+        Diagnostic::error(
+            &target,
+            format!("cannot move the new data folder into place: {e}"),
+        )
+    })
 }
 
 /// What the steps share.

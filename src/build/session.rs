@@ -90,6 +90,8 @@ impl Session {
         options: &BuildOptions,
         commit: impl FnOnce(Staging) -> io::Result<()>,
     ) -> Result<(Session, BuildReport), Diagnostics> {
+        // The preview links the big files where it serves them, beside the pages.
+        let options = &options.clone().data_beside(true);
         let built = pipeline::run(options, Mode::Serve, commit)?;
         // Only problems of single files are kept: those of the site as a whole are
         // recomputed by every rebuild.

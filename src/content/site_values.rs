@@ -26,6 +26,37 @@ pub fn base_url_problem(base_url: &str) -> Option<(String, &'static str)> {
     ))
 }
 
+/// How a good `data_url` looks.
+pub const DATA_URL_HINT: &str = "write where the big files are published, e.g. data_url = \"https://data.example.org/\" (a bucket or CDN address)";
+
+/// Why `data_url` cannot be where the big files are published: the rules of `base_url`,
+/// and no character that would need quoting in a URL (`"`, `'`, `<`, `>`, `\\`, a
+/// backtick, braces), since snippets in several languages embed it.
+pub fn data_url_problem(data_url: &str) -> Option<(String, &'static str)> {
+    let unsafe_character = |c: char| {
+        matches!(
+            c,
+            '"' | '\'' | '<' | '>' | '\\' | '`' | '{' | '}' | '|' | '^' | '$'
+        )
+    };
+    let (problem, hint) = match web_url_problem(data_url) {
+        Some(problem) => (problem, DATA_URL_HINT),
+        None if data_url.contains(['?', '#']) => (
+            "it has a query or fragment, which file addresses cannot follow".into(),
+            DATA_URL_HINT,
+        ),
+        None if data_url.contains(unsafe_character) => (
+            "it holds a character that is not allowed unescaped in a URL (one of \" ' < > \\ ` { } | ^ $)".into(),
+            "percent-encode the character (e.g. %22 for \"), or choose a path without it",
+        ),
+        None => authority_problem(data_url)?,
+    };
+    Some((
+        format!("`data_url` must be an absolute http(s) address with a host: {problem}"),
+        hint,
+    ))
+}
+
 /// A user name or password, or a port that is not one, in an address that is otherwise a
 /// web address: each would be published in every page's metadata.
 fn authority_problem(url: &str) -> Option<(String, &'static str)> {

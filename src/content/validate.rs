@@ -318,6 +318,12 @@ pub fn site_settings_located(locator: &Locator) -> Vec<Diagnostic> {
             located.problems.push(d.with_hint(hint));
         }
     }
+    if let Some((data_url, at)) = locator.spans.string("data_url") {
+        if let Some((problem, hint)) = super::site_values::data_url_problem(data_url) {
+            let d = locator.error(problem, Some(at));
+            located.problems.push(d.with_hint(hint));
+        }
+    }
     if let Some((language, at)) = locator.spans.string("language") {
         if let Some(problem) = super::language_tag::problem(language) {
             let message = format!("`language` is not a language tag: {problem}");

@@ -199,7 +199,11 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
                 .map(|k| column_name(field_name(k, &row_names)))
                 .collect(),
         },
-        url: format!("{}.csv", dataset.slug),
+        url: super::file_reference(
+            site,
+            &dataset.slug,
+            &crate::layout::urls::csv_file(&dataset.slug),
+        ),
     }
 }
 

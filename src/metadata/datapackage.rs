@@ -281,7 +281,7 @@ fn alternates(site: &Site, slug: &str, written: &[FileDigest]) -> BTreeMap<Strin
                 format,
                 hash: format!("sha256:{}", file.sha256),
                 mediatype: output.media_type(),
-                path: super::file_name(&file.path).to_string(),
+                path: super::file_reference(site, slug, &file.path),
             };
             (format!("datapages:{format}"), alternate)
         })
@@ -513,7 +513,11 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Re
         hash: format!("sha256:{}", dataset.csv.sha256),
         mediatype: "text/csv",
         name: &dataset.slug,
-        path: format!("{}.csv", dataset.slug),
+        path: super::file_reference(
+            site,
+            &dataset.slug,
+            &crate::layout::urls::csv_file(&dataset.slug),
+        ),
         rows: dataset.csv.rows,
         schema: Schema {
             fields,

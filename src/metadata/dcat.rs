@@ -458,7 +458,7 @@ fn distribution(
         bytes,
         sha256,
     } = listed.file;
-    let url = site.config.absolute_url(path);
+    let url = site.outputs.url_of(&site.config, &dataset.slug, path);
     let mut node = Node::new(&format!("{page}#{}", kind.fragment), &["dcat:Distribution"]);
     node.text(
         "dct:title",

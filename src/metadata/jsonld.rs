@@ -171,7 +171,9 @@ pub fn dataset<'a>(
         DataDownload {
             kind: "DataDownload",
             content_size: Some(human_size(dataset.csv.bytes)),
-            content_url: site.config.absolute_url(&urls::csv_file(slug)),
+            content_url: site
+                .outputs
+                .url_of(&site.config, slug, &urls::csv_file(slug)),
             encoding_format: "text/csv",
             name: format!("{slug}.csv"),
             sha256: Some(dataset.csv.sha256.to_string()),
@@ -194,7 +196,7 @@ pub fn dataset<'a>(
             .map(|(output, _, file)| DataDownload {
                 kind: "DataDownload",
                 content_size: Some(human_size(file.bytes)),
-                content_url: site.config.absolute_url(&file.path),
+                content_url: site.outputs.url_of(&site.config, slug, &file.path),
                 encoding_format: output.media_type(),
                 name: super::file_name(&file.path).to_string(),
                 sha256: Some(file.sha256.to_string()),

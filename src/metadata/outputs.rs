@@ -101,6 +101,9 @@ impl DatasetOutput for Csv {
     fn file_for(&self, slug: &str) -> Option<String> {
         Some(urls::csv_file(slug))
     }
+    fn elsewhere(&self) -> bool {
+        true
+    }
     fn media_type(&self) -> &'static str {
         "text/csv"
     }
@@ -172,6 +175,15 @@ impl DatasetOutput for KeptVersions {
         let kept = dataset.versions.iter().flat_map(|v| &v.kept);
         kept.map(|k| urls::version_file(&dataset.slug, &k.version))
             .collect()
+    }
+    fn elsewhere(&self) -> bool {
+        true
+    }
+    /// `data/datasets/<slug>/v<version>.csv`.
+    fn owns(&self, slug: &str, path: &str) -> bool {
+        let folder = urls::version_file(slug, "");
+        path.strip_prefix(folder.trim_end_matches(".csv"))
+            .is_some_and(|rest| rest.ends_with(".csv") && !rest.contains('/'))
     }
     fn media_type(&self) -> &'static str {
         "text/csv"

@@ -143,10 +143,13 @@ impl Table {
             .map(|(index, spec)| column(dataset, index, spec, &row_names))
             .collect();
         Table {
-            csv_url: site
-                .config
-                .absolute_url(&crate::layout::urls::csv_file(&dataset.slug)),
-            parquet_url: parquet_file(site, dataset).map(|path| site.config.absolute_url(&path)),
+            csv_url: site.outputs.url_of(
+                &site.config,
+                &dataset.slug,
+                &crate::layout::urls::csv_file(&dataset.slug),
+            ),
+            parquet_url: parquet_file(site, dataset)
+                .map(|path| site.outputs.url_of(&site.config, &dataset.slug, &path)),
             delimiter: front.field_delimiter(),
             skip_initial_space: front.skip_initial_space,
             marks: NumberMarks::resolve((None, None), (front.decimal, front.group)),

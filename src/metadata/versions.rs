@@ -80,9 +80,11 @@ pub fn versions(site: &Site, dataset: &Dataset) -> Vec<VersionView> {
             next: kept
                 .get(i + 1)
                 .map_or_else(|| current.clone(), |k| k.version.clone()),
-            path: site
-                .config
-                .absolute_url(&urls::version_file(&dataset.slug, &version.version)),
+            path: site.outputs.url_of(
+                &site.config,
+                &dataset.slug,
+                &urls::version_file(&dataset.slug, &version.version),
+            ),
             sha256: version.sha256.to_string(),
             then: ComparisonView::from(comparison),
             version: version.version.clone(),

@@ -38,9 +38,14 @@ pub struct CiteView {
 }
 
 impl CiteView {
-    /// The block for `dataset`, from its citation texts (made once per dataset);
-    /// `files_on` when its RIS and CFF files are written.
-    pub fn new(dataset: &Dataset, texts: &citation_files::Citations, files_on: bool) -> Self {
+    /// The block for `dataset`, from its citation texts (made once per dataset), linking
+    /// its RIS and CFF files where `config` (or the dataset) writes them.
+    pub fn new(
+        config: &crate::config::SiteConfig,
+        dataset: &Dataset,
+        texts: &citation_files::Citations,
+    ) -> Self {
+        let files_on = citation_files::files_on(config, dataset);
         let slug = &dataset.slug;
         let format =
             |(name, id, extension, media_type, text): (_, _, _, _, &String)| CiteFormatView {

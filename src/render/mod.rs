@@ -227,6 +227,7 @@ impl Renderer {
         let mut context = Context::new();
         context.insert("site", &SiteView::new(site));
         context.insert("root", root);
+        context.insert("data_root", site.config.data_root(root));
         context.insert("nav", &nav_links(site));
         context.insert("words_script", &site.words.script_name());
         context

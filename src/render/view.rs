@@ -392,7 +392,7 @@ impl<'a> DatasetPageView<'a> {
             download: DownloadView {
                 csv_url: urls::csv_file(&dataset.slug),
                 json_url: urls::json_file(&dataset.slug),
-                csv_path: format!("/{}", urls::csv_file(&dataset.slug)),
+                csv_path: site.config.data_file_shown(&urls::csv_file(&dataset.slug)),
                 rows: dataset.csv.rows,
                 columns: dataset.csv.header.len(),
                 bytes: dataset.csv.bytes,
@@ -492,11 +492,7 @@ impl<'a> DatasetPageView<'a> {
             citation: crate::metadata::citation(site, dataset),
             csvw_url: urls::csvw_file(&dataset.slug),
             croissant_url: urls::croissant_file(&dataset.slug),
-            cite: crate::render::cite_view::CiteView::new(
-                dataset,
-                citations,
-                crate::metadata::citation_files::files_on(&site.config, dataset),
-            ),
+            cite: crate::render::cite_view::CiteView::new(&site.config, dataset, citations),
             changes: crate::render::cite_view::changes(dataset),
             versions: crate::metadata::versions::versions(site, dataset)
                 .into_iter()

@@ -18,6 +18,8 @@ pub struct LoadOptions {
     pub date: Option<String>,
     /// The per-dataset outputs to write.
     pub outputs: super::outputs::Registry,
+    /// Keeps the big files beside the pages whatever `data_url` says (`serve`).
+    pub data_beside: bool,
 }
 
 /// Puts `--base-url` in place of site.toml's, or says why it cannot be used.

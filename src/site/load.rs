@@ -85,6 +85,9 @@ impl Frame {
             diagnostics.push(problem);
             return Err(diagnostics);
         }
+        if options.data_beside {
+            config.data_url = None;
+        }
         let (words, problems) =
             crate::i18n::Words::load(root, &config.language, language_place(root).as_ref());
         diagnostics.extend(problems);

@@ -128,6 +128,18 @@ pub trait DatasetOutput: Send + Sync {
     fn files(&self, dataset: &Dataset) -> Vec<String> {
         self.file_for(&dataset.slug).into_iter().collect()
     }
+    /// Whether its files are big files of the table (the CSV, a typed copy, the kept
+    /// versions), which a site with `data_url` publishes there instead of beside the
+    /// pages: `build` writes them into the data folder, and every link and metadata URL
+    /// to them starts with `data_url` ([`SiteConfig::data_file_url`]).
+    fn elsewhere(&self) -> bool {
+        false
+    }
+    /// Whether site-relative `path` is one of its files for the dataset `slug` (its
+    /// [`DatasetOutput::file_for`] by default).
+    fn owns(&self, slug: &str, path: &str) -> bool {
+        self.file_for(slug).as_deref() == Some(path)
+    }
     /// The media type of its files.
     fn media_type(&self) -> &'static str;
     /// How the DCAT catalog lists its file, if at all.
@@ -277,6 +289,16 @@ impl Registry {
         all
     }
 
+    /// The absolute URL of `path`, a file of the dataset `slug`: under `data_url` when the
+    /// output that writes it publishes it elsewhere ([`DatasetOutput::elsewhere`]), else
+    /// under `base_url`. The one place that decides which base a file's URL has.
+    pub fn url_of(&self, config: &SiteConfig, slug: &str, path: &str) -> String {
+        match self.iter().any(|o| o.elsewhere() && o.owns(slug, path)) {
+            true => config.data_file_url(path),
+            false => config.absolute_url(path),
+        }
+    }
+
     /// Which outputs write files for the dataset of `entry` ([`OutputsOn`]).
     pub fn on_for(entry: &CatalogEntry) -> OutputsOn {
         let on = entry.files.iter().enumerate();
@@ -364,6 +386,10 @@ pub struct Derived {
 impl DatasetOutput for Derived {
     fn file_for(&self, slug: &str) -> Option<String> {
         Some(format!("{}/{slug}{}", layout::DATA_DATASETS, self.suffix))
+    }
+    /// Made from the table, as big as it: published with it.
+    fn elsewhere(&self) -> bool {
+        true
     }
     fn media_type(&self) -> &'static str {
         self.media_type

@@ -374,6 +374,9 @@ impl DatasetOutput for ParquetCopy {
     fn file_for(&self, slug: &str) -> Option<String> {
         Some(file(slug))
     }
+    fn elsewhere(&self) -> bool {
+        true
+    }
     /// Registered with IANA in 2024.
     fn media_type(&self) -> &'static str {
         "application/vnd.apache.parquet"

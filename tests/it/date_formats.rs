@@ -149,10 +149,12 @@ fn every_spelling_is_shown_in_iso_style_and_profiled_by_its_value() {
     for (slug, _, _, cells, shown) in CASES {
         let html = page(&output, slug);
         for (cell, shown) in cells.iter().zip(shown) {
-            assert!(
-                html.contains(&format!("<td>{shown}</td>")),
-                "{slug}: {shown}"
-            );
+            // A cell shown otherwise keeps its written text for the page's filter.
+            let td = match cell == shown {
+                true => format!("<td>{shown}</td>"),
+                false => format!("<td data-v=\"{cell}\">{shown}</td>"),
+            };
+            assert!(html.contains(&td), "{slug}: {td}");
             if cell != shown {
                 assert!(
                     !html.contains(&format!("<td>{cell}</td>")),

@@ -23,6 +23,7 @@ mod chart_overlap;
 mod chart_series;
 mod citation_files;
 mod command_line;
+mod data_url;
 mod date_formats;
 mod determinism;
 mod dialects;
