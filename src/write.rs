@@ -52,6 +52,7 @@ impl<'a> Writer<'a> {
             ..Writer::new(sink)
         }
     }
+
     /// Where `output`'s files go: the data folder's writer for big files, if any.
     fn for_output(&self, output: &dyn DatasetOutput) -> &Writer<'a> {
         match self.data {
@@ -87,9 +88,12 @@ impl<'a> Writer<'a> {
 
     /// Copies a file byte for byte.
     pub fn copy(&self, from: &Path, relative: &str) -> Result<(), Diagnostic> {
-        self.sink
-            .copy(from, relative)
-            .map_err(|e| write_problem(relative, e))?;
+        self.counted(relative, self.sink.copy(from, relative))
+    }
+
+    /// One file written, or the problem of writing `relative`.
+    fn counted(&self, relative: &str, written: std::io::Result<()>) -> Result<(), Diagnostic> {
+        written.map_err(|e| write_problem(relative, e))?;
         self.files.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
@@ -123,15 +127,11 @@ impl<'a> Writer<'a> {
         relative: &str,
         write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     ) -> Result<(), Diagnostic> {
-        let mut file = self
-            .sink
-            .create(relative)
-            .map_err(|e| write_problem(relative, e))?;
-        write(file.writer())
-            .and_then(|_| file.finish())
-            .map_err(|e| write_problem(relative, e))?;
-        self.files.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+        let written = self.sink.create(relative).and_then(|mut file| {
+            write(file.writer())?;
+            file.finish()
+        });
+        self.counted(relative, written)
     }
 
     /// Several files written together by `write`, which gets a writer for each, in order.
@@ -159,11 +159,7 @@ impl<'a> Writer<'a> {
     }
 
     pub fn bytes(&self, relative: &str, bytes: &[u8]) -> Result<(), Diagnostic> {
-        self.sink
-            .write(relative, bytes)
-            .map_err(|e| write_problem(relative, e))?;
-        self.files.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+        self.counted(relative, self.sink.write(relative, bytes))
     }
 }
 
@@ -233,20 +229,18 @@ pub fn write_dataset(
             .iter()
             .filter(move |o| o.stage() == stage && o.is_on(&site.config, dataset))
     };
+    let context = |output: &dyn DatasetOutput, written| WriteContext {
+        site,
+        dataset,
+        files: writer.for_output(output),
+        written,
+        rendered: &rendered,
+    };
     let mut written = Vec::new();
     for output in on(Stage::Table) {
         match earlier.and_then(|earlier| kept(output, earlier, dataset, writer)) {
             Some(kept) => written.extend(kept),
-            None => {
-                let context = WriteContext {
-                    site,
-                    dataset,
-                    files: writer.for_output(output),
-                    written: &[],
-                    rendered: &rendered,
-                };
-                written.extend(output.write(&context)?);
-            }
+            None => written.extend(output.write(&context(output, &[]))?),
         }
     }
     write_page_with_charts(
@@ -255,14 +249,7 @@ pub fn write_dataset(
     ensure_unchanged(dataset)?;
     let mut described = Vec::new();
     for output in on(Stage::Described) {
-        let context = WriteContext {
-            site,
-            dataset,
-            files: writer.for_output(output),
-            written: &written,
-            rendered: &rendered,
-        };
-        described.extend(output.write(&context)?);
+        described.extend(output.write(&context(output, &written))?);
     }
     written.extend(described);
     Ok(written)
@@ -364,17 +351,11 @@ fn write_page_with_charts(
         html = page(filled.shown)?;
     }
     let (before, after) = split_at_rows(&html, "templates/dataset.html")?;
-    let mut file = writer
-        .sink
-        .create(&page_path)
-        .map_err(|e| write_problem(&page_path, e))?;
-    let out = file.writer();
-    out.write_all(before.as_bytes())
-        .and_then(|_| out.write_all(rows_html.as_bytes()))
-        .and_then(|_| out.write_all(after.as_bytes()))
-        .and_then(|_| file.finish())
-        .map_err(|e| write_problem(&page_path, e))?;
-    writer.files.fetch_add(1, Ordering::Relaxed);
+    writer.stream(&page_path, |out| {
+        out.write_all(before.as_bytes())?;
+        out.write_all(rows_html.as_bytes())?;
+        out.write_all(after.as_bytes())
+    })?;
     // The same reader goes on into the row pages.
     row_pages::write_row_pages(site, renderer, dataset, &mut stream, writer)
 }

@@ -80,6 +80,14 @@ pub fn is_js_space(c: char) -> bool {
     )
 }
 
+/// The distinct pieces of three characters in `word`, as slices of it.
+fn trigrams(word: &str) -> BTreeSet<&str> {
+    let starts: Vec<usize> = word.char_indices().map(|(at, _)| at).collect();
+    (0..starts.len().saturating_sub(2))
+        .map(|n| &word[starts[n]..starts.get(n + 3).copied().unwrap_or(word.len())])
+        .collect()
+}
+
 /// FNV-1a over the key's code points, modulo `shards`.
 pub fn shard_of(key: &str, shards: usize) -> usize {
     let mut hash: u32 = 0x811c_9dc5;
@@ -120,23 +128,19 @@ pub fn files(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
             push_once(tags.entry(tag).or_default(), id);
         }
     }
-    // Each word goes to the shard of every three characters it contains.
-    let mut placed: Vec<(String, &str, String)> = Vec::new();
-    for (word, ids) in &words {
-        let chars: Vec<char> = word.chars().collect();
-        let keys: BTreeSet<String> = chars.windows(3).map(|g| g.iter().collect()).collect();
-        let set = encode_set(ids, count);
-        for key in keys {
-            placed.push((key, word, set.clone()));
-        }
-    }
+    // Each word goes to the shard of every three characters it contains; its set is
+    // encoded once and shared by those shards.
+    let word_sets: Vec<(&str, String)> = words
+        .iter()
+        .map(|(word, ids)| (word.as_str(), encode_set(ids, count)))
+        .collect();
     let gram_sets: Vec<(&String, String)> = grams
         .iter()
         .map(|(gram, ids)| (gram, encode_set(ids, count)))
         .collect();
-    let total: usize = placed
+    let total: usize = word_sets
         .iter()
-        .map(|(_, w, s)| w.len() + s.len() + 6)
+        .map(|(w, s)| trigrams(w).len() * (w.len() + s.len() + 6))
         .sum::<usize>()
         + gram_sets
             .iter()
@@ -148,8 +152,10 @@ pub fn files(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
         .clamp(1, MAX_SHARDS);
     let mut shard_words: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
     let mut shard_grams: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
-    for (key, word, set) in &placed {
-        shard_words[shard_of(key, shards)].insert(word, set);
+    for (word, set) in &word_sets {
+        for key in trigrams(word) {
+            shard_words[shard_of(key, shards)].insert(word, set);
+        }
     }
     for (gram, set) in &gram_sets {
         shard_grams[shard_of(gram, shards)].insert(gram, set);
