@@ -165,11 +165,15 @@ pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
 /// The files of the listing filter's split search index (`search_split`), every dataset
 /// in listing order (`ordered`).
 pub fn search_index_files(site: &Site, ordered: &[usize]) -> io::Result<Vec<(String, Vec<u8>)>> {
-    let docs = ordered
-        .iter()
-        .map(|&i| search_doc(site, i))
-        .collect::<io::Result<Vec<_>>>()?;
-    Ok(search_split::files(&docs))
+    let mut index = search_split::Builder::default();
+    let mut docs = Vec::with_capacity(ordered.len());
+    for &i in ordered {
+        let mut doc = search_doc(site, i)?;
+        index.add(&doc);
+        doc.text = String::new();
+        docs.push(doc);
+    }
+    Ok(index.files(&docs))
 }
 
 /// One URL of the sitemap. A dataset's page is named by its index in `Site::datasets`, its

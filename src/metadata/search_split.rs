@@ -88,6 +88,47 @@ fn trigrams(word: &str) -> BTreeSet<&str> {
         .collect()
 }
 
+/// The datasets of a gram, in increasing order: a list while short, then a bitmap.
+#[derive(Default)]
+enum Ids {
+    #[default]
+    None,
+    List(Vec<u32>),
+    Bits(Vec<u64>),
+}
+
+impl Ids {
+    /// Adds `id`, larger than every id added before.
+    fn push(&mut self, id: u32) {
+        match self {
+            Ids::None => *self = Ids::List(vec![id]),
+            Ids::List(list) if list.len() < 64 || list.len() * 32 < id as usize => list.push(id),
+            Ids::List(list) => {
+                let mut bits = vec![0u64; id as usize / 64 + 1];
+                list.iter()
+                    .chain([&id])
+                    .for_each(|&n| bits[n as usize / 64] |= 1 << (n % 64));
+                *self = Ids::Bits(bits);
+            }
+            Ids::Bits(bits) => {
+                bits.resize(bits.len().max(id as usize / 64 + 1), 0);
+                bits[id as usize / 64] |= 1 << (id % 64);
+            }
+        }
+    }
+
+    fn list(&self) -> Vec<u32> {
+        match self {
+            Ids::None => Vec::new(),
+            Ids::List(list) => list.clone(),
+            Ids::Bits(bits) => (0..bits.len() * 64)
+                .filter(|&n| bits[n / 64] >> (n % 64) & 1 == 1)
+                .map(|n| n as u32)
+                .collect(),
+        }
+    }
+}
+
 /// FNV-1a over the key's code points, modulo `shards`.
 pub fn shard_of(key: &str, shards: usize) -> usize {
     let mut hash: u32 = 0x811c_9dc5;
@@ -98,16 +139,34 @@ pub fn shard_of(key: &str, shards: usize) -> usize {
     hash as usize % shards.max(1)
 }
 
-/// Every file of the split index, with its path, for `docs` in listing order.
+/// Every file of the split index, with its path, for `docs` in listing order (the tests'
+/// way in; the build adds each dataset to a [`Builder`] as it reads it).
+#[cfg(test)]
 pub fn files(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
-    let count = docs.len();
-    // Each word of three characters or more, with its datasets; each gram of one or two
-    // characters (of any word), with its datasets.
-    let mut words: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    let mut grams: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-    let mut tags: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-    for (n, doc) in docs.iter().enumerate() {
-        let id = n as u32;
+    let mut index = Builder::default();
+    docs.iter().for_each(|doc| index.add(doc));
+    index.files(docs)
+}
+
+/// The split index taken in one dataset at a time, so that the searched text of each
+/// need not be held once added (at N=10,000 that text was most of the index's memory).
+#[derive(Default)]
+pub struct Builder {
+    /// Each word of three characters or more, with its datasets.
+    words: BTreeMap<String, Vec<u32>>,
+    /// Each gram of one or two characters (of any word), with its datasets: most grams
+    /// are in many datasets, so each is a list that turns into a bitmap once that is
+    /// smaller ([`Ids`]).
+    grams: BTreeMap<String, Ids>,
+    tags: BTreeMap<String, Vec<u32>>,
+    count: usize,
+}
+
+impl Builder {
+    /// Adds the next dataset in listing order.
+    pub fn add(&mut self, doc: &SearchDoc) {
+        let id = self.count as u32;
+        self.count += 1;
         let haystack = doc.haystack();
         let mut seen_grams = BTreeSet::new();
         for word in haystack.split(is_js_space).filter(|w| !w.is_empty()) {
@@ -118,70 +177,81 @@ pub fn files(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
                 }
             }
             if chars.len() >= 3 {
-                push_once(words.entry(word.to_string()).or_default(), id);
+                push_once(self.words.entry(word.to_string()).or_default(), id);
             }
         }
         for gram in seen_grams {
-            grams.entry(gram).or_default().push(id);
+            self.grams.entry(gram).or_default().push(id);
         }
         for tag in &doc.tags {
-            push_once(tags.entry(tag).or_default(), id);
+            push_once(self.tags.entry(tag.clone()).or_default(), id);
         }
     }
-    // Each word goes to the shard of every three characters it contains; its set is
-    // encoded once and shared by those shards.
-    let word_sets: Vec<(&str, String)> = words
-        .iter()
-        .map(|(word, ids)| (word.as_str(), encode_set(ids, count)))
-        .collect();
-    let gram_sets: Vec<(&String, String)> = grams
-        .iter()
-        .map(|(gram, ids)| (gram, encode_set(ids, count)))
-        .collect();
-    let total: usize = word_sets
-        .iter()
-        .map(|(w, s)| trigrams(w).len() * (w.len() + s.len() + 6))
-        .sum::<usize>()
-        + gram_sets
+
+    /// Every file of the index, with its path; `docs` are the datasets added, in order
+    /// (their searched text is not needed again).
+    pub fn files(self, docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
+        let Builder {
+            words,
+            grams,
+            tags,
+            count,
+        } = self;
+        // Each word goes to the shard of every three characters it contains; its set is
+        // encoded once and shared by those shards.
+        let word_sets: Vec<(&str, String)> = words
             .iter()
-            .map(|(g, s)| g.len() + s.len() + 6)
-            .sum::<usize>();
-    let shards = total
-        .div_ceil(SHARD_TARGET_BYTES)
-        .next_power_of_two()
-        .clamp(1, MAX_SHARDS);
-    let mut shard_words: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
-    let mut shard_grams: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
-    for (word, set) in &word_sets {
-        for key in trigrams(word) {
-            shard_words[shard_of(key, shards)].insert(word, set);
+            .map(|(word, ids)| (word.as_str(), encode_set(ids, count)))
+            .collect();
+        let gram_sets: Vec<(&String, String)> = grams
+            .iter()
+            .map(|(gram, ids)| (gram, encode_set(&ids.list(), count)))
+            .collect();
+        let total: usize = word_sets
+            .iter()
+            .map(|(w, s)| trigrams(w).len() * (w.len() + s.len() + 6))
+            .sum::<usize>()
+            + gram_sets
+                .iter()
+                .map(|(g, s)| g.len() + s.len() + 6)
+                .sum::<usize>();
+        let shards = total
+            .div_ceil(SHARD_TARGET_BYTES)
+            .next_power_of_two()
+            .clamp(1, MAX_SHARDS);
+        let mut shard_words: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
+        let mut shard_grams: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
+        for (word, set) in &word_sets {
+            for key in trigrams(word) {
+                shard_words[shard_of(key, shards)].insert(word, set);
+            }
         }
+        for (gram, set) in &gram_sets {
+            shard_grams[shard_of(gram, shards)].insert(gram, set);
+        }
+        let mut out = Vec::new();
+        let json = |value: &dyn erased::Json| value.bytes();
+        out.push((
+            MANIFEST.to_string(),
+            json(&Manifest {
+                datasets: count,
+                docs_per_file: DOCS_PER_FILE,
+                shards,
+            }),
+        ));
+        for (n, (w, g)) in shard_words.iter().zip(&shard_grams).enumerate() {
+            out.push((path(&format!("shard-{n}.json")), json(&Shard { g, w })));
+        }
+        for (n, chunk) in docs.chunks(DOCS_PER_FILE).enumerate() {
+            out.push((path(&format!("docs-{n}.json")), json(&chunk)));
+        }
+        let tag_sets: BTreeMap<&str, String> = tags
+            .iter()
+            .map(|(tag, ids)| (tag.as_str(), encode_set(ids, count)))
+            .collect();
+        out.push((path("tags.json"), json(&tag_sets)));
+        out
     }
-    for (gram, set) in &gram_sets {
-        shard_grams[shard_of(gram, shards)].insert(gram, set);
-    }
-    let mut out = Vec::new();
-    let json = |value: &dyn erased::Json| value.bytes();
-    out.push((
-        MANIFEST.to_string(),
-        json(&Manifest {
-            datasets: count,
-            docs_per_file: DOCS_PER_FILE,
-            shards,
-        }),
-    ));
-    for (n, (w, g)) in shard_words.iter().zip(&shard_grams).enumerate() {
-        out.push((path(&format!("shard-{n}.json")), json(&Shard { g, w })));
-    }
-    for (n, chunk) in docs.chunks(DOCS_PER_FILE).enumerate() {
-        out.push((path(&format!("docs-{n}.json")), json(&chunk)));
-    }
-    let tag_sets: BTreeMap<&str, String> = tags
-        .iter()
-        .map(|(tag, ids)| (*tag, encode_set(ids, count)))
-        .collect();
-    out.push((path("tags.json"), json(&tag_sets)));
-    out
 }
 
 /// Serialization for the files, compact, each ending in a newline.

@@ -214,11 +214,11 @@ fn not_a_measure(
         Some("an unnamed index column")
     } else if words.iter().any(|w| NOT_A_MEASURE.contains(&w.as_str())) {
         Some("an identifier, code or position")
+    } else if words.len() == 1 && TIME_PARTS.contains(&words[0].as_str()) {
+        Some("a time or a part of one, written as a number")
     } else if let Some(why) = column.ungrouped {
         // Codes (`AirportID`, subject numbers) and clock times, as `grouping = false` says.
         Some(why)
-    } else if words.len() == 1 && TIME_PARTS.contains(&words[0].as_str()) {
-        Some("a time or a part of one, written as a number")
     } else if column.column_type == ColumnType::Integer && sample.counts_rows(index) {
         Some("it counts the rows")
     } else {

@@ -132,7 +132,7 @@ fn new_from_suggests_sound_charts_on_real_csvs_and_says_why() {
         (
             "stocks",
             vega.join("stocks.csv"),
-            &["Suggested chart: dot of price by symbol: no date column"],
+            &["Suggested chart: dot of price by symbol (mean per symbol): no date column"],
         ),
         (
             "seattle-weather",
