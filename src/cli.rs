@@ -278,10 +278,17 @@ fn end_quietly_when_the_output_pipe_closes() {
 
 /// Exit codes: 0 success, 1 problems in the site, 2 usage errors (from clap).
 pub fn run() -> ExitCode {
+    run_with(|| {})
+}
+
+/// [`run`], calling `tune_for_one_off` first unless the command is `serve`: the binary
+/// sets its allocator up there for commands that end (see `main.rs`).
+pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve(_)) {
         small_pages_only();
         end_quietly_when_the_output_pipe_closes();
+        tune_for_one_off();
     }
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match cli.command {

@@ -450,9 +450,10 @@ pub fn write_site_metadata(
             scope.spawn(|_| {
                 writer.run(
                     || {
-                        let written = files::search_index_files(site, ordered)
-                            .map_err(|e| write_problem(urls::SEARCH_FOLDER, e))?;
-                        write_search_files(writer, &written)
+                        write_search_files(writer, |put| {
+                            let unread = |e| write_problem(urls::SEARCH_FOLDER, e);
+                            files::search_index_files(site, ordered, unread, put)
+                        })
                     },
                     no_file,
                 )
@@ -506,26 +507,33 @@ pub fn write_site_metadata(
 /// Writes the split search index's files, leaving alone those already there with the same
 /// bytes (a `serve` rebuild changes a few shards) and removing the files of an earlier
 /// index that this one no longer has.
-fn write_search_files(writer: &Writer, files: &[(String, Vec<u8>)]) -> Result<(), Diagnostic> {
+fn write_search_files(
+    writer: &Writer,
+    make: impl FnOnce(
+        &mut dyn FnMut(metadata::search_split::File) -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic>,
+) -> Result<(), Diagnostic> {
     let root = writer.sink.root();
-    let folder = root.join(urls::SEARCH_FOLDER);
-    if let Ok(entries) = std::fs::read_dir(&folder) {
+    let mut written = std::collections::HashSet::new();
+    make(&mut |(path, bytes)| {
+        let unchanged = std::fs::read(root.join(&path)).is_ok_and(|old| old == bytes);
+        if !unchanged {
+            writer.bytes(&path, &bytes)?;
+        }
+        written.insert(path);
+        Ok(())
+    })?;
+    if let Ok(entries) = std::fs::read_dir(root.join(urls::SEARCH_FOLDER)) {
         for entry in entries.flatten() {
             let name = format!(
                 "{}/{}",
                 urls::SEARCH_FOLDER,
                 entry.file_name().to_string_lossy()
             );
-            if !files.iter().any(|(path, _)| *path == name) {
+            if !written.contains(&name) {
                 writer.remove(&name);
             }
         }
-    }
-    for (path, bytes) in files {
-        if std::fs::read(root.join(path)).is_ok_and(|old| old == *bytes) {
-            continue;
-        }
-        writer.bytes(path, bytes)?;
     }
     Ok(())
 }

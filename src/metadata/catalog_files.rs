@@ -163,17 +163,21 @@ pub fn same_search_entry(before: &Site, now: &Site, slug: &str) -> bool {
 }
 
 /// The files of the listing filter's split search index (`search_split`), every dataset
-/// in listing order (`ordered`).
-pub fn search_index_files(site: &Site, ordered: &[usize]) -> io::Result<Vec<(String, Vec<u8>)>> {
+/// in listing order (`ordered`), each given to `put` as soon as it is made; a dataset
+/// that cannot be read back is reported through `unread`.
+pub fn search_index_files<E>(
+    site: &Site,
+    ordered: &[usize],
+    unread: impl Fn(io::Error) -> E,
+    mut put: impl FnMut(search_split::File) -> Result<(), E>,
+) -> Result<(), E> {
     let mut index = search_split::Builder::default();
-    let mut docs = Vec::with_capacity(ordered.len());
     for &i in ordered {
-        let mut doc = search_doc(site, i)?;
-        index.add(&doc);
-        doc.text = String::new();
-        docs.push(doc);
+        if let Some(file) = index.add(search_doc(site, i).map_err(&unread)?) {
+            put(file)?;
+        }
     }
-    Ok(index.files(&docs))
+    index.finish().try_for_each(put)
 }
 
 /// One URL of the sitemap. A dataset's page is named by its index in `Site::datasets`, its

@@ -88,20 +88,25 @@ fn trigrams(word: &str) -> BTreeSet<&str> {
         .collect()
 }
 
-/// The datasets of a gram, in increasing order: a list while short, then a bitmap.
+/// The datasets of a word or gram, in increasing order: one number (most words are in
+/// one dataset), a list while short, then a bitmap.
 #[derive(Default)]
 enum Ids {
     #[default]
     None,
+    One(u32),
     List(Vec<u32>),
     Bits(Vec<u64>),
 }
 
 impl Ids {
-    /// Adds `id`, larger than every id added before.
+    /// Adds `id`, at least as large as every id added before.
     fn push(&mut self, id: u32) {
         match self {
-            Ids::None => *self = Ids::List(vec![id]),
+            Ids::None => *self = Ids::One(id),
+            Ids::One(one) if *one == id => {}
+            Ids::One(one) => *self = Ids::List(vec![*one, id]),
+            Ids::List(list) if list.last() == Some(&id) => {}
             Ids::List(list) if list.len() < 64 || list.len() * 32 < id as usize => list.push(id),
             Ids::List(list) => {
                 let mut bits = vec![0u64; id as usize / 64 + 1];
@@ -120,6 +125,7 @@ impl Ids {
     fn list(&self) -> Vec<u32> {
         match self {
             Ids::None => Vec::new(),
+            Ids::One(one) => vec![*one],
             Ids::List(list) => list.clone(),
             Ids::Bits(bits) => (0..bits.len() * 64)
                 .filter(|&n| bits[n / 64] >> (n % 64) & 1 == 1)
@@ -140,31 +146,38 @@ pub fn shard_of(key: &str, shards: usize) -> usize {
 }
 
 /// Every file of the split index, with its path, for `docs` in listing order (the tests'
-/// way in; the build adds each dataset to a [`Builder`] as it reads it).
+/// way in; the build adds each dataset to a [`Builder`] and writes each file as made).
 #[cfg(test)]
 pub fn files(docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
     let mut index = Builder::default();
-    docs.iter().for_each(|doc| index.add(doc));
-    index.files(docs)
+    let mut out: Vec<_> = docs.iter().filter_map(|d| index.add(d.clone())).collect();
+    out.extend(index.finish());
+    out
 }
 
-/// The split index taken in one dataset at a time, so that the searched text of each
-/// need not be held once added (at N=10,000 that text was most of the index's memory).
+/// A file of the index: its path under the output root and its bytes.
+pub type File = (String, Vec<u8>);
+
+/// The split index taken in one dataset at a time and given back one file at a time, so
+/// that neither the searched texts nor the whole index are held at once (at N=10,000
+/// the texts were most of the index's memory, and the files as much again).
 #[derive(Default)]
 pub struct Builder {
     /// Each word of three characters or more, with its datasets.
-    words: BTreeMap<String, Vec<u32>>,
+    words: BTreeMap<Box<str>, Ids>,
     /// Each gram of one or two characters (of any word), with its datasets: most grams
     /// are in many datasets, so each is a list that turns into a bitmap once that is
     /// smaller ([`Ids`]).
     grams: BTreeMap<String, Ids>,
     tags: BTreeMap<String, Vec<u32>>,
     count: usize,
+    /// The datasets of the docs file not yet complete, without their searched text.
+    page: Vec<SearchDoc>,
 }
 
 impl Builder {
-    /// Adds the next dataset in listing order.
-    pub fn add(&mut self, doc: &SearchDoc) {
+    /// Adds the next dataset in listing order; gives back the docs file it completes.
+    pub fn add(&mut self, mut doc: SearchDoc) -> Option<File> {
         let id = self.count as u32;
         self.count += 1;
         let haystack = doc.haystack();
@@ -177,7 +190,7 @@ impl Builder {
                 }
             }
             if chars.len() >= 3 {
-                push_once(self.words.entry(word.to_string()).or_default(), id);
+                self.words.entry(word.into()).or_default().push(id);
             }
         }
         for gram in seen_grams {
@@ -186,86 +199,99 @@ impl Builder {
         for tag in &doc.tags {
             push_once(self.tags.entry(tag.clone()).or_default(), id);
         }
+        doc.text = String::new();
+        self.page.push(doc);
+        (self.page.len() == DOCS_PER_FILE).then(|| self.docs_file())
     }
 
-    /// Every file of the index, with its path; `docs` are the datasets added, in order
-    /// (their searched text is not needed again).
-    pub fn files(self, docs: &[SearchDoc]) -> Vec<(String, Vec<u8>)> {
+    /// The docs file of the datasets added since the last one.
+    fn docs_file(&mut self) -> File {
+        let n = (self.count - 1) / DOCS_PER_FILE;
+        let file = (path(&format!("docs-{n}.json")), json(&self.page));
+        self.page.clear();
+        file
+    }
+
+    /// The index's other files, each made as it is taken: the last docs file, the tags,
+    /// the manifest, then the shards.
+    pub fn finish(mut self) -> impl Iterator<Item = File> {
+        let last_docs = (!self.page.is_empty()).then(|| self.docs_file());
         let Builder {
             words,
             grams,
             tags,
             count,
+            ..
         } = self;
+        let tag_sets: BTreeMap<String, String> = tags
+            .into_iter()
+            .map(|(tag, ids)| (tag, encode_set(&ids, count)))
+            .collect();
+        let tags_file = (path("tags.json"), json(&tag_sets));
         // Each word goes to the shard of every three characters it contains; its set is
-        // encoded once and shared by those shards.
-        let word_sets: Vec<(&str, String)> = words
-            .iter()
-            .map(|(word, ids)| (word.as_str(), encode_set(ids, count)))
+        // encoded once, and each shard keeps the numbers of its words (in word order).
+        let mut word_sets = Vec::with_capacity(words.len());
+        for (word, ids) in words {
+            word_sets.push((String::from(word), encode_set(&ids.list(), count)));
+        }
+        let words = word_sets;
+        let grams: Vec<(String, String)> = grams
+            .into_iter()
+            .map(|(gram, ids)| {
+                let set = encode_set(&ids.list(), count);
+                (gram, set)
+            })
             .collect();
-        let gram_sets: Vec<(&String, String)> = grams
-            .iter()
-            .map(|(gram, ids)| (gram, encode_set(&ids.list(), count)))
-            .collect();
-        let total: usize = word_sets
+        let total: usize = words
             .iter()
             .map(|(w, s)| trigrams(w).len() * (w.len() + s.len() + 6))
-            .sum::<usize>()
-            + gram_sets
-                .iter()
-                .map(|(g, s)| g.len() + s.len() + 6)
-                .sum::<usize>();
+            .chain(grams.iter().map(|(g, s)| g.len() + s.len() + 6))
+            .sum();
         let shards = total
             .div_ceil(SHARD_TARGET_BYTES)
             .next_power_of_two()
             .clamp(1, MAX_SHARDS);
-        let mut shard_words: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
-        let mut shard_grams: Vec<BTreeMap<&str, &str>> = vec![BTreeMap::new(); shards];
-        for (word, set) in &word_sets {
+        let mut shard_words: Vec<Vec<u32>> = vec![Vec::new(); shards];
+        for (n, (word, _)) in words.iter().enumerate() {
             for key in trigrams(word) {
-                shard_words[shard_of(key, shards)].insert(word, set);
+                push_once(&mut shard_words[shard_of(key, shards)], n as u32);
             }
         }
-        for (gram, set) in &gram_sets {
-            shard_grams[shard_of(gram, shards)].insert(gram, set);
+        let mut shard_grams: Vec<Vec<u32>> = vec![Vec::new(); shards];
+        for (n, (gram, _)) in grams.iter().enumerate() {
+            shard_grams[shard_of(gram, shards)].push(n as u32);
         }
-        let mut out = Vec::new();
-        let json = |value: &dyn erased::Json| value.bytes();
-        out.push((
-            MANIFEST.to_string(),
-            json(&Manifest {
-                datasets: count,
-                docs_per_file: DOCS_PER_FILE,
-                shards,
-            }),
-        ));
-        for (n, (w, g)) in shard_words.iter().zip(&shard_grams).enumerate() {
-            out.push((path(&format!("shard-{n}.json")), json(&Shard { g, w })));
-        }
-        for (n, chunk) in docs.chunks(DOCS_PER_FILE).enumerate() {
-            out.push((path(&format!("docs-{n}.json")), json(&chunk)));
-        }
-        let tag_sets: BTreeMap<&str, String> = tags
-            .iter()
-            .map(|(tag, ids)| (tag.as_str(), encode_set(ids, count)))
-            .collect();
-        out.push((path("tags.json"), json(&tag_sets)));
-        out
+        let manifest = Manifest {
+            datasets: count,
+            docs_per_file: DOCS_PER_FILE,
+            shards,
+        };
+        let head = [
+            last_docs,
+            Some(tags_file),
+            Some((MANIFEST.to_string(), json(&manifest))),
+        ];
+        let shard_files =
+            shard_words
+                .into_iter()
+                .zip(shard_grams)
+                .enumerate()
+                .map(move |(n, (w, g))| {
+                    let shard = Shard {
+                        g: Entries(&grams, &g),
+                        w: Entries(&words, &w),
+                    };
+                    (path(&format!("shard-{n}.json")), json(&shard))
+                });
+        head.into_iter().flatten().chain(shard_files)
     }
 }
 
-/// Serialization for the files, compact, each ending in a newline.
-mod erased {
-    pub trait Json {
-        fn bytes(&self) -> Vec<u8>;
-    }
-    impl<T: serde::Serialize + ?Sized> Json for T {
-        fn bytes(&self) -> Vec<u8> {
-            let mut bytes = serde_json::to_vec(self).unwrap_or_default();
-            bytes.push(b'\n');
-            bytes
-        }
-    }
+/// Compact JSON, ending in a newline.
+fn json(value: &impl Serialize) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
 }
 
 #[derive(Serialize)]
@@ -279,8 +305,21 @@ struct Manifest {
 /// datasets.
 #[derive(Serialize)]
 struct Shard<'a> {
-    g: &'a BTreeMap<&'a str, &'a str>,
-    w: &'a BTreeMap<&'a str, &'a str>,
+    g: Entries<'a>,
+    w: Entries<'a>,
+}
+
+/// The entries numbered in `.1` of the (key, set) pairs `.0`, as a JSON object in key
+/// order (the numbers ascend, and the pairs are in key order).
+struct Entries<'a>(&'a [(String, String)], &'a [u32]);
+
+impl Serialize for Entries<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.1.iter().map(|&n| {
+            let (key, set) = &self.0[n as usize];
+            (key, set)
+        }))
+    }
 }
 
 fn push_once(ids: &mut Vec<u32>, id: u32) {
