@@ -447,17 +447,7 @@ pub fn write_site_metadata(
             });
         }
         if which.search_index {
-            scope.spawn(|_| {
-                writer.run(
-                    || {
-                        write_search_files(writer, |put| {
-                            let unread = |e| write_problem(urls::SEARCH_FOLDER, e);
-                            files::search_index_files(site, ordered, unread, put)
-                        })
-                    },
-                    no_file,
-                )
-            });
+            scope.spawn(|_| writer.run(|| write_search_files(site, ordered, writer), no_file));
         }
         for (name, start) in sitemaps {
             let paths = &paths;
@@ -507,17 +497,12 @@ pub fn write_site_metadata(
 /// Writes the split search index's files, leaving alone those already there with the same
 /// bytes (a `serve` rebuild changes a few shards) and removing the files of an earlier
 /// index that this one no longer has.
-fn write_search_files(
-    writer: &Writer,
-    make: impl FnOnce(
-        &mut dyn FnMut(metadata::search_split::File) -> Result<(), Diagnostic>,
-    ) -> Result<(), Diagnostic>,
-) -> Result<(), Diagnostic> {
+fn write_search_files(site: &Site, ordered: &[usize], writer: &Writer) -> Result<(), Diagnostic> {
     let root = writer.sink.root();
     let mut written = std::collections::HashSet::new();
-    make(&mut |(path, bytes)| {
-        let unchanged = std::fs::read(root.join(&path)).is_ok_and(|old| old == bytes);
-        if !unchanged {
+    let unread = |e| write_problem(urls::SEARCH_FOLDER, e);
+    metadata::catalog_files::search_index_files(site, ordered, unread, |(path, bytes)| {
+        if !std::fs::read(root.join(&path)).is_ok_and(|old| old == bytes) {
             writer.bytes(&path, &bytes)?;
         }
         written.insert(path);
