@@ -100,6 +100,59 @@ fn closed_after_writing(kind: &notify::EventKind) -> bool {
 /// (an editor's rename, a second file written by a script) still arrive within it.
 const QUIET_AFTER_CLOSE: Duration = Duration::from_millis(3);
 
+/// Whether the platform's watcher reports a file closed after writing (inotify does): only
+/// then can a burst wait for a file still being written to be closed.
+const REPORTS_CLOSE: bool = cfg!(target_os = "linux");
+
+/// How long a file still being written (changed, not yet closed) may stay silent before
+/// the burst ends anyway: a program saving a large CSV pauses between chunks, and a build
+/// that read half the file flashed its errors in the browser.
+const WRITE_PAUSE: Duration = Duration::from_secs(2);
+
+/// The longest a burst waits for files still being written.
+const LONGEST_WRITE: Duration = Duration::from_secs(60);
+
+/// The events of one burst: the paths they name, and the files written but not yet closed.
+struct Burst {
+    paths: Vec<PathBuf>,
+    writing: BTreeSet<PathBuf>,
+    /// How long to wait for the next event before the burst ends.
+    quiet: Duration,
+}
+
+impl Burst {
+    fn add(&mut self, event: notify::Event) {
+        use notify::event::{EventKind, ModifyKind};
+        if !changes_content(&event.kind) {
+            return;
+        }
+        let closed = closed_after_writing(&event.kind);
+        let written = matches!(
+            event.kind,
+            EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Any)
+        );
+        for path in &event.paths {
+            if closed || matches!(event.kind, EventKind::Remove(_)) {
+                self.writing.remove(path);
+            } else if written && REPORTS_CLOSE {
+                self.writing.insert(path.clone());
+            }
+        }
+        self.quiet = match (self.writing.is_empty(), closed) {
+            (false, _) => WRITE_PAUSE,
+            (true, true) => QUIET_AFTER_CLOSE,
+            (true, false) => QUIET,
+        };
+        self.paths.extend(event.paths);
+    }
+
+    /// Whether the burst goes on after `elapsed`: at most [`LONGEST_BURST`], or
+    /// [`LONGEST_WRITE`] while a file is still being written.
+    fn goes_on(&self, elapsed: Duration) -> bool {
+        elapsed < LONGEST_BURST || (!self.writing.is_empty() && elapsed < LONGEST_WRITE)
+    }
+}
+
 /// Collects a burst of events starting with `first` and reduces it to changes. Stops early
 /// (returning `true`) when asked to stop.
 pub fn collect(
@@ -110,26 +163,16 @@ pub fn collect(
     watcher: &mut notify::RecommendedWatcher,
 ) -> (BTreeSet<Change>, bool) {
     let started = Instant::now();
-    let mut paths: Vec<PathBuf> = Vec::new();
-    let mut quiet = QUIET;
-    if changes_content(&first.kind) {
-        if closed_after_writing(&first.kind) {
-            quiet = QUIET_AFTER_CLOSE;
-        }
-        paths.extend(first.paths);
-    }
+    let mut burst = Burst {
+        paths: Vec::new(),
+        writing: BTreeSet::new(),
+        quiet: QUIET,
+    };
+    burst.add(first);
     let mut stop = false;
-    while started.elapsed() < LONGEST_BURST {
-        match messages.recv_timeout(quiet) {
-            Ok(Message::Files(Ok(event))) if changes_content(&event.kind) => {
-                quiet = if closed_after_writing(&event.kind) {
-                    QUIET_AFTER_CLOSE
-                } else {
-                    QUIET
-                };
-                paths.extend(event.paths)
-            }
-            Ok(Message::Files(Ok(_))) => {}
+    while burst.goes_on(started.elapsed()) {
+        match messages.recv_timeout(burst.quiet) {
+            Ok(Message::Files(Ok(event))) => burst.add(event),
             Ok(Message::Files(Err(error))) => eprintln!("{}", explain(&error)),
             Ok(Message::Stop) => {
                 stop = true;
@@ -142,6 +185,7 @@ pub fn collect(
             }
         }
     }
+    let paths = burst.paths;
     let mut changes = BTreeSet::new();
     for path in paths {
         // A source folder created after start: watch it too.
@@ -173,6 +217,47 @@ pub fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A program saving a large CSV in chunks, 100 ms apart (longer than the quiet period,
+    /// and for longer than a burst lasts): the burst ends once the file is closed, not
+    /// with half of it written.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_still_being_written_ends_the_burst_only_once_closed() {
+        use notify::event::{AccessKind, AccessMode, DataChange, EventKind, ModifyKind};
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::create_dir_all(root.join("data/datasets")).unwrap();
+        let csv = root.join("data/datasets/big.csv");
+        std::fs::write(&csv, "a\n1\n").unwrap();
+        let event = move |kind| notify::Event::new(kind).add_path(csv.clone());
+        let written = EventKind::Modify(ModifyKind::Data(DataChange::Content));
+        let (sender, messages) = std::sync::mpsc::channel();
+        let closed = Arc::new(AtomicBool::new(false));
+        let (first, writer) = (event(written), {
+            let closed = Arc::clone(&closed);
+            std::thread::spawn(move || {
+                for _ in 0..8 {
+                    std::thread::sleep(Duration::from_millis(100));
+                    sender.send(Message::Files(Ok(event(written)))).unwrap();
+                }
+                closed.store(true, Ordering::SeqCst);
+                let close = EventKind::Access(AccessKind::Close(AccessMode::Write));
+                sender.send(Message::Files(Ok(event(close)))).unwrap();
+                sender
+            })
+        });
+        let mut watcher = notify::recommended_watcher(|_| {}).unwrap();
+        let (changes, stop) = collect(first, &messages, &root, &root.join("public"), &mut watcher);
+        assert!(
+            closed.load(Ordering::SeqCst),
+            "the burst ended while the file was still being written"
+        );
+        assert!(!stop && !changes.is_empty(), "{changes:?}");
+        drop(writer.join().unwrap());
+    }
 
     #[test]
     fn a_watch_error_says_where_and_what_to_do() {
