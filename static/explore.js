@@ -113,6 +113,7 @@
     stop.hidden = false;
     progress.textContent = self.datapagesWords.t("reading");
     readRows = 0;
+    loaded = null;
     worker = new Worker(root + "explore-worker.js");
     var full = Object.assign({}, meta, { url: new URL(dataRoot + meta.csv, document.baseURI).href });
     worker.onmessage = receive;
@@ -211,7 +212,10 @@
       }
     });
     if (facets.childNodes.length) {
-      var fd = el("details", { class: "explore-group", open: "" });
+      // On a narrow screen the facets start closed (unless the view picks values), so the
+      // first rows are on the first screen.
+      var wide = !window.matchMedia || window.matchMedia("(min-width: 40em)").matches;
+      var fd = el("details", { class: "explore-group", open: wide || state.facets.size ? "" : null });
       fd.appendChild(el("summary", {}, self.datapagesWords.t("explorer_values")));
       fd.appendChild(facets);
       controls.appendChild(fd);
@@ -302,7 +306,7 @@
       history.replaceState(null, "", location.pathname + location.search + "#table");
       start.focus();
     });
-    ui = { q: q, facets: facets, count: count, body: body, headers: headers, prev: prev, next: next, where: where, download: download, saved: saved };
+    ui = { q: q, ranges: ranges, facets: facets, count: count, body: body, headers: headers, prev: prev, next: next, where: where, download: download, saved: saved };
     setStatic(true);
   }
 
@@ -455,6 +459,25 @@
     ui.saved.click();
   }
 
+  // A link to a view (#explore?…) opens the explorer in it and brings it into sight (no
+  // element has that id, so the browser would stay at the top). Followed on this page,
+  // only the fragment changes: the view is read again, and the open explorer shows it.
+  function follow() {
+    var next = readHash();
+    if (!next) return;
+    state = next;
+    if (!worker) begin();
+    else if (ui && loaded) {
+      ui.q.value = state.q;
+      Array.prototype.forEach.call(ui.ranges.querySelectorAll("fieldset"), function (set) {
+        var r = state.ranges.get(set.getAttribute("data-column")) || ["", ""];
+        Array.prototype.forEach.call(set.querySelectorAll("input"), function (input, k) { input.value = r[k]; });
+      });
+      ask();
+    }
+    box.scrollIntoView();
+  }
   start.addEventListener("click", begin);
-  if (location.hash.indexOf("#explore") === 0) begin();
+  window.addEventListener("hashchange", follow);
+  follow();
 })();

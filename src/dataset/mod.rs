@@ -107,6 +107,26 @@ impl Dataset {
         shown
     }
 
+    /// Whether column `index` tells the rows apart, so the table keeps it in view: a
+    /// column of the `primary_key`; without one, the first column when it is `unique` or
+    /// its profile counted as many distinct values as rows, none empty. A column that
+    /// repeats (`year`, 2013 on every row) is no key.
+    pub fn is_key(&self, index: usize) -> bool {
+        let Some(column) = self.front.columns.get(index) else {
+            return false;
+        };
+        if !self.front.primary_key.is_empty() {
+            return self.front.primary_key.contains(&column.name);
+        }
+        let profile = self.csv.profiles.get(index);
+        let all_distinct = profile
+            .and_then(|p| p.text.as_ref())
+            .and_then(|t| t.count());
+        index == 0
+            && profile.is_some_and(|p| p.empty == 0)
+            && (column.unique || all_distinct == Some(self.csv.rows as usize))
+    }
+
     /// For each column, in the CSV's order, whether the table shows it; `shown` is what
     /// [`Dataset::shown_columns`] gave.
     pub fn in_table(&self, shown: &[usize]) -> Vec<bool> {

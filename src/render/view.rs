@@ -123,8 +123,8 @@ pub struct ColumnView<'a> {
     pub numeric: bool,
     /// Long text: the table gives the column room to wrap into readable lines.
     pub wide: bool,
-    /// Part of the row's identity (the `primary_key`, else the first column): the table
-    /// keeps it in view while scrolling sideways.
+    /// Tells the rows apart (`Dataset::is_key`): the table keeps it in view while
+    /// scrolling sideways.
     pub key: bool,
     /// In the page's table (`Dataset::shown_columns`): the Columns section gives it a full
     /// profile, and the others one line each.
@@ -332,11 +332,7 @@ pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView
             unit: c.unit.as_deref(),
             numeric: c.column_type.is_numeric(),
             wide: dataset.csv.longest_cells.get(index).copied().unwrap_or(0) > WIDE_CELL_CHARS,
-            key: if dataset.front.primary_key.is_empty() {
-                index == 0
-            } else {
-                dataset.front.primary_key.contains(&c.name)
-            },
+            key: dataset.is_key(index),
             shown: in_table.get(index).copied().unwrap_or(false),
         })
         .collect()

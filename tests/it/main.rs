@@ -32,6 +32,7 @@ mod explore;
 mod explore_browser;
 mod explore_formats_browser;
 mod explore_hostile_browser;
+mod explore_links_browser;
 mod figures;
 mod file_shapes;
 mod harvest;
