@@ -61,6 +61,8 @@ pub struct Site {
     pub outputs: outputs::Registry,
     /// The theme's words in site.toml's `language` ([`crate::i18n`]).
     pub words: std::sync::Arc<crate::i18n::Words>,
+    /// While the datasets load (the site has none yet), where their titles are read.
+    pub loading_titles: Option<titles::TitleReader>,
 }
 
 impl Site {
@@ -99,9 +101,13 @@ impl Site {
         Some(self.datasets.summary(self.datasets.position(slug)?))
     }
 
-    /// The title of the dataset with this slug.
-    pub fn title_of(&self, slug: &str) -> Option<&str> {
-        Some(&self.summary(slug)?.title)
+    /// The title of the dataset with this slug (read from its front matter while the
+    /// datasets load).
+    pub fn title_of(&self, slug: &str) -> Option<Cow<'_, str>> {
+        match &self.loading_titles {
+            Some(reader) => reader.title(slug).map(Cow::Owned),
+            None => Some(Cow::Borrowed(&self.summary(slug)?.title)),
+        }
     }
 
     /// Total data rows across datasets.
@@ -273,6 +279,7 @@ impl Site {
             default_date: None,
             outputs: outputs.clone(),
             words: std::sync::Arc::new(crate::i18n::Words::english()),
+            loading_titles: None,
         };
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.

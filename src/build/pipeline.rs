@@ -17,7 +17,6 @@ use rayon::prelude::*;
 use super::reuse::{self, Reuse};
 use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
-use crate::dataset::entry::CatalogEntry;
 use crate::dataset::entry_store::EntryStore;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{self, Dataset};
@@ -134,9 +133,6 @@ pub(super) fn run(
     if let Some(problem) = [&output, &data].into_iter().find_map(|o| o.as_ref().err()) {
         diagnostics.push(problem.clone());
         return Err(diagnostics);
-    }
-    if let Some(reuse) = links {
-        reuse.settle_related(&site);
     }
     let mut site = site;
     let up_to_date = links.and_then(|r| r.up_to_date(&site));
@@ -366,10 +362,8 @@ impl Steps<'_> {
 
     /// What becomes of a dataset as soon as it is loaded: `serve` keeps it whole, to be
     /// written once all are loaded; otherwise its files are written (or linked) and its
-    /// catalog entry kept. A dataset with `related` entries names other datasets by title:
-    /// its entry waits, and it is loaded again to be written once every title is known.
-    /// With errors (or templates that have some) nothing is written: the build stops, only
-    /// the checks across datasets run.
+    /// catalog entry kept. With errors (or templates that have some) nothing is written:
+    /// the build stops, only the checks across datasets run.
     fn write_dataset(
         &self,
         site: &Site,
@@ -383,61 +377,33 @@ impl Steps<'_> {
             return Held::whole(Arc::new(full), entry);
         }
         let failed = problems.iter().any(|p| p.severity == Severity::Error);
-        let store = self.store.as_deref();
-        match renderer {
-            _ if failed => Held::entry(unwritten(&full), store),
-            None => Held::entry(unwritten(&full), store),
-            Some(_) if !full.front.related.is_empty() => Held::waiting(unwritten(&full), store),
-            Some(renderer) => {
-                let entry =
-                    reuse::write_and_enter(self.links, site, renderer, full, self.writer, problems);
-                Held::entry(entry, store)
+        let entry = match renderer {
+            Some(renderer) if !failed => {
+                reuse::write_and_enter(self.links, site, renderer, full, self.writer, problems)
             }
-        }
+            _ => unwritten(&full),
+        };
+        Held::entry(entry, self.store.as_deref())
     }
 
     /// Writes what is left once every dataset is loaded: `serve`'s whole datasets; or the
     /// files of the datasets taken from their records (linked, unless the output is to be
-    /// updated in place: `link_recalled` false), those whose `related` titles changed, and
-    /// the datasets loaded with `related` entries (loaded again: their titles are all known
-    /// now); then listings, tags, pages, catalogs and static files. Returns the number of
-    /// HTML pages.
+    /// updated in place: `link_recalled` false); then listings, tags, pages, catalogs and
+    /// static files. Returns the number of HTML pages.
     fn write_rest(&self, site: &mut Site, renderer: &Renderer, link_recalled: bool) -> usize {
         let writer = self.writer;
         if self.mode == Mode::Serve {
             return pages::render_everything(site, renderer, writer);
         }
-        if let Some(reuse) = self.links {
-            if link_recalled {
-                reuse.link_recalled(site, renderer, writer);
-            }
-            reuse.render_stale(site, renderer, writer);
-        }
-        let pending = site.datasets.pending();
-        // A chunk at a time: at most this many whole datasets are held at once.
-        for chunk in pending.chunks(WRITE_PENDING_CHUNK) {
-            let shared = &*site;
-            let sources = (self.links, self.cache.as_ref());
-            let written: Vec<(usize, CatalogEntry)> = chunk
-                .par_iter()
-                .filter_map(|&i| {
-                    let slug = shared.datasets.slug(i);
-                    let entry = reuse::load_and_write(sources, shared, slug, renderer, writer)?;
-                    Some((i, entry))
-                })
-                .collect();
-            for (i, entry) in written {
-                site.datasets.replace(i, entry);
-            }
-        }
         let dcat = match self.links {
-            Some(reuse) => reuse.link_dcat_pages(site, writer),
+            Some(reuse) => {
+                if link_recalled {
+                    reuse.link_recalled(site, renderer, writer);
+                }
+                reuse.link_dcat_pages(site, writer)
+            }
             None => pages::Pages::All,
         };
         pages::render_site_files(site, renderer, writer, &dcat)
     }
 }
-
-/// How many datasets that waited for `related` titles [`Steps::write_rest`] loads again
-/// and writes at a time.
-const WRITE_PENDING_CHUNK: usize = 256;

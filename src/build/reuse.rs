@@ -22,7 +22,6 @@ mod key;
 mod manifest;
 mod record;
 mod recorder;
-mod related;
 mod spill;
 mod tidy;
 
@@ -69,13 +68,6 @@ pub(super) struct Reuse {
     /// Datasets taken from their records whose files are still to be linked: not before
     /// the whole site is known, since an output that is up to date needs no links at all.
     pending_links: Mutex<Vec<Box<str>>>,
-    /// Datasets with `related` entries taken from their records, each with the titles its
-    /// key was checked with (the previous build's), for [`Reuse::settle_related`].
-    pending_related: Mutex<Vec<(Box<str>, key::RelatedTitles)>>,
-    /// Those whose `related` titles changed: rendered again ([`Reuse::render_stale`]).
-    stale: Mutex<Vec<Box<str>>>,
-    /// The previous build's titles, read from its records as `recall` asks for them.
-    previous_titles: Mutex<HashMap<Box<str>, Option<String>>>,
     /// When this build began: a CSV changed less than [`SETTLED`] before leaves no record.
     started: SystemTime,
     /// The site folder, resolved (for `recall`); `None` when it cannot be.
@@ -121,8 +113,8 @@ impl Reuse {
 
     /// For `check`, which writes nothing: the manifest of `output` read as [`Reuse::open`]
     /// reads it, so that [`Reuse::recall`] takes each unchanged dataset from its record
-    /// (its warnings with it) instead of loading and rendering it again. Datasets with
-    /// `related` entries are loaded (their titles may have changed); nothing is recorded.
+    /// (its warnings with it) instead of loading and rendering it again; nothing is
+    /// recorded.
     pub fn for_check(options: &BuildOptions, output: &Path) -> Reuse {
         let output = &canonical_output(output);
         let mut reuse = Reuse::with_manifest(options, output, None);
@@ -150,9 +142,6 @@ impl Reuse {
             records: previous.records,
             previous_whole: previous.whole,
             pending_links: Mutex::default(),
-            pending_related: Mutex::default(),
-            stale: Mutex::default(),
-            previous_titles: Mutex::default(),
             started,
             canonical_root: OnceLock::new(),
             recorded,
@@ -178,36 +167,27 @@ impl Reuse {
     /// The key of `dataset`, with its kept versions `kept`.
     fn key(&self, site: &Site, dataset: &CatalogEntry, kept: &[KeptVersion]) -> Option<String> {
         let titles = key::related_titles(site, dataset);
-        self.key_with(site, (dataset, kept), &titles)
-    }
-
-    /// [`Reuse::key`], with the titles of its `related` entries given.
-    fn key_with(
-        &self,
-        site: &Site,
-        dataset: (&CatalogEntry, &[KeptVersion]),
-        titles: &key::RelatedTitles,
-    ) -> Option<String> {
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
         let site_key = self.site_key.as_deref()?;
-        key::dataset_key((site_key, nav_key), &self.root, site, dataset, titles)
+        key::dataset_key(
+            (site_key, nav_key),
+            &self.root,
+            site,
+            (dataset, kept),
+            &titles,
+        )
     }
 
     /// The dataset of `markdown_file` from its record, when its record is there and still
     /// holds: the CSV unchanged (path and stamp), the key (Markdown bytes, and what it
     /// quotes of other datasets) the recorded one. Its files are linked later
-    /// ([`Reuse::link_recalled`]). The titles its `related` entries show are known only
-    /// once all datasets are: its key is checked with the titles of the previous build,
-    /// and [`Reuse::settle_related`] then sees whether they still hold. `None` means: load it.
+    /// ([`Reuse::link_recalled`]). `None` means: load it.
     pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Record> {
         let slug = markdown_file.file_stem()?.to_str()?;
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
         let record: Record = serde_json::from_slice(&bytes).ok()?;
         let dataset = &record.entry;
-        if self.check_only && !dataset.related.is_empty() {
-            return None;
-        }
         let root = self
             .canonical_root
             .get_or_init(|| confine::canonical_root(&self.root).ok())
@@ -215,22 +195,6 @@ impl Reuse {
         let markdown_path = content::display_path(&self.root, markdown_file);
         if dataset.slug != slug || !dataset.csv_unchanged(root, &markdown_path) {
             return None;
-        }
-        if !dataset.related.is_empty() {
-            let assumed = dataset
-                .related
-                .iter()
-                .map(|other| self.previous_title(other))
-                .collect::<Option<key::RelatedTitles>>()?;
-            if self.key_with(site, (dataset, &[]), &assumed)? != entry.key {
-                return None;
-            }
-            let mut pending = self
-                .pending_related
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            pending.push((slug.into(), assumed));
-            return Some(record);
         }
         let key = self.key(site, dataset, &[])?;
         if key != entry.key {
@@ -250,16 +214,9 @@ impl Reuse {
 
     /// The previous output's totals when it holds exactly what this build would write:
     /// the key of the whole output ([`key::output_key`]) is the recorded one. Call once
-    /// the site is loaded, before anything but datasets is written; the datasets that wait
-    /// for `related` titles get their keys here.
+    /// the site is loaded, before anything but datasets is written.
     pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
         let whole = self.previous_whole.as_ref()?;
-        // The datasets whose files wait.
-        for index in site.datasets.pending() {
-            let dataset = site.datasets.entry(index).ok()?;
-            let key = self.key(site, &dataset, &[])?;
-            self.remember_key(&dataset.slug, &key);
-        }
         let key = self.output_key(site)?;
         (key == whole.key && self.output_has_files(whole.files)).then(|| whole.clone())
     }
@@ -285,42 +242,23 @@ impl Reuse {
 
     /// When this build should update the previous output in place rather than replace it
     /// (`output::Staging::merge_into_target`): the files that stay as they are, those of
-    /// the datasets taken from their records and of the datasets waiting for `related`
-    /// titles whose key is the recorded one. That is when at most one dataset in
+    /// the datasets taken from their records. That is when at most one dataset in
     /// [`MERGE_AT_MOST_ONE_IN`] is rendered: then renaming the few new files into the old
     /// output is cheaper than linking every unchanged file into the staging folder and
     /// removing the old tree. Unchanged datasets are then not linked.
     pub fn merge_plan(&self, site: &Site) -> Option<PathSet> {
         self.previous_whole.as_ref()?;
         let mut kept = PathSet::default();
-        let stale = self.stale.lock().unwrap_or_else(|p| p.into_inner()).len();
-        let mut rendered = self.rendered.load(Ordering::Relaxed) + stale;
-        // The datasets whose files wait.
-        for index in site.datasets.pending() {
-            let dataset = site.datasets.entry(index).ok()?;
-            let key = self.key(site, &dataset, &[]);
-            let entry = self.previous.get(&dataset.slug);
-            match entry.filter(|e| key.as_ref() == Some(&e.key)) {
-                Some(entry) => {
-                    for file in entry.files() {
-                        // A kept file deleted from the output by hand would stay missing:
-                        // then the output is replaced whole, and the files that cannot be
-                        // linked are written again.
-                        if !self.output.join(file).is_file() {
-                            return None;
-                        }
-                        kept.insert(file);
-                    }
-                }
-                None => rendered += 1,
-            }
-        }
+        let rendered = self.rendered.load(Ordering::Relaxed);
         if rendered * MERGE_AT_MOST_ONE_IN > site.datasets.len() {
             return None;
         }
         let pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
         for slug in pending.iter() {
             for file in self.previous.get(&**slug)?.files() {
+                // A kept file deleted from the output by hand would stay missing: then the
+                // output is replaced whole, and the files that cannot be linked are written
+                // again.
                 if !self.output.join(file).is_file() {
                     return None;
                 }

@@ -111,9 +111,6 @@ pub struct Held {
     entry: EntryPlace,
     /// The dataset itself, kept by `serve` only.
     whole: Option<Arc<Dataset>>,
-    /// Its files are still to be written: its page lists other datasets under `related`
-    /// by title, known once all are loaded (the build then loads it again).
-    pending: bool,
     /// `serve`: its part of the DCAT catalog in each syntax, once written (the catalog is
     /// written again on every edit, where only the edited dataset's part changes).
     dcat_parts: Arc<[OnceLock<String>; 2]>,
@@ -123,16 +120,6 @@ impl Held {
     /// A dataset whose files are written, as `entry` alone, put into `store` when there is
     /// one.
     pub fn entry(entry: CatalogEntry, store: Option<&EntryStore>) -> Held {
-        Held::new(entry, false, store)
-    }
-
-    /// [`Held::entry`] of a dataset whose files are still to be written: its page lists
-    /// other datasets by title, known once all are loaded.
-    pub fn waiting(entry: CatalogEntry, store: Option<&EntryStore>) -> Held {
-        Held::new(entry, true, store)
-    }
-
-    fn new(entry: CatalogEntry, pending: bool, store: Option<&EntryStore>) -> Held {
         let summary = Arc::new(Summary::of(&entry));
         let entry = match store.and_then(|store| store.put(&entry)) {
             Some(stored) => EntryPlace::Stored(stored),
@@ -142,7 +129,6 @@ impl Held {
             summary,
             entry,
             whole: None,
-            pending,
             dcat_parts: Arc::default(),
         }
     }
@@ -254,17 +240,6 @@ impl Datasets {
     /// Every dataset, in slug order: what `serve` starts a rebuild's site from.
     pub fn to_vec(&self) -> Vec<Held> {
         self.held.clone()
-    }
-
-    /// The indexes of the datasets whose files are still to be written.
-    pub fn pending(&self) -> Vec<usize> {
-        (0..self.len()).filter(|&i| self.held[i].pending).collect()
-    }
-
-    /// Puts `entry` at `index` (its slug must be the one there), its files written.
-    pub fn replace(&mut self, index: usize, entry: CatalogEntry) {
-        debug_assert_eq!(self.slug(index), entry.slug);
-        self.held[index] = Held::entry(entry, self.store.as_deref());
     }
 
     /// Records the digests of the files just written for the whole dataset at `index`:

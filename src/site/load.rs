@@ -112,6 +112,7 @@ impl Frame {
             default_date: options.date.clone(),
             outputs: options.outputs.clone(),
             words: std::sync::Arc::new(words),
+            loading_titles: Some(super::titles::TitleReader::new(root, options.drafts)),
         };
         Ok(Frame {
             site,
