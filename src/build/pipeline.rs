@@ -93,15 +93,7 @@ pub(super) fn run(
         (Ok(Some((_, staging))), None) => Writer::new(staging),
         _ => Writer::new(&Discard),
     };
-    // The previous output is reused only when it holds every file (no data folder).
-    let reuse = match mode {
-        Mode::Build => match (&output, &data) {
-            (Ok(Some((target, _))), Ok(None)) => Some(Reuse::open(options, target)),
-            _ => None,
-        },
-        Mode::Check => options.scan_cache.then(|| Reuse::for_check(options, &path)),
-        Mode::Serve => None,
-    };
+    let reuse = open_reuse(options, mode, (&output, &data), &path);
     let links = reuse.as_ref().filter(|_| mode == Mode::Build);
     let steps = Steps {
         mode,
@@ -147,21 +139,21 @@ pub(super) fn run(
             // Write the rest: listings, tags, pages, catalogs, static files.
             let pages = steps.write_rest(&mut site, &renderer, merge.is_none());
             // Updated in place, the output holds the files kept besides those written.
-            let files = writer.files() + merge.as_ref().map_or(0, |kept| kept.len());
-            let mut problems = writer.into_problems();
-            let files = files + data_writer.as_ref().map_or(0, Writer::files);
-            problems.extend(data_writer.map(Writer::into_problems).unwrap_or_default());
+            let files = writer.files()
+                + merge.as_ref().map_or(0, |kept| kept.len())
+                + data_writer.as_ref().map_or(0, Writer::files);
+            let problems: Vec<Diagnostic> = (writer.into_problems().into_iter())
+                .chain(data_writer.into_iter().flat_map(Writer::into_problems))
+                .collect();
             if !problems.is_empty() {
                 diagnostics.extend(problems);
                 diagnostics.sort();
                 return Err(diagnostics);
             }
             // The big files first: a page is never published before the files it links.
-            if let Err(problem) = publish_data(data) {
-                diagnostics.push(problem);
-                return Err(diagnostics);
-            }
-            match publish(&path, output, merge.as_ref().zip(links), commit) {
+            let published = publish_data(data)
+                .and_then(|()| publish(&path, output, merge.as_ref().zip(links), commit));
+            match published {
                 Ok(marker) => (pages, files, Some(marker)),
                 Err(problem) => {
                     diagnostics.push(problem);
@@ -201,6 +193,25 @@ pub(super) fn run(
         report,
         file_problems,
     })
+}
+
+/// The previous build's output to reuse: `build` links from it only when it holds every
+/// file (no data folder); `check` takes unchanged datasets from its records (unless
+/// `--no-cache`); `serve` keeps its own state.
+fn open_reuse(
+    options: &BuildOptions,
+    mode: Mode,
+    (output, data): (&Output, &Output),
+    path: &Path,
+) -> Option<Reuse> {
+    match mode {
+        Mode::Build => match (output, data) {
+            (Ok(Some((target, _))), Ok(None)) => Some(Reuse::open(options, target)),
+            _ => None,
+        },
+        Mode::Check => options.scan_cache.then(|| Reuse::for_check(options, path)),
+        Mode::Serve => None,
+    }
 }
 
 /// Publishes: the staging folder merged into the previous output when `merge` gives the

@@ -29,9 +29,38 @@ pub(super) fn render_affected(
     listing_pages: &ListingPages,
     writer: &Writer,
 ) -> (usize, Vec<String>) {
-    let mut urls_changed = BTreeSet::new();
+    write_datasets(site, renderer, affected, csv_unchanged, writer);
+    let mut rewrite = Rewrite {
+        site,
+        renderer,
+        writer,
+        urls: BTreeSet::new(),
+    };
+    rewrite.dataset_pages(affected);
+    rewrite.remove_stale(affected);
+    rewrite.tags(affected, listing_pages);
+    let mut pages = affected.page_count();
+    if affected.listings {
+        rewrite.listings(listing_pages);
+    }
+    pages += rewrite.plain_pages(changes, listing_pages);
+    for relative in &changes.statics {
+        write::update_static(&rewrite.site.root, relative, writer);
+        rewrite.changed(&relative.to_string_lossy().replace('\\', "/"));
+    }
+    (pages, rewrite.urls.into_iter().collect())
+}
+
+/// Writes the files of the affected datasets (`serve` keeps every dataset whole) and
+/// records the digests of what was written.
+fn write_datasets(
+    site: &mut Site,
+    renderer: &Renderer,
+    affected: &Affected,
+    csv_unchanged: &BTreeMap<String, (Arc<Dataset>, Vec<FileDigest>)>,
+    writer: &Writer,
+) {
     let shared = &*site;
-    // `serve` keeps every dataset whole.
     let to_write: Vec<(usize, &Arc<Dataset>)> = shared
         .datasets
         .wholes()
@@ -50,123 +79,141 @@ pub(super) fn render_affected(
     for (index, digests) in written {
         site.datasets.record_digests(index, digests);
     }
-    let site = &*site;
-    let datasets: Vec<&Arc<Dataset>> = site
-        .datasets
-        .wholes()
-        .map(|(_, d)| d)
-        .filter(|d| affected.datasets.contains(&d.slug))
-        .collect();
-    let related: Vec<&Arc<Dataset>> = site
-        .datasets
-        .wholes()
-        .map(|(_, d)| d)
-        .filter(|d| affected.related_pages.contains(&d.slug))
-        .collect();
-    related.par_iter().for_each(|dataset| {
-        writer.run(
-            || {
-                let entry = site.entry(&dataset.slug);
-                let written = entry.as_ref().map_or(&[][..], |e| &e.digests);
-                write::write_dataset_page(site, renderer, dataset, written, writer)
-            },
-            &dataset.markdown_path,
-        );
-    });
-    for dataset in datasets.iter().chain(&related) {
-        urls_changed.insert(format!("/{}", urls::dataset_page(&dataset.slug)));
+}
+
+/// What a rebuild writes besides the datasets' files, and the URL paths it changes.
+struct Rewrite<'a> {
+    site: &'a Site,
+    renderer: &'a Renderer,
+    writer: &'a Writer<'a>,
+    urls: BTreeSet<String>,
+}
+
+impl Rewrite<'_> {
+    /// The page at `url` (relative to the output) changed.
+    fn changed(&mut self, url: &str) {
+        self.urls.insert(format!("/{url}"));
     }
-    for file in &affected.stale_files {
-        writer.remove(file);
-    }
-    // A folder the outputs made for one dataset (its kept versions) goes once empty.
-    let folders: BTreeSet<&Path> = affected
-        .stale_files
-        .iter()
-        .filter_map(|file| Path::new(file).parent())
-        .filter(|folder| *folder != Path::new(layout::DATA_DATASETS))
-        .collect();
-    for folder in folders {
-        // Not empty (other versions are still written): it stays.
-        let _ = std::fs::remove_dir(writer.sink().root().join(folder));
-    }
-    for slug in &affected.removed_datasets {
-        writer.remove(&urls::dataset_page(slug));
-        urls_changed.insert(format!("/{}", urls::dataset_page(slug)));
-    }
-    let tags: Vec<&site::Tag> = site
-        .tags
-        .iter()
-        .filter(|t| affected.tags.contains(&t.slug))
-        .collect();
-    tags.par_iter()
-        .for_each(|tag| write_tag(site, renderer, tag, writer, listing_pages.of_tag(&tag.slug)));
-    for tag in &tags {
-        let which = listing_pages.of_tag(&tag.slug);
-        for (index, url) in crate::site::listing::tag_pages(site, tag)
-            .iter()
-            .enumerate()
-        {
-            if which.includes(index + 1) {
-                urls_changed.insert(format!("/{url}"));
-            }
+
+    /// Renders again the pages that show an affected dataset's title (`related`, the
+    /// navigation); the affected datasets' own pages are written with their files.
+    fn dataset_pages(&mut self, affected: &Affected) {
+        let (site, renderer, writer) = (self.site, self.renderer, self.writer);
+        let related: Vec<&Arc<Dataset>> = (site.datasets.wholes())
+            .map(|(_, d)| d)
+            .filter(|d| affected.related_pages.contains(&d.slug))
+            .collect();
+        related.par_iter().for_each(|dataset| {
+            writer.run(
+                || {
+                    let entry = site.entry(&dataset.slug);
+                    let written = entry.as_ref().map_or(&[][..], |e| &e.digests);
+                    write::write_dataset_page(site, renderer, dataset, written, writer)
+                },
+                &dataset.markdown_path,
+            );
+        });
+        let slugs = (site.datasets.slugs()).filter(|slug| affected.datasets.contains(*slug));
+        let written: Vec<&str> = slugs.chain(related.iter().map(|d| &*d.slug)).collect();
+        for slug in written {
+            self.changed(&urls::dataset_page(slug));
         }
     }
-    for slug in &affected.removed_tags {
-        writer.remove(&urls::tag_page(slug));
-        urls_changed.insert(format!("/{}", urls::tag_page(slug)));
+
+    /// Removes the files no dataset writes any more, and the pages of removed datasets.
+    fn remove_stale(&mut self, affected: &Affected) {
+        for file in &affected.stale_files {
+            self.writer.remove(file);
+        }
+        // A folder the outputs made for one dataset (its kept versions) goes once empty.
+        let folders: BTreeSet<&Path> = (affected.stale_files.iter())
+            .filter_map(|file| Path::new(file).parent())
+            .filter(|folder| *folder != Path::new(layout::DATA_DATASETS))
+            .collect();
+        for folder in folders {
+            // Not empty (other versions are still written): it stays.
+            let _ = std::fs::remove_dir(self.writer.sink().root().join(folder));
+        }
+        for slug in &affected.removed_datasets {
+            self.writer.remove(&urls::dataset_page(slug));
+            self.changed(&urls::dataset_page(slug));
+        }
     }
-    let mut pages = affected.page_count();
-    if affected.listings {
+
+    /// Writes the affected tags' pages (those of `listing_pages`) and removes the pages of
+    /// tags gone.
+    fn tags(&mut self, affected: &Affected, listing_pages: &ListingPages) {
+        let (site, renderer, writer) = (self.site, self.renderer, self.writer);
+        let tags: Vec<&site::Tag> = (site.tags.iter())
+            .filter(|t| affected.tags.contains(&t.slug))
+            .collect();
+        tags.par_iter().for_each(|tag| {
+            write_tag(site, renderer, tag, writer, listing_pages.of_tag(&tag.slug))
+        });
+        for tag in &tags {
+            let which = listing_pages.of_tag(&tag.slug);
+            for (index, url) in listing::tag_pages(site, tag).iter().enumerate() {
+                if which.includes(index + 1) {
+                    self.changed(url);
+                }
+            }
+        }
+        for slug in &affected.removed_tags {
+            self.writer.remove(&urls::tag_page(slug));
+            self.changed(&urls::tag_page(slug));
+        }
+    }
+
+    /// Writes the home page, the pages of All datasets and the site-wide files that
+    /// `listing_pages` names.
+    fn listings(&mut self, listing_pages: &ListingPages) {
         write_listings(
-            site,
-            renderer,
-            writer,
+            self.site,
+            self.renderer,
+            self.writer,
             &listing_pages.order,
             &listing_pages.all,
             &listing_pages.dcat,
             listing_pages.files,
         );
-        urls_changed.insert("/".to_string());
-        urls_changed.extend(
-            crate::site::listing::datasets_pages(site)
-                .iter()
-                .enumerate()
-                .filter(|(index, _)| listing_pages.all.includes(index + 1))
-                .map(|(_, url)| format!("/{url}")),
-        );
-    }
-    for relative in &changes.pages {
-        let name = content::page_name(relative);
-        if name.is_empty() {
-            write_home(site, renderer, writer, &listing_pages.order, relative);
-            urls_changed.insert("/".to_string());
-            pages += 1;
-        } else if let Some(page) = site.pages.iter().find(|p| p.name == name) {
-            write_page(site, renderer, page, writer);
-            urls_changed.insert(format!("/{}", urls::page(&name)));
-            pages += 1;
-        } else {
-            writer.remove(&urls::page(&name));
-            urls_changed.insert(format!("/{}", urls::page(&name)));
+        self.changed("");
+        for (index, url) in listing::datasets_pages(self.site).iter().enumerate() {
+            if listing_pages.all.includes(index + 1) {
+                self.changed(url);
+            }
         }
     }
-    if changes.all_pages {
-        for page in &site.pages {
-            write_page(site, renderer, page, writer);
-            pages += 1;
+
+    /// Writes the changed plain pages (every one, and the 404 page, when a title in the
+    /// navigation changed); returns how many were rendered.
+    fn plain_pages(&mut self, changes: &PlannedChanges, listing_pages: &ListingPages) -> usize {
+        let (site, renderer, writer) = (self.site, self.renderer, self.writer);
+        let mut pages = 0;
+        for relative in &changes.pages {
+            let name = content::page_name(relative);
+            if name.is_empty() {
+                write_home(site, renderer, writer, &listing_pages.order, relative);
+                self.changed("");
+                pages += 1;
+            } else if let Some(page) = site.pages.iter().find(|p| p.name == name) {
+                write_page(site, renderer, page, writer);
+                self.changed(&urls::page(&name));
+                pages += 1;
+            } else {
+                writer.remove(&urls::page(&name));
+                self.changed(&urls::page(&name));
+            }
         }
-        write_not_found(site, renderer, writer);
-        urls_changed.clear();
+        if changes.all_pages {
+            for page in &site.pages {
+                write_page(site, renderer, page, writer);
+                pages += 1;
+            }
+            write_not_found(site, renderer, writer);
+            self.urls.clear();
+        }
+        pages
     }
-    for relative in &changes.statics {
-        write::update_static(&site.root, relative, writer);
-        urls_changed.insert(format!(
-            "/{}",
-            relative.to_string_lossy().replace('\\', "/")
-        ));
-    }
-    (pages, urls_changed.into_iter().collect())
 }
 
 /// The pages of All datasets and of each tag that a rebuild writes again.
