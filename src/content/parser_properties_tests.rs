@@ -1,6 +1,6 @@
 //! Property tests of the hand-written parsers of what authors write: the front-matter
 //! split, the `{{ cell(...) }}` figures, ISO 8601 day numbers, language tags, a date
-//! column's `format` and TOML escapes. Whatever the bytes, none panics, and what each
+//! column's `format`, number marks and TOML escapes. Whatever the bytes, none panics, and what each
 //! returns points inside the text it was given or reads back as it was written.
 
 use std::path::Path;
@@ -9,6 +9,7 @@ use proptest::prelude::*;
 
 use super::columns::ColumnType;
 use super::date_format::DateFormat;
+use super::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use super::{figures, front_matter, iso8601, language_tag, toml_escapes};
 
 /// Text made mostly of the characters these parsers look for, so that the cases reach
@@ -118,9 +119,73 @@ proptest! {
     }
 
     #[test]
+    fn a_number_written_in_any_marks_reads_back_as_its_plain_number(
+        whole in 0u64..10_000_000_000_000_000,
+        fraction in proptest::option::of("[0-9]{1,6}"),
+        exponent in proptest::option::of(-30i32..30),
+        (negative, decimal, group) in (any::<bool>(), 0usize..2, 0usize..7),
+    ) {
+        let marks = NumberMarks { decimal: DECIMALS[decimal], group: GROUPS[group] };
+        prop_assume!(!marks.clash());
+        let sign = if negative { "-" } else { "" };
+        let tail = fraction.as_ref().map_or(String::new(), |f| format!(".{f}"))
+            + &exponent.map_or(String::new(), |e| format!("e{e}"));
+        let written = format!("{sign}{}{}", grouped(whole, marks.group), tail.replacen('.', marks.decimal.as_str(), 1));
+        let mut out = String::new();
+        let expected = format!("{sign}{whole}{tail}");
+        let plain = marks.plain(&written, &mut out);
+        prop_assert_eq!(plain, Some(expected.as_str()), "{:?} in {:?}", written, marks);
+    }
+
+    #[test]
+    fn any_cell_in_any_marks_is_refused_or_left_without_marks(
+        cell in syntax_text(),
+        (decimal, group) in (0usize..2, 0usize..7),
+    ) {
+        let marks = NumberMarks { decimal: DECIMALS[decimal], group: GROUPS[group] };
+        let mut out = String::new();
+        if let Some(plain) = marks.plain(&cell, &mut out) {
+            // Left as a plain number: no comma, one decimal point at most, no group mark.
+            if !marks.is_plain() {
+                prop_assert!(!plain.contains(','), "{:?} -> {:?}", cell, plain);
+                prop_assert!(plain.matches('.').count() <= 1, "{:?} -> {:?}", cell, plain);
+                let group = marks.group.map_or(".", GroupMark::as_str);
+                prop_assert!(group == "." || !plain.contains(group), "{:?} -> {:?}", cell, plain);
+            }
+        }
+    }
+
+    #[test]
     fn toml_escapes_are_found_inside_the_text(text in syntax_text()) {
         for (offset, length, _) in toml_escapes::forbidden_escapes(&text) {
             prop_assert!(offset + length <= text.len());
         }
     }
+}
+
+const DECIMALS: [DecimalMark; 2] = [DecimalMark::Point, DecimalMark::Comma];
+const GROUPS: [Option<GroupMark>; 7] = [
+    None,
+    Some(GroupMark::Comma),
+    Some(GroupMark::Point),
+    Some(GroupMark::Space),
+    Some(GroupMark::NoBreakSpace),
+    Some(GroupMark::NarrowNoBreakSpace),
+    Some(GroupMark::Apostrophe),
+];
+
+/// `n` with `group` between each three digits of it (`1234567` -> `1,234,567`).
+fn grouped(n: u64, group: Option<GroupMark>) -> String {
+    let digits = n.to_string();
+    let Some(group) = group else {
+        return digits;
+    };
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push_str(group.as_str());
+        }
+        out.push(c);
+    }
+    out
 }
