@@ -182,7 +182,7 @@ fn grouped(n: u64, group: Option<GroupMark>) -> String {
     };
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push_str(group.as_str());
         }
         out.push(c);
