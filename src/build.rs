@@ -184,9 +184,6 @@ pub struct BuildReport {
     /// Nothing was written: the output already held what this build would write (every
     /// input the key of the whole output covers was unchanged).
     pub up_to_date: bool,
-    /// The previous output was updated in place (few datasets changed) instead of being
-    /// replaced by a new folder.
-    pub in_place: bool,
     /// Warnings found along the way (errors stop the build): of each warning (same
     /// message and hint), the first places `build` shows, and a count of all
     /// ([`Diagnostics::folding`]; `check` keeps every one).
@@ -240,10 +237,9 @@ impl BuildReport {
                 "Up to date: {counts} in {output}, nothing changed since the last build (checked in {ms} ms)"
             );
         }
-        let reused = match (self.reused, self.in_place) {
-            (0, _) => String::new(),
-            (n, false) => format!(" ({n} datasets unchanged, linked)"),
-            (n, true) => format!(" (updated in place; {n} datasets unchanged, kept)"),
+        let reused = match self.reused {
+            0 => String::new(),
+            n => format!(" ({n} datasets unchanged, linked)"),
         };
         format!("Built {counts} into {output}{reused} in {ms} ms")
     }

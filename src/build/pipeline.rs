@@ -3,7 +3,7 @@
 //! written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says; check
 //! the site as a whole; write the rest (listings, tags, pages, catalogs); publish; record
 //! what was written for the next build. Rebuild reuse (hard links of unchanged output,
-//! records instead of loads, the in-place merge) is one [`Reuse`], which the pipeline
+//! records instead of loads) is one [`Reuse`], which the pipeline
 //! skips when there is none. A site with any error publishes nothing: what was written
 //! meanwhile is in the staging folder (or `Discard`), which is dropped.
 
@@ -21,7 +21,7 @@ use crate::dataset::entry_store::EntryStore;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::{self, Dataset};
 use crate::diagnostics::{Diagnostic, Diagnostics, Severity, SHOWN_PER_WARNING};
-use crate::output::{guard, Discard, PathSet, Staging};
+use crate::output::{guard, Discard, Staging};
 use crate::render::Renderer;
 use crate::site::{Frame, Held, LoadedSite, Site, Warnings};
 use crate::write::Writer;
@@ -128,20 +128,14 @@ pub(super) fn run(
     }
     let mut site = site;
     let up_to_date = links.and_then(|r| r.up_to_date(&site));
-    let mut merge = None;
     let (pages, files, marker) = match &up_to_date {
         // The output already holds what this build would write: nothing is written, the
         // staging folder (holding only its marker) is dropped.
         Some(whole) => (whole.pages, whole.files, None),
         None => {
-            // Few datasets changed: their files go into the previous output in place.
-            merge = links.and_then(|r| r.merge_plan(&site));
             // Write the rest: listings, tags, pages, catalogs, static files.
-            let pages = steps.write_rest(&mut site, &renderer, merge.is_none());
-            // Updated in place, the output holds the files kept besides those written.
-            let files = writer.files()
-                + merge.as_ref().map_or(0, |kept| kept.len())
-                + data_writer.as_ref().map_or(0, Writer::files);
+            let pages = steps.write_rest(&mut site, &renderer);
+            let files = writer.files() + data_writer.as_ref().map_or(0, Writer::files);
             let problems: Vec<Diagnostic> = (writer.into_problems().into_iter())
                 .chain(data_writer.into_iter().flat_map(Writer::into_problems))
                 .collect();
@@ -151,8 +145,7 @@ pub(super) fn run(
                 return Err(diagnostics);
             }
             // The big files first: a page is never published before the files it links.
-            let published = publish_data(data)
-                .and_then(|()| publish(&path, output, merge.as_ref().zip(links), commit));
+            let published = publish_data(data).and_then(|()| publish(&path, output, commit));
             match published {
                 Ok(marker) => (pages, files, Some(marker)),
                 Err(problem) => {
@@ -178,7 +171,6 @@ pub(super) fn run(
         },
         recalled: reuse.as_ref().map_or(0, Reuse::recalled),
         up_to_date: up_to_date.is_some(),
-        in_place: merge.is_some(),
         warnings: diagnostics,
     };
     // Record what was written, for the next build to reuse.
@@ -214,34 +206,24 @@ fn open_reuse(
     }
 }
 
-/// Publishes: the staging folder merged into the previous output when `merge` gives the
-/// files kept there (few datasets changed), else swapped in whole by `commit`. Returns the
-/// identity of the output's marker file, which the next build's reuse is tied to (none
-/// for `check`, which has nothing to publish).
+/// Publishes: the staging folder swapped in whole by `commit`. Returns the identity of
+/// the output's marker file, which the next build's reuse is tied to (none for `check`,
+/// which has nothing to publish).
 fn publish(
     output: &Path,
     staging: Output,
-    merge: Option<(&PathSet, &Reuse)>,
     commit: impl FnOnce(Staging) -> io::Result<()>,
 ) -> Result<Option<FileStamp>, Diagnostic> {
     let Ok(Some((_, staging))) = staging else {
         return Ok(None);
     };
-    match merge {
-        Some((kept, reuse)) => reuse.merge(staging, kept).map_err(|e| {
-            Diagnostic::error(output, format!("cannot update the output: {e}"))
-                .with_hint("build again: the next build replaces the whole folder")
-        }),
-        None => {
-            let marker = FileStamp::of(&staging.path(crate::output::MARKER));
-            commit(staging).map(|()| marker).map_err(|e| {
-                Diagnostic::error(
-                    output,
-                    format!("cannot move the new output into place: {e}"),
-                )
-            })
-        }
-    }
+    let marker = FileStamp::of(&staging.path(crate::output::MARKER));
+    commit(staging).map(|()| marker).map_err(|e| {
+        Diagnostic::error(
+            output,
+            format!("cannot move the new output into place: {e}"),
+        )
+    })
 }
 
 /// The output folder to replace (resolved) and its staging folder, checked and made
@@ -398,19 +380,16 @@ impl Steps<'_> {
     }
 
     /// Writes what is left once every dataset is loaded: `serve`'s whole datasets; or the
-    /// files of the datasets taken from their records (linked, unless the output is to be
-    /// updated in place: `link_recalled` false); then listings, tags, pages, catalogs and
-    /// static files. Returns the number of HTML pages.
-    fn write_rest(&self, site: &mut Site, renderer: &Renderer, link_recalled: bool) -> usize {
+    /// files of the datasets taken from their records (linked); then listings, tags, pages,
+    /// catalogs and static files. Returns the number of HTML pages.
+    fn write_rest(&self, site: &mut Site, renderer: &Renderer) -> usize {
         let writer = self.writer;
         if self.mode == Mode::Serve {
             return pages::render_everything(site, renderer, writer);
         }
         let dcat = match self.links {
             Some(reuse) => {
-                if link_recalled {
-                    reuse.link_recalled(site, renderer, writer);
-                }
+                reuse.link_recalled(site, renderer, writer);
                 reuse.link_dcat_pages(site, writer)
             }
             None => pages::Pages::All,

@@ -42,16 +42,12 @@ use crate::dataset::versions::KeptVersion;
 use crate::dataset::Dataset;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::metadata::dcat;
-use crate::output::{PathSet, Staging};
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, Writer};
 use manifest::WrittenFiles;
 use record::Record;
 use recorder::Recorder;
-
-/// An output is updated in place when at most one dataset in this many had to be loaded.
-const MERGE_AT_MOST_ONE_IN: usize = 16;
 
 /// The previous build's manifest, and what this build records for the next.
 pub(super) struct Reuse {
@@ -79,11 +75,6 @@ pub(super) struct Reuse {
     reused: AtomicUsize,
     /// Datasets among `reused` taken from their records, not loaded.
     recalled: AtomicUsize,
-    /// Datasets rendered (not linked) so far.
-    rendered: AtomicUsize,
-    /// Set once this build updates the output in place: an unchanged dataset's files are
-    /// then left where they are instead of linked into the staging folder.
-    in_place: std::sync::atomic::AtomicBool,
     /// This build's key of each dataset written or linked (a digest of it), for the keys
     /// of the DCAT pages.
     keys: Mutex<HashMap<Box<str>, crate::checksum::Sha256>>,
@@ -148,8 +139,6 @@ impl Reuse {
             check_only: false,
             reused: AtomicUsize::new(0),
             recalled: AtomicUsize::new(0),
-            rendered: AtomicUsize::new(0),
-            in_place: std::sync::atomic::AtomicBool::new(false),
             keys: Mutex::new(HashMap::new()),
         }
     }
@@ -238,44 +227,6 @@ impl Reuse {
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
         let keys = self.keys.lock().unwrap_or_else(|p| p.into_inner());
         key::output_key(self.site_key.as_deref()?, nav_key, site, &keys)
-    }
-
-    /// When this build should update the previous output in place rather than replace it
-    /// (`output::Staging::merge_into_target`): the files that stay as they are, those of
-    /// the datasets taken from their records. That is when at most one dataset in
-    /// [`MERGE_AT_MOST_ONE_IN`] is rendered: then renaming the few new files into the old
-    /// output is cheaper than linking every unchanged file into the staging folder and
-    /// removing the old tree. Unchanged datasets are then not linked.
-    pub fn merge_plan(&self, site: &Site) -> Option<PathSet> {
-        self.previous_whole.as_ref()?;
-        let mut kept = PathSet::default();
-        let rendered = self.rendered.load(Ordering::Relaxed);
-        if rendered * MERGE_AT_MOST_ONE_IN > site.datasets.len() {
-            return None;
-        }
-        let pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
-        for slug in pending.iter() {
-            for file in self.previous.get(&**slug)?.files() {
-                // A kept file deleted from the output by hand would stay missing: then the
-                // output is replaced whole, and the files that cannot be linked are written
-                // again.
-                if !self.output.join(file).is_file() {
-                    return None;
-                }
-                kept.insert(file);
-            }
-        }
-        self.in_place.store(true, Ordering::Relaxed);
-        Some(kept)
-    }
-
-    /// Updates the previous output in place from `staging` (`kept`: [`Reuse::merge_plan`]),
-    /// its manifest removed first: an update cut short leaves an output that no later
-    /// build trusts (it is then replaced whole). Returns the identity of its marker file.
-    pub fn merge(&self, staging: Staging, kept: &PathSet) -> std::io::Result<Option<FileStamp>> {
-        manifest::forget(&self.root, &self.output);
-        staging.merge_into_target(kept)?;
-        Ok(FileStamp::of(&self.output.join(crate::output::MARKER)))
     }
 
     /// What this build's output is built from, to record: call once it is all written.
@@ -402,8 +353,7 @@ impl Reuse {
         if let Some(key) = &key {
             let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
-                // Updated in place, the output keeps the files (`merge_plan` listed them).
-                if self.in_place.load(Ordering::Relaxed) || self.link(entry, writer) {
+                if self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);
                     self.remember_key(&dataset.slug, key);
                     written.digests = digests;
@@ -411,7 +361,6 @@ impl Reuse {
                 }
             }
         }
-        self.rendered.fetch_add(1, Ordering::Relaxed);
         let recorder = Recorder::new(writer.sink());
         let own = Writer::new(&recorder);
         written.digests = write::write_dataset_step(site, renderer, dataset, &own, None);

@@ -9,8 +9,6 @@
 mod at;
 pub mod guard;
 pub mod hosts;
-mod merge;
-pub use merge::PathSet;
 pub mod swap;
 
 use rayon::prelude::*;
@@ -394,19 +392,6 @@ impl Staging {
         let pair = std::sync::Arc::new(pair);
         cache.open = Some((from_folder.to_path_buf(), pair.clone()));
         Some(pair)
-    }
-
-    /// Updates the target in place with what this staging folder holds (`merge`): each
-    /// changed file moved over the old one, files of the same bytes left, and every file
-    /// that is neither here nor in `kept` (target-relative paths) removed; then the staging
-    /// folder goes. Only for a build that found no problem and staged a small part.
-    pub fn merge_into_target(mut self, kept: &PathSet) -> io::Result<()> {
-        merge::merge(&self.dir, &self.target, kept)?;
-        self.committed = true;
-        // What is left here (files of the same bytes) is no longer needed; a folder left
-        // behind is removed by the next build, as a killed build's would be.
-        let _ = remove_marked_folder(&self.dir);
-        Ok(())
     }
 
     /// Replaces the target with the staged output (`swap::publish`).

@@ -307,10 +307,10 @@ fn files_deleted_from_the_output_are_written_again() {
     assert!(build(&root, &out, true).up_to_date, "then nothing changed");
 }
 
-/// The same in a catalog that a rebuild updates in place: a kept file deleted by hand is
-/// not left missing.
+/// The same in a catalog where one dataset changed: a file of an unchanged dataset deleted
+/// by hand is not left missing.
 #[test]
-fn a_file_deleted_from_an_output_updated_in_place_is_written_again() {
+fn a_file_deleted_from_an_output_that_is_mostly_reused_is_written_again() {
     let dir = tempfile::tempdir().unwrap();
     let (root, out) = (dir.path().join("site"), dir.path().join("public"));
     catalog::write_catalog(&root, 40, "");
@@ -325,7 +325,7 @@ fn a_file_deleted_from_an_output_updated_in_place_is_written_again() {
     );
     let report = build(&root, &out, true);
     assert!(gone.is_file(), "{}", report.summary());
-    assert_same_as_clean(&root, &out, &report, "in place, a file deleted");
+    assert_same_as_clean(&root, &out, &report, "one changed, a file deleted");
 }
 
 /// The inode of each file of the DCAT catalog (both syntaxes, every page).
@@ -477,21 +477,20 @@ fn an_unchanged_site_is_left_as_it_is_and_every_kind_of_input_is_seen() {
     assert!(!out.join(format!("datasets/{}", catalog::slug(4))).exists());
 }
 
-/// When few datasets of a settled catalog change (at most one in 16 loaded: those with a
-/// CSV written in the last two seconds are loaded too), the previous output is updated in place:
-/// the changed files are moved in, files of the same bytes (listings that do not show the
-/// change, the stylesheet) keep their inodes, and files no longer produced (a removed
-/// dataset's, row pages past a shorter table) go; the result is the clean build's.
+/// When few datasets of a settled catalog change, the unchanged datasets' files are linked
+/// from the previous output (their inodes kept), the changed ones written, and files no
+/// longer produced (a removed dataset's, row pages past a shorter table) gone; the result
+/// is the clean build's, swapped in whole.
 #[test]
-fn an_output_updated_in_place_is_the_clean_build() {
+fn a_catalog_rebuilt_after_small_changes_is_the_clean_build() {
     let dir = tempfile::tempdir().unwrap();
     let (root, out) = (dir.path().join("site"), dir.path().join("public"));
     catalog::write_catalog(&root, 100, "table_rows = 2\nrow_pages = true\n");
     let csv = |n: usize| root.join(format!("data/datasets/{}.csv", catalog::slug(n)));
     let md = |n: usize| root.join(format!("content/datasets/{}.md", catalog::slug(n)));
     std::fs::write(csv(3), "v\n1\n2\n3\n4\n5\n6\n7\n").unwrap();
-    // Datasets that list others under `related` are taken from their records and kept in
-    // place while the titles their pages show stay; rendered again when one changes.
+    // Datasets that list others under `related` are taken from their records and linked
+    // while the titles their pages show stay; rendered again when one changes.
     for (n, other) in [(20, 21), (22, 1)] {
         let front = format!(
             "related = [\"{}\"]\n{}",
@@ -501,17 +500,15 @@ fn an_output_updated_in_place_is_the_clean_build() {
         catalog::write_dataset(&root, n, &front, &format!("v\n{n}\n"));
     }
     std::thread::sleep(std::time::Duration::from_millis(2100));
-    let first = build(&root, &out, true);
-    assert!(!first.in_place);
+    build(&root, &out, true);
     let row_pages = inodes(&out)
         .into_keys()
         .filter(|p| p.starts_with("datasets/set-00003/") && p.components().count() > 3)
         .count();
     assert!(row_pages >= 3, "set 3 has row pages");
     let mut before = inodes(&out);
-    let mut step = |name: &str, changed: &[usize], in_place: bool| {
+    let mut step = |name: &str, changed: &[usize]| {
         let report = build(&root, &out, true);
-        assert_eq!(report.in_place, in_place, "{name}: {}", report.summary());
         if name.starts_with("nothing changed") {
             assert_eq!(
                 report.recalled, report.datasets,
@@ -522,38 +519,34 @@ fn an_output_updated_in_place_is_the_clean_build() {
         let changed: Vec<String> = changed.iter().map(|&n| catalog::slug(n)).collect();
         let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
         assert_kept_but(&before, &after, &slugs(&root), &changed, name);
-        for site_file in ["style.css", "robots.txt"].into_iter().filter(|_| in_place) {
-            let path = PathBuf::from(site_file);
-            assert_eq!(before.get(&path), after.get(&path), "{name}: {site_file}");
-        }
         assert_same_as_clean(&root, &out, &report, name);
         before = after;
     };
-    step("nothing changed: up to date", &[], false);
+    step("nothing changed: up to date", &[]);
     std::fs::write(csv(5), "v\n-5\n").unwrap();
-    step("one CSV changed", &[5], true);
+    step("one CSV changed", &[5]);
     std::fs::write(csv(3), "v\n3\n").unwrap();
-    step("a table shorter: its row pages go", &[3], true);
+    step("a table shorter: its row pages go", &[3]);
     edit(&md(8), "## Method\n\nM.", "## Method\n\nM, again.");
-    step("one Markdown file changed", &[8], true);
+    step("one Markdown file changed", &[8]);
     std::fs::remove_file(md(9)).unwrap();
-    step("one removed", &[], true);
+    step("one removed", &[]);
     assert!(!out.join("datasets/set-00009").exists());
     catalog::write_dataset(&root, 101, &catalog::front_matter(101), "v\n101\n");
-    step("one added", &[101], true);
+    step("one added", &[101]);
     edit(&md(1), "title = \"Set 1\"", "title = \"Set one, renamed\"");
-    step("a title that a related line shows", &[1, 22], true);
+    step("a title that a related line shows", &[1, 22]);
     let page = std::fs::read_to_string(out.join("datasets/set-00022/index.html")).unwrap();
     assert!(
         page.contains("Set one, renamed"),
         "set 22 shows the new title"
     );
-    // A fifth of the catalog changed: the output is replaced whole.
+    // A fifth of the catalog changed.
     for n in 10..30 {
         std::fs::write(csv(n), format!("v\n{}\n", n * 10)).unwrap();
     }
     let all: Vec<usize> = (10..30).collect();
-    step("half changed", &all, false);
+    step("half changed", &all);
 }
 
 /// The files of the reuse folder, by name.

@@ -224,11 +224,6 @@ fn parse(text: &[u8], output: &Path) -> Option<Manifest<BTreeMap<String, Written
     valid.then_some(manifest)
 }
 
-/// Removes the manifest of `output`, if there is one.
-pub(super) fn forget(root: &Path, output: &Path) {
-    let _ = std::fs::remove_file(path(root, output));
-}
-
 /// Writes the manifest of `output`, whose marker file is `marker`, moving the records file
 /// written beside it (`records`, at [`records_spill_path`]) into place first. Failing to
 /// write is not an error: the manifest only saves time.
