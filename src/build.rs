@@ -333,10 +333,6 @@ fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagno
 /// Builds the site. On any error the previous output is left exactly as it was.
 pub fn build(options: &BuildOptions) -> Result<BuildReport, Error> {
     pipeline::run(options, Mode::Build, |staging| staging.commit())
-        .map(|built| {
-            let mut report = built.report;
-            report.output_size = crate::output::hosts::measure(&report.output).ok();
-            report
-        })
+        .map(|built| built.report)
         .map_err(Error::Problems)
 }

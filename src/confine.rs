@@ -119,6 +119,27 @@ pub fn canonical_root(root: &Path) -> Result<PathBuf, Diagnostic> {
 /// inside `root_canonical`. A path whose `..` steps climb out is refused without touching
 /// the file system, so its answer never tells whether something exists out there.
 pub fn resolve_inside(root_canonical: &Path, relative: &Path) -> Result<PathBuf, Refusal> {
+    refuse_as_written(relative)?;
+    if let Some((real, _)) = without_links(root_canonical, relative) {
+        return Ok(real);
+    }
+    let joined = root_canonical.join(relative);
+    match fs::canonicalize(&joined) {
+        Ok(real) => match real.strip_prefix(root_canonical) {
+            Ok(inside) if is_hidden_inside(inside) => Err(Refusal::Hidden { through_link: true }),
+            Ok(_) => Ok(real),
+            Err(_) => Err(Refusal::Outside { through_link: true }),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Refusal::Missing {
+            dangling_link: fs::symlink_metadata(&joined).is_ok_and(|m| m.file_type().is_symlink()),
+        }),
+        Err(e) => Err(Refusal::Unresolvable(e)),
+    }
+}
+
+/// What is refused of a path as written, without touching the file system: an absolute
+/// one, one whose `..` steps climb out, one through a hidden name.
+fn refuse_as_written(relative: &Path) -> Result<(), Refusal> {
     if relative.has_root()
         || relative
             .components()
@@ -136,25 +157,42 @@ pub fn resolve_inside(root_canonical: &Path, relative: &Path) -> Result<PathBuf,
             through_link: false,
         });
     }
-    let joined = root_canonical.join(relative);
-    match fs::canonicalize(&joined) {
-        Ok(real) => match real.strip_prefix(root_canonical) {
-            Ok(inside) if is_hidden_inside(inside) => Err(Refusal::Hidden { through_link: true }),
-            Ok(_) => Ok(real),
-            Err(_) => Err(Refusal::Outside { through_link: true }),
-        },
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Refusal::Missing {
-            dangling_link: fs::symlink_metadata(&joined).is_ok_and(|m| m.file_type().is_symlink()),
-        }),
-        Err(e) => Err(Refusal::Unresolvable(e)),
+    Ok(())
+}
+
+/// `root_canonical` joined with `relative` and that file's metadata, when every name of
+/// `relative` is a plain one (no `.` or `..`) and none is a symbolic link: then the joined
+/// path is already the real one, found with one `lstat` per name instead of a `readlink`
+/// per name from `/` that `canonicalize` costs. `None`: resolve it in full.
+fn without_links(root_canonical: &Path, relative: &Path) -> Option<(PathBuf, fs::Metadata)> {
+    let mut real = root_canonical.to_path_buf();
+    let mut metadata = None;
+    for component in relative.components() {
+        let Component::Normal(name) = component else {
+            return None;
+        };
+        real.push(name);
+        let found = fs::symlink_metadata(&real).ok()?;
+        if found.file_type().is_symlink() {
+            return None;
+        }
+        metadata = Some(found);
     }
+    Some((real, metadata?))
 }
 
 /// Like [`resolve_inside`], and the result must be a regular file. The check reads only
 /// metadata: a FIFO or a device is refused without being opened.
 pub fn resolve_file(root_canonical: &Path, relative: &Path) -> Result<PathBuf, Refusal> {
-    let real = resolve_inside(root_canonical, relative)?;
-    let metadata = fs::metadata(&real).map_err(Refusal::Unresolvable)?;
+    refuse_as_written(relative)?;
+    let (real, metadata) = match without_links(root_canonical, relative) {
+        Some(found) => found,
+        None => {
+            let real = resolve_inside(root_canonical, relative)?;
+            let metadata = fs::metadata(&real).map_err(Refusal::Unresolvable)?;
+            (real, metadata)
+        }
+    };
     match not_a_file(&metadata.file_type()) {
         None => Ok(real),
         Some(kind) => Err(Refusal::NotAFile(kind)),

@@ -155,8 +155,13 @@ pub(super) fn run(
             }
         }
     };
+    // The host report: the output as published (up to date, as the last build measured it).
+    let output_size = match (&up_to_date, mode) {
+        (Some(whole), _) => Some(whole.size.clone()),
+        (None, Mode::Build) => crate::output::hosts::measure(&path).ok(),
+        (None, _) => None,
+    };
     let mut report = BuildReport {
-        output_size: None,
         typed_by_hand: unbacked::count(&site),
         pages,
         datasets: site.datasets.len(),
@@ -172,10 +177,12 @@ pub(super) fn run(
         recalled: reuse.as_ref().map_or(0, Reuse::recalled),
         up_to_date: up_to_date.is_some(),
         warnings: diagnostics,
+        output_size,
     };
     // Record what was written, for the next build to reuse.
     if let (Some(reuse), Some(marker)) = (reuse.filter(|_| mode == Mode::Build), marker) {
-        let whole = reuse.whole(&site, pages, files);
+        let size = report.output_size.as_ref();
+        let whole = size.and_then(|size| reuse.whole(&site, (pages, files), size));
         reuse.save(marker, whole);
     }
     report.elapsed = started.elapsed();

@@ -194,7 +194,6 @@ impl Reuse {
             return Some(record);
         }
         self.reused.fetch_add(1, Ordering::Relaxed);
-        self.push(slug, entry, Some(&bytes));
         self.remember_key(slug, &key);
         let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
         pending.push(slug.into());
@@ -204,23 +203,16 @@ impl Reuse {
     /// The previous output's totals when it holds exactly what this build would write:
     /// the key of the whole output ([`key::output_key`]) is the recorded one. Call once
     /// the site is loaded, before anything but datasets is written.
+    /// The output folder must hold as many files as the previous build left: one deleted
+    /// (or added) by hand since makes this build write them again.
     pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
         let whole = self.previous_whole.as_ref()?;
         let key = self.output_key(site)?;
-        (key == whole.key && self.output_has_files(whole.files)).then(|| whole.clone())
-    }
-
-    /// Whether the output folder holds `files` files besides the marker: one deleted
-    /// (or added) by hand since the last build makes the next one write them again.
-    fn output_has_files(&self, files: usize) -> bool {
-        let found = walkdir::WalkDir::new(&self.output)
-            .min_depth(1)
-            .into_iter()
-            .filter_map(Result::ok)
-            .filter(|e| !e.file_type().is_dir())
-            .filter(|e| e.depth() > 1 || e.file_name() != crate::output::MARKER)
-            .count();
-        found == files
+        if key != whole.key {
+            return None;
+        }
+        let files = crate::output::hosts::file_count(&self.output).ok()?;
+        (files == whole.size.files).then(|| whole.clone())
     }
 
     fn output_key(&self, site: &Site) -> Option<String> {
@@ -229,10 +221,22 @@ impl Reuse {
         key::output_key(self.site_key.as_deref()?, nav_key, site, &keys)
     }
 
-    /// What this build's output is built from, to record: call once it is all written.
-    pub fn whole(&self, site: &Site, pages: usize, files: usize) -> Option<manifest::Whole> {
+    /// What this build's output is built from, to record: call once it is in place and
+    /// measured (`size`).
+    pub fn whole(
+        &self,
+        site: &Site,
+        (pages, files): (usize, usize),
+        size: &crate::output::hosts::OutputSize,
+    ) -> Option<manifest::Whole> {
         let key = self.output_key(site)?;
-        Some(manifest::Whole { key, pages, files })
+        let size = size.clone();
+        Some(manifest::Whole {
+            key,
+            pages,
+            files,
+            size,
+        })
     }
 
     /// Links the files of the datasets taken from their records; one whose files cannot
@@ -242,11 +246,12 @@ impl Reuse {
         let pending =
             std::mem::take(&mut *self.pending_links.lock().unwrap_or_else(|p| p.into_inner()));
         pending.par_iter().for_each(|slug| {
-            let linked = self
-                .previous
-                .get(&**slug)
-                .is_some_and(|e| self.link(e, writer));
-            if linked {
+            let previous = self.previous.get(&**slug);
+            if let Some(entry) = previous.filter(|e| self.link(e, writer)) {
+                // Its record goes on to the next build (read again: an output found up to
+                // date records nothing, and never gets here).
+                let record = entry.record.and_then(|at| self.records.as_ref()?.read(at));
+                self.push(slug, entry, record.as_deref());
                 return;
             }
             self.reused.fetch_sub(1, Ordering::Relaxed);

@@ -74,6 +74,33 @@ fn links_are_followed_inside_and_refused_outside() {
     }
 }
 
+/// The quick answer for paths of plain names (one `lstat` per name) gives way to a full
+/// resolution at the first link, whether the link is the file or a folder on the way.
+#[test]
+fn a_link_anywhere_on_the_way_is_resolved_to_where_it_leads() {
+    let (_dir, root, canonical) = setup();
+    symlink(root.join("data"), root.join("linked")).unwrap();
+    for path in ["linked/a.csv", "linked/sub/../a.csv", "data/a.csv"] {
+        assert_eq!(
+            resolve_file(&canonical, Path::new(path)).unwrap(),
+            canonical.join("data/a.csv"),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        resolve_inside(&canonical, Path::new("linked/sub")).unwrap(),
+        canonical.join("data/sub")
+    );
+    assert!(matches!(
+        resolve_file(&canonical, Path::new("data/a.csv/x")),
+        Err(Refusal::Missing { .. } | Refusal::Unresolvable(_))
+    ));
+    assert!(matches!(
+        resolve_file(&canonical, Path::new("data/sub")),
+        Err(Refusal::NotAFile(_))
+    ));
+}
+
 #[test]
 fn loops_missing_files_and_non_files_are_refused() {
     let (_dir, root, canonical) = setup();

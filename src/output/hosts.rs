@@ -85,7 +85,7 @@ pub fn smallest_file_limit() -> u64 {
 const LARGEST_NAMED: usize = 3;
 
 /// An output folder, measured.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OutputSize {
     pub files: u64,
     pub bytes: u64,
@@ -93,6 +93,21 @@ pub struct OutputSize {
     pub largest: Vec<(String, u64)>,
     /// Every file over the smallest per-file limit, largest first.
     pub over: Vec<(String, u64)>,
+}
+
+/// How many files are under `dir`, read from its folders alone (no file's metadata).
+pub fn file_count(dir: &Path) -> io::Result<u64> {
+    let (mut files, mut stack) = (0, vec![dir.to_path_buf()]);
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(folder)? {
+            let entry = entry?;
+            match entry.file_type()?.is_dir() {
+                true => stack.push(entry.path()),
+                false => files += 1,
+            }
+        }
+    }
+    Ok(files)
 }
 
 /// Measures every file under `dir` (symbolic links not followed: the output has none).

@@ -17,7 +17,7 @@ use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 4;
+pub(super) const FORMAT: u32 = 5;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {

@@ -103,6 +103,9 @@ pub(in crate::build) struct Whole {
     pub key: String,
     pub pages: usize,
     pub files: usize,
+    /// The output folder as measured once in place (the host report of a build that finds
+    /// it up to date).
+    pub size: crate::output::hosts::OutputSize,
 }
 
 /// Where a build that writes into `output` records its entries as it goes (see `spill`),
@@ -308,6 +311,12 @@ mod tests {
             key: "w".into(),
             pages: 3,
             files: 9,
+            size: crate::output::hosts::OutputSize {
+                files: 10,
+                bytes: 1234,
+                largest: vec![("data/datasets/a.csv".into(), 1000)],
+                over: Vec::new(),
+            },
         };
         save(
             &root,
