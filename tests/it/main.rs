@@ -30,6 +30,7 @@ mod dialects;
 mod digits;
 mod explore;
 mod explore_browser;
+mod explore_flights_browser;
 mod explore_formats_browser;
 mod explore_hostile_browser;
 mod explore_links_browser;
