@@ -10,7 +10,7 @@
 use crate::common;
 use crate::scaffold::{assert_ok, datapages, new_site};
 
-use common::explorer::{count_text, group, search, settled, static_table, wait_for};
+use common::explorer::{count_text, group, search, settled, static_table, table_status, wait_for};
 use common::server::Server;
 use common::webdriver::{self, Driver, Session};
 use serde_json::{json, Value};
@@ -100,14 +100,7 @@ fn filter_table(session: &Session, text: &str) -> String {
         Duration::from_secs(30),
         "the table filter",
     );
-    session
-        .execute(
-            "return document.getElementById('table-status').textContent;",
-            vec![],
-        )
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    table_status(session)
 }
 
 #[test]

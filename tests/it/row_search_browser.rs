@@ -41,14 +41,7 @@ fn write_site(root: &std::path::Path) {
 }
 
 fn status(session: &Session) -> String {
-    session
-        .execute(
-            "return document.getElementById('table-status').textContent;",
-            vec![],
-        )
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    common::explorer::table_status(session)
 }
 
 /// Polls the status line until `check` accepts it, for up to `limit`; returns it.

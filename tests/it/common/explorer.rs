@@ -65,6 +65,18 @@ pub fn shown_rows(session: &Session) -> Vec<Vec<String>> {
     serde_json::from_value(rows).expect("rows")
 }
 
+/// The status line of the page table's filter box.
+pub fn table_status(session: &Session) -> String {
+    session
+        .execute(
+            "return document.getElementById('table-status').textContent;",
+            vec![],
+        )
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The page's own table (its first rows): each row's cell texts.
 pub fn static_table(session: &Session) -> Vec<Vec<String>> {
     let rows = session.execute(
