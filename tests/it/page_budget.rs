@@ -212,3 +212,43 @@ fn row_pages_stay_within_the_budget_and_cover_every_row() {
         "every row once, in order"
     );
 }
+
+/// A dataset page whose own text leaves less room than a page of rows (long prose beside
+/// row pages): it shows the rows that fit, or none, and says that the rest of the first
+/// page's rows are in the CSV, where "the others are on pages" would lose them; row page
+/// 2 still starts after the first page's rows.
+#[test]
+fn a_first_page_cut_by_long_prose_says_where_its_other_rows_are() {
+    for (paragraphs, shown_some) in [(30, true), (125, false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("site");
+        write_site(&root, "row_pages = true\n");
+        let path = root.join("content/datasets/wide-long.md");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let prose = "The method, told at length so that the page is mostly prose. ".repeat(30);
+        let long = format!("## Method\n\n{}", format!("{prose}\n\n").repeat(paragraphs));
+        std::fs::write(&path, text.replacen("## Method\n\nGenerated.", &long, 1)).unwrap();
+        common::build_root(&root);
+        let public = root.join("public");
+        let (note, held) = stated_and_held(&public, "wide-long");
+        let second = common::html(&public.join("datasets/wide-long/rows/2/index.html"));
+        let rows_2 = common::attributes(&second, "#table tbody tr", "id");
+        let per_page: usize = rows_2[0]
+            .strip_prefix("row-")
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+            - 1;
+        assert!(
+            held < per_page,
+            "{paragraphs} paragraphs: {held} of {per_page} rows shown"
+        );
+        assert_eq!(held > 0, shown_some, "{note}");
+        let stated = match held {
+            0 => format!("No row fits beside this page's text: rows 1–{per_page} are in the CSV"),
+            n => format!("Showing rows 1–{n} of 1,000, as many as fit the page; rows {}–{per_page} are in the CSV", n + 1),
+        };
+        assert!(note.starts_with(&stated), "{note}");
+        assert!(!note.contains("The others are on pages"), "{note}");
+    }
+}
