@@ -1,5 +1,6 @@
-//! Cell checks: one cell against its column's type and constraints (required, enum,
-//! bounds, pattern, source references), giving the first problem found.
+//! Cell checks: one cell read as its column says (missing values, marks, a date
+//! `format`), then against its column's type and constraints (required, enum, bounds,
+//! pattern, source references), giving the first problem found.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -7,6 +8,55 @@ use super::problems::ProblemKind;
 use super::CompiledColumn;
 use crate::dataset::schema::compare_to_bound;
 use crate::diagnostics::did_you_mean;
+
+/// A cell as the checks read it.
+pub(super) struct ReadCell<'c> {
+    /// What is checked and profiled: a declared missing value (`NA`) empty, another
+    /// spelling of infinity read, a date through its column's `format` in the style pages
+    /// show it, `1.234,5` in a column of decimal commas as `1234.5`.
+    pub(super) value: &'c str,
+    /// The cell as messages quote it (missing values and infinities read, nothing else).
+    pub(super) written: &'c str,
+    /// A number mark out of place (`1.5` in a column of decimal commas).
+    pub(super) misplaced: bool,
+    /// A date its column's `format` cannot read.
+    pub(super) unreadable: bool,
+}
+
+/// Reads `cell` as `column` says, into `plain` or `shown` where the text is rewritten.
+pub(super) fn read_cell<'c>(
+    cell: &'c str,
+    column: &CompiledColumn,
+    plain: &'c mut String,
+    shown: &'c mut String,
+) -> ReadCell<'c> {
+    let written = if column.missing.has_tokens() && column.missing.is_missing(cell) {
+        ""
+    } else if let Some(spelling) = column.spec.non_finite_spelling() {
+        spelling.read(cell)
+    } else {
+        cell
+    };
+    let read = |value, misplaced, unreadable| ReadCell {
+        value,
+        written,
+        misplaced,
+        unreadable,
+    };
+    match &column.date_format {
+        Some(format) if !written.is_empty() => match format.canonical(written, shown) {
+            true => read(shown.as_str(), false, false),
+            false => read(written, false, true),
+        },
+        Some(_) => read(written, false, false),
+        // Most columns' marks are plain: nothing to rewrite, nothing to call.
+        None if column.marks.is_plain() => read(written, false, false),
+        None => match column.marks.plain(written, plain) {
+            Some(number) => read(number, false, false),
+            None => read(written, true, false),
+        },
+    }
+}
 
 /// What is wrong with one cell, with the message and hint the report shows.
 #[derive(Debug)]

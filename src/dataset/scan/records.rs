@@ -7,7 +7,9 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
-use super::cells::{check_cell, format_mismatch, plain_decimal, type_problem};
+use super::cells::{
+    check_cell, format_mismatch, plain_decimal, read_cell, type_problem, CellProblem, ReadCell,
+};
 use super::chart::ChartPoints;
 use super::declared::TypeFailures;
 use super::fingerprint::fingerprint;
@@ -235,13 +237,45 @@ impl Records {
     /// Checks one record. `record` is handed back as it came (its buffer is reused).
     pub(super) fn check(&mut self, record: &mut csv::ByteRecord, ctx: &ScanContext) {
         self.rows += 1;
+        let Some(at) = self.place(record, ctx) else {
+            return;
+        };
+        self.measure_for_table(record, ctx);
+        if !ctx.header_ok {
+            return;
+        }
+        for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
+            chart.collect(record, ctx.inputs.columns, at.1, points);
+        }
+        let Some(text) = self.as_text(record, ctx, at) else {
+            return;
+        };
+        if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
+            self.forbidden_characters(&text, at.0, at.1, ctx);
+        }
+        let mut plain = std::mem::take(&mut self.plain);
+        // A date cell read through its column's `format`, in the style pages show it:
+        // one buffer for the whole scan.
+        let mut shown = std::mem::take(&mut self.shown_date);
+        for (index, cell) in text.iter().enumerate().take(ctx.inputs.columns.len()) {
+            if !self.took_plainly(ctx, index, cell, &text) {
+                self.check_cell(ctx, index, (cell, &text), at, (&mut plain, &mut shown));
+            }
+        }
+        self.plain = plain;
+        self.shown_date = shown;
+        *record = text.into_byte_record();
+    }
+
+    /// The line and byte `record` starts at, or `None` when nothing more is checked of it:
+    /// the rest of a row cut by a bare carriage return (that row's error, which names the
+    /// byte, says it all), or a row of the wrong width (reported here).
+    fn place(&mut self, record: &csv::ByteRecord, ctx: &ScanContext) -> Option<(u64, u64)> {
         let position = record
             .position()
             .cloned()
             .unwrap_or_else(csv::Position::new);
         let (line, byte) = (position.line(), position.byte());
-        // The rest of a row cut by a bare carriage return: that row's error (which names
-        // the byte) says it all.
         let same_line = line == self.last_line;
         let rest_of_cut_row = self.last_ragged && same_line;
         // A row of the right width cut by a bare carriage return leaves a ragged rest on
@@ -254,7 +288,7 @@ impl Records {
         self.last_byte = Some(byte);
         self.last_ragged = record.len() != ctx.width;
         if rest_of_cut_row {
-            return;
+            return None;
         }
         if record.len() != ctx.width {
             self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, line_start), || {
@@ -267,8 +301,14 @@ impl Records {
                     )),
                 )
             });
-            return;
+            return None;
         }
+        Some((line, byte))
+    }
+
+    /// What the page's table needs to know about the rows it shows: empty cells, and the
+    /// longest cell of each column among the first rows.
+    fn measure_for_table(&mut self, record: &csv::ByteRecord, ctx: &ScanContext) {
         if !self.from_start {
             // A row past `rows_to_render` of the half is past it in the file too.
             if self.first_empty_row.is_none()
@@ -278,7 +318,6 @@ impl Records {
                 self.first_empty_row = Some(self.rows);
             }
         } else if self.rows <= ctx.inputs.rows_to_render {
-            // What the page's table needs to know about the rows it shows.
             self.has_empty_cells |= ctx.any_missing(record);
             if self.rows <= ROWS_MEASURED {
                 self.longest_cells.resize(ctx.width, 0);
@@ -288,205 +327,216 @@ impl Records {
                 }
             }
         }
-        if !ctx.header_ok {
-            return;
-        }
-        for (chart, points) in ctx.inputs.charts.iter().zip(self.charts.iter_mut()) {
-            chart.collect(record, ctx.inputs.columns, byte, points);
-        }
-        // UTF-8 is checked once for the whole record; only a bad record is looked at
-        // field by field, to say where.
-        let text = match csv::StringRecord::from_byte_record(std::mem::take(record)) {
-            Ok(text) => text,
-            Err(error) => {
-                let bytes = error.into_byte_record();
-                for (index, field) in bytes.iter().enumerate() {
-                    if let (Err(e), Some(column)) =
-                        (std::str::from_utf8(field), ctx.inputs.columns.get(index))
-                    {
-                        if self.counter.record(Scope::Column(index), ProblemKind::Utf8) {
-                            // Exact for unquoted fields: the record's start, the fields and
-                            // commas before this one, and the valid bytes of this one.
-                            let offset = byte + field_offset(&bytes, index, e.valid_up_to());
-                            let d = invalid_utf8(ctx.display, line, offset);
-                            self.diagnostics.push(d.with_hint(format!(
-                                "column `{}`: {}",
-                                column.spec.name,
-                                crate::text::not_utf8_hint(field)
-                            )));
-                        }
-                    }
-                }
-                *record = bytes;
-                return;
-            }
+    }
+
+    /// `record` as text, when it is UTF-8. UTF-8 is checked once for the whole record; only
+    /// a bad record is looked at field by field, to say where (and is handed back).
+    fn as_text(
+        &mut self,
+        record: &mut csv::ByteRecord,
+        ctx: &ScanContext,
+        (line, byte): (u64, u64),
+    ) -> Option<csv::StringRecord> {
+        let error = match csv::StringRecord::from_byte_record(std::mem::take(record)) {
+            Ok(text) => return Some(text),
+            Err(error) => error,
         };
-        if crate::text::has_forbidden(text.as_byte_record().as_slice()) {
-            self.forbidden_characters(&text, line, byte, ctx);
-        }
-        let mut plain = std::mem::take(&mut self.plain);
-        // A date cell read through its column's `format`, in the style pages show it:
-        // one buffer for the whole scan.
-        let mut shown = std::mem::take(&mut self.shown_date);
-        for (index, (cell, column)) in text.iter().zip(ctx.inputs.columns).enumerate() {
-            let column_type = column.spec.column_type;
-            // Most number cells: what the steps below do with such a cell, in short.
-            if ctx.plain_numbers[index] {
-                if let Some(x) = plain_decimal(cell, column_type == ColumnType::Integer) {
-                    if let Some(finder) = &mut self.finder {
-                        finder.cell(index, cell, Some(x), &text);
-                    }
-                    self.profiles[index].add_plain_number(x, cell);
-                    continue;
-                }
-            }
-            if ctx.plain_dates[index] && crate::content::iso8601::is_iso_date(cell) {
-                self.date_precisions[index] |= DatePrecision::of(cell) as u8;
-                if let Some(finder) = &mut self.finder {
-                    finder.cell(index, cell, None, &text);
-                }
-                self.profiles[index].add_iso_date(cell);
-                continue;
-            }
-            if ctx.plain_texts[index] && !cell.is_empty() {
-                if let Some(finder) = &mut self.finder {
-                    finder.cell(index, cell, None, &text);
-                }
-                let profile = &mut self.profiles[index];
-                if !profile.add_seen_text(cell) {
-                    let _ = profile.add(cell, column_type, fingerprint(cell), None);
-                }
-                continue;
-            }
-            let value = cell;
-            // A declared missing value (`NA`) is an empty cell to every check and profile.
-            let value = if column.missing.has_tokens() && column.missing.is_missing(value) {
-                ""
-            } else if let Some(spelling) = column.spec.non_finite_spelling() {
-                spelling.read(value)
-            } else {
-                value
-            };
-            // `1.234,5` in a column of decimal commas is checked and profiled as `1234.5`,
-            // a date read through its column's `format` as pages show it; messages quote
-            // the cell as written.
-            let written = value;
-            let (value, misplaced, unreadable) = match &column.date_format {
-                Some(format) if !value.is_empty() => match format.canonical(value, &mut shown) {
-                    true => (shown.as_str(), false, false),
-                    false => (value, false, true),
-                },
-                Some(_) => (value, false, false),
-                // Most columns' marks are plain: nothing to rewrite, nothing to call.
-                None if column.marks.is_plain() => (value, false, false),
-                None => match column.marks.plain(value, &mut plain) {
-                    Some(number) => (number, false, false),
-                    None => (value, true, false),
-                },
-            };
-            // Most number cells are read, and so known valid, in one pass.
-            let plain_number = match column_type.is_numeric() && !misplaced {
-                true => plain_decimal(value, column_type == ColumnType::Integer),
-                false => None,
-            };
-            // Most cells are non-empty and need only their type checked.
-            let problem = if misplaced {
-                Some(type_problem(written, column))
-            } else if unreadable {
-                Some(format_mismatch(value, column))
-            } else if ctx.type_only[index]
-                && !value.is_empty()
-                && (plain_number.is_some()
-                    || column.date_format.is_some()
-                    || column_type.is_valid(value))
+        let bytes = error.into_byte_record();
+        for (index, field) in bytes.iter().enumerate() {
+            if let (Err(e), Some(column)) =
+                (std::str::from_utf8(field), ctx.inputs.columns.get(index))
             {
-                None
-            } else {
-                check_cell(
-                    value,
-                    column,
-                    ctx.inputs.source_ids,
-                    &mut self.referenced_sources,
-                )
-                .map(|problem| match problem.kind {
-                    ProblemKind::Type if written != value => type_problem(written, column),
-                    _ => problem,
-                })
-            };
-            // Each number is read once, for the profile and the typed numbers alike.
-            let type_ok = problem.as_ref().is_none_or(|p| p.kind != ProblemKind::Type);
-            if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
-                self.date_precisions[index] |= DatePrecision::of(value) as u8;
-            }
-            if let Some(problem) = problem {
-                if problem.kind == ProblemKind::Type {
-                    self.type_failures[index].add(written);
+                if self.counter.record(Scope::Column(index), ProblemKind::Utf8) {
+                    // Exact for unquoted fields: the record's start, the fields and commas
+                    // before this one, and the valid bytes of this one.
+                    let offset = byte + field_offset(&bytes, index, e.valid_up_to());
+                    let d = invalid_utf8(ctx.display, line, offset);
+                    self.diagnostics.push(d.with_hint(format!(
+                        "column `{}`: {}",
+                        column.spec.name,
+                        crate::text::not_utf8_hint(field)
+                    )));
                 }
-                let scope = Scope::Column(index);
-                self.keep_problem(scope, problem.kind, (line, byte), || {
-                    (problem.message, problem.hint)
-                });
-            }
-            // Text is profiled and `unique` values are checked by fingerprint.
-            let needs_print = self.unique_seen[index].is_some()
-                || self.profiles[index].counts_distinct(column_type);
-            // A text value counted before is counted again by its text alone.
-            let counted = needs_print
-                && self.unique_seen[index].is_none()
-                && !value.is_empty()
-                && self.profiles[index].add_seen_text(value);
-            let print = if needs_print && !counted && !value.is_empty() {
-                fingerprint(value)
-            } else {
-                0
-            };
-            let number = match column_type.is_numeric() && type_ok && !value.is_empty() {
-                true => plain_number.or_else(|| value.parse::<f64>().ok()),
-                false => None,
-            };
-            if let Some(finder) = &mut self.finder {
-                // The value read is the cell's own when nothing rewrote the text.
-                let own_text = std::ptr::eq(value, cell);
-                let parsed = number.filter(|x| own_text && x.is_finite());
-                finder.cell(index, cell, parsed, &text);
-            }
-            let unrepresentable = match counted {
-                true => None,
-                false => self.profiles[index].add(value, column_type, print, number),
-            };
-            if let Some(limit) = unrepresentable {
-                let scope = Scope::Column(index);
-                self.keep_problem(scope, ProblemKind::Magnitude, (line, byte), || {
-                    let (message, hint) = unrepresentable_number(&column.spec.name, value, limit);
-                    (message, Some(hint))
-                });
-            }
-            let repeats = match self.unique_seen[index].as_mut() {
-                Some(seen) if !value.is_empty() => match seen.get(&print) {
-                    Some(first_line) => Some(*first_line),
-                    None => {
-                        seen.insert(print, line);
-                        None
-                    }
-                },
-                _ => None,
-            };
-            if let Some(first_line) = repeats {
-                let scope = Scope::Column(index);
-                self.keep_problem(scope, ProblemKind::Unique, (line, byte), || {
-                    (
-                        format!(
-                            "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
-                            column.spec.name, value
-                        ),
-                        Some("remove the duplicate row or drop `unique = true`".into()),
-                    )
-                });
             }
         }
-        self.plain = plain;
-        self.shown_date = shown;
-        *record = text.into_byte_record();
+        *record = bytes;
+        None
+    }
+
+    /// Takes the cell at `index` the short way when its column reads cells as written and
+    /// the cell is of its type (most cells): counted, profiled, and offered to the typed
+    /// numbers. False: check it in full ([`Records::check_cell`]).
+    fn took_plainly(
+        &mut self,
+        ctx: &ScanContext,
+        index: usize,
+        cell: &str,
+        text: &csv::StringRecord,
+    ) -> bool {
+        let column_type = ctx.inputs.columns[index].spec.column_type;
+        let number = match ctx.plain_numbers[index] {
+            true => plain_decimal(cell, column_type == ColumnType::Integer),
+            false => None,
+        };
+        let kind = if let Some(x) = number {
+            self.profiles[index].add_plain_number(x, cell);
+            Some(x)
+        } else if ctx.plain_dates[index] && crate::content::iso8601::is_iso_date(cell) {
+            self.date_precisions[index] |= DatePrecision::of(cell) as u8;
+            self.profiles[index].add_iso_date(cell);
+            None
+        } else if ctx.plain_texts[index] && !cell.is_empty() {
+            let profile = &mut self.profiles[index];
+            if !profile.add_seen_text(cell) {
+                let _ = profile.add(cell, column_type, fingerprint(cell), None);
+            }
+            None
+        } else {
+            return false;
+        };
+        if let Some(finder) = &mut self.finder {
+            finder.cell(index, cell, kind, text);
+        }
+        true
+    }
+
+    /// Checks the cell at `index` in full: read as its column says (missing values, marks,
+    /// a date `format`), checked, profiled, offered to the typed numbers, and its `unique`
+    /// value looked up. `buffers` are where a rewritten cell is read back into.
+    fn check_cell(
+        &mut self,
+        ctx: &ScanContext,
+        index: usize,
+        (cell, text): (&str, &csv::StringRecord),
+        at: (u64, u64),
+        (plain, shown): (&mut String, &mut String),
+    ) {
+        let column = &ctx.inputs.columns[index];
+        let column_type = column.spec.column_type;
+        let read = read_cell(cell, column, plain, shown);
+        let value = read.value;
+        // Most number cells are read, and so known valid, in one pass.
+        let plain_number = match column_type.is_numeric() && !read.misplaced {
+            true => plain_decimal(value, column_type == ColumnType::Integer),
+            false => None,
+        };
+        let problem = self.cell_problem(ctx, index, &read, plain_number);
+        // Each number is read once, for the profile and the typed numbers alike.
+        let type_ok = problem.as_ref().is_none_or(|p| p.kind != ProblemKind::Type);
+        if problem.is_none() && column_type == ColumnType::Date && !value.is_empty() {
+            self.date_precisions[index] |= DatePrecision::of(value) as u8;
+        }
+        if let Some(problem) = problem {
+            if problem.kind == ProblemKind::Type {
+                self.type_failures[index].add(read.written);
+            }
+            let scope = Scope::Column(index);
+            self.keep_problem(scope, problem.kind, at, || (problem.message, problem.hint));
+        }
+        let number = match column_type.is_numeric() && type_ok && !value.is_empty() {
+            true => plain_number.or_else(|| value.parse::<f64>().ok()),
+            false => None,
+        };
+        if let Some(finder) = &mut self.finder {
+            // The value read is the cell's own when nothing rewrote the text.
+            let own_text = std::ptr::eq(value, cell);
+            let parsed = number.filter(|x| own_text && x.is_finite());
+            finder.cell(index, cell, parsed, text);
+        }
+        self.profile_and_compare(column, index, value, number, at);
+    }
+
+    /// The problem of a cell as read, if any. Most cells are not empty and need only their
+    /// type checked; messages quote the cell as written.
+    fn cell_problem(
+        &mut self,
+        ctx: &ScanContext,
+        index: usize,
+        read: &ReadCell,
+        plain_number: Option<f64>,
+    ) -> Option<CellProblem> {
+        let column = &ctx.inputs.columns[index];
+        let (value, written) = (read.value, read.written);
+        if read.misplaced {
+            return Some(type_problem(written, column));
+        }
+        if read.unreadable {
+            return Some(format_mismatch(value, column));
+        }
+        let valid = ctx.type_only[index]
+            && !value.is_empty()
+            && (plain_number.is_some()
+                || column.date_format.is_some()
+                || column.spec.column_type.is_valid(value));
+        if valid {
+            return None;
+        }
+        let problem = check_cell(
+            value,
+            column,
+            ctx.inputs.source_ids,
+            &mut self.referenced_sources,
+        )?;
+        Some(match problem.kind {
+            ProblemKind::Type if written != value => type_problem(written, column),
+            _ => problem,
+        })
+    }
+
+    /// Profiles a cell's value (text by fingerprint, a text counted before by its text
+    /// alone) and checks a `unique` column's value against those seen.
+    fn profile_and_compare(
+        &mut self,
+        column: &CompiledColumn,
+        index: usize,
+        value: &str,
+        number: Option<f64>,
+        (line, byte): (u64, u64),
+    ) {
+        let column_type = column.spec.column_type;
+        let needs_print =
+            self.unique_seen[index].is_some() || self.profiles[index].counts_distinct(column_type);
+        let counted = needs_print
+            && self.unique_seen[index].is_none()
+            && !value.is_empty()
+            && self.profiles[index].add_seen_text(value);
+        let print = if needs_print && !counted && !value.is_empty() {
+            fingerprint(value)
+        } else {
+            0
+        };
+        let unrepresentable = match counted {
+            true => None,
+            false => self.profiles[index].add(value, column_type, print, number),
+        };
+        let scope = Scope::Column(index);
+        if let Some(limit) = unrepresentable {
+            self.keep_problem(scope, ProblemKind::Magnitude, (line, byte), || {
+                let (message, hint) = unrepresentable_number(&column.spec.name, value, limit);
+                (message, Some(hint))
+            });
+        }
+        let repeats = match self.unique_seen[index].as_mut() {
+            Some(seen) if !value.is_empty() => match seen.get(&print) {
+                Some(first_line) => Some(*first_line),
+                None => {
+                    seen.insert(print, line);
+                    None
+                }
+            },
+            _ => None,
+        };
+        if let Some(first_line) = repeats {
+            self.keep_problem(scope, ProblemKind::Unique, (line, byte), || {
+                (
+                    format!(
+                        "`{}` repeats the value {:?} of line {first_line}, but the column is unique",
+                        column.spec.name, value
+                    ),
+                    Some("remove the duplicate row or drop `unique = true`".into()),
+                )
+            });
+        }
     }
 
     /// Cells with characters HTML and XML cannot carry: a warning, since the outputs
