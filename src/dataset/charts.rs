@@ -27,18 +27,15 @@ pub(super) fn compile_charts(
     problems: &mut Vec<Diagnostic>,
     unknown: &mut Vec<(usize, String)>,
 ) -> Vec<ChartColumns> {
-    let index: HashMap<&str, usize> = front
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.name.as_str(), i))
-        .collect();
-    let names: Vec<&str> = front.columns.iter().map(|c| c.name.as_str()).collect();
-    let column_hint = |name: &str| match did_you_mean(name, names.iter().copied()) {
-        Some(near) => format!("did you mean `{near}`?"),
-        None => format!("the columns are: {}", names.join(", ")),
+    let mut columns = Columns {
+        front,
+        index: (front.columns.iter().enumerate())
+            .map(|(i, c)| (c.name.as_str(), i))
+            .collect(),
+        problems,
+        unknown,
     };
-    let before = problems.len();
+    let before = columns.problems.len();
     let mut ids = HashSet::new();
     let mut compiled = Vec::with_capacity(front.charts.len());
     for (n, chart) in front.charts.iter().enumerate() {
@@ -48,160 +45,216 @@ pub(super) fn compile_charts(
             path: format!("charts[{n}]"),
             id: &id,
         };
-        if chart.title.trim().is_empty() {
-            problems.push(
-                place
-                    .at_key("title", "the title is empty".into())
-                    .with_hint(
-                    "say what the chart shows: it is the chart's heading and its accessible name",
-                ),
-            );
-        } else if !is_valid_slug(&id) {
-            let key = if chart.id.is_some() { "id" } else { "title" };
-            problems.push(place.at_key(key, format!("`{id}` is not a valid chart id")).with_hint(
-                format!(
-                    "set `id = \"{}\"`: lowercase letters, digits and hyphens; it names the anchor #chart-<id> and the file <slug>-<id>.svg",
-                    ascii_slug(&id)
-                ),
-            ));
-        }
-        if !ids.insert(id.clone()) {
-            let key = if chart.id.is_some() { "id" } else { "title" };
-            problems.push(
-                place
-                    .at_key(key, "another chart has the same id".into())
-                    .with_hint("give each chart its own `id` (or title)"),
-            );
-        }
-        let mut resolve = |key: &str, name: &str| -> Option<usize> {
-            if let Some(i) = index.get(name) {
-                return Some(*i);
-            }
-            unknown.push((problems.len(), name.to_string()));
-            problems.push(
-                place
-                    .at_value(key, format!("{key} names `{name}`, which is not a column"))
-                    .with_hint(column_hint(name)),
-            );
-            None
-        };
-        let x = resolve("x", &chart.x);
-        let y_names = &chart.y.0;
-        let y_key = |k: usize| {
-            if chart.y.several() {
-                format!("y[{k}]")
-            } else {
-                "y".to_string()
-            }
-        };
-        let ys: Vec<Option<usize>> = y_names
-            .iter()
-            .enumerate()
-            .map(|(k, name)| resolve(&y_key(k), name))
+        check_id(chart, &place, &mut ids, columns.problems);
+        let x = columns.resolve(&place, "x", &chart.x);
+        let ys: Vec<Option<usize>> = (chart.y.0.iter().enumerate())
+            .map(|(k, name)| columns.resolve(&place, &y_key(chart, k), name))
             .collect();
         // No series is fine; a series that names no column is not.
         let series = match &chart.series {
             None => Some(None),
-            Some(s) => resolve("series", s).map(Some),
+            Some(s) => columns.resolve(&place, "series", s).map(Some),
         };
-        let mut filter = Vec::new();
-        for (column, values) in &chart.filter {
-            let filter_key = child_path("filter", column);
-            let Some(i) = index.get(column.as_str()) else {
-                unknown.push((problems.len(), column.clone()));
-                problems.push(
-                    place
-                        .at_key(
-                            &filter_key,
-                            format!("the filter names `{column}`, which is not a column"),
-                        )
-                        .with_hint(column_hint(column)),
-                );
-                continue;
-            };
-            if let Some(allowed) = &front.columns[*i].enum_values {
-                for (k, value) in values.0.iter().enumerate() {
-                    if !allowed.contains(value) {
-                        let near = did_you_mean(value, allowed.iter().map(String::as_str));
-                        let hint = match near {
-                            Some(near) => {
-                                format!("did you mean {near:?}? allowed: {}", allowed.join(", "))
-                            }
-                            None => format!("allowed: {}", allowed.join(", ")),
-                        };
-                        // One string or a list of them: the element when it is a list.
-                        let element = format!("{filter_key}[{k}]");
-                        let key = if place.value(&element).is_some() {
-                            element
-                        } else {
-                            filter_key.clone()
-                        };
-                        problems.push(
-                            place
-                                .at_value(
-                                    &key,
-                                    format!("the filter on `{column}` keeps {value:?}, which the column does not allow"),
-                                )
-                                .with_hint(hint),
-                        );
-                    }
-                }
-            }
-            filter.push((*i, values.0.clone()));
-        }
-        for (k, y) in ys.iter().enumerate() {
-            if let Some(y) = y {
-                check_y_is_numeric(front, *y, &y_key(k), &place, problems);
-            }
-        }
-        if ys.is_empty() {
-            problems.push(
-                place
-                    .at_value("y", "y names no column".into())
-                    .with_hint("name the numeric column to draw, e.g. y = \"price\""),
-            );
-        }
-        let ys: Option<Vec<usize>> = ys.into_iter().collect();
-        if let Some(ys) = ys.as_deref().filter(|_| chart.y.several()) {
-            super::chart_series::check_several_y(front, chart, ys, &place, problems);
-        }
-        check_chart_shape(chart, &place, problems);
-        super::chart_series::check_highlight_shape(chart, &place, problems);
+        let filter = columns.filter(chart, &place);
+        let ys = check_measures(front, chart, ys, &place, columns.problems);
+        check_chart_shape(chart, &place, columns.problems);
+        super::chart_series::check_highlight_shape(chart, &place, columns.problems);
         // Dots by category are drawn in rows from zero, as bars are.
         let on_categories = x.is_some_and(|x| {
             let t = front.columns[x].column_type;
             !(t.is_numeric() || t.is_time())
         });
-        bounds::check_axis_keys(chart, on_categories, &place, problems);
+        bounds::check_axis_keys(chart, on_categories, &place, columns.problems);
         if let (Some(x), Some(ys), Some(series)) = (x, ys, series) {
-            let columns_as_series = if chart.y.several() {
-                ys.iter().copied().zip(y_names.iter().cloned()).collect()
-            } else {
-                Vec::new()
-            };
-            let line = chart.kind == ChartKind::Line;
-            let reduce = match front.columns[x].column_type {
-                _ if !line => None,
-                t if t.is_time() => Some(XPosition::Date),
-                t if t.is_numeric() => Some(XPosition::Number),
-                _ => None,
-            };
-            compiled.push(ChartColumns {
-                id,
-                x,
-                y: ys.first().copied().unwrap_or_default(),
-                series,
-                columns_as_series,
-                filter,
-                gaps: line && chart.connect_gaps != Some(true),
-                reduce,
-            });
+            compiled.push(chart_columns(front, chart, id, (x, ys, series), filter));
         }
     }
-    if problems.len() > before {
+    if columns.problems.len() > before {
         return Vec::new();
     }
     compiled
+}
+
+/// The documented columns the charts name, by name, and where their problems go.
+struct Columns<'a, 'p> {
+    front: &'a DatasetFrontMatter,
+    index: HashMap<&'a str, usize>,
+    problems: &'p mut Vec<Diagnostic>,
+    /// Each "names `c`, which is not a column" problem: its index in `problems`, the name.
+    unknown: &'p mut Vec<(usize, String)>,
+}
+
+impl Columns<'_, '_> {
+    /// The position of column `name`, which the chart's `key` names; else a problem there.
+    fn resolve(&mut self, place: &ChartPlace, key: &str, name: &str) -> Option<usize> {
+        if let Some(i) = self.index.get(name) {
+            return Some(*i);
+        }
+        let message = format!("{key} names `{name}`, which is not a column");
+        self.not_a_column(name, place.at_value(key, message));
+        None
+    }
+
+    fn not_a_column(&mut self, name: &str, problem: Diagnostic) {
+        let names = self.front.columns.iter().map(|c| c.name.as_str());
+        let hint = match did_you_mean(name, names.clone()) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => format!("the columns are: {}", names.collect::<Vec<_>>().join(", ")),
+        };
+        self.unknown.push((self.problems.len(), name.to_string()));
+        self.problems.push(problem.with_hint(hint));
+    }
+
+    /// The chart's `filter` as column positions and the values each keeps; a column that
+    /// is not one, or a value its `enum` does not allow, is a problem.
+    fn filter(&mut self, chart: &ChartSpec, place: &ChartPlace) -> Vec<(usize, Vec<String>)> {
+        let mut filter = Vec::new();
+        for (column, values) in &chart.filter {
+            let filter_key = child_path("filter", column);
+            let Some(&i) = self.index.get(column.as_str()) else {
+                let message = format!("the filter names `{column}`, which is not a column");
+                self.not_a_column(column, place.at_key(&filter_key, message));
+                continue;
+            };
+            if let Some(allowed) = &self.front.columns[i].enum_values {
+                for (k, value) in values.0.iter().enumerate() {
+                    if !allowed.contains(value) {
+                        let problem =
+                            disallowed_value(place, (&filter_key, k), column, value, allowed);
+                        self.problems.push(problem);
+                    }
+                }
+            }
+            filter.push((i, values.0.clone()));
+        }
+        filter
+    }
+}
+
+/// A filter's value that the column's `enum` does not allow, at the value (the element
+/// `k` when the filter lists several).
+fn disallowed_value(
+    place: &ChartPlace,
+    (filter_key, k): (&str, usize),
+    column: &str,
+    value: &str,
+    allowed: &[String],
+) -> Diagnostic {
+    let hint = match did_you_mean(value, allowed.iter().map(String::as_str)) {
+        Some(near) => format!("did you mean {near:?}? allowed: {}", allowed.join(", ")),
+        None => format!("allowed: {}", allowed.join(", ")),
+    };
+    // One string or a list of them: the element when it is a list.
+    let element = format!("{filter_key}[{k}]");
+    let key = match place.value(&element) {
+        Some(_) => element,
+        None => filter_key.to_string(),
+    };
+    let message =
+        format!("the filter on `{column}` keeps {value:?}, which the column does not allow");
+    place.at_value(&key, message).with_hint(hint)
+}
+
+/// The key of the chart's `k`th measure: `y`, or `y[k]` when it names several.
+fn y_key(chart: &ChartSpec, k: usize) -> String {
+    match chart.y.several() {
+        true => format!("y[{k}]"),
+        false => "y".to_string(),
+    }
+}
+
+/// A chart's title is its heading and accessible name, its id an anchor and a file name:
+/// both present, valid and (the id) not another chart's.
+fn check_id(
+    chart: &ChartSpec,
+    place: &ChartPlace,
+    ids: &mut HashSet<String>,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let id = place.id;
+    let key = if chart.id.is_some() { "id" } else { "title" };
+    if chart.title.trim().is_empty() {
+        problems.push(
+            place
+                .at_key("title", "the title is empty".into())
+                .with_hint(
+                    "say what the chart shows: it is the chart's heading and its accessible name",
+                ),
+        );
+    } else if !is_valid_slug(id) {
+        problems.push(place.at_key(key, format!("`{id}` is not a valid chart id")).with_hint(
+            format!(
+                "set `id = \"{}\"`: lowercase letters, digits and hyphens; it names the anchor #chart-<id> and the file <slug>-<id>.svg",
+                ascii_slug(id)
+            ),
+        ));
+    }
+    if !ids.insert(id.to_string()) {
+        problems.push(
+            place
+                .at_key(key, "another chart has the same id".into())
+                .with_hint("give each chart its own `id` (or title)"),
+        );
+    }
+}
+
+/// The chart's measures (`ys`, resolved or not): each numeric, at least one, and several
+/// fit to share an axis. Their positions when all resolved.
+fn check_measures(
+    front: &DatasetFrontMatter,
+    chart: &ChartSpec,
+    ys: Vec<Option<usize>>,
+    place: &ChartPlace,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Vec<usize>> {
+    for (k, y) in ys.iter().enumerate() {
+        if let Some(y) = y {
+            check_y_is_numeric(front, *y, &y_key(chart, k), place, problems);
+        }
+    }
+    if ys.is_empty() {
+        problems.push(
+            place
+                .at_value("y", "y names no column".into())
+                .with_hint("name the numeric column to draw, e.g. y = \"price\""),
+        );
+    }
+    let ys: Option<Vec<usize>> = ys.into_iter().collect();
+    if let Some(ys) = ys.as_deref().filter(|_| chart.y.several()) {
+        super::chart_series::check_several_y(front, chart, ys, place, problems);
+    }
+    ys
+}
+
+/// What the scan collects for a chart whose columns all resolved.
+fn chart_columns(
+    front: &DatasetFrontMatter,
+    chart: &ChartSpec,
+    id: String,
+    (x, ys, series): (usize, Vec<usize>, Option<usize>),
+    filter: Vec<(usize, Vec<String>)>,
+) -> ChartColumns {
+    let columns_as_series = match chart.y.several() {
+        true => ys.iter().copied().zip(chart.y.0.iter().cloned()).collect(),
+        false => Vec::new(),
+    };
+    let line = chart.kind == ChartKind::Line;
+    let reduce = match front.columns[x].column_type {
+        _ if !line => None,
+        t if t.is_time() => Some(XPosition::Date),
+        t if t.is_numeric() => Some(XPosition::Number),
+        _ => None,
+    };
+    ChartColumns {
+        id,
+        x,
+        y: ys.first().copied().unwrap_or_default(),
+        series,
+        columns_as_series,
+        filter,
+        gaps: line && chart.connect_gaps != Some(true),
+        reduce,
+    }
 }
 
 /// `y` is what the chart measures: a number or integer column.
