@@ -37,8 +37,7 @@ pub fn load(
     config: &SiteConfig,
     cache: Option<&ScanCache>,
 ) -> Loaded {
-    let mut problems = Vec::new();
-    let mut draft = false;
+    let (mut problems, mut draft) = (Vec::new(), false);
     let dataset = load_into(
         root,
         markdown_file,
@@ -47,17 +46,18 @@ pub fn load(
         &mut problems,
         &mut draft,
     );
-    let slug = markdown_file
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_string();
     Loaded {
         dataset,
         problems,
-        slug,
+        slug: file_slug(markdown_file),
         draft,
     }
+}
+
+/// The file name without `.md`, even when it is not a valid slug.
+fn file_slug(markdown_file: &Path) -> String {
+    let stem = markdown_file.file_stem().and_then(|s| s.to_str());
+    stem.unwrap_or_default().to_string()
 }
 
 fn load_into(
@@ -84,102 +84,40 @@ fn load_into(
     };
     check_beyond_types(&locator, &split, &slug, problems);
     let mut body = markdown::split_body(split.body, config.markdown.raw_html);
-
     let marks_readable = columns::check_dialect(&front, &locator, problems);
     if front.missing_values.is_none() {
         front.missing_values = config.missing_values.clone();
     }
-    let source_ids = columns::source_ids(&front, &locator, problems);
-    let documented = columns::compile_columns(&front, &locator, problems);
-    columns::check_primary_key(&front, &documented.names, &locator, problems);
-    let mut chart_unknown = Vec::new();
-    let chart_columns = charts::compile_charts(&front, &locator, problems, &mut chart_unknown);
-    let linked_sources = check_prose(&body, &front, &source_ids, &locator, &split, problems);
-    let license = license(&front, config, &display, problems);
-
     let table_rows = front.table_rows.unwrap_or(config.table_rows);
-    // An unknown separator is reported with the front matter; read with a comma, every
-    // header and row would be a false error.
-    let csv_dialect = dialect::CsvDialect {
-        delimiter: dialect::delimiter_byte(front.delimiter.as_deref())?,
-        skip_initial_space: front.skip_initial_space,
+    let read = Read {
+        root: &page.root,
+        slug: &slug,
+        split: &split,
+        locator: &locator,
+        config,
     };
-    // So are clashing number marks: every number would be a false error.
-    if !marks_readable {
-        return None;
-    }
-    // Counted as written: quoting (below) puts the figures' values into the front
-    // matter's texts. The scan looks for their cells (`check` lists them).
-    let typed: Vec<_> =
-        super::figures::typed_numbers(&front, split.body, split.body_offset, &locator)
-            .into_iter()
-            .map(|t| t.typed)
-            .collect();
-    let inputs = scan::ScanInputs {
-        columns: &documented.compiled,
-        charts: &chart_columns,
-        source_ids: &source_ids,
-        rows_to_render: table_rows.limit(),
-        dialect: csv_dialect,
-        typed_numbers: &typed,
-        primary_key: &front.primary_key,
-    };
-    let scanned = scan_csv(&page.root, &slug, &front, &inputs, &locator, cache);
-    // A chart's "nothing to draw" follows from errors in the CSV (an undocumented column,
-    // cells of the wrong type): only the errors are reported until they are fixed.
-    let csv_errors = scanned
-        .problems
-        .iter()
-        .any(|d| d.severity == Severity::Error);
-    problems.extend(scanned.problems);
-    if let Some(summary) = &scanned.summary {
-        // A chart naming a column the CSV has but `[[columns]]` leaves out: the header
-        // error (an undocumented column) is the one to fix.
-        for (index, _) in chart_unknown
-            .iter()
-            .rev()
-            .filter(|(_, name)| summary.header.contains(name))
-        {
-            problems.remove(*index);
-        }
-    }
-    let summary = scanned.summary?;
-    if !csv_errors {
-        let shown_rows = summary.rows.min(table_rows.limit());
-        super::prose_links::check_rows(&body, shown_rows, &locator, split.body_offset, problems);
-    }
-    check_scanned(
-        &summary,
-        &scanned.csv_path,
-        csv_errors,
-        &chart_columns,
-        &front,
-        &linked_sources,
-        &locator,
-        problems,
-    );
-    drop(documented);
-    let versions = if csv_errors {
-        None
-    } else {
-        let inputs = super::versions::Inputs {
-            root: &page.root,
-            front: &front,
-            locator: &locator,
-            csv_path: &scanned.csv_path,
-            csv_display: &scanned.csv_display,
-            dialect: csv_dialect,
-            chunk_rows: config.versions_chunk_rows.get(),
-        };
-        super::versions::collect(&inputs, problems).map(Arc::new)
-    };
+    let rows = (table_rows, marks_readable);
+    let scanned = check_and_scan(&read, &front, &body, rows, cache, problems)?;
+    let versions = (!scanned.csv_errors)
+        .then(|| {
+            let inputs = super::versions::Inputs {
+                root: &page.root,
+                front: &front,
+                locator: &locator,
+                csv_path: &scanned.csv_path,
+                csv_display: &scanned.csv_display,
+                dialect: scanned.dialect,
+                chunk_rows: config.versions_chunk_rows.get(),
+            };
+            super::versions::collect(&inputs, &mut *problems).map(Arc::new)
+        })
+        .flatten();
     let figures_site = super::figures::Site {
         root: &page.root,
         default_rows: config.table_rows,
         missing_values: config.missing_values.as_deref(),
     };
     let mut figure_html = super::figures::FigureHtml::default();
-    let typed_numbers = typed.len();
     let (figures, quoted_datasets) = super::figures::quote(
         &figures_site,
         &mut front,
@@ -203,7 +141,7 @@ fn load_into(
     if row_pages {
         super::paging::check_row_page_count(
             table_rows,
-            summary.rows,
+            scanned.summary.rows,
             config.max_row_pages,
             &locator,
             problems,
@@ -216,8 +154,8 @@ fn load_into(
         csv_display: scanned.csv_display,
         front,
         body,
-        csv: summary,
-        license,
+        csv: scanned.summary,
+        license: scanned.license,
         table_rows,
         row_pages,
         versions,
@@ -227,7 +165,114 @@ fn load_into(
         figure_html,
         dataset_links,
         page_links,
-        typed_numbers: u32::try_from(typed_numbers).unwrap_or(u32::MAX),
+        typed_numbers: u32::try_from(scanned.typed_numbers).unwrap_or(u32::MAX),
+    })
+}
+
+/// What the checks after the front matter read of the page.
+struct Read<'a> {
+    root: &'a Path,
+    slug: &'a str,
+    split: &'a SplitFile<'a>,
+    locator: &'a Locator<'a>,
+    config: &'a SiteConfig,
+}
+
+/// What [`check_and_scan`] found of a dataset whose CSV could be read.
+struct Scanned {
+    csv_path: PathBuf,
+    csv_display: PathBuf,
+    summary: CsvSummary,
+    /// Whether the CSV has errors (then the checks that follow from them say nothing).
+    csv_errors: bool,
+    dialect: dialect::CsvDialect,
+    license: Arc<License>,
+    /// Numbers the prose types by hand.
+    typed_numbers: usize,
+}
+
+/// Checks the front matter's declarations and the prose, then scans the CSV (showing
+/// `table_rows`) and runs the checks that need the scan. `None` when the CSV cannot be
+/// read, or would be misread (an unknown separator; number marks that are not
+/// `marks_readable`), its problems reported.
+fn check_and_scan(
+    read: &Read,
+    front: &DatasetFrontMatter,
+    body: &Body,
+    (table_rows, marks_readable): (crate::content::TableRows, bool),
+    cache: Option<&ScanCache>,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Scanned> {
+    let (locator, split) = (read.locator, read.split);
+    let source_ids = columns::source_ids(front, locator, problems);
+    let documented = columns::compile_columns(front, locator, problems);
+    columns::check_primary_key(front, &documented.names, locator, problems);
+    let mut chart_unknown = Vec::new();
+    let chart_columns = charts::compile_charts(front, locator, problems, &mut chart_unknown);
+    let linked_sources = check_prose(body, front, &source_ids, locator, split, problems);
+    let license = license(front, read.config, locator.file, problems);
+    // An unknown separator is reported with the front matter; read with a comma, every
+    // header and row would be a false error.
+    let dialect = dialect::CsvDialect {
+        delimiter: dialect::delimiter_byte(front.delimiter.as_deref())?,
+        skip_initial_space: front.skip_initial_space,
+    };
+    // So are clashing number marks: every number would be a false error.
+    if !marks_readable {
+        return None;
+    }
+    // Counted as written: quoting puts the figures' values into the front matter's texts.
+    // The scan looks for their cells (`check` lists them).
+    let typed: Vec<_> =
+        super::figures::typed_numbers(front, split.body, split.body_offset, locator)
+            .into_iter()
+            .map(|t| t.typed)
+            .collect();
+    let inputs = scan::ScanInputs {
+        columns: &documented.compiled,
+        charts: &chart_columns,
+        source_ids: &source_ids,
+        rows_to_render: table_rows.limit(),
+        dialect,
+        typed_numbers: &typed,
+        primary_key: &front.primary_key,
+    };
+    let scanned = scan_csv(read.root, read.slug, front, &inputs, locator, cache);
+    // A chart's "nothing to draw" follows from errors in the CSV (an undocumented column,
+    // cells of the wrong type): only the errors are reported until they are fixed.
+    let csv_errors = (scanned.problems.iter()).any(|d| d.severity == Severity::Error);
+    problems.extend(scanned.problems);
+    if let Some(summary) = &scanned.summary {
+        // A chart naming a column the CSV has but `[[columns]]` leaves out: the header
+        // error (an undocumented column) is the one to fix.
+        let in_csv = |(_, name): &&(usize, String)| summary.header.contains(name);
+        for (index, _) in chart_unknown.iter().rev().filter(in_csv) {
+            problems.remove(*index);
+        }
+    }
+    let summary = scanned.summary?;
+    if !csv_errors {
+        let shown_rows = summary.rows.min(table_rows.limit());
+        super::prose_links::check_rows(body, shown_rows, locator, split.body_offset, problems);
+    }
+    let charts = (&chart_columns[..], &linked_sources);
+    check_scanned(
+        &summary,
+        &scanned.csv_path,
+        csv_errors,
+        charts,
+        front,
+        locator,
+        problems,
+    );
+    Some(Scanned {
+        csv_path: scanned.csv_path,
+        csv_display: scanned.csv_display,
+        summary,
+        csv_errors,
+        dialect,
+        license,
+        typed_numbers: typed.len(),
     })
 }
 
@@ -259,12 +304,9 @@ fn site_links(body: &Body, text: &str, body_offset: usize) -> (PlacedLinks, Plac
             };
             let file = rest.split(['?', '#']).next().unwrap_or_default();
             if name == layout::DATA && !file.is_empty() && !file.ends_with('/') {
-                if !file
-                    .split('/')
-                    .any(|s| s.is_empty() || s == "." || s == "..")
-                {
-                    let path = format!("{name}/{file}");
-                    pages.extend(place(link).map(|at| (path, at)));
+                let plain = |s: &str| !s.is_empty() && s != "." && s != "..";
+                if file.split('/').all(plain) {
+                    pages.extend(place(link).map(|at| (format!("{name}/{file}"), at)));
                 }
                 continue;
             }
@@ -311,11 +353,7 @@ fn read_page(root: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> Opt
 
 /// The slug, from the file name, reported when it is not one.
 fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> String {
-    let slug = markdown_file
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default()
-        .to_string();
+    let slug = file_slug(markdown_file);
     if let Some(problem) = super::slug_problem(&slug) {
         problems.push(
             Diagnostic::error(display, problem.message(&slug)).with_hint(problem.hint(&slug, true)),
@@ -339,14 +377,9 @@ fn parse_front_matter(
         return None;
     }
     problems.extend(body_characters);
-    front_matter::parse_toml_with_spans(
-        display,
-        text,
-        split.front_matter,
-        split.front_matter_offset,
-    )
-    .map_err(|d| problems.push(d))
-    .ok()
+    let (toml, offset) = (split.front_matter, split.front_matter_offset);
+    let parsed = front_matter::parse_toml_with_spans(display, text, toml, offset);
+    parsed.map_err(|d| problems.push(d)).ok()
 }
 
 /// The checks beyond the types: placeholders left by `new`, values (escapes, dates, URLs,
@@ -358,19 +391,11 @@ fn check_beyond_types(
     problems: &mut Vec<Diagnostic>,
 ) {
     let (display, text) = (locator.file, locator.text);
+    let (front, front_offset) = (split.front_matter, split.front_matter_offset);
     problems.extend(content::placeholders::find(display, text));
-    problems.extend(validate::dataset_front_matter(
-        locator,
-        split.front_matter,
-        split.front_matter_offset,
-        slug,
-    ));
-    problems.extend(validate::markdown_body_links(
-        display,
-        text,
-        split.body,
-        split.body_offset,
-    ));
+    let values = validate::dataset_front_matter(locator, front, front_offset, slug);
+    let links = validate::markdown_body_links(display, text, split.body, split.body_offset);
+    problems.extend(values.into_iter().chain(links));
 }
 
 /// The lede, the `## Method` and `## Limits` sections, and the prose's links to sources.
@@ -522,41 +547,30 @@ fn wrong_declarations<'a>(
     })
 }
 
-/// The checks that need the scan: charts with nothing to draw, sources never cited.
-#[allow(clippy::too_many_arguments)]
+/// The checks that need the scan: charts with nothing to draw, sources never cited
+/// (`linked_sources`: those the prose links).
 fn check_scanned(
     summary: &CsvSummary,
     csv_path: &Path,
     csv_errors: bool,
-    chart_columns: &[ChartColumns],
+    (chart_columns, linked_sources): (&[ChartColumns], &HashSet<String>),
     front: &DatasetFrontMatter,
-    linked_sources: &HashSet<String>,
     locator: &Locator,
     problems: &mut Vec<Diagnostic>,
 ) {
     for (n, (_, points)) in chart_columns.iter().zip(&summary.charts).enumerate() {
+        let chart = &front.charts[n];
         if points.points.is_empty() && !csv_errors {
-            problems.push(charts::nothing_to_draw(locator, n, &front.charts[n]));
+            problems.push(charts::nothing_to_draw(locator, n, chart));
         }
-        problems.extend(charts::not_one_series(
-            locator,
-            n,
-            &front.charts[n],
-            &points.points,
-        ));
+        problems.extend(charts::not_one_series(locator, n, chart, &points.points));
         problems.extend(chart_series::check_series(
             locator,
             n,
-            &front.charts[n],
+            chart,
             &points.points,
         ));
-        problems.extend(charts::against_data(
-            locator,
-            n,
-            &front.charts[n],
-            points,
-            csv_path,
-        ));
+        problems.extend(charts::against_data(locator, n, chart, points, csv_path));
     }
     for (n, source) in front.sources.iter().enumerate() {
         if !summary.referenced_sources.contains(&source.id) && !linked_sources.contains(&source.id)
