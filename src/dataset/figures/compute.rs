@@ -86,163 +86,222 @@ pub(super) fn compute(
     table: &Table,
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Quoted> {
-    let r = &f.reference;
     let column = selectors[0].column.map(|c| &table.columns[c]);
-    let column_title = column.map(|c| c.title.as_str()).unwrap_or("rows");
-    let fail = |problems: &mut Vec<Diagnostic>, message: String| {
-        problems.push(locate(table, f.offset, message));
-        None
+    let figure = Figure {
+        f,
+        tallies,
+        selectors,
+        distinct,
+        table,
+        column,
+        column_title: column.map(|c| c.title.as_str()).unwrap_or("rows"),
     };
-    let number = |t: &Tally| t.first_value.parse::<f64>().ok().filter(|n| n.is_finite());
-    let (value, text, title, rows) = match r.function {
-        Function::Cell => {
-            let t = single(f, &tallies[0], &selectors[0], distinct, table)
-                .map_err(|d| problems.push(d))
-                .ok()?;
-            if t.first_cell.is_empty() {
-                return fail(
-                    problems,
-                    format!("the cell `{}` of row {} is empty", column?.name, t.rows[0]),
-                );
-            }
-            let mut text = String::new();
-            match (r.as_in_csv, r.digits) {
-                (true, _) => text.push_str(&t.first_cell),
-                (false, Some(digits)) => match number(t) {
-                    Some(v) => text = round(v, digits),
-                    None => {
-                        return fail(
-                            problems,
-                            format!(
-                                "`digits` rounds numbers; the cell `{}` of row {} is not one",
-                                column?.name, t.rows[0]
-                            ),
-                        )
-                    }
-                },
-                (false, None) => shown::push_cell(column?, &t.first_value, &mut text),
-            }
-            let title = format!("{column_title}, {}", t.candidates[0]);
-            (t.first_value.clone(), text, title, t.rows.clone())
-        }
+    let computed = match f.reference.function {
+        Function::Cell => figure.cell(problems)?,
         Function::Ratio | Function::Difference | Function::PercentChange => {
-            let a = single(f, &tallies[0], &selectors[0], distinct, table)
-                .map_err(|d| problems.push(d));
-            let b = single(f, &tallies[1], &selectors[1], distinct, table)
-                .map_err(|d| problems.push(d));
-            let (a, b) = (a.ok()?, b.ok()?);
-            let (Some(x), Some(y)) = (number(a), number(b)) else {
-                return fail(
-                    problems,
-                    format!(
-                        "`{}` needs two numbers; the cells read `{}` and `{}`",
-                        r.function.name(),
-                        a.first_value,
-                        b.first_value
-                    ),
-                );
-            };
-            let v = match r.function {
-                Function::Ratio => x / y,
-                Function::Difference => x - y,
-                _ => (x - y) / y * 100.0,
-            };
-            if !v.is_finite() {
-                return fail(problems, format!("`{}` divides by zero", r.function.name()));
-            }
-            let title = format!(
-                "{} of {column_title}: {} against {}",
-                r.function.name().replace('_', " "),
-                a.candidates[0],
-                b.candidates[0]
-            );
-            // A difference is in the column's unit, so at its `digits`; a ratio and a
-            // percent change are not.
-            let column_digits = match r.function {
-                Function::Difference => column.and_then(ColumnSpec::shown_digits),
-                _ => None,
-            };
-            (
-                v.to_string(),
-                round(v, r.digits.or(column_digits).unwrap_or(2)),
-                title,
-                vec![a.rows[0], b.rows[0]],
-            )
+            figure.pair(problems)?
         }
-        Function::Count => {
-            let t = &tallies[0];
-            let n = if column.is_some() {
-                t.numbers + t.non_numeric
-            } else {
-                t.matches
-            };
-            (
-                n.to_string(),
-                round(n as f64, 0),
-                format!(
-                    "count of {column_title}{}",
-                    where_clause(&selectors[0], table)
-                ),
-                t.rows.clone(),
-            )
-        }
+        Function::Count => figure.count(),
         Function::Min | Function::Max | Function::Sum | Function::Mean => {
-            let t = &tallies[0];
             let dates = selectors[0]
                 .column
                 .and_then(|c| table.readings.get(c))
                 .is_some_and(|reading| reading.is_time());
             if dates {
-                return extreme_date(f, t, &selectors[0], table, column_title, problems);
+                let title = figure.column_title;
+                return extreme_date(f, &tallies[0], &selectors[0], table, title, problems);
             }
-            if t.numbers == 0 || t.non_numeric > 0 {
-                return fail(
-                    problems,
-                    format!(
-                        "`{}` needs numbers: {} matching rows, {} numeric cells, {} not numeric",
-                        r.function.name(),
-                        t.matches,
-                        t.numbers,
-                        t.non_numeric
-                    ),
-                );
-            }
-            let extreme = match r.function {
-                Function::Min => t.min.clone(),
-                Function::Max => t.max.clone(),
-                _ => None,
-            };
-            let v = match r.function {
-                Function::Sum => t.sum,
-                Function::Mean => t.sum / t.numbers as f64,
-                _ => extreme.as_ref().map(|(v, _)| *v).unwrap_or_default(),
-            };
-            // In the column's unit: at the figure's `digits`, else the column's.
-            let digits = r.digits.or(column.and_then(ColumnSpec::shown_digits));
-            let text = match (&extreme, digits, column) {
-                (Some((_, read)), None, Some(column)) => shown::cell(column, read),
-                (Some((_, read)), None, None) => {
-                    let mut s = String::new();
-                    crate::dataset::schema::format_cell(ColumnType::Number, read, &mut s);
-                    s
-                }
-                _ => round(v, digits.unwrap_or(2)),
-            };
-            // A mean year reads as a year (`2003.33`, not `2,003.33`).
-            let text = match (r.function, column) {
-                (Function::Mean, Some(column)) => shown::ungrouped_year(column, text),
-                _ => text,
-            };
-            let title = format!(
-                "{} of {column_title} over {}{}",
-                r.function.name(),
-                rows_text(t.numbers),
-                where_clause(&selectors[0], table)
-            );
-            (v.to_string(), text, title, t.rows.clone())
+            figure.aggregate(problems)?
         }
     };
-    check_bound(f, table, value, text, title, rows, column, problems)
+    check_bound(f, table, computed, column, problems)
+}
+
+/// A figure as computed: its value, its text as the page shows it, the title that says
+/// how it was found, and the rows it reads.
+struct Computed {
+    value: String,
+    text: String,
+    title: String,
+    rows: Vec<u64>,
+}
+
+/// What one figure is computed from: the reference, what the CSV pass tallied for each of
+/// its selectors, and the column it reads (if any).
+struct Figure<'a> {
+    f: &'a Found,
+    tallies: &'a [Tally],
+    selectors: &'a [Selector],
+    distinct: &'a Distinct,
+    table: &'a Table<'a>,
+    column: Option<&'a ColumnSpec>,
+    column_title: &'a str,
+}
+
+impl Figure<'_> {
+    /// Adds the problem `message`, located at the figure; `None`.
+    fn fail(&self, problems: &mut Vec<Diagnostic>, message: String) -> Option<Computed> {
+        problems.push(locate(self.table, self.f.offset, message));
+        None
+    }
+
+    /// The one row selector `k` selects, or its problem added.
+    fn single(&self, k: usize, problems: &mut Vec<Diagnostic>) -> Option<&Tally> {
+        let (tally, selector) = (&self.tallies[k], &self.selectors[k]);
+        single(self.f, tally, selector, self.distinct, self.table)
+            .map_err(|d| problems.push(d))
+            .ok()
+    }
+
+    /// `cell`: the one cell, as written (`as_in_csv`), at `digits`, or as the table shows it.
+    fn cell(&self, problems: &mut Vec<Diagnostic>) -> Option<Computed> {
+        let r = &self.f.reference;
+        let t = self.single(0, problems)?;
+        let name = || self.column.map(|c| c.name.as_str());
+        if t.first_cell.is_empty() {
+            let message = format!("the cell `{}` of row {} is empty", name()?, t.rows[0]);
+            return self.fail(problems, message);
+        }
+        let text = match (r.as_in_csv, r.digits) {
+            (true, _) => t.first_cell.clone(),
+            (false, Some(digits)) => match number(t) {
+                Some(v) => round(v, digits),
+                None => {
+                    let message = format!(
+                        "`digits` rounds numbers; the cell `{}` of row {} is not one",
+                        name()?,
+                        t.rows[0]
+                    );
+                    return self.fail(problems, message);
+                }
+            },
+            (false, None) => shown::cell(self.column?, &t.first_value),
+        };
+        Some(Computed {
+            value: t.first_value.clone(),
+            text,
+            title: format!("{}, {}", self.column_title, t.candidates[0]),
+            rows: t.rows.clone(),
+        })
+    }
+
+    /// `ratio`, `difference` and `percent_change` of two cells' numbers.
+    fn pair(&self, problems: &mut Vec<Diagnostic>) -> Option<Computed> {
+        let function = self.f.reference.function;
+        let (a, b) = (self.single(0, problems), self.single(1, problems));
+        let (a, b) = (a?, b?);
+        let (Some(x), Some(y)) = (number(a), number(b)) else {
+            let message = format!(
+                "`{}` needs two numbers; the cells read `{}` and `{}`",
+                function.name(),
+                a.first_value,
+                b.first_value
+            );
+            return self.fail(problems, message);
+        };
+        let v = match function {
+            Function::Ratio => x / y,
+            Function::Difference => x - y,
+            _ => (x - y) / y * 100.0,
+        };
+        if !v.is_finite() {
+            return self.fail(problems, format!("`{}` divides by zero", function.name()));
+        }
+        let title = format!(
+            "{} of {}: {} against {}",
+            function.name().replace('_', " "),
+            self.column_title,
+            a.candidates[0],
+            b.candidates[0]
+        );
+        // A difference is in the column's unit, so at its `digits`; a ratio and a percent
+        // change are not.
+        let column_digits = match function {
+            Function::Difference => self.column.and_then(ColumnSpec::shown_digits),
+            _ => None,
+        };
+        Some(Computed {
+            value: v.to_string(),
+            text: round(v, self.f.reference.digits.or(column_digits).unwrap_or(2)),
+            title,
+            rows: vec![a.rows[0], b.rows[0]],
+        })
+    }
+
+    /// `count`: the rows that match, or the cells of the column in them.
+    fn count(&self) -> Computed {
+        let t = &self.tallies[0];
+        let n = match self.column {
+            Some(_) => t.numbers + t.non_numeric,
+            None => t.matches,
+        };
+        let where_ = where_clause(&self.selectors[0], self.table);
+        Computed {
+            value: n.to_string(),
+            text: round(n as f64, 0),
+            title: format!("count of {}{where_}", self.column_title),
+            rows: t.rows.clone(),
+        }
+    }
+
+    /// `min`, `max`, `sum` and `mean` of a column's numbers, in the column's unit.
+    fn aggregate(&self, problems: &mut Vec<Diagnostic>) -> Option<Computed> {
+        let (function, t) = (self.f.reference.function, &self.tallies[0]);
+        if t.numbers == 0 || t.non_numeric > 0 {
+            let message = format!(
+                "`{}` needs numbers: {} matching rows, {} numeric cells, {} not numeric",
+                function.name(),
+                t.matches,
+                t.numbers,
+                t.non_numeric
+            );
+            return self.fail(problems, message);
+        }
+        let extreme = match function {
+            Function::Min => t.min.as_ref(),
+            Function::Max => t.max.as_ref(),
+            _ => None,
+        };
+        let v = match function {
+            Function::Sum => t.sum,
+            Function::Mean => t.sum / t.numbers as f64,
+            _ => extreme.map(|(v, _)| *v).unwrap_or_default(),
+        };
+        // At the figure's `digits`, else the column's.
+        let digits = (self.f.reference.digits).or(self.column.and_then(ColumnSpec::shown_digits));
+        let text = match (extreme, digits, self.column) {
+            (Some((_, read)), None, Some(column)) => shown::cell(column, read),
+            (Some((_, read)), None, None) => {
+                let mut s = String::new();
+                crate::dataset::schema::format_cell(ColumnType::Number, read, &mut s);
+                s
+            }
+            _ => round(v, digits.unwrap_or(2)),
+        };
+        // A mean year reads as a year (`2003.33`, not `2,003.33`).
+        let text = match (function, self.column) {
+            (Function::Mean, Some(column)) => shown::ungrouped_year(column, text),
+            _ => text,
+        };
+        let title = format!(
+            "{} of {} over {}{}",
+            function.name(),
+            self.column_title,
+            rows_text(t.numbers),
+            where_clause(&self.selectors[0], self.table)
+        );
+        Some(Computed {
+            value: v.to_string(),
+            text,
+            title,
+            rows: t.rows.clone(),
+        })
+    }
+}
+
+/// The first value of a tally as a finite number, if it is one.
+fn number(t: &Tally) -> Option<f64> {
+    t.first_value.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
 /// The earliest (`min`) or latest (`max`) date of a date column, in the shown style;
@@ -297,31 +356,30 @@ fn extreme_date(
         where_clause(selector, table)
     );
     let column = selector.column.map(|c| &table.columns[c]);
-    check_bound(
-        f,
-        table,
-        shown.clone(),
-        shown,
+    let computed = Computed {
+        value: shown.clone(),
+        text: shown,
         title,
-        t.rows.clone(),
-        column,
-        problems,
-    )
+        rows: t.rows.clone(),
+    };
+    check_bound(f, table, computed, column, problems)
 }
 
 /// The figure, unless it is bound (`figure = "..."`) to a text it no longer reads as.
-#[allow(clippy::too_many_arguments)]
 fn check_bound(
     f: &Found,
     table: &Table,
-    value: String,
-    text: String,
-    title: String,
-    rows: Vec<u64>,
+    computed: Computed,
     column: Option<&ColumnSpec>,
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Quoted> {
     let r = &f.reference;
+    let Computed {
+        value,
+        text,
+        title,
+        rows,
+    } = computed;
     let fail = |problems: &mut Vec<Diagnostic>, message: String| {
         problems.push(locate(table, f.offset, message));
         None
