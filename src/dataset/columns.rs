@@ -2,13 +2,14 @@
 //! duplicates, `references`, `pattern`, `digits`, a date `format` and `primary_key`. Each
 //! problem points at the key or value at fault, found by its TOML span.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use regex::Regex;
 
 use super::is_valid_slug;
 use super::scan::CompiledColumn;
-use crate::content::columns::{ColumnSpec, MAX_DIGITS};
+use crate::content::columns::{ColumnSpec, ColumnType, NonFinite, MAX_DIGITS};
 use crate::content::date_format::DateFormat;
 use crate::content::dialect::{self, MissingValues};
 use crate::content::spans::Locator;
@@ -72,13 +73,17 @@ pub(super) fn compile_columns<'a>(
     let mut compiled = Vec::with_capacity(front.columns.len());
     let mut names = HashSet::new();
     for (n, column) in front.columns.iter().enumerate() {
-        let path = format!("columns[{n}]");
+        let entry = ColumnEntry {
+            column,
+            path: format!("columns[{n}]"),
+            locator,
+        };
         if n > 0 && column.is_row_names() {
             problems.push(
                 locator
                     .error(
                         format!("column {} has an empty name", n + 1),
-                        locator.value(&format!("{path}.name")),
+                        entry.value("name"),
                     )
                     .with_hint(
                         "only the first column may: R's row names, written with an empty header; \
@@ -89,96 +94,19 @@ pub(super) fn compile_columns<'a>(
         if !names.insert(column.name.as_str()) {
             problems.push(locator.error(
                 format!("column `{}` is documented twice", column.name),
-                locator.value(&format!("{path}.name")),
+                entry.value("name"),
             ));
         }
-        if let Some(reference) = &column.references {
-            if reference != "sources" {
-                problems.push(
-                    locator
-                        .error(
-                            format!(
-                                "column `{}`: unknown references target {reference:?}",
-                                column.name
-                            ),
-                            locator.key(&format!("{path}.references")),
-                        )
-                        .with_hint("the only target is \"sources\""),
-                );
-            }
+        if let Some(reference) = column.references.as_ref().filter(|r| *r != "sources") {
+            let message = format!("unknown references target {reference:?}");
+            problems.push(entry.at_key("references", message, "the only target is \"sources\""));
         }
-        let pattern = column.pattern.as_ref().and_then(|p| {
-            Regex::new(&format!("^(?:{p})$"))
-                .map_err(|e| {
-                    let detail = e.to_string();
-                    let hint = detail.lines().last().unwrap_or_default().trim().to_string();
-                    problems.push(
-                        locator
-                            .error(
-                                format!(
-                                    "column `{}`: the pattern is not a valid regular expression",
-                                    column.name
-                                ),
-                                locator.key(&format!("{path}.pattern")),
-                            )
-                            .with_hint(hint),
-                    );
-                })
-                .ok()
-        });
-        let date_format = compile_format(column, &path, locator, problems);
-        for (key, set) in [
-            ("pandas_numbers", column.pandas_numbers),
-            ("non_finite", column.non_finite.is_some()),
-        ] {
-            if set && column.column_type != crate::content::columns::ColumnType::Number {
-                problems.push(
-                    locator
-                        .error(
-                            format!(
-                                "column `{}`: `{key}` applies to number columns only",
-                                column.name
-                            ),
-                            locator.key(&format!("{path}.{key}")),
-                        )
-                        .with_hint(format!("set `type = \"number\"`, or remove `{key}`")),
-                );
-            }
-        }
-        if column.pandas_numbers && column.non_finite == Some(crate::content::columns::NonFinite::R)
-        {
-            problems.push(
-                locator
-                    .error(
-                        format!(
-                            "column `{}`: `pandas_numbers` and `non_finite = \"r\"` name two spellings",
-                            column.name
-                        ),
-                        locator.key(&format!("{path}.pandas_numbers")),
-                    )
-                    .with_hint("a column takes one: remove `pandas_numbers`"),
-            );
-        }
-        if let Some(digits) = column.digits {
-            check_digits(column, digits, &format!("{path}.digits"), locator, problems);
-        }
-        if column.grouping.is_some() && !column.column_type.is_numeric() {
-            problems.push(
-                locator
-                    .error(
-                        format!(
-                            "column `{}`: `grouping` applies to number and integer columns only, and this one is `{}`",
-                            column.name,
-                            column.column_type.as_str()
-                        ),
-                        locator.key(&format!("{path}.grouping")),
-                    )
-                    .with_hint("remove `grouping`: text is always shown as written"),
-            );
-        }
+        let pattern = entry.compile_pattern(problems);
+        let date_format = entry.compile_format(problems);
+        entry.check_display_keys(problems);
         dialect::check_missing_values(
             column.missing_values.as_deref(),
-            &format!("{path}.missing_values"),
+            &format!("{}.missing_values", entry.path),
             locator,
             problems,
         );
@@ -206,63 +134,129 @@ pub(super) fn compile_columns<'a>(
     Columns { compiled, names }
 }
 
-/// A `date` or `datetime` column's `format`, compiled; a problem at the key otherwise.
-fn compile_format(
-    column: &ColumnSpec,
-    path: &str,
-    locator: &Locator,
-    problems: &mut Vec<Diagnostic>,
-) -> Option<DateFormat> {
-    let pattern = column.format.as_deref()?;
-    let at = locator.key(&format!("{path}.format"));
-    if !column.column_type.is_time() {
-        let message = format!(
-            "column `{}`: `format` applies to date and datetime columns only",
-            column.name
-        );
-        let hint = "declare type = \"date\" or \"datetime\", or remove `format`";
-        problems.push(locator.error(message, at).with_hint(hint));
-        return None;
-    }
-    DateFormat::compile(pattern, column.column_type)
-        .map_err(|p| {
-            let message = format!("column `{}`: {}", column.name, p.message);
-            problems.push(locator.error(message, at).with_hint(p.hint));
-        })
-        .ok()
+/// One `[[columns]]` entry under check: its problems name the column and point at its keys.
+struct ColumnEntry<'a> {
+    column: &'a ColumnSpec,
+    /// `columns[n]`: where the entry sits in the front matter.
+    path: String,
+    locator: &'a Locator<'a>,
 }
 
-/// `digits`: decimal places from 0 to [`MAX_DIGITS`], on a number or integer column.
-fn check_digits(
-    column: &ColumnSpec,
-    digits: i64,
-    path: &str,
-    locator: &Locator,
-    problems: &mut Vec<Diagnostic>,
-) {
-    let (message, hint) = if !column.column_type.is_numeric() {
-        (
-            format!(
-                "column `{}`: `digits` applies to number and integer columns only, and this one is `{}`",
-                column.name,
+impl ColumnEntry<'_> {
+    /// Where the value of the entry's `key` starts.
+    fn value(&self, key: &str) -> Option<usize> {
+        self.locator.value(&format!("{}.{key}", self.path))
+    }
+
+    /// The error "column `name`: `message`" at `at`, with its hint.
+    fn error(
+        &self,
+        at: Option<usize>,
+        message: impl std::fmt::Display,
+        hint: impl Into<Cow<'static, str>>,
+    ) -> Diagnostic {
+        let message = format!("column `{}`: {message}", self.column.name);
+        self.locator.error(message, at).with_hint(hint)
+    }
+
+    /// [`Self::error`] at the entry's `key`.
+    fn at_key(
+        &self,
+        key: &str,
+        message: impl std::fmt::Display,
+        hint: impl Into<Cow<'static, str>>,
+    ) -> Diagnostic {
+        self.error(
+            self.locator.key(&format!("{}.{key}", self.path)),
+            message,
+            hint,
+        )
+    }
+
+    /// The column's `pattern`, compiled to match whole cells; a problem at the key otherwise.
+    fn compile_pattern(&self, problems: &mut Vec<Diagnostic>) -> Option<Regex> {
+        let pattern = self.column.pattern.as_ref()?;
+        Regex::new(&format!("^(?:{pattern})$"))
+            .map_err(|e| {
+                let detail = e.to_string();
+                let hint = detail.lines().last().unwrap_or_default().trim().to_string();
+                let message = "the pattern is not a valid regular expression";
+                problems.push(self.at_key("pattern", message, hint));
+            })
+            .ok()
+    }
+
+    /// A `date` or `datetime` column's `format`, compiled; a problem at the key otherwise.
+    fn compile_format(&self, problems: &mut Vec<Diagnostic>) -> Option<DateFormat> {
+        let column = self.column;
+        let pattern = column.format.as_deref()?;
+        if !column.column_type.is_time() {
+            let message = "`format` applies to date and datetime columns only";
+            let hint = "declare type = \"date\" or \"datetime\", or remove `format`";
+            problems.push(self.at_key("format", message, hint));
+            return None;
+        }
+        DateFormat::compile(pattern, column.column_type)
+            .map_err(|p| problems.push(self.at_key("format", p.message, p.hint)))
+            .ok()
+    }
+
+    /// The keys that say how numbers are read and shown (`pandas_numbers`, `non_finite`,
+    /// `digits`, `grouping`): each only on the column types it applies to.
+    fn check_display_keys(&self, problems: &mut Vec<Diagnostic>) {
+        let column = self.column;
+        for (key, set) in [
+            ("pandas_numbers", column.pandas_numbers),
+            ("non_finite", column.non_finite.is_some()),
+        ] {
+            if set && column.column_type != ColumnType::Number {
+                let message = format!("`{key}` applies to number columns only");
+                let hint = format!("set `type = \"number\"`, or remove `{key}`");
+                problems.push(self.at_key(key, message, hint));
+            }
+        }
+        if column.pandas_numbers && column.non_finite == Some(NonFinite::R) {
+            let message = "`pandas_numbers` and `non_finite = \"r\"` name two spellings";
+            let hint = "a column takes one: remove `pandas_numbers`";
+            problems.push(self.at_key("pandas_numbers", message, hint));
+        }
+        if let Some(digits) = column.digits {
+            problems.extend(self.digits_problem(digits));
+        }
+        if column.grouping.is_some() && !column.column_type.is_numeric() {
+            let message = format!(
+                "`grouping` applies to number and integer columns only, and this one is `{}`",
                 column.column_type.as_str()
-            ),
-            "remove `digits`, or set `type = \"number\"` if the column holds numbers".to_string(),
-        )
-    } else if !(0..=MAX_DIGITS).contains(&digits) {
-        (
-            format!(
-                "column `{}`: `digits = {digits}` is not a number of decimal places from 0 to {MAX_DIGITS}",
-                column.name
-            ),
-            format!(
-                "`digits` is how many decimal places the column is shown at: `digits = 2` shows 1234.5678 as 1,234.57; past {MAX_DIGITS} a double has only noise"
-            ),
-        )
-    } else {
-        return;
-    };
-    problems.push(locator.error(message, locator.value(path)).with_hint(hint));
+            );
+            let hint = "remove `grouping`: text is always shown as written";
+            problems.push(self.at_key("grouping", message, hint));
+        }
+    }
+
+    /// `digits`: decimal places from 0 to [`MAX_DIGITS`], on a number or integer column.
+    fn digits_problem(&self, digits: i64) -> Option<Diagnostic> {
+        let column_type = self.column.column_type;
+        let (message, hint) = if !column_type.is_numeric() {
+            (
+                format!(
+                    "`digits` applies to number and integer columns only, and this one is `{}`",
+                    column_type.as_str()
+                ),
+                "remove `digits`, or set `type = \"number\"` if the column holds numbers"
+                    .to_string(),
+            )
+        } else if !(0..=MAX_DIGITS).contains(&digits) {
+            (
+                format!("`digits = {digits}` is not a number of decimal places from 0 to {MAX_DIGITS}"),
+                format!(
+                    "`digits` is how many decimal places the column is shown at: `digits = 2` shows 1234.5678 as 1,234.57; past {MAX_DIGITS} a double has only noise"
+                ),
+            )
+        } else {
+            return None;
+        };
+        Some(self.error(self.value("digits"), message, hint))
+    }
 }
 
 /// Where the opening `+++` is: after a byte order mark, if the file has one.
