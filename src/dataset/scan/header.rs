@@ -2,6 +2,7 @@
 //! compared to the documented columns (unnamed, repeated, undocumented, missing or
 //! reordered columns, with near misses suggested).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::Read;
 use std::path::Path;
@@ -103,54 +104,12 @@ pub(super) fn check_header(
     delimiter: u8,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
-    let header_line: Vec<char> = header
-        .join(char::from(delimiter).encode_utf8(&mut [0; 4]))
-        .chars()
-        .collect();
-    // The 1-based character column where each name starts on line 1.
-    let mut starts = Vec::with_capacity(header.len());
-    let mut next = 1;
-    for name in header {
-        starts.push(next);
-        next += name.chars().count() + 1;
-    }
-    let located =
-        |d: Diagnostic, index: usize| d.at(1, starts[index]).with_source_excerpt(&header_line);
-    let mut ok = true;
-    let mut seen = HashSet::with_capacity(header.len());
-    // R's `write.csv` leaves the row names' header empty: documented as `name = ""`.
-    let row_names = columns.first().is_some_and(|c| c.spec.is_row_names());
-    for (index, name) in header.iter().enumerate() {
-        if index == 0 && name.is_empty() && row_names {
-            seen.insert(name.as_str());
-        } else if name.trim().is_empty() {
-            ok = false;
-            let hint = match index == 0 && name.is_empty() {
-                true => {
-                    "R's write.csv leaves the row names' header empty: document the column \
-                         as the first [[columns]] entry with `name = \"\"`"
-                }
-                false => "name every column in the first line",
-            };
-            out.push(located(
-                Diagnostic::error(
-                    display,
-                    format!("column {} of the header has no name", index + 1),
-                )
-                .with_hint(hint),
-                index,
-            ));
-        } else if !seen.insert(name.as_str()) {
-            ok = false;
-            out.push(located(
-                Diagnostic::error(display, format!("the header names `{name}` twice"))
-                    .with_hint("give each column its own name"),
-                index,
-            ));
-        }
-    }
+    let line = HeaderLine::new(display, header, delimiter);
+    let found_before = out.len();
+    let seen = named_once(&line, header, columns, out);
     let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
     let documented_set: HashSet<&str> = documented.iter().copied().collect();
+    let undocumented = |name: &str| !name.trim().is_empty() && !documented_set.contains(name);
     let missing: Vec<&str> = documented
         .iter()
         .copied()
@@ -159,66 +118,114 @@ pub(super) fn check_header(
     let extra: Vec<&str> = header
         .iter()
         .map(String::as_str)
-        .filter(|h| !h.trim().is_empty() && !documented_set.contains(h))
+        .filter(|h| undocumented(h))
         .collect();
     let mut suggester = Suggester {
         budget: SUGGESTION_BUDGET,
     };
-    for (index, name) in header.iter().enumerate() {
-        if !name.trim().is_empty() && !documented_set.contains(name.as_str()) {
-            ok = false;
-            let hint = match suggester.near(name, &missing) {
-                Some(near) => format!("did you mean `{near}`? the front matter documents `{near}`"),
-                None => {
-                    "document the column in the front matter with a [[columns]] entry, or remove it"
-                        .into()
-                }
-            };
-            out.push(located(
-                Diagnostic::error(
-                    display,
-                    format!("column `{name}` is in the CSV but not documented"),
-                )
-                .with_hint(hint),
-                index,
-            ));
-        }
+    for (index, name) in header.iter().enumerate().filter(|(_, h)| undocumented(h)) {
+        let hint = match suggester.near(name, &missing) {
+            Some(near) => format!("did you mean `{near}`? the front matter documents `{near}`"),
+            None => {
+                "document the column in the front matter with a [[columns]] entry, or remove it"
+                    .into()
+            }
+        };
+        let message = format!("column `{name}` is in the CSV but not documented");
+        out.push(line.error(Some(index), message, hint));
     }
     for name in &missing {
-        ok = false;
         let hint = match suggester.near(name, &extra) {
             Some(near) => format!("did you mean `{near}`? the CSV header has `{near}`"),
             None => "add the column to the CSV, or remove its [[columns]] entry".into(),
         };
-        out.push(
-            Diagnostic::error(
-                display,
-                format!("documented column `{name}` is missing from the CSV header"),
-            )
-            .at(1, 1)
-            .with_source_excerpt(&header_line)
-            .with_hint(hint),
-        );
+        let message = format!("documented column `{name}` is missing from the CSV header");
+        out.push(line.error(None, message, hint));
     }
-    if ok
+    // Every problem above leaves the cells unchecked; the order is looked at only without them.
+    if out.len() == found_before
         && header
             .iter()
             .map(String::as_str)
             .ne(documented.iter().copied())
     {
-        ok = false;
-        out.push(
-            Diagnostic::error(
-                display,
-                "the columns are documented in a different order than the CSV header",
-            )
-            .at(1, 1)
-            .with_source_excerpt(&header_line)
-            .with_hint(format!(
-                "list the [[columns]] in CSV order: {}",
-                header.join(", ")
-            )),
-        );
+        let message = "the columns are documented in a different order than the CSV header";
+        let hint = format!("list the [[columns]] in CSV order: {}", header.join(", "));
+        out.push(line.error(None, message, hint));
     }
-    ok
+    out.len() == found_before
+}
+
+/// The header's names, each reported when it is blank (unless it is R's row names,
+/// documented as `name = ""`) or repeated.
+fn named_once<'a>(
+    line: &HeaderLine,
+    header: &'a [String],
+    columns: &[CompiledColumn],
+    out: &mut Vec<Diagnostic>,
+) -> HashSet<&'a str> {
+    let mut seen = HashSet::with_capacity(header.len());
+    let row_names = columns.first().is_some_and(|c| c.spec.is_row_names());
+    for (index, name) in header.iter().enumerate() {
+        if index == 0 && name.is_empty() && row_names {
+            seen.insert(name.as_str());
+        } else if name.trim().is_empty() {
+            let hint = match index == 0 && name.is_empty() {
+                true => {
+                    "R's write.csv leaves the row names' header empty: document the column \
+                         as the first [[columns]] entry with `name = \"\"`"
+                }
+                false => "name every column in the first line",
+            };
+            let message = format!("column {} of the header has no name", index + 1);
+            out.push(line.error(Some(index), message, hint));
+        } else if !seen.insert(name.as_str()) {
+            let message = format!("the header names `{name}` twice");
+            out.push(line.error(Some(index), message, "give each column its own name"));
+        }
+    }
+    seen
+}
+
+/// The header as line 1 of the file, for the errors located on it.
+struct HeaderLine<'a> {
+    display: &'a Path,
+    chars: Vec<char>,
+    /// The 1-based character column where each name starts.
+    starts: Vec<usize>,
+}
+
+impl<'a> HeaderLine<'a> {
+    fn new(display: &'a Path, header: &[String], delimiter: u8) -> HeaderLine<'a> {
+        let chars = header
+            .join(char::from(delimiter).encode_utf8(&mut [0; 4]))
+            .chars()
+            .collect();
+        let mut starts = Vec::with_capacity(header.len());
+        let mut next = 1;
+        for name in header {
+            starts.push(next);
+            next += name.chars().count() + 1;
+        }
+        HeaderLine {
+            display,
+            chars,
+            starts,
+        }
+    }
+
+    /// An error at the name at `index` (at the start of the line for `None`), with the part
+    /// of the line around it.
+    fn error(
+        &self,
+        index: Option<usize>,
+        message: impl Into<Cow<'static, str>>,
+        hint: impl Into<Cow<'static, str>>,
+    ) -> Diagnostic {
+        let column = index.map_or(1, |index| self.starts[index]);
+        Diagnostic::error(self.display, message)
+            .at(1, column)
+            .with_source_excerpt(&self.chars)
+            .with_hint(hint)
+    }
 }
