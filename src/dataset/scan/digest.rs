@@ -73,6 +73,15 @@ pub(super) struct HashingReader<R> {
     pub(super) bytes: u64,
 }
 
+impl<R> HashingReader<R> {
+    /// The SHA-256 and length of what was read (`None` when hashed elsewhere, or when the
+    /// hashing thread failed).
+    pub(super) fn finish(self) -> Option<(crate::checksum::Sha256, u64)> {
+        let bytes = self.bytes;
+        self.digester.finish().map(|digest| (digest, bytes))
+    }
+}
+
 impl<R: Read> Read for HashingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;

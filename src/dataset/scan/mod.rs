@@ -51,7 +51,7 @@ pub use histogram::Histogram;
 pub use locate::{line_at, ragged_row, unclosed_quote_at_end};
 pub use problems::{ragged_message, RAGGED_HINT};
 pub use profile::{ColumnProfile, DISTINCT_CAP};
-use records::ScanContext;
+use records::{Records, ScanContext};
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
 pub use typed::{Finder, Hit, Matches, TypedCells};
 
@@ -216,8 +216,7 @@ fn scan_file(
     inputs: &ScanInputs,
     split_from: Option<u64>,
 ) -> (Option<CsvSummary>, Vec<Diagnostic>) {
-    let columns = inputs.columns;
-    let mut diagnostics = Vec::new();
+    let delimiter = inputs.dialect.delimiter;
     let file = match File::open(path) {
         Ok(f) => f,
         Err(e) => {
@@ -226,10 +225,59 @@ fn scan_file(
             return (None, vec![d]);
         }
     };
+    let mut diagnostics = Vec::new();
+    let Some(mut read) = read_file(file, path, display, inputs, split_from, &mut diagnostics)
+    else {
+        return (None, diagnostics);
+    };
+    let records = &mut read.records;
+    diagnostics.extend(unclosed_quote(records, path, display, delimiter));
+    let wrong_types = declared::take_wrong_types(
+        std::mem::take(&mut records.type_failures),
+        &records.profiles,
+        &mut records.counter,
+        &mut records.pending,
+    );
+    diagnostics.append(&mut records.diagnostics);
+    if records.rows == 0 {
+        diagnostics.push(
+            Diagnostic::warning(display, "the CSV file has a header but no rows")
+                .at_line(1)
+                .with_hint("add the data rows, or remove the dataset until it has some"),
+        );
+    }
+    let pending = std::mem::take(&mut records.pending);
+    diagnostics.extend(locate::locate(path, display, pending, delimiter));
+    let not_shown = std::mem::take(&mut records.counter).not_shown(display, inputs.columns);
+    let summary = read.into_summary(wrong_types, inputs);
+    diagnostics.extend(chart::cap_warnings(display, inputs.charts, &summary.charts));
+    diagnostics.extend(not_shown);
+    (Some(summary), diagnostics)
+}
+
+/// A CSV file read through: its header, its records checked, and its bytes as hashed.
+struct ReadFile {
+    header: Vec<String>,
+    records: Records,
+    sha256: Sha256,
+    bytes: u64,
+    modified: Option<std::time::SystemTime>,
+    stamp: Option<FileStamp>,
+}
+
+/// Reads the header and checks it, then checks every record (in two halves at once when
+/// the file has `split_from` bytes or more) while the bytes are hashed; `None` when the
+/// file has no header or could not be hashed (the reason is in `diagnostics`).
+fn read_file(
+    file: File,
+    path: &Path,
+    display: &Path,
+    inputs: &ScanInputs,
+    split_from: Option<u64>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<ReadFile> {
     let metadata = file.metadata().ok();
     let file_bytes = metadata.as_ref().map(|m| m.len()).unwrap_or(0);
-    let stamp = metadata.as_ref().and_then(FileStamp::from_metadata);
-    let modified = metadata.and_then(|m| m.modified().ok());
     let split = Split::find(path, file_bytes, split_from);
     // Decided before the header is read: the hashing thread reads the file on its own.
     let hash_separately = split.is_some();
@@ -242,110 +290,87 @@ fn scan_file(
         },
         bytes: 0,
     };
-    let capacity = read_buffer_bytes(file_bytes);
-    let mut reader = pool::reader(hashing, inputs.dialect.delimiter, capacity);
+    let (delimiter, capacity) = (inputs.dialect.delimiter, read_buffer_bytes(file_bytes));
+    let mut reader = pool::reader(hashing, delimiter, capacity);
     let mut header_record = csv::ByteRecord::new();
-    let Some(header) = header::read_header(
+    let header = header::read_header(
         &mut reader,
         inputs.dialect,
         &mut header_record,
         display,
-        &mut diagnostics,
-    ) else {
-        return (None, diagnostics);
-    };
-    let header_ok = header::check_header(
-        display,
-        &header,
-        columns,
-        inputs.dialect.delimiter,
-        &mut diagnostics,
-    );
+        diagnostics,
+    )?;
+    let header_ok = header::check_header(display, &header, inputs.columns, delimiter, diagnostics);
     let ctx = ScanContext::new(display, *inputs, &header, header_ok);
     // A split only pays when the header was read within the first half.
     let split = split.filter(|s| reader.position().byte() < s.at);
     let ReadRecords {
-        mut records,
+        records,
         hashed_separately,
-    } = split::read_records(
-        path,
-        &mut reader,
-        split,
-        hash_separately,
-        &ctx,
-        &mut diagnostics,
-    );
-    let hashing = pool::finish(reader, inputs.dialect.delimiter, capacity);
-    let digest = match hashed_separately {
-        Some(hashed) => hashed,
-        None => hashing.and_then(|hashing| {
-            let bytes = hashing.bytes;
-            hashing.digester.finish().map(|digest| (digest, bytes))
-        }),
-    };
+    } = split::read_records(path, &mut reader, split, hash_separately, &ctx, diagnostics);
+    let hashing = pool::finish(reader, delimiter, capacity);
+    let digest = hashed_separately.unwrap_or_else(|| hashing.and_then(HashingReader::finish));
     let Some((sha256, bytes)) = digest else {
         diagnostics.push(Diagnostic::error(display, "hashing the CSV file failed"));
-        return (None, diagnostics);
+        return None;
     };
-    // A quote the file ends inside took the rest of the file as one cell: that is the
-    // problem, not the shape or type of the cell it made. (A quote left open on the last
-    // line took nothing but that line's end: the cell reads as written.)
-    if let Some(byte) = records.last_byte.filter(|_| records.last_spans_lines) {
-        if let Some(d) = unclosed_quote_at_end(path, display, byte, inputs.dialect.delimiter) {
-            records.pending.retain(|p| p.record_byte != byte);
-            diagnostics.push(d);
+    Some(ReadFile {
+        header,
+        records,
+        sha256,
+        bytes,
+        stamp: metadata.as_ref().and_then(FileStamp::from_metadata),
+        modified: metadata.and_then(|m| m.modified().ok()),
+    })
+}
+
+/// A quote the file ends inside took the rest of the file as one cell: that is the
+/// problem, not the shape or type of the cell it made, whose problems are dropped. (A quote
+/// left open on the last line took nothing but that line's end: the cell reads as written.)
+fn unclosed_quote(
+    records: &mut Records,
+    path: &Path,
+    display: &Path,
+    delimiter: u8,
+) -> Option<Diagnostic> {
+    let byte = records.last_byte.filter(|_| records.last_spans_lines)?;
+    let d = unclosed_quote_at_end(path, display, byte, delimiter)?;
+    records.pending.retain(|p| p.record_byte != byte);
+    Some(d)
+}
+
+impl ReadFile {
+    /// What the scan learned, its charts finished and its profiles compacted.
+    fn into_summary(self, wrong_types: Vec<WrongType>, inputs: &ScanInputs) -> CsvSummary {
+        let records = self.records;
+        CsvSummary {
+            header: self.header,
+            rows: records.rows,
+            bytes: self.bytes,
+            sha256: self.sha256,
+            has_empty_cells: records.has_empty_cells,
+            referenced_sources: records.referenced_sources,
+            date_precisions: records.date_precisions,
+            modified: self.modified,
+            stamp: self.stamp,
+            longest_cells: records.longest_cells,
+            charts: records
+                .charts
+                .into_iter()
+                .map(chart::ChartPoints::finished)
+                .collect(),
+            profiles: records
+                .profiles
+                .into_iter()
+                .map(|mut profile| {
+                    profile.compact();
+                    profile
+                })
+                .collect(),
+            wrong_types,
+            typed_cells: records
+                .finder
+                .map(|f| f.into_typed_cells(inputs.typed_numbers, inputs.primary_key)),
         }
     }
-    let wrong_types = declared::take_wrong_types(
-        std::mem::take(&mut records.type_failures),
-        &records.profiles,
-        &mut records.counter,
-        &mut records.pending,
-    );
-    let summary = CsvSummary {
-        header,
-        rows: records.rows,
-        bytes,
-        sha256,
-        has_empty_cells: records.has_empty_cells,
-        referenced_sources: records.referenced_sources,
-        date_precisions: records.date_precisions,
-        modified,
-        stamp,
-        longest_cells: records.longest_cells,
-        charts: records
-            .charts
-            .into_iter()
-            .map(chart::ChartPoints::finished)
-            .collect(),
-        profiles: records
-            .profiles
-            .into_iter()
-            .map(|mut profile| {
-                profile.compact();
-                profile
-            })
-            .collect(),
-        wrong_types,
-        typed_cells: records
-            .finder
-            .map(|f| f.into_typed_cells(inputs.typed_numbers, inputs.primary_key)),
-    };
-    diagnostics.extend(records.diagnostics);
-    if summary.rows == 0 {
-        diagnostics.push(
-            Diagnostic::warning(display, "the CSV file has a header but no rows")
-                .at_line(1)
-                .with_hint("add the data rows, or remove the dataset until it has some"),
-        );
-    }
-    diagnostics.extend(locate::locate(
-        path,
-        display,
-        records.pending,
-        inputs.dialect.delimiter,
-    ));
-    diagnostics.extend(chart::cap_warnings(display, inputs.charts, &summary.charts));
-    diagnostics.extend(records.counter.not_shown(display, columns));
-    (Some(summary), diagnostics)
 }
