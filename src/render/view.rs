@@ -7,6 +7,8 @@ use serde::Serialize;
 use crate::content::{self, markdown};
 use crate::dataset::Dataset;
 use crate::layout::urls;
+use crate::metadata;
+use crate::render::{cite_view, RenderedChart};
 use crate::site::outputs::Download;
 use crate::site::{Site, Summary};
 
@@ -70,9 +72,7 @@ impl<'a> DatasetSummaryView<'a> {
             rows: dataset.rows,
             columns: dataset.columns as usize,
             tags: tag_links(dataset.tags.iter().map(|t| &**t)),
-            tag_slugs: dataset
-                .tags
-                .iter()
+            tag_slugs: (dataset.tags.iter())
                 .map(|tag| markdown::slugify(tag))
                 .collect::<Vec<_>>()
                 .join(" "),
@@ -295,7 +295,7 @@ pub struct DatasetPageView<'a> {
 /// else an image of its SVG file (the same drawing, a few hundred bytes of page).
 fn chart_markup<'a>(
     inline_bytes: &mut usize,
-    drawn: &'a crate::render::RenderedChart,
+    drawn: &'a RenderedChart,
     slug: &str,
     title: &str,
 ) -> std::borrow::Cow<'a, str> {
@@ -319,11 +319,7 @@ pub const WIDE_CELL_CHARS: usize = 48;
 /// order; `shown` are those the table shows (`Dataset::shown_columns`).
 pub fn column_views<'a>(dataset: &'a Dataset, shown: &[usize]) -> Vec<ColumnView<'a>> {
     let in_table = dataset.in_table(shown);
-    dataset
-        .front
-        .columns
-        .iter()
-        .enumerate()
+    (dataset.front.columns.iter().enumerate())
         .map(|(index, c)| ColumnView {
             name: &c.name,
             title: &c.title,
@@ -356,28 +352,17 @@ impl<'a> DatasetPageView<'a> {
         (columns, shown): (&'a [ColumnView<'a>], &[usize]),
         body: TableBody<'a>,
         (charts, citations): (
-            &'a [crate::render::RenderedChart],
+            &'a [RenderedChart],
             &crate::metadata::citation_files::Citations,
         ),
         written: &[crate::dataset::FileDigest],
     ) -> Self {
-        let front = &dataset.front;
-        let related = front
-            .related
-            .iter()
-            .filter_map(|slug| {
-                Some(LinkView {
-                    text: site.title_of(slug)?.to_string(),
-                    url: urls::dataset_page(slug),
-                })
-            })
-            .collect();
+        let (front, slug) = (&dataset.front, &dataset.slug);
         let column_list_html = crate::render::columns_section::column_list(dataset, shown);
-        let mut inline_bytes = 0usize;
-        let in_order = table_columns(columns, shown);
+        let md = |m: &str| markdown::to_html(m, site.config.markdown.raw_html);
         let raw_html = site.config.markdown.raw_html;
         DatasetPageView {
-            slug: &dataset.slug,
+            slug,
             title: &front.title,
             kicker: &front.kicker,
             headline: &front.headline,
@@ -385,76 +370,26 @@ impl<'a> DatasetPageView<'a> {
             headline_html: dataset.figure_html.headline.as_deref(),
             lede_html: &dataset.body.lede_html,
             intro_html: &dataset.body.intro_html,
-            download: DownloadView {
-                csv_url: urls::csv_file(&dataset.slug),
-                json_url: urls::json_file(&dataset.slug),
-                csv_path: site.config.data_file_shown(&urls::csv_file(&dataset.slug)),
-                rows: dataset.csv.rows,
-                columns: dataset.csv.header.len(),
-                bytes: dataset.csv.bytes,
-                size: crate::metadata::human_size(dataset.csv.bytes),
-                sha256: dataset.csv.sha256.to_string(),
-                files: (site.outputs.downloads(&dataset.slug, written).into_iter())
-                    .map(|(download, file)| FileView::of(download, file))
-                    .collect(),
-            },
-            tags: tag_links(dataset.front.tags.iter().map(String::as_str)),
-            related,
-            sections: dataset
-                .body
-                .sections
-                .iter()
+            download: DownloadView::new(site, dataset, written),
+            tags: tag_links(front.tags.iter().map(String::as_str)),
+            related: (front.related.iter())
+                .filter_map(|slug| {
+                    let text = site.title_of(slug)?.to_string();
+                    Some(LinkView {
+                        text,
+                        url: urls::dataset_page(slug),
+                    })
+                })
+                .collect(),
+            sections: (dataset.body.sections.iter())
                 .map(|s| SectionView {
                     id: &s.id,
                     title: &s.title,
                     html: &s.html,
                 })
                 .collect(),
-            charts: front
-                .charts
-                .iter()
-                .zip(charts)
-                .enumerate()
-                .map(|(n, (spec, drawn))| ChartView {
-                    id: &drawn.id,
-                    kind: spec.kind.as_str(),
-                    title: &spec.title,
-                    caption_html: dataset
-                        .figure_html
-                        .captions
-                        .get(n)
-                        .cloned()
-                        .flatten()
-                        .or_else(|| {
-                            spec.caption
-                                .as_deref()
-                                .map(|m| markdown::to_html(m, raw_html))
-                        }),
-                    svg: chart_markup(&mut inline_bytes, drawn, &dataset.slug, &spec.title),
-                    svg_url: urls::chart_file(&dataset.slug, &drawn.id),
-                })
-                .collect(),
-            table: TableView {
-                style_css: table_style(&in_order),
-                columns: in_order,
-                all_columns: columns.len(),
-                hidden_columns: columns.len().saturating_sub(shown.len()),
-                rows_html: body.rows_html,
-                shown_rows: body.shown_rows,
-                total_rows: dataset.csv.rows,
-                truncated: body.shown_rows < dataset.csv.rows,
-                budget_cut: body.shown_rows < dataset.shown_rows().min(dataset.csv.rows),
-                has_empty_cells: dataset.csv.has_empty_cells,
-                dash_note: crate::render::cite_view::dash_note(
-                    dataset.csv.has_empty_cells,
-                    front.table_note.as_deref(),
-                ),
-                note_html: front
-                    .table_note
-                    .as_deref()
-                    .map(|m| markdown::to_html(m, raw_html)),
-                nav: crate::render::row_nav::RowNavView::of(dataset, 1),
-            },
+            charts: chart_views(dataset, charts, raw_html),
+            table: TableView::new(dataset, (columns, shown), body, raw_html),
             column_summary_html: crate::render::columns_section::column_summary(
                 dataset,
                 shown,
@@ -464,45 +399,112 @@ impl<'a> DatasetPageView<'a> {
             license: LicenseView {
                 name: &dataset.license.name,
                 url: dataset.license.url.as_deref(),
-                html: dataset
-                    .license
-                    .text
-                    .as_deref()
-                    .map(|m| markdown::to_html(m, raw_html)),
+                html: dataset.license.text.as_deref().map(md),
             },
-            sources: front
-                .sources
-                .iter()
-                .map(|s| SourceView {
-                    id: &s.id,
-                    title: &s.title,
-                    publisher: s.publisher.as_deref(),
-                    published: s.published.as_deref(),
-                    url: s.url.as_deref(),
-                    accessed: s.accessed.as_ref().map(content::date_string),
-                })
-                .collect(),
+            sources: front.sources.iter().map(SourceView::of).collect(),
             created: front.created.as_ref().map(content::date_string),
-            updated: crate::metadata::updated(site, dataset),
+            updated: metadata::updated(site, dataset),
             version: front.version.as_deref(),
-            citation: crate::metadata::citation(site, dataset),
-            csvw_url: urls::csvw_file(&dataset.slug),
-            croissant_url: urls::croissant_file(&dataset.slug),
-            cite: crate::render::cite_view::CiteView::new(&site.config, dataset, citations),
-            changes: crate::render::cite_view::changes(dataset),
-            versions: crate::metadata::versions::versions(site, dataset)
-                .into_iter()
+            citation: metadata::citation(site, dataset),
+            csvw_url: urls::csvw_file(slug),
+            croissant_url: urls::croissant_file(slug),
+            cite: cite_view::CiteView::new(&site.config, dataset, citations),
+            changes: cite_view::changes(dataset),
+            versions: (metadata::versions::versions(site, dataset).into_iter())
                 .map(|entry| VersionFileView {
-                    url: urls::version_file(&dataset.slug, &entry.version),
-                    size: crate::metadata::human_size(entry.bytes),
+                    url: urls::version_file(slug, &entry.version),
+                    size: metadata::human_size(entry.bytes),
                     entry,
                 })
                 .collect(),
-            use_data: crate::render::use_view::UseDataView::new(
-                &crate::metadata::snippets::Table::of(site, dataset),
-            ),
+            use_data: crate::render::use_view::UseDataView::new(&metadata::snippets::Table::of(
+                site, dataset,
+            )),
         }
     }
+}
+
+impl DownloadView {
+    /// The CSV's download and the files beside it that the registry's outputs wrote.
+    fn new(site: &Site, dataset: &Dataset, written: &[crate::dataset::FileDigest]) -> Self {
+        let csv = &dataset.csv;
+        DownloadView {
+            csv_url: urls::csv_file(&dataset.slug),
+            json_url: urls::json_file(&dataset.slug),
+            csv_path: site.config.data_file_shown(&urls::csv_file(&dataset.slug)),
+            rows: csv.rows,
+            columns: csv.header.len(),
+            bytes: csv.bytes,
+            size: metadata::human_size(csv.bytes),
+            sha256: csv.sha256.to_string(),
+            files: (site.outputs.downloads(&dataset.slug, written).into_iter())
+                .map(|(download, file)| FileView::of(download, file))
+                .collect(),
+        }
+    }
+}
+
+impl<'a> TableView<'a> {
+    /// The table of the `shown` columns, with its rows (`body`) and the notes under it.
+    fn new(
+        dataset: &'a Dataset,
+        (columns, shown): (&'a [ColumnView<'a>], &[usize]),
+        body: TableBody<'a>,
+        raw_html: markdown::RawHtml,
+    ) -> Self {
+        let (csv, note) = (&dataset.csv, dataset.front.table_note.as_deref());
+        let in_order = table_columns(columns, shown);
+        TableView {
+            style_css: table_style(&in_order),
+            columns: in_order,
+            all_columns: columns.len(),
+            hidden_columns: columns.len().saturating_sub(shown.len()),
+            rows_html: body.rows_html,
+            shown_rows: body.shown_rows,
+            total_rows: csv.rows,
+            truncated: body.shown_rows < csv.rows,
+            budget_cut: body.shown_rows < dataset.shown_rows().min(csv.rows),
+            has_empty_cells: csv.has_empty_cells,
+            dash_note: cite_view::dash_note(csv.has_empty_cells, note),
+            note_html: note.map(|m| markdown::to_html(m, raw_html)),
+            nav: crate::render::row_nav::RowNavView::of(dataset, 1),
+        }
+    }
+}
+
+impl<'a> SourceView<'a> {
+    /// A source of the front matter, its dates as text.
+    fn of(s: &'a crate::content::Source) -> Self {
+        SourceView {
+            id: &s.id,
+            title: &s.title,
+            publisher: s.publisher.as_deref(),
+            published: s.published.as_deref(),
+            url: s.url.as_deref(),
+            accessed: s.accessed.as_ref().map(content::date_string),
+        }
+    }
+}
+
+/// The dataset's charts as drawn (`charts`, one per `[[charts]]`), with their captions.
+fn chart_views<'a>(
+    dataset: &'a Dataset,
+    charts: &'a [RenderedChart],
+    raw_html: markdown::RawHtml,
+) -> Vec<ChartView<'a>> {
+    let mut inline_bytes = 0usize;
+    let captions = &dataset.figure_html.captions;
+    (dataset.front.charts.iter().zip(charts).enumerate())
+        .map(|(n, (spec, drawn))| ChartView {
+            id: &drawn.id,
+            kind: spec.kind.as_str(),
+            title: &spec.title,
+            caption_html: (captions.get(n).cloned().flatten())
+                .or_else(|| (spec.caption.as_deref()).map(|m| markdown::to_html(m, raw_html))),
+            svg: chart_markup(&mut inline_bytes, drawn, &dataset.slug, &spec.title),
+            svg_url: urls::chart_file(&dataset.slug, &drawn.id),
+        })
+        .collect()
 }
 
 /// The columns a table shows, in its order: `shown` indexes into `columns`.
