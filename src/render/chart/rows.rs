@@ -36,20 +36,28 @@ impl Axis {
         let (lo, hi) = (self.ticks[0], self.ticks[self.ticks.len() - 1]);
         (value - lo) / (hi - lo) * self.span
     }
+
+    /// The value printed under tick `index`, and its anchor: the first starts at the
+    /// plot's edge when centring it would cross the chart's left edge; the others are
+    /// centred on their tick.
+    fn label(&self, index: usize) -> (String, &'static str) {
+        let label = tick_text(self.ticks[index], self.step, self.digits);
+        match index == 0 && self.start < text_width(&label) / 2.0 + 1.0 {
+            true => (label, "start"),
+            false => (label, "middle"),
+        }
+    }
 }
 
 /// Bars, grouped bars, or dots on one row per category: the value axis runs across.
 pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, top: f64) -> f64 {
-    let groups = categories(chart.points);
     let multi = series.len() > 1 || chart.kind == ChartKind::GroupedBar;
     let dots = chart.kind == ChartKind::Dot;
-    let mut y = top;
     let heading = match (multi, chart.series_title) {
         (true, Some(s)) => format!("{} · {s}", chart.x_title),
         _ => chart.x_title.to_string(),
     };
-    body.text("0", y + 12.0, "a", "start", &heading);
-    y += 20.0;
+    body.text("0", top + 12.0, "a", "start", &heading);
 
     // Series names sit left of their rows when they are short enough, else above them.
     let longest_series = series.iter().map(|s| text_width(s)).fold(0.0, f64::max);
@@ -60,107 +68,160 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
     };
     let gap = if dots { 10.0 } else { 8.0 };
     let axis = value_axis(chart.points, left, gap, chart.y_digits);
-    let zero = axis.at(0.0);
 
     // Text first (names and values), then gridline pieces that keep clear of it.
-    let mut taken = Taken::default();
-    let mut bands: Vec<(f64, f64)> = Vec::new();
-    let mut names = Body::default();
-    let mut marks = Body::default();
-    for (category, members) in &groups {
-        let class = if multi { "a" } else { "v" };
-        for line in wrap(category, class, NARROWEST) {
-            names.text("0", y + 13.0, class, "start", &line);
-            taken
-                .0
-                .push(Area::text(0.0, 0.0, 0.0, y + 13.0, &line, class, "start"));
-            bands.push((y, y + 16.0));
-            y += 16.0;
-        }
-        bands.push((y, y + 2.0));
-        y += 2.0;
+    let mut rows = Rows {
+        y: top + 20.0,
+        ..Rows::default()
+    };
+    for (category, members) in &categories(chart.points) {
+        rows.wrapped(category, if multi { "a" } else { "v" }, 13.0);
+        rows.advance(2.0);
         let mut ordered: Vec<&&ChartPoint> = members.iter().collect();
         ordered.sort_by_key(|p| series_index(series, p));
         for point in ordered {
+            let name = point.series.as_deref().unwrap_or_default();
+            match (multi, left > 0.0) {
+                (true, true) => rows.name(name, "v", 12.5),
+                (true, false) => rows.wrapped(name, "v", 12.0),
+                (false, _) => {}
+            }
             let index = series_index(series, point);
-            if multi {
-                let name = point.series.as_deref().unwrap_or_default();
-                if left > 0.0 {
-                    names.text("0", y + 12.5, "v", "start", name);
-                    taken
-                        .0
-                        .push(Area::text(0.0, 0.0, 0.0, y + 12.5, name, "v", "start"));
-                } else {
-                    for line in wrap(name, "v", NARROWEST) {
-                        names.text("0", y + 12.0, "v", "start", &line);
-                        taken
-                            .0
-                            .push(Area::text(0.0, 0.0, 0.0, y + 12.0, &line, "v", "start"));
-                        bands.push((y, y + 16.0));
-                        y += 16.0;
-                    }
-                }
-            }
-            let at = axis.at(point.y);
             if dots {
-                marks.line(
-                    &pct(zero * 100.0),
-                    y + 8.0,
-                    &pct(at * 100.0),
-                    y + 8.0,
-                    "g gd",
-                    "",
-                );
-                marks.marker(
-                    &pct(at * 100.0),
-                    y + 8.0,
-                    index,
-                    Some(&tooltip(chart, point)),
-                );
+                rows.dot(chart, &axis, point, index);
             } else {
-                let (start, end) = if point.y < 0.0 {
-                    (at, zero)
-                } else {
-                    (zero, at)
-                };
-                let _ = write!(
-                    marks.out,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" class=\"s{}\"><title>",
-                    pct(start * 100.0),
-                    num(y),
-                    pct(((end - start) * 100.0).max(0.0)),
-                    index % 6
-                );
-                escape_html_into(&tooltip(chart, point), &mut marks.out);
-                marks.out.push_str("</title></rect>\n");
+                rows.bar(chart, &axis, point, index);
             }
-            let label = value_label(&mut marks, point.y < 0.0, at, gap, y + 12.5, &point.y_text);
-            taken.0.push(Area {
-                off: axis.start,
-                ..label
-            });
-            bands.push((y, y + 22.0));
-            y += 22.0;
+            rows.value_label(&axis, gap, point);
+            rows.advance(22.0);
         }
-        let after = if multi { 8.0 } else { 4.0 };
-        bands.push((y, y + after));
-        y += after;
+        rows.advance(if multi { 8.0 } else { 4.0 });
     }
-    let grid_bottom = y - 4.0;
-    if let Some(last) = bands.last_mut() {
+    let grid_bottom = rows.y - 4.0;
+    if let Some(last) = rows.bands.last_mut() {
         last.1 = grid_bottom;
     }
+    let grid = gridlines(&axis, &rows, grid_bottom);
+    let _ = writeln!(
+        body.out,
+        "<g transform=\"translate({} 0)\">",
+        num(axis.start)
+    );
+    body.out.push_str(&grid.out);
+    body.out.push_str(&rows.marks.out);
+    body.out.push_str("</g>\n");
+    body.out.push_str(&rows.names.out);
+    let y = grid_bottom + 16.0;
+    body.text("0", y + 20.0, "a", "start", chart.y_title);
+    y + 20.0
+}
 
-    // Each tick: its gridline in pieces that cross no text, and its value under the rows.
+/// The rows as they are laid out downward: the text placed so far (which gridlines keep
+/// clear of), the bands of height a gridline may cross, the names at the left edge and
+/// the marks on the plot.
+#[derive(Default)]
+struct Rows {
+    y: f64,
+    taken: Taken,
+    bands: Vec<(f64, f64)>,
+    names: Body,
+    marks: Body,
+}
+
+impl Rows {
+    /// Moves down by `height`, a band that gridlines may cross where no text is.
+    fn advance(&mut self, height: f64) {
+        self.bands.push((self.y, self.y + height));
+        self.y += height;
+    }
+
+    /// A line of text at the left edge, its baseline `baseline` below the row's top.
+    fn name(&mut self, line: &str, class: &str, baseline: f64) {
+        let y = self.y + baseline;
+        self.names.text("0", y, class, "start", line);
+        (self.taken.0).push(Area::text(0.0, 0.0, 0.0, y, line, class, "start"));
+    }
+
+    /// A text at the left edge, wrapped to the narrowest width, a 16-pixel row per line.
+    fn wrapped(&mut self, text: &str, class: &str, baseline: f64) {
+        for line in wrap(text, class, NARROWEST) {
+            self.name(&line, class, baseline);
+            self.advance(16.0);
+        }
+    }
+
+    /// A dot at the point's value, on a thin line from zero.
+    fn dot(&mut self, chart: &ChartInput, axis: &Axis, point: &ChartPoint, index: usize) {
+        let (zero, at, y) = (axis.at(0.0), axis.at(point.y), self.y + 8.0);
+        let marks = &mut self.marks;
+        marks.line(&pct(zero * 100.0), y, &pct(at * 100.0), y, "g gd", "");
+        marks.marker(&pct(at * 100.0), y, index, Some(&tooltip(chart, point)));
+    }
+
+    /// A bar from zero to the point's value, its tooltip as its title.
+    fn bar(&mut self, chart: &ChartInput, axis: &Axis, point: &ChartPoint, index: usize) {
+        let (zero, at) = (axis.at(0.0), axis.at(point.y));
+        let (start, end) = if point.y < 0.0 {
+            (at, zero)
+        } else {
+            (zero, at)
+        };
+        let _ = write!(
+            self.marks.out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" class=\"s{}\"><title>",
+            pct(start * 100.0),
+            num(self.y),
+            pct(((end - start) * 100.0).max(0.0)),
+            index % 6
+        );
+        escape_html_into(&tooltip(chart, point), &mut self.marks.out);
+        self.marks.out.push_str("</title></rect>\n");
+    }
+
+    /// The value printed at the end of a bar or beside a dot, `gap` away on the side
+    /// away from zero; its box taken.
+    fn value_label(&mut self, axis: &Axis, gap: f64, point: &ChartPoint) {
+        let (negative, y, text) = (point.y < 0.0, self.y + 12.5, &point.y_text);
+        let at = axis.at(point.y);
+        let (dx, anchor) = if negative {
+            (-gap, "end")
+        } else {
+            (gap, "start")
+        };
+        let out = &mut self.marks.out;
+        let _ = write!(
+            out,
+            "<text x=\"{}\" dx=\"{}\" y=\"{}\" class=\"v\"",
+            pct(at * 100.0),
+            num(dx),
+            num(y)
+        );
+        if negative {
+            out.push_str(" text-anchor=\"end\"");
+        }
+        out.push('>');
+        escape_html_into(text, out);
+        out.push_str("</text>\n");
+        let label = Area::text(0.0, at, dx, y, text, "v", anchor);
+        self.taken.0.push(Area {
+            off: axis.start,
+            ..label
+        });
+    }
+}
+
+/// Each tick: its gridline in pieces that cross no text of the `rows`, and its value
+/// under them, at `bottom`.
+fn gridlines(axis: &Axis, rows: &Rows, bottom: f64) -> Body {
     let mut grid = Body::default();
     for (index, tick) in axis.ticks.iter().enumerate() {
         grid.out.push_str("<g class=\"t\">\n");
         let at = pct(axis.at(*tick) * 100.0);
         let class = if *tick == 0.0 { "z" } else { "g" };
         let mut open: Option<(f64, f64)> = None;
-        for band in &bands {
+        for band in &rows.bands {
             let piece = Area::vertical(axis.start, axis.at(*tick), band.0, band.1);
-            if taken.0.iter().any(|text| piece.meets(text, 1.0)) {
+            if rows.taken.0.iter().any(|text| piece.meets(text, 1.0)) {
                 if let Some((from, to)) = open.take() {
                     grid.line(&at, from, &at, to, class, "");
                 }
@@ -172,24 +233,12 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
             grid.line(&at, from, &at, to, class, "");
         }
         if index % axis.every == 0 {
-            let label = tick_text(*tick, axis.step, axis.digits);
-            let anchor = tick_anchor(&axis, index, &label);
-            grid.text(&at, grid_bottom + 16.0, "k", anchor, &label);
+            let (label, anchor) = axis.label(index);
+            grid.text(&at, bottom + 16.0, "k", anchor, &label);
         }
         grid.out.push_str("</g>\n");
     }
-    let _ = writeln!(
-        body.out,
-        "<g transform=\"translate({} 0)\">",
-        num(axis.start)
-    );
-    body.out.push_str(&grid.out);
-    body.out.push_str(&marks.out);
-    body.out.push_str("</g>\n");
-    body.out.push_str(&names.out);
-    y = grid_bottom + 16.0;
-    body.text("0", y + 20.0, "a", "start", chart.y_title);
-    y + 20.0
+    grid
 }
 
 /// The value axis: round ticks, room for the value labels on both sides, and every
@@ -221,15 +270,11 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64, digits: Option<u32>) -
         digits,
     };
     while axis.every < axis.ticks.len() {
-        let labels: Vec<Area> = axis
-            .ticks
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % axis.every == 0)
-            .map(|(i, t)| {
-                let label = tick_text(*t, step, digits);
-                let anchor = tick_anchor(&axis, i, &label);
-                Area::text(start, axis.at(*t), 0.0, 0.0, &label, "k", anchor)
+        let labels: Vec<Area> = (0..axis.ticks.len())
+            .step_by(axis.every)
+            .map(|i| {
+                let (label, anchor) = axis.label(i);
+                Area::text(start, axis.at(axis.ticks[i]), 0.0, 0.0, &label, "k", anchor)
             })
             .collect();
         // Prefer a spacing that labels the last tick too.
@@ -242,38 +287,4 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64, digits: Option<u32>) -
         axis.every += 1;
     }
     axis
-}
-
-/// The first tick's value starts at the plot's edge when centring it would cross the
-/// chart's left edge; the others are centred on their tick.
-fn tick_anchor(axis: &Axis, index: usize, label: &str) -> &'static str {
-    if index == 0 && axis.start < text_width(label) / 2.0 + 1.0 {
-        "start"
-    } else {
-        "middle"
-    }
-}
-
-/// The value printed at the end of a bar or beside a dot, on the side away from zero;
-/// returns its box (relative to the plot's left edge).
-fn value_label(body: &mut Body, negative: bool, at: f64, gap: f64, y: f64, text: &str) -> Area {
-    let (dx, anchor) = if negative {
-        (-gap, "end")
-    } else {
-        (gap, "start")
-    };
-    let _ = write!(
-        body.out,
-        "<text x=\"{}\" dx=\"{}\" y=\"{}\" class=\"v\"",
-        pct(at * 100.0),
-        num(dx),
-        num(y)
-    );
-    if negative {
-        body.out.push_str(" text-anchor=\"end\"");
-    }
-    body.out.push('>');
-    escape_html_into(text, &mut body.out);
-    body.out.push_str("</text>\n");
-    Area::text(0.0, at, dx, y, text, "v", anchor)
 }
