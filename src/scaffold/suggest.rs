@@ -59,140 +59,169 @@ pub fn suggest_chart(
     let Some(sample) = TableSample::read(path, dialect, CHART_MAX_ROWS) else {
         return Err("the file could not be read a second time".into());
     };
+    let (values, left_out) = value_columns(inference, &sample);
+    let listed = |before: &str| match left_out.is_empty() {
+        true => String::new(),
+        false => format!("{before}{}", left_out.join(", ")),
+    };
+    if values.is_empty() {
+        return Err(format!(
+            "no numeric column measures something{}",
+            listed(": ")
+        ));
+    }
+    let columns = &inference.columns;
+    let table = Table {
+        inference,
+        sample,
+        values,
+        left_out_note: listed("; not a value: "),
+        category: (columns.iter())
+            .position(|c| c.enum_values.as_ref().is_some_and(|v| v.len() > 1)),
+    };
+    let date = columns
+        .iter()
+        .position(|c| c.column_type == ColumnType::Date);
+    match date {
+        Some(x) => Ok(table.line(x)),
+        None => table.without_date(),
+    }
+}
+
+/// The numeric columns that measure something, and those left out with why
+/// (`` `n` (it counts the rows) ``).
+fn value_columns(inference: &Inference, sample: &TableSample) -> (Vec<usize>, Vec<String>) {
     let columns = &inference.columns;
     let key = proposed_key(inference);
-    let name = |i: usize| columns[i].name.clone();
-    let mut left_out: Vec<String> = Vec::new();
-    let values: Vec<usize> = (0..columns.len())
-        .filter(|&i| columns[i].column_type.is_numeric() && columns[i].empty < inference.rows)
-        .filter(
-            |&i| match not_a_measure(&columns[i], Some(i) == key, &sample, i) {
-                Some(why) => {
-                    left_out.push(format!("`{}` ({why})", columns[i].name));
-                    false
-                }
-                None => true,
-            },
-        )
-        .collect();
-    let Some(&y) = values.first() else {
-        let why = if left_out.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", left_out.join(", "))
-        };
-        return Err(format!("no numeric column measures something{why}"));
-    };
-    let left_out_note = if left_out.is_empty() {
-        String::new()
-    } else {
-        format!("; not a value: {}", left_out.join(", "))
-    };
-    let category = columns
-        .iter()
-        .position(|c| c.enum_values.as_ref().is_some_and(|v| v.len() > 1));
-    let chart = |kind, x, y: Vec<String>, reason: String| ChartSuggestion {
-        kind,
-        x,
-        y,
-        series: None,
-        highlight: Vec::new(),
-        aggregate: None,
-        reason: format!("{reason}{left_out_note}"),
-    };
-    if let Some(x) = columns
-        .iter()
-        .position(|c| c.column_type == ColumnType::Date)
-    {
-        let xn = name(x);
-        if sample.unique(x, None) {
-            let group = variants(columns, &values);
+    let (mut values, mut left_out) = (Vec::new(), Vec::new());
+    let numeric =
+        |&i: &usize| columns[i].column_type.is_numeric() && columns[i].empty < inference.rows;
+    for i in (0..columns.len()).filter(numeric) {
+        match not_a_measure(&columns[i], Some(i) == key, sample, i) {
+            Some(why) => left_out.push(format!("`{}` ({why})", columns[i].name)),
+            None => values.push(i),
+        }
+    }
+    (values, left_out)
+}
+
+/// What choosing a chart reads: the guessed columns, the sampled rows, the columns that
+/// measure something (the first is drawn) and the note on those left out.
+struct Table<'a> {
+    inference: &'a Inference,
+    sample: TableSample,
+    values: Vec<usize>,
+    /// `; not a value: …`, after each reason; empty when no numeric column is left out.
+    left_out_note: String,
+    /// The first column of a short list of categories (an `enum` of two values or more).
+    category: Option<usize>,
+}
+
+impl Table<'_> {
+    /// The name of column `i`.
+    fn name(&self, i: usize) -> String {
+        self.inference.columns[i].name.clone()
+    }
+
+    /// A chart of `kind` that draws the first value column along `x`, for `reason`.
+    fn chart(&self, kind: &'static str, x: usize, reason: String) -> ChartSuggestion {
+        ChartSuggestion {
+            kind,
+            x: self.name(x),
+            y: vec![self.name(self.values[0])],
+            series: None,
+            highlight: Vec::new(),
+            aggregate: None,
+            reason: format!("{reason}{}", self.left_out_note),
+        }
+    }
+
+    /// A line along the date column `x`: one per value column that varies one measure
+    /// when each date has one row, else one per value of the column that makes the rows
+    /// of a date unique, else the mean of the rows that share a date.
+    fn line(&self, x: usize) -> ChartSuggestion {
+        let (columns, xn) = (&self.inference.columns, self.name(x));
+        if self.sample.unique(x, None) {
+            let group = variants(columns, &self.values);
             if group.len() > 1 {
-                let names: Vec<String> = group.iter().map(|&i| name(i)).collect();
+                let names: Vec<String> = group.iter().map(|&i| self.name(i)).collect();
                 let reason = format!(
                     "`{xn}` is a time axis with one row per value, and {} are variants of one measure: one line each",
                     names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
                 );
-                return Ok(chart("line", xn, names, reason));
+                return ChartSuggestion {
+                    y: names,
+                    ..self.chart("line", x, reason)
+                };
             }
             let reason = format!("`{xn}` is a time axis with one row per value");
-            return Ok(chart("line", xn, vec![name(y)], reason));
+            return self.chart("line", x, reason);
         }
         // Rows share a date: the column that tells them apart makes one line each.
         let mut splits: Vec<(usize, Vec<&str>)> = (0..columns.len())
             .filter(|&s| s != x && columns[s].column_type == ColumnType::String)
-            .filter(|&s| sample.unique(x, Some(s)))
-            .map(|s| (s, sample.distinct(s)))
+            .filter(|&s| self.sample.unique(x, Some(s)))
+            .map(|s| (s, self.sample.distinct(s)))
             .collect();
         splits.sort_by_key(|(_, distinct)| distinct.len());
         if let Some((s, distinct)) = splits.first() {
-            let mut suggestion = chart(
-                "line",
-                xn.clone(),
-                vec![name(y)],
-                format!(
-                    "`{xn}` is a time axis and each `{xn}` and `{}` pair is one row: one line per `{}`",
-                    name(*s),
-                    name(*s)
-                ),
-            );
-            suggestion.series = Some(name(*s));
-            highlight_past_readable(&mut suggestion, distinct);
-            return Ok(suggestion);
-        }
-        let per = sample.most_per_value(x);
-        let mut suggestion = chart(
-            "line",
-            xn.clone(),
-            vec![name(y)],
-            format!(
-                "`{xn}` is a time axis but up to {per} rows share a value and no column tells them apart: a line of their mean"
-            ),
-        );
-        suggestion.aggregate = Some("mean");
-        if let Some(c) = category {
-            suggestion.series = Some(name(c));
-            suggestion.reason = format!(
-                "`{xn}` is a time axis but rows share a `{xn}` and `{}` pair: a line of their mean per `{}`{left_out_note}",
-                name(c),
-                name(c)
-            );
-            highlight_past_readable(&mut suggestion, &sample.distinct(c));
-        }
-        return Ok(suggestion);
-    }
-    let label = columns.iter().position(|c| {
-        c.column_type == ColumnType::String && c.uniqueness == Uniqueness::Unique && c.required
-    });
-    if let Some(x) = label.filter(|_| inference.rows <= BAR_MAX_ROWS) {
-        let reason = format!(
-            "`{}` names each of {} rows: one bar each",
-            name(x),
-            inference.rows
-        );
-        return Ok(chart("bar", name(x), vec![name(y)], reason));
-    }
-    if let Some(x) = category {
-        if inference.rows <= DOT_MAX_ROWS {
+            let sn = self.name(*s);
             let reason = format!(
-                "no date column; `{}` is a short list of categories: one dot per row",
-                name(x)
+                "`{xn}` is a time axis and each `{xn}` and `{sn}` pair is one row: one line per `{sn}`"
             );
-            return Ok(chart("dot", name(x), vec![name(y)], reason));
+            return split_by(self.chart("line", x, reason), sn, distinct);
+        }
+        let mean = |reason| ChartSuggestion {
+            aggregate: Some("mean"),
+            ..self.chart("line", x, reason)
+        };
+        match self.category {
+            Some(c) => {
+                let cn = self.name(c);
+                let reason = format!(
+                    "`{xn}` is a time axis but rows share a `{xn}` and `{cn}` pair: a line of their mean per `{cn}`"
+                );
+                split_by(mean(reason), cn, &self.sample.distinct(c))
+            }
+            None => mean(format!(
+                "`{xn}` is a time axis but up to {} rows share a value and no column tells them apart: a line of their mean",
+                self.sample.most_per_value(x)
+            )),
+        }
+    }
+
+    /// Without a date column: a bar per row for a column that names each of a few rows,
+    /// else a dot per row (or per category, at the mean of its rows) along a short list
+    /// of categories.
+    fn without_date(&self) -> Result<ChartSuggestion, String> {
+        let (columns, rows) = (&self.inference.columns, self.inference.rows);
+        let label = columns.iter().position(|c| {
+            c.column_type == ColumnType::String && c.uniqueness == Uniqueness::Unique && c.required
+        });
+        if let Some(x) = label.filter(|_| rows <= BAR_MAX_ROWS) {
+            let reason = format!("`{}` names each of {rows} rows: one bar each", self.name(x));
+            return Ok(self.chart("bar", x, reason));
+        }
+        let Some(x) = self.category else {
+            return Err(format!(
+                "no date column to draw a line along, no column naming each of at most {BAR_MAX_ROWS} rows, and no short list of categories{}",
+                self.left_out_note
+            ));
+        };
+        let xn = self.name(x);
+        if rows <= DOT_MAX_ROWS {
+            let reason =
+                format!("no date column; `{xn}` is a short list of categories: one dot per row");
+            return Ok(self.chart("dot", x, reason));
         }
         let reason = format!(
-            "no date column; `{}` is a short list of categories, and {} rows are too many for a dot each: one dot per `{}` at the mean of its rows",
-            name(x),
-            inference.rows,
-            name(x)
+            "no date column; `{xn}` is a short list of categories, and {rows} rows are too many for a dot each: one dot per `{xn}` at the mean of its rows"
         );
-        let mut suggestion = chart("dot", name(x), vec![name(y)], reason);
-        suggestion.aggregate = Some("mean");
-        return Ok(suggestion);
+        Ok(ChartSuggestion {
+            aggregate: Some("mean"),
+            ..self.chart("dot", x, reason)
+        })
     }
-    Err(format!(
-        "no date column to draw a line along, no column naming each of at most {BAR_MAX_ROWS} rows, and no short list of categories{left_out_note}"
-    ))
 }
 
 /// Why a numeric column is not a value to draw, if it is not.
@@ -255,10 +284,12 @@ fn variants(columns: &[ColumnGuess], values: &[usize]) -> Vec<usize> {
         .unwrap_or_default()
 }
 
-/// Past [`READABLE_SERIES`] lines, two of the `series` values are highlighted (the others
+/// The suggestion split into one line per value of column `column`, whose values are
+/// `series`. Past [`READABLE_SERIES`] lines, two of them are highlighted (the others
 /// drawn as grey context), and the reason says so: the author names the ones the text is
 /// about.
-fn highlight_past_readable(suggestion: &mut ChartSuggestion, series: &[&str]) {
+fn split_by(mut suggestion: ChartSuggestion, column: String, series: &[&str]) -> ChartSuggestion {
+    suggestion.series = Some(column);
     if series.len() > READABLE_SERIES {
         suggestion.highlight = series.iter().take(2).map(|v| v.to_string()).collect();
         suggestion.reason.push_str(&format!(
@@ -266,6 +297,7 @@ fn highlight_past_readable(suggestion: &mut ChartSuggestion, series: &[&str]) {
             series.len()
         ));
     }
+    suggestion
 }
 
 /// A suggested `[[charts]]` entry and why it was chosen.
