@@ -130,93 +130,6 @@ pub fn dataset<'a>(
 ) -> JsonLdDataset<'a> {
     let page = super::page_url(site, dataset);
     let front = &dataset.front;
-    let mut in_table = vec![false; front.columns.len()];
-    for i in dataset.shown_columns(site.config.table_columns) {
-        if let Some(flag) = in_table.get_mut(i) {
-            *flag = true;
-        }
-    }
-    let row_names = crate::content::columns::row_names_field(&front.columns);
-    // Every column while they are few; past that the table's, so the page keeps its
-    // byte budget (the descriptors it links to name every column).
-    let every = front.columns.len() <= crate::dataset::budget::JSONLD_COLUMNS;
-    let variables = front
-        .columns
-        .iter()
-        .zip(in_table)
-        .filter(move |(_, shown)| every || *shown)
-        .map(|(column, shown)| PropertyValue {
-            kind: "PropertyValue",
-            description: shown.then_some(&*column.description),
-            name: &column.title,
-            property_id: match column.is_row_names() {
-                true => Cow::Owned(row_names.to_string()),
-                false => Cow::Borrowed(&column.name),
-            },
-            unit_text: column.unit.as_deref(),
-        });
-    let sources = front.sources.iter().map(|source| CreativeWork {
-        kind: "CreativeWork",
-        date_published: source.published.as_deref(),
-        name: &source.title,
-        publisher: source.publisher.as_deref().map(|name| Organization {
-            kind: "Organization",
-            name,
-            url: None,
-        }),
-        url: source.url.as_deref(),
-    });
-    let slug = &dataset.slug;
-    let distribution = [
-        DataDownload {
-            kind: "DataDownload",
-            content_size: Some(human_size(dataset.csv.bytes)),
-            content_url: site
-                .outputs
-                .url_of(&site.config, slug, &urls::csv_file(slug)),
-            encoding_format: "text/csv",
-            name: format!("{slug}.csv"),
-            sha256: Some(dataset.csv.sha256.to_string()),
-            version: None,
-        },
-        DataDownload {
-            kind: "DataDownload",
-            content_size: None,
-            content_url: site.config.absolute_url(&urls::json_file(slug)),
-            encoding_format: "application/vnd.datapackage+json",
-            name: format!("{slug}.json"),
-            sha256: None,
-            version: None,
-        },
-    ]
-    .into_iter()
-    .chain(
-        site.outputs
-            .alternates(slug, written)
-            .map(|(output, _, file)| DataDownload {
-                kind: "DataDownload",
-                content_size: Some(human_size(file.bytes)),
-                content_url: site.outputs.url_of(&site.config, slug, &file.path),
-                encoding_format: output.media_type(),
-                name: super::file_name(&file.path).to_string(),
-                sha256: Some(file.sha256.to_string()),
-                version: None,
-            }),
-    )
-    .chain(
-        super::versions::versions(site, dataset)
-            .into_iter()
-            .map(|kept| DataDownload {
-                kind: "DataDownload",
-                content_size: Some(human_size(kept.bytes)),
-                content_url: kept.path,
-                encoding_format: "text/csv",
-                name: format!("{slug}-v{}.csv", kept.version),
-                sha256: Some(kept.sha256),
-                version: Some(kept.version),
-            }),
-    )
-    .collect();
     JsonLdDataset {
         context: "https://schema.org/",
         id: page.clone(),
@@ -226,7 +139,7 @@ pub fn dataset<'a>(
         date_created: front.created.as_ref().map(crate::content::date_string),
         date_modified: super::updated(site, dataset),
         description: super::description(dataset),
-        distribution,
+        distribution: distribution(site, dataset, written),
         headline: &front.headline,
         included_in_data_catalog: CatalogReference {
             kind: "DataCatalog",
@@ -234,16 +147,105 @@ pub fn dataset<'a>(
             url: &site.config.base_url,
         },
         is_accessible_for_free: true,
-        is_based_on: sources.collect(),
+        is_based_on: front.sources.iter().map(CreativeWork::of).collect(),
         keywords: &front.tags,
         license: super::license_url(site, dataset),
         name: &front.title,
         publisher: organization(site.config.publisher()),
         temporal_coverage: front.temporal_coverage.as_deref(),
         url: page,
-        variable_measured: variables.collect(),
+        variable_measured: variables(site, dataset),
         version: front.version.as_deref(),
     }
+}
+
+/// The columns as `PropertyValue`s: every column while they are few; past that the
+/// table's, so the page keeps its byte budget (the descriptors it links to name every
+/// column).
+fn variables<'a>(site: &Site, dataset: &'a Dataset) -> Vec<PropertyValue<'a>> {
+    let columns = &dataset.front.columns;
+    let in_table = dataset.in_table(&dataset.shown_columns(site.config.table_columns));
+    let row_names = crate::content::columns::row_names_field(columns);
+    let every = columns.len() <= crate::dataset::budget::JSONLD_COLUMNS;
+    (columns.iter().zip(in_table))
+        .filter(|(_, shown)| every || *shown)
+        .map(|(column, shown)| PropertyValue {
+            kind: "PropertyValue",
+            description: shown.then_some(&*column.description),
+            name: &column.title,
+            property_id: match column.is_row_names() {
+                true => Cow::Owned(row_names.to_string()),
+                false => Cow::Borrowed(&column.name),
+            },
+            unit_text: column.unit.as_deref(),
+        })
+        .collect()
+}
+
+impl<'a> CreativeWork<'a> {
+    /// A `[[sources]]` entry, a work the figures were taken from.
+    fn of(source: &'a crate::content::Source) -> Self {
+        CreativeWork {
+            kind: "CreativeWork",
+            date_published: source.published.as_deref(),
+            name: &source.title,
+            publisher: source.publisher.as_deref().map(|name| Organization {
+                kind: "Organization",
+                name,
+                url: None,
+            }),
+            url: source.url.as_deref(),
+        }
+    }
+}
+
+/// The downloads: the CSV, its Data Package, the alternates of the CSV written for it
+/// and its kept earlier versions.
+fn distribution(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> Vec<DataDownload> {
+    let slug = &dataset.slug;
+    let csv = DataDownload {
+        kind: "DataDownload",
+        content_size: Some(human_size(dataset.csv.bytes)),
+        content_url: (site.outputs).url_of(&site.config, slug, &urls::csv_file(slug)),
+        encoding_format: "text/csv",
+        name: format!("{slug}.csv"),
+        sha256: Some(dataset.csv.sha256.to_string()),
+        version: None,
+    };
+    let package = DataDownload {
+        kind: "DataDownload",
+        content_size: None,
+        content_url: site.config.absolute_url(&urls::json_file(slug)),
+        encoding_format: "application/vnd.datapackage+json",
+        name: format!("{slug}.json"),
+        sha256: None,
+        version: None,
+    };
+    let alternates =
+        (site.outputs.alternates(slug, written)).map(|(output, _, file)| DataDownload {
+            kind: "DataDownload",
+            content_size: Some(human_size(file.bytes)),
+            content_url: site.outputs.url_of(&site.config, slug, &file.path),
+            encoding_format: output.media_type(),
+            name: super::file_name(&file.path).to_string(),
+            sha256: Some(file.sha256.to_string()),
+            version: None,
+        });
+    let versions =
+        (super::versions::versions(site, dataset).into_iter()).map(|kept| DataDownload {
+            kind: "DataDownload",
+            content_size: Some(human_size(kept.bytes)),
+            content_url: kept.path,
+            encoding_format: "text/csv",
+            name: format!("{slug}-v{}.csv", kept.version),
+            sha256: Some(kept.sha256),
+            version: Some(kept.version),
+        });
+    [csv, package]
+        .into_iter()
+        .chain(alternates)
+        .chain(versions)
+        .collect()
 }
 
 /// The `DataCatalog` of the home page, listing the datasets it shows (indexes into
