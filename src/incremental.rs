@@ -188,7 +188,7 @@ pub fn quoting(site: &Site, changed: &BTreeSet<String>) -> BTreeSet<String> {
         .wholes()
         .map(|(_, d)| d)
         .filter(|d| !changed.contains(&d.slug))
-        .filter(|d| d.quoted_datasets.iter().any(|s| changed.contains(s)))
+        .filter(|d| d.read_datasets.iter().any(|s| changed.contains(s)))
         .map(|d| d.slug.clone())
         .collect()
 }

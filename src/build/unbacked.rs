@@ -134,7 +134,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
         let others = dataset
             .related
             .iter()
-            .chain(&dataset.quoted_datasets)
+            .chain(&dataset.read_datasets)
             .filter(|slug| **slug != dataset.slug)
             .collect::<std::collections::BTreeSet<_>>();
         for slug in others {

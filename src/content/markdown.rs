@@ -113,7 +113,6 @@ pub fn to_html(markdown: &str, raw_html: RawHtml) -> String {
 }
 
 /// Renders inline Markdown (one paragraph) without the surrounding `<p>`.
-#[cfg(test)]
 pub fn to_inline_html(markdown: &str, raw_html: RawHtml) -> String {
     let rendered = to_html(markdown, raw_html);
     strip_paragraph(rendered.trim()).to_string()
@@ -165,7 +164,7 @@ fn is_image_data(url: &str) -> bool {
     cleaned.eq_ignore_ascii_case("data:image/")
 }
 
-#[cfg(test)]
+/// The HTML of one paragraph without its `<p>` (several paragraphs are left whole).
 fn strip_paragraph(html: &str) -> &str {
     html.strip_prefix("<p>")
         .and_then(|s| s.strip_suffix("</p>"))

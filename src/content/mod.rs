@@ -101,6 +101,35 @@ pub struct Source {
     pub accessed: Option<toml::value::Datetime>,
 }
 
+/// One `[[foreign_keys]]` entry: columns whose values name rows of a table, as Table
+/// Schema's `foreignKeys` states it.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ForeignKey {
+    /// The columns of this table whose values make the key.
+    pub fields: Vec<String>,
+    /// The table whose rows the key names, and the columns there it is compared with.
+    pub reference: KeyReference,
+    /// Rows known to name no row there, with why: stated on the page, not reported.
+    pub misses: Option<KnownMisses>,
+}
+
+/// What a foreign key names: `fields` of dataset `dataset` (this one when absent).
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KeyReference {
+    pub dataset: Option<String>,
+    pub fields: Vec<String>,
+}
+
+/// Rows of a foreign key known to name no row of the referenced table: how many, and why.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct KnownMisses {
+    pub rows: u64,
+    pub reason: Box<str>,
+}
+
 /// One `[[changes]]` entry: a published version of the dataset and what changed in it.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -190,6 +219,10 @@ pub struct DatasetFrontMatter {
     pub changes: Vec<Change>,
     #[serde(default)]
     pub primary_key: Vec<String>,
+    /// Columns whose values name rows of this or another dataset's table (`check` reads
+    /// both files; the page states the misses declared).
+    #[serde(default)]
+    pub foreign_keys: Vec<ForeignKey>,
     pub table_rows: Option<TableRows>,
     /// The most columns the table shows (primary key first); site.toml's when absent.
     pub table_columns: Option<std::num::NonZeroU32>,

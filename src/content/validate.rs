@@ -276,6 +276,9 @@ pub fn dataset_front_matter(
         }
     }
     located.markdown_links("table_note", "`table_note`");
+    for key in spans.entries("foreign_keys") {
+        located.markdown_links(&format!("{key}.misses.reason"), "a foreign key's `reason`");
+    }
     for chart in spans.entries("charts") {
         located.markdown_links(&format!("{chart}.caption"), "a chart `caption`");
         let given_id = spans.string(&format!("{chart}.id"));

@@ -69,8 +69,8 @@ pub struct CatalogEntry {
     /// The slugs under `related`, each with where it is written.
     pub related: Vec<String>,
     pub related_places: Vec<Option<Place>>,
-    /// The datasets whose cells its texts quote.
-    pub quoted_datasets: BTreeSet<String>,
+    /// The other datasets it reads (quoted figures, foreign keys).
+    pub read_datasets: BTreeSet<String>,
     /// The prose's links to other dataset pages and to the site's own pages.
     pub dataset_links: Vec<(String, Place)>,
     pub page_links: Vec<(String, Place)>,
@@ -121,7 +121,7 @@ impl CatalogEntry {
             typed_cells: dataset.csv.typed_cells.clone(),
             related: front.related.clone(),
             related_places: dataset.related_places.clone(),
-            quoted_datasets: dataset.quoted_datasets.clone(),
+            read_datasets: dataset.read_datasets.clone(),
             dataset_links: dataset.dataset_links.clone(),
             page_links: dataset.page_links.clone(),
             chart_ids: front.charts.iter().map(|chart| chart.id()).collect(),

@@ -118,7 +118,7 @@ fn load_into(
         missing_values: config.missing_values.as_deref(),
     };
     let mut figure_html = super::figures::FigureHtml::default();
-    let (figures, quoted_datasets) = super::figures::quote(
+    let (figures, mut read_datasets) = super::figures::quote(
         &figures_site,
         &mut front,
         &mut body,
@@ -131,6 +131,13 @@ fn load_into(
         &mut figure_html,
         problems,
     );
+    read_datasets.extend(super::keys::check(
+        &figures_site,
+        (&slug, &front),
+        (&scanned.csv_path, !scanned.csv_errors),
+        &locator,
+        problems,
+    ));
     // Measured as readers see them: with the quoted figures in place.
     problems.extend(validate::glance_lengths(&locator, &front));
     let related_places: Vec<_> = (0..front.related.len())
@@ -161,7 +168,7 @@ fn load_into(
         versions,
         related_places,
         figures,
-        quoted_datasets,
+        read_datasets,
         figure_html,
         dataset_links,
         page_links,

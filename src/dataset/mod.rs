@@ -11,6 +11,7 @@ mod digest;
 pub mod entry;
 pub mod entry_store;
 pub mod figures;
+mod keys;
 mod load;
 pub mod paging;
 mod prose_links;
@@ -57,9 +58,10 @@ pub struct Dataset {
     related_places: Vec<Option<Place>>,
     /// The figures the texts quote from the table (`{{ cell(...) }}` and the like).
     pub figures: Vec<figures::Quoted>,
-    /// The other datasets whose cells the texts quote (`dataset="<slug>"`): this page
-    /// depends on their CSV and Markdown.
-    pub quoted_datasets: std::collections::BTreeSet<String>,
+    /// The other datasets this page reads: those whose cells its texts quote
+    /// (`dataset="<slug>"`) and those its foreign keys name. It depends on their CSV and
+    /// Markdown.
+    pub read_datasets: std::collections::BTreeSet<String>,
     /// The headline, kicker and captions with their figures marked up, for the page.
     pub figure_html: figures::FigureHtml,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.

@@ -7,6 +7,7 @@ pub mod chart;
 pub mod cite_view;
 mod columns_section;
 pub mod explore_view;
+mod keys_view;
 mod listing;
 pub mod profile_view;
 pub mod row_nav;

@@ -272,6 +272,8 @@ pub struct DatasetPageView<'a> {
     pub column_list_html: String,
     pub column_summary_html: String,
     pub license: LicenseView<'a>,
+    /// The rows each foreign key declares to name no row (`misses`), for Limits.
+    pub key_misses: Vec<crate::render::keys_view::KeyMissView>,
     pub sources: Vec<SourceView<'a>>,
     pub created: Option<String>,
     pub updated: Option<String>,
@@ -401,6 +403,7 @@ impl<'a> DatasetPageView<'a> {
                 url: dataset.license.url.as_deref(),
                 html: dataset.license.text.as_deref().map(md),
             },
+            key_misses: crate::render::keys_view::key_misses(site, dataset, raw_html),
             sources: front.sources.iter().map(SourceView::of).collect(),
             created: front.created.as_ref().map(content::date_string),
             updated: metadata::updated(site, dataset),

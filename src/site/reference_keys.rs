@@ -96,6 +96,7 @@ fn dataset_front_matter_keys_match_the_reference() {
         "themes[]",
         "columns[]",
         "charts[]",
+        "foreign_keys[]",
     ]);
     assert!(parser.contains("columns[].type") && parser.contains("draft"));
     assert_same(

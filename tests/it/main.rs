@@ -36,6 +36,7 @@ mod explore_hostile_browser;
 mod explore_links_browser;
 mod figures;
 mod file_shapes;
+mod foreign_keys;
 mod harvest;
 mod host_limits;
 mod hostile_bytes;

@@ -17,7 +17,7 @@ use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 5;
+pub(super) const FORMAT: u32 = 6;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {
@@ -140,7 +140,7 @@ pub(super) fn dataset_key(
             None => field(&mut h, b"absent"),
         }
     }
-    for slug in &dataset.quoted_datasets {
+    for slug in &dataset.read_datasets {
         field(&mut h, slug.as_bytes());
         quoted(&mut h, root, site, slug)?;
     }

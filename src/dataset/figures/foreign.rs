@@ -51,10 +51,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
             .map(|s| format!("did you mean `{s}`?"))
             .unwrap_or_else(|| format!("the datasets are: {}", slugs.join(", ")));
         return Err(Refused {
-            message: format!(
-                "no dataset `{slug}` to quote: there is no {}",
-                markdown.display()
-            ),
+            message: format!("no dataset `{slug}`: there is no {}", markdown.display()),
             hint,
         });
     };

@@ -27,7 +27,7 @@ use crate::content::{Body, DatasetFrontMatter, TableRows};
 use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::{did_you_mean, Diagnostic};
 use apply::{apply, mark_body, markdown_html, plain_html, Texts};
-use foreign::{ForeignTable, Refused};
+pub use foreign::{open as open_table, ForeignTable, Refused};
 use scan::Selector;
 
 /// Where a quoted figure stands on the page.
