@@ -300,14 +300,25 @@ fn read_file(
         display,
         diagnostics,
     )?;
+    let header_problems = diagnostics.len();
     let header_ok = header::check_header(display, &header, inputs.columns, delimiter, diagnostics);
+    let header_problems = header_problems..diagnostics.len();
     let ctx = ScanContext::new(display, *inputs, &header, header_ok);
     // A split only pays when the header was read within the first half.
     let split = split.filter(|s| reader.position().byte() < s.at);
     let ReadRecords {
-        records,
+        mut records,
         hashed_separately,
     } = split::read_records(path, &mut reader, split, hash_separately, &ctx, diagnostics);
+    let fitting = records.rows - records.ragged.count();
+    let columns = (delimiter, inputs.columns);
+    if let Some(problem) =
+        header::shape_line_problem(&records.ragged, display, &header, columns, fitting)
+    {
+        // One cause: the header's problems and every ragged row followed from it.
+        diagnostics.splice(header_problems, [problem]);
+        records.forget_ragged_rows();
+    }
     let hashing = pool::finish(reader, delimiter, capacity);
     let digest = hashed_separately.unwrap_or_else(|| hashing.and_then(HashingReader::finish));
     let Some((sha256, bytes)) = digest else {
