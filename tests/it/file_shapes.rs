@@ -186,6 +186,9 @@ fn errors(said: &str) -> usize {
     said.lines().filter(|l| l.starts_with("error")).count()
 }
 
+/// A GeoJSON file, on one line: not CSV text.
+const GEOJSON: &str = r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"a": 1}}]}"#;
+
 /// Files whose first line is not a header (#52): Wisconsin breast cancer as scikit-learn
 /// ships it (the shape, then 31 fields a row), a matrix written without names (a first
 /// line of numbers, some repeated) and a header-less file (the first line a row like the
@@ -214,7 +217,6 @@ fn not_headers() -> (String, String, String) {
 #[test]
 fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
     let (shape, numbers, headerless) = not_headers();
-    let geojson = br#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"a": 1}}]}"#;
     let cases: [(&str, &[u8], &[&str]); 4] = [
         (
             "shape.csv",
@@ -241,7 +243,7 @@ fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
         ),
         (
             "places.geojson",
-            geojson,
+            GEOJSON.as_bytes(),
             &["the file is GeoJSON, not CSV text", "ogr2ogr"],
         ),
     ];
@@ -280,7 +282,7 @@ fn documented_page(slug: &str, columns: &str) -> String {
 /// The diagnostics `check` printed (each a block of lines) that point into
 /// data/datasets/`slug`.csv.
 fn problems_in<'a>(said: &'a str, slug: &str) -> Vec<&'a str> {
-    let at = format!("--> data/datasets/{slug}.csv:");
+    let at = format!("--> data/datasets/{slug}.csv");
     said.split("\n\n")
         .filter(|block| block.contains(&at))
         .collect()
@@ -306,7 +308,7 @@ fn build_and_check_tell_a_first_line_that_is_not_a_header_as_one_problem() {
         positions.push_str(&line(&|c| r * c % 7));
     }
     // (slug, file, its documented columns, where the problem is, what it says)
-    let cases: [(&str, &str, String, &str, &[&str]); 4] = [
+    let cases: [(&str, &str, String, &str, &[&str]); 5] = [
         (
             "shape",
             &shape,
@@ -348,6 +350,13 @@ fn build_and_check_tell_a_first_line_that_is_not_a_header_as_one_problem() {
                 "add a first line naming the columns",
                 "if this line is the header, document the columns it names",
             ],
+        ),
+        (
+            "places",
+            GEOJSON,
+            "a:integer".into(),
+            "",
+            &["the file is GeoJSON, not CSV text", "ogr2ogr"],
         ),
     ];
     // Headers of numbers, documented as the file names them, are tables: years, and R's
