@@ -50,6 +50,7 @@ use digest::{Digester, HashingReader};
 pub use histogram::Histogram;
 pub use locate::{line_at, ragged_row, unclosed_quote_at_end};
 pub use problems::{ragged_message, RAGGED_HINT};
+use problems::{ProblemKind, Scope};
 pub use profile::{ColumnProfile, DISTINCT_CAP};
 use records::{Records, ScanContext};
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
@@ -310,14 +311,13 @@ fn read_file(
         mut records,
         hashed_separately,
     } = split::read_records(path, &mut reader, split, hash_separately, &ctx, diagnostics);
-    let fitting = records.rows - records.ragged.count();
-    let columns = (delimiter, inputs.columns);
-    if let Some(problem) =
-        header::shape_line_problem(&records.ragged, display, &header, columns, fitting)
-    {
+    let ragged = &records.counter.ragged_rows;
+    let (columns, fitting) = ((delimiter, inputs.columns), records.rows - ragged.count());
+    if let Some(problem) = header::shape_line_problem(ragged, display, &header, columns, fitting) {
         // One cause: the header's problems and every ragged row followed from it.
         diagnostics.splice(header_problems, [problem]);
-        records.forget_ragged_rows();
+        records.pending.retain(|p| p.kind != ProblemKind::Ragged);
+        records.counter.forget(Scope::Row, ProblemKind::Ragged);
     }
     let hashing = pool::finish(reader, delimiter, capacity);
     let digest = hashed_separately.unwrap_or_else(|| hashing.and_then(HashingReader::finish));

@@ -20,7 +20,6 @@ use super::problems::{
 use super::profile::ColumnProfile;
 use super::typed::Finder;
 use super::{CompiledColumn, ScanInputs};
-use crate::content::first_line::RaggedRows;
 use crate::dataset::schema::{ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
 
@@ -83,9 +82,6 @@ pub(super) struct Records {
     last_line: u64,
     pub(super) last_byte: Option<u64>,
     last_ragged: bool,
-    /// The widths of the rows that do not fit the header: one width for them all says the
-    /// first line is not the header.
-    pub(super) ragged: RaggedRows,
     /// Where a cell in decimal commas or with group marks is read back as a plain number,
     /// reused from cell to cell.
     plain: String,
@@ -195,7 +191,6 @@ impl Records {
             last_line: 0,
             last_byte: None,
             last_ragged: false,
-            ragged: RaggedRows::default(),
             plain: String::new(),
             shown_date: String::new(),
             last_spans_lines: false,
@@ -232,12 +227,6 @@ impl Records {
                 hint,
             });
         }
-    }
-
-    /// Forgets the ragged rows, reported as one problem of the first line.
-    pub(super) fn forget_ragged_rows(&mut self) {
-        self.pending.retain(|p| p.kind != ProblemKind::Ragged);
-        self.counter.forget(Scope::Row, ProblemKind::Ragged);
     }
 
     /// Notes where the reader ended, on line `end_line` (after the last record's line end).
@@ -302,7 +291,7 @@ impl Records {
             return None;
         }
         if record.len() != ctx.width {
-            self.ragged.add(record.len());
+            self.counter.ragged_rows.add(record.len());
             self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, line_start), || {
                 (
                     ragged_message(record.len(), ctx.width),
