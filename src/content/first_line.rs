@@ -70,20 +70,17 @@ pub fn looks_like_data(names: &[String]) -> Option<NotNames> {
     })
 }
 
-/// The first line when the front matter documents `documented` columns: every field a
-/// number (an empty first one aside, R's row names) and none of them documented, as the
-/// first row of data or pandas' column positions (`0,1,2,…`) are. A header of years the
-/// front matter documents is names.
-pub fn numbers_not_documented(names: &[String], documented: &HashSet<&str>) -> Option<NotNames> {
+/// Every field a number (an empty first one aside, R's row names), as the first row of data
+/// or pandas' column positions (`0,1,2,…`) are. Years and class bounds name columns too:
+/// only a caller that knows the columns, and finds none of these among them, may call this
+/// data.
+pub fn numbers_only(names: &[String]) -> Option<NotNames> {
     let start = usize::from(names.first().is_some_and(|n| n.is_empty()));
     let fields = names.get(start..).unwrap_or_default();
-    let numbers = fields.len() >= 2
-        && fields.iter().all(|n| is_number(n))
-        && !fields.iter().any(|n| documented.contains(n.as_str()));
-    numbers.then(|| NotNames {
+    (fields.len() >= 2 && fields.iter().all(|n| is_number(n))).then(|| NotNames {
         message: format!(
-            "the first line looks like data, not column names: its {} fields are numbers ({}) \
-             and none of them is a documented column",
+            "the first line looks like data, not column names: its {} fields are all numbers \
+             ({}), as a row of data or pandas' column positions are",
             fields.len(),
             first_few(fields.iter().map(String::as_str))
         ),
@@ -189,23 +186,16 @@ mod tests {
     }
 
     #[test]
-    fn numbers_none_documented_are_data_and_documented_years_are_names() {
-        let documented: HashSet<&str> = ["a", "b", "c"].into();
-        let positions = numbers_not_documented(&names("0,1,2"), &documented).unwrap();
+    fn a_line_of_numbers_only_is_told_with_its_first_numbers() {
+        let positions = numbers_only(&names("0,1,2,3")).unwrap();
         assert!(positions
             .message
-            .contains("its 3 fields are numbers (`0`, `1`, `2`)"));
+            .contains("its 4 fields are all numbers (`0`, `1`, `2`)"));
         assert_eq!(positions.field, 0);
-        let row_names = numbers_not_documented(&names(",1.5,2"), &documented).unwrap();
+        let row_names = numbers_only(&names(",1.5,2")).unwrap();
         assert_eq!(row_names.field, 1);
-        let years: HashSet<&str> = ["1990", "1991", "1993"].into();
-        // A typo among documented years is a near miss, not data.
-        assert_eq!(
-            numbers_not_documented(&names("1990,1991,1992"), &years),
-            None
-        );
-        assert_eq!(numbers_not_documented(&names("a,1,2"), &documented), None);
-        assert_eq!(numbers_not_documented(&names("7"), &documented), None);
+        assert_eq!(numbers_only(&names("a,1,2")), None);
+        assert_eq!(numbers_only(&names("7")), None);
     }
 
     #[test]

@@ -337,7 +337,10 @@ fn build_and_check_tell_a_first_line_that_is_not_a_header_as_one_problem() {
             &positions,
             numbered("x", 49, "integer"),
             ":1:1",
-            &["its 49 fields are numbers (`0`, `1`, `2`) and none of them is a documented column"],
+            &[
+                "its 49 fields are all numbers (`0`, `1`, `2`)",
+                "pandas' column positions",
+            ],
         ),
         (
             "headerless",

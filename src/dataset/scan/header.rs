@@ -162,15 +162,21 @@ pub(super) fn check_header(
     out.len() == found_before
 }
 
-/// What the first line looks like when it is data, not names (#52): numbers that repeat
-/// or are written as cells are, or numbers none of which is documented. A header whose
-/// every name the front matter documents is names, whatever they look like.
+/// What the first line looks like when it is data, not names (#52): numbers that repeat,
+/// are written as cells are, or are all it holds. A first line that names a documented
+/// column is the header, whatever its names look like (years, `01`, class bounds).
 fn data_as_header(header: &[String], documented: &HashSet<&str>) -> Option<NotNames> {
-    if header.iter().all(|name| documented.contains(name.as_str())) {
+    if names_a_documented_column(header, documented) {
         return None;
     }
-    first_line::looks_like_data(header)
-        .or_else(|| first_line::numbers_not_documented(header, documented))
+    first_line::looks_like_data(header).or_else(|| first_line::numbers_only(header))
+}
+
+/// Whether `header` names a documented column (an empty name aside: R's row names).
+fn names_a_documented_column(header: &[String], documented: &HashSet<&str>) -> bool {
+    header
+        .iter()
+        .any(|name| !name.is_empty() && documented.contains(name.as_str()))
 }
 
 /// What to do about a first line that is not the header, when the front matter documents
@@ -212,14 +218,11 @@ pub(super) fn shape_line_problem(
     (delimiter, columns): (u8, &[CompiledColumn]),
     fitting: u64,
 ) -> Option<Diagnostic> {
+    let (message, width) = ragged.shape_line(header, fitting)?;
     let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
-    if header
-        .iter()
-        .any(|name| !name.is_empty() && documented.contains(&name.as_str()))
-    {
+    if names_a_documented_column(header, &documented.iter().copied().collect()) {
         return None;
     }
-    let (message, width) = ragged.shape_line(header, fitting)?;
     let hint = format!(
         "replace the first line with one naming the {width} columns, separated like the rows \
          ({})",

@@ -80,7 +80,7 @@ fn a_first_line_of_data_is_one_problem_where_it_shows() {
     assert_eq!(problems.len(), 1, "{problems:#?}");
     assert!(problems[0]
         .message
-        .contains("none of them is a documented column"));
+        .contains("its 12 fields are all numbers"));
 }
 
 #[test]
@@ -100,10 +100,19 @@ fn headers_of_numbers_the_front_matter_documents_are_names() {
         column("144.78", "integer", ""),
     ];
     assert!(run(b"\"\",142.24,144.78\n9.4,0,1\n", &crimtab).1.is_empty());
-    // A documented year misspelt is a near miss, not data.
+    // A first line naming a documented column is the header: its other names are near
+    // misses (a documented year misspelt, `01` for `1`), not data.
     let (_, problems) = run(b"country,1990,1992\nPeru,1,2\n", &years);
     assert!(
         problems.iter().any(|p| p.message.contains("`1992`")),
+        "{problems:#?}"
+    );
+    let ids = [column("id", "string", ""), column("1", "integer", "")];
+    let (_, problems) = run(b"id,01\nx,2\n", &ids);
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.message == "column `01` is in the CSV but not documented"),
         "{problems:#?}"
     );
 }
