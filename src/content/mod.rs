@@ -10,6 +10,7 @@ pub mod date_format;
 pub mod dialect;
 pub mod figures;
 pub mod file_kind;
+pub mod first_line;
 pub mod front_matter;
 pub mod iso8601;
 pub mod language_tag;

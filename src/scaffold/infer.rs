@@ -17,6 +17,7 @@ use super::dates::{DateGuess, FoundFormat};
 use super::first_line;
 use super::value_shapes::Shapes;
 use crate::content::dialect::CsvDialect;
+use crate::content::first_line::RaggedRows;
 use crate::content::number_marks::{DecimalMark, GroupMark, NumberMarks};
 use crate::dataset::scan::{ragged_message, ragged_row, unclosed_quote_at_end, RAGGED_HINT};
 use crate::dataset::schema::ColumnType;
@@ -448,7 +449,7 @@ fn read(
     let mut record = csv::ByteRecord::new();
     // The line and byte where the last record started.
     let mut last: Option<(u64, u64)> = None;
-    let mut ragged = first_line::RaggedRows::default();
+    let mut ragged = RaggedRows::default();
     while problems.len() < MAX_PROBLEMS {
         match dialect.read(&mut reader, &mut record) {
             Ok(false) => break,
@@ -494,7 +495,7 @@ fn read(
             }
         }
     }
-    if let Some(problem) = ragged.first_line_problem(display, &names, rows) {
+    if let Some(problem) = first_line::shape_line_problem(&ragged, display, &names, rows) {
         // One cause: the first line is not the header; every ragged row followed from it.
         return Err(vec![problem]);
     }

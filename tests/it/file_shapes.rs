@@ -186,20 +186,23 @@ fn errors(said: &str) -> usize {
     said.lines().filter(|l| l.starts_with("error")).count()
 }
 
-#[test]
-fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
-    // Wisconsin breast cancer as scikit-learn ships it: the shape, then 31 fields a row.
+/// A GeoJSON file, on one line: not CSV text.
+const GEOJSON: &str = r#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"a": 1}}]}"#;
+
+/// Files whose first line is not a header (#52): Wisconsin breast cancer as scikit-learn
+/// ships it (the shape, then 31 fields a row), a matrix written without names (a first
+/// line of numbers, some repeated) and a header-less file (the first line a row like the
+/// others).
+fn not_headers() -> (String, String, String) {
     let mut shape = String::from("569,30,malignant,benign\n");
     for row in 0..40 {
         let cells: Vec<String> = (0..30).map(|c| format!("{}.{c}", row + c)).collect();
         shape.push_str(&format!("{},{}\n", cells.join(","), row % 2));
     }
-    // A header of numbers, some repeated (a matrix written without names).
     let mut numbers = String::from("0,0,1,0,1,1,0\n");
     for row in 0..30 {
         numbers.push_str(&format!("{row},1,2,3,4,5,6\n"));
     }
-    // A header-less file: the first line is a row like the others.
     let mut headerless = String::new();
     for (code, county) in [
         ("01", "Autauga County, AL"),
@@ -208,7 +211,12 @@ fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
     ] {
         headerless.push_str(&format!("CN0100{code},{code},\"{county}\",5.{code},2013\n"));
     }
-    let geojson = br#"{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"a": 1}}]}"#;
+    (shape, numbers, headerless)
+}
+
+#[test]
+fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
+    let (shape, numbers, headerless) = not_headers();
     let cases: [(&str, &[u8], &[&str]); 4] = [
         (
             "shape.csv",
@@ -235,7 +243,7 @@ fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
         ),
         (
             "places.geojson",
-            geojson,
+            GEOJSON.as_bytes(),
             &["the file is GeoJSON, not CSV text", "ogr2ogr"],
         ),
     ];
@@ -251,6 +259,165 @@ fn a_first_line_that_is_not_a_header_is_one_problem_with_what_it_looks_like() {
     let (made, said, _, _dir) =
         new_from("wide.csv", b"country,1990,1991\nNorway,1.5,2\nPeru,3,4\n");
     assert!(made, "{said}");
+}
+
+/// A dataset page for data/datasets/`slug`.csv documenting `columns`, each `name:type`,
+/// separated by commas.
+fn documented_page(slug: &str, columns: &str) -> String {
+    let mut page = format!(
+        "+++\ntitle = \"{slug}\"\nkicker = \"Test\"\nheadline = \"About {slug}\"\n\
+         creators = [{{ name = \"Me\", kind = \"person\" }}]\ncreated = 2026-12-06\n\
+         updated = 2026-12-06\nversion = \"1.0.0\"\n\n[license]\nname = \"Public domain\"\n\
+         text = \"Free.\"\n"
+    );
+    for (name, kind) in columns.split(',').filter_map(|c| c.split_once(':')) {
+        page.push_str(&format!(
+            "\n[[columns]]\nname = \"{name}\"\ntitle = \"Column {name}\"\ntype = \"{kind}\"\n\
+             description = \"The column {name}.\"\n"
+        ));
+    }
+    page + "+++\nThe table.\n"
+}
+
+/// The diagnostics `check` printed (each a block of lines) that point into
+/// data/datasets/`slug`.csv.
+fn problems_in<'a>(said: &'a str, slug: &str) -> Vec<&'a str> {
+    let at = format!("--> data/datasets/{slug}.csv");
+    said.split("\n\n")
+        .filter(|block| block.contains(&at))
+        .collect()
+}
+
+/// `count` columns named `prefix`1, `prefix`2, … of `kind`, as [`documented_page`] takes them.
+fn numbered(prefix: &str, count: usize, kind: &str) -> String {
+    let columns: Vec<String> = (1..=count).map(|c| format!("{prefix}{c}:{kind}")).collect();
+    columns.join(",")
+}
+
+#[test]
+fn build_and_check_tell_a_first_line_that_is_not_a_header_as_one_problem() {
+    let (_dir, site) = new_site();
+    let (shape, numbers, headerless) = not_headers();
+    // pandas' column positions (0 to 48) as the header, above rows of data.
+    let line = |cell: &dyn Fn(usize) -> usize| {
+        let cells: Vec<String> = (0..49).map(|c| cell(c).to_string()).collect();
+        cells.join(",") + "\n"
+    };
+    let mut positions = line(&|c| c);
+    for r in 0..20 {
+        positions.push_str(&line(&|c| r * c % 7));
+    }
+    // (slug, file, its documented columns, where the problem is, what it says)
+    let cases: [(&str, &str, String, &str, &[&str]); 5] = [
+        (
+            "shape",
+            &shape,
+            numbered("f", 30, "number") + ",diagnosis:integer",
+            ":1:1",
+            &[
+                "the first line has 4 fields but the rows have 31",
+                "(569, 30)",
+                "replace the first line with one naming the 31 columns",
+                "the front matter documents 31 columns: `f1`, `f2`, `f3`, …",
+            ],
+        ),
+        (
+            "numbers",
+            &numbers,
+            numbered("c", 7, "integer"),
+            ":1:1",
+            &[
+                "the first line looks like data",
+                "some repeated",
+                "if the file has no header",
+            ],
+        ),
+        (
+            "positions",
+            &positions,
+            numbered("x", 49, "integer"),
+            ":1:1",
+            &[
+                "its 49 fields are all numbers (`0`, `1`, `2`)",
+                "pandas' column positions",
+            ],
+        ),
+        (
+            "headerless",
+            &headerless,
+            "id:string,code:string,county:string,rate:number,year:integer".into(),
+            ":1:10",
+            &[
+                "the first line looks like data",
+                "(`01`)",
+                "add a first line naming the columns",
+                "if this line is the header, document the columns it names",
+            ],
+        ),
+        (
+            "places",
+            GEOJSON,
+            "a:integer".into(),
+            "",
+            &["the file is GeoJSON, not CSV text", "ogr2ogr"],
+        ),
+    ];
+    // Headers of numbers, documented as the file names them, are tables: years, and R's
+    // row names under an empty name above class bounds (`crimtab`).
+    let legitimate = [
+        (
+            "years",
+            "country,1990,1991\nNorway,1.5,2\nPeru,3,4\n",
+            "country:string,1990:number,1991:number",
+        ),
+        (
+            "crimtab",
+            "\"\",142.24,144.78\n9.4,0,0\n9.5,0,1\n",
+            ":number,142.24:integer,144.78:integer",
+        ),
+    ];
+    let files = cases
+        .iter()
+        .map(|(slug, csv, columns, ..)| (*slug, *csv, columns.as_str()));
+    for (slug, csv, columns) in files.chain(legitimate) {
+        std::fs::write(site.join(format!("data/datasets/{slug}.csv")), csv).unwrap();
+        let page = documented_page(slug, columns);
+        std::fs::write(site.join(format!("content/datasets/{slug}.md")), page).unwrap();
+    }
+    let checked = datapages(&site, &["check"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    assert!(!checked.status.success(), "check fails:\n{said}");
+    for (slug, _, _, at, wanted) in &cases {
+        let problems = problems_in(&said, slug);
+        assert_eq!(problems.len(), 1, "{slug}: one problem:\n{said}");
+        let problem = problems[0];
+        assert!(problem.trim_start().starts_with("error: "), "{problem}");
+        let located = format!("{slug}.csv{at}\n");
+        assert!(problem.contains(&located), "{slug} at {at}:\n{problem}");
+        for needle in *wanted {
+            assert!(problem.contains(needle), "{slug}: {needle}:\n{problem}");
+        }
+    }
+    for (slug, ..) in legitimate {
+        assert_eq!(
+            problems_in(&said, slug),
+            Vec::<&str>::new(),
+            "{slug}:\n{said}"
+        );
+    }
+    assert!(
+        !datapages(&site, &["build"]).status.success(),
+        "build fails"
+    );
+    // Without them, the site builds: the legitimate headers are tables.
+    for (slug, ..) in &cases {
+        std::fs::remove_file(site.join(format!("content/datasets/{slug}.md"))).unwrap();
+    }
+    assert_ok(&datapages(&site, &["build"]), "build without them");
 }
 
 #[test]

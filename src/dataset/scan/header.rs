@@ -11,6 +11,7 @@ use super::locate::{csv_error, field_offset, invalid_utf8};
 use super::CompiledColumn;
 use crate::content::dialect::CsvDialect;
 use crate::content::file_kind;
+use crate::content::first_line::{self, NotNames, RaggedRows};
 use crate::diagnostics::{did_you_mean, Diagnostic};
 
 /// Reads the header row into `record` and returns its names; `None` when the file has no
@@ -105,10 +106,15 @@ pub(super) fn check_header(
     out: &mut Vec<Diagnostic>,
 ) -> bool {
     let line = HeaderLine::new(display, header, delimiter);
-    let found_before = out.len();
-    let seen = named_once(&line, header, columns, out);
     let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
     let documented_set: HashSet<&str> = documented.iter().copied().collect();
+    if let Some(data) = data_as_header(header, &documented_set) {
+        // One cause: its names would each be undocumented, repeated or missing.
+        out.push(line.error(Some(data.field), data.message, add_a_header(&documented)));
+        return false;
+    }
+    let found_before = out.len();
+    let seen = named_once(&line, header, columns, out);
     let undocumented = |name: &str| !name.trim().is_empty() && !documented_set.contains(name);
     let missing: Vec<&str> = documented
         .iter()
@@ -154,6 +160,75 @@ pub(super) fn check_header(
         out.push(line.error(None, message, hint));
     }
     out.len() == found_before
+}
+
+/// What the first line looks like when it is data, not names (#52): numbers that repeat,
+/// are written as cells are, or are all it holds. A first line that names a documented
+/// column is the header, whatever its names look like (years, `01`, class bounds).
+fn data_as_header(header: &[String], documented: &HashSet<&str>) -> Option<NotNames> {
+    if names_a_documented_column(header, documented) {
+        return None;
+    }
+    first_line::looks_like_data(header).or_else(|| first_line::numbers_only(header))
+}
+
+/// Whether `header` names a documented column (an empty name aside: R's row names).
+fn names_a_documented_column(header: &[String], documented: &HashSet<&str>) -> bool {
+    header
+        .iter()
+        .any(|name| !name.is_empty() && documented.contains(name.as_str()))
+}
+
+/// What to do about a first line that is not the header, when the front matter documents
+/// the columns `documented`.
+fn add_a_header(documented: &[&str]) -> String {
+    format!(
+        "if the file has no header, add a first line naming the columns, separated like the \
+         rows ({}); if this line is the header, document the columns it names",
+        documents(documented)
+    )
+}
+
+/// "the front matter documents N columns: `a`, `b`, `c`, …", for the hints that ask for a
+/// header line.
+fn documents(documented: &[&str]) -> String {
+    let names = match documented {
+        [a, b, c, _, ..] => format!("`{a}`, `{b}`, `{c}`, …"),
+        _ => documented
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    format!(
+        "the front matter documents {} columns: {names}",
+        documented.len()
+    )
+}
+
+/// One problem in place of the header's and every ragged row's when the first line names
+/// none of the documented columns and the rows all share one width that is not its own
+/// (with the rows that fit it, `fitting`, fewer): the first line is not the header. A
+/// header that names the documented columns is the header, and its ragged rows the rows'
+/// problems (numbers with a decimal comma, say).
+pub(super) fn shape_line_problem(
+    ragged: &RaggedRows,
+    display: &Path,
+    header: &[String],
+    (delimiter, columns): (u8, &[CompiledColumn]),
+    fitting: u64,
+) -> Option<Diagnostic> {
+    let (message, width) = ragged.shape_line(header, fitting)?;
+    let documented: Vec<&str> = columns.iter().map(|c| c.spec.name.as_str()).collect();
+    if names_a_documented_column(header, &documented.iter().copied().collect()) {
+        return None;
+    }
+    let hint = format!(
+        "replace the first line with one naming the {width} columns, separated like the rows \
+         ({})",
+        documents(&documented)
+    );
+    Some(HeaderLine::new(display, header, delimiter).error(None, message, hint))
 }
 
 /// The header's names, each reported when it is blank (unless it is R's row names,

@@ -50,6 +50,7 @@ use digest::{Digester, HashingReader};
 pub use histogram::Histogram;
 pub use locate::{line_at, ragged_row, unclosed_quote_at_end};
 pub use problems::{ragged_message, RAGGED_HINT};
+use problems::{ProblemKind, Scope};
 pub use profile::{ColumnProfile, DISTINCT_CAP};
 use records::{Records, ScanContext};
 use split::{ReadRecords, Split, SPLIT_FROM_BYTES};
@@ -300,14 +301,24 @@ fn read_file(
         display,
         diagnostics,
     )?;
+    let header_problems = diagnostics.len();
     let header_ok = header::check_header(display, &header, inputs.columns, delimiter, diagnostics);
+    let header_problems = header_problems..diagnostics.len();
     let ctx = ScanContext::new(display, *inputs, &header, header_ok);
     // A split only pays when the header was read within the first half.
     let split = split.filter(|s| reader.position().byte() < s.at);
     let ReadRecords {
-        records,
+        mut records,
         hashed_separately,
     } = split::read_records(path, &mut reader, split, hash_separately, &ctx, diagnostics);
+    let ragged = &records.counter.ragged_rows;
+    let (columns, fitting) = ((delimiter, inputs.columns), records.rows - ragged.count());
+    if let Some(problem) = header::shape_line_problem(ragged, display, &header, columns, fitting) {
+        // One cause: the header's problems and every ragged row followed from it.
+        diagnostics.splice(header_problems, [problem]);
+        records.pending.retain(|p| p.kind != ProblemKind::Ragged);
+        records.counter.forget(Scope::Row, ProblemKind::Ragged);
+    }
     let hashing = pool::finish(reader, delimiter, capacity);
     let digest = hashed_separately.unwrap_or_else(|| hashing.and_then(HashingReader::finish));
     let Some((sha256, bytes)) = digest else {

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::CompiledColumn;
+use crate::content::first_line::RaggedRows;
 use crate::diagnostics::{Diagnostic, Severity};
 
 /// Problems shown per column and kind before the rest are only counted.
@@ -146,6 +147,9 @@ pub(super) struct PendingProblem {
 #[derive(Default)]
 pub(super) struct ProblemCounter {
     counts: HashMap<(Scope, ProblemKind), usize>,
+    /// The widths of the rows that do not fit the header: one width for them all says the
+    /// first line is not the header, one problem in place of them all.
+    pub(super) ragged_rows: RaggedRows,
 }
 
 impl ProblemCounter {

@@ -291,6 +291,7 @@ impl Records {
             return None;
         }
         if record.len() != ctx.width {
+            self.counter.ragged_rows.add(record.len());
             self.keep_problem(Scope::Row, ProblemKind::Ragged, (line, line_start), || {
                 (
                     ragged_message(record.len(), ctx.width),

@@ -1,6 +1,7 @@
 //! Tests of the scan: counts, hashes, cell and header problems, their locations and caps,
 //! and chart points; the split scan's own tests are in `tests/split.rs`, property tests in `tests/properties.rs`.
 
+mod first_line;
 mod formats;
 mod profile;
 mod properties;
