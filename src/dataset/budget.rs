@@ -33,6 +33,20 @@ pub const NOTE_BYTES: usize = 1_000;
 /// take the page.
 pub const CELL_CHARS: usize = 1_000;
 
+/// What a page holds besides its prose and its table's rows (kicker to download block,
+/// snippets, citation, Columns, JSON-LD): about 30 kB in practice (36 kB for a whole page
+/// of 20 rows at N=10,000, BENCHMARKS.md), so prose past [`PAGE_BYTES`] less this leaves
+/// the page over its budget whatever its table shows.
+pub const REST_BYTES: usize = 30_000;
+
+/// The bytes of HTML the author's prose takes on the page (lede, intro, sections), when
+/// they leave no room for the rest of the page within [`PAGE_BYTES`].
+pub fn prose_over_budget(body: &crate::content::Body) -> Option<usize> {
+    let sections = body.sections.iter().map(|s| s.title.len() + s.html.len());
+    let prose = body.lede_html.len() + body.intro_html.len() + sections.sum::<usize>();
+    (prose > PAGE_BYTES - REST_BYTES).then_some(prose)
+}
+
 /// The bytes the table's rows may take on a page whose other HTML (everything but the
 /// rows) is `rest` bytes: the table's share, or what is left of the page budget.
 pub fn table_share(rest: usize) -> usize {

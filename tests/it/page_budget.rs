@@ -252,3 +252,31 @@ fn a_first_page_cut_by_long_prose_says_where_its_other_rows_are() {
         assert!(!note.contains("The others are on pages"), "{note}");
     }
 }
+
+/// Prose that leaves no room for the rest of the page within the 256 kB budget is told to
+/// the author (one warning with its size and what to do); prose that fits is not.
+#[test]
+fn prose_too_long_for_the_page_budget_is_a_warning() {
+    for (paragraphs, warned) in [(30, false), (140, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("site");
+        write_site(&root, "");
+        let path = root.join("content/datasets/wide-long.md");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let prose = "The method, told at length so that the page is mostly prose. ".repeat(30);
+        let long = format!("## Method\n\n{}", format!("{prose}\n\n").repeat(paragraphs));
+        std::fs::write(&path, text.replacen("## Method\n\nGenerated.", &long, 1)).unwrap();
+        let found: Vec<String> = (common::check_all(&root).items().iter())
+            .filter(|d| d.message.starts_with("the page's prose is"))
+            .map(|d| format!("{} / {}", d.message, d.hint.as_deref().unwrap_or_default()))
+            .collect();
+        assert_eq!(found.len(), usize::from(warned), "{paragraphs}: {found:?}");
+        if warned {
+            assert!(
+                found[0].starts_with("the page's prose is 258 kB of HTML: with the rest of the page it cannot stay within the 256 kB page budget"),
+                "{found:?}"
+            );
+            assert!(found[0].contains("a plain page (content/<name>.md)"));
+        }
+    }
+}
