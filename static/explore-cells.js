@@ -154,35 +154,52 @@ function readFormatted(f, text) {
   return [ms, shown];
 }
 
-var ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+// An ISO year, month or day (`2021`, `2021-04`, `2021-05-21`) at its first day, as
+// iso8601::day_number places it.
+var ISO_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 function timeOf(col, text) {
   if (col.format) { var r = readFormatted(col.format, text); return r ? r[0] : NaN; }
   if (col.spec.type === "date") {
-    var m = ISO_DAY.exec(text);
-    return m ? Date.UTC(+m[1], +m[2] - 1, +m[3]) : NaN;
+    var m = ISO_DATE.exec(text);
+    return m ? utc(+m[1], m[2] ? +m[2] : 1, m[3] ? +m[3] : 1, 0, 0, 0) : NaN;
   }
   var t = Date.parse(text);
   return isNaN(t) ? NaN : t;
 }
 
 // ---- Numbers ----------------------------------------------------------------------------
-// A cell as a plain number's text ("1.234,5" -> "1234.5"), or null when a mark is misplaced.
+// A cell as a plain number's text ("1.234,5" -> "1234.5"), or null when a mark is misplaced
+// (a group not of three digits, a decimal point in a column of decimal commas, two decimal
+// marks), as NumberMarks::plain reads it (src/content/number_marks.rs).
 function plainNumber(spec, text) {
   if (spec.decimal === "." && !spec.group) return text;
-  var out = text;
-  if (spec.group) out = out.split(spec.group).join("");
-  if (spec.decimal === ",") {
-    if (out.indexOf(".") !== -1) return null;
-    out = out.replace(",", ".");
+  var group = spec.group;
+  if (!/[.,]/.test(text) && !(group && text.indexOf(group) !== -1)) return text;
+  var i = text[0] === "+" || text[0] === "-" ? 1 : 0;
+  var out = text.slice(0, i);
+  // The whole part: digits, with a group mark before each further three.
+  var run = 0, groups = 0;
+  for (;;) {
+    if (isDigit(text.charCodeAt(i))) { out += text[i++]; run++; continue; }
+    if (!group || !text.startsWith(group, i) || !isDigit(text.charCodeAt(i + group.length))) break;
+    if (groups === 0 ? run < 1 || run > 3 : run !== 3) return null;
+    groups++;
+    run = 0;
+    i += group.length;
   }
-  return out;
+  if (groups > 0 && run !== 3) return null;
+  if (text.startsWith(spec.decimal, i)) { out += "."; i++; }
+  var rest = text.slice(i);
+  if (/[.,]/.test(rest) || (group && rest.indexOf(group) !== -1)) return null;
+  return out + rest;
 }
 
+// A number as Rust's `str::parse::<f64>` reads one (no padding, no hexadecimal): a finite
+// value is what the build's charts and profiles read; NaN for anything else.
+var NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 function numberOf(spec, text) {
   var plain = plainNumber(spec, text);
-  if (plain === null || plain === "") return NaN;
-  var v = +plain;
-  return v;
+  return plain !== null && NUMBER.test(plain) ? +plain : NaN;
 }
 
 // Significant digits past 15 are how a float was printed, not measured (as the table).

@@ -5,6 +5,11 @@
 // -1 when missing) for text and for any column with few distinct values. Queries (filters,
 // facets, sort, one page of rows) run here, off the page's thread.
 // Messages in: load, query, download. Out: progress, loaded, result, download, error.
+// The CSV is split here (scanRow, rowEnds), not by Papa Parse: each row's byte range is
+// kept, so a download of chosen rows is the published rows byte for byte; each streamed
+// chunk is scanned once however long a cell; plain numbers and ISO days are typed from
+// their bytes without a string per cell; and fields are padded as the build's dialect
+// says (skip_initial_space). tests/cells/conformance.json holds it to the build's reading.
 "use strict";
 
 var meta = null;
