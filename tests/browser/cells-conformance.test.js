@@ -30,7 +30,7 @@ function written(text) {
 
 // What the worker reads of a cell case: [the value, the text shown].
 async function readCell(c) {
-  const worker = startWorker("v,k\n" + written(c.cell) + ",x\n", 1 << 16);
+  const worker = await startWorker("v,k\n" + written(c.cell) + ",x\n", 1 << 16);
   const loaded = await ask(worker, { type: "load", meta: meta([explorerColumn(c.column), column("k", 1)], 1) }, "loaded");
   const min = loaded.columns[0].min;
   const result = await ask(worker, { type: "query", state: state() }, "result");
@@ -41,7 +41,7 @@ async function readCell(c) {
 async function readLine(c) {
   const delimiter = c.dialect.delimiter || ",";
   const names = c.fields.map((_, i) => "f" + i);
-  const worker = startWorker(names.join(delimiter) + "\n" + c.line + "\n", 1 << 16);
+  const worker = await startWorker(names.join(delimiter) + "\n" + c.line + "\n", 1 << 16);
   const m = Object.assign(meta(names.map((name, i) => column(name, i)), 1),
     { delimiter, skip_initial_space: c.dialect.skip_initial_space === true });
   await ask(worker, { type: "load", meta: m }, "loaded");

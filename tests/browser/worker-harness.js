@@ -1,24 +1,47 @@
-// A harness for the explorer's worker (static/explore-worker.js) in Node: a context of its
-// own per worker, with fetch streaming a CSV in chunks of a chosen size and postMessage
-// collecting what it says; the messages a test sends and the column and page state it
-// describes. Used by explore-worker.test.js and cells-conformance.test.js.
+// A harness for the explorer's worker (static/explore-worker.js, an ES module) in Node: a
+// fresh instance of the module per worker, with its own global (`self`: fetch streaming a
+// CSV in chunks of a chosen size, postMessage collecting what it says); the messages a test
+// sends and the column and page state it describes. Used by explore-worker.test.js and
+// cells-conformance.test.js.
 "use strict";
 
 const assert = require("node:assert");
 const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
-const vm = require("node:vm");
+const { pathToFileURL } = require("node:url");
 
 const STATIC = path.join(__dirname, "..", "..", "static");
 
-// A worker reading `csv` (a string) in `chunk`-byte pieces; `counted` lists functions of
-// the worker whose work (bytes scanned or copied) is added up in `worker.work`.
-function startWorker(csv, chunk, counted) {
+// The explorer's modules as Node imports them: copied beside a package.json that says
+// they are modules (the theme's folder has none to say it).
+let modules = null;
+function moduleFolder() {
+  if (!modules) {
+    modules = fs.mkdtempSync(path.join(os.tmpdir(), "explore-modules-"));
+    fs.writeFileSync(path.join(modules, "package.json"), "{\"type\": \"module\"}\n");
+    for (const name of ["explore-worker.js", "explore-cells.js", "explore-search.js"]) {
+      fs.copyFileSync(path.join(STATIC, name), path.join(modules, name));
+    }
+    process.on("exit", () => fs.rmSync(modules, { recursive: true, force: true }));
+  }
+  return modules;
+}
+
+// One of the explorer's modules (`explore-search.js`…), shared.
+function explorerModule(name) {
+  return import(pathToFileURL(path.join(moduleFolder(), name)).href);
+}
+
+let instances = 0;
+// A worker reading `csv` (a string) in `chunk`-byte pieces; `counted` lists steps of the
+// worker's load (its `steps`) whose work (bytes scanned or copied) is added up in
+// `worker.work`.
+async function startWorker(csv, chunk, counted) {
   const bytes = new TextEncoder().encode(csv);
   const messages = [];
   const context = {
-    TextDecoder,
-    // As a real worker's messages are, each is a copy (and then of this realm's types).
+    // As a real worker's messages are, each is a copy.
     postMessage: (message) => messages.push(structuredClone(message)),
     fetch: () => Promise.resolve({
       ok: true,
@@ -38,16 +61,15 @@ function startWorker(csv, chunk, counted) {
       },
     }),
   };
-  context.self = context;
-  context.importScripts = (...names) => {
-    for (const name of names) vm.runInContext(fs.readFileSync(path.join(STATIC, name), "utf8"), context, { filename: name });
-  };
-  vm.createContext(context);
-  vm.runInContext(fs.readFileSync(path.join(STATIC, "explore-worker.js"), "utf8"), context, { filename: "explore-worker.js" });
+  // The module keeps the `self` it starts with; a new URL is a new instance of it.
+  globalThis.self = context;
+  instances += 1;
+  const url = pathToFileURL(path.join(moduleFolder(), "explore-worker.js")).href + "?worker=" + instances;
+  const module = await import(url);
   const worker = { context, messages, work: 0 };
   for (const [name, measure] of Object.entries(counted || {})) {
-    const inner = context[name];
-    context[name] = function () {
+    const inner = module.steps[name];
+    module.steps[name] = function () {
       const result = inner.apply(null, arguments);
       worker.work += measure(arguments, result);
       return result;
@@ -89,4 +111,4 @@ function csvField(text) {
   return "\"" + text.replace(/"/g, "\"\"") + "\"";
 }
 
-module.exports = { startWorker, column, meta, ask, state, csvField };
+module.exports = { startWorker, explorerModule, column, meta, ask, state, csvField };
