@@ -1,10 +1,9 @@
-// datapages: the explorer's cells, for its worker (explore-worker.js loads this file with
-// importScripts): a date column's `format` compiled and read, ISO days and date-times, a
-// number column's decimal and group marks, and numbers shown as the page's table shows
-// them (grouped, a year column's years as written, a column's `digits` rounded half to
-// even as Rust rounds, float noise past 15 significant digits dropped); plain numbers and
-// ISO days read from their bytes; the collation order of many values at once.
-"use strict";
+// datapages: the explorer's cells, an ES module its worker (explore-worker.js) imports,
+// with no state of its own: a date column's `format` compiled and read, ISO days and
+// date-times, a number column's decimal and group marks, and numbers shown as the page's
+// table shows them (grouped, a year column's years as written, a column's `digits` rounded
+// half to even as Rust rounds, float noise past 15 significant digits dropped); plain
+// numbers and ISO days read from their bytes; the collation order of many values at once.
 
 // ---- Dates ------------------------------------------------------------------------------
 // A column's `format` read as src/content/date_format.rs reads it: the same directives,
@@ -19,7 +18,7 @@ var DIRECTIVES = "YmbBdHMSzGVq";
 
 // A `format` compiled: its items (a directive letter, or [text] for a literal), which take
 // exactly two digits, and its kind; null for a format the build rejects.
-function compileFormat(format) {
+export function compileFormat(format) {
   var items = [];
   for (var i = 0; i < format.length; i++) {
     var c = format[i];
@@ -89,7 +88,7 @@ function weeksIn(y) {
 function utc(y, mo, d, h, mi, s) { var t = new Date(0); t.setUTCFullYear(y, mo - 1, d); t.setUTCHours(h, mi, s, 0); return t.getTime(); }
 
 // A cell of a formatted column: [ms since 1970 (UTC), the text the table shows] or null.
-function readFormatted(f, text) {
+export function readFormatted(f, text) {
   var v = { Y: 0, m: 1, d: 1, H: 0, M: 0, S: 0, V: 0, q: 0, z: null };
   var at = 0;
   var LIMITS = { m: [1, 12], d: [1, 31], H: [0, 23], M: [0, 59], S: [0, 60], V: [1, 53] };
@@ -154,35 +153,52 @@ function readFormatted(f, text) {
   return [ms, shown];
 }
 
-var ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
-function timeOf(col, text) {
+// An ISO year, month or day (`2021`, `2021-04`, `2021-05-21`) at its first day, as
+// iso8601::day_number places it.
+var ISO_DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+export function timeOf(col, text) {
   if (col.format) { var r = readFormatted(col.format, text); return r ? r[0] : NaN; }
   if (col.spec.type === "date") {
-    var m = ISO_DAY.exec(text);
-    return m ? Date.UTC(+m[1], +m[2] - 1, +m[3]) : NaN;
+    var m = ISO_DATE.exec(text);
+    return m ? utc(+m[1], m[2] ? +m[2] : 1, m[3] ? +m[3] : 1, 0, 0, 0) : NaN;
   }
   var t = Date.parse(text);
   return isNaN(t) ? NaN : t;
 }
 
 // ---- Numbers ----------------------------------------------------------------------------
-// A cell as a plain number's text ("1.234,5" -> "1234.5"), or null when a mark is misplaced.
-function plainNumber(spec, text) {
+// A cell as a plain number's text ("1.234,5" -> "1234.5"), or null when a mark is misplaced
+// (a group not of three digits, a decimal point in a column of decimal commas, two decimal
+// marks), as NumberMarks::plain reads it (src/content/number_marks.rs).
+export function plainNumber(spec, text) {
   if (spec.decimal === "." && !spec.group) return text;
-  var out = text;
-  if (spec.group) out = out.split(spec.group).join("");
-  if (spec.decimal === ",") {
-    if (out.indexOf(".") !== -1) return null;
-    out = out.replace(",", ".");
+  var group = spec.group;
+  if (!/[.,]/.test(text) && !(group && text.indexOf(group) !== -1)) return text;
+  var i = text[0] === "+" || text[0] === "-" ? 1 : 0;
+  var out = text.slice(0, i);
+  // The whole part: digits, with a group mark before each further three.
+  var run = 0, groups = 0;
+  for (;;) {
+    if (isDigit(text.charCodeAt(i))) { out += text[i++]; run++; continue; }
+    if (!group || !text.startsWith(group, i) || !isDigit(text.charCodeAt(i + group.length))) break;
+    if (groups === 0 ? run < 1 || run > 3 : run !== 3) return null;
+    groups++;
+    run = 0;
+    i += group.length;
   }
-  return out;
+  if (groups > 0 && run !== 3) return null;
+  if (text.startsWith(spec.decimal, i)) { out += "."; i++; }
+  var rest = text.slice(i);
+  if (/[.,]/.test(rest) || (group && rest.indexOf(group) !== -1)) return null;
+  return out + rest;
 }
 
-function numberOf(spec, text) {
+// A number as Rust's `str::parse::<f64>` reads one (no padding, no hexadecimal): a finite
+// value is what the build's charts and profiles read; NaN for anything else.
+var NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+export function numberOf(spec, text) {
   var plain = plainNumber(spec, text);
-  if (plain === null || plain === "") return NaN;
-  var v = +plain;
-  return v;
+  return plain !== null && NUMBER.test(plain) ? +plain : NaN;
 }
 
 // Significant digits past 15 are how a float was printed, not measured (as the table).
@@ -291,7 +307,7 @@ function exactFixed(v, digits) {
 
 var PLAIN = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 // A number cell as the static table shows it.
-function shownNumber(spec, text) {
+export function shownNumber(spec, text) {
   var plain = plainNumber(spec, text);
   if (plain === null) return text;
   if (spec.year && /^-?\d{1,4}$/.test(plain)) return plain;
@@ -315,7 +331,7 @@ var POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384
 var POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 // A plain decimal of at most 15 digits read from its bytes (what Number() gives: the digits
 // and the power of ten are exact, so one division rounds correctly); undefined otherwise.
-function plainBytes(buf, s, e) {
+export function plainBytes(buf, s, e) {
   var i = s;
   var negative = false;
   if (buf[i] === 45) { negative = true; i++; } else if (buf[i] === 43) i++;
@@ -332,7 +348,7 @@ function plainBytes(buf, s, e) {
 }
 
 // An ISO day (`2021-03-04`) read from its bytes, as UTC milliseconds; undefined otherwise.
-function dayBytes(buf, s, e) {
+export function dayBytes(buf, s, e) {
   if (e - s !== 10 || buf[s + 4] !== 45 || buf[s + 7] !== 45) return undefined;
   var y = 0, m = 0, d = 0;
   for (var k = 0; k < 10; k++) {
@@ -359,7 +375,7 @@ function dayBytes(buf, s, e) {
 // indices in order and, for each place, whether its value equals the one before in the
 // collation; or null (values outside printable ASCII, or the check failed): then the
 // caller sorts with the collator itself.
-function collationOrder(dict, collator) {
+export function collationOrder(dict, collator) {
   var ranks = asciiRanks(collator);
   var digit = ranks[48];
   // Every key's bytes in one buffer (all below 128), read back as one string and cut:

@@ -1,32 +1,33 @@
-// datapages: the explorer's search, for its worker (explore-worker.js loads this file
-// with importScripts and shares its state: the columns, the kept bytes, the row scanner).
+// datapages: the explorer's search, an ES module its worker (explore-worker.js) imports.
 // A word matches a cell's text as the CSV writes it or as the table shows it (a number
 // grouped and rounded, a date in its ISO style), ignoring case (cellHas): a coded column
 // through its distinct values, a column of many numbers or dates row by row from the kept
-// bytes, only for words its cells can hold.
-"use strict";
+// bytes, only for words its cells can hold. The worker's table comes as an argument
+// (`table`: its columns, its row count, how a cell is shown, and a row's fields read from
+// the kept bytes), so this module shares no state with it.
+import { plainNumber } from "./explore-cells.js";
 
 // Whether `word` (lower case) is in a cell written `written` and shown `shown`: what a
 // search matches, for the explorer and as the table's filter does it (static/table.js).
-function cellHas(word, written, shown) {
+export function cellHas(word, written, shown) {
   return written.toLowerCase().indexOf(word) !== -1 || shown.toLowerCase().indexOf(word) !== -1;
 }
 
-// The test of a row for the search `q`: every word (lower case) in some column's cell as
-// written or shown; null for no words.
-function searchTest(q) {
+// The test of a row of `table` for the search `q`: every word (lower case) in some column's
+// cell as written or shown; null for no words.
+export function searchTest(q, table) {
   var words = q.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return null;
-  var searched = cols.filter(function (c) { return c.codes; });
+  var searched = table.cols.filter(function (c) { return c.codes; });
   var hits = words.map(function (word) {
     return searched.map(function (col) {
-      var lower = lowerOf(col);
+      var lower = lowerOf(col, table);
       var hit = new Uint8Array(lower.length);
       for (var i = 0; i < lower.length; i++) hit[i] = lower[i].indexOf(word) !== -1 ? 1 : 0;   // cellHas
       return hit;
     });
   });
-  var rowHits = uncodedHits(words);
+  var rowHits = uncodedHits(words, table);
   return function (row) {
     for (var w = 0; w < hits.length; w++) {
       var found = rowHits[w] !== null && rowHits[w][row] === 1;
@@ -54,10 +55,10 @@ function mayShow(spec, text, bare, wanted, col) {
 
 // A coded column's values as the table shows them and as written (one line each where they
 // differ; a word has no line break), in lower case: what search matches.
-function lowerOf(col) {
+function lowerOf(col, table) {
   if (!col.lower) {
     col.lower = col.dict.map(function (t) {
-      var shown = shownCell(col, t).t;
+      var shown = table.shownCell(col, t).t;
       return (shown === t ? t : shown + "\n" + t).toLowerCase();
     });
   }
@@ -75,19 +76,19 @@ function mayHold(col, word) {
 // character is in none of such a column's cells, which spares formatting them.
 var SHOWN_CHARS = { number: /^[0-9.,+\-enaifty]*$/, time: /^[0-9\-wqtz:+.]*$/ };
 
-// For each word, which rows hold it in a column without codes (a number or date column of
-// many values), as written or shown: each such cell read (and formatted if need be) row by
-// row from the kept bytes; null for a word no such column can hold. One pass over the rows
-// for all words.
-function uncodedHits(words) {
-  var scanned = cols.filter(function (col) { return !col.codes; });
+// For each word, which rows of `table` hold it in a column without codes (a number or date
+// column of many values), as written or shown: each such cell read (and formatted if need
+// be) row by row from the kept bytes; null for a word no such column can hold. One pass
+// over the rows for all words.
+function uncodedHits(words, table) {
+  var scanned = table.cols.filter(function (col) { return !col.codes; });
   var showable = words.map(function (word) {
     return scanned.filter(function (col) { return SHOWN_CHARS[col.kind].test(word); });
   });
   var wanted = words.map(function (word, w) {
     return scanned.filter(function (col) { return showable[w].indexOf(col) >= 0 || mayHold(col, word); });
   });
-  var hits = wanted.map(function (list) { return list.length ? new Uint8Array(rowCount) : null; });
+  var hits = wanted.map(function (list) { return list.length ? new Uint8Array(table.rowCount) : null; });
   var needed = scanned.filter(function (col) { return wanted.some(function (list) { return list.indexOf(col) >= 0; }); });
   if (!needed.length) return hits;
   // A number column without `digits` shows its plain text grouped (up to 15 digits): a
@@ -95,35 +96,19 @@ function uncodedHits(words) {
   // cells their formatting.
   var quick = needed.map(function (col) { return col.kind === "number" && (col.spec.digits === null || col.spec.digits === undefined); });
   var bare = words.map(function (word) { return /^[0-9.,\-]+$/.test(word) ? word.split(",").join("") : null; });
-  var scratch = new Uint8Array(256);
-  var c = 0;
-  for (var row = 0; row < rowCount; row++) {
-    var from = rowStart[row], to = rowEnd[row];
-    while (c + 1 < chunkStarts.length && chunkStarts[c + 1] <= from) c++;
-    var buf, at;
-    if (to <= chunkStarts[c] + chunks[c].length) {
-      buf = chunks[c];
-      at = from - chunkStarts[c];
-    } else {
-      if (scratch.length < to - from) scratch = new Uint8Array(2 * (to - from));
-      bytesOf(from, to, scratch, 0);
-      buf = scratch;
-      at = 0;
-    }
-    scanRow(buf, at, at + (to - from), true);
+  for (var row = 0; row < table.rowCount; row++) {
+    table.scan(row);
     for (var k = 0; k < needed.length; k++) {
       var col = needed[k];
-      var f = col.spec.index;
-      if (f >= fieldCount || fStart[f] === fEnd[f]) continue;
-      var text = fieldText(buf, fStart[f], fEnd[f]);
-      if (col.missing.indexOf(text) !== -1) continue;
+      var text = table.field(col.spec.index);
+      if (text === null || col.missing.indexOf(text) !== -1) continue;
       var written = text.toLowerCase();
       var shown = null;
       for (var w = 0; w < words.length; w++) {
         if (!hits[w] || hits[w][row] || wanted[w].indexOf(col) < 0) continue;
         if (written.indexOf(words[w]) !== -1) { hits[w][row] = 1; continue; }
         if (showable[w].indexOf(col) < 0) continue;
-        if (shown === null) shown = quick[k] && !mayShow(col.spec, text, bare, showable, col) ? "" : shownCell(col, text).t.toLowerCase();
+        if (shown === null) shown = quick[k] && !mayShow(col.spec, text, bare, showable, col) ? "" : table.shownCell(col, text).t.toLowerCase();
         if (shown.indexOf(words[w]) !== -1) hits[w][row] = 1;
       }
     }

@@ -5,7 +5,18 @@
 // -1 when missing) for text and for any column with few distinct values. Queries (filters,
 // facets, sort, one page of rows) run here, off the page's thread.
 // Messages in: load, query, download. Out: progress, loaded, result, download, error.
-"use strict";
+// The CSV is split here (scanRow, rowEnds), not by Papa Parse: each row's byte range is
+// kept, so a download of chosen rows is the published rows byte for byte; each streamed
+// chunk is scanned once however long a cell; plain numbers and ISO days are typed from
+// their bytes without a string per cell; and fields are padded as the build's dialect
+// says (skip_initial_space). tests/cells/conformance.json holds it to the build's reading.
+// An ES module (explore.js starts it with `type: "module"`): dates and numbers as the
+// page's table reads and shows them come from explore-cells.js, the search of every shown
+// cell from explore-search.js, which gets this worker's table as an argument.
+import { compileFormat, readFormatted, timeOf, numberOf, shownNumber, plainBytes, dayBytes, collationOrder } from "./explore-cells.js";
+import { searchTest } from "./explore-search.js";
+
+var scope = self;       // the worker's global (in Node's tests, an object of the test's own)
 
 var meta = null;
 var cols = [];          // per shown column: { spec, kind, num, codes, dict, map, ... }
@@ -36,11 +47,6 @@ function grow(array, need) {
   bigger.set(array);
   return bigger;
 }
-
-// Dates and numbers as the page's table reads and shows them (compileFormat,
-// readFormatted, timeOf, numberOf, shownNumber): explore-cells.js, beside this file; the
-// search of every shown cell (searchTest): explore-search.js.
-importScripts("explore-cells.js", "explore-search.js");
 
 // ---- Reading the CSV --------------------------------------------------------------------
 // The fields of one row from bytes [start, end) of `buf`: strings, quotes undone.
@@ -285,7 +291,7 @@ function load(m) {
     var n = buf.length;
     if (header) {
       if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) i = 3;
-      var h = scanRow(buf, i, n, final);
+      var h = steps.scanRow(buf, i, n, final);
       if (h < 0) return 0;
       lineEnd = Array.prototype.slice.call(buf.subarray(rowStop, h));
       if (!lineEnd.length) lineEnd = [10];
@@ -294,7 +300,7 @@ function load(m) {
       i = h;
     }
     while (i < n) {
-      var next = scanRow(buf, i, n, final);
+      var next = steps.scanRow(buf, i, n, final);
       if (next < 0) break;
       if (rowStop > i) {
         if (rowCount >= rowStart.length) { rowStart = grow(rowStart, rowCount + 1); rowEnd = grow(rowEnd, rowCount + 1); }
@@ -307,13 +313,13 @@ function load(m) {
     return i;
   }
 
-  fetch(m.url).then(function (response) {
+  scope.fetch(m.url).then(function (response) {
     if (!response.ok) throw new Error("HTTP " + response.status + " for the CSV");
     var reader = response.body.getReader();
     function pump() {
       return reader.read().then(function (step) {
         if (step.done) {
-          if (carried) consume(joined(carry, carried), carryAt, true);
+          if (carried) consume(steps.joined(carry, carried), carryAt, true);
           carry = [];
           finish(started);
           return;
@@ -323,13 +329,13 @@ function load(m) {
         chunks.push(chunk);
         received += chunk.length;
         carry.push(chunk);
-        if (carried && !rowEnds(chunk, 0, open)) {
+        if (carried && !steps.rowEnds(chunk, 0, open)) {
           // The row goes on (a long cell): kept as it is, nothing scanned again.
           carried += chunk.length;
         } else {
           // The row is copied into one buffer once, when it ends.
           var base = carried ? carryAt : received - chunk.length;
-          var buf = joined(carry, carried + chunk.length);
+          var buf = steps.joined(carry, carried + chunk.length);
           var used = consume(buf, base, false);
           var rest = buf.slice(used);
           carry = rest.length ? [rest] : [];
@@ -337,19 +343,19 @@ function load(m) {
           carryAt = base + used;
           open = { inQuotes: false, fieldStart: true, quoteLast: false, cr: false };
           var bom = header && carryAt === 0 && rest.length >= 3 && rest[0] === 0xef && rest[1] === 0xbb && rest[2] === 0xbf;
-          rowEnds(rest, bom ? 3 : 0, open);
+          steps.rowEnds(rest, bom ? 3 : 0, open);
         }
         var now = Date.now();
         if (now - lastReport > 100) {
           lastReport = now;
-          postMessage({ type: "progress", rows: rowCount, bytes: received });
+          scope.postMessage({ type: "progress", rows: rowCount, bytes: received });
         }
         return pump();
       });
     }
     return pump();
   }).catch(function (error) {
-    postMessage({ type: "error", message: String(error && error.message || error) });
+    scope.postMessage({ type: "error", message: String(error && error.message || error) });
   });
 }
 
@@ -361,6 +367,11 @@ function joined(parts, total) {
   parts.forEach(function (part) { out.set(part, at); at += part.length; });
   return out;
 }
+
+// The load's steps over the bytes, called through this object so that a test can count
+// the bytes each covers (tests/browser/explore-worker.test.js): a module's own functions
+// cannot be wrapped from outside it.
+export var steps = { scanRow: scanRow, rowEnds: rowEnds, joined: joined };
 
 // Whether some value of the column is on two rows or more.
 function repeats(col) {
@@ -396,7 +407,7 @@ function finish(started) {
     }
     return { kind: col.kind, facet: facet, min: min === Infinity ? null : min, max: max === -Infinity ? null : max };
   });
-  postMessage({ type: "loaded", rows: rowCount, ms: Date.now() - started, columns: info });
+  scope.postMessage({ type: "loaded", rows: rowCount, ms: Date.now() - started, columns: info });
 }
 
 // ---- Queries ----------------------------------------------------------------------------
@@ -436,7 +447,7 @@ function runFilter(state) {
   sorted = null;
   sortKey = null;
   var groups = [];   // each: { test(row) -> bool, facet: column or -1 }
-  var search = searchTest(state.q || "");
+  var search = searchTest(state.q || "", keptTable());
   if (search) groups.push({ facet: -1, test: search });
   state.facets.forEach(function (values, name) {
     var c = columnIndex(name);
@@ -542,6 +553,36 @@ function bytesOf(from, to, out, at) {
   return at;
 }
 
+// The table as search reads it (explore-search.js): its columns, its rows, how a cell is
+// shown, and each row's fields from the kept bytes (scan rows in order, then read fields).
+function keptTable() {
+  var c = 0;
+  var scratch = new Uint8Array(256);
+  var buf = null;
+  return {
+    cols: cols,
+    rowCount: rowCount,
+    shownCell: shownCell,
+    scan: function (row) {
+      var from = rowStart[row], to = rowEnd[row];
+      while (c + 1 < chunkStarts.length && chunkStarts[c + 1] <= from) c++;
+      var at = from - chunkStarts[c];
+      buf = chunks[c];
+      if (to > chunkStarts[c] + buf.length) {
+        if (scratch.length < to - from) scratch = new Uint8Array(2 * (to - from));
+        bytesOf(from, to, scratch, 0);
+        buf = scratch;
+        at = 0;
+      }
+      scanRow(buf, at, at + (to - from), true);
+    },
+    // The text of field `index` of the row scanned; null when it is empty or absent.
+    field: function (index) {
+      return index >= fieldCount || fStart[index] === fEnd[index] ? null : fieldText(buf, fStart[index], fEnd[index]);
+    }
+  };
+}
+
 // A row's fields for a page of rows: each decoded from at most CELL_BYTES bytes, enough to
 // show it cut (a cell of 100 MB is not read whole on every query).
 function rowFields(row) {
@@ -603,7 +644,7 @@ function query(state) {
     list.sort(function (a, b) { return b[1] - a[1] || collator.compare(a[3], b[3]); });
     facets.set(col.spec.name, list.map(function (entry) { return entry.slice(0, 3); }));
   });
-  postMessage({ type: "result", id: state.id, matched: sorted.length, total: rowCount, page: page, pages: pages, rows: rows, facets: facets });
+  scope.postMessage({ type: "result", id: state.id, matched: sorted.length, total: rowCount, page: page, pages: pages, rows: rows, facets: facets });
 }
 
 // The chosen rows as the published CSV writes them: its header, then each row's bytes.
@@ -620,10 +661,10 @@ function download(state) {
     at = bytesOf(rowStart[row], rowEnd[row], out, at);
     for (var e = 0; e < lineEnd.length; e++) out[at++] = lineEnd[e];
   }
-  postMessage({ type: "download", id: state.id, bytes: out, rows: sorted.length }, [out.buffer]);
+  scope.postMessage({ type: "download", id: state.id, bytes: out, rows: sorted.length }, [out.buffer]);
 }
 
-self.onmessage = function (event) {
+scope.onmessage = function (event) {
   var m = event.data;
   try {
     if (m.type === "load") {
@@ -634,6 +675,6 @@ self.onmessage = function (event) {
       download(m.state);
     }
   } catch (error) {
-    postMessage({ type: "error", message: String(error && error.message || error) });
+    scope.postMessage({ type: "error", message: String(error && error.message || error) });
   }
 };

@@ -114,7 +114,7 @@
     progress.textContent = self.datapagesWords.t("reading");
     readRows = 0;
     loaded = null;
-    worker = new Worker(root + "explore-worker.js");
+    worker = new Worker(root + "explore-worker.js", { type: "module" });
     var full = Object.assign({}, meta, { url: new URL(dataRoot + meta.csv, document.baseURI).href });
     worker.onmessage = receive;
     worker.onerror = function (event) { fail(event.message || "the worker stopped"); };

@@ -69,6 +69,18 @@ impl CsvDialect {
         builder
     }
 
+    /// The fields of `line` as this dialect reads them, as text: what tests compare.
+    #[cfg(test)]
+    pub fn fields_of(self, line: &str) -> Vec<String> {
+        let mut reader = self.builder().from_reader(line.as_bytes());
+        let mut record = csv::ByteRecord::new();
+        assert!(self.read(&mut reader, &mut record).unwrap());
+        record
+            .iter()
+            .map(|f| String::from_utf8(f.to_vec()).unwrap())
+            .collect()
+    }
+
     /// Reads the next record into `record` as this dialect reads it; false past the last.
     #[inline]
     pub fn read<R: std::io::Read>(
@@ -417,22 +429,11 @@ mod tests {
     }
 
     fn unpadded(line: &str) -> Vec<String> {
-        let mut reader = CsvDialect {
+        CsvDialect {
             delimiter: b',',
             skip_initial_space: true,
         }
-        .builder()
-        .from_reader(line.as_bytes());
-        let mut record = csv::ByteRecord::new();
-        let dialect = CsvDialect {
-            delimiter: b',',
-            skip_initial_space: true,
-        };
-        assert!(dialect.read(&mut reader, &mut record).unwrap());
-        record
-            .iter()
-            .map(|f| String::from_utf8(f.to_vec()).unwrap())
-            .collect()
+        .fields_of(line)
     }
 
     #[test]

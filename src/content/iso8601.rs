@@ -140,16 +140,17 @@ fn is_iso_time(value: &str) -> bool {
 
 /// Where a date or date-time lies on a time axis, in days since 1970-01-01 UTC: the day
 /// of [`day_number`], plus the time of day of a date-time (`2011-09-19T17:54:28+02:00` is
-/// 15:54:28 UTC: 0.6628… of its day).
+/// 15:54:28 UTC: 0.6628… of its day; one without a zone, as a `format` without `%z`
+/// shows it, as if in UTC, where the explorer places it too).
 pub fn day_position(text: &str) -> Option<f64> {
     let day = day_number(text)? as f64;
     let Some((_, time)) = text.split_once('T') else {
         return Some(day);
     };
-    let (clock, offset_minutes) = match time.strip_suffix('Z') {
-        Some(clock) => (clock, 0.0),
-        None => {
-            let at = time.rfind(['+', '-'])?;
+    let (clock, offset_minutes) = match (time.strip_suffix('Z'), time.rfind(['+', '-'])) {
+        (Some(clock), _) => (clock, 0.0),
+        (None, None) => (time, 0.0),
+        (None, Some(at)) => {
             let (clock, zone) = time.split_at(at);
             let sign = if zone.starts_with('-') { -1.0 } else { 1.0 };
             let (h, m) = zone[1..].split_once(':')?;
@@ -273,6 +274,11 @@ mod tests {
         assert_eq!(day_position("1970-01-01T06:00:00-06:00"), Some(0.5));
         assert_eq!(day_position("1970-01-01T00:00:00.5Z"), Some(0.5 / 86_400.0));
         assert_eq!(day_position("1970-01-01T10:00+02:00"), Some(8.0 / 24.0));
+        assert_eq!(
+            day_position("1970-01-01T06:00"),
+            Some(0.25),
+            "no zone: as if in UTC"
+        );
         assert_eq!(day_position("x"), None);
     }
 

@@ -416,3 +416,7 @@ impl Drop for RowStream {
 #[cfg(test)]
 #[path = "table_rows_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "cells_conformance_tests.rs"]
+mod cells_conformance;

@@ -142,12 +142,9 @@ fn check_site_key(root: &Path) {
     assert!(printed.contains("site.toml:1"), "{printed}");
 }
 
-/// The explorer's worker in Node (tests/browser/explore-worker.test.js, `node --test`):
-/// every `Object.prototype` name as a column, a facet and a link key; a giant cell's
-/// work in proportion to its size (counted, not timed) and its text cut for the page;
-/// rows split across chunks at every place; search by cells as written and as shown.
-#[test]
-fn the_worker_passes_its_node_tests() {
+/// `node --test` on `file` (under tests/browser/), which must pass `passes` tests; skipped
+/// without Node unless CI=true.
+fn node_tests(file: &str, passes: usize) {
     let node = std::process::Command::new("node")
         .arg("--version")
         .output()
@@ -157,7 +154,7 @@ fn the_worker_passes_its_node_tests() {
     }
     let out = std::process::Command::new("node")
         .arg("--test")
-        .arg(common::bundled_site().join("tests/browser/explore-worker.test.js"))
+        .arg(common::bundled_site().join("tests/browser").join(file))
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
@@ -167,7 +164,25 @@ fn the_worker_passes_its_node_tests() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        report.contains("# pass 5") && report.contains("# fail 0"),
+        report.contains(&format!("# pass {passes}")) && report.contains("# fail 0"),
         "{report}"
     );
+}
+
+/// The explorer's worker in Node (tests/browser/explore-worker.test.js, `node --test`):
+/// every `Object.prototype` name as a column, a facet and a link key; a giant cell's
+/// work in proportion to its size (counted, not timed) and its text cut for the page;
+/// rows split across chunks at every place; search by cells as written and as shown.
+#[test]
+fn the_worker_passes_its_node_tests() {
+    node_tests("explore-worker.test.js", 5);
+}
+
+/// The conformance corpus of cells (tests/cells/conformance.json) read by the explorer's
+/// worker as the build reads it (src/render/cells_conformance_tests.rs reads it the
+/// build's way): dates and their formats, number marks, missing values, rounding for
+/// display, dialects.
+#[test]
+fn the_worker_reads_the_cells_of_the_corpus_as_the_build_does() {
+    node_tests("cells-conformance.test.js", 1);
 }
