@@ -39,12 +39,24 @@ pub const CELL_CHARS: usize = 1_000;
 /// the page over its budget whatever its table shows.
 pub const REST_BYTES: usize = 30_000;
 
-/// The bytes of HTML the author's prose takes on the page (lede, intro, sections), when
-/// they leave no room for the rest of the page within [`PAGE_BYTES`].
-pub fn prose_over_budget(body: &crate::content::Body) -> Option<usize> {
+/// A warning for `file` when the author's prose (lede, intro, sections) takes so many bytes
+/// of HTML that they leave no room for the rest of the page within [`PAGE_BYTES`].
+pub fn prose_over_budget(
+    body: &crate::content::Body,
+    file: &std::path::Path,
+) -> Option<crate::diagnostics::Diagnostic> {
     let sections = body.sections.iter().map(|s| s.title.len() + s.html.len());
     let prose = body.lede_html.len() + body.intro_html.len() + sections.sum::<usize>();
-    (prose > PAGE_BYTES - REST_BYTES).then_some(prose)
+    (prose > PAGE_BYTES - REST_BYTES).then(|| {
+        let message = format!(
+            "the page's prose is {} kB of HTML: with the rest of the page it cannot stay within the {} kB page budget, and readers on slow connections wait for all of it",
+            prose.div_ceil(1000),
+            PAGE_BYTES / 1000
+        );
+        crate::diagnostics::Diagnostic::warning(file, message).with_hint(
+            "move the longer parts to a plain page (content/<name>.md) and link to it from this one",
+        )
+    })
 }
 
 /// The bytes the table's rows may take on a page whose other HTML (everything but the

@@ -424,16 +424,7 @@ fn check_prose(
                 .with_hint("start the body with a paragraph that says what the table shows, with its key figures"),
         );
     }
-    if let Some(bytes) = super::budget::prose_over_budget(body) {
-        let message = format!(
-            "the page's prose is {} kB of HTML: with the rest of the page it cannot stay within the {} kB page budget, and readers on slow connections wait for all of it",
-            bytes.div_ceil(1000),
-            super::budget::PAGE_BYTES / 1000
-        );
-        problems.push(Diagnostic::warning(locator.file, message).with_hint(
-            "move the longer parts to a plain page (content/<name>.md) and link to it from this one",
-        ));
-    }
+    problems.extend(super::budget::prose_over_budget(body, locator.file));
     for expected in ["Method", "Limits"] {
         if body.section(expected).is_none() {
             problems.push(

@@ -311,6 +311,11 @@ struct Schema<'a> {
     missing_values: Vec<String>,
     #[serde(rename = "primaryKey", skip_serializing_if = "Vec::is_empty")]
     primary_key: Vec<Cow<'a, str>>,
+    /// The keys to this table's own rows (a reference without `resource`, Data Package
+    /// 2.0); keys to another dataset's table name a resource of another package, which
+    /// Table Schema cannot state.
+    #[serde(rename = "foreignKeys", skip_serializing_if = "Vec::is_empty")]
+    foreign_keys: Vec<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -526,6 +531,24 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Re
                 .primary_key
                 .iter()
                 .map(|k| Cow::Owned(field_name(k, &row_names).to_string()))
+                .collect(),
+            foreign_keys: (front.foreign_keys.iter())
+                .filter(|key| {
+                    key.reference
+                        .dataset
+                        .as_ref()
+                        .is_none_or(|d| *d == dataset.slug)
+                })
+                .map(|key| {
+                    let names = |fields: &[String]| -> Vec<String> {
+                        let named = fields.iter().map(|f| field_name(f, &row_names).to_string());
+                        named.collect()
+                    };
+                    serde_json::json!({
+                        "fields": names(&key.fields),
+                        "reference": { "fields": names(&key.reference.fields) },
+                    })
+                })
                 .collect(),
         },
         kind: "table",

@@ -259,3 +259,47 @@ fn nycflights13_keys_find_the_breaks_pandas_finds_in_bounded_memory() {
         run.peak_rss_kib
     );
 }
+
+/// A key to the dataset's own rows is in its Data Package (`foreignKeys`, a reference
+/// without `resource`): frictionless accepts the package where every key resolves, and
+/// with its error limit lifted reports the rows that `check` counts as misses.
+#[test]
+fn a_key_to_its_own_rows_is_in_the_data_package_and_frictionless_agrees() {
+    let bin = common::bundled_site().join("target/validators-venv/bin");
+    let present = bin.join("frictionless").is_file();
+    for (csv, misses) in [
+        ("id,manager\n1,\n2,1\n3,1\n4,2\n", 0),
+        ("id,manager\n1,\n2,1\n3,9\n4,8\n5,9\n", 3),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        common::write_small_site(dir.path(), common::SMALL_FRONT, "", b"label,value\n");
+        std::fs::remove_file(dir.path().join("content/datasets/sample.md")).unwrap();
+        std::fs::remove_file(dir.path().join("data/datasets/sample.csv")).unwrap();
+        let key = "primary_key = [\"id\"]\n[[foreign_keys]]\nfields = [\"manager\"]\nreference = { fields = [\"id\"] }\n";
+        write_dataset(dir.path(), "staff", key, csv);
+        let checked = (common::check_all(dir.path()).items().iter())
+            .filter(|d| d.message.starts_with("foreign key"))
+            .count();
+        assert_eq!(checked, usize::from(misses > 0));
+        common::build_root(dir.path());
+        let package = dir.path().join("public/data/datasets/staff.json");
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&package).unwrap()).unwrap();
+        assert_eq!(
+            json["resources"][0]["schema"]["foreignKeys"],
+            serde_json::json!([{ "fields": ["manager"], "reference": { "fields": ["id"] } }])
+        );
+        if !common::tool_present("frictionless", present) {
+            continue;
+        }
+        let run = std::process::Command::new(bin.join("frictionless"))
+            .args(["validate", "--json", "--limit-errors", "1000000"])
+            .arg(&package)
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        let errors = report["tasks"][0]["errors"].as_array().unwrap();
+        let keyed = errors.iter().filter(|e| e["type"] == "foreign-key").count();
+        assert_eq!((keyed, errors.len()), (misses, misses), "{report:#}");
+    }
+}
