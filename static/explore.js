@@ -356,7 +356,8 @@
   }
 
   // The exact keys in force (a foreign key's link opened the explorer on them), each with
-  // a button that clears it; focus then goes to the search box.
+  // a button (×, named "Clear filters: <column> = <value>") that clears it; focus then goes
+  // to the search box.
   function drawKeys() {
     ui.keys.textContent = "";
     state.keys.forEach(function (value, name) {
@@ -364,7 +365,7 @@
       var said = (spec ? spec.title : name) + " = " + value;
       var line = el("p", { class: "explore-key" });
       line.appendChild(el("span", { class: "explore-key-value" }, said));
-      var clear = el("button", { type: "button", class: "explore-key-clear", "aria-label": self.datapagesWords.t("clear") + ": " + said }, self.datapagesWords.t("clear"));
+      var clear = el("button", { type: "button", class: "explore-key-clear", "aria-label": self.datapagesWords.t("clear") + ": " + said }, "\u00d7");
       clear.addEventListener("click", function () {
         state.keys.delete(name);
         state.page = 1;
