@@ -338,6 +338,7 @@ fn write_page_with_charts(
     let mut html = page(cap)?;
     let rows = RowRenderer::new(&dataset.front.columns)
         .with_dialect(&dataset.front)
+        .with_key_links(site, dataset)
         .with_columns(dataset.shown_columns(site.config.table_columns));
     let mut stream = RowStream::open(&dataset.csv_path, rows.dialect())
         .map_err(|e| write_problem(&page_path, e))?;

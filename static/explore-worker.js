@@ -439,9 +439,11 @@ function rankOf(col) {
   return rank;
 }
 
-// Filters: every word of `q` in some column's shown text; each facet's chosen values; each range.
+// Filters: every word of `q` in some column's shown text; each facet's chosen values; each
+// range; each exact key (`k.<column>=<value>`, a link from a foreign key's cell).
 function runFilter(state) {
-  var key = JSON.stringify([state.q, Array.from(state.facets), Array.from(state.ranges)]);
+  var keys = state.keys || new Map();
+  var key = JSON.stringify([state.q, Array.from(state.facets), Array.from(state.ranges), Array.from(keys)]);
   if (key === filterKey) return;
   filterKey = key;
   sorted = null;
@@ -465,6 +467,7 @@ function runFilter(state) {
     var high = range[1] === null || range[1] === undefined ? Infinity : range[1];
     groups.push({ facet: -1, test: function (row) { var v = num[row]; return v >= low && v <= high; } });
   });
+  keys.forEach(function (value, name) { groups.push({ facet: -1, test: exactTest(columnIndex(name), value) }); });
   var facetCols = [];
   cols.forEach(function (col, c) { if (col.facet) facetCols.push(c); });
   var counts = {};
@@ -494,6 +497,26 @@ function runFilter(state) {
   }
   filtered = out.subarray(0, found);
   facetCounts = counts;
+}
+
+// Rows whose cell of column `c`, as the CSV writes it, is `value` (rows called in CSV
+// order); none for a column the explorer does not have. A text column's values are kept as
+// written: a lookup of its code; other cells are read from the kept bytes.
+function exactTest(c, value) {
+  if (c < 0) return function () { return false; };
+  var col = cols[c];
+  if (!col.num && col.codes && col.missing.indexOf(value) === -1) {
+    var codes = col.codes, dict = col.dict;
+    if (col.map) {
+      var code = col.map.get(value);
+      if (code === undefined) return function () { return false; };
+      return function (row) { return codes[row] === code; };
+    }
+    return function (row) { return codes[row] >= 0 && dict[codes[row]] === value; };
+  }
+  var table = keptTable();
+  var index = col.spec.index;
+  return function (row) { table.scan(row); return (table.field(index) || "") === value; };
 }
 
 function columnIndex(name) {

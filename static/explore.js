@@ -62,9 +62,10 @@
   var queryId = 0;
   var ui = null;
 
-  // Facets and ranges by column name in Maps: a column may be named `constructor` or
-  // `__proto__`, which a plain object would answer from its prototype.
-  function blank() { return { sort: null, q: "", facets: new Map(), ranges: new Map(), page: 1 }; }
+  // Facets, ranges and exact keys (a foreign key's link: `k.<column>=<value>`) by column
+  // name in Maps: a column may be named `constructor` or `__proto__`, which a plain object
+  // would answer from its prototype.
+  function blank() { return { sort: null, q: "", facets: new Map(), ranges: new Map(), keys: new Map(), page: 1 }; }
 
   // ---- The URL's fragment -------------------------------------------------------------
   function readHash() {
@@ -85,7 +86,7 @@
       } else if (key.indexOf("r.") === 0) {
         var parts = value.split("~");
         s.ranges.set(key.slice(2), [parts[0] || "", parts[1] || ""]);
-      }
+      } else if (key.indexOf("k.") === 0) s.keys.set(key.slice(2), value);
     });
     return s;
   }
@@ -100,6 +101,7 @@
     state.ranges.forEach(function (r, name) {
       if (r[0] || r[1]) params.append("r." + name, r[0] + "~" + r[1]);
     });
+    state.keys.forEach(function (value, name) { params.append("k." + name, value); });
     if (state.page > 1) params.append("page", String(state.page));
     var text = params.toString();
     history.replaceState(null, "", "#explore" + (text ? "?" + text : ""));
@@ -176,6 +178,8 @@
       pending = setTimeout(function () { state.q = q.value.trim(); state.page = 1; ask(); }, 200);
     });
 
+    var keys = el("div", { class: "explore-keys" });
+    controls.appendChild(keys);
     var facets = el("div", { class: "explore-facets" });
     var ranges = el("div", { class: "explore-ranges" });
     meta.columns.forEach(function (spec, c) {
@@ -306,7 +310,7 @@
       history.replaceState(null, "", location.pathname + location.search + "#table");
       start.focus();
     });
-    ui = { q: q, ranges: ranges, facets: facets, count: count, body: body, headers: headers, prev: prev, next: next, where: where, download: download, saved: saved };
+    ui = { q: q, keys: keys, ranges: ranges, facets: facets, count: count, body: body, headers: headers, prev: prev, next: next, where: where, download: download, saved: saved };
     setStatic(true);
   }
 
@@ -340,14 +344,37 @@
       };
       ranges.set(name, [value(r[0], false), value(r[1], true)]);
     });
-    return { id: queryId, sort: state.sort, q: state.q, facets: state.facets, ranges: ranges, page: state.page, per: PER };
+    return { id: queryId, sort: state.sort, q: state.q, facets: state.facets, ranges: ranges, keys: state.keys, page: state.page, per: PER };
   }
 
   function ask() {
     queryId += 1;
     box.setAttribute("aria-busy", "true");
     writeHash();
+    drawKeys();
     worker.postMessage({ type: "query", state: workerState() });
+  }
+
+  // The exact keys in force (a foreign key's link opened the explorer on them), each with
+  // a button (×, named "Clear filters: <column> = <value>") that clears it; focus then goes
+  // to the search box.
+  function drawKeys() {
+    ui.keys.textContent = "";
+    state.keys.forEach(function (value, name) {
+      var spec = meta.columns.filter(function (c) { return c.name === name; })[0];
+      var said = (spec ? spec.title : name) + " = " + value;
+      var line = el("p", { class: "explore-key" });
+      line.appendChild(el("span", { class: "explore-key-value" }, said));
+      var clear = el("button", { type: "button", class: "explore-key-clear", "aria-label": self.datapagesWords.t("clear") + ": " + said }, "\u00d7");
+      clear.addEventListener("click", function () {
+        state.keys.delete(name);
+        state.page = 1;
+        ask();
+        ui.q.focus();
+      });
+      line.appendChild(clear);
+      ui.keys.appendChild(line);
+    });
   }
 
   function rowLink(n) {

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::content::markdown::{self, RawHtml};
+use crate::dataset::figures;
 use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::Site;
@@ -42,4 +43,93 @@ pub fn key_misses(site: &Site, dataset: &Dataset, raw_html: RawHtml) -> Vec<KeyM
         })
     })
     .collect()
+}
+
+/// Where a cell of a one-column foreign key links: `href`, then (when `filtered`) the
+/// cell's value URL-encoded, so the referenced dataset's explorer opens on the rows it
+/// names (`#explore?k.<field>=<value>`); its page alone when it has no explorer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyLink {
+    pub href: String,
+    pub filtered: bool,
+}
+
+/// Per column of `dataset`, the link of its cells when the column is a one-column foreign
+/// key, seen from a page whose way to the site root is `to_root` and to the dataset's own
+/// page `to_own` (`""` on that page); `None` for other columns, a key to a draft, and a
+/// key to this dataset's rows when it has no explorer (the link would be the page itself).
+pub fn key_links(
+    site: &Site,
+    dataset: &Dataset,
+    to_root: &str,
+    to_own: &str,
+) -> Vec<Option<KeyLink>> {
+    let front = &dataset.front;
+    let mut links = vec![None; front.columns.len()];
+    for key in &front.foreign_keys {
+        let ([field], [target]) = (key.fields.as_slice(), key.reference.fields.as_slice()) else {
+            continue;
+        };
+        let Some(column) = front.columns.iter().position(|c| c.name == *field) else {
+            continue;
+        };
+        let slug = key.reference.dataset.as_deref().unwrap_or(&dataset.slug);
+        let (page, explore) = match slug == dataset.slug {
+            true => (to_own.to_string(), front.explore),
+            false => match referenced_explore(site, slug) {
+                Some(explore) => (format!("{to_root}{}", urls::dataset_page(slug)), explore),
+                None => continue,
+            },
+        };
+        let explore = explore.unwrap_or(site.config.explore);
+        links[column] = match (explore, page.is_empty()) {
+            (true, _) => {
+                let mut href = format!("{page}#explore?k.");
+                push_query_text(target, &mut href);
+                href.push('=');
+                Some(KeyLink {
+                    href,
+                    filtered: true,
+                })
+            }
+            (false, false) => Some(KeyLink {
+                href: page,
+                filtered: false,
+            }),
+            (false, true) => None,
+        };
+    }
+    links
+}
+
+/// The `explore` setting of dataset `slug`, which another dataset's key references; `None`
+/// when it cannot be read or is a draft (its page may not be built).
+fn referenced_explore(site: &Site, slug: &str) -> Option<Option<bool>> {
+    if let Some(other) = site.dataset(slug) {
+        return (!other.front.draft).then_some(other.front.explore);
+    }
+    let root = crate::confine::canonical_root(&site.root).ok()?;
+    let figures_site = figures::Site {
+        root: &root,
+        default_rows: site.config.table_rows,
+        missing_values: site.config.missing_values.as_deref(),
+    };
+    let table = figures::open_table(&figures_site, slug).ok()?;
+    (!table.draft).then_some(table.explore)
+}
+
+/// Appends `text` percent-encoded as a URL query's name or value: every byte but ASCII
+/// letters, digits and `-._~` as `%XX` (so `&`, `=`, `#`, `+`, spaces and non-ASCII text
+/// survive `URLSearchParams`, and the result needs no HTML escaping).
+pub fn push_query_text(text: &str, out: &mut String) {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 15)]));
+        }
+    }
 }

@@ -15,6 +15,9 @@ use crate::dataset::budget::{fit_rows, CELL_CHARS};
 use crate::dataset::scan::pool::KeptReaders;
 use crate::dataset::schema::{ColumnSpec, ColumnType};
 use crate::dataset::shown::{push_number_html, Ungrouped};
+use crate::dataset::Dataset;
+use crate::render::keys_view::{key_links, push_query_text, KeyLink};
+use crate::site::Site;
 use crate::text::escape_html_into;
 
 /// Renders CSV records as the `<tr>` rows of a dataset page's table.
@@ -35,6 +38,8 @@ pub struct RowRenderer {
     dialect: CsvDialect,
     /// The columns shown, in order (`Dataset::shown_columns`); `None`: every column.
     shown: Option<Vec<usize>>,
+    /// Per column, where the cells of a one-column foreign key link (`keys_view`).
+    key_links: Vec<Option<KeyLink>>,
 }
 
 impl RowRenderer {
@@ -60,6 +65,7 @@ impl RowRenderer {
             marks: Vec::new(),
             dialect: CsvDialect::COMMA,
             shown: None,
+            key_links: Vec::new(),
         }
     }
 
@@ -97,6 +103,30 @@ impl RowRenderer {
             shown.len() == self.columns.len() && shown.iter().enumerate().all(|(n, &i)| n == i);
         self.shown = (!all_in_order).then_some(shown);
         self
+    }
+
+    /// Links the cells of `dataset`'s one-column foreign keys to the rows they name
+    /// (`keys_view::key_links`), from the dataset page or a row page as made.
+    pub fn with_key_links(mut self, site: &Site, dataset: &Dataset) -> Self {
+        // The dataset page is `datasets/<slug>/`, its row pages two folders below.
+        let to_own = self.source_link.trim_end_matches("#source-");
+        self.key_links = key_links(site, dataset, &format!("../../{to_own}"), to_own);
+        self
+    }
+
+    /// Opens the link of a cell of column `index` holding `value` when the column is a
+    /// foreign key; whether it did (the caller then closes it after the cell's text).
+    fn open_key_link(&self, index: usize, value: &str, out: &mut String) -> bool {
+        let Some(link) = self.key_links.get(index).and_then(Option::as_ref) else {
+            return false;
+        };
+        out.push_str("<a href=\"");
+        escape_html_into(&link.href, out);
+        if link.filtered {
+            push_query_text(value, out);
+        }
+        out.push_str("\">");
+        true
     }
 
     /// Appends one `<tr>`, with the id the prose's figures link to (`row-1` is the
@@ -155,8 +185,9 @@ impl RowRenderer {
                     push_written(&value, out);
                 }
                 out.push('>');
+                let linked = self.open_key_link(index, &value, out);
                 out.push_str(&cell);
-                out.push_str("</td>");
+                out.push_str(if linked { "</a></td>" } else { "</td>" });
             } else {
                 let format = self.date_formats.get(index).and_then(Option::as_ref);
                 let reformatted = matches!(format, Some(format) if format.canonical(&value, &mut shown_date) && shown_date != *value);
@@ -165,12 +196,13 @@ impl RowRenderer {
                     push_written(&value, out);
                 }
                 out.push('>');
+                let linked = self.open_key_link(index, &value, out);
                 let (shown, cut) = cut_cell(if reformatted { &shown_date } else { &value });
                 escape_html_into(shown, out);
                 if cut {
                     out.push('…');
                 }
-                out.push_str("</td>");
+                out.push_str(if linked { "</a></td>" } else { "</td>" });
             }
         }
         out.push_str("</tr>\n");

@@ -209,3 +209,49 @@ fn forbidden_characters_are_never_rendered() {
         "{html:?}"
     );
 }
+
+/// A cell of a one-column foreign key links to the explorer of the rows it names, its value
+/// percent-encoded in the link (so `"`, `<`, `&` cannot end the attribute) and escaped in
+/// the text; an empty or missing cell gets no link; a key to a page without an explorer
+/// links the page alone.
+#[test]
+fn foreign_key_cells_link_to_the_rows_they_name() {
+    let specs = [
+        column("flight", "integer", ""),
+        column("tailnum", "string", ""),
+        column("seats", "integer", ""),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    let csv = "flight,tailnum,seats\n1,\"a\"\"b<c&d é=#\",1500\n2,,7\n3,NA,8\n";
+    std::fs::write(&path, csv).unwrap();
+    let mut front: DatasetFrontMatter = toml::from_str(
+        "title = \"t\"\nkicker = \"k\"\nheadline = \"h\"\ndescription = \"d\"\nmissing_values = [\"NA\"]\ncolumns = []\n",
+    )
+    .unwrap();
+    front.columns = specs.to_vec();
+    let mut renderer = RowRenderer::new(&specs).with_dialect(&front);
+    renderer.key_links = vec![
+        None,
+        Some(KeyLink {
+            href: "../../datasets/planes/#explore?k.tail%20num=".into(),
+            filtered: true,
+        }),
+        Some(KeyLink {
+            href: "../../datasets/seats/".into(),
+            filtered: false,
+        }),
+    ];
+    let mut out = Vec::new();
+    stream_rows(&path, &renderer, u64::MAX, &mut out).unwrap();
+    let html = String::from_utf8(out).unwrap();
+    assert_eq!(
+        html,
+        "<tr id=\"row-1\"><td class=\"num\">1</td><td><a href=\"../../datasets/planes/#explore?k.tail%20num=a%22b%3Cc%26d%20%C3%A9%3D%23\">a&quot;b&lt;c&amp;d é=#</a></td><td class=\"num\"><a href=\"../../datasets/seats/\">1,500</a></td></tr>\n\
+         <tr id=\"row-2\"><td class=\"num\">2</td><td class=\"empty\">—</td><td class=\"num\"><a href=\"../../datasets/seats/\">7</a></td></tr>\n\
+         <tr id=\"row-3\"><td class=\"num\">3</td><td class=\"empty\">—</td><td class=\"num\"><a href=\"../../datasets/seats/\">8</a></td></tr>\n"
+    );
+    let mut encoded = String::new();
+    push_query_text("Zürich € a+b", &mut encoded);
+    assert_eq!(encoded, "Z%C3%BCrich%20%E2%82%AC%20a%2Bb");
+}

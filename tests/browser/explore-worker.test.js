@@ -170,3 +170,48 @@ test("search matches cells as written and as shown", async () => {
   assert.strictEqual(cellHas("2026-12", "05/12/2026", "2026-12-05"), true);
   assert.strictEqual(cellHas("x", "05/12/2026", "2026-12-05"), false);
 });
+
+// The exact filter a foreign key's link opens the explorer on (`#explore?k.<column>=<value>`):
+// rows whose cell, as the CSV writes it, is the value, on any column (one of all distinct
+// values, no facet; a number column, compared as written: `1.50` is not `1.5`; a column named
+// `__proto__`), with values holding `&`, `=`, `#`, `+`, spaces and non-ASCII text, read back
+// from the URL encoding the page's links use (every byte but letters, digits and `-._~`).
+test("an exact key filter matches cells as written, on any column", async () => {
+  const values = ["N10156", "a&b=c#d", "x y+z", "Zürich €", "1.50", ""];
+  const columns = [column("__proto__", 0), column("tailnum", 1), column("price", 2, { type: "number" })];
+  let csv = "__proto__,tailnum,price\n";
+  for (let r = 0; r < 40; r++) {
+    const tail = r % 10 === 0 ? values[(r / 10) % values.length] : "T" + r;
+    csv += [r % 2 ? "x y+z" : "Zürich €", tail, r % 4 === 0 ? "1.50" : r % 4 === 1 ? "1.5" : String(r)].map(csvField).join(",") + "\n";
+  }
+  const worker = await startWorker(csv, 33);
+  await ask(worker, { type: "load", meta: meta(columns, 40) }, "loaded");
+  // As explore.js reads the fragment of a link the build writes.
+  const encode = (text) => Array.from(new TextEncoder().encode(text), (b) =>
+    /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : "%" + b.toString(16).toUpperCase().padStart(2, "0")).join("");
+  const fromLink = (name, value) => {
+    const params = new URLSearchParams("k." + encode(name) + "=" + encode(value));
+    const keys = new Map();
+    params.forEach((v, k) => keys.set(k.slice(2), v));
+    return keys;
+  };
+  const matched = async (name, value, id) =>
+    (await ask(worker, { type: "query", state: state({ id, keys: fromLink(name, value) }) }, "result")).matched;
+  const keys = fromLink("__proto__", "a&b=c#d");
+  assert.deepStrictEqual([...keys], [["__proto__", "a&b=c#d"]]);
+  assert.strictEqual(await matched("tailnum", "N10156", 2), 1);
+  assert.strictEqual(await matched("tailnum", "a&b=c#d", 3), 1);
+  assert.strictEqual(await matched("tailnum", "T7", 4), 1);
+  assert.strictEqual(await matched("tailnum", "T", 5), 0, "the whole cell, not a part");
+  assert.strictEqual(await matched("__proto__", "x y+z", 6), 20);
+  assert.strictEqual(await matched("__proto__", "Zürich €", 7), 20);
+  assert.strictEqual(await matched("price", "1.50", 8), 10, "as written");
+  assert.strictEqual(await matched("price", "1.5", 9), 10);
+  assert.strictEqual(await matched("nowhere", "x", 10), 0, "a column the explorer lacks matches nothing");
+  // With another filter, and shown as the page's rows.
+  const both = await ask(worker, { type: "query", state: state({ id: 11, q: "N10156", keys: fromLink("__proto__", "Zürich €") }) }, "result");
+  assert.strictEqual(both.matched, 1);
+  assert.strictEqual(both.rows[0].cells[1].t, "N10156");
+  const none = await ask(worker, { type: "query", state: state({ id: 12 }) }, "result");
+  assert.strictEqual(none.matched, 40, "no key: every row");
+});

@@ -104,7 +104,7 @@ async function ask(worker, message, type) {
 }
 
 function state(extra) {
-  return Object.assign({ id: 1, sort: null, q: "", facets: new Map(), ranges: new Map(), page: 1, per: 50 }, extra);
+  return Object.assign({ id: 1, sort: null, q: "", facets: new Map(), ranges: new Map(), keys: new Map(), page: 1, per: 50 }, extra);
 }
 
 function csvField(text) {

@@ -303,3 +303,58 @@ fn a_key_to_its_own_rows_is_in_the_data_package_and_frictionless_agrees() {
         assert_eq!((keyed, errors.len()), (misses, misses), "{report:#}");
     }
 }
+
+/// The hrefs of the links in the flights page's table, row by row (`-` for a cell without).
+fn table_links(root: &Path) -> Vec<String> {
+    let page = common::html(&root.join("public/datasets/flights/index.html"));
+    let cells = scraper::Selector::parse("#table tbody tr td:nth-child(2)").unwrap();
+    let link = scraper::Selector::parse("a").unwrap();
+    page.select(&cells)
+        .map(|td| match td.select(&link).next() {
+            Some(a) => a.value().attr("href").unwrap_or_default().to_string(),
+            None => "-".to_string(),
+        })
+        .collect()
+}
+
+#[test]
+fn key_cells_link_to_the_explorer_of_the_rows_they_name() {
+    let dir = site("reference = { dataset = \"planes\", fields = [\"tailnum\"] }\n");
+    // A key to this dataset's own rows links within the page.
+    let own = "[[foreign_keys]]\nfields = [\"flight\"]\nreference = { fields = [\"flight\"] }\n";
+    let path = dir.path().join("content/datasets/flights.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen("[[foreign_keys]]", &format!("{own}[[foreign_keys]]"), 1),
+    )
+    .unwrap();
+    common::build_root(dir.path());
+    let planes = "../../datasets/planes/#explore?k.tailnum=";
+    let expected: Vec<String> = ["N1", "N9", "N9", "", "", "N2", "N8"]
+        .iter()
+        .map(|t| match t.is_empty() {
+            true => "-".to_string(),
+            false => format!("{planes}{t}"),
+        })
+        .collect();
+    assert_eq!(
+        table_links(dir.path()),
+        expected,
+        "a missing cell (empty, NA) gets no link"
+    );
+    let page = common::html(&dir.path().join("public/datasets/flights/index.html"));
+    let first = scraper::Selector::parse("#row-1 td:first-child a").unwrap();
+    let href = page.select(&first).next().unwrap().value().attr("href");
+    assert_eq!(href, Some("#explore?k.flight=1"));
+    // Without an explorer on the planes page, the link is the page.
+    let planes_md = dir.path().join("content/datasets/planes.md");
+    let text = std::fs::read_to_string(&planes_md).unwrap();
+    std::fs::write(
+        &planes_md,
+        text.replacen("primary_key", "explore = false\nprimary_key", 1),
+    )
+    .unwrap();
+    common::build_root(dir.path());
+    assert_eq!(table_links(dir.path())[0], "../../datasets/planes/");
+}

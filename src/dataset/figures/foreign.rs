@@ -29,6 +29,8 @@ pub struct ForeignTable {
     /// Rows that dataset's page shows (a figure links to its row only when shown; none
     /// for a draft).
     pub shown_rows: u64,
+    /// That dataset's `explore` (site.toml's when it does not say).
+    pub explore: Option<bool>,
 }
 
 /// Why a dataset cannot be quoted: the message and a hint.
@@ -85,6 +87,7 @@ pub fn open(site: &super::Site, slug: &str) -> Result<ForeignTable, Refused> {
         },
         dialect: front.csv_dialect(),
         draft: front.draft,
+        explore: front.explore,
         missing_values: front
             .missing_values
             .or_else(|| site.missing_values.map(<[String]>::to_vec)),
