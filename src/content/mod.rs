@@ -115,6 +115,14 @@ pub struct ForeignKey {
     pub misses: Option<KnownMisses>,
 }
 
+impl ForeignKey {
+    /// Whether the key names rows of dataset `slug` itself (no `dataset`, or its own): the
+    /// keys a dataset's own metadata can state.
+    pub fn names_own_rows(&self, slug: &str) -> bool {
+        self.reference.dataset.as_ref().is_none_or(|d| d == slug)
+    }
+}
+
 /// What a foreign key names: `fields` of dataset `dataset` (this one when absent).
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]

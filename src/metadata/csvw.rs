@@ -63,6 +63,9 @@ struct TableSchema<'a> {
     columns: Vec<Column<'a>>,
     #[serde(rename = "primaryKey", skip_serializing_if = "Vec::is_empty")]
     primary_key: Vec<String>,
+    /// The keys to this table's own rows (the reference names the table's own `url`).
+    #[serde(rename = "foreignKeys", skip_serializing_if = "Vec::is_empty")]
+    foreign_keys: Vec<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -136,6 +139,11 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
     let front = &dataset.front;
     let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
     let row_names = row_names_field(&front.columns);
+    let url = super::file_reference(
+        site,
+        &dataset.slug,
+        &crate::layout::urls::csv_file(&dataset.slug),
+    );
     let columns = front
         .columns
         .iter()
@@ -198,13 +206,28 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
                 .iter()
                 .map(|k| column_name(field_name(k, &row_names)))
                 .collect(),
+            foreign_keys: own_keys(dataset, &row_names, &url),
         },
-        url: super::file_reference(
-            site,
-            &dataset.slug,
-            &crate::layout::urls::csv_file(&dataset.slug),
-        ),
+        url,
     }
+}
+
+/// The dataset's foreign keys to its own rows, as CSVW states them (the columns by `name`,
+/// the table by its `url`); keys to another dataset's table are not in this one's metadata.
+fn own_keys(dataset: &Dataset, row_names: &str, url: &str) -> Vec<serde_json::Value> {
+    let names = |fields: &[String]| -> Vec<String> {
+        let named = fields.iter().map(|f| column_name(field_name(f, row_names)));
+        named.collect()
+    };
+    (dataset.front.foreign_keys.iter())
+        .filter(|key| key.names_own_rows(&dataset.slug))
+        .map(|key| {
+            serde_json::json!({
+                "columnReference": names(&key.fields),
+                "reference": { "resource": url, "columnReference": names(&key.reference.fields) },
+            })
+        })
+        .collect()
 }
 
 /// A column's CSVW `name`: the header itself when it is a URI template variable name

@@ -533,12 +533,7 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Re
                 .map(|k| Cow::Owned(field_name(k, &row_names).to_string()))
                 .collect(),
             foreign_keys: (front.foreign_keys.iter())
-                .filter(|key| {
-                    key.reference
-                        .dataset
-                        .as_ref()
-                        .is_none_or(|d| *d == dataset.slug)
-                })
+                .filter(|key| key.names_own_rows(&dataset.slug))
                 .map(|key| {
                     let names = |fields: &[String]| -> Vec<String> {
                         let named = fields.iter().map(|f| field_name(f, &row_names).to_string());
