@@ -425,7 +425,7 @@ impl OutputSink for Staging {
         if self.any_linked.load(Ordering::Acquire) {
             let mut linked = self.linked.lock().unwrap_or_else(|p| p.into_inner());
             if linked.remove(&path_hash(&path)) {
-                remove_path(&path)?;
+                remove_when_free(&path)?;
             }
         }
         Ok((path.clone(), path))
@@ -457,6 +457,27 @@ impl OutputSink for Staging {
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Err(e),
             Err(_) => fs::copy(from, &target).map(|_| ()),
+        }
+    }
+}
+
+/// Removes `path`. On Windows a file that another process has open (the preview server
+/// sending the previous build's page, which this one shares through a hard link) refuses
+/// to go until it is closed: the refusal is retried for up to 2 s (a page is sent in
+/// milliseconds). Under Wine, `serve`'s rebuild failed this way in 2 of 8 CI runs.
+fn remove_when_free(path: &Path) -> io::Result<()> {
+    let mut waited = std::time::Duration::ZERO;
+    let step = std::time::Duration::from_millis(20);
+    loop {
+        match remove_path(path) {
+            Err(e) if cfg!(windows) && e.kind() == io::ErrorKind::PermissionDenied => {
+                if waited >= std::time::Duration::from_secs(2) {
+                    return Err(e);
+                }
+                std::thread::sleep(step);
+                waited += step;
+            }
+            done => return done,
         }
     }
 }
