@@ -43,18 +43,31 @@ struct Misses {
     examples: Vec<(String, u64)>,
 }
 
+/// The page of the table a key names, as the key's cells link to it: `None` when it has
+/// none (a draft, or a dataset that cannot be read), else its `explore` setting (the
+/// site's when it does not say).
+pub type KeyPage = Option<Option<bool>>;
+
+/// What checking a dataset's keys learnt of the tables they name.
+#[derive(Debug, Default)]
+pub struct Named {
+    /// The other datasets read: the page depends on them.
+    pub read: BTreeSet<String>,
+    /// Per key, in the front matter's order, the page its cells link to.
+    pub pages: Vec<KeyPage>,
+}
+
 /// Checks the dataset's foreign keys against the tables they name: each referenced table
-/// read once per key, the page's own CSV once for all keys. The slugs of the other
-/// datasets read are returned: the page depends on them. `csv_readable` is false when the
-/// scan found errors in the page's own CSV (then only the declarations are checked).
+/// read once per key, the page's own CSV once for all keys. `csv_readable` is false when
+/// the scan found errors in the page's own CSV (then only the declarations are checked).
 pub fn check(
     site: &figures::Site,
     (slug, front): (&str, &DatasetFrontMatter),
     (csv, csv_readable): (&Path, bool),
     locator: &Locator,
     problems: &mut Vec<Diagnostic>,
-) -> BTreeSet<String> {
-    let mut read = BTreeSet::new();
+) -> Named {
+    let mut named_tables = Named::default();
     let own = KeyTable {
         csv,
         dialect: front.csv_dialect(),
@@ -72,10 +85,15 @@ pub fn check(
             Some(Err(refused)) => {
                 let at = locator.value(&format!("{path}.reference.dataset"));
                 problems.push(locator.error(refused.message, at).with_hint(refused.hint));
+                named_tables.pages.push(None);
                 continue;
             }
         };
-        read.extend(other.map(str::to_string));
+        named_tables.read.extend(other.map(str::to_string));
+        named_tables.pages.push(match &foreign {
+            None => Some(front.explore),
+            Some(table) => (!table.draft).then_some(table.explore),
+        });
         let target = foreign
             .as_ref()
             .map_or_else(|| own.borrowed(), KeyTable::of);
@@ -92,7 +110,7 @@ pub fn check(
         }
     }
     if checked.is_empty() {
-        return read;
+        return named_tables;
     }
     let keys = &front.foreign_keys;
     let fields: Vec<&[String]> = checked.iter().map(|(n, ..)| &keys[*n].fields[..]).collect();
@@ -112,7 +130,7 @@ pub fn check(
             Err(e) => problems.push(unreadable(locator, &path, slug, e)),
         }
     }
-    read
+    named_tables
 }
 
 /// A table a key joins could not be read to its end (a read error past the scan).

@@ -131,13 +131,14 @@ fn load_into(
         &mut figure_html,
         problems,
     );
-    read_datasets.extend(super::keys::check(
+    let keys = super::keys::check(
         &figures_site,
         (&slug, &front),
         (&scanned.csv_path, !scanned.csv_errors),
         &locator,
         problems,
-    ));
+    );
+    read_datasets.extend(keys.read);
     // Measured as readers see them: with the quoted figures in place.
     problems.extend(validate::glance_lengths(&locator, &front));
     let related_places: Vec<_> = (0..front.related.len())
@@ -169,6 +170,7 @@ fn load_into(
         related_places,
         figures,
         read_datasets,
+        key_pages: keys.pages,
         figure_html,
         dataset_links,
         page_links,

@@ -11,7 +11,7 @@ mod digest;
 pub mod entry;
 pub mod entry_store;
 pub mod figures;
-mod keys;
+pub mod keys;
 mod load;
 pub mod paging;
 mod prose_links;
@@ -62,6 +62,8 @@ pub struct Dataset {
     /// (`dataset="<slug>"`) and those its foreign keys name. It depends on their CSV and
     /// Markdown.
     pub read_datasets: std::collections::BTreeSet<String>,
+    /// Per foreign key, the page its cells link to (found while checking the keys).
+    pub key_pages: Vec<keys::KeyPage>,
     /// The headline, kicker and captions with their figures marked up, for the page.
     pub figure_html: figures::FigureHtml,
     /// The prose's links to other dataset pages (`../<slug>/…`): the slug and where.

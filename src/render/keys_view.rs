@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 use crate::content::markdown::{self, RawHtml};
-use crate::dataset::figures;
 use crate::dataset::Dataset;
 use crate::layout::urls;
 use crate::site::Site;
@@ -26,8 +25,8 @@ pub fn key_misses(site: &Site, dataset: &Dataset, raw_html: RawHtml) -> Vec<KeyM
     let keys = dataset.front.foreign_keys.iter();
     keys.filter_map(|key| {
         let misses = key.misses.as_ref()?;
+        let own = key.names_own_rows(&dataset.slug);
         let slug = key.reference.dataset.as_deref().unwrap_or(&dataset.slug);
-        let own = slug == dataset.slug;
         let table = match own {
             true => dataset.front.title.to_string(),
             false => site
@@ -66,23 +65,20 @@ pub fn key_links(
 ) -> Vec<Option<KeyLink>> {
     let front = &dataset.front;
     let mut links = vec![None; front.columns.len()];
-    for key in &front.foreign_keys {
+    for (key, named) in front.foreign_keys.iter().zip(&dataset.key_pages) {
         let ([field], [target]) = (key.fields.as_slice(), key.reference.fields.as_slice()) else {
             continue;
         };
-        let Some(column) = front.columns.iter().position(|c| c.name == *field) else {
+        let (Some(column), Some(explore)) =
+            (front.columns.iter().position(|c| c.name == *field), named)
+        else {
             continue;
         };
-        let slug = key.reference.dataset.as_deref().unwrap_or(&dataset.slug);
-        let (page, explore) = match slug == dataset.slug {
-            true => (to_own.to_string(), front.explore),
-            false => match referenced_explore(site, slug) {
-                Some(explore) => (format!("{to_root}{}", urls::dataset_page(slug)), explore),
-                None => continue,
-            },
+        let page = match (key.names_own_rows(&dataset.slug), &key.reference.dataset) {
+            (false, Some(slug)) => format!("{to_root}{}", urls::dataset_page(slug)),
+            _ => to_own.to_string(),
         };
-        let explore = explore.unwrap_or(site.config.explore);
-        links[column] = match (explore, page.is_empty()) {
+        links[column] = match (explore.unwrap_or(site.config.explore), page.is_empty()) {
             (true, _) => {
                 let mut href = format!("{page}#explore?k.");
                 push_query_text(target, &mut href);
@@ -100,22 +96,6 @@ pub fn key_links(
         };
     }
     links
-}
-
-/// The `explore` setting of dataset `slug`, which another dataset's key references; `None`
-/// when it cannot be read or is a draft (its page may not be built).
-fn referenced_explore(site: &Site, slug: &str) -> Option<Option<bool>> {
-    if let Some(other) = site.dataset(slug) {
-        return (!other.front.draft).then_some(other.front.explore);
-    }
-    let root = crate::confine::canonical_root(&site.root).ok()?;
-    let figures_site = figures::Site {
-        root: &root,
-        default_rows: site.config.table_rows,
-        missing_values: site.config.missing_values.as_deref(),
-    };
-    let table = figures::open_table(&figures_site, slug).ok()?;
-    (!table.draft).then_some(table.explore)
 }
 
 /// Appends `text` percent-encoded as a URL query's name or value: every byte but ASCII
