@@ -24,6 +24,7 @@ mod chart_series;
 mod citation_files;
 mod command_line;
 mod data_url;
+mod data_url_browser;
 mod date_formats;
 mod determinism;
 mod dialects;

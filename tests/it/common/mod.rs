@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod explorer;
 pub mod measure;
 pub mod server;
+pub mod static_host;
 pub mod webdriver;
 
 use std::path::{Path, PathBuf};
