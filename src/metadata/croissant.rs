@@ -177,7 +177,17 @@ struct RecordSet<'a> {
     kind: &'static str,
     description: String,
     field: Vec<Field<'a>>,
+    /// The fields of the `primary_key`: they tell the records apart.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    key: Vec<IdOf>,
     name: &'a str,
+}
+
+/// A reference to a node by its `@id` (here a field's).
+#[derive(serde::Serialize)]
+struct IdOf {
+    #[serde(rename = "@id")]
+    id: String,
 }
 
 #[derive(serde::Serialize)]
@@ -311,6 +321,7 @@ pub fn dataset<'a>(
                 false => format!("The rows of {slug}.csv, one record per row."),
             },
             field,
+            key: record_key(dataset),
             name: slug,
         }],
         temporal_coverage: front.temporal_coverage.as_deref(),
@@ -363,6 +374,22 @@ fn read_from_parquet(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> 
             .outputs
             .alternates(&dataset.slug, written)
             .any(|(_, format, _)| format == "parquet")
+}
+
+/// The RecordSet's `key`: the fields of the `primary_key`, none when it names R's row
+/// names (an empty header, which has no field).
+fn record_key(dataset: &Dataset) -> Vec<IdOf> {
+    let front = &dataset.front;
+    let column = |name: &String| front.columns.iter().find(|c| &c.name == name);
+    let fields: Option<Vec<IdOf>> = (front.primary_key.iter())
+        .map(|name| {
+            let named = column(name).filter(|c| !c.is_row_names())?;
+            Some(IdOf {
+                id: field_id(&dataset.slug, &named.name),
+            })
+        })
+        .collect();
+    fields.unwrap_or_default()
 }
 
 /// `<slug>.csv` (or `.parquet`), the `@id` of a `FileObject`, written without a copy per

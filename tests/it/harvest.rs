@@ -383,6 +383,37 @@ print(json.dumps({"same": isomorphic(t, j), "title": str(t.value(d, DCT.title)),
     );
 }
 
+/// The Croissant record set's `key` is the dataset's `primary_key`, field by field (a
+/// composite key of three columns, a key of one); the full tier's mlcroissant load
+/// (`croissant_check.py`) checks that its values tell the records apart.
+#[test]
+fn the_croissant_key_is_the_primary_key() {
+    let (_guard, output) = build_bundled();
+    for (slug, key) in [
+        (
+            "sata-sas-nvme-measured-throughput",
+            &["figure_kind", "block_size_as_printed", "interface"][..],
+        ),
+        ("nvme-server-dd-fio", &["run_id"][..]),
+    ] {
+        let path = output.join(format!("data/datasets/{slug}.croissant.json"));
+        let croissant: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        let record_set = &croissant["recordSet"][0];
+        let ids: Vec<Value> = key
+            .iter()
+            .map(|k| serde_json::json!({ "@id": format!("{slug}/{k}") }))
+            .collect();
+        assert_eq!(record_set["key"], Value::from(ids), "{slug}");
+        for id in record_set["key"].as_array().unwrap() {
+            let fields = record_set["field"].as_array().unwrap();
+            assert!(
+                fields.iter().any(|f| f["@id"] == id["@id"]),
+                "{id} is a field"
+            );
+        }
+    }
+}
+
 /// No validator needed: the files exist, are linked, and every build writes the same bytes.
 #[test]
 fn croissant_and_catalog_are_linked_and_deterministic() {

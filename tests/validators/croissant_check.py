@@ -8,7 +8,8 @@ cell as its Data Package (beside it) says it is read: with `skipInitialSpace`, p
 after a delimiter is not part of a cell. Prints one JSON line: rows read, the CSV's rows, and any problem (a
 value whose Python type does not match the field's declared dataType, or a whole number or
 boolean read as another value than its cell's: a year must read as 1948). Exits 1 when the
-record set cannot be read at all (mlcroissant raised), 0 otherwise.
+record set cannot be read at all (mlcroissant raised), 0 otherwise. The record set's `key`
+(the dataset's primary key) must name its fields and tell the records apart.
 """
 
 import csv
@@ -72,11 +73,21 @@ def check(croissant, csv_path, missing=("",)):
     columns = {field["@id"]: field["source"]["extract"]["column"] for field in jsonld["recordSet"][0]["field"]}
     problems = []
     rows = 0
+    # The record set's `key` (the primary key): its values must tell the records apart.
+    key = jsonld["recordSet"][0].get("key", [])
+    key = [k["@id"] for k in (key if isinstance(key, list) else [key])]
+    problems.extend(f"key field {k} is not a field" for k in key if k not in declared)
+    seen_keys = set()
     try:
         dataset = mlc.Dataset(jsonld=croissant, mapping=mapping)
         warnings = sorted(str(w) for w in dataset.metadata.ctx.issues.warnings)
         for index, record in enumerate(dataset.records(record_set=record_set)):
             rows += 1
+            if key:
+                values = tuple(record.get(k) for k in key)
+                if values in seen_keys:
+                    problems.append(f"row {index + 1}: key {values!r} repeats")
+                seen_keys.add(values)
             for field_id, value in record.items():
                 expected = EXPECTED.get(declared.get(field_id))
                 if expected is None:
