@@ -123,6 +123,17 @@ impl Table<'_> {
         self.inference.columns[i].name.clone()
     }
 
+    /// The series of a line of the first value column along `x`, split by column `s`:
+    /// those with a value to draw (a series whose every value is missing draws no line,
+    /// so it cannot be highlighted); all of them when the values are not plain numbers.
+    fn drawn(&self, s: usize, x: usize) -> Vec<&str> {
+        let drawn = self.sample.distinct_drawn(s, x, self.values[0]);
+        match drawn.len() {
+            0 | 1 => self.sample.distinct(s),
+            _ => drawn,
+        }
+    }
+
     /// A chart of `kind` that draws the first value column along `x`, for `reason`.
     fn chart(&self, kind: &'static str, x: usize, reason: String) -> ChartSuggestion {
         ChartSuggestion {
@@ -164,12 +175,12 @@ impl Table<'_> {
             .map(|s| (s, self.sample.distinct(s)))
             .collect();
         splits.sort_by_key(|(_, distinct)| distinct.len());
-        if let Some((s, distinct)) = splits.first() {
+        if let Some((s, _)) = splits.first() {
             let sn = self.name(*s);
             let reason = format!(
                 "`{xn}` is a time axis and each `{xn}` and `{sn}` pair is one row: one line per `{sn}`"
             );
-            return split_by(self.chart("line", x, reason), sn, distinct);
+            return split_by(self.chart("line", x, reason), sn, &self.drawn(*s, x));
         }
         let mean = |reason| ChartSuggestion {
             aggregate: Some("mean"),
@@ -181,7 +192,7 @@ impl Table<'_> {
                 let reason = format!(
                     "`{xn}` is a time axis but rows share a `{xn}` and `{cn}` pair: a line of their mean per `{cn}`"
                 );
-                split_by(mean(reason), cn, &self.sample.distinct(c))
+                split_by(mean(reason), cn, &self.drawn(c, x))
             }
             None => mean(format!(
                 "`{xn}` is a time axis but up to {} rows share a value and no column tells them apart: a line of their mean",
@@ -481,6 +492,27 @@ mod tests {
                 "{code}: {chart}"
             );
         }
+    }
+
+    #[test]
+    fn a_highlighted_series_has_values_to_draw() {
+        // openintro's hfi: a country whose measure is missing every year draws no line, so
+        // `check` refuses it in `highlight` (the first two countries, Albania and Algeria).
+        let mut csv = String::from("year,code,score\n");
+        for year in [2008, 2009] {
+            csv.push_str(&format!("{year},ALB,5.1\n{year},DZA,\n"));
+            for code in ["ARG", "AUS", "AUT", "BHS", "BGD", "BRB", "BLR", "BEL"] {
+                csv.push_str(&format!("{year},{code},4.{year}\n"));
+            }
+        }
+        let chart = suggest(&csv).unwrap();
+        assert_eq!(chart.series.as_deref(), Some("code"));
+        assert_eq!(chart.highlight, ["ALB", "ARG"]);
+        assert!(
+            chart.reason.contains("9 lines are too many"),
+            "{}",
+            chart.reason
+        );
     }
 
     #[test]

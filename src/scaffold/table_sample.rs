@@ -63,6 +63,21 @@ impl TableSample {
             .collect()
     }
 
+    /// The distinct values of `column`, in order of first appearance, on the rows that
+    /// have a date-or-text `x` and a number `y`: the series a line of `y` along `x` draws.
+    pub(super) fn distinct_drawn(&self, column: usize, x: usize, y: usize) -> Vec<&str> {
+        let mut seen = HashSet::new();
+        (0..self.rows.len())
+            .filter(|&row| !self.cell(row, x).trim().is_empty())
+            .filter(|&row| {
+                let number = self.cell(row, y).trim().parse::<f64>();
+                number.is_ok_and(f64::is_finite)
+            })
+            .map(|row| self.cell(row, column))
+            .filter(|value| seen.insert(*value))
+            .collect()
+    }
+
     /// Whether no two rows share both `a` and `b` (`b` absent: `a` alone).
     pub(super) fn unique(&self, a: usize, b: Option<usize>) -> bool {
         let mut seen = HashSet::new();
