@@ -4,7 +4,7 @@
 // collecting what it says. Checks columns and link keys named like every Object.prototype
 // member, and that a giant cell costs work in proportion to its size (bytes scanned and
 // copied, counted by wrapping the steps of the worker's load: no clock) and reaches the
-// page cut.
+// page cut; search and exact keys; and a French page's marks in cells, ranges and search.
 "use strict";
 
 const test = require("node:test");
@@ -169,6 +169,56 @@ test("search matches cells as written and as shown", async () => {
   assert.strictEqual(cellHas("05/12", "05/12/2026", "2026-12-05"), true);
   assert.strictEqual(cellHas("2026-12", "05/12/2026", "2026-12-05"), true);
   assert.strictEqual(cellHas("x", "05/12/2026", "2026-12-05"), false);
+});
+
+// On a French page (the marks words-fr.js gives the worker): cells shown in French marks
+// (what Intl.NumberFormat("fr") writes), ranges typed in French marks or plain, and a
+// number searched as shown (`9 464`, typed with a space or U+202F: one word) or plain.
+test("in French marks, cells are shown, ranges read and numbers searched the French way", async () => {
+  const rows = 1500;
+  const marks = { group: "\u202f", decimal: ",", minus: "-", minGrouping: 1 };
+  const columns = [
+    column("flight", 0, { type: "integer" }),
+    column("delay", 1, { type: "number", digits: 1 }),
+    column("gate", 2, { type: "integer" }),
+  ];
+  const fr = (digits) => new Intl.NumberFormat("fr", { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: "negative" });
+  const table = [];
+  for (let r = 0; r < rows; r++) {
+    const flight = (r * 7919 + 1545) % 30000;
+    const delay = ((r * 37) % 2000) / 100 - 3.00159;
+    const gate = 1000 + (r % 7) * 1111;
+    table.push({ values: [flight, delay, gate], written: [String(flight), delay.toFixed(5), String(gate)],
+      shown: [fr(0).format(flight), fr(1).format(delay), fr(0).format(gate)] });
+  }
+  const csv = "flight,delay,gate\n" + table.map((row) => row.written.join(",")).join("\n") + "\n";
+  const worker = await startWorker(csv, 4096);
+  await ask(worker, { type: "load", meta: Object.assign(meta(columns, rows), { marks }) }, "loaded");
+  const all = await ask(worker, { type: "query", state: state({ id: 2, per: rows }) }, "result");
+  assert.deepStrictEqual(all.rows.map((row) => row.cells.map((cell) => cell.t)), table.map((row) => row.shown));
+  // Searches: the query and the words it stands for.
+  const searches = [["9 464", ["9\u202f464"]], ["9\u202f464", ["9\u202f464"]], ["9464", ["9464"]], ["1 545", ["1\u202f545"]],
+    ["-2,9", ["-2,9"]], ["4 897 2 111", ["4\u202f897", "2\u202f111"]], ["2 111 1,0", ["2\u202f111", "1,0"]]];
+  for (const [i, [q, words]] of searches.entries()) {
+    const want = [];
+    table.forEach((row, r) => {
+      const cells = row.written.concat(row.shown);
+      if (words.every((word) => cells.some((cell) => cell.includes(word)))) want.push(r + 1);
+    });
+    const got = await ask(worker, { type: "query", state: state({ id: 10 + i, q, per: rows }) }, "result");
+    assert.ok(want.length > 0, q);
+    assert.deepStrictEqual(got.rows.map((row) => row.n), want, q);
+  }
+  // Ranges typed in French marks, grouped or not, or plain: the same rows.
+  const ranges = [["flight", "1 000,5", "12 816", 1000.5, 12816], ["flight", "1000,5", "12\u202f816", 1000.5, 12816],
+    ["flight", "1000.5", "12816", 1000.5, 12816], ["delay", "-2,5", "10", -2.5, 10], ["delay", "", "-1,25", -Infinity, -1.25]];
+  for (const [i, [name, from, to, low, high]] of ranges.entries()) {
+    const c = columns.findIndex((col) => col.name === name);
+    const want = table.filter((row) => row.values[c] >= low && row.values[c] <= high).length;
+    const got = await ask(worker, { type: "query", state: state({ id: 30 + i, ranges: new Map([[name, [from || null, to]]]) }) }, "result");
+    assert.ok(want > 0 && want < rows, name + " " + from + "~" + to);
+    assert.strictEqual(got.matched, want, name + " " + from + "~" + to);
+  }
 });
 
 // The exact filter a foreign key's link opens the explorer on (`#explore?k.<column>=<value>`):
