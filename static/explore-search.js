@@ -47,10 +47,10 @@ export function searchTest(q, table) {
 export function searchWords(q, marks) {
   var words = q.toLowerCase().split(/\s+/).filter(Boolean);
   if (!spaceGroup(marks)) return words;
+  var grouped = new RegExp("^-?\\d{1,3}(" + marks.group + "\\d{3})*$");
   var out = [];
   words.forEach(function (word) {
     var last = out.length - 1;
-    var grouped = new RegExp("^-?\\d{1,3}(" + marks.group + "\\d{3})*$");
     if (last >= 0 && grouped.test(out[last]) && /^\d{3}(?!\d)/.test(word)) out[last] += marks.group + word;
     else out.push(word);
   });
