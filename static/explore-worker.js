@@ -317,7 +317,7 @@ function load(m) {
   }
 
   scope.fetch(m.url).then(function (response) {
-    if (!response.ok) throw new Error("HTTP " + response.status + " for the CSV");
+    if (!response.ok) throw Object.assign(new Error("HTTP " + response.status), { status: response.status });
     var reader = response.body.getReader();
     function pump() {
       return reader.read().then(function (step) {
@@ -358,7 +358,8 @@ function load(m) {
     }
     return pump();
   }).catch(function (error) {
-    scope.postMessage({ type: "error", message: String(error && error.message || error) });
+    // An HTTP status goes as a number, which the page says in its language.
+    scope.postMessage({ type: "error", message: String(error && error.message || error), status: error && error.status });
   });
 }
 

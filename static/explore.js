@@ -166,7 +166,7 @@
     } else if (m.type === "download") {
       save(m);
     } else if (m.type === "error") {
-      fail(m.message);
+      fail(m.status ? W.t("explorer_http", { status: String(m.status) }) : m.message);
     }
   }
 

@@ -265,3 +265,16 @@ test("an exact key filter matches cells as written, on any column", async () => 
   const none = await ask(worker, { type: "query", state: state({ id: 12 }) }, "result");
   assert.strictEqual(none.matched, 40, "no key: every row");
 });
+
+// A CSV the server does not give: the worker says the HTTP status as a number, which the
+// page words in its language (explore.js, `explorer_http`).
+test("a failed fetch reports its HTTP status as a number", async () => {
+  const worker = await startWorker("a\n1\n", 64);
+  worker.context.fetch = () => Promise.resolve({ ok: false, status: 404 });
+  worker.context.onmessage({ data: { type: "load", meta: meta([column("a", 0)], 1) } });
+  for (let turn = 0; turn < 1000 && !worker.messages.some((m) => m.type === "error"); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const error = worker.messages.find((m) => m.type === "error");
+  assert.strictEqual(error && error.status, 404);
+});
