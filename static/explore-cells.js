@@ -306,11 +306,18 @@ function exactFixed(v, digits) {
 }
 
 var PLAIN = /^[+-]?(\d+\.?\d*|\.\d+)$/;
-// A number cell as the static table shows it.
-export function shownNumber(spec, text) {
+// A number cell as the static table shows it, a number in the page's marks (`marks`;
+// English without them); a year, and text that is no number, as written.
+export function shownNumber(spec, text, marks) {
   var plain = plainNumber(spec, text);
   if (plain === null) return text;
   if (spec.year && /^-?\d{1,4}$/.test(plain)) return plain;
+  var shown = englishNumber(spec, plain);
+  return NUMBER.test(plain) ? localNumber(marks, shown) : shown;
+}
+
+// The plain text of a number cell as the table shows it in English.
+function englishNumber(spec, plain) {
   // grouping = false (codes, clock times): as written, or at the column's digits, never grouped.
   if (spec.ungrouped && PLAIN.test(plain)) {
     if (spec.digits === null || spec.digits === undefined) return plain;
@@ -434,4 +441,45 @@ function asciiRanks(collator) {
     ranks[chars[i].charCodeAt(0)] = r;
   }
   return ranks;
+}
+
+// ---- The page's language --------------------------------------------------------------
+// The marks the build writes numbers with for the page's language (`marks`: words-<lang>.js
+// `number`, from CLDR through src/i18n/locale.rs): group, decimal, minus, minGrouping.
+// None, or English's, change nothing.
+function english(marks) { return !marks || (marks.group === "," && marks.decimal === "." && marks.minus === "-"); }
+
+// A number as the table shows it in English (`-1,234.5`, `1.5e-05`) in the page's marks,
+// as Locale::number writes it: each comma of the whole part a group mark (none when the
+// language leaves a short number whole: Spanish `1234`), the decimal point the decimal
+// mark, a leading minus the minus mark.
+export function localNumber(marks, text) {
+  if (english(marks)) return text;
+  var end = text.search(/[.eE]/);
+  if (end < 0) end = text.length;
+  var whole = text.slice(0, end);
+  var groups = whole.split(",").length - 1;
+  var drop = groups === 1 && marks.minGrouping >= 2 && whole.replace(/\D/g, "").length < 3 + marks.minGrouping;
+  var out = (text[0] === "-" ? marks.minus + whole.slice(1) : whole).split(",").join(drop ? "" : marks.group);
+  if (text[end] === ".") return out + marks.decimal + text.slice(end + 1);
+  return out + text.slice(end);
+}
+
+// The spaces a reader may type for a group mark that is a space (French U+202F, Portuguese
+// of Portugal U+00A0): any of them stands for the mark.
+var SPACES = /[ \u00a0\u202f]/g;
+export function spaceGroup(marks) { return !english(marks) && /^[ \u00a0\u202f]$/.test(marks.group); }
+
+// A number typed into a range (`1 234,5` or `1234,5` in French, `1.234,5` in German, or
+// plain `1234.5` in any language): its value, NaN for none. Text the language's marks do
+// not read (German `1234.5`) is read as a plain number, as parseFloat reads it.
+export function typedNumber(marks, text) {
+  var t = text.trim().replace(/\u2212/g, "-");
+  var local = null;
+  if (marks) {
+    if (marks.minus !== "-" && t.indexOf(marks.minus) === 0) t = "-" + t.slice(marks.minus.length);
+    if (spaceGroup(marks)) t = t.replace(SPACES, marks.group);
+    local = plainNumber({ decimal: marks.decimal, group: marks.group }, t);
+  }
+  return local !== null && NUMBER.test(local) ? +local : parseFloat(t);
 }

@@ -5,7 +5,7 @@
 // bytes, only for words its cells can hold. The worker's table comes as an argument
 // (`table`: its columns, its row count, how a cell is shown, and a row's fields read from
 // the kept bytes), so this module shares no state with it.
-import { plainNumber } from "./explore-cells.js";
+import { plainNumber, spaceGroup } from "./explore-cells.js";
 
 // Whether `word` (lower case) is in a cell written `written` and shown `shown`: what a
 // search matches, for the explorer and as the table's filter does it (static/table.js).
@@ -16,7 +16,7 @@ export function cellHas(word, written, shown) {
 // The test of a row of `table` for the search `q`: every word (lower case) in some column's
 // cell as written or shown; null for no words.
 export function searchTest(q, table) {
-  var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  var words = searchWords(q, table.marks);
   if (!words.length) return null;
   var searched = table.cols.filter(function (c) { return c.codes; });
   var hits = words.map(function (word) {
@@ -39,6 +39,22 @@ export function searchTest(q, table) {
     }
     return true;
   };
+}
+
+// The words of `q` in lower case, split at spaces; where the page's language groups digits
+// with a space (French `2 693`), a number typed so (with any space) is one word, with the
+// group mark the table shows.
+export function searchWords(q, marks) {
+  var words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!spaceGroup(marks)) return words;
+  var grouped = new RegExp("^-?\\d{1,3}(" + marks.group + "\\d{3})*$");
+  var out = [];
+  words.forEach(function (word) {
+    var last = out.length - 1;
+    if (last >= 0 && grouped.test(out[last]) && /^\d{3}(?!\d)/.test(word)) out[last] += marks.group + word;
+    else out.push(word);
+  });
+  return out;
 }
 
 // Whether some word may be in the shown text of `text`, a cell of number column `col`
@@ -71,10 +87,30 @@ function mayHold(col, word) {
   return !col.plainChars || /^[0-9.+\-]*$/.test(word);
 }
 
-// The characters a shown number (digits, marks, an exponent, NaN, inf) or date (ISO, weeks,
-// quarters, zones, fractions of a second) can hold, in lower case: a word with any other
-// character is in none of such a column's cells, which spares formatting them.
-var SHOWN_CHARS = { number: /^[0-9.,+\-enaifty]*$/, time: /^[0-9\-wqtz:+.]*$/ };
+// The characters a shown number (digits, marks, the page language's marks, an exponent,
+// NaN, inf) or date (ISO, weeks, quarters, zones, fractions of a second) can hold, in
+// lower case: a word with any other character is in none of such a column's cells, which
+// spares formatting them.
+function shownChars(marks) {
+  var own = marks ? (marks.group + marks.decimal + marks.minus).replace(/[\\\]^-]/g, "\\$&") : "";
+  return { number: new RegExp("^[0-9.,+\\-enaifty" + own + "]*$"), time: /^[0-9\-wqtz:+.]*$/ };
+}
+
+// A word as a plain number's text may hold it (`1,234.5` -> `1234.5`; French `1 234,5` ->
+// `1234.5`): the page's group marks out, its decimal mark a point; null for a word of other
+// characters.
+function bareNumber(word, marks) {
+  var group = marks ? marks.group : ",", decimal = marks ? marks.decimal : ".";
+  var out = "";
+  for (var i = 0; i < word.length; i++) {
+    var c = word[i];
+    if (c === group) continue;
+    if (c === decimal) out += ".";
+    else if (/[0-9.,\-]/.test(c)) out += c;
+    else return null;
+  }
+  return out;
+}
 
 // For each word, which rows of `table` hold it in a column without codes (a number or date
 // column of many values), as written or shown: each such cell read (and formatted if need
@@ -82,6 +118,7 @@ var SHOWN_CHARS = { number: /^[0-9.,+\-enaifty]*$/, time: /^[0-9\-wqtz:+.]*$/ };
 // over the rows for all words.
 function uncodedHits(words, table) {
   var scanned = table.cols.filter(function (col) { return !col.codes; });
+  var SHOWN_CHARS = shownChars(table.marks);
   var showable = words.map(function (word) {
     return scanned.filter(function (col) { return SHOWN_CHARS[col.kind].test(word); });
   });
@@ -95,7 +132,7 @@ function uncodedHits(words, table) {
   // cell whose plain text lacks a word (commas aside) does not show it, which spares most
   // cells their formatting.
   var quick = needed.map(function (col) { return col.kind === "number" && (col.spec.digits === null || col.spec.digits === undefined); });
-  var bare = words.map(function (word) { return /^[0-9.,\-]+$/.test(word) ? word.split(",").join("") : null; });
+  var bare = words.map(function (word) { return bareNumber(word, table.marks); });
   for (var row = 0; row < table.rowCount; row++) {
     table.scan(row);
     for (var k = 0; k < needed.length; k++) {

@@ -3,7 +3,8 @@
 // is the published rows byte for byte) and each shown column as typed, columnar storage:
 // a Float64Array for numbers and dates (NaN when missing), dictionary codes (Int32Array,
 // -1 when missing) for text and for any column with few distinct values. Queries (filters,
-// facets, sort, one page of rows) run here, off the page's thread.
+// facets, sort, one page of rows) run here, off the page's thread. Numbers are shown in the
+// marks of the page's language (meta.marks, from words-<lang>.js), ranges typed in them.
 // Messages in: load, query, download. Out: progress, loaded, result, download, error.
 // The CSV is split here (scanRow, rowEnds), not by Papa Parse: each row's byte range is
 // kept, so a download of chosen rows is the published rows byte for byte; each streamed
@@ -13,12 +14,13 @@
 // An ES module (explore.js starts it with `type: "module"`): dates and numbers as the
 // page's table reads and shows them come from explore-cells.js, the search of every shown
 // cell from explore-search.js, which gets this worker's table as an argument.
-import { compileFormat, readFormatted, timeOf, numberOf, shownNumber, plainBytes, dayBytes, collationOrder } from "./explore-cells.js";
+import { compileFormat, readFormatted, timeOf, numberOf, shownNumber, typedNumber, plainBytes, dayBytes, collationOrder } from "./explore-cells.js";
 import { searchTest } from "./explore-search.js";
 
 var scope = self;       // the worker's global (in Node's tests, an object of the test's own)
 
 var meta = null;
+var marks = null;       // the page language's number marks (meta.marks; none: English)
 var cols = [];          // per shown column: { spec, kind, num, codes, dict, map, ... }
 var rowCount = 0;
 var rowStart = null;    // Float64Array: each row's first byte in the file
@@ -249,6 +251,7 @@ function addRow(buf) {
 
 function setUp(m) {
   meta = m;
+  marks = m.marks || null;
   delim = m.delimiter.charCodeAt(0);
   quote = m.quote.charCodeAt(0);
   skipSpace = m.skip_initial_space === true;
@@ -314,7 +317,7 @@ function load(m) {
   }
 
   scope.fetch(m.url).then(function (response) {
-    if (!response.ok) throw new Error("HTTP " + response.status + " for the CSV");
+    if (!response.ok) throw Object.assign(new Error("HTTP " + response.status), { status: response.status });
     var reader = response.body.getReader();
     function pump() {
       return reader.read().then(function (step) {
@@ -355,7 +358,8 @@ function load(m) {
     }
     return pump();
   }).catch(function (error) {
-    scope.postMessage({ type: "error", message: String(error && error.message || error) });
+    // An HTTP status goes as a number, which the page says in its language.
+    scope.postMessage({ type: "error", message: String(error && error.message || error), status: error && error.status });
   });
 }
 
@@ -463,8 +467,8 @@ function runFilter(state) {
     var c = columnIndex(name);
     if (c < 0 || !cols[c].num) return;
     var num = cols[c].num;
-    var low = range[0] === null || range[0] === undefined ? -Infinity : range[0];
-    var high = range[1] === null || range[1] === undefined ? Infinity : range[1];
+    var low = bound(range[0], -Infinity);
+    var high = bound(range[1], Infinity);
     groups.push({ facet: -1, test: function (row) { var v = num[row]; return v >= low && v <= high; } });
   });
   keys.forEach(function (value, name) { groups.push({ facet: -1, test: exactTest(columnIndex(name), value) }); });
@@ -497,6 +501,13 @@ function runFilter(state) {
   }
   filtered = out.subarray(0, found);
   facetCounts = counts;
+}
+
+// A range's end: a number (a date's milliseconds), a number as the reader typed it (in the
+// page's marks or plain), or `none` when it is missing or reads as no number.
+function bound(end, none) {
+  var v = typeof end === "string" ? typedNumber(marks, end) : end;
+  return v === null || v === undefined || v !== v ? none : v;
 }
 
 // Rows whose cell of column `c`, as the CSV writes it, is `value` (rows called in CSV
@@ -585,6 +596,7 @@ function keptTable() {
   return {
     cols: cols,
     rowCount: rowCount,
+    marks: marks,
     shownCell: shownCell,
     scan: function (row) {
       var from = rowStart[row], to = rowEnd[row];
@@ -631,7 +643,7 @@ function cut(text, chars) {
 function shownCell(col, text) {
   if (text === "" || col.missing.indexOf(text) !== -1) return { t: "\u2014", c: "empty" };
   if (col.spec.source) return { t: text, s: 1 };
-  if (col.kind === "number") return { t: shownNumber(col.spec, text), c: "num" };
+  if (col.kind === "number") return { t: shownNumber(col.spec, text, marks), c: "num" };
   if (col.format) { var r = readFormatted(col.format, text); return { t: r ? r[1] : text }; }
   return { t: text };
 }

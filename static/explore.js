@@ -16,10 +16,12 @@
   var root = box.getAttribute("data-root") || "";
   // The CSV's own base when it is published elsewhere (site.toml `data_url`).
   var dataRoot = box.getAttribute("data-data-root") || root;
+  var W = self.datapagesWords;
   var PER = 50;
+  var english = !W.marks || (W.marks.group === "," && W.marks.decimal === "." && W.marks.minus === "-");
   var FACET_SHOWN = 12;
 
-  function group(n) { return self.datapagesWords.num(n); }
+  function group(n) { return W.num(n); }
   function el(tag, attrs, text) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -29,27 +31,33 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function mb(bytes) { return self.datapagesWords.num((bytes / 1e6).toFixed(1)) + " MB"; }
+  function mb(bytes) { return W.t("explorer_megabytes", { size: W.num((bytes / 1e6).toFixed(1)) }); }
+  // A message with one link (`[text](href)`) as nodes.
+  function linked(message, href) {
+    var at = /\[([^\]]*)\]\(csv\)/.exec(message);
+    var out = document.createDocumentFragment();
+    if (!at) { out.appendChild(document.createTextNode(message)); return out; }
+    out.appendChild(document.createTextNode(message.slice(0, at.index)));
+    out.appendChild(el("a", { href: href, download: "" }, at[1]));
+    out.appendChild(document.createTextNode(message.slice(at.index + at[0].length)));
+    return out;
+  }
 
   box.hidden = false;
   var tooLarge = box.getAttribute("data-too-large");
   if (tooLarge) {
     var note = el("p", { class: "explore-note" });
-    note.appendChild(document.createTextNode("This CSV (" + mb(meta.bytes) + ") is larger than the " + tooLarge +
-      " the explorer reads in a browser: "));
-    var link = el("a", { href: dataRoot + meta.csv, download: "" }, "download it");
-    note.appendChild(link);
-    note.appendChild(document.createTextNode(" to explore it with your own tools."));
+    note.appendChild(linked(W.t("explorer_too_large", { size: mb(meta.bytes), limit: tooLarge }), dataRoot + meta.csv));
     box.appendChild(note);
     return;
   }
 
-  var start = el("button", { type: "button", class: "explore-start" }, self.datapagesWords.t("explore", { n: meta.rows }));
+  var start = el("button", { type: "button", class: "explore-start" }, W.t("explore", { n: meta.rows }));
   box.appendChild(start);
   var panel = el("div", { class: "explore-panel", hidden: "" });
   box.appendChild(panel);
   var progress = el("p", { class: "explore-progress", role: "status" });
-  var stop = el("button", { type: "button", class: "explore-stop" }, self.datapagesWords.t("explorer_stop"));
+  var stop = el("button", { type: "button", class: "explore-stop" }, W.t("explorer_stop"));
   var progressLine = el("div", { class: "explore-loading" });
   progressLine.appendChild(progress);
   progressLine.appendChild(stop);
@@ -113,20 +121,21 @@
     panel.hidden = false;
     progressLine.hidden = false;
     stop.hidden = false;
-    progress.textContent = self.datapagesWords.t("reading");
+    progress.textContent = W.t("reading");
     readRows = 0;
     loaded = null;
     worker = new Worker(root + "explore-worker.js", { type: "module" });
-    var full = Object.assign({}, meta, { url: new URL(dataRoot + meta.csv, document.baseURI).href });
+    // The page language's number marks: the worker shows numbers and reads ranges in them.
+    var full = Object.assign({}, meta, { url: new URL(dataRoot + meta.csv, document.baseURI).href, marks: W.marks });
     worker.onmessage = receive;
-    worker.onerror = function (event) { fail(event.message || "the worker stopped"); };
+    worker.onerror = function (event) { fail(event.message || W.t("explorer_worker_stopped")); };
     worker.postMessage({ type: "load", meta: full });
   }
 
   function fail(message) {
     if (worker) worker.terminate();
     worker = null;
-    progress.textContent = self.datapagesWords.t("explorer_read_failed", { error: message });
+    progress.textContent = W.t("explorer_read_failed", { error: message });
     stop.hidden = true;
     start.hidden = false;
   }
@@ -135,7 +144,7 @@
     if (worker) worker.terminate();
     worker = null;
     stop.hidden = true;
-    progress.textContent = self.datapagesWords.t("explorer_stopped", { read: readRows, n: meta.rows });
+    progress.textContent = W.t("explorer_stopped", { read: readRows, n: meta.rows });
     start.hidden = false;
     start.focus();
   });
@@ -145,7 +154,7 @@
     var m = event.data;
     if (m.type === "progress") {
       readRows = m.rows;
-      progress.textContent = self.datapagesWords.t("explorer_progress", { read: m.rows, n: meta.rows, bytes: mb(m.bytes), size: mb(meta.bytes) });
+      progress.textContent = W.t("explorer_progress", { read: m.rows, n: meta.rows, bytes: mb(m.bytes), size: mb(meta.bytes) });
     } else if (m.type === "loaded") {
       loaded = m;
       progressLine.hidden = true;
@@ -157,7 +166,7 @@
     } else if (m.type === "download") {
       save(m);
     } else if (m.type === "error") {
-      fail(m.message);
+      fail(m.status ? W.t("explorer_http", { status: String(m.status) }) : m.message);
     }
   }
 
@@ -167,7 +176,7 @@
   function build() {
     var controls = el("div", { class: "explore-controls" });
     var search = el("div", { class: "explore-search" });
-    search.appendChild(el("label", { for: "explore-q" }, self.datapagesWords.t("search_rows")));
+    search.appendChild(el("label", { for: "explore-q" }, W.t("search_rows")));
     var q = el("input", { id: "explore-q", type: "search", autocomplete: "off", spellcheck: "false" });
     q.value = state.q;
     search.appendChild(q);
@@ -193,13 +202,18 @@
       if ((info.kind === "number" || info.kind === "time") && info.min !== null) {
         var fs = el("fieldset", { class: "explore-range", "data-column": spec.name });
         fs.appendChild(el("legend", {}, spec.title));
-        var type = info.kind === "time" ? "date" : "number";
+        var time = info.kind === "time";
+        // A number in English marks in a number input; in other marks as text, which the
+        // worker reads in the page's marks or plain (a number input takes the browser's).
+        var type = time ? "date" : english ? "number" : "text";
         ["from", "to"].forEach(function (end, k) {
           var id = "explore-" + end + "-" + c;
-          var label = el("label", { for: id }, end);
+          var word = W.t("explorer_" + end);
+          var label = el("label", { for: id }, word);
           var input = el("input", { id: id, type: type, step: type === "number" ? "any" : null, class: "explore-" + end,
-            "aria-label": spec.title + ", " + end,
-            placeholder: type === "number" ? group(k ? info.max : info.min) : null });
+            inputmode: type === "text" ? "decimal" : null,
+            "aria-label": spec.title + ", " + word,
+            placeholder: time ? null : group(k ? info.max : info.min) });
           var r = state.ranges.get(spec.name);
           if (r) input.value = r[k];
           input.addEventListener("change", function () {
@@ -220,13 +234,13 @@
       // first rows are on the first screen.
       var wide = !window.matchMedia || window.matchMedia("(min-width: 40em)").matches;
       var fd = el("details", { class: "explore-group", open: wide || state.facets.size ? "" : null });
-      fd.appendChild(el("summary", {}, self.datapagesWords.t("explorer_values")));
+      fd.appendChild(el("summary", {}, W.t("explorer_values")));
       fd.appendChild(facets);
       controls.appendChild(fd);
     }
     if (ranges.childNodes.length) {
       var rd = el("details", { class: "explore-group", open: state.ranges.size ? "" : null });
-      rd.appendChild(el("summary", {}, self.datapagesWords.t("explorer_ranges")));
+      rd.appendChild(el("summary", {}, W.t("explorer_ranges")));
       rd.appendChild(ranges);
       controls.appendChild(rd);
     }
@@ -235,9 +249,9 @@
     var bar = el("div", { class: "explore-bar" });
     var count = el("p", { class: "explore-count", id: "explore-count", "aria-live": "polite" });
     bar.appendChild(count);
-    var download = el("button", { type: "button", class: "explore-download" }, self.datapagesWords.t("download_rows"));
-    var reset = el("button", { type: "button", class: "explore-reset" }, self.datapagesWords.t("clear"));
-    var close = el("button", { type: "button", class: "explore-close" }, self.datapagesWords.t("explorer_close"));
+    var download = el("button", { type: "button", class: "explore-download" }, W.t("download_rows"));
+    var reset = el("button", { type: "button", class: "explore-reset" }, W.t("clear"));
+    var close = el("button", { type: "button", class: "explore-close" }, W.t("explorer_close"));
     bar.appendChild(download);
     bar.appendChild(reset);
     bar.appendChild(close);
@@ -247,11 +261,11 @@
 
     var scroll = el("div", { class: "table-scroll explore-scroll", role: "region", "aria-labelledby": "explore-caption", tabindex: "0" });
     var table = el("table", { class: "explore-table" });
-    var caption = el("caption", { id: "explore-caption" }, meta.title + ": every row, as filtered and sorted");
+    var caption = el("caption", { id: "explore-caption" }, W.t("explorer_caption", { title: meta.title }));
     table.appendChild(caption);
     var head = el("thead");
     var tr = el("tr");
-    tr.appendChild(el("th", { scope: "col", class: "num explore-row" }, "Row"));
+    tr.appendChild(el("th", { scope: "col", class: "num explore-row" }, W.t("explorer_row")));
     var headers = meta.columns.map(function (spec, c) {
       var info = loaded.columns[c];
       var th = el("th", { scope: "col", class: info.kind === "number" ? "num" : spec.wide ? "wide" : "text" });
@@ -275,10 +289,10 @@
     scroll.appendChild(table);
     panel.appendChild(scroll);
 
-    var pager = el("nav", { class: "explore-pager", "aria-label": "Pages of the explored rows" });
-    var prev = el("button", { type: "button", class: "explore-prev" }, self.datapagesWords.t("explorer_previous"));
+    var pager = el("nav", { class: "explore-pager", "aria-label": W.t("explorer_pages") });
+    var prev = el("button", { type: "button", class: "explore-prev" }, W.t("explorer_previous"));
     var where = el("span", { class: "explore-page" });
-    var next = el("button", { type: "button", class: "explore-next" }, self.datapagesWords.t("explorer_next"));
+    var next = el("button", { type: "button", class: "explore-next" }, W.t("explorer_next"));
     pager.appendChild(prev);
     pager.appendChild(where);
     pager.appendChild(next);
@@ -339,8 +353,7 @@
           var t = Date.parse(text + "T00:00:00Z");
           return isNaN(t) ? null : end ? t + 86400000 - 1 : t;
         }
-        var v = parseFloat(text);
-        return isNaN(v) ? null : v;
+        return text;   // read by the worker, in the page's marks or plain
       };
       ranges.set(name, [value(r[0], false), value(r[1], true)]);
     });
@@ -365,7 +378,7 @@
       var said = (spec ? spec.title : name) + " = " + value;
       var line = el("p", { class: "explore-key" });
       line.appendChild(el("span", { class: "explore-key-value" }, said));
-      var clear = el("button", { type: "button", class: "explore-key-clear", "aria-label": self.datapagesWords.t("clear") + ": " + said }, "\u00d7");
+      var clear = el("button", { type: "button", class: "explore-key-clear", "aria-label": W.t("clear") + ": " + said }, "\u00d7");
       clear.addEventListener("click", function () {
         state.keys.delete(name);
         state.page = 1;
@@ -389,7 +402,7 @@
     box.removeAttribute("aria-busy");
     state.page = m.page;
     writeHash();
-    ui.count.textContent = m.matched === m.total ? self.datapagesWords.t("all_rows", { n: m.total }) : self.datapagesWords.t("shown_rows", { shown: m.matched, n: m.total });
+    ui.count.textContent = m.matched === m.total ? W.t("all_rows", { n: m.total }) : W.t("shown_rows", { shown: m.matched, n: m.total });
     var fragment = document.createDocumentFragment();
     var clamps = [];
     m.rows.forEach(function (row) {
@@ -416,7 +429,7 @@
       if (state.sort && state.sort[0] === name) th.setAttribute("aria-sort", state.sort[1] === "desc" ? "descending" : "ascending");
       else th.removeAttribute("aria-sort");
     });
-    ui.where.textContent = self.datapagesWords.t("page_of", { page: m.page, pages: m.pages });
+    ui.where.textContent = W.t("page_of", { page: m.page, pages: m.pages });
     ui.prev.disabled = m.page <= 1;
     ui.next.disabled = m.page >= m.pages;
     ui.download.disabled = m.matched === 0;
@@ -437,7 +450,7 @@
   }
 
   function addMore(clamp) {
-    var button = el("button", { type: "button", class: "cell-more", "aria-label": self.datapagesWords.t("whole_text"), "aria-expanded": "false" });
+    var button = el("button", { type: "button", class: "cell-more", "aria-label": W.t("whole_text"), "aria-expanded": "false" });
     button.addEventListener("click", function () {
       button.setAttribute("aria-expanded", clamp.classList.toggle("open") ? "true" : "false");
     });
@@ -472,7 +485,7 @@
       ul.appendChild(li);
       if (focused !== null && focused === entry[0]) box.focus();
     });
-    if (list.length > shown.length) ul.appendChild(el("li", { class: "explore-more" }, "and " + group(list.length - shown.length) + " more values"));
+    if (list.length > shown.length) ul.appendChild(el("li", { class: "explore-more" }, W.t("explorer_more_values", { n: list.length - shown.length })));
   }
 
   function save(m) {

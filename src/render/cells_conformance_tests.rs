@@ -3,7 +3,9 @@
 //! and number marks) for the text shown, and as the scan reads a chart's cells for the
 //! value (marks to a plain number that passes its type's check, a date through its
 //! `format` or as ISO 8601 to its moment in time); each dialect case's line through
-//! `CsvDialect`. `tests/browser/cells-conformance.test.js` reads
+//! `CsvDialect`. A case with a `locale` shows a cell read as a number in that language's
+//! marks (`i18n::Locale::number` on the table's text), and the corpus's marks of each
+//! language are the ones the build gives it. `tests/browser/cells-conformance.test.js` reads
 //! the same corpus through the explorer's worker, so the two cannot disagree.
 
 use serde_json::Value;
@@ -11,6 +13,7 @@ use serde_json::Value;
 use super::*;
 use crate::content::iso8601::day_position;
 use crate::dataset::shown::is_year_column;
+use crate::i18n::locale::Locale;
 
 const CORPUS: &str = include_str!("../../tests/cells/conformance.json");
 
@@ -138,7 +141,10 @@ fn the_build_reads_every_cell_of_the_corpus_as_written_down() {
             continue;
         }
         let cell = case["cell"].as_str().unwrap();
-        let (value, shown) = read_cell(&case["column"], cell);
+        let (value, mut shown) = read_cell(&case["column"], cell);
+        if let (Some(tag), Some(_)) = (case["locale"].as_str(), value) {
+            shown = Locale::new(tag).number(&shown).into_owned();
+        }
         let about = format!("{} {cell:?}", case["column"]);
         if shown != case["shown"] {
             wrong.push(format!("{about}: shown {shown:?}, not {}", case["shown"]));
@@ -148,4 +154,15 @@ fn the_build_reads_every_cell_of_the_corpus_as_written_down() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let locales = cases.iter().filter(|c| c["locale"].is_string()).count();
+    assert!(locales >= 30, "at least 30 cases in other languages");
+}
+
+#[test]
+fn the_corpus_marks_of_each_language_are_the_builds() {
+    let corpus: Value = serde_json::from_str(CORPUS).unwrap();
+    for (tag, marks) in corpus["marks"].as_object().unwrap() {
+        let built = serde_json::to_value(&Locale::new(tag).marks).unwrap();
+        assert_eq!(&built, marks, "{tag}");
+    }
 }

@@ -4,7 +4,7 @@
 // collecting what it says. Checks columns and link keys named like every Object.prototype
 // member, and that a giant cell costs work in proportion to its size (bytes scanned and
 // copied, counted by wrapping the steps of the worker's load: no clock) and reaches the
-// page cut.
+// page cut; search and exact keys; and a French page's marks in cells, ranges and search.
 "use strict";
 
 const test = require("node:test");
@@ -171,6 +171,56 @@ test("search matches cells as written and as shown", async () => {
   assert.strictEqual(cellHas("x", "05/12/2026", "2026-12-05"), false);
 });
 
+// On a French page (the marks words-fr.js gives the worker): cells shown in French marks
+// (what Intl.NumberFormat("fr") writes), ranges typed in French marks or plain, and a
+// number searched as shown (`9 464`, typed with a space or U+202F: one word) or plain.
+test("in French marks, cells are shown, ranges read and numbers searched the French way", async () => {
+  const rows = 1500;
+  const marks = { group: "\u202f", decimal: ",", minus: "-", minGrouping: 1 };
+  const columns = [
+    column("flight", 0, { type: "integer" }),
+    column("delay", 1, { type: "number", digits: 1 }),
+    column("gate", 2, { type: "integer" }),
+  ];
+  const fr = (digits) => new Intl.NumberFormat("fr", { minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: "negative" });
+  const table = [];
+  for (let r = 0; r < rows; r++) {
+    const flight = (r * 7919 + 1545) % 30000;
+    const delay = ((r * 37) % 2000) / 100 - 3.00159;
+    const gate = 1000 + (r % 7) * 1111;
+    table.push({ values: [flight, delay, gate], written: [String(flight), delay.toFixed(5), String(gate)],
+      shown: [fr(0).format(flight), fr(1).format(delay), fr(0).format(gate)] });
+  }
+  const csv = "flight,delay,gate\n" + table.map((row) => row.written.join(",")).join("\n") + "\n";
+  const worker = await startWorker(csv, 4096);
+  await ask(worker, { type: "load", meta: Object.assign(meta(columns, rows), { marks }) }, "loaded");
+  const all = await ask(worker, { type: "query", state: state({ id: 2, per: rows }) }, "result");
+  assert.deepStrictEqual(all.rows.map((row) => row.cells.map((cell) => cell.t)), table.map((row) => row.shown));
+  // Searches: the query and the words it stands for.
+  const searches = [["9 464", ["9\u202f464"]], ["9\u202f464", ["9\u202f464"]], ["9464", ["9464"]], ["1 545", ["1\u202f545"]],
+    ["-2,9", ["-2,9"]], ["4 897 2 111", ["4\u202f897", "2\u202f111"]], ["2 111 1,0", ["2\u202f111", "1,0"]]];
+  for (const [i, [q, words]] of searches.entries()) {
+    const want = [];
+    table.forEach((row, r) => {
+      const cells = row.written.concat(row.shown);
+      if (words.every((word) => cells.some((cell) => cell.includes(word)))) want.push(r + 1);
+    });
+    const got = await ask(worker, { type: "query", state: state({ id: 10 + i, q, per: rows }) }, "result");
+    assert.ok(want.length > 0, q);
+    assert.deepStrictEqual(got.rows.map((row) => row.n), want, q);
+  }
+  // Ranges typed in French marks, grouped or not, or plain: the same rows.
+  const ranges = [["flight", "1 000,5", "12 816", 1000.5, 12816], ["flight", "1000,5", "12\u202f816", 1000.5, 12816],
+    ["flight", "1000.5", "12816", 1000.5, 12816], ["delay", "-2,5", "10", -2.5, 10], ["delay", "", "-1,25", -Infinity, -1.25]];
+  for (const [i, [name, from, to, low, high]] of ranges.entries()) {
+    const c = columns.findIndex((col) => col.name === name);
+    const want = table.filter((row) => row.values[c] >= low && row.values[c] <= high).length;
+    const got = await ask(worker, { type: "query", state: state({ id: 30 + i, ranges: new Map([[name, [from || null, to]]]) }) }, "result");
+    assert.ok(want > 0 && want < rows, name + " " + from + "~" + to);
+    assert.strictEqual(got.matched, want, name + " " + from + "~" + to);
+  }
+});
+
 // The exact filter a foreign key's link opens the explorer on (`#explore?k.<column>=<value>`):
 // rows whose cell, as the CSV writes it, is the value, on any column (one of all distinct
 // values, no facet; a number column, compared as written: `1.50` is not `1.5`; a column named
@@ -214,4 +264,17 @@ test("an exact key filter matches cells as written, on any column", async () => 
   assert.strictEqual(both.rows[0].cells[1].t, "N10156");
   const none = await ask(worker, { type: "query", state: state({ id: 12 }) }, "result");
   assert.strictEqual(none.matched, 40, "no key: every row");
+});
+
+// A CSV the server does not give: the worker says the HTTP status as a number, which the
+// page words in its language (explore.js, `explorer_http`).
+test("a failed fetch reports its HTTP status as a number", async () => {
+  const worker = await startWorker("a\n1\n", 64);
+  worker.context.fetch = () => Promise.resolve({ ok: false, status: 404 });
+  worker.context.onmessage({ data: { type: "load", meta: meta([column("a", 0)], 1) } });
+  for (let turn = 0; turn < 1000 && !worker.messages.some((m) => m.type === "error"); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const error = worker.messages.find((m) => m.type === "error");
+  assert.strictEqual(error && error.status, 404);
 });

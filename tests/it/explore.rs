@@ -175,7 +175,7 @@ fn node_tests(file: &str, passes: usize) {
 /// rows split across chunks at every place; search by cells as written and as shown.
 #[test]
 fn the_worker_passes_its_node_tests() {
-    node_tests("explore-worker.test.js", 6);
+    node_tests("explore-worker.test.js", 8);
 }
 
 /// The conformance corpus of cells (tests/cells/conformance.json) read by the explorer's
@@ -184,5 +184,5 @@ fn the_worker_passes_its_node_tests() {
 /// display, dialects.
 #[test]
 fn the_worker_reads_the_cells_of_the_corpus_as_the_build_does() {
-    node_tests("cells-conformance.test.js", 1);
+    node_tests("cells-conformance.test.js", 2);
 }

@@ -35,6 +35,7 @@ mod explore_flights_browser;
 mod explore_formats_browser;
 mod explore_hostile_browser;
 mod explore_links_browser;
+mod explore_locale_browser;
 mod figures;
 mod file_shapes;
 mod foreign_keys;
