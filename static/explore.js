@@ -13,6 +13,12 @@
   if (!box || !metaScript || !window.Worker || !window.fetch || !window.ReadableStream) return;
   var meta;
   try { meta = JSON.parse(metaScript.textContent); } catch (e) { return; }
+  // The settings the build leaves out at their usual value (src/render/explore_view.rs).
+  meta = Object.assign({ delimiter: ",", quote: "\"", skip_initial_space: false, row_pages: null }, meta);
+  meta.columns = meta.columns.map(function (column) {
+    return Object.assign({ missing: [], decimal: ".", group: null, digits: null, year: false, ungrouped: false,
+      format: null, source: false, wide: false, "enum": null }, column);
+  });
   var root = box.getAttribute("data-root") || "";
   // The CSV's own base when it is published elsewhere (site.toml `data_url`).
   var dataRoot = box.getAttribute("data-data-root") || root;

@@ -26,7 +26,10 @@ pub struct ExploreView {
     pub rows: u64,
 }
 
-/// What the script needs to read the CSV as the page reads it.
+/// What the script needs to read the CSV as the page reads it. A setting at its usual
+/// value (a comma, no padding, a column without marks, `digits` or `format`) is left out,
+/// and static/explore.js puts it back ([`ExploreColumn`]): most columns need their name,
+/// title and type only.
 #[derive(Debug, Serialize)]
 struct ExploreMeta<'a> {
     /// The dataset's title, for the explorer table's caption.
@@ -35,15 +38,17 @@ struct ExploreMeta<'a> {
     csv: String,
     rows: u64,
     bytes: u64,
+    #[serde(skip_serializing_if = "is_comma")]
     delimiter: String,
     /// Spaces after a delimiter pad the fields (`skip_initial_space`).
+    #[serde(skip_serializing_if = "is_false")]
     skip_initial_space: bool,
-    quote: &'static str,
     /// The table's columns, in its order.
     columns: Vec<ExploreColumn<'a>>,
     /// Rows of the dataset page's own table (`#row-<n>` links there).
     shown_rows: u64,
     /// Row pages: the dataset page's URL (site-relative) and rows per page.
+    #[serde(skip_serializing_if = "Option::is_none")]
     row_pages: Option<RowPagesMeta>,
 }
 
@@ -63,22 +68,43 @@ struct ExploreColumn<'a> {
     #[serde(rename = "type")]
     column_type: &'static str,
     /// Cell texts shown as the empty dash, besides the empty cell.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     missing: Vec<String>,
+    #[serde(skip_serializing_if = "is_point")]
     decimal: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     group: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     digits: Option<u32>,
     /// An `integer` year column: years shown without a group mark.
+    #[serde(skip_serializing_if = "is_false")]
     year: bool,
     /// `grouping = false` (codes, clock times): every number shown without group marks.
+    #[serde(skip_serializing_if = "is_false")]
     ungrouped: bool,
     /// A date or datetime column's `format` (strftime directives).
+    #[serde(skip_serializing_if = "Option::is_none")]
     format: Option<&'a str>,
     /// Cells are source ids, linked to the Sources section.
+    #[serde(skip_serializing_if = "is_false")]
     source: bool,
     /// Long text: its cells wrap, as in the static table.
+    #[serde(skip_serializing_if = "is_false")]
     wide: bool,
-    #[serde(rename = "enum")]
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
     enum_values: Option<&'a [String]>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
+fn is_comma(value: &str) -> bool {
+    value == ","
+}
+
+fn is_point(value: &&str) -> bool {
+    *value == "."
 }
 
 impl ExploreView {
@@ -130,7 +156,6 @@ impl ExploreView {
             bytes: dataset.csv.bytes,
             delimiter: char::from(front.field_delimiter()).to_string(),
             skip_initial_space: front.skip_initial_space,
-            quote: "\"",
             columns,
             shown_rows,
             row_pages: RowPaging::of(dataset).map(|paging| RowPagesMeta {
