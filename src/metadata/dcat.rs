@@ -94,7 +94,7 @@ pub fn write(
         }
         match syntax {
             DcatSyntax::Turtle => {
-                rdf::turtle_prefixes(out)?;
+                rdf::turtle_prefixes(&site.config.base_url, out)?;
                 writeln!(out)?;
             }
             DcatSyntax::JsonLd => {
@@ -103,7 +103,7 @@ pub fn write(
                 write!(out, "{{\"@context\":{context},\"@graph\":[")?;
             }
         }
-        out.write_all(part(&nodes, *syntax, true)?.as_bytes())?;
+        out.write_all(part(site, &nodes, *syntax, true)?.as_bytes())?;
     }
     for index in start..end {
         let entry = site.datasets.entry(index)?;
@@ -111,7 +111,7 @@ pub fn write(
         for (syntax, out) in outs.iter_mut() {
             let text = site.datasets.dcat_part(index, *syntax as usize, || {
                 let nodes = nodes.get_or_insert_with(|| dataset_nodes(site, &entry));
-                part(nodes, *syntax, false)
+                part(site, nodes, *syntax, false)
             })?;
             out.write_all(text.as_bytes())?;
         }
@@ -125,11 +125,11 @@ pub fn write(
 }
 
 /// Some nodes in one syntax; `first` when they open the JSON-LD graph (no comma before).
-fn part(nodes: &[Node], syntax: DcatSyntax, first: bool) -> io::Result<String> {
+fn part(site: &Site, nodes: &[Node], syntax: DcatSyntax, first: bool) -> io::Result<String> {
     let mut out = Vec::new();
     for (index, node) in nodes.iter().enumerate() {
         match syntax {
-            DcatSyntax::Turtle => rdf::turtle_node(node, &mut out)?,
+            DcatSyntax::Turtle => rdf::turtle_node(node, &site.config.base_url, &mut out)?,
             DcatSyntax::JsonLd => {
                 // Compact, as every JSON file: indented, the catalog of 10,000 datasets
                 // was 4 million lines and 111 MB, half of it spaces.

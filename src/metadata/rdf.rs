@@ -7,16 +7,34 @@ use std::io::{self, Write};
 
 use serde_json::{json, Map, Value};
 
-/// The prefixes both syntaxes declare, sorted by name.
+/// The prefixes both syntaxes declare, sorted by name: the vocabularies, and the EU
+/// Publications Office's tables whose IRIs every dataset names (file types, availability,
+/// languages, themes), which Turtle then writes as `filetype:CSV`.
 pub const PREFIXES: &[(&str, &str)] = &[
+    (
+        "availability",
+        "http://publications.europa.eu/resource/authority/planned-availability/",
+    ),
     ("dcat", "http://www.w3.org/ns/dcat#"),
     ("dcatap", "http://data.europa.eu/r5r/"),
     ("dct", "http://purl.org/dc/terms/"),
+    (
+        "filetype",
+        "http://publications.europa.eu/resource/authority/file-type/",
+    ),
     ("foaf", "http://xmlns.com/foaf/0.1/"),
     ("hydra", "http://www.w3.org/ns/hydra/core#"),
+    (
+        "language",
+        "http://publications.europa.eu/resource/authority/language/",
+    ),
     ("rdfs", "http://www.w3.org/2000/01/rdf-schema#"),
     ("skos", "http://www.w3.org/2004/02/skos/core#"),
     ("spdx", "http://spdx.org/rdf/terms#"),
+    (
+        "theme",
+        "http://publications.europa.eu/resource/authority/data-theme/",
+    ),
     ("vcard", "http://www.w3.org/2006/vcard/ns#"),
     ("xsd", "http://www.w3.org/2001/XMLSchema#"),
 ];
@@ -118,13 +136,51 @@ pub fn is_language_tag(tag: &str) -> bool {
             .all(|p| !p.is_empty() && p.len() <= 8 && p.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
-fn turtle_object(object: &Object, out: &mut String) {
+/// An IRI as Turtle writes it: a prefixed name when it is a plain name in one of
+/// [`PREFIXES`] (`filetype:CSV`), relative to `base` (the site's address, the file's
+/// `@base`) when it is under it and reads back as itself, else whole.
+fn turtle_iri(iri: &str, base: &str, out: &mut String) {
+    let plain_name = |local: &str| {
+        !local.is_empty()
+            && local
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    let prefixed = PREFIXES.iter().find_map(|(name, namespace)| {
+        let local = iri.strip_prefix(namespace).filter(|l| plain_name(l))?;
+        Some((name, local))
+    });
+    if let Some((name, local)) = prefixed {
+        out.push_str(name);
+        out.push(':');
+        out.push_str(local);
+        return;
+    }
+    out.push('<');
+    match iri.strip_prefix(base).filter(|r| resolves_to_itself(r)) {
+        Some(relative) => out.push_str(relative),
+        None => out.push_str(iri),
+    }
+    out.push('>');
+}
+
+/// Whether `relative`, read against a base that ends with `/` and has no query or
+/// fragment, resolves to that base followed by `relative` (RFC 3986, section 5.2): not a
+/// path from the root or a host (`/`), not a scheme (`x:` before the first `/`), and no
+/// `.` or `..` segment, which resolution would remove.
+fn resolves_to_itself(relative: &str) -> bool {
+    let path = relative.split(['?', '#']).next().unwrap_or_default();
+    let first = path.split('/').next().unwrap_or_default();
+    !path.starts_with('/')
+        && !first.contains(':')
+        && !path
+            .split('/')
+            .any(|segment| segment == "." || segment == "..")
+}
+
+fn turtle_object(object: &Object, base: &str, out: &mut String) {
     match object {
-        Object::Iri(iri) => {
-            out.push('<');
-            out.push_str(iri);
-            out.push('>');
-        }
+        Object::Iri(iri) => turtle_iri(iri, base, out),
         Object::Text(text, language) => {
             crate::text::push_string_literal(text, out);
             if let Some(language) = language {
@@ -140,20 +196,22 @@ fn turtle_object(object: &Object, out: &mut String) {
     }
 }
 
-/// The `@prefix` lines that open the Turtle file.
-pub fn turtle_prefixes(out: &mut dyn Write) -> io::Result<()> {
+/// The `@prefix` lines that open the Turtle file, and its `@base`: the site's address
+/// (`base`, which ends with `/`), against which the IRIs of its pages and files are
+/// written relative.
+pub fn turtle_prefixes(base: &str, out: &mut dyn Write) -> io::Result<()> {
     for (name, namespace) in PREFIXES {
         writeln!(out, "@prefix {name}: <{namespace}> .")?;
     }
-    Ok(())
+    writeln!(out, "@base <{}> .", iri(base))
 }
 
-/// One node as a Turtle block (`<id> a t ; p o ; … .`) followed by a blank line.
-pub fn turtle_node(node: &Node, out: &mut dyn Write) -> io::Result<()> {
+/// One node as a Turtle block (`<id> a t ; p o ; … .`) followed by a blank line; its IRIs
+/// written against `base` (as [`turtle_prefixes`] declared it).
+pub fn turtle_node(node: &Node, base: &str, out: &mut dyn Write) -> io::Result<()> {
+    let base = iri(base);
     let mut text = String::new();
-    text.push('<');
-    text.push_str(&node.id);
-    text.push('>');
+    turtle_iri(&node.id, &base, &mut text);
     let mut first = true;
     let mut separator = |text: &mut String| {
         text.push_str(if first { "\n    " } else { " ;\n    " });
@@ -168,7 +226,7 @@ pub fn turtle_node(node: &Node, out: &mut dyn Write) -> io::Result<()> {
         separator(&mut text);
         text.push_str(predicate);
         text.push(' ');
-        turtle_object(object, &mut text);
+        turtle_object(object, &base, &mut text);
     }
     text.push_str(" .\n\n");
     out.write_all(text.as_bytes())
@@ -239,6 +297,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn turtle_writes_names_relative_only_where_they_read_back_as_themselves() {
+        let written = |iri: &str| {
+            let mut out = String::new();
+            turtle_iri(iri, "https://x.org/d/", &mut out);
+            out
+        };
+        assert_eq!(
+            written("https://x.org/d/datasets/a/#csv"),
+            "<datasets/a/#csv>"
+        );
+        assert_eq!(written("https://x.org/d/"), "<>");
+        assert_eq!(written("https://x.org/d/#catalog"), "<#catalog>");
+        assert_eq!(written("https://x.org/d/?page=2"), "<?page=2>");
+        // Outside the base, or changed by resolution: whole.
+        for whole in [
+            "https://x.org/other/",
+            "https://x.org/d",
+            "https://x.org/d//host/",
+            "https://x.org/d/a:b/c",
+            "https://x.org/d/a/../b",
+            "https://x.org/d/./b",
+            "https://x.org/d/a/..",
+        ] {
+            assert_eq!(written(whole), format!("<{whole}>"));
+        }
+        // A plain name in a declared namespace is a prefixed name; other names are whole.
+        let eu = "http://publications.europa.eu/resource/authority/";
+        assert_eq!(
+            written(&format!("{eu}file-type/JSON_LD")),
+            "filetype:JSON_LD"
+        );
+        assert_eq!(written(&format!("{eu}language/ENG")), "language:ENG");
+        assert_eq!(
+            written(&format!("{eu}file-type/A.B")),
+            format!("<{eu}file-type/A.B>")
+        );
+        assert_eq!(
+            written(&format!("{eu}file-type/")),
+            format!("<{eu}file-type/>")
+        );
+    }
+
+    #[test]
     fn hostile_iris_cannot_end_early() {
         assert_eq!(
             iri("https://x.org/a b>c\"d{e}|^`\\\n"),
@@ -296,10 +397,10 @@ mod tests {
             .typed("dct:issued", "2021-05-01", "xsd:date")
             .iri("dcat:landingPage", "https://x.org/d/>");
         let mut ttl = Vec::new();
-        turtle_node(&node, &mut ttl).unwrap();
+        turtle_node(&node, "https://x.org/", &mut ttl).unwrap();
         assert_eq!(
             String::from_utf8(ttl).unwrap(),
-            "<https://x.org/d/>\n    a dcat:Dataset ;\n    dct:title \"Say \\\"hi\\\"\"@en ;\n    dct:issued \"2021-05-01\"^^xsd:date ;\n    dcat:landingPage <https://x.org/d/%3E> .\n\n"
+            "<d/>\n    a dcat:Dataset ;\n    dct:title \"Say \\\"hi\\\"\"@en ;\n    dct:issued \"2021-05-01\"^^xsd:date ;\n    dcat:landingPage <d/%3E> .\n\n"
         );
         let ld = json_ld_node(&node);
         assert_eq!(ld["dcat:landingPage"][0]["@id"], "https://x.org/d/%3E");

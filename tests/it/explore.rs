@@ -77,7 +77,12 @@ fn the_page_carries_the_explorer_and_the_csv_dialect() {
     assert_eq!(columns[2]["index"], 2);
     // A setting at its usual value is left out (static/explore.js puts it back): the
     // day column has no number marks, `digits`, year or source flags.
-    let day: Vec<&str> = columns[2].as_object().unwrap().keys().map(String::as_str).collect();
+    let day: Vec<&str> = columns[2]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(day, ["format", "index", "missing", "name", "title", "type"]);
     // The worker and the page script are in the output, next to table.js.
     for file in [
