@@ -308,7 +308,8 @@ fn build_and_check_tell_a_first_line_that_is_not_a_header_as_one_problem() {
         positions.push_str(&line(&|c| r * c % 7));
     }
     // (slug, file, its documented columns, where the problem is, what it says)
-    let cases: [(&str, &str, String, &str, &[&str]); 5] = [
+    let pretty = GEOJSON.replace(", ", ",\n  ").replacen('{', "{\n  ", 1);
+    let cases: [(&str, &str, String, &str, &[&str]); 6] = [
         (
             "shape",
             &shape,
@@ -357,6 +358,14 @@ fn build_and_check_tell_a_first_line_that_is_not_a_header_as_one_problem() {
         (
             "places",
             GEOJSON,
+            "a:integer".into(),
+            "",
+            &["the file is GeoJSON, not CSV text", "ogr2ogr"],
+        ),
+        (
+            // Pretty-printed: the first line is `{` alone.
+            "pretty",
+            &pretty,
             "a:integer".into(),
             "",
             &["the file is GeoJSON, not CSV text", "ogr2ogr"],

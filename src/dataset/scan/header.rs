@@ -21,7 +21,7 @@ pub(super) fn read_header<R: Read>(
     reader: &mut csv::Reader<R>,
     dialect: CsvDialect,
     record: &mut csv::ByteRecord,
-    display: &Path,
+    (path, display): (&Path, &Path),
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Vec<String>> {
     match dialect.read(reader, record) {
@@ -40,7 +40,14 @@ pub(super) fn read_header<R: Read>(
         Ok(true) => {}
     }
     let name = display.file_name().unwrap_or_default().to_string_lossy();
-    if let Some((message, hint)) = file_kind::not_csv_text(record.as_slice(), &name) {
+    let not_csv = file_kind::not_csv_text(record.as_slice(), &name).map(|found| {
+        // The first line alone says JSON; the file's head tells GeoJSON apart (pretty
+        // printed, its `"type": "FeatureCollection"` is on a later line).
+        file_head(path)
+            .and_then(|head| file_kind::not_csv_text(&head, &name))
+            .unwrap_or(found)
+    });
+    if let Some((message, hint)) = not_csv {
         diagnostics.push(Diagnostic::error(display, message).with_hint(hint));
         return None;
     }
@@ -56,6 +63,16 @@ pub(super) fn read_header<R: Read>(
         }
     }
     Some(header)
+}
+
+/// The first bytes of the file at `path` (as many as tell JSON from GeoJSON).
+fn file_head(path: &Path) -> Option<Vec<u8>> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut head = Vec::with_capacity(file_kind::JSON_HEAD_BYTES);
+    file.take(file_kind::JSON_HEAD_BYTES as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    Some(head)
 }
 
 fn strip_bom(index: usize, name: &str) -> &str {

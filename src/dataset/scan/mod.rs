@@ -298,7 +298,7 @@ fn read_file(
         &mut reader,
         inputs.dialect,
         &mut header_record,
-        display,
+        (path, display),
         diagnostics,
     )?;
     let header_problems = diagnostics.len();
