@@ -221,7 +221,7 @@ pub struct TableView<'a> {
     pub has_empty_cells: bool,
     pub note_html: Option<String>,
     /// The one generated sentence about dashes, worded so it never contradicts the note.
-    pub dash_note: Option<&'static str>,
+    pub dash_note: Option<String>,
     /// Page 1 of the row pages, when the rows past the cap have them.
     pub nav: Option<crate::render::row_nav::RowNavView>,
 }
@@ -360,7 +360,8 @@ impl<'a> DatasetPageView<'a> {
         written: &[crate::dataset::FileDigest],
     ) -> Self {
         let (front, slug) = (&dataset.front, &dataset.slug);
-        let column_list_html = crate::render::columns_section::column_list(dataset, shown);
+        let column_list_html =
+            crate::render::columns_section::column_list(dataset, shown, &site.words);
         let md = |m: &str| markdown::to_html(m, site.config.markdown.raw_html);
         let raw_html = site.config.markdown.raw_html;
         DatasetPageView {
@@ -391,11 +392,12 @@ impl<'a> DatasetPageView<'a> {
                 })
                 .collect(),
             charts: chart_views(dataset, charts, raw_html),
-            table: TableView::new(dataset, (columns, shown), body, raw_html),
+            table: TableView::new(dataset, (columns, shown), body, (raw_html, &site.words)),
             column_summary_html: crate::render::columns_section::column_summary(
                 dataset,
                 shown,
                 crate::dataset::budget::COLUMNS_BYTES.saturating_sub(column_list_html.len()),
+                &site.words,
             ),
             column_list_html,
             license: LicenseView {
@@ -448,12 +450,13 @@ impl DownloadView {
 }
 
 impl<'a> TableView<'a> {
-    /// The table of the `shown` columns, with its rows (`body`) and the notes under it.
+    /// The table of the `shown` columns, with its rows (`body`) and the notes under it
+    /// (its own Markdown with `raw_html`, ours in `words`).
     fn new(
         dataset: &'a Dataset,
         (columns, shown): (&'a [ColumnView<'a>], &[usize]),
         body: TableBody<'a>,
-        raw_html: markdown::RawHtml,
+        (raw_html, words): (markdown::RawHtml, &crate::i18n::Words),
     ) -> Self {
         let (csv, note) = (&dataset.csv, dataset.front.table_note.as_deref());
         let in_order = table_columns(columns, shown);
@@ -468,7 +471,7 @@ impl<'a> TableView<'a> {
             truncated: body.shown_rows < csv.rows,
             budget_cut: body.shown_rows < dataset.shown_rows().min(csv.rows),
             has_empty_cells: csv.has_empty_cells,
-            dash_note: cite_view::dash_note(csv.has_empty_cells, note),
+            dash_note: cite_view::dash_note(csv.has_empty_cells, note, words),
             note_html: note.map(|m| markdown::to_html(m, raw_html)),
             nav: crate::render::row_nav::RowNavView::of(dataset, 1),
         }
