@@ -466,6 +466,26 @@ mod tests {
     }
 
     #[test]
+    fn plain_text_takes_the_plural_form_and_leaves_escaping_to_its_caller() {
+        let (fr, _) = load(Path::new("/nonexistent"), "fr");
+        let arg = |name: &str| (name == "n").then(|| "2".to_string());
+        assert_eq!(fr.plain("chart.rows", Some("2"), &arg).unwrap(), "2 lignes");
+        let arg = |name: &str| (name == "value").then(|| "a<b".to_string());
+        assert_eq!(
+            Words::english().plain("profile.all", None, &arg).unwrap(),
+            "all a<b"
+        );
+        assert!(fr
+            .plain("chart.rows", None, &arg)
+            .unwrap_err()
+            .contains("give its count"));
+        assert!(fr
+            .plain("chart.rows", Some("1"), &|_| None)
+            .unwrap_err()
+            .contains("`{n}`"));
+    }
+
+    #[test]
     fn every_built_in_catalogue_has_every_message_in_every_form_its_language_needs() {
         let english = parse_built_in("en").unwrap();
         for (language, _) in BUILT_IN {

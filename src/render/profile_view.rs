@@ -253,6 +253,41 @@ fn push_two_decimals(value: f64, out: &mut String) {
 mod tests {
     use super::*;
 
+    fn number_column() -> ColumnSpec {
+        toml::from_str("name = \"v\"\ntitle = \"V\"\ntype = \"number\"\ndescription = \"d\"\n")
+            .unwrap()
+    }
+
+    #[test]
+    fn a_profile_is_said_in_the_page_language_and_marks() {
+        let spec = number_column();
+        let mut profile = ColumnProfile::default();
+        for cell in ["-1234.5", "2693.5", "", "12"] {
+            let _ = profile.add(cell, ColumnType::Number, 0, cell.parse().ok());
+        }
+        let fr = Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
+        let view = ProfileView::new(&spec, &profile, &fr);
+        assert_eq!(
+            view.facts,
+            [
+                "3 lignes renseignées",
+                "1 ligne vide",
+                "de -1\u{202f}234,5 à 2\u{202f}693,5",
+                "moyenne 490,3"
+            ]
+        );
+        let svg = view.histogram_svg.unwrap();
+        assert!(
+            svg.contains(
+                "<title>Histogramme de V\u{a0}: valeurs de -1\u{202f}234,5 à 2\u{202f}693,5"
+            ),
+            "{svg}"
+        );
+        let en = ProfileView::new(&spec, &profile, &Words::english());
+        assert_eq!(en.facts[2], "from -1,234.5 to 2,693.5");
+        assert_eq!(en.facts[1], "1 empty");
+    }
+
     #[test]
     fn means_read_without_false_precision() {
         assert_eq!(format_mean(9.0, None), "9");

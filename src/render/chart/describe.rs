@@ -198,3 +198,26 @@ pub(super) fn tooltip(chart: &ChartInput, point: &ChartPoint) -> String {
         None => chart.say("chart.point", None, &[x, y]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{input, point};
+    use super::*;
+
+    #[test]
+    fn a_chart_is_described_and_labelled_in_the_page_language_and_marks() {
+        let fr = crate::i18n::Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
+        let points = [point("32K", None, 2693.5), point("64K", None, -10366.0)];
+        let chart = ChartInput {
+            series_title: None,
+            words: &fr,
+            ..input(ChartKind::Bar, XScale::Category, &points)
+        };
+        let svg = super::super::render(&chart, super::super::Placement::Inline);
+        assert!(svg.contains("Diagramme en barres de Cluster throughput (MB/s) par Block size. 32K\u{a0}: 2\u{202f}693,5\u{a0}; 64K\u{a0}: -10\u{202f}366. L&#39;axe des valeurs part de zéro."), "{svg}");
+        assert!(svg.contains(">2\u{202f}693,5</text>"), "{svg}");
+        assert!(svg.contains(">-12\u{202f}000</text>"), "{svg}");
+        assert!(!svg.contains("2,693"), "{svg}");
+        assert_eq!(rows(&chart, 1234), "1\u{202f}234 lignes");
+    }
+}
