@@ -93,6 +93,20 @@ fn say_with(
     fill(words, id, n.as_deref(), &arg).unwrap_or_default()
 }
 
+/// A file's size for readers (`6.1 kB`) in the marks of the page's language (`6,1 kB`).
+pub fn shown_size(bytes: u64, words: &Words) -> String {
+    words
+        .number(&crate::metadata::human_size(bytes))
+        .into_owned()
+}
+
+/// The built-in English words, made once for every test that needs them.
+#[cfg(test)]
+pub fn english() -> &'static Words {
+    static WORDS: std::sync::LazyLock<Words> = std::sync::LazyLock::new(Words::english);
+    &WORDS
+}
+
 /// `t(id="dataset.counts", n=rows, columns=…)`: the message as HTML (so marked safe), its
 /// plural form chosen by `n`; numbers given are grouped, text is escaped.
 struct Translate(Slot);

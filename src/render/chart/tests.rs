@@ -16,13 +16,6 @@ pub(super) fn point(x: &str, series: Option<&str>, y: f64) -> ChartPoint {
     }
 }
 
-/// The built-in English words, made once for every test.
-pub(super) fn english() -> &'static crate::i18n::Words {
-    static WORDS: std::sync::LazyLock<crate::i18n::Words> =
-        std::sync::LazyLock::new(crate::i18n::Words::english);
-    &WORDS
-}
-
 pub(super) fn input<'a>(
     kind: ChartKind,
     x_scale: XScale,
@@ -32,7 +25,7 @@ pub(super) fn input<'a>(
         id: "c",
         y_digits: None,
         x_shown: Default::default(),
-        words: english(),
+        words: crate::render::words::english(),
         kind,
         title: "Throughput <by> \"size\" & interface",
         x_title: "Block size",
