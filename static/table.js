@@ -139,6 +139,16 @@
   });
   // All writes first, then all reads: one layout for the whole table.
   var overflowing = clamps.filter(function (clamp) { return clamp.scrollHeight > clamp.clientHeight + 1; });
+  // The button's words in the page's language (the stylesheet's are English; a words file
+  // older than this script keeps them).
+  if (overflowing.length && self.datapagesWords) {
+    try {
+      var words = document.createElement("style");
+      words.textContent = ".cell-more::before { content: " + JSON.stringify(self.datapagesWords.t("cell_more")) + "; }\n" +
+        ".cell-more[aria-expanded=\"true\"]::before { content: " + JSON.stringify(self.datapagesWords.t("cell_less")) + "; }";
+      document.head.appendChild(words);
+    } catch (e) { /* English words from the stylesheet */ }
+  }
   overflowing.forEach(function (clamp) {
     var button = document.createElement("button");
     button.type = "button";
