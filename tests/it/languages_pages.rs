@@ -359,3 +359,21 @@ fn the_table_script_sorts_and_filters_numbers_in_the_page_marks() {
     assert!(out.status.success(), "{report}");
     assert!(report.contains("# pass 4"), "{report}");
 }
+
+/// A site's own catalogue is an input of every page: changing a message re-renders the
+/// pages that show it, where a build would otherwise find nothing changed.
+#[test]
+fn editing_a_site_catalogue_renders_the_pages_again() {
+    let dir = tempfile::tempdir().unwrap();
+    build_in(dir.path(), "fr");
+    std::fs::create_dir(dir.path().join("i18n")).unwrap();
+    let text = "[profile]\nmean = \"valeur moyenne {mean}\"\n";
+    std::fs::write(dir.path().join("i18n/fr.toml"), text).unwrap();
+    common::build_root(dir.path());
+    let page = html(&dir.path().join("public/datasets/towns/index.html"));
+    let profiles = raw_texts(&page, "p.profile");
+    assert!(
+        profiles[1].contains("valeur moyenne 269\u{202f}368"),
+        "{profiles:?}"
+    );
+}
