@@ -153,6 +153,24 @@ impl Words {
         count: Option<&str>,
         arg: &dyn Fn(&str) -> Option<String>,
     ) -> Result<String, String> {
+        let text = self.form(id, count)?;
+        let mut out = String::with_capacity(text.len() + 16);
+        message::fill_html(text, arg, &mut out).map_err(|name| unknown_argument(id, &name))?;
+        Ok(out)
+    }
+
+    /// [`Words::html`] as plain text (a link is its text), for a caller that escapes it.
+    pub fn plain(
+        &self,
+        id: &str,
+        count: Option<&str>,
+        arg: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<String, String> {
+        message::fill_text(self.form(id, count)?, arg).map_err(|name| unknown_argument(id, &name))
+    }
+
+    /// The text of the message `id`, its plural form chosen by `count`.
+    fn form(&self, id: &str, count: Option<&str>) -> Result<&str, String> {
         let Some(message) = self.messages.get(id) else {
             return Err(format!(
                 "the message `{id}` has no text in the language `{}` (add it to {FOLDER}/{}.toml)",
@@ -160,7 +178,7 @@ impl Words {
                 self.language.split('-').next().unwrap_or_default()
             ));
         };
-        let text = match message {
+        Ok(match message {
             Message::Text(text) => text,
             Message::Plural(forms) => {
                 let Some(count) = count else {
@@ -174,13 +192,7 @@ impl Words {
                     .or_else(|| forms.get("other"))
                     .map_or("", String::as_str)
             }
-        };
-        let text: &str = text;
-        let mut out = String::with_capacity(text.len() + 16);
-        message::fill_html(text, arg, &mut out).map_err(|name| {
-            format!("the message `{id}` uses `{{{name}}}`, which this call does not give")
-        })?;
-        Ok(out)
+        })
     }
 
     /// The message `id` (one without arguments) as plain text.
@@ -195,9 +207,9 @@ impl Words {
         arg: &dyn Fn(&str) -> Option<String>,
     ) -> Result<String, String> {
         match self.messages.get(id) {
-            Some(Message::Text(text)) => message::fill_text(text, arg).map_err(|name| {
-                format!("the message `{id}` uses `{{{name}}}`, which this call does not give")
-            }),
+            Some(Message::Text(text)) => {
+                message::fill_text(text, arg).map_err(|name| unknown_argument(id, &name))
+            }
             _ => Err(format!(
                 "the message `{id}` has no text in the language `{}`",
                 self.language
@@ -277,6 +289,11 @@ impl Words {
     pub fn script_name(&self) -> String {
         format!("words-{}.js", self.language)
     }
+}
+
+/// The problem of a message that uses an argument its caller does not give.
+fn unknown_argument(id: &str, name: &str) -> String {
+    format!("the message `{id}` uses `{{{name}}}`, which this call does not give")
 }
 
 /// A language's messages: the built-in catalogue of its primary language under the site's
@@ -446,6 +463,26 @@ mod tests {
 
     fn load(dir: &Path, language: &str) -> (Words, Vec<Diagnostic>) {
         Words::load(dir, language, None)
+    }
+
+    #[test]
+    fn plain_text_takes_the_plural_form_and_leaves_escaping_to_its_caller() {
+        let (fr, _) = load(Path::new("/nonexistent"), "fr");
+        let arg = |name: &str| (name == "n").then(|| "2".to_string());
+        assert_eq!(fr.plain("chart.rows", Some("2"), &arg).unwrap(), "2 lignes");
+        let arg = |name: &str| (name == "value").then(|| "a<b".to_string());
+        assert_eq!(
+            Words::english().plain("profile.all", None, &arg).unwrap(),
+            "all a<b"
+        );
+        assert!(fr
+            .plain("chart.rows", None, &arg)
+            .unwrap_err()
+            .contains("give its count"));
+        assert!(fr
+            .plain("chart.rows", Some("1"), &|_| None)
+            .unwrap_err()
+            .contains("`{n}`"));
     }
 
     #[test]

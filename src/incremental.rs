@@ -32,12 +32,18 @@ pub enum Change {
     Templates,
     /// `site.toml`: everything is loaded and rendered again.
     Config,
+    /// A file under `i18n/` (the site's message catalogues): everything is loaded (the
+    /// words with site.toml) and rendered again.
+    Catalogues,
 }
 
 impl Change {
     /// Whether this change needs a full rebuild.
     pub fn is_global(&self) -> bool {
-        matches!(self, Change::Templates | Change::Config)
+        matches!(
+            self,
+            Change::Templates | Change::Config | Change::Catalogues
+        )
     }
 }
 
@@ -81,6 +87,7 @@ pub fn classify(root: &Path, output: &Path, path: &Path) -> Option<Change> {
     match parts.as_slice() {
         [SITE_TOML] => Some(Change::Config),
         [TEMPLATES, ..] => Some(Change::Templates),
+        [crate::i18n::FOLDER, ..] => Some(Change::Catalogues),
         [STATIC, rest @ ..] if !rest.is_empty() => Some(Change::Static(rest.iter().collect())),
         [CONTENT, DATASETS, file] if extension == Some("md") => {
             Some(Change::Dataset(file.trim_end_matches(".md").to_string()))
@@ -253,6 +260,7 @@ mod tests {
         let c = |p: &str| classify(root, out, Path::new(p));
         assert_eq!(c("/site/site.toml"), Some(Change::Config));
         assert_eq!(c("/site/templates/dataset.html"), Some(Change::Templates));
+        assert_eq!(c("/site/i18n/fr.toml"), Some(Change::Catalogues));
         assert_eq!(
             c("/site/templates/partials/x.html"),
             Some(Change::Templates)
@@ -303,6 +311,7 @@ mod tests {
     fn only_templates_and_config_are_global() {
         assert!(Change::Config.is_global());
         assert!(Change::Templates.is_global());
+        assert!(Change::Catalogues.is_global());
         assert!(!Change::Dataset("x".into()).is_global());
         assert!(!Change::Static(PathBuf::from("a.css")).is_global());
     }

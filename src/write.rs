@@ -209,7 +209,7 @@ pub fn write_dataset(
     writer: &Writer,
     earlier: Option<Earlier>,
 ) -> Result<Vec<FileDigest>, Diagnostic> {
-    let charts = dataset_charts(dataset);
+    let charts = dataset_charts(dataset, &site.words);
     let citations = metadata::citation_files::citations(site, dataset);
     let slug = &dataset.slug;
     let mut rendered: Vec<(String, String)> = charts
@@ -307,7 +307,7 @@ pub fn write_dataset_page(
     writer: &Writer,
 ) -> Result<(), Diagnostic> {
     let citations = metadata::citation_files::citations(site, dataset);
-    let charts = dataset_charts(dataset);
+    let charts = dataset_charts(dataset, &site.words);
     write_page_with_charts(
         site, renderer, dataset, &charts, &citations, written, writer,
     )
@@ -338,6 +338,7 @@ fn write_page_with_charts(
     let mut html = page(cap)?;
     let rows = RowRenderer::new(&dataset.front.columns)
         .with_dialect(&dataset.front)
+        .in_language(&site.words)
         .with_key_links(site, dataset)
         .with_columns(dataset.shown_columns(site.config.table_columns));
     let mut stream = RowStream::open(&dataset.csv_path, rows.dialect())

@@ -13,9 +13,10 @@
   var total = rows.length;
   var collator = new Intl.Collator(document.documentElement.lang || undefined, { numeric: true, sensitivity: "base" });
 
-  // Thousands separators are shown, not part of the number.
+  // Group marks are shown, not part of the number; the page language's marks are read
+  // back to the number as written (`2 693,5` -> 2693.5).
   function numberOf(cell) {
-    var value = parseFloat(cell.textContent.replace(/[,\s\u00a0]/g, ""));
+    var value = parseFloat(plainNumber(cell.textContent).replace(/[\s\u00a0]/g, ""));
     return isNaN(value) ? null : value;
   }
 
@@ -138,6 +139,16 @@
   });
   // All writes first, then all reads: one layout for the whole table.
   var overflowing = clamps.filter(function (clamp) { return clamp.scrollHeight > clamp.clientHeight + 1; });
+  // The button's words in the page's language (the stylesheet's are English; a words file
+  // older than this script keeps them).
+  if (overflowing.length && self.datapagesWords) {
+    try {
+      var words = document.createElement("style");
+      words.textContent = ".cell-more::before { content: " + JSON.stringify(self.datapagesWords.t("cell_more")) + "; }\n" +
+        ".cell-more[aria-expanded=\"true\"]::before { content: " + JSON.stringify(self.datapagesWords.t("cell_less")) + "; }";
+      document.head.appendChild(words);
+    } catch (e) { /* English words from the stylesheet */ }
+  }
   overflowing.forEach(function (clamp) {
     var button = document.createElement("button");
     button.type = "button";
@@ -265,7 +276,8 @@
   var LIMIT = 200;
   var run = null;
 
-  function group(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ","); }
+  var W = self.datapagesWords;
+  if (!W) return;
   function pageUrl(n) { return n === 1 ? base : base + "rows/" + n + "/"; }
 
   // Ends a search (if one runs) and brings the page's own rows back.
@@ -285,7 +297,7 @@
     var words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
     reset();
     if (!words.length) {
-      status.textContent = "Type what to look for, then search all " + group(total) + " rows.";
+      status.textContent = W.t("search_prompt", { n: total });
       return;
     }
     var current = { stopped: false, controller: window.AbortController ? new AbortController() : null };
@@ -298,18 +310,22 @@
     start.hidden = true;
     stop.hidden = false;
 
-    function report(state) {
-      var matches = found === 1 ? "1 match" : group(found) + " matches";
-      if (found > LIMIT) matches += ", the first " + LIMIT + " shown";
-      status.textContent = state + " " + group(searched) + " of " + group(total) + " rows: " + matches + ".";
+    // `state`: the message saying how the search stands, `args` its own arguments.
+    function report(state, args) {
+      var matches = W.t("search_matches", { n: found });
+      if (found > LIMIT) matches = W.t("search_matches_first", { matches: matches, shown: LIMIT });
+      var progress = W.t("search_progress", { searched: searched, n: total, matches: matches });
+      var all = { progress: progress };
+      for (var name in args || {}) all[name] = args[name];
+      status.textContent = W.t(state, all);
     }
     current.report = report;
 
-    function finish(state) {
+    function finish(state, args) {
       if (run === current) run = null;
       stop.hidden = true;
       start.hidden = false;
-      report(state);
+      report(state, args);
     }
 
     function show(tr, n) {
@@ -326,7 +342,7 @@
         var link = document.createElement("a");
         link.className = "row-link";
         link.href = new URL("#" + row.id, from).href;
-        link.textContent = "row " + group(row.id.replace("row-", "")) + ", page " + group(n);
+        link.textContent = W.t("row_link", { row: Number(row.id.replace("row-", "")), page: n });
         cell.appendChild(document.createTextNode(" "));
         cell.appendChild(link);
       }
@@ -337,7 +353,7 @@
     function next() {
       if (current.stopped) return;
       if (page > pages || found >= LIMIT) {
-        finish(searched >= total ? "Searched" : "Stopped at " + LIMIT + " matches: searched");
+        finish(searched >= total ? "search_done" : "search_limit", { limit: LIMIT });
         return;
       }
       var n = page;
@@ -358,15 +374,15 @@
           });
           searched += rows.length || perPage;
           page += 1;
-          report("Searching… searched");
+          report("search_searching");
           next();
         })
         .catch(function (error) {
           if (current.stopped) return;
-          finish("Page " + n + " could not be read (" + error.message + "); searched");
+          finish("search_failed", { page: n, error: error.message });
         });
     }
-    report("Searching… searched");
+    report("search_searching");
     next();
   }
 
@@ -379,7 +395,7 @@
     run = null;
     stop.hidden = true;
     start.hidden = false;
-    current.report("Stopped: searched");
+    current.report("search_stopped");
   });
   input.addEventListener("keydown", function (event) {
     if (event.key === "Enter") search();
@@ -405,7 +421,7 @@
     event.preventDefault();
     var n = parseInt(input.value, 10);
     if (!(n >= 1 && n <= pages)) {
-      input.setCustomValidity("A page from 1 to " + pages);
+      input.setCustomValidity(self.datapagesWords ? self.datapagesWords.t("page_range", { pages: pages }) : "1–" + pages);
       input.reportValidity();
       return;
     }
@@ -415,18 +431,29 @@
   form.hidden = false;
 })();
 
+// A number as the page shows it in its language's marks (`words-<language>.js`) without
+// its group marks and in the marks the CSV is read with (`2 693,5` -> `2693.5`, `1,545`
+// -> `1545`); a page without the words is read in English marks.
+function plainNumber(shown) {
+  var marks = (self.datapagesWords && self.datapagesWords.marks) || { group: ",", decimal: ".", minus: "-" };
+  var text = shown.split(marks.group).join("");
+  if (marks.minus !== "-" && text.indexOf(marks.minus) === 0) text = "-" + text.slice(marks.minus.length);
+  return marks.decimal === "." ? text : text.split(marks.decimal).join(".");
+}
+
 // What the filter looks for a word in: each cell of row `tr` as shown and as the CSV
 // writes it, in lower case, one line each (a word has no line break, so a word never
 // runs across two cells). The written text is the cell's `data-v` where the build put
-// one, else a number's shown text less its group marks (`1,545` -> `1545`: the build
-// adds `data-v` wherever that is not the CSV's text), else the shown text itself.
+// one, else a number's shown text less its group marks (`1,545` -> `1545`, `1 545,5` ->
+// `1545.5`: the build adds `data-v` wherever that is not the CSV's text), else the shown
+// text itself.
 function searchedText(tr) {
   var out = [];
   for (var i = 0; i < tr.cells.length; i++) {
     var cell = tr.cells[i];
     var shown = cell.textContent;
     var written = cell.getAttribute("data-v");
-    if (written === null && cell.classList.contains("num")) written = shown.split(",").join("");
+    if (written === null && cell.classList.contains("num")) written = plainNumber(shown);
     out.push(shown);
     if (written !== null && written !== shown) out.push(written);
   }

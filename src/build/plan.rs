@@ -161,7 +161,7 @@ impl Session {
                 Change::Static(relative) => {
                     touched.statics.insert(relative.clone());
                 }
-                Change::Templates | Change::Config => {}
+                Change::Templates | Change::Config | Change::Catalogues => {}
             }
         }
         touched

@@ -243,5 +243,6 @@ fn describe(change: &Change, site: &Site) -> String {
         Change::Static(p) => format!("{}/{}", layout::STATIC, p.display()),
         Change::Templates => format!("{}/", layout::TEMPLATES),
         Change::Config => layout::SITE_TOML.to_string(),
+        Change::Catalogues => format!("{}/", crate::i18n::FOLDER),
     }
 }

@@ -23,7 +23,40 @@ pub struct NumberMarks {
 }
 
 impl NumberMarks {
-    fn english() -> NumberMarks {
+    /// A number written the English way (`-1,234.5` or `1234.5`, as `format_cell` and
+    /// `thousands` write it) in this language's marks. Borrowed when nothing changes.
+    pub fn number<'a>(&self, english: &'a str) -> Cow<'a, str> {
+        let marks = self;
+        if marks.group == "," && marks.decimal == "." && marks.minus == "-" {
+            return Cow::Borrowed(english);
+        }
+        let whole_end = english.find(['.', 'e', 'E']).unwrap_or(english.len());
+        let groups = english[..whole_end].matches(',').count();
+        let drop_group = groups == 1 && marks.min_grouping >= 2 && {
+            let digits = english[..whole_end]
+                .bytes()
+                .filter(u8::is_ascii_digit)
+                .count();
+            digits < 4 + usize::from(marks.min_grouping) - 1
+        };
+        let mut out = String::with_capacity(english.len() + 8);
+        for (i, c) in english.char_indices() {
+            match c {
+                ',' if i < whole_end => {
+                    if !drop_group {
+                        out.push_str(&marks.group)
+                    }
+                }
+                '.' if i == whole_end => out.push_str(&marks.decimal),
+                '-' if i == 0 => out.push_str(&marks.minus),
+                _ => out.push(c),
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// The marks English writes, which [`NumberMarks::number`] leaves as they are.
+    pub fn english() -> NumberMarks {
         NumberMarks {
             group: ",".into(),
             decimal: ".".into(),
@@ -71,33 +104,7 @@ impl Locale {
     /// A number written the English way (`-1,234.5` or `1234.5`, as `format_cell` and
     /// `thousands` write it) in this language's marks. Borrowed when nothing changes.
     pub fn number<'a>(&self, english: &'a str) -> Cow<'a, str> {
-        let marks = &self.marks;
-        if marks.group == "," && marks.decimal == "." && marks.minus == "-" {
-            return Cow::Borrowed(english);
-        }
-        let whole_end = english.find(['.', 'e', 'E']).unwrap_or(english.len());
-        let groups = english[..whole_end].matches(',').count();
-        let drop_group = groups == 1 && marks.min_grouping >= 2 && {
-            let digits = english[..whole_end]
-                .bytes()
-                .filter(u8::is_ascii_digit)
-                .count();
-            digits < 4 + usize::from(marks.min_grouping) - 1
-        };
-        let mut out = String::with_capacity(english.len() + 8);
-        for (i, c) in english.char_indices() {
-            match c {
-                ',' if i < whole_end => {
-                    if !drop_group {
-                        out.push_str(&marks.group)
-                    }
-                }
-                '.' if i == whole_end => out.push_str(&marks.decimal),
-                '-' if i == 0 => out.push_str(&marks.minus),
-                _ => out.push(c),
-            }
-        }
-        Cow::Owned(out)
+        self.marks.number(english)
     }
 }
 

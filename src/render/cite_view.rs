@@ -89,10 +89,14 @@ impl CiteView {
 
 pub use crate::metadata::{changes, ChangeView};
 
-/// The generated sentence under the table, when a cell is empty. An author's note that
-/// speaks of dashes itself says what they mean, so the sentence then only states what the
-/// dash stands for on the page and points to the note.
-pub fn dash_note(has_empty_cells: bool, table_note: Option<&str>) -> Option<&'static str> {
+/// The generated sentence under the table, when a cell is empty, in `words`. An author's
+/// note that speaks of dashes itself says what they mean, so the sentence then only states
+/// what the dash stands for on the page and points to the note.
+pub fn dash_note(
+    has_empty_cells: bool,
+    table_note: Option<&str>,
+    words: &crate::i18n::Words,
+) -> Option<String> {
     if !has_empty_cells {
         return None;
     }
@@ -100,11 +104,12 @@ pub fn dash_note(has_empty_cells: bool, table_note: Option<&str>) -> Option<&'st
         let lower = note.to_lowercase();
         lower.contains("dash") || lower.contains('—') || lower.contains("blank")
     });
-    Some(if note_speaks_of_dashes {
-        "A dash (—) stands for a cell left empty in the CSV; the note above the table says what an empty cell means."
-    } else {
-        "A dash (—) stands for a cell left empty in the CSV."
-    })
+    let id = match note_speaks_of_dashes {
+        true => "table.dash_note_above",
+        false => "table.dash",
+    };
+    // Every language's catalogue has both (`check` stops a build that lacks one).
+    Some(words.text(id).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -113,12 +118,15 @@ mod tests {
 
     #[test]
     fn the_dash_note_defers_to_an_author_who_explains_dashes() {
-        assert_eq!(dash_note(false, None), None);
+        let en = crate::i18n::Words::english();
+        assert_eq!(dash_note(false, None, &en), None);
         assert_eq!(
-            dash_note(true, None),
+            dash_note(true, None, &en).as_deref(),
             Some("A dash (—) stands for a cell left empty in the CSV.")
         );
-        let deferring = dash_note(true, Some("A dash does not mark a missing measurement."));
-        assert!(deferring.is_some_and(|s| s.contains("note above")));
+        let note = Some("A dash does not mark a missing measurement.");
+        assert!(dash_note(true, note, &en).is_some_and(|s| s.contains("note above")));
+        let fr = crate::i18n::Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
+        assert!(dash_note(true, None, &fr).is_some_and(|s| s.starts_with("Un tiret")));
     }
 }

@@ -13,13 +13,10 @@
 use super::profile_view::ProfileView;
 use crate::content::columns::ColumnSpec;
 use crate::dataset::budget::COLUMNS_BYTES;
-use crate::dataset::schema::thousands;
 use crate::dataset::Dataset;
+use crate::i18n::Words;
+use crate::render::words::say;
 use crate::text::escape_html_into;
-
-/// The words of the items that end a list cut by the page budget, after a count.
-const UNPROFILED: &str = " more columns without their profiles here, as the page has room for no more: every profile is in the Data Package";
-const UNLISTED: &str = " more columns, as the page has room for no more: every column is named in the CSV and described in the Data Package";
 
 /// Between items, and after the last: the indentation of the list's lines in the page.
 const ITEM_END: &str = "\n    ";
@@ -39,8 +36,8 @@ fn columns<'a>(
 /// The `<li>` items of the columns in the table, in the CSV's order, each with its profile
 /// while the list stays within the Columns section's share of the page budget
 /// ([`COLUMNS_BYTES`]); the columns past it without (their profiles are in the Data
-/// Package), said in a last item.
-pub fn column_list(dataset: &Dataset, shown: &[usize]) -> String {
+/// Package), said in a last item. In the words of `words`.
+pub fn column_list(dataset: &Dataset, shown: &[usize], words: &Words) -> String {
     let mut out = String::new();
     let mut unprofiled = 0usize;
     for (index, column) in columns(dataset, shown, true) {
@@ -51,7 +48,7 @@ pub fn column_list(dataset: &Dataset, shown: &[usize]) -> String {
         out.push_str("</strong> <code>");
         escape_html_into(&column.name, &mut out);
         out.push_str("</code> <span class=\"column-type\">(");
-        out.push_str(column.column_type.as_str());
+        push_type(column, words, &mut out);
         if let Some(unit) = column.unit.as_deref().filter(|u| !u.is_empty()) {
             out.push_str(", ");
             escape_html_into(unit, &mut out);
@@ -61,7 +58,7 @@ pub fn column_list(dataset: &Dataset, shown: &[usize]) -> String {
         if let Some(profile) = dataset.csv.profiles.get(index) {
             let start = out.len();
             out.push_str("\n      ");
-            profile_sentence(&ProfileView::new(column, profile), &mut out);
+            profile_sentence(&ProfileView::new(column, profile, words), words, &mut out);
             if out.len() > COLUMNS_BYTES {
                 out.truncate(start);
                 unprofiled += 1;
@@ -72,47 +69,51 @@ pub fn column_list(dataset: &Dataset, shown: &[usize]) -> String {
     }
     if unprofiled > 0 {
         more_item(
-            &format!("{}{}", thousands(unprofiled as u64), UNPROFILED),
+            &say(words, "columns.unprofiled", Some(unprofiled as u64), &[]),
             &mut out,
         );
     }
     out
 }
 
-/// The last item of a list cut by the page budget.
-fn more_item(text: &str, out: &mut String) {
+/// The column's type in the words of the page (`integer` in English, `entier` in French).
+fn push_type(column: &ColumnSpec, words: &Words, out: &mut String) {
+    let id = format!("types.{}", column.column_type.as_str());
+    escape_html_into(&words.text(&id).unwrap_or_default(), out);
+}
+
+/// The last item of a list cut by the page budget (`html`: its words as HTML).
+fn more_item(html: &str, out: &mut String) {
     out.push_str("<li class=\"column-more\">");
-    escape_html_into(text, out);
+    out.push_str(html);
     out.push_str("</li>");
     out.push_str(ITEM_END);
 }
 
 /// `<p class="profile">`: the histogram, then the facts and the most common values as one
 /// sentence.
-fn profile_sentence(profile: &ProfileView, out: &mut String) {
+fn profile_sentence(profile: &ProfileView, words: &Words, out: &mut String) {
     out.push_str("<p class=\"profile\">");
     if let Some(svg) = profile.histogram_svg.as_deref().filter(|s| !s.is_empty()) {
         out.push_str(svg);
         out.push(' ');
     }
-    escape_html_into(&profile.facts.join("; "), out);
+    let separator = say(words, "profile.separator", None, &[]);
+    out.push_str(&profile.facts.join(&separator));
     if !profile.most_common.is_empty() {
-        out.push_str("; most common: ");
-        for (n, common) in profile.most_common.iter().enumerate() {
-            if n > 0 {
-                out.push_str(", ");
-            }
-            escape_html_into(&common.value, out);
-            out.push_str(" (");
-            escape_html_into(&common.count, out);
-            out.push(')');
-        }
+        let values: Vec<String> = (profile.most_common.iter())
+            .map(|common| format!("{} ({})", common.value, common.count))
+            .collect();
+        out.push_str(&separator);
+        let values = [("values", values.join(", "))];
+        let values = values.each_ref().map(|(k, v)| (*k, v.as_str()));
+        out.push_str(&say(words, "profile.most_common", None, &values));
     }
     out.push_str(".</p>");
 }
 
 /// The `<li>` items of the columns the table leaves out: name, type and rows with a value.
-pub fn column_summary(dataset: &Dataset, shown: &[usize], room: usize) -> String {
+pub fn column_summary(dataset: &Dataset, shown: &[usize], room: usize, words: &Words) -> String {
     let mut out = String::new();
     let mut left = 0u64;
     for (index, column) in columns(dataset, shown, false) {
@@ -126,14 +127,14 @@ pub fn column_summary(dataset: &Dataset, shown: &[usize], room: usize) -> String
         out.push_str("\"><code>");
         escape_html_into(&column.name, &mut out);
         out.push_str("</code> ");
-        out.push_str(column.column_type.as_str());
+        push_type(column, words, &mut out);
         out.push_str(", ");
-        out.push_str(&thousands(filled));
-        out.push_str(" filled</li>");
+        out.push_str(&say(words, "columns.filled", Some(filled), &[]));
+        out.push_str("</li>");
         out.push_str(ITEM_END);
     }
     if left > 0 {
-        more_item(&format!("{}{}", thousands(left), UNLISTED), &mut out);
+        more_item(&say(words, "columns.unlisted", Some(left), &[]), &mut out);
     }
     out
 }

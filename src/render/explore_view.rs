@@ -166,7 +166,7 @@ impl ExploreView {
         Some(ExploreView {
             meta_json: crate::metadata::script_safe_json(&meta),
             too_large: dataset.csv.bytes > site.config.explore_max_bytes,
-            limit: crate::metadata::human_size(site.config.explore_max_bytes),
+            limit: super::words::shown_size(site.config.explore_max_bytes, &site.words),
             rows: dataset.csv.rows,
         })
     }

@@ -39,8 +39,11 @@ pub struct RenderedChart {
     pub file: String,
 }
 
-/// Draws every chart of a dataset from the points its scan collected.
-pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
+/// Draws every chart of a dataset from the points its scan collected, in `words`.
+pub fn dataset_charts(
+    dataset: &crate::dataset::Dataset,
+    words: &crate::i18n::Words,
+) -> Vec<RenderedChart> {
     let columns = &dataset.front.columns;
     let title = |name: &'_ str| -> String {
         columns
@@ -78,7 +81,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
             let y_title = if spec.y.several() {
                 let unit = columns.iter().find(|c| c.name == spec.y.first());
                 unit.and_then(|c| c.unit.clone())
-                    .unwrap_or_else(|| "Value".to_string())
+                    .unwrap_or_else(|| words.text("chart.value").unwrap_or_default())
             } else {
                 title(spec.y.first())
             };
@@ -135,6 +138,7 @@ pub fn dataset_charts(dataset: &crate::dataset::Dataset) -> Vec<RenderedChart> {
                 reduced: points.reduced,
                 y_digits,
                 x_shown,
+                words,
             };
             let drawn = chart::fit::draw(&input);
             RenderedChart {

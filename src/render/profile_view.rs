@@ -5,7 +5,8 @@ use crate::content::columns::{ColumnSpec, ColumnType};
 use crate::dataset::scan::{ColumnProfile, Histogram, DISTINCT_CAP};
 use crate::dataset::schema::{format_cell, thousands};
 use crate::dataset::shown;
-use crate::text::escape_html_into;
+use crate::i18n::Words;
+use crate::render::words::say;
 
 /// Most common values shown per text column.
 const MOST_COMMON: usize = 5;
@@ -16,10 +17,10 @@ const HEIGHT: f64 = 32.0;
 /// [`HEIGHT`] as the SVG's numbers print it.
 const HEIGHT_TEXT: &str = "32";
 
-/// One column's profile, in words.
+/// One column's profile, in words (HTML: its texts are escaped).
 #[derive(Debug)]
 pub struct ProfileView {
-    /// Phrases the template joins into one sentence ("17 rows with a value", …).
+    /// Phrases joined into one sentence ("17 rows with a value", …), as HTML.
     pub facts: Vec<String>,
     /// The most common values, most common first (only when a value repeats).
     pub most_common: Vec<CommonValue>,
@@ -59,65 +60,62 @@ pub fn format_mean(mean: f64, digits: Option<u32>) -> String {
 }
 
 impl ProfileView {
-    pub fn new(spec: &ColumnSpec, profile: &ColumnProfile) -> ProfileView {
-        let mut facts = vec![format!(
-            "{} {} with a value",
-            thousands(profile.filled),
-            if profile.filled == 1 { "row" } else { "rows" }
-        )];
+    /// The profile of the column `spec` in the words and number marks of `words`.
+    pub fn new(spec: &ColumnSpec, profile: &ColumnProfile, words: &Words) -> ProfileView {
+        let number = |english: &str| words.number(english).into_owned();
+        let mut facts = vec![say(words, "profile.filled", Some(profile.filled), &[])];
         if profile.empty > 0 {
-            facts.push(format!("{} empty", thousands(profile.empty)));
+            facts.push(say(words, "profile.empty", Some(profile.empty), &[]));
         }
         let mut histogram_svg = None;
         if let Some(numbers) = &profile.numbers {
             let (min, max) = (
-                shown::cell(spec, &numbers.min_text),
-                shown::cell(spec, &numbers.max_text),
+                number(&shown::cell(spec, &numbers.min_text)),
+                number(&shown::cell(spec, &numbers.max_text)),
             );
             if min == max {
                 // One value throughout: its range, mean and histogram would repeat it.
-                facts.push(format!("all {min}"));
+                facts.push(say(words, "profile.all", None, &[("value", &min)]));
             } else {
-                facts.push(format!("from {min} to {max}"));
+                facts.push(say(
+                    words,
+                    "profile.range",
+                    None,
+                    &[("min", &min), ("max", &max)],
+                ));
                 let mean = format_mean(numbers.mean(), spec.shown_digits());
-                let mean = shown::ungrouped_year(spec, mean);
-                facts.push(format!("mean {mean}"));
-                histogram_svg = Some(histogram(spec, &min, &max, &numbers.histogram));
+                let mean = number(&shown::ungrouped_year(spec, mean));
+                facts.push(say(words, "profile.mean", None, &[("mean", &mean)]));
+                let range = (min.as_str(), max.as_str());
+                histogram_svg = Some(histogram(spec, range, &numbers.histogram, words));
             }
         }
         if let Some(dates) = &profile.dates {
-            facts.push(match dates.earliest == dates.latest {
-                true => format!("all {}", dates.earliest),
-                false => format!("from {} to {}", dates.earliest, dates.latest),
+            let (min, max) = (dates.earliest.as_str(), dates.latest.as_str());
+            facts.push(match min == max {
+                true => say(words, "profile.all", None, &[("value", min)]),
+                false => say(words, "profile.range", None, &[("min", min), ("max", max)]),
             });
         }
         let mut most_common = Vec::new();
         if let Some(text) = &profile.text {
-            match text.count() {
-                Some(n) => facts.push(format!(
-                    "{} distinct {}",
-                    thousands(n as u64),
-                    if n == 1 { "value" } else { "values" }
-                )),
-                None => facts.push(match text.estimate() {
-                    Some(estimate) => format!(
-                        "about {} distinct values (estimated; counted exactly up to {})",
-                        thousands(estimate.max(DISTINCT_CAP as u64 + 1)),
-                        thousands(DISTINCT_CAP as u64)
-                    ),
-                    None => format!(
-                        "more than {} distinct values",
-                        thousands(DISTINCT_CAP as u64)
-                    ),
-                }),
-            }
+            let cap = number(&thousands(DISTINCT_CAP as u64));
+            facts.push(match (text.count(), text.estimate()) {
+                (Some(n), _) => say(words, "profile.distinct", Some(n as u64), &[]),
+                (None, Some(estimate)) => {
+                    let about = number(&thousands(estimate.max(DISTINCT_CAP as u64 + 1)));
+                    let args = [("about", about.as_str()), ("cap", &cap)];
+                    say(words, "profile.distinct_estimated", None, &args)
+                }
+                (None, None) => say(words, "profile.distinct_over", None, &[("cap", &cap)]),
+            });
             let top = text.most_common(MOST_COMMON);
             if top.first().is_some_and(|(_, count)| *count > 1) {
                 most_common = top
                     .into_iter()
                     .map(|(value, count)| CommonValue {
                         value: value.to_string(),
-                        count: thousands(count),
+                        count: number(&thousands(count)),
                     })
                     .collect();
             }
@@ -131,18 +129,26 @@ impl ProfileView {
 }
 
 /// A bar per bin, each with its range and count in a `<title>`; the whole an image titled
-/// with what it shows. Written straight into one string: the pages of a large catalog draw
-/// tens of thousands of these, so each byte that repeats per bar is left out: an empty bin
-/// draws nothing (a bar of no height shows nothing and has no tooltip to point at), a bar
-/// is a short path from the baseline, numbers drop trailing zeros, and the image's
-/// `width` and `height` are its coordinates (no `viewBox`).
-fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> String {
-    let title = &spec.title;
+/// with what it shows (`range`: the column's least and greatest value as shown). Written
+/// straight into one string: the pages of a large catalog draw tens of thousands of these,
+/// so each byte that repeats per bar is left out: an empty bin draws nothing (a bar of no
+/// height shows nothing and has no tooltip to point at), a bar is a short path from the
+/// baseline, numbers drop trailing zeros, and the image's `width` and `height` are its
+/// coordinates (no `viewBox`).
+fn histogram(
+    spec: &ColumnSpec,
+    (min, max): (&str, &str),
+    histogram: &Histogram,
+    words: &Words,
+) -> String {
     let width = histogram.width();
     // A bin's edge: at the column's `digits` (more if the bins are finer), else exact.
-    let edge = |value: f64| match spec.shown_digits() {
-        Some(digits) => shown::on_grid(value, width, Some(digits)),
-        None => shortest(value),
+    let edge = |value: f64| {
+        let english = match spec.shown_digits() {
+            Some(digits) => shown::on_grid(value, width, Some(digits)),
+            None => shortest(value),
+        };
+        words.number(&english).into_owned()
     };
     use std::fmt::Write as _;
     let bins = histogram.dense();
@@ -156,13 +162,13 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
         "<svg class=\"histogram\" role=\"img\" width=\"{WIDTH}\" height=\"{}\"><title>",
         HEIGHT + 1.0
     );
-    escape_html_into(
-        &format!(
-            "Histogram of {title}: values from {min} to {max}, in bins {} wide",
-            edge(width)
-        ),
-        &mut svg,
-    );
+    let args = [
+        ("title", spec.title.as_str()),
+        ("min", min),
+        ("max", max),
+        ("width", &edge(width)),
+    ];
+    svg.push_str(&say(words, "profile.histogram", None, &args));
     svg.push_str("</title>");
     let mut bar_width = String::new();
     push_fixed2((bar - 1.0).max(0.5), &mut bar_width);
@@ -176,8 +182,8 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
             (*count as f64 / tallest * (HEIGHT - 2.0)).max(1.0),
             &mut height,
         );
-        // Up from the baseline, across, and down again; the label ("-128 to under 0: 3
-        // rows") is digits, signs and words, nothing HTML escapes.
+        // Up from the baseline, across, and down again; then the label ("-128 to under
+        // 0: 3 rows").
         svg.push_str("<path d=\"M");
         push_fixed2(i as f64 * bar + 0.5, &mut svg);
         svg.push(' ');
@@ -189,12 +195,9 @@ fn histogram(spec: &ColumnSpec, min: &str, max: &str, histogram: &Histogram) -> 
         svg.push('v');
         svg.push_str(&height);
         svg.push_str("z\"><title>");
-        escape_html_into(&edge(*lower), &mut svg);
-        svg.push_str(" to under ");
-        escape_html_into(&edge(lower + width), &mut svg);
-        svg.push_str(": ");
-        svg.push_str(&thousands(*count));
-        svg.push_str(if *count == 1 { " row" } else { " rows" });
+        let range = [("from", edge(*lower)), ("to", edge(lower + width))];
+        let range = range.each_ref().map(|(k, v)| (*k, v.as_str()));
+        svg.push_str(&say(words, "profile.bin", Some(*count), &range));
         svg.push_str("</title></path>");
     }
     let _ = write!(
@@ -249,6 +252,41 @@ fn push_two_decimals(value: f64, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn number_column() -> ColumnSpec {
+        toml::from_str("name = \"v\"\ntitle = \"V\"\ntype = \"number\"\ndescription = \"d\"\n")
+            .unwrap()
+    }
+
+    #[test]
+    fn a_profile_is_said_in_the_page_language_and_marks() {
+        let spec = number_column();
+        let mut profile = ColumnProfile::default();
+        for cell in ["-1234.5", "2693.5", "", "12"] {
+            let _ = profile.add(cell, ColumnType::Number, 0, cell.parse().ok());
+        }
+        let fr = Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
+        let view = ProfileView::new(&spec, &profile, &fr);
+        assert_eq!(
+            view.facts,
+            [
+                "3 lignes renseignées",
+                "1 ligne vide",
+                "de -1\u{202f}234,5 à 2\u{202f}693,5",
+                "moyenne 490,3"
+            ]
+        );
+        let svg = view.histogram_svg.unwrap();
+        assert!(
+            svg.contains(
+                "<title>Histogramme de V\u{a0}: valeurs de -1\u{202f}234,5 à 2\u{202f}693,5"
+            ),
+            "{svg}"
+        );
+        let en = ProfileView::new(&spec, &profile, &Words::english());
+        assert_eq!(en.facts[2], "from -1,234.5 to 2,693.5");
+        assert_eq!(en.facts[1], "1 empty");
+    }
 
     #[test]
     fn means_read_without_false_precision() {

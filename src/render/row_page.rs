@@ -24,7 +24,7 @@ struct RowTableView<'a> {
     style_css: String,
     total_rows: u64,
     note_html: Option<String>,
-    dash_note: Option<&'static str>,
+    dash_note: Option<String>,
     nav: RowNavView,
     /// How many of the page's rows it shows, when not all of them fit its byte budget.
     shown_rows: Option<u64>,
@@ -100,7 +100,11 @@ impl Renderer {
                     .table_note
                     .as_deref()
                     .map(|m| markdown::to_html(m, site.config.markdown.raw_html)),
-                dash_note: super::cite_view::dash_note(empty_cells, front.table_note.as_deref()),
+                dash_note: super::cite_view::dash_note(
+                    empty_cells,
+                    front.table_note.as_deref(),
+                    &site.words,
+                ),
                 nav: RowNavView::new(&dataset.slug, paging, page),
                 shown_rows,
             },

@@ -40,6 +40,8 @@ pub struct RowRenderer {
     shown: Option<Vec<usize>>,
     /// Per column, where the cells of a one-column foreign key link (`keys_view`).
     key_links: Vec<Option<KeyLink>>,
+    /// The marks the page's language writes numbers with (`2 693,5` in French).
+    page_marks: crate::i18n::locale::NumberMarks,
 }
 
 impl RowRenderer {
@@ -66,6 +68,7 @@ impl RowRenderer {
             dialect: CsvDialect::COMMA,
             shown: None,
             key_links: Vec::new(),
+            page_marks: crate::i18n::locale::NumberMarks::english(),
         }
     }
 
@@ -93,6 +96,12 @@ impl RowRenderer {
             .map(|c| front.number_marks(c))
             .collect();
         self.dialect = front.csv_dialect();
+        self
+    }
+
+    /// Writes the numbers in the marks of `words`' language (the page's).
+    pub fn in_language(mut self, words: &crate::i18n::Words) -> Self {
+        self.page_marks = words.locale.marks.clone();
         self
     }
 
@@ -174,19 +183,29 @@ impl RowRenderer {
             } else if column_type.is_numeric() {
                 let marks = self.marks.get(index).copied().unwrap_or_default();
                 cell.clear();
-                match marks.plain(&value, &mut plain) {
-                    Some(number) => push_shown_number(number, digits, ungrouped, &mut cell),
-                    None => escape_html_into(&value, &mut cell),
-                }
+                let is_number = match marks.plain(&value, &mut plain) {
+                    Some(number) => {
+                        push_shown_number(number, digits, ungrouped, &mut cell);
+                        true
+                    }
+                    None => {
+                        escape_html_into(&value, &mut cell);
+                        false
+                    }
+                };
                 out.push_str("<td class=\"num\"");
                 // The page's filter reads a number as written from the shown one less its
-                // group marks; where that is not the cell's text, the text comes along.
+                // group marks (in English marks); where that is not the cell's text, the
+                // text comes along.
                 if !same_without_commas(&cell, &value) {
                     push_written(&value, out);
                 }
                 out.push('>');
                 let linked = self.open_key_link(index, &value, out);
-                out.push_str(&cell);
+                match is_number {
+                    true => out.push_str(&self.page_marks.number(&cell)),
+                    false => out.push_str(&cell),
+                }
                 out.push_str(if linked { "</a></td>" } else { "</td>" });
             } else {
                 let format = self.date_formats.get(index).and_then(Option::as_ref);

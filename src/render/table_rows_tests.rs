@@ -255,3 +255,26 @@ fn foreign_key_cells_link_to_the_rows_they_name() {
     push_query_text("Zürich € a+b", &mut encoded);
     assert_eq!(encoded, "Z%C3%BCrich%20%E2%82%AC%20a%2Bb");
 }
+
+#[test]
+fn numbers_are_shown_in_the_page_marks_and_their_written_text_is_kept_as_in_english() {
+    let specs = [
+        column("n", "number", ""),
+        column("d", "number", "digits = 1"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.csv");
+    std::fs::write(&path, "n,d\n-1234.5,2693.25\nx,12\n").unwrap();
+    let fr = crate::i18n::Words::load(Path::new("/nonexistent"), "fr", None).0;
+    let rows = RowRenderer::new(&specs).in_language(&fr);
+    let mut out = Vec::new();
+    stream_rows(&path, &rows, u64::MAX, &mut out).unwrap();
+    let html = String::from_utf8(out).unwrap();
+    // The filter reads `-1 234,5` back as `-1234.5` (static/table.js, plainNumber); a
+    // rounded cell keeps its written text, and a text in a number column stays as it is.
+    assert_eq!(
+        html,
+        "<tr id=\"row-1\"><td class=\"num\">-1\u{202f}234,5</td><td class=\"num\" data-v=\"2693.25\">2\u{202f}693,2</td></tr>\n\
+         <tr id=\"row-2\"><td class=\"num\">x</td><td class=\"num\" data-v=\"12\">12,0</td></tr>\n"
+    );
+}

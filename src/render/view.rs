@@ -6,9 +6,11 @@ use serde::Serialize;
 
 use crate::content::{self, markdown};
 use crate::dataset::Dataset;
+use crate::i18n::Words;
 use crate::layout::urls;
 use crate::metadata;
-use crate::render::{cite_view, RenderedChart};
+use crate::render::columns_section::{column_list, column_summary};
+use crate::render::{cite_view, words::shown_size, RenderedChart};
 use crate::site::outputs::Download;
 use crate::site::{Site, Summary};
 
@@ -178,12 +180,12 @@ pub struct FileView {
 }
 
 impl FileView {
-    fn of(download: &Download, file: &crate::dataset::FileDigest) -> FileView {
+    fn of(download: &Download, file: &crate::dataset::FileDigest, words: &Words) -> FileView {
         FileView {
             download: *download,
             path: format!("/{}", file.path),
             bytes: file.bytes,
-            size: crate::metadata::human_size(file.bytes),
+            size: shown_size(file.bytes, words),
             sha256: file.sha256.to_string(),
             url: file.path.clone(),
         }
@@ -221,7 +223,7 @@ pub struct TableView<'a> {
     pub has_empty_cells: bool,
     pub note_html: Option<String>,
     /// The one generated sentence about dashes, worded so it never contradicts the note.
-    pub dash_note: Option<&'static str>,
+    pub dash_note: Option<String>,
     /// Page 1 of the row pages, when the rows past the cap have them.
     pub nav: Option<crate::render::row_nav::RowNavView>,
 }
@@ -360,7 +362,9 @@ impl<'a> DatasetPageView<'a> {
         written: &[crate::dataset::FileDigest],
     ) -> Self {
         let (front, slug) = (&dataset.front, &dataset.slug);
-        let column_list_html = crate::render::columns_section::column_list(dataset, shown);
+        let column_list_html = column_list(dataset, shown, &site.words);
+        let summary_room =
+            crate::dataset::budget::COLUMNS_BYTES.saturating_sub(column_list_html.len());
         let md = |m: &str| markdown::to_html(m, site.config.markdown.raw_html);
         let raw_html = site.config.markdown.raw_html;
         DatasetPageView {
@@ -391,12 +395,8 @@ impl<'a> DatasetPageView<'a> {
                 })
                 .collect(),
             charts: chart_views(dataset, charts, raw_html),
-            table: TableView::new(dataset, (columns, shown), body, raw_html),
-            column_summary_html: crate::render::columns_section::column_summary(
-                dataset,
-                shown,
-                crate::dataset::budget::COLUMNS_BYTES.saturating_sub(column_list_html.len()),
-            ),
+            table: TableView::new(dataset, (columns, shown), body, (raw_html, &site.words)),
+            column_summary_html: column_summary(dataset, shown, summary_room, &site.words),
             column_list_html,
             license: LicenseView {
                 name: &dataset.license.name,
@@ -416,7 +416,7 @@ impl<'a> DatasetPageView<'a> {
             versions: (metadata::versions::versions(site, dataset).into_iter())
                 .map(|entry| VersionFileView {
                     url: urls::version_file(slug, &entry.version),
-                    size: metadata::human_size(entry.bytes),
+                    size: shown_size(entry.bytes, &site.words),
                     entry,
                 })
                 .collect(),
@@ -438,22 +438,23 @@ impl DownloadView {
             rows: csv.rows,
             columns: csv.header.len(),
             bytes: csv.bytes,
-            size: metadata::human_size(csv.bytes),
+            size: shown_size(csv.bytes, &site.words),
             sha256: csv.sha256.to_string(),
             files: (site.outputs.downloads(&dataset.slug, written).into_iter())
-                .map(|(download, file)| FileView::of(download, file))
+                .map(|(download, file)| FileView::of(download, file, &site.words))
                 .collect(),
         }
     }
 }
 
 impl<'a> TableView<'a> {
-    /// The table of the `shown` columns, with its rows (`body`) and the notes under it.
+    /// The table of the `shown` columns, with its rows (`body`) and the notes under it
+    /// (its own Markdown with `raw_html`, ours in `words`).
     fn new(
         dataset: &'a Dataset,
         (columns, shown): (&'a [ColumnView<'a>], &[usize]),
         body: TableBody<'a>,
-        raw_html: markdown::RawHtml,
+        (raw_html, words): (markdown::RawHtml, &crate::i18n::Words),
     ) -> Self {
         let (csv, note) = (&dataset.csv, dataset.front.table_note.as_deref());
         let in_order = table_columns(columns, shown);
@@ -468,7 +469,7 @@ impl<'a> TableView<'a> {
             truncated: body.shown_rows < csv.rows,
             budget_cut: body.shown_rows < dataset.shown_rows().min(csv.rows),
             has_empty_cells: csv.has_empty_cells,
-            dash_note: cite_view::dash_note(csv.has_empty_cells, note),
+            dash_note: cite_view::dash_note(csv.has_empty_cells, note, words),
             note_html: note.map(|m| markdown::to_html(m, raw_html)),
             nav: crate::render::row_nav::RowNavView::of(dataset, 1),
         }

@@ -58,6 +58,55 @@ fn grouped(words: &Words, plain: &str) -> String {
     words.number(&out).into_owned()
 }
 
+/// The message `id` as HTML, its plural form chosen by `count` (also its argument `n`,
+/// grouped in the language's marks), its other arguments `args` as given (numbers
+/// already in the language's marks). Every language's catalogue has every id the theme
+/// uses (`check` stops a build that lacks one), so a failure writes nothing.
+pub fn say(words: &Words, id: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
+    say_with(words, id, count, args, Words::html)
+}
+
+/// [`say`] as plain text, for a caller that escapes it (a chart's SVG).
+pub fn say_plain(words: &Words, id: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
+    say_with(words, id, count, args, Words::plain)
+}
+
+/// The filling [`Words::html`] or [`Words::plain`] does with [`say`]'s arguments.
+type Fill =
+    fn(&Words, &str, Option<&str>, &dyn Fn(&str) -> Option<String>) -> Result<String, String>;
+
+fn say_with(
+    words: &Words,
+    id: &str,
+    count: Option<u64>,
+    args: &[(&str, &str)],
+    fill: Fill,
+) -> String {
+    let n = count.map(|n| n.to_string());
+    let arg = |name: &str| match (name, &n) {
+        ("n", Some(n)) => Some(grouped(words, n)),
+        _ => args
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_string()),
+    };
+    fill(words, id, n.as_deref(), &arg).unwrap_or_default()
+}
+
+/// A file's size for readers (`6.1 kB`) in the marks of the page's language (`6,1 kB`).
+pub fn shown_size(bytes: u64, words: &Words) -> String {
+    words
+        .number(&crate::metadata::human_size(bytes))
+        .into_owned()
+}
+
+/// The built-in English words, made once for every test that needs them.
+#[cfg(test)]
+pub fn english() -> &'static Words {
+    static WORDS: std::sync::LazyLock<Words> = std::sync::LazyLock::new(Words::english);
+    &WORDS
+}
+
 /// `t(id="dataset.counts", n=rows, columns=…)`: the message as HTML (so marked safe), its
 /// plural form chosen by `n`; numbers given are grouped, text is escaped.
 struct Translate(Slot);
@@ -133,6 +182,24 @@ mod tests {
         );
         let escaped = render(Words::english(), "{{ t(id=\"script.copy\", name=name) }}").unwrap();
         assert_eq!(escaped, "Copy &lt;b&gt;");
+    }
+
+    #[test]
+    fn say_groups_the_count_and_escapes_the_arguments() {
+        let fr = french();
+        assert_eq!(
+            say(&fr, "profile.distinct", Some(1234), &[]),
+            "1\u{202f}234 valeurs distinctes"
+        );
+        assert_eq!(
+            say(&fr, "profile.distinct", Some(1), &[]),
+            "1 valeur distincte"
+        );
+        assert_eq!(
+            say(&Words::english(), "profile.all", None, &[("value", "a<b")]),
+            "all a&lt;b"
+        );
+        assert_eq!(say(&fr, "no.such.id", None, &[]), "");
     }
 
     #[test]

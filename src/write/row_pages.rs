@@ -42,6 +42,7 @@ pub fn write_row_pages(
     let columns = column_views(dataset, &shown);
     let rows = RowRenderer::for_row_pages(&dataset.front.columns)
         .with_dialect(&dataset.front)
+        .in_language(&site.words)
         .with_key_links(site, dataset)
         .with_columns(shown.clone());
     for page in 2..=paging.pages {

@@ -17,7 +17,7 @@ use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 6;
+pub(super) const FORMAT: u32 = 7;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {
@@ -27,8 +27,9 @@ fn field(hasher: &mut Sha256, bytes: &[u8]) {
 
 /// Everything site-wide but the navigation: the program (version, format, and the binary's
 /// own file stamp, so a rebuilt binary of the same version renders everything again),
-/// site.toml's bytes, every template (built-in and the site's own), the options that change
-/// output, and the names of the static files. `None` when something cannot be read: nothing is reused then.
+/// site.toml's bytes, every template (built-in and the site's own), the site's message
+/// catalogues (`i18n/`), the options that change output, and the names of the static
+/// files. `None` when something cannot be read: nothing is reused then.
 pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
     let mut h = Sha256::new();
     field(&mut h, b"datapages reuse");
@@ -48,22 +49,19 @@ pub(super) fn site_key(options: &BuildOptions) -> Option<String> {
         field(&mut h, name.as_bytes());
         field(&mut h, text.as_bytes());
     }
-    // Every file under templates/, even those the renderer skips (editor files): a
-    // needless re-render is the safe side.
+    // Every file under templates/ and i18n/ (the site's catalogues), even those the
+    // renderer skips (editor files): a needless re-render is the safe side.
     let canonical = confine::canonical_root(&options.root).ok()?;
-    let walk = confine::walk(
-        &options.root,
-        &canonical,
-        Path::new(layout::TEMPLATES),
-        &|_| true,
-    );
-    if !walk.problems.is_empty() {
-        return None;
-    }
-    field(&mut h, b"site templates");
-    for file in &walk.files {
-        field(&mut h, file.name.as_bytes());
-        field(&mut h, &std::fs::read(&file.real).ok()?);
+    for folder in [layout::TEMPLATES, crate::i18n::FOLDER] {
+        let walk = confine::walk(&options.root, &canonical, Path::new(folder), &|_| true);
+        if !walk.problems.is_empty() {
+            return None;
+        }
+        field(&mut h, folder.as_bytes());
+        for file in &walk.files {
+            field(&mut h, file.name.as_bytes());
+            field(&mut h, &std::fs::read(&file.real).ok()?);
+        }
     }
     // The names of static/ files: one copied over a dataset's file (same path) replaces it
     // in the old output, so a dataset is linked only while the same names are copied.

@@ -1,8 +1,6 @@
 //! The words of a chart: notes on what it leaves out, the text alternative for screen
 //! readers, and tooltips.
 
-use std::fmt::Write as _;
-
 use super::{ChartInput, XScale, DESCRIBED_POINTS};
 use crate::content::ChartKind;
 use crate::dataset::scan::ChartPoint;
@@ -11,79 +9,71 @@ use crate::dataset::schema::{format_cell, ColumnType};
 /// What the chart leaves out, said in the chart itself.
 pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
     let mut notes: Vec<String> = chart.many.summary.iter().cloned().collect();
+    let (x, y) = (("x", chart.x_title), ("y", chart.y_title));
     if let Some((how, rows_in)) = chart.many.aggregated {
         let by = match (chart.series_title, chart.many.y_columns.is_empty()) {
-            (Some(series), _) => format!("{} and {series}", chart.x_title),
+            (Some(series), _) => listed(chart, &[chart.x_title.to_string(), series.to_string()]),
             _ => chart.x_title.to_string(),
         };
-        notes.push(format!(
-            "Each point is the {} of the rows sharing its {by}: {} drawn as {} points.",
-            how.as_str(),
-            rows(rows_in),
-            grouped(chart.points.len() as u64)
-        ));
+        let how = chart.say(&format!("chart.{}", how.as_str()), None, &[]);
+        let (rows, points) = (
+            rows(chart, rows_in),
+            grouped(chart, chart.points.len() as u64),
+        );
+        let args = [
+            ("how", how.as_str()),
+            ("by", &by),
+            ("rows", &rows),
+            ("points", &points),
+        ];
+        notes.push(chart.say("chart.aggregated", None, &args));
     }
     if !chart.many.highlight.is_empty() {
         let total = super::scale::series_names(chart.points).len();
         let others = total.saturating_sub(chart.many.highlight.len());
         if others > 0 {
-            notes.push(format!(
-                "In colour: {}; the other {others} series in grey.",
-                listed(chart.many.highlight)
-            ));
+            let names = listed(chart, chart.many.highlight);
+            let others = chart.number(&others.to_string());
+            let args = [("names", names.as_str()), ("others", &others)];
+            notes.push(chart.say("chart.highlight", None, &args));
         }
     }
-    if chart.missing > 0 {
-        // Rows noted as gaps break the line (see `breaks`).
-        let breaks = if chart.gaps.is_empty() {
-            ""
-        } else {
-            "; the line breaks there"
-        };
-        notes.push(format!(
-            "Not drawn: {} with no value in {}{breaks}.",
-            rows(chart.missing),
-            chart.y_title
-        ));
-    }
-    if chart.not_finite > 0 {
-        notes.push(format!(
-            "Not drawn: {} whose {} is NaN or INF.",
-            rows(chart.not_finite),
-            chart.y_title
-        ));
-    }
-    if unplaced > 0 {
-        let kind = if chart.x_scale == XScale::Date {
-            "an ISO date"
-        } else {
-            "a number"
-        };
-        notes.push(format!(
-            "Not drawn: {} whose {} is not {kind}.",
-            rows(unplaced),
-            chart.x_title
-        ));
-    }
-    if chart.dropped > 0 {
-        notes.push(format!(
-            "Not drawn: {} past the first {}; the table and the CSV have them.",
-            rows(chart.dropped),
-            grouped(chart.points.len() as u64)
-        ));
-    }
+    let mut not_drawn = |id: &str, count: u64, arg: (&str, &str)| {
+        if count > 0 {
+            let rows = rows(chart, count);
+            let points = grouped(chart, chart.points.len() as u64);
+            let args = [("rows", rows.as_str()), ("points", &points), arg];
+            notes.push(chart.say(id, None, &args));
+        }
+    };
+    // Rows noted as gaps break the line (see `breaks`).
+    let missing = match chart.gaps.is_empty() {
+        true => "chart.missing",
+        false => "chart.missing_breaks",
+    };
+    not_drawn(missing, chart.missing, y);
+    not_drawn("chart.not_finite", chart.not_finite, y);
+    let unplaced_id = match chart.x_scale {
+        XScale::Date => "chart.not_date",
+        _ => "chart.not_number",
+    };
+    not_drawn(unplaced_id, unplaced, x);
+    not_drawn("chart.dropped", chart.dropped, x);
     notes
 }
 
-pub(super) fn rows(n: u64) -> String {
-    if n == 1 {
-        "1 row".into()
-    } else {
-        format!("{} rows", grouped(n))
-    }
+/// "1 row", "1,234 rows", in the page's words.
+pub(super) fn rows(chart: &ChartInput, n: u64) -> String {
+    chart.say("chart.rows", Some(n), &[])
 }
 
-pub(super) fn grouped(n: u64) -> String {
+/// A count grouped in the page's marks.
+pub(super) fn grouped(chart: &ChartInput, n: u64) -> String {
+    chart.number(&grouped_english(n))
+}
+
+/// A count grouped in English marks (`1,234`), as a point's own text is written.
+pub(super) fn grouped_english(n: u64) -> String {
     let mut out = String::new();
     format_cell(ColumnType::Integer, &n.to_string(), &mut out);
     out
@@ -91,27 +81,40 @@ pub(super) fn grouped(n: u64) -> String {
 
 /// A text alternative listing what the chart shows, for screen readers and search.
 pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> String {
-    let kind = match chart.kind {
-        ChartKind::Bar => "Bar chart",
-        ChartKind::GroupedBar => "Grouped bar chart",
-        ChartKind::Line => "Line chart",
-        ChartKind::Dot => "Dot chart",
-    };
+    let kind = chart.say(
+        match chart.kind {
+            ChartKind::Bar => "chart.bar",
+            ChartKind::GroupedBar => "chart.grouped_bar",
+            ChartKind::Line => "chart.line",
+            ChartKind::Dot => "chart.dot",
+        },
+        None,
+        &[],
+    );
+    let (kind, x, y) = (
+        ("kind", kind.as_str()),
+        ("x", chart.x_title),
+        ("y", chart.y_title),
+    );
     let mut text = if chart.many.y_columns.is_empty() {
-        format!("{kind} of {} by {}", chart.y_title, chart.x_title)
+        chart.say("chart.of_by", None, &[kind, x, y])
     } else {
-        format!(
-            "{kind} of {} ({}) by {}, one series per column",
-            listed(chart.many.y_columns),
-            chart.y_title,
-            chart.x_title
+        let columns = listed(chart, chart.many.y_columns);
+        chart.say(
+            "chart.of_by_columns",
+            None,
+            &[kind, x, y, ("columns", &columns)],
         )
     };
     if let (Some(title), true) = (
         chart.series_title,
         series.len() > 1 || chart.series_title.is_some(),
     ) {
-        let _ = write!(text, " and {title}");
+        text = chart.say(
+            "chart.and_series",
+            None,
+            &[("text", &text), ("series", title)],
+        );
     }
     text.push_str(". ");
     let listed: Vec<String> = chart
@@ -120,28 +123,32 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
         .take(DESCRIBED_POINTS)
         .map(|p| tooltip(chart, p))
         .collect();
-    text.push_str(&listed.join("; "));
+    text.push_str(&listed.join(&chart.say("chart.separator", None, &[])));
     text.push('.');
     if chart.points.len() > DESCRIBED_POINTS {
-        let _ = write!(
-            text,
-            " {} more points are in the table.",
-            grouped((chart.points.len() - DESCRIBED_POINTS) as u64)
-        );
+        let more = (chart.points.len() - DESCRIBED_POINTS) as u64;
+        text.push(' ');
+        text.push_str(&chart.say("chart.more_points", Some(more), &[]));
     }
     text.push(' ');
     text.push_str(&baseline(chart));
     if let Some(reduced) = chart.reduced {
-        let _ = write!(
-            text,
-            " Reduced for drawing: {} points of {} are drawn, the first, last, lowest and highest of each series in each of {} columns across the plot (M4), so every peak and trough is kept; the table and the CSV have every row.",
-            grouped(chart.points.len() as u64),
-            grouped(reduced.rows),
-            grouped(reduced.columns)
+        let (points, rows) = (
+            grouped(chart, chart.points.len() as u64),
+            grouped(chart, reduced.rows),
         );
+        let columns = grouped(chart, reduced.columns);
+        let args = [
+            ("points", points.as_str()),
+            ("rows", &rows),
+            ("columns", &columns),
+        ];
+        text.push(' ');
+        text.push_str(&chart.say("chart.reduced", None, &args));
     }
     if chart.kind == ChartKind::Line && !super::line_is_marked(chart) {
-        text.push_str(" Drawn as lines without point markers.");
+        text.push(' ');
+        text.push_str(&chart.say("chart.unmarked", None, &[]));
     }
     for note in notes(chart, unplaced) {
         text.push(' ');
@@ -151,40 +158,66 @@ pub(super) fn describe(chart: &ChartInput, series: &[&str], unplaced: u64) -> St
 }
 
 /// "a", "a and b", "a, b and c".
-fn listed(names: &[String]) -> String {
+fn listed(chart: &ChartInput, names: &[String]) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [init @ .., last] => {
+            let init = init.join(", ");
+            chart.say("chart.list", None, &[("init", &init), ("last", last)])
+        }
     }
 }
 
 /// Which baseline and scale the value axis uses, in a sentence.
 fn baseline(chart: &ChartInput) -> String {
     if super::is_category_rows(chart) {
-        return "The value axis starts at zero.".into();
+        return chart.say("chart.zero", None, &[]);
     }
     let axis = super::scale::value_axis(chart);
     let (lo, hi) = (axis.lo(), axis.hi());
     let (from, to) = (axis.label(lo), axis.label(hi));
-    if axis.log {
-        format!("The value axis is logarithmic, from {from} to {to}.")
+    let id = if axis.log {
+        "chart.log"
     } else if lo == 0.0 || hi == 0.0 {
-        "The value axis starts at zero.".into()
+        "chart.zero"
     } else if lo > 0.0 || hi < 0.0 {
-        format!(
-            "The value axis does not start at zero: it is fitted to the data, from {from} to {to}."
-        )
+        "chart.fitted"
     } else {
-        format!("The value axis runs from {from} to {to}, across zero.")
-    }
+        "chart.across"
+    };
+    chart.say(id, None, &[("from", &from), ("to", &to)])
 }
 
 /// "32K, NVMe: 5,269" or "32K: 5,269".
 pub(super) fn tooltip(chart: &ChartInput, point: &ChartPoint) -> String {
     let x = chart.x_text(&point.x);
+    let (x, y) = (("x", x.as_str()), ("y", point.y_text.as_str()));
     match &point.series {
-        Some(series) => format!("{x}, {series}: {}", point.y_text),
-        None => format!("{x}: {}", point.y_text),
+        Some(series) => chart.say("chart.point_series", None, &[x, ("series", series), y]),
+        None => chart.say("chart.point", None, &[x, y]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{input, point};
+    use super::*;
+
+    #[test]
+    fn a_chart_is_described_and_labelled_in_the_page_language_and_marks() {
+        let fr = crate::i18n::Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
+        let points = [point("32K", None, 2693.5), point("64K", None, -10366.0)];
+        let chart = ChartInput {
+            series_title: None,
+            words: &fr,
+            ..input(ChartKind::Bar, XScale::Category, &points)
+        };
+        let svg = super::super::render(&chart, super::super::Placement::Inline);
+        assert!(svg.contains("Diagramme en barres de Cluster throughput (MB/s) par Block size. 32K\u{a0}: 2\u{202f}693,5\u{a0}; 64K\u{a0}: -10\u{202f}366. L&#39;axe des valeurs part de zéro."), "{svg}");
+        assert!(svg.contains(">2\u{202f}693,5</text>"), "{svg}");
+        assert!(svg.contains(">-12\u{202f}000</text>"), "{svg}");
+        assert!(!svg.contains("2,693"), "{svg}");
+        assert_eq!(rows(&chart, 1234), "1\u{202f}234 lignes");
     }
 }

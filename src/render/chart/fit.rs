@@ -4,10 +4,11 @@
 //! of categories, the distribution of the values (rows per range), or, on a plot, each
 //! group of points that would sit on one another drawn once.
 
+use crate::i18n::locale::NumberMarks;
 use std::collections::HashSet;
 
 use super::aggregate::aggregate;
-use super::describe::{grouped, rows};
+use super::describe::{grouped, grouped_english, rows};
 use super::scale::{categories, nice_ticks, tick_text, value_axis, value_range};
 use super::{is_category_rows, render, ChartInput, ManySeries, Placement, XScale};
 use crate::content::{Aggregate, ChartKind};
@@ -59,10 +60,7 @@ pub fn draw(chart: &ChartInput) -> Drawn {
             points: &points,
             many: ManySeries {
                 aggregated: Some((Aggregate::Mean, n)),
-                summary: Some(format!(
-                    "Summarised to fit: one mark for each of {} would not fit.",
-                    rows(n)
-                )),
+                summary: Some(chart.say("chart.fit_marks", None, &[("rows", &rows(chart, n))])),
                 ..chart.many.clone()
             },
             ..chart.clone()
@@ -80,17 +78,16 @@ pub fn draw(chart: &ChartInput) -> Drawn {
 
 /// Rows of categories as the distribution of their values: rows per range.
 fn draw_distribution(chart: &ChartInput) -> Drawn {
-    let points = distribution(chart.points);
-    let note = format!(
-        "Summarised to fit: one bar for each of {} would not fit; each bar counts the rows whose {} falls in its range.",
-        rows(chart.points.len() as u64),
-        chart.y_title
-    );
-    let title = format!("{} (ranges)", chart.y_title);
+    let points = distribution(chart.points, &chart.words.locale.marks);
+    let rows_in = rows(chart, chart.points.len() as u64);
+    let args = [("rows", rows_in.as_str()), ("y", chart.y_title)];
+    let note = chart.say("chart.fit_ranges", None, &args);
+    let title = chart.say("chart.ranges", None, &[("y", chart.y_title)]);
+    let rows_title = chart.say("chart.ranges_rows", None, &[]);
     let input = ChartInput {
         kind: ChartKind::Bar,
         x_title: &title,
-        y_title: "Rows",
+        y_title: &rows_title,
         series_title: None,
         x_scale: XScale::Category,
         points: &points,
@@ -107,11 +104,12 @@ fn draw_distribution(chart: &ChartInput) -> Drawn {
 /// A plot whose points that would sit on one another are drawn once.
 fn draw_apart(chart: &ChartInput) -> Drawn {
     let points = apart(chart);
-    let note = format!(
-        "Summarised to fit: {} drawn as {} markers; points that would sit on one another are drawn once.",
-        rows(chart.points.len() as u64),
-        grouped(points.len() as u64)
+    let (rows, markers) = (
+        rows(chart, chart.points.len() as u64),
+        grouped(chart, points.len() as u64),
     );
+    let args = [("rows", rows.as_str()), ("points", &markers)];
+    let note = chart.say("chart.fit_apart", None, &args);
     let input = ChartInput {
         points: &points,
         many: ManySeries {
@@ -154,15 +152,15 @@ fn shares_x(points: &[ChartPoint]) -> bool {
 
 /// The values' distribution: rows per range of round bounds (`10–20`), every range from
 /// the lowest value's to the highest's, empty ones too; the last range holds its top.
-pub(super) fn distribution(points: &[ChartPoint]) -> Vec<ChartPoint> {
+pub(super) fn distribution(points: &[ChartPoint], marks: &NumberMarks) -> Vec<ChartPoint> {
     let (lo, hi) = value_range(points);
     let (ticks, step) = nice_ticks(lo, hi, RANGES);
     if ticks.len() < 2 {
         return vec![ChartPoint {
-            x: tick_text(lo, 1.0, None),
+            x: marks.number(&tick_text(lo, 1.0, None)).into_owned(),
             series: None,
             y: points.len() as f64,
-            y_text: grouped(points.len() as u64),
+            y_text: grouped_english(points.len() as u64),
         }];
     }
     let ranges = ticks.len() - 1;
@@ -177,12 +175,12 @@ pub(super) fn distribution(points: &[ChartPoint]) -> Vec<ChartPoint> {
         .map(|(i, count)| ChartPoint {
             x: format!(
                 "{}–{}",
-                tick_text(ticks[i], step, None),
-                tick_text(ticks[i + 1], step, None)
+                marks.number(&tick_text(ticks[i], step, None)),
+                marks.number(&tick_text(ticks[i + 1], step, None))
             ),
             series: None,
             y: *count as f64,
-            y_text: grouped(*count),
+            y_text: grouped_english(*count),
         })
         .collect()
 }
@@ -277,7 +275,7 @@ mod tests {
         let drawn = draw(&chart);
         assert!(fits(&drawn.file), "{}", height(&drawn.file));
         assert!(drawn.file.contains("each bar counts the rows"));
-        let bars = distribution(&points);
+        let bars = distribution(&points, &NumberMarks::english());
         assert_eq!(bars.iter().map(|p| p.y).sum::<f64>(), 500.0);
         assert_eq!(bars[0].x, "0–10");
         assert_eq!(bars[0].y, 50.0);

@@ -138,6 +138,8 @@ pub struct ChartInput<'a> {
     pub y_digits: Option<u32>,
     /// How the x column's values are shown (its `digits`, date format, years).
     pub x_shown: XShown,
+    /// The page's words and number marks: the chart's sentences and numbers are in them.
+    pub words: &'a crate::i18n::Words,
 }
 
 /// How the x column's values are shown, as the table shows them.
@@ -160,10 +162,22 @@ impl ChartInput<'_> {
         let number = x.parse::<f64>().ok().filter(|v| v.is_finite());
         match (self.x_scale, self.x_shown.digits, number) {
             (XScale::Number, Some(digits), Some(v)) if !self.x_shown.years => {
-                crate::dataset::shown::fixed(v, digits)
+                self.number(&crate::dataset::shown::fixed(v, digits))
             }
+            (XScale::Number, _, Some(_)) => self.number(x),
             _ => x.to_string(),
         }
+    }
+
+    /// A number written the English way (`1,234.5`) in the page's marks.
+    pub(super) fn number(&self, english: &str) -> String {
+        self.words.number(english).into_owned()
+    }
+
+    /// The message `id` of the page's language as plain text (the SVG escapes it), its
+    /// plural form by `count`.
+    pub(super) fn say(&self, id: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
+        crate::render::words::say_plain(self.words, id, count, args)
     }
 }
 
@@ -191,6 +205,20 @@ pub enum Placement {
     File,
 }
 
+/// The chart's points with their values in the page's number marks (`None`: English
+/// marks, the points as they are).
+fn localized_points(chart: &ChartInput) -> Option<Vec<ChartPoint>> {
+    let marks = &chart.words.locale.marks;
+    if *marks == crate::i18n::locale::NumberMarks::english() {
+        return None;
+    }
+    let localized = |p: &ChartPoint| ChartPoint {
+        y_text: marks.number(&p.y_text).into_owned(),
+        ..p.clone()
+    };
+    Some(chart.points.iter().map(localized).collect())
+}
+
 /// Whether the chart is drawn as rows of categories (bars, and dots by category), from
 /// zero, rather than on a value axis fitted to the data.
 pub(super) fn is_category_rows(chart: &ChartInput) -> bool {
@@ -200,6 +228,11 @@ pub(super) fn is_category_rows(chart: &ChartInput) -> bool {
 
 /// Renders the chart as SVG.
 pub fn render(chart: &ChartInput, placement: Placement) -> String {
+    let localized = localized_points(chart);
+    let chart = &ChartInput {
+        points: localized.as_deref().unwrap_or(chart.points),
+        ..chart.clone()
+    };
     let series = series_names(chart.points);
     let mut body = Body::default();
     let mut y = match placement {

@@ -2,6 +2,7 @@
 //! value axis runs across. Each point gets a row of its own, so no mark hides another;
 //! its value is printed beside it; gridlines are broken wherever they would cross text.
 
+use crate::i18n::locale::NumberMarks;
 use std::fmt::Write as _;
 
 use super::describe::tooltip;
@@ -28,6 +29,8 @@ struct Axis {
     every: usize,
     /// The value column's `digits`: tick values at least at that many decimals.
     digits: Option<u32>,
+    /// The page's number marks, which the tick values are written in.
+    marks: NumberMarks,
 }
 
 impl Axis {
@@ -41,7 +44,8 @@ impl Axis {
     /// plot's edge when centring it would cross the chart's left edge; the others are
     /// centred on their tick.
     fn label(&self, index: usize) -> (String, &'static str) {
-        let label = tick_text(self.ticks[index], self.step, self.digits);
+        let english = tick_text(self.ticks[index], self.step, self.digits);
+        let label = self.marks.number(&english).into_owned();
         match index == 0 && self.start < text_width(&label) / 2.0 + 1.0 {
             true => (label, "start"),
             false => (label, "middle"),
@@ -67,7 +71,7 @@ pub(super) fn rows_layout(chart: &ChartInput, series: &[&str], body: &mut Body, 
         0.0
     };
     let gap = if dots { 10.0 } else { 8.0 };
-    let axis = value_axis(chart.points, left, gap, chart.y_digits);
+    let axis = value_axis(chart, left, gap);
 
     // Text first (names and values), then gridline pieces that keep clear of it.
     let mut rows = Rows {
@@ -243,7 +247,9 @@ fn gridlines(axis: &Axis, rows: &Rows, bottom: f64) -> Body {
 
 /// The value axis: round ticks, room for the value labels on both sides, and every
 /// how many ticks a value is printed so that they keep apart at the narrowest width.
-fn value_axis(points: &[ChartPoint], left: f64, gap: f64, digits: Option<u32>) -> Axis {
+fn value_axis(chart: &ChartInput, left: f64, gap: f64) -> Axis {
+    let (points, digits) = (chart.points, chart.y_digits);
+    let marks = chart.words.locale.marks.clone();
     let (lo, hi) = value_range(points);
     let room = |negative: bool| {
         points
@@ -256,7 +262,7 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64, digits: Option<u32>) -
     let (ticks, step) = nice_ticks(lo.min(0.0), hi.max(0.0), MAX_INTERVALS);
     let widest = ticks
         .iter()
-        .map(|t| text_width_at(&tick_text(*t, step, digits), 12.0, false))
+        .map(|t| text_width_at(&marks.number(&tick_text(*t, step, digits)), 12.0, false))
         .fold(0.0, f64::max);
     let start = left + left_room;
     let right = right_room.max(widest / 2.0 + 2.0);
@@ -268,6 +274,7 @@ fn value_axis(points: &[ChartPoint], left: f64, gap: f64, digits: Option<u32>) -
         span,
         every: 1,
         digits,
+        marks,
     };
     while axis.every < axis.ticks.len() {
         let labels: Vec<Area> = (0..axis.ticks.len())

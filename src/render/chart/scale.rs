@@ -4,6 +4,7 @@
 pub(super) use crate::content::iso8601::day_number;
 use crate::content::YScale;
 use crate::dataset::scan::ChartPoint;
+use crate::i18n::locale::NumberMarks;
 
 /// Series names in order of first appearance (one unnamed series when there is none).
 pub(super) fn series_names(points: &[ChartPoint]) -> Vec<&str> {
@@ -80,6 +81,8 @@ pub(super) struct ValueAxis {
     pub log: bool,
     /// The value column's `digits`: ticks are shown at least at that many decimals.
     pub digits: Option<u32>,
+    /// The page's number marks, which the labels are written in.
+    pub marks: NumberMarks,
 }
 
 impl ValueAxis {
@@ -105,11 +108,9 @@ impl ValueAxis {
 
     /// A tick's label.
     pub fn label(&self, tick: f64) -> String {
-        if self.log {
-            tick_text(tick, tick, self.digits)
-        } else {
-            tick_text(tick, self.step, self.digits)
-        }
+        let step = if self.log { tick } else { self.step };
+        let english = tick_text(tick, step, self.digits);
+        self.marks.number(&english).into_owned()
     }
 }
 
@@ -131,6 +132,7 @@ pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
             step: 0.0,
             log: true,
             digits: chart.y_digits,
+            marks: chart.words.locale.marks.clone(),
         },
         YScale::Linear => {
             let (ticks, step) = nice_ticks(lo, hi, 8);
@@ -139,6 +141,7 @@ pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
                 step,
                 log: false,
                 digits: chart.y_digits,
+                marks: chart.words.locale.marks.clone(),
             }
         }
     }

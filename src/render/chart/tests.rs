@@ -25,6 +25,7 @@ pub(super) fn input<'a>(
         id: "c",
         y_digits: None,
         x_shown: Default::default(),
+        words: crate::render::words::english(),
         kind,
         title: "Throughput <by> \"size\" & interface",
         x_title: "Block size",

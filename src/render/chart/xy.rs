@@ -202,7 +202,7 @@ fn x_labels(
                     .map(|t| match chart.x_shown.years && step.fract() == 0.0 {
                         // Years read without group marks: 2001, never 2,001.
                         true => (*t, format!("{t}")),
-                        false => (*t, tick_text(*t, step, chart.x_shown.digits)),
+                        false => (*t, chart.number(&tick_text(*t, step, chart.x_shown.digits))),
                     })
                     .collect()
             }

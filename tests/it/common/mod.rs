@@ -31,6 +31,15 @@ pub fn run(args: &[&str]) -> Output {
         .expect("the datapages binary runs")
 }
 
+/// Asserts that a command succeeded, showing what it wrote to stderr when it did not.
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Runs `datapages build --root <root>`, which must succeed; returns what it printed.
 pub fn build_root(root: &Path) -> String {
     let result = run(&["build", "--root", root.to_str().expect("a UTF-8 path")]);
