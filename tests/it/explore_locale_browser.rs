@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use common::explorer::{count_text, search, set_range, settled, shown_rows};
+use common::explorer::{count_text, search, set_range, settled, shown_rows, static_table};
 use common::server::Server;
 use common::webdriver::{self, Driver, Session};
 use serde_json::json;
@@ -174,6 +174,9 @@ fn the_explorer_on_a_french_site_speaks_french_and_reads_french_numbers() {
     let session = driver.session(&[]);
     session.set_viewport(1280, 900);
     session.navigate(&server.url("/datasets/sample/"));
+    // The page's own table, as the build wrote it in French (src/render), before the
+    // explorer replaces it.
+    let table = static_table(&session);
     session.click(&session.find(".explore-start"));
     settled(&session, "the rows to load");
     assert_eq!(count_text(&session), french_count(ROWS));
@@ -218,6 +221,16 @@ fn the_explorer_on_a_french_site_speaks_french_and_reads_french_numbers() {
         let mut want = vec![(i + 1).to_string()];
         want.extend(rows[i].shown.iter().cloned());
         assert_eq!(cells, &want, "row {}", i + 1);
+    }
+    // The explorer and the page's table, one written by the worker and one by the build,
+    // show each cell alike.
+    assert!(
+        table.len() >= 50,
+        "{} rows in the page's table",
+        table.len()
+    );
+    for (i, cells) in shown.iter().enumerate() {
+        assert_eq!(cells[1..], table[i][..], "row {}: explorer and page", i + 1);
     }
     // The ranges' inputs take text (French marks), their placeholders in French marks.
     let inputs = session.execute(
