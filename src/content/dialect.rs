@@ -172,6 +172,14 @@ impl super::DatasetFrontMatter {
     }
 }
 
+/// The cell texts pandas reads as missing by default (mlcroissant reads a CSV with
+/// pandas' defaults): a text cell written so, and not declared missing, is a value
+/// pandas would lose.
+pub const PANDAS_MISSING: [&str; 19] = [
+    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
+    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
+];
+
 /// The cell texts that mean "no value" in one column. An empty cell always does; the
 /// other tokens (`NA`, `n/a`, `nan`…) come from the column, else the dataset, else the
 /// site's `missing_values`.

@@ -38,8 +38,9 @@ pub(crate) const SETTLED: Duration = Duration::from_secs(2);
 /// Bumped whenever the entry layout or the meaning of a summary changes (2: a clean scan
 /// also means no cell holds a character HTML and XML cannot carry; 3: column profiles;
 /// 5: nor a number a 64-bit float cannot hold; 6: the cells equal to the typed numbers,
-/// fingerprints' lower half from a fast hasher).
-const FORMAT: u32 = 6;
+/// fingerprints' lower half from a fast hasher; 7: whether a text column holds a value
+/// pandas reads as missing).
+const FORMAT: u32 = 7;
 
 /// Where scans are remembered; `None` in a build that does not use the cache.
 #[derive(Debug, Clone)]

@@ -339,17 +339,12 @@ fn croissant_format(media_type: &'static str) -> &'static str {
     }
 }
 
-/// The missing values pandas (mlcroissant's CSV reader) reads as missing by default.
-const PANDAS_MISSING: [&str; 19] = [
-    "", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN",
-    "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null",
-];
-
 /// Whether the CSV needs a reading option that Croissant (mlcroissant reads a CSV with
 /// pandas' defaults) and some snippets' readers (Polars, DuckDB) cannot state, so that they
-/// would load other values than the page: padded fields (`skip_initial_space`), or a
-/// missing value pandas does not know (`-` in a column of integers). `parquet = "auto"`
-/// writes the typed copy for such a CSV whatever its size.
+/// would load other values than the page: padded fields (`skip_initial_space`), a missing
+/// value pandas does not know (`-` in a column of integers), or a text value pandas takes
+/// for a missing one (the Italian town `None`, Namibia's `NA`). `parquet = "auto"` writes
+/// the typed copy for such a CSV whatever its size.
 pub fn csv_needs_typed_copy(dataset: &Dataset) -> bool {
     let front = &dataset.front;
     let unknown_missing = crate::content::dialect::columns_missing_values(
@@ -361,9 +356,10 @@ pub fn csv_needs_typed_copy(dataset: &Dataset) -> bool {
         missing
             .list()
             .iter()
-            .any(|t| !PANDAS_MISSING.contains(&t.as_str()))
+            .any(|t| !crate::content::dialect::PANDAS_MISSING.contains(&t.as_str()))
     });
-    front.skip_initial_space || unknown_missing
+    let lost_text = dataset.csv.profiles.iter().any(|p| p.pandas_missing);
+    front.skip_initial_space || unknown_missing || lost_text
 }
 
 /// Whether the fields extract from the typed Parquet copy rather than the CSV: when the

@@ -169,6 +169,14 @@ impl Table {
         )
     }
 
+    /// Whether the columns' missing values differ (`NA` no value among notes, Namibia among
+    /// country codes): readers that take one list for the whole file would lose values.
+    pub fn missing_differs(&self) -> bool {
+        let mut columns = self.columns.iter().map(|c| &c.missing);
+        let first = columns.next();
+        columns.any(|missing| Some(missing) != first)
+    }
+
     /// The not-a-number cells pandas must be told of (it reads `inf` and `INF` itself, but
     /// `NaN`, which every number column may hold, only as a missing value; a text cell
     /// spelled so is then read as missing too, as pandas' defaults do).

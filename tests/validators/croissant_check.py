@@ -52,7 +52,8 @@ def same_value(expected, value, cell):
 
 def check(croissant, csv_path, missing=("",)):
     """Loads the record set; returns (report, whether it loaded at all). Cells whose text is
-    in `missing` (the Data Package's missingValues) must read as empty."""
+    in `missing` (the Data Package's missingValues: one tuple for every column, or a dict
+    of each column's) must read as empty."""
     with open(croissant, encoding="utf-8") as f:
         jsonld = json.load(f)
     folder = pathlib.Path(csv_path).parent
@@ -94,7 +95,8 @@ def check(croissant, csv_path, missing=("",)):
                     problems.append(f"{field_id}: no declared dataType")
                     continue
                 cell = csv_rows[index][columns[field_id]] if index < len(csv_rows) else None
-                if cell in missing or (expected == (float,) and cell in NOT_A_NUMBER):
+                column_missing = missing.get(columns[field_id], ("",)) if isinstance(missing, dict) else missing
+                if cell in column_missing or (expected == (float,) and cell in NOT_A_NUMBER):
                     if not is_empty(value):
                         problems.append(f"row {index + 1} {field_id}: empty cell read as {value!r}")
                 elif is_empty(value) or not isinstance(value, expected) or (

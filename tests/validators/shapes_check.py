@@ -8,7 +8,8 @@ cells it reads); the Parquet copy's schema (pyarrow); mlcroissant's records; and
 pandas, Polars and DuckDB snippets of the dataset page, run as written with the site's
 address replaced by the output folder (so nothing is fetched). Prints JSON:
 {"types": {column: type where every reader agrees}, "problems": [disagreements and errors],
-"cells": {column: the first cells pandas read, as text}}.
+"readers": [the readers that read it], "missing": {reader: {column: how many cells it read
+as missing}}} (a missing marker that ate a real value shows as a count above the page's).
 """
 
 import datetime
@@ -68,19 +69,28 @@ def snippets(output, slug):
     return found
 
 
+def is_missing(value):
+    return value is None or (isinstance(value, float) and value != value)
+
+
 def run_snippet(tool, code, base, folder):
+    """The column types a snippet's data frame has, and how many missing cells each."""
     code = code.replace(base, folder)
     if tool == "duckdb":
         import duckdb
 
         relation = duckdb.sql(code.strip().rstrip(";"))
-        return {name: vocabulary(kind) for name, kind in zip(relation.columns, relation.types)}
+        rows = relation.fetchall()
+        missing = {name: sum(is_missing(row[i]) for row in rows) for i, name in enumerate(relation.columns)}
+        return {name: vocabulary(kind) for name, kind in zip(relation.columns, relation.types)}, missing
     scope = {}
     exec(compile(code, tool, "exec"), scope)
     df = scope["df"]
     if tool == "pandas":
-        return {str(name): vocabulary(kind) for name, kind in df.dtypes.items()}
-    return {name: vocabulary(kind) for name, kind in df.schema.items()}
+        missing = {str(name): int(count) for name, count in df.isna().sum().items()}
+        return {str(name): vocabulary(kind) for name, kind in df.dtypes.items()}, missing
+    missing = {name: int(df[name].null_count()) for name in df.columns}
+    return {name: vocabulary(kind) for name, kind in df.schema.items()}, missing
 
 
 def main():
@@ -93,16 +103,20 @@ def main():
     declared = {"year": "integer"}
     readers = {"datapackage": {f["name"]: declared.get(f["type"], f["type"]) for f in fields}}
     problems = []
+    missing = {}
 
     import frictionless
 
     pkg = frictionless.Package(str(datasets / f"{slug}.json"))
     rows = pkg.resources[0].read_rows()
     kinds = {}
+    missing["frictionless"] = {f["name"]: 0 for f in fields}
     for row in rows:
         for name, value in row.items():
             if value is not None:
                 kinds.setdefault(name, set()).add(python_kind(value))
+            else:
+                missing["frictionless"][name] = missing["frictionless"].get(name, 0) + 1
     readers["frictionless"] = {n: "/".join(sorted(k)) for n, k in kinds.items()}
 
     parquet = datasets / f"{slug}.parquet"
@@ -111,6 +125,8 @@ def main():
 
         schema = pq.read_schema(parquet)
         readers["pyarrow"] = {f.name: vocabulary(f.type) for f in schema}
+        table = pq.read_table(parquet)
+        missing["pyarrow"] = {name: table.column(name).null_count for name in table.column_names}
 
     try:
         import mlcroissant as mlc
@@ -120,10 +136,13 @@ def main():
         dataset = mlc.Dataset(jsonld=str(datasets / f"{slug}.croissant.json"), mapping=mapping)
         record_set = dataset.metadata.record_sets[0].uuid
         kinds = {}
+        missing["mlcroissant"] = {}
         for record in dataset.records(record_set=record_set):
             for key, value in record.items():
                 name = key.split("/")[-1]
-                if value is not None and not (isinstance(value, float) and value != value):
+                counts = missing["mlcroissant"]
+                counts[name] = counts.get(name, 0) + int(is_missing(value))
+                if not is_missing(value):
                     kinds.setdefault(name, set()).add(python_kind(value))
         readers["mlcroissant"] = {
             n: "/".join(sorted(k - {"string"} if "string" in k and len(k) > 1 else k))
@@ -138,7 +157,7 @@ def main():
         if match:
             base = match.group(1) + "/data/datasets"
         try:
-            readers[tool] = run_snippet(tool, code, base or "", str(datasets))
+            readers[tool], missing[tool] = run_snippet(tool, code, base or "", str(datasets))
         except Exception as error:  # noqa: BLE001
             problems.append(f"{tool}: {type(error).__name__}: {error}")
 
@@ -153,7 +172,7 @@ def main():
             agreed[name] = values.pop()
         else:
             problems.append(f"{name}: {seen}")
-    print(json.dumps({"types": agreed, "problems": problems, "readers": sorted(readers)}))
+    print(json.dumps({"types": agreed, "problems": problems, "readers": sorted(readers), "missing": missing}))
 
 
 main()

@@ -36,6 +36,11 @@ pub struct ColumnProfile {
     pub numbers: Option<Numbers>,
     pub dates: Option<DateRange>,
     pub text: Option<Distinct>,
+    /// A text cell is a value pandas reads as missing by default (`None`, `NA`, `null`:
+    /// [`crate::content::dialect::PANDAS_MISSING`]) though the column does not declare it
+    /// missing.
+    #[serde(default)]
+    pub pandas_missing: bool,
 }
 
 /// The numbers of a column.
@@ -157,10 +162,14 @@ impl ColumnProfile {
                     self.add_date(value);
                 }
             }
-            ColumnType::String | ColumnType::Boolean => self
-                .text
-                .get_or_insert_with(Distinct::new)
-                .add_cell(fingerprint, value),
+            ColumnType::String | ColumnType::Boolean => {
+                // Each distinct value passes here once (a repeat is counted by its text).
+                self.pandas_missing |=
+                    value.len() <= 8 && crate::content::dialect::PANDAS_MISSING.contains(&value);
+                self.text
+                    .get_or_insert_with(Distinct::new)
+                    .add_cell(fingerprint, value)
+            }
         }
         None
     }
@@ -237,6 +246,7 @@ impl ColumnProfile {
     pub fn merge(&mut self, other: ColumnProfile) {
         self.filled += other.filled;
         self.empty += other.empty;
+        self.pandas_missing |= other.pandas_missing;
         self.numbers = match (self.numbers.take(), other.numbers) {
             (Some(mut mine), Some(theirs)) => {
                 mine.merge(theirs);

@@ -55,17 +55,7 @@ pub fn pandas(table: &Table) -> String {
         args.push(format!("parse_dates=[{}]", dates.join(", ")));
         args.push(format!("date_format={{{}}}", formats.join(", ")));
     }
-    let mut missing = table.missing_union();
-    for token in table.not_a_number() {
-        if !missing.contains(&token) {
-            missing.push(token);
-        }
-    }
-    let missing: Vec<String> = std::iter::once("")
-        .chain(missing)
-        .map(python_string)
-        .collect();
-    args.push(format!("na_values=[{}]", missing.join(", ")));
+    args.push(format!("na_values={}", pandas_missing(table)));
     args.push("keep_default_na=False".into());
     if table.marks.decimal != DecimalMark::Point {
         args.push(format!(
@@ -83,12 +73,38 @@ pub fn pandas(table: &Table) -> String {
     line
 }
 
+/// pandas' `na_values`: one list for every column (the empty cell, the declared missing
+/// values, `NaN`), or, when the columns' missing values differ, each column's own list.
+fn pandas_missing(table: &Table) -> String {
+    let with_nan = |missing: Vec<&str>| {
+        let mut all = vec![""];
+        for token in missing.into_iter().chain(table.not_a_number()) {
+            if !all.contains(&token) {
+                all.push(token);
+            }
+        }
+        let quoted: Vec<String> = all.into_iter().map(python_string).collect();
+        format!("[{}]", quoted.join(", "))
+    };
+    if !table.missing_differs() {
+        return with_nan(table.missing_union());
+    }
+    let columns: Vec<String> = (table.columns.iter().filter(|c| !c.row_names))
+        .map(|c| {
+            let own = c.missing.iter().map(String::as_str).collect();
+            format!("{}: {}", python_string(&c.name), with_nan(own))
+        })
+        .collect();
+    format!("{{{}}}", columns.join(", "))
+}
+
 /// `import polars as pl` and one `pl.read_csv` call, with `.with_columns(…)` converting
 /// the columns read as text.
 pub fn polars(table: &Table) -> String {
-    // Polars has no `skipinitialspace`: padded fields are read from the typed Parquet
-    // copy, or else by pandas, which skips the padding.
-    if table.skip_initial_space {
+    // Polars has no `skipinitialspace`, and takes one list of missing values for the whole
+    // file: padded fields, or columns whose missing values differ, are read from the typed
+    // Parquet copy, or else by pandas, which can be told both.
+    if table.skip_initial_space || table.missing_differs() {
         return match &table.parquet_url {
             Some(url) => format!(
                 "import polars as pl\ndf = pl.read_parquet({})",

@@ -373,3 +373,33 @@ fn padded_fields_are_skipped_by_every_snippet() {
     assert!(duckdb(&copied).contains("read_parquet("));
     assert!(!pandas(&table()).contains("skipinitialspace"));
 }
+
+#[test]
+fn columns_with_their_own_missing_values_keep_each_others_values() {
+    // `NA` is no value among notes but Namibia among country codes.
+    let plain = NumberMarks::PLAIN;
+    let mut code = column("code", Kind::String, plain);
+    code.missing.clear();
+    let mut t = Table {
+        csv_url: "https://example.org/t.csv".into(),
+        parquet_url: None,
+        delimiter: b',',
+        skip_initial_space: false,
+        marks: plain,
+        columns: vec![code, column("note", Kind::String, plain)],
+    };
+    assert!(t.missing_differs());
+    assert!(pandas(&t)
+        .contains(r#"na_values={"code": [""], "note": ["", "NA"]}, keep_default_na=False"#));
+    // Polars takes one list for the whole file: the Parquet copy, else pandas.
+    assert!(polars(&t).contains("pl.from_pandas(df)"), "{}", polars(&t));
+    t.parquet_url = Some("https://example.org/t.parquet".into());
+    assert_eq!(
+        polars(&t),
+        "import polars as pl\ndf = pl.read_parquet(\"https://example.org/t.parquet\")"
+    );
+    // One list when every column has the same.
+    t.columns[0].missing = vec!["NA".into()];
+    assert!(!t.missing_differs());
+    assert!(pandas(&t).contains(r#"na_values=["", "NA"], keep_default_na=False"#));
+}
