@@ -127,9 +127,10 @@ pub fn write(
 /// Some nodes in one syntax; `first` when they open the JSON-LD graph (no comma before).
 fn part(site: &Site, nodes: &[Node], syntax: DcatSyntax, first: bool) -> io::Result<String> {
     let mut out = Vec::new();
+    let base = rdf::iri(&site.config.base_url);
     for (index, node) in nodes.iter().enumerate() {
         match syntax {
-            DcatSyntax::Turtle => rdf::turtle_node(node, &site.config.base_url, &mut out)?,
+            DcatSyntax::Turtle => rdf::turtle_node(node, &base, &mut out)?,
             DcatSyntax::JsonLd => {
                 // Compact, as every JSON file: indented, the catalog of 10,000 datasets
                 // was 4 million lines and 111 MB, half of it spaces.

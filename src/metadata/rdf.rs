@@ -207,11 +207,11 @@ pub fn turtle_prefixes(base: &str, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// One node as a Turtle block (`<id> a t ; p o ; … .`) followed by a blank line; its IRIs
-/// written against `base` (as [`turtle_prefixes`] declared it).
+/// written against `base`, the `@base` [`turtle_prefixes`] declared, spelled as [`iri`]
+/// spells it (worked out once by the caller, not per node).
 pub fn turtle_node(node: &Node, base: &str, out: &mut dyn Write) -> io::Result<()> {
-    let base = iri(base);
     let mut text = String::new();
-    turtle_iri(&node.id, &base, &mut text);
+    turtle_iri(&node.id, base, &mut text);
     let mut first = true;
     let mut separator = |text: &mut String| {
         text.push_str(if first { "\n    " } else { " ;\n    " });
@@ -226,7 +226,7 @@ pub fn turtle_node(node: &Node, base: &str, out: &mut dyn Write) -> io::Result<(
         separator(&mut text);
         text.push_str(predicate);
         text.push(' ');
-        turtle_object(object, &base, &mut text);
+        turtle_object(object, base, &mut text);
     }
     text.push_str(" .\n\n");
     out.write_all(text.as_bytes())
