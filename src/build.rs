@@ -301,8 +301,8 @@ pub fn check(options: &BuildOptions) -> Result<CheckReport, Error> {
 }
 
 /// The hosts' limits the output breaks (`output::hosts`): those of the last build's output
-/// folder when there is one, else those of the CSV files (each copied into the output as
-/// it is). A file of a dataset is located at its Markdown file.
+/// folder when there is one, else those of the CSV files published beside the pages (each
+/// copied into the output as it is). A file of a dataset is located at its Markdown file.
 fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagnostic> {
     use crate::output::hosts;
     let output = options.output_dir();
@@ -312,6 +312,7 @@ fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagno
             over: site
                 .datasets
                 .summaries()
+                .filter(|d| !d.data_place(&site.config).elsewhere())
                 .map(|d| (crate::layout::urls::csv_file(&d.slug), d.bytes))
                 .filter(|(_, bytes)| *bytes > hosts::smallest_file_limit())
                 .collect(),

@@ -88,6 +88,10 @@ pub struct SiteConfig {
     /// Where each `nav` entry is written, for the check that it names a page.
     #[serde(skip)]
     pub nav_places: Vec<Option<crate::content::spans::Place>>,
+    /// Keeps every big file beside the pages whatever `data_url` (the site's or a
+    /// dataset's) says: `serve`, and `build --data-beside`.
+    #[serde(skip)]
+    pub data_beside: bool,
     /// Entries of `feed.xml`, newest first.
     #[serde(default = "default_feed_entries")]
     pub feed_entries: usize,
@@ -312,25 +316,61 @@ impl SiteConfig {
         format!("{}{}", self.base_url, path.trim_start_matches('/'))
     }
 
-    /// Where pages link a big file (one an output publishes elsewhere,
-    /// `DatasetOutput::elsewhere`), before its site-relative path: `data_url` when set,
-    /// else `root`, the page's way back to the site root.
-    pub fn data_root<'a>(&'a self, root: &'a str) -> &'a str {
-        self.data_url.as_deref().unwrap_or(root)
+    /// Where the big files of a dataset whose own `data_url` is `own` are published: there,
+    /// else under the site's `data_url`, else beside the pages (always, for `serve`).
+    pub fn data_place<'a>(&'a self, own: Option<&'a str>) -> DataPlace<'a> {
+        let data_url = match self.data_beside {
+            true => None,
+            false => own.or(self.data_url.as_deref()),
+        };
+        DataPlace {
+            data_url,
+            base_url: &self.base_url,
+        }
+    }
+}
+
+/// Where a dataset's big files (those an output publishes elsewhere,
+/// `DatasetOutput::elsewhere`) are published: under a `data_url`, or beside the pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataPlace<'a> {
+    /// The `data_url` that applies, ending with `/`; none: beside the pages.
+    pub data_url: Option<&'a str>,
+    base_url: &'a str,
+}
+
+impl<'a> DataPlace<'a> {
+    /// Whether the big files go elsewhere than beside the pages.
+    pub fn elsewhere(&self) -> bool {
+        self.data_url.is_some()
+    }
+
+    /// Where pages link a big file, before its site-relative path: the `data_url`, else
+    /// `root`, the page's way back to the site root.
+    pub fn root<'r>(&self, root: &'r str) -> &'r str
+    where
+        'a: 'r,
+    {
+        self.data_url.unwrap_or(root)
     }
 
     /// How a page shows where a big file is: its URL under `data_url`, else `/<path>`.
-    pub fn data_file_shown(&self, path: &str) -> String {
+    pub fn file_shown(&self, path: &str) -> String {
         match self.data_url {
-            Some(_) => self.data_file_url(path),
+            Some(_) => self.file_url(path),
             None => format!("/{path}"),
         }
     }
 
+    /// The absolute URL of a file beside the pages at site-relative `path`.
+    pub fn site_url(&self, path: &str) -> String {
+        format!("{}{}", self.base_url, path.trim_start_matches('/'))
+    }
+
     /// The absolute URL of a big file at site-relative `path`: under `data_url` when set,
     /// else under `base_url`.
-    pub fn data_file_url(&self, path: &str) -> String {
-        let base = self.data_url.as_deref().unwrap_or(&self.base_url);
+    pub fn file_url(&self, path: &str) -> String {
+        let base = self.data_url.unwrap_or(self.base_url);
         format!("{base}{}", path.trim_start_matches('/'))
     }
 }
@@ -394,5 +434,30 @@ mod tests {
         write("title = \"T\"\nbase_url = \"https://x.org/\"\n[author]\nname = \"A\"\n[markdown]\nraw_html = \"escape\"\n");
         let config = SiteConfig::load(dir.path()).unwrap();
         assert_eq!(config.markdown.raw_html, RawHtml::Escape);
+    }
+
+    #[test]
+    fn a_dataset_s_data_url_wins_over_the_site_s_unless_files_stay_beside() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("site.toml"),
+            "title = \"T\"\nbase_url = \"https://x.org/\"\ndata_url = \"https://d.org\"\n[author]\nname = \"A\"\n",
+        )
+        .unwrap();
+        let mut config = SiteConfig::load(dir.path()).unwrap();
+        let csv = "data/datasets/a.csv";
+        let site = config.data_place(None);
+        assert_eq!(site.file_url(csv), "https://d.org/data/datasets/a.csv");
+        assert_eq!(site.root("../../"), "https://d.org/");
+        let own = config.data_place(Some("https://own.org/a/"));
+        assert_eq!(own.file_url(csv), "https://own.org/a/data/datasets/a.csv");
+        assert_eq!(own.file_shown(csv), "https://own.org/a/data/datasets/a.csv");
+        assert_eq!(own.site_url(csv), "https://x.org/data/datasets/a.csv");
+        config.data_beside = true;
+        let beside = config.data_place(Some("https://own.org/a/"));
+        assert!(!beside.elsewhere());
+        assert_eq!(beside.root("../../"), "../../");
+        assert_eq!(beside.file_url(csv), "https://x.org/data/datasets/a.csv");
+        assert_eq!(beside.file_shown(csv), "/data/datasets/a.csv");
     }
 }

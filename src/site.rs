@@ -7,6 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 pub mod datasets;
 pub mod listing;
 pub mod outputs;
@@ -165,6 +167,35 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
         }
     }
     Some(found)
+}
+
+/// Whether a dataset of the site at `root` publishes its big files elsewhere with a
+/// `data_url` of its own (a build then opens the data folder before loading). Reads the
+/// front matter of the datasets that mention `data_url`; a file that cannot be read or
+/// parsed says no (its load reports why).
+pub fn any_own_data_url(root: &Path) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        data_url: Option<String>,
+    }
+    let mut ignored = Diagnostics::new();
+    let Some(found) = discover(root, &mut ignored) else {
+        return false;
+    };
+    found.dataset_files.par_iter().any(|path| {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return false;
+        };
+        let Ok(split) = content::front_matter::split(path, &text) else {
+            return false;
+        };
+        if !split.front_matter.contains("data_url") {
+            return false;
+        }
+        let (toml, offset) = (split.front_matter, split.front_matter_offset);
+        let head = content::front_matter::parse_toml::<Head>(path, &text, toml, offset);
+        head.is_ok_and(|head| head.data_url.is_some())
+    })
 }
 
 /// Reads a plain page, refusing names that generated pages use and files that lead outside

@@ -53,12 +53,16 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Where `output`'s files go: the data folder's writer for big files, if any.
-    fn for_output(&self, output: &dyn DatasetOutput) -> &Writer<'a> {
-        match self.data {
-            Some(data) if output.elsewhere() => data,
-            _ => self,
-        }
+    /// Where `output`'s files for `dataset` go: the data folder's writer for big files of
+    /// a dataset published elsewhere, if there is one.
+    fn for_output(
+        &self,
+        site: &Site,
+        dataset: &Dataset,
+        output: &dyn DatasetOutput,
+    ) -> &Writer<'a> {
+        let elsewhere = output.elsewhere() && dataset.data_place(&site.config).elsewhere();
+        self.data.filter(|_| elsewhere).unwrap_or(self)
     }
 
     /// Files written so far.
@@ -232,7 +236,7 @@ pub fn write_dataset(
     let context = |output: &dyn DatasetOutput, written| WriteContext {
         site,
         dataset,
-        files: writer.for_output(output),
+        files: writer.for_output(site, dataset, output),
         written,
         rendered: &rendered,
     };

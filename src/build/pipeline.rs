@@ -253,7 +253,7 @@ fn open_output(options: &BuildOptions, mode: Mode, path: &Path) -> Output {
     }
 }
 
-/// The data folder of a site with `data_url` (`--data-output`, `<root>/public-data`) and
+/// The data folder of a site with `data_url`, its own or a dataset's (`--data-output`, `<root>/public-data`) and
 /// its staging folder, checked and made as the output folder is: only by `build` (`check`
 /// writes nothing, `serve` keeps the big files beside the pages). Its files are replaced
 /// whole by every build, so it may not overlap the output folder.
@@ -261,7 +261,8 @@ fn open_data_output(options: &BuildOptions, mode: Mode, output: &Path) -> Output
     let Ok(config) = crate::config::SiteConfig::load(&options.root) else {
         return Ok(None); // The site's load reports why.
     };
-    if mode != Mode::Build || options.data_beside || config.data_url.is_none() {
+    let elsewhere = config.data_url.is_some() || crate::site::any_own_data_url(&options.root);
+    if mode != Mode::Build || options.data_beside || !elsewhere {
         return Ok(None);
     }
     let path = options.data_output_dir();

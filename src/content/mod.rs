@@ -198,6 +198,11 @@ pub struct DatasetFrontMatter {
     pub temporal_coverage: Option<Box<str>>,
     /// The CSV path relative to the site root; default `data/datasets/<slug>.csv`.
     pub data: Option<Box<str>>,
+    /// Where this dataset's big files (CSV, Parquet, kept versions) are published instead
+    /// of beside the pages (object storage, a CDN): site.toml's `data_url` when absent.
+    /// Read ending with `/`, as site.toml's is.
+    #[serde(default, deserialize_with = "slashed")]
+    pub data_url: Option<Box<str>>,
     /// The CSV's field separator: `","` (the default), `";"`, `"\t"` or `"|"`.
     pub delimiter: Option<Box<str>>,
     /// Spaces after a delimiter (and at a line's start) pad the field and are not part of
@@ -501,6 +506,15 @@ pub struct Theme {
     pub iri: String,
     /// Its label, e.g. "Science and technology".
     pub label: String,
+}
+
+/// An optional URL read ending with `/` (a `data_url`).
+fn slashed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
+    let url = Option::<String>::deserialize(d)?;
+    Ok(url.map(|url| match url.ends_with('/') {
+        true => url.into(),
+        false => format!("{url}/").into(),
+    }))
 }
 
 #[cfg(test)]

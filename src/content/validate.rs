@@ -130,6 +130,17 @@ impl Located<'_> {
         }
     }
 
+    /// `data_url` (site.toml's or a dataset's): where big files are published.
+    fn data_url(&mut self) {
+        let Some((data_url, at)) = self.locator.spans.string("data_url") else {
+            return;
+        };
+        if let Some((problem, hint)) = super::site_values::data_url_problem(data_url) {
+            let d = self.locator.error(problem, Some(at));
+            self.problems.push(d.with_hint(hint));
+        }
+    }
+
     /// Markdown in a string value: its links must not run code.
     fn markdown_links(&mut self, path: &str, what: &str) {
         let Some((markdown, at)) = self.locator.spans.string(path) else {
@@ -235,6 +246,7 @@ pub fn dataset_front_matter(
             ));
         }
     }
+    located.data_url();
     for tag in spans.entries("tags") {
         let Some((tag, at)) = spans.string(&tag) else {
             continue;
@@ -321,12 +333,7 @@ pub fn site_settings_located(locator: &Locator) -> Vec<Diagnostic> {
             located.problems.push(d.with_hint(hint));
         }
     }
-    if let Some((data_url, at)) = locator.spans.string("data_url") {
-        if let Some((problem, hint)) = super::site_values::data_url_problem(data_url) {
-            let d = locator.error(problem, Some(at));
-            located.problems.push(d.with_hint(hint));
-        }
-    }
+    located.data_url();
     if let Some((language, at)) = locator.spans.string("language") {
         if let Some(problem) = super::language_tag::problem(language) {
             let message = format!("`language` is not a language tag: {problem}");

@@ -82,6 +82,9 @@ pub struct CatalogEntry {
     /// The size and SHA-256 of those files the catalogs state, as written (none before
     /// they are: `check` writes no typed copy).
     pub digests: Vec<FileDigest>,
+    /// The dataset's own `data_url` (where its big files are published), if it has one.
+    #[serde(default)]
+    pub data_url: Option<Box<str>>,
 }
 
 impl CatalogEntry {
@@ -127,6 +130,7 @@ impl CatalogEntry {
             chart_ids: front.charts.iter().map(|chart| chart.id()).collect(),
             files,
             digests,
+            data_url: front.data_url.clone(),
         }
     }
 

@@ -80,6 +80,14 @@ pub struct Dataset {
 pub const SEARCHED_COLUMNS: usize = 100;
 
 impl Dataset {
+    /// Where its big files are published (`data_url`, its own or the site's).
+    pub fn data_place<'a>(
+        &'a self,
+        config: &'a crate::config::SiteConfig,
+    ) -> crate::config::DataPlace<'a> {
+        config.data_place(self.front.data_url.as_deref())
+    }
+
     /// Rows the page's table may show: the cap (with row pages, the rows of a page), or
     /// every row. The page shows fewer when they do not fit its byte budget ([`budget`]).
     pub fn shown_rows(&self) -> u64 {

@@ -76,7 +76,13 @@ impl<'a> CatalogJsonItem<'a> {
             title: &d.title,
             updated: d.updated().or_else(|| site.default_date.clone()),
             files: files
-                .map(|(key, path)| (key, site.outputs.url_of(&site.config, &d.slug, &path)))
+                .map(|(key, path)| {
+                    (
+                        key,
+                        site.outputs
+                            .url_of(&d.data_place(&site.config), &d.slug, &path),
+                    )
+                })
                 .collect(),
         }
     }

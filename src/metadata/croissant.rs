@@ -282,9 +282,11 @@ pub fn dataset<'a>(
             id: CsvName(slug, "csv"),
             kind: "cr:FileObject",
             content_size: format!("{} B", dataset.csv.bytes),
-            content_url: site
-                .outputs
-                .url_of(&site.config, slug, &urls::csv_file(slug)),
+            content_url: site.outputs.url_of(
+                &dataset.data_place(&site.config),
+                slug,
+                &urls::csv_file(slug),
+            ),
             encoding_format: "text/csv",
             name: CsvName(slug, "csv"),
             sha256: dataset.csv.sha256,
@@ -298,7 +300,11 @@ pub fn dataset<'a>(
                         id,
                         kind: "cr:FileObject",
                         content_size: format!("{} B", file.bytes),
-                        content_url: site.outputs.url_of(&site.config, slug, &file.path),
+                        content_url: site.outputs.url_of(
+                            &dataset.data_place(&site.config),
+                            slug,
+                            &file.path,
+                        ),
                         encoding_format: croissant_format(output.media_type()),
                         name: id,
                         sha256: file.sha256,

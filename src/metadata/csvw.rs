@@ -139,11 +139,7 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
     let front = &dataset.front;
     let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
     let row_names = row_names_field(&front.columns);
-    let url = super::file_reference(
-        site,
-        &dataset.slug,
-        &crate::layout::urls::csv_file(&dataset.slug),
-    );
+    let url = super::file_reference(site, dataset, &crate::layout::urls::csv_file(&dataset.slug));
     let columns = front
         .columns
         .iter()

@@ -272,8 +272,12 @@ struct Alternate {
 
 /// The `datapages:<format>` alternates of the resource of the dataset `slug`, among its
 /// files `written`.
-fn alternates(site: &Site, slug: &str, written: &[FileDigest]) -> BTreeMap<String, Alternate> {
-    let alternates = site.outputs.alternates(slug, written);
+fn alternates(
+    site: &Site,
+    dataset: &Dataset,
+    written: &[FileDigest],
+) -> BTreeMap<String, Alternate> {
+    let alternates = site.outputs.alternates(&dataset.slug, written);
     alternates
         .map(|(output, format, file)| {
             let alternate = Alternate {
@@ -281,7 +285,7 @@ fn alternates(site: &Site, slug: &str, written: &[FileDigest]) -> BTreeMap<Strin
                 format,
                 hash: format!("sha256:{}", file.sha256),
                 mediatype: output.media_type(),
-                path: super::file_reference(site, slug, &file.path),
+                path: super::file_reference(site, dataset, &file.path),
             };
             (format!("datapages:{format}"), alternate)
         })
@@ -501,7 +505,7 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Re
     Resource {
         bytes: dataset.csv.bytes,
         columns: dataset.csv.header.len(),
-        alternates: alternates(site, &dataset.slug, written),
+        alternates: alternates(site, dataset, written),
         dialect: {
             let row_names = front.columns.first().is_some_and(ColumnSpec::is_row_names);
             let dialect = Dialect {
@@ -518,11 +522,7 @@ fn resource<'a>(site: &Site, dataset: &'a Dataset, written: &[FileDigest]) -> Re
         hash: format!("sha256:{}", dataset.csv.sha256),
         mediatype: "text/csv",
         name: &dataset.slug,
-        path: super::file_reference(
-            site,
-            &dataset.slug,
-            &crate::layout::urls::csv_file(&dataset.slug),
-        ),
+        path: super::file_reference(site, dataset, &crate::layout::urls::csv_file(&dataset.slug)),
         rows: dataset.csv.rows,
         schema: Schema {
             fields,

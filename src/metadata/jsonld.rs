@@ -203,10 +203,11 @@ impl<'a> CreativeWork<'a> {
 /// and its kept earlier versions.
 fn distribution(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> Vec<DataDownload> {
     let slug = &dataset.slug;
+    let place = dataset.data_place(&site.config);
     let csv = DataDownload {
         kind: "DataDownload",
         content_size: Some(human_size(dataset.csv.bytes)),
-        content_url: (site.outputs).url_of(&site.config, slug, &urls::csv_file(slug)),
+        content_url: (site.outputs).url_of(&place, slug, &urls::csv_file(slug)),
         encoding_format: "text/csv",
         name: format!("{slug}.csv"),
         sha256: Some(dataset.csv.sha256.to_string()),
@@ -225,7 +226,7 @@ fn distribution(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> Vec<D
         (site.outputs.alternates(slug, written)).map(|(output, _, file)| DataDownload {
             kind: "DataDownload",
             content_size: Some(human_size(file.bytes)),
-            content_url: site.outputs.url_of(&site.config, slug, &file.path),
+            content_url: site.outputs.url_of(&place, slug, &file.path),
             encoding_format: output.media_type(),
             name: super::file_name(&file.path).to_string(),
             sha256: Some(file.sha256.to_string()),

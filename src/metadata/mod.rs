@@ -170,11 +170,11 @@ pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// How a metadata file in the dataset's folder names `path`, one of the dataset `slug`'s
+/// How a metadata file in the dataset's folder names `path`, one of `dataset`'s
 /// files: by its name when it is published beside it, by its absolute URL when it is
 /// published elsewhere (`data_url`, [`crate::site::outputs::Registry::url_of`]).
-pub fn file_reference(site: &Site, slug: &str, path: &str) -> String {
-    let url = site.outputs.url_of(&site.config, slug, path);
+pub fn file_reference(site: &Site, dataset: &Dataset, path: &str) -> String {
+    let url = (site.outputs).url_of(&dataset.data_place(&site.config), &dataset.slug, path);
     match url == site.config.absolute_url(path) {
         true => file_name(path).to_string(),
         false => url,

@@ -142,14 +142,15 @@ impl Table {
             .enumerate()
             .map(|(index, spec)| column(dataset, index, spec, &row_names))
             .collect();
+        let place = dataset.data_place(&site.config);
         Table {
             csv_url: site.outputs.url_of(
-                &site.config,
+                &place,
                 &dataset.slug,
                 &crate::layout::urls::csv_file(&dataset.slug),
             ),
             parquet_url: parquet_file(site, dataset)
-                .map(|path| site.outputs.url_of(&site.config, &dataset.slug, &path)),
+                .map(|path| site.outputs.url_of(&place, &dataset.slug, &path)),
             delimiter: front.field_delimiter(),
             skip_initial_space: front.skip_initial_space,
             marks: NumberMarks::resolve((None, None), (front.decimal, front.group)),

@@ -81,7 +81,7 @@ pub fn versions(site: &Site, dataset: &Dataset) -> Vec<VersionView> {
                 .get(i + 1)
                 .map_or_else(|| current.clone(), |k| k.version.clone()),
             path: site.outputs.url_of(
-                &site.config,
+                &dataset.data_place(&site.config),
                 &dataset.slug,
                 &urls::version_file(&dataset.slug, &version.version),
             ),

@@ -232,7 +232,7 @@ impl Renderer {
         let mut context = Context::new();
         context.insert("site", &SiteView::new(site));
         context.insert("root", root);
-        context.insert("data_root", site.config.data_root(root));
+        context.insert("data_root", site.config.data_place(None).root(root));
         context.insert("nav", &nav_links(site));
         context.insert("words_script", &site.words.script_name());
         context
@@ -260,6 +260,8 @@ impl Renderer {
             written,
         );
         let mut context = Self::base_context(site, "../../");
+        let data_root = dataset.data_place(&site.config).root("../../");
+        context.insert("data_root", data_root);
         context.insert("dataset", &page);
         context.insert(
             "explore",

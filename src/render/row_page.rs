@@ -110,6 +110,8 @@ impl Renderer {
             },
         };
         let mut context = Self::base_context(site, "../../../../");
+        let data_root = dataset.data_place(&site.config).root("../../../../");
+        context.insert("data_root", data_root);
         context.insert(
             "page_title",
             &format!(

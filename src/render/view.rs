@@ -434,7 +434,7 @@ impl DownloadView {
         DownloadView {
             csv_url: urls::csv_file(&dataset.slug),
             json_url: urls::json_file(&dataset.slug),
-            csv_path: site.config.data_file_shown(&urls::csv_file(&dataset.slug)),
+            csv_path: (dataset.data_place(&site.config)).file_shown(&urls::csv_file(&dataset.slug)),
             rows: csv.rows,
             columns: csv.header.len(),
             bytes: csv.bytes,

@@ -12,6 +12,7 @@ use toml::value::Datetime;
 
 use super::outputs::OutputsOn;
 use crate::checksum::Sha256;
+use crate::config::DataPlace;
 use crate::content;
 use crate::dataset::entry::CatalogEntry;
 use crate::dataset::entry_store::{EntryStore, Stored};
@@ -47,6 +48,8 @@ pub struct Summary {
     pub has_dataset_links: bool,
     pub has_page_links: bool,
     pub has_charts: bool,
+    /// Its own `data_url`, if it has one.
+    pub data_url: Option<Box<str>>,
 }
 
 impl Summary {
@@ -72,7 +75,13 @@ impl Summary {
             has_dataset_links: !entry.dataset_links.is_empty(),
             has_page_links: !entry.page_links.is_empty(),
             has_charts: !entry.chart_ids.is_empty(),
+            data_url: entry.data_url.clone(),
         }
+    }
+
+    /// Where its big files are published.
+    pub fn data_place<'a>(&'a self, config: &'a crate::config::SiteConfig) -> DataPlace<'a> {
+        config.data_place(self.data_url.as_deref())
     }
 
     /// The `updated` date, else `created`, as given (listings sort by it).

@@ -87,6 +87,7 @@ impl Frame {
         }
         if options.data_beside {
             config.data_url = None;
+            config.data_beside = true;
         }
         let (words, problems) =
             crate::i18n::Words::load(root, &config.language, language_place(root).as_ref());

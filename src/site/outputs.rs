@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::checksum::Sha256;
-use crate::config::SiteConfig;
+use crate::config::{DataPlace, SiteConfig};
 use crate::dataset::entry::CatalogEntry;
 use crate::dataset::{Dataset, FileDigest};
 use crate::diagnostics::Diagnostic;
@@ -131,7 +131,7 @@ pub trait DatasetOutput: Send + Sync {
     /// Whether its files are big files of the table (the CSV, a typed copy, the kept
     /// versions), which a site with `data_url` publishes there instead of beside the
     /// pages: `build` writes them into the data folder, and every link and metadata URL
-    /// to them starts with `data_url` ([`SiteConfig::data_file_url`]).
+    /// to them starts with `data_url` ([`crate::config::DataPlace::file_url`]).
     fn elsewhere(&self) -> bool {
         false
     }
@@ -289,13 +289,13 @@ impl Registry {
         all
     }
 
-    /// The absolute URL of `path`, a file of the dataset `slug`: under `data_url` when the
+    /// The absolute URL of `path`, a file of the dataset `slug` published at `place`: under its `data_url` when the
     /// output that writes it publishes it elsewhere ([`DatasetOutput::elsewhere`]), else
     /// under `base_url`. The one place that decides which base a file's URL has.
-    pub fn url_of(&self, config: &SiteConfig, slug: &str, path: &str) -> String {
+    pub fn url_of(&self, place: &DataPlace, slug: &str, path: &str) -> String {
         match self.iter().any(|o| o.elsewhere() && o.owns(slug, path)) {
-            true => config.data_file_url(path),
-            false => config.absolute_url(path),
+            true => place.file_url(path),
+            false => place.site_url(path),
         }
     }
 

@@ -334,3 +334,146 @@ fn a_data_url_that_is_not_a_plain_web_address_is_refused_where_it_is_written() {
         assert!(!dir.path().join("public-data").exists(), "{bad}");
     }
 }
+
+/// A second dataset, `other`, beside `sample`, with its own `data_url` when given.
+fn add_other_dataset(root: &Path, own: Option<&str>) {
+    let line = own.map_or(String::new(), |url| {
+        format!("data_url = {}\n", toml_string(url))
+    });
+    let front = common::SMALL_FRONT.replace(
+        "title = \"Sample\"\n",
+        &format!("title = \"Other\"\n{line}"),
+    );
+    let front = front.replace(
+        "headline = \"A sample dataset\"",
+        "headline = \"Another dataset\"",
+    );
+    std::fs::write(
+        root.join("content/datasets/other.md"),
+        format!("+++\n{front}+++\n{}", common::SMALL_BODY),
+    )
+    .unwrap();
+    std::fs::write(root.join("data/datasets/other.csv"), "label,value\nx,7\n").unwrap();
+}
+
+/// Where a page's download button and the explorer's data root point.
+fn csv_links(public: &Path, slug: &str) -> (Vec<String>, Vec<String>) {
+    let page = common::html(&public.join(format!("datasets/{slug}/index.html")));
+    (
+        common::attributes(&page, "a.button", "href"),
+        common::attributes(&page, "[data-data-root]", "data-data-root"),
+    )
+}
+
+/// The URL catalog.json gives the CSV of `slug`.
+fn catalog_csv(public: &Path, slug: &str) -> String {
+    let text = std::fs::read_to_string(public.join("data/catalog.json")).unwrap();
+    let catalog: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let items = catalog
+        .as_array()
+        .or_else(|| catalog["datasets"].as_array())
+        .unwrap();
+    let item = items.iter().find(|d| d["slug"] == slug).unwrap();
+    item["csv"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_dataset_with_its_own_data_url_publishes_only_its_big_files_there() {
+    const OWN: &str = "https://big.example.org/other"; // no trailing slash: one is added
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    write_site(&root, None);
+    add_other_dataset(&root, Some(OWN));
+    let (public, data) = build(&root, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+
+    // Only `other`'s CSV is in the data folder; `sample`'s files stay beside the pages.
+    assert_eq!(
+        files_under(&data),
+        [".datapages-output", "data/datasets/other.csv"]
+    );
+    assert!(!public.join("data/datasets/other.csv").exists());
+    assert!(public.join("data/datasets/sample.csv").is_file());
+    assert!(public.join("data/datasets/sample.parquet").is_file());
+    assert!(public.join("data/datasets/sample/v1.csv").is_file());
+
+    let other_csv = format!("{OWN}/data/datasets/other.csv");
+    assert_eq!(
+        csv_links(&public, "other"),
+        (vec![other_csv.clone()], vec![format!("{OWN}/")])
+    );
+    assert_eq!(
+        csv_links(&public, "sample"),
+        (vec!["../../data/datasets/sample.csv".to_string()], vec![])
+    );
+    assert_eq!(catalog_csv(&public, "other"), other_csv);
+    assert_eq!(
+        catalog_csv(&public, "sample"),
+        "https://example.org/sub/data/datasets/sample.csv"
+    );
+    let package = |slug: &str| -> serde_json::Value {
+        let path = public.join(format!("data/datasets/{slug}.json"));
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    };
+    assert_eq!(package("other")["resources"][0]["path"], other_csv);
+    assert_eq!(package("sample")["resources"][0]["path"], "sample.csv");
+    let turtle = std::fs::read_to_string(public.join("data/catalog.ttl")).unwrap();
+    assert!(
+        turtle.contains(&format!("dcat:downloadURL <{other_csv}>")),
+        "{turtle}"
+    );
+    let code = common::texts(
+        &common::html(&public.join("datasets/other/index.html")),
+        "pre code",
+    );
+    assert!(code.join("\n").contains(&other_csv));
+}
+
+#[test]
+fn a_dataset_s_data_url_wins_over_the_site_s_and_serve_keeps_both_beside() {
+    const OWN: &str = "https://big.example.org/other/";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    write_site(&root, Some(DATA_URL));
+    add_other_dataset(&root, Some(OWN));
+    let (public, data) = build(&root, dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    assert!(data.join("data/datasets/other.csv").is_file());
+    assert!(data.join("data/datasets/sample.csv").is_file());
+    assert_eq!(
+        catalog_csv(&public, "other"),
+        format!("{OWN}data/datasets/other.csv")
+    );
+    assert_eq!(
+        catalog_csv(&public, "sample"),
+        format!("{DATA_URL}data/datasets/sample.csv")
+    );
+
+    // `--data-beside` (what `serve` does): every file beside the pages, linked there.
+    let beside = dir.path().join("beside");
+    let options = datapages::BuildOptions::new(&root)
+        .output(&beside)
+        .data_beside(true)
+        .date("2024-06-01");
+    datapages::build(&options).unwrap_or_else(|e| panic!("{e}"));
+    assert!(beside.join("data/datasets/other.csv").is_file());
+    assert_eq!(
+        csv_links(&beside, "other"),
+        (vec!["../../data/datasets/other.csv".to_string()], vec![])
+    );
+}
+
+#[test]
+fn a_dataset_s_hostile_data_url_is_refused_in_its_markdown_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("site");
+    write_site(&root, None);
+    add_other_dataset(&root, Some("javascript:alert(1)//"));
+    let problems = common::check_all(&root);
+    let located: Vec<_> = (problems.items().iter())
+        .filter(|d| d.message.contains("`data_url`"))
+        .collect();
+    assert_eq!(located.len(), 1, "{problems:?}");
+    assert!(located[0].file.ends_with("content/datasets/other.md"));
+    assert_eq!(located[0].line, Some(3));
+    assert!(build(&root, dir.path()).is_err());
+    assert!(!dir.path().join("public-data").exists());
+}
