@@ -22,6 +22,7 @@ use crate::dataset::entry::CatalogEntry;
 use crate::dataset::figures::{typed_numbers, TypedNumber};
 use crate::dataset::scan::Matches;
 use crate::diagnostics::{plural, Diagnostic, Severity};
+use crate::i18n::locale::NumberMarks;
 use crate::site::Site;
 use cells::Table;
 
@@ -68,9 +69,9 @@ struct Page {
 }
 
 impl Page {
-    /// The Markdown file `file` read again; `None` when it cannot be read or parsed (that
-    /// was reported when it loaded).
-    fn read(root: &Path, file: &Path) -> Option<Page> {
+    /// The Markdown file `file` read again, its numbers read in `marks`; `None` when it
+    /// cannot be read or parsed (that was reported when it loaded).
+    fn read(root: &Path, file: &Path, marks: &NumberMarks) -> Option<Page> {
         let text = confine::resolve_file(root, file)
             .ok()
             .and_then(|path| std::fs::read_to_string(path).ok())?;
@@ -88,7 +89,7 @@ impl Page {
             text: &text,
             spans,
         };
-        let found = typed_numbers(&front, split.body, split.body_offset, &locator);
+        let found = typed_numbers(&front, &split, &locator, marks);
         let primary_key = front.primary_key.to_vec();
         Some(Page {
             text,
@@ -100,7 +101,8 @@ impl Page {
 
 fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagnostic> {
     let file = dataset.markdown_path.as_path();
-    let Some(page) = Page::read(root, file) else {
+    let marks = &site.words.locale.marks;
+    let Some(page) = Page::read(root, file, marks) else {
         return Vec::new();
     };
     if page.found.is_empty() {
@@ -141,7 +143,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
             let Some(other) = site.entry(slug) else {
                 continue;
             };
-            let key = Page::read(root, &other.markdown_path)
+            let key = Page::read(root, &other.markdown_path, marks)
                 .map(|p| p.primary_key)
                 .unwrap_or_default();
             let table = Table {

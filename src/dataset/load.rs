@@ -16,6 +16,7 @@ use crate::content::front_matter::{self, SplitFile};
 use crate::content::spans::{Locator, Spans};
 use crate::content::{self, dialect, markdown, validate, Body, DatasetFrontMatter, License};
 use crate::diagnostics::{Diagnostic, Severity};
+use crate::i18n::locale::NumberMarks;
 use crate::layout;
 
 /// A dataset as loaded, when it could be loaded at all (even with errors, so that later
@@ -95,6 +96,7 @@ fn load_into(
         split: &split,
         locator: &locator,
         config,
+        marks: NumberMarks::of(&config.language),
     };
     let rows = (table_rows, marks_readable);
     let scanned = check_and_scan(&read, &front, &body, rows, cache, problems)?;
@@ -116,6 +118,7 @@ fn load_into(
         root: &page.root,
         default_rows: config.table_rows,
         missing_values: config.missing_values.as_deref(),
+        marks: &read.marks,
     };
     let mut figure_html = super::figures::FigureHtml::default();
     let (figures, mut read_datasets) = super::figures::quote(
@@ -185,6 +188,8 @@ struct Read<'a> {
     split: &'a SplitFile<'a>,
     locator: &'a Locator<'a>,
     config: &'a SiteConfig,
+    /// The number marks of the site's language: the prose's numbers and figures are in them.
+    marks: NumberMarks,
 }
 
 /// What [`check_and_scan`] found of a dataset whose CSV could be read.
@@ -232,11 +237,10 @@ fn check_and_scan(
     }
     // Counted as written: quoting puts the figures' values into the front matter's texts.
     // The scan looks for their cells (`check` lists them).
-    let typed: Vec<_> =
-        super::figures::typed_numbers(front, split.body, split.body_offset, locator)
-            .into_iter()
-            .map(|t| t.typed)
-            .collect();
+    let typed: Vec<_> = super::figures::typed_numbers(front, split, locator, &read.marks)
+        .into_iter()
+        .map(|t| t.typed)
+        .collect();
     let inputs = scan::ScanInputs {
         columns: &documented.compiled,
         charts: &chart_columns,
@@ -467,13 +471,8 @@ fn license(
     display: &Path,
     problems: &mut Vec<Diagnostic>,
 ) -> Arc<License> {
-    if let Some(license) = front
-        .license
-        .as_deref()
-        .cloned()
-        .map(Arc::new)
-        .or_else(|| config.license.clone())
-    {
+    let own = front.license.as_deref().cloned().map(Arc::new);
+    if let Some(license) = own.or_else(|| config.license.clone()) {
         return license;
     }
     problems.push(

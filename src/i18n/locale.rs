@@ -27,7 +27,7 @@ impl NumberMarks {
     /// `thousands` write it) in this language's marks. Borrowed when nothing changes.
     pub fn number<'a>(&self, english: &'a str) -> Cow<'a, str> {
         let marks = self;
-        if marks.group == "," && marks.decimal == "." && marks.minus == "-" {
+        if marks.is_english() {
             return Cow::Borrowed(english);
         }
         let whole_end = english.find(['.', 'e', 'E']).unwrap_or(english.len());
@@ -64,6 +64,46 @@ impl NumberMarks {
             min_grouping: 1,
         }
     }
+
+    /// The marks of the BCP 47 tag `tag`, as [`Locale::new`] reads them (English's at once,
+    /// without ICU4X, for a site in English).
+    pub fn of(tag: &str) -> NumberMarks {
+        if tag == "en" {
+            return NumberMarks::english();
+        }
+        let locale: IcuLocale = tag.parse().unwrap_or(IcuLocale::UNKNOWN);
+        DecimalFormatter::try_new((&locale).into(), Default::default())
+            .ok()
+            .and_then(|f| marks_of(&f))
+            .unwrap_or_else(NumberMarks::english)
+    }
+
+    /// Whether these are English's marks (a number keeps its text).
+    pub fn is_english(&self) -> bool {
+        self.group == "," && self.decimal == "." && self.minus == "-"
+    }
+
+    /// Whether the group mark is a kind of space (French's U+202F, U+00A0 elsewhere): an
+    /// author types a plain space or a no-break space for it.
+    pub fn group_is_space(&self) -> bool {
+        self.group.chars().all(is_space_mark) && !self.group.is_empty()
+    }
+
+    /// `text` with every space an author may type for a space group mark (a space, a
+    /// no-break space, a narrow one) written as this language's group mark, so that
+    /// `10 366` typed reads as the `10\u{202f}366` shown; `text` as it is otherwise.
+    pub fn same_spaces<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        match self.group_is_space() && text.contains(is_space_mark) {
+            true => Cow::Owned(text.replace(is_space_mark, &self.group)),
+            false => Cow::Borrowed(text),
+        }
+    }
+}
+
+/// A space, a no-break space (U+00A0) or a narrow no-break space (U+202F): the characters
+/// a group mark that is a space is typed as.
+pub fn is_space_mark(c: char) -> bool {
+    matches!(c, ' ' | '\u{a0}' | '\u{202f}')
 }
 
 /// The CLDR data of one language.
@@ -81,11 +121,10 @@ impl Locale {
         let plurals = PluralRules::try_new_cardinal((&locale).into())
             .or_else(|_| PluralRules::try_new_cardinal(Default::default()))
             .expect("the root locale's plural rules are compiled in");
-        let marks = DecimalFormatter::try_new((&locale).into(), Default::default())
-            .ok()
-            .and_then(|f| marks_of(&f))
-            .unwrap_or_else(NumberMarks::english);
-        Locale { plurals, marks }
+        Locale {
+            plurals,
+            marks: NumberMarks::of(tag),
+        }
     }
 
     /// The CLDR plural category of a count written as a plain number (`1`, `2.5`).

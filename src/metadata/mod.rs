@@ -181,22 +181,28 @@ pub fn file_reference(site: &Site, dataset: &Dataset, path: &str) -> String {
     }
 }
 
+/// The decimal units of a file's size, each a thousand times the one before.
+pub const SIZE_UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
+
 /// File sizes for readers: "812 B", "2.1 kB", "73.4 MB" (decimal units).
 pub fn human_size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
+    let (number, unit) = size_parts(bytes);
+    format!("{number} {}", SIZE_UNITS[unit])
+}
+
+/// A file's size as [`human_size`] writes it: the number (`2.1`, English marks) and the
+/// index of its unit in [`SIZE_UNITS`].
+pub fn size_parts(bytes: u64) -> (String, usize) {
     if bytes < 1000 {
-        return format!("{bytes} B");
+        return (bytes.to_string(), 0);
     }
     let mut value = bytes as f64;
-    let mut unit = "B";
-    for next in UNITS {
-        if value < 1000.0 {
-            break;
-        }
+    let mut unit = 0;
+    while value >= 1000.0 && unit + 1 < SIZE_UNITS.len() {
         value /= 1000.0;
-        unit = next;
+        unit += 1;
     }
-    format!("{value:.1} {unit}")
+    (format!("{value:.1}"), unit)
 }
 
 /// Escapes text for XML content and attribute values (forbidden characters become U+FFFD).

@@ -142,13 +142,21 @@ fn histogram(
     words: &Words,
 ) -> String {
     let width = histogram.width();
-    // A bin's edge: at the column's `digits` (more if the bins are finer), else exact.
+    // A bin's edge: at the column's `digits` (more if the bins are finer), else exact;
+    // grouped as the column's numbers are in another language than English, whose pages
+    // have always shown it ungrouped (`2560`).
+    let marks = &words.locale.marks;
     let edge = |value: f64| {
         let english = match spec.shown_digits() {
             Some(digits) => shown::on_grid(value, width, Some(digits)),
-            None => shortest(value),
+            None if marks.is_english() => shortest(value),
+            None => {
+                let mut grouped = String::new();
+                format_cell(ColumnType::Number, &shortest(value), &mut grouped);
+                shown::ungrouped_year(spec, grouped)
+            }
         };
-        words.number(&english).into_owned()
+        marks.number(&english).into_owned()
     };
     use std::fmt::Write as _;
     let bins = histogram.dense();

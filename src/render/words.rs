@@ -93,11 +93,21 @@ fn say_with(
     fill(words, id, n.as_deref(), &arg).unwrap_or_default()
 }
 
-/// A file's size for readers (`6.1 kB`) in the marks of the page's language (`6,1 kB`).
+/// The catalogue's message of each unit of [`crate::metadata::SIZE_UNITS`].
+const SIZE_MESSAGES: [&str; 5] = [
+    "size.bytes",
+    "size.kilobytes",
+    "size.megabytes",
+    "size.gigabytes",
+    "size.terabytes",
+];
+
+/// A file's size for readers (`6.1 kB`) in the marks and units of the page's language
+/// (`6,1 ko` in French), as plain text.
 pub fn shown_size(bytes: u64, words: &Words) -> String {
-    words
-        .number(&crate::metadata::human_size(bytes))
-        .into_owned()
+    let (number, unit) = crate::metadata::size_parts(bytes);
+    let number = words.number(&number);
+    say_plain(words, SIZE_MESSAGES[unit], None, &[("n", &number)])
 }
 
 /// The built-in English words, made once for every test that needs them.

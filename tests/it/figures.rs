@@ -321,12 +321,8 @@ fn check_strict_lists_typed_numbers_with_the_reference_to_paste_and_build_counts
         let column = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
         format!("content/datasets/sample.md:{line}:{column}")
     };
-    let reported: Vec<&str> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("warning: the number "))
-        .collect();
     assert_eq!(
-        reported,
+        common::typed_number_warnings(&text),
         [
             "10366 is typed by hand; it equals one cell of the data",
             "4321 is typed by hand and equals no cell of the table or of a related dataset",

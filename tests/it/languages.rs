@@ -15,6 +15,7 @@ fn set_language(root: &Path, language: &str) {
     let text = text.replace("language = \"en\"", &format!("language = \"{language}\""));
     assert!(text.contains(&format!("language = \"{language}\"")));
     std::fs::write(path, text).unwrap();
+    common::unbind_figures(root);
 }
 
 fn build(root: &Path) -> std::process::Output {

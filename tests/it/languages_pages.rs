@@ -28,6 +28,7 @@ fn build_in(root: &Path, language: &str) {
     let text = std::fs::read_to_string(&path).unwrap();
     let text = text.replace("language = \"en\"", &format!("language = \"{language}\""));
     std::fs::write(path, text).unwrap();
+    common::unbind_figures(root);
     let from = root.join("towns-source.csv");
     std::fs::write(&from, TOWNS).unwrap();
     let root_arg = root.to_str().unwrap();
@@ -266,7 +267,7 @@ fn a_french_site_shows_no_english_phrase_and_no_english_number_on_any_page() {
 }
 
 /// Whether node runs (outside CI a test without it is skipped).
-fn node_present() -> bool {
+pub(crate) fn node_present() -> bool {
     let present = std::process::Command::new("node")
         .arg("--version")
         .output()
@@ -276,7 +277,7 @@ fn node_present() -> bool {
 
 /// What node's `Intl.NumberFormat` writes for each plain number in `language`; `None`
 /// without node (outside CI).
-fn intl(language: &str, numbers: &[&str]) -> Option<Vec<String>> {
+pub(crate) fn intl(language: &str, numbers: &[&str]) -> Option<Vec<String>> {
     if !node_present() {
         return None;
     }

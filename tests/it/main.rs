@@ -47,6 +47,7 @@ mod incremental;
 mod inference_corpus;
 mod invalid_corpus;
 mod languages;
+mod languages_figures;
 mod languages_pages;
 mod large;
 mod lean_output;

@@ -190,6 +190,7 @@ fn quoted(h: &mut Sha256, root: &Path, site: &Site, slug: &str) -> Option<()> {
         root: &canonical,
         default_rows: site.config.table_rows,
         missing_values: site.config.missing_values.as_deref(),
+        marks: &site.words.locale.marks,
     };
     let csv = figures::quoted_csv(&figures_site, slug)?;
     let markdown = canonical.join(layout::dataset_markdown(slug));

@@ -114,7 +114,16 @@ pub(super) fn compute(
             figure.aggregate(problems)?
         }
     };
-    check_bound(f, table, computed, column, problems)
+    // Numbers are written in the page's marks; a cell of text, or as the CSV has it, is not.
+    let r = &f.reference;
+    let number = match r.function {
+        Function::Cell => {
+            !r.as_in_csv
+                && (r.digits.is_some() || column.is_some_and(|c| c.column_type.is_numeric()))
+        }
+        _ => true,
+    };
+    check_bound(f, table, computed, (column, number), problems)
 }
 
 /// A figure as computed: its value, its text as the page shows it, the title that says
@@ -362,48 +371,53 @@ fn extreme_date(
         title,
         rows: t.rows.clone(),
     };
-    check_bound(f, table, computed, column, problems)
+    check_bound(f, table, computed, (column, false), problems)
 }
 
-/// The figure, unless it is bound (`figure = "..."`) to a text it no longer reads as.
+/// The figure, its text in the page's number marks when it is a `number`, unless it is
+/// bound (`figure = "..."`) to a text it no longer reads as.
 fn check_bound(
     f: &Found,
     table: &Table,
     computed: Computed,
-    column: Option<&ColumnSpec>,
+    (column, number): (Option<&ColumnSpec>, bool),
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Quoted> {
     let r = &f.reference;
     let Computed {
         value,
-        text,
+        text: english,
         title,
         rows,
     } = computed;
-    let fail = |problems: &mut Vec<Diagnostic>, message: String| {
-        problems.push(locate(table, f.offset, message));
-        None
+    let marks = table.marks;
+    let text = match number {
+        true => marks.number(&english).into_owned(),
+        false => english.clone(),
     };
     if let Some(typed) = &r.bound {
-        if *typed != text {
-            return fail(
-                problems,
-                format!(
-                    "the figure reads `{typed}` but {} gives `{text}`",
-                    match r.function {
-                        Function::Cell => "its cell".to_string(),
-                        other => format!("`{}`", other.name()),
-                    }
+        // Where the language groups with a space, any space typed for it reads as one.
+        if marks.same_spaces(typed) != marks.same_spaces(&text) {
+            let by = match r.function {
+                Function::Cell => "its cell".to_string(),
+                other => format!("`{}`", other.name()),
+            };
+            let (marked, hint) = match marks.is_english() || *typed != english {
+                true => ("", format!("write `{text}` (or correct the table if the figure is right)")),
+                false => (
+                    " in the number marks of the page's language",
+                    format!(
+                        "write the figure as the page's language does, `{text}`{}, or quote the cell as the CSV has it with `format=\"csv\"`",
+                        match marks.group_is_space() {
+                            true => " (a space between the groups of digits)",
+                            false => "",
+                        }
+                    ),
                 ),
-            )
-            .or_else(|| {
-                if let Some(last) = problems.last_mut() {
-                    *last = last.clone().with_hint(format!(
-                        "write `{text}` (or correct the table if the figure is right)"
-                    ));
-                }
-                None
-            });
+            };
+            let message = format!("the figure reads `{typed}` but {by} gives `{text}`{marked}");
+            problems.push(locate(table, f.offset, message).with_hint(hint));
+            return None;
         }
     }
     Some(Quoted {

@@ -26,6 +26,7 @@ use crate::content::spans::Locator;
 use crate::content::{Body, DatasetFrontMatter, TableRows};
 use crate::dataset::schema::ColumnSpec;
 use crate::diagnostics::{did_you_mean, Diagnostic};
+use crate::i18n::locale::NumberMarks;
 use apply::{apply, mark_body, markdown_html, plain_html, Texts};
 pub use foreign::{open as open_table, ForeignTable, Refused};
 use scan::Selector;
@@ -125,6 +126,8 @@ pub struct Table<'a> {
     pub readings: &'a [reading::Reading],
     /// The slug of the dataset quoted, when it is not the page's own.
     pub quoted: Option<&'a str>,
+    /// The number marks of the page's language, which its figures are written in.
+    pub marks: &'a NumberMarks,
 }
 
 impl Table<'_> {
@@ -145,6 +148,8 @@ pub struct Site<'a> {
     pub default_rows: TableRows,
     /// `missing_values` of site.toml, for datasets that declare none.
     pub missing_values: Option<&'a [String]>,
+    /// The number marks of the site's `language`: figures are written in them.
+    pub marks: &'a NumberMarks,
 }
 
 /// The CSV file that references to dataset `slug` read, when it can be quoted: what a
@@ -242,6 +247,7 @@ pub fn quote(
         missing_values: front.missing_values.as_deref(),
         readings: &readings,
         quoted: None,
+        marks: site.marks,
     };
     let open = |slug: &str| foreign::open(site, slug);
     let (resolved, datasets) = resolve(&sources, &table, &open, problems);

@@ -7,9 +7,11 @@ use std::collections::HashSet;
 
 use super::{sources, Field};
 use crate::content::figures;
+use crate::content::front_matter::SplitFile;
 use crate::content::numbers::{self, Typed};
 use crate::content::spans::Locator;
 use crate::content::DatasetFrontMatter;
+use crate::i18n::locale::NumberMarks;
 
 /// A number of the page, placed in the file (a byte offset).
 pub struct TypedNumber {
@@ -17,26 +19,26 @@ pub struct TypedNumber {
     pub at: Option<usize>,
 }
 
-/// The numbers typed by hand in the page whose front matter is `front` and whose body,
-/// at `body_offset` in the file, is `body`.
+/// The numbers typed by hand in the page whose front matter is `front` and whose body is
+/// `split`'s, read in the marks of the page's language.
 pub fn typed_numbers(
     front: &DatasetFrontMatter,
-    body: &str,
-    body_offset: usize,
+    split: &SplitFile,
     locator: &Locator,
+    marks: &NumberMarks,
 ) -> Vec<TypedNumber> {
     let allowed: HashSet<String> = front
         .numbers_not_data
         .iter()
-        .map(|n| n.replace(',', "").to_lowercase())
+        .map(|n| numbers::listed(n, marks).to_lowercase())
         .collect();
     let mut found = Vec::new();
-    for source in sources(front, body, body_offset, locator) {
+    for source in sources(front, split.body, split.body_offset, locator) {
         let (references, _) = figures::find(source.text);
         let skip: Vec<_> = references.into_iter().map(|r| r.range).collect();
         let typed = match source.field {
-            Field::Headline | Field::Kicker => numbers::in_plain(source.text, &skip),
-            _ => numbers::in_markdown(source.text, &skip),
+            Field::Headline | Field::Kicker => numbers::in_plain(source.text, &skip, marks),
+            _ => numbers::in_markdown(source.text, &skip, marks),
         };
         found.extend(
             typed

