@@ -10,7 +10,8 @@ use super::infer::{self, ColumnGuess, Inference, Kind};
 use super::markers::{self, Declared};
 use super::suggest::{proposed_key, suggest_chart, ChartSuggestion};
 use super::{
-    column_notes, dialect, names, toml_string, write_all, Contents, Existing, PlannedFile,
+    column_notes, conversion, dialect, names, sources, toml_string, write_all, Contents, Existing,
+    PlannedFile,
 };
 use crate::content::columns::NonFinite;
 use crate::content::file_kind;
@@ -22,7 +23,8 @@ use crate::text::visible_line as shown;
 pub struct NewOptions {
     pub root: PathBuf,
     pub slug: String,
-    pub from: Option<PathBuf>,
+    /// The files to draft from (a folder stands for its table files); none: a skeleton.
+    pub from: Vec<PathBuf>,
 }
 
 /// Writes the dataset page (and the CSV copy), or explains why not; returns the report.
@@ -39,9 +41,10 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
         )
         .with_hint(problem.hint(slug, false))]));
     }
-    if let Some(from) = &options.from {
-        regular_file(from)?;
-    }
+    let sources = match options.from.as_slice() {
+        [] => None,
+        from => Some(sources::resolve(from)?),
+    };
     if !options.root.join("site.toml").is_file() {
         return Err(Error::from(vec![Diagnostic::error(
             "site.toml",
@@ -55,12 +58,17 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
     let needs_license = config.license.is_none();
     let mut report = String::new();
     let mut files = Vec::new();
-    let page = match &options.from {
-        Some(from) => {
-            let (mut inference, detected) = read_table(from)?;
+    let page = match &sources {
+        Some(sources) if sources.tables.len() != 1 => {
+            return super::tables::new_tables(options, sources, needs_license);
+        }
+        Some(sources) => {
+            let source = &sources.tables[0];
+            let from = &source.original;
+            let (mut inference, detected) = read_table(&source.csv, from)?;
             let declared: Vec<Declared> =
                 inference.columns.iter_mut().map(markers::declare).collect();
-            let suggestion = suggest_chart(&inference, from, detected.csv_dialect());
+            let suggestion = suggest_chart(&inference, &source.csv, detected.csv_dialect());
             let table = Table {
                 inference: &inference,
                 declared: &declared,
@@ -73,14 +81,22 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
             let placed = crate::confine::canonical_root(&options.root)
                 .ok()
                 .and_then(|root| crate::confine::resolve_file(&root, Path::new(&csv_path)).ok());
-            let in_place = placed.is_some() && placed == std::fs::canonicalize(from).ok();
+            let in_place = placed.is_some() && placed == std::fs::canonicalize(&source.csv).ok();
             if !in_place {
                 files.push(PlannedFile {
                     path: csv_path.clone(),
-                    contents: Contents::CopyOf(from.clone()),
+                    contents: Contents::CopyOf(source.csv.clone()),
                 });
             }
-            page_from(slug, &table, suggestion.as_ref().ok(), needs_license)
+            let page = page_from(slug, &table, suggestion.as_ref().ok(), needs_license);
+            let kept = conversion::keep_workbooks(slug, sources, &mut files);
+            match conversion::method_note(sources, |_| csv_path.clone(), &kept) {
+                Some(note) => {
+                    conversion::report(&mut report, sources, |_| csv_path.clone(), &kept);
+                    conversion::with_method_note(&page, &note)
+                }
+                None => page,
+            }
         }
         None => skeleton(slug, needs_license),
     };
@@ -94,12 +110,16 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
         Existing::Refuse,
         "nothing was written; choose another slug, or delete the file if it is yours to replace",
     )?;
-    if files.len() == 2 {
-        let _ = writeln!(
-            report,
-            "Wrote {csv_path} (a byte-for-byte copy) and {markdown_path}."
-        );
-    } else if options.from.is_some() {
+    if files.len() >= 2 {
+        let copy = match sources
+            .as_ref()
+            .and_then(|s| s.tables[0].conversion.as_ref())
+        {
+            None => "a byte-for-byte copy",
+            Some(_) => "converted, as said above",
+        };
+        let _ = writeln!(report, "Wrote {csv_path} ({copy}) and {markdown_path}.");
+    } else if sources.is_some() {
         let _ = writeln!(report, "Wrote {markdown_path} for {csv_path}.");
     } else {
         let _ = writeln!(
@@ -116,7 +136,7 @@ pub fn new_dataset(options: &NewOptions) -> Result<String, Error> {
 }
 
 /// What `new --from` read: the columns guessed, their markers declared, the separator.
-struct Table<'a> {
+pub(super) struct Table<'a> {
     inference: &'a Inference,
     declared: &'a [Declared],
     detected: dialect::Detected,
@@ -124,7 +144,7 @@ struct Table<'a> {
 
 /// `--from` must be a regular file: a named pipe would wait for a writer and a device
 /// such as /dev/zero never ends. Decided from its metadata, before it is opened.
-fn regular_file(from: &Path) -> Result<(), Error> {
+pub(super) fn regular_file(from: &Path) -> Result<(), Diagnostic> {
     let refusal = match std::fs::metadata(from) {
         Ok(metadata) => match crate::confine::not_a_file(&metadata.file_type()) {
             None => return Ok(()),
@@ -132,13 +152,17 @@ fn regular_file(from: &Path) -> Result<(), Error> {
         },
         Err(e) => format!("cannot read the file: {e}"),
     };
-    Err(Error::from(vec![Diagnostic::error(from, refusal).with_hint(
+    Err(Diagnostic::error(from, refusal).with_hint(
         "pass a CSV file with --from (new reads a regular file, not a folder, a named pipe or a device)",
-    )]))
+    ))
 }
 
-/// Detects the separator, then infers the columns.
-fn read_table(from: &Path) -> Result<(Inference, dialect::Detected), Vec<Diagnostic>> {
+/// Detects the separator, then infers the columns of the CSV at `from` (problems are
+/// located in `shown`, the file given: the CSV itself, or the file it was converted from).
+pub(super) fn read_table(
+    from: &Path,
+    shown: &Path,
+) -> Result<(Inference, dialect::Detected), Vec<Diagnostic>> {
     let mut first = Vec::with_capacity(file_kind::JSON_HEAD_BYTES);
     let read = std::fs::File::open(from).and_then(|f| {
         std::io::Read::read_to_end(
@@ -146,17 +170,17 @@ fn read_table(from: &Path) -> Result<(Inference, dialect::Detected), Vec<Diagnos
             &mut first,
         )
     });
-    let name = from.file_name().unwrap_or_default().to_string_lossy();
+    let name = shown.file_name().unwrap_or_default().to_string_lossy();
     if let Some((message, hint)) = file_kind::not_csv_text(&first[..read.unwrap_or(0)], &name) {
-        return Err(vec![Diagnostic::error(from, message).with_hint(hint)]);
+        return Err(vec![Diagnostic::error(shown, message).with_hint(hint)]);
     }
     let detected = dialect::detect(from).map_err(|e| {
         vec![Diagnostic::error(
-            from,
+            shown,
             format!("cannot read the file: {e}"),
         )]
     })?;
-    Ok((infer::infer(from, from, detected.csv_dialect())?, detected))
+    Ok((infer::infer(from, shown, detected.csv_dialect())?, detected))
 }
 
 fn report_inference(
@@ -229,7 +253,7 @@ fn report_inference(
 }
 
 /// A readable title from the slug: `seattle-weather` -> "Seattle weather".
-fn title_from_slug(slug: &str) -> String {
+pub(super) fn title_from_slug(slug: &str) -> String {
     names::title_and_unit(slug).0
 }
 
@@ -250,7 +274,7 @@ type = \"string\"   # string | integer | number | date | boolean
 description = \"TODO: what the column holds\"
 ";
 
-fn front_matter_head(
+pub(super) fn front_matter_head(
     page: &mut String,
     slug: &str,
     needs_license: bool,
@@ -287,7 +311,7 @@ fn front_matter_head(
     }
 }
 
-const BODY: &str = "\
+pub(super) const BODY: &str = "\
 TODO: the lede: one paragraph on what the table shows, with its key figures.
 
 ## Method
@@ -312,6 +336,7 @@ fn page_from(
     for (column, declared) in inference.columns.iter().zip(table.declared) {
         write_column(
             &mut page,
+            "[[columns]]",
             column,
             declared,
             Some(column.name.as_str()) == key,
@@ -364,12 +389,19 @@ fn page_from(
     page
 }
 
-fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, key: bool) {
+/// One column's entry, under `heading` (`[[columns]]`, `[[tables.columns]]`).
+pub(super) fn write_column(
+    page: &mut String,
+    heading: &str,
+    column: &ColumnGuess,
+    declared: &Declared,
+    key: bool,
+) {
     let (title, unit) = match column.name.is_empty() {
         true => (ROW_NAMES_TITLE.to_string(), None),
         false => names::title_and_unit(&column.name),
     };
-    let _ = writeln!(page, "\n[[columns]]");
+    let _ = writeln!(page, "\n{heading}");
     let _ = writeln!(page, "name = {}", toml_string(&column.name));
     let _ = writeln!(page, "title = {}", toml_string(&title));
     let _ = writeln!(page, "type = \"{}\"", column.column_type.as_str());
