@@ -159,6 +159,7 @@ fn header(
         }
     }
     let mut seen = std::collections::HashSet::new();
+    #[allow(clippy::needless_range_loop)] // renames record[c] while reading it
     for c in 0..record.len() {
         if seen.insert(record[c].clone()) {
             continue;
