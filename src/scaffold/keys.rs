@@ -1,5 +1,6 @@
-//! The keys `new --from` proposes between the tables of one dataset: a primary key per
-//! table and the foreign keys between them, from one more streaming pass over each table.
+//! The keys `new --from` proposes between the tables it is given (a dataset each): a
+//! primary key per table and the foreign keys between them, from one more streaming pass
+//! over each table.
 //!
 //! A primary key is the first column that can identify rows (`suggest::is_key_candidate`:
 //! unique, never empty, text or a date, or whole numbers named like an identifier), never

@@ -1,5 +1,6 @@
 //! Starting points an author fills in: `init` (a new site), `new` (a dataset page drafted
-//! from the files in hand: CSV, TSV, gzip, workbooks, several tables) and `eject` (the built-in theme written out for editing).
+//! from the files in hand: CSV, TSV, gzip, workbooks; several tables, a dataset each) and
+//! `eject` (the built-in theme written out for editing).
 //!
 //! Each command decides every file it will write first, then refuses before writing
 //! anything if one of them is already there (or, `--force` or not, would be written
@@ -10,6 +11,7 @@ mod column_notes;
 mod conversion;
 pub mod dates;
 pub mod dialect;
+mod draft;
 mod first_line;
 pub mod infer;
 pub mod init;

@@ -1,18 +1,21 @@
-//! The files `new --from` is given, as tables: a CSV or TSV as it is, a `.gz` file
+//! The files `new --from` is given, as tables (each read for its columns here): a CSV or TSV as it is, a `.gz` file
 //! decompressed, a workbook one table per non-empty sheet (`workbook.rs`), a folder as
 //! the files it holds. Decompressed and converted tables are written into a scratch
 //! folder first, so a file that cannot be read leaves nothing half-written in the site.
 
-use std::io::{Read, Write as _};
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::workbook;
+use super::infer::{self, Inference};
+use super::markers::{self, Declared};
+use super::{dialect, workbook};
+use crate::content::file_kind;
 use crate::diagnostics::Diagnostic;
 
 /// One table to draft.
 pub struct Source {
-    /// Its name among the dataset's tables: the file stem or the sheet name, in lowercase
-    /// ASCII letters, digits, `-` and `_`, unique.
+    /// Its name among the tables given: the file stem or the sheet name, in lowercase
+    /// ASCII letters, digits and single `-`, unique (`new` drafts it as `<slug>-<name>`).
     pub name: String,
     /// The file given (the workbook, the `.gz` file, the CSV).
     pub original: PathBuf,
@@ -35,8 +38,6 @@ pub enum Conversion {
 /// Every table of the files given.
 pub struct Sources {
     pub tables: Vec<Source>,
-    /// The workbooks read, kept beside the tables for download.
-    pub workbooks: Vec<PathBuf>,
     /// Sheets skipped (empty), one line each.
     pub skipped: Vec<String>,
     /// Holds the decompressed and converted CSVs until they are copied into the site.
@@ -118,13 +119,12 @@ pub fn resolve(from: &[PathBuf]) -> Result<Sources, Vec<Diagnostic>> {
     let root = scratch.path().to_path_buf();
     let mut sources = Sources {
         tables: Vec::new(),
-        workbooks: Vec::new(),
         skipped: Vec::new(),
         _scratch: scratch,
     };
     let mut problems = Vec::new();
     for (n, path) in expand(from)?.into_iter().enumerate() {
-        super::new::regular_file(&path).map_err(|e| vec![e])?;
+        regular_file(&path).map_err(|e| vec![e])?;
         let scratch_file = |stem: &str| root.join(format!("{n}-{stem}.csv"));
         if is_workbook(&path) {
             match workbook::convert(&path) {
@@ -164,7 +164,6 @@ fn add_sheets(
     book: workbook::Converted,
     scratch_file: &dyn Fn(&str) -> PathBuf,
 ) -> Result<(), Vec<Diagnostic>> {
-    sources.workbooks.push(path.to_path_buf());
     sources.skipped.extend(book.skipped);
     for (i, sheet) in book.sheets.into_iter().enumerate() {
         let target = scratch_file(&format!("sheet{i}"));
@@ -223,8 +222,9 @@ fn gunzip(path: &Path, target: &Path) -> Result<(), Diagnostic> {
 }
 
 /// The name of a file's table: its stem (without `.gz` and the table extension) or its
-/// sheet's name, in lowercase ASCII letters, digits, `-` and `_` (any other run of
-/// characters becomes one `-`), `table` when nothing is left, unique (`-2`, `-3`).
+/// sheet's name, in lowercase ASCII letters and digits (any other run of characters
+/// becomes one `-`, so that `<slug>-<name>` is a slug), `table` when nothing is left,
+/// unique (`-2`, `-3`).
 fn name_tables(tables: &mut [Source]) {
     let mut taken: Vec<String> = Vec::new();
     for table in tables.iter_mut() {
@@ -259,12 +259,12 @@ fn name_tables(tables: &mut [Source]) {
     }
 }
 
-/// `Flights 2013` -> `flights-2013`.
-pub fn table_name(raw: &str) -> String {
+/// `Flights 2013` -> `flights-2013`, `flights_2013` too.
+fn table_name(raw: &str) -> String {
     let mut name = String::new();
     for c in raw.chars() {
         let c = c.to_ascii_lowercase();
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-' {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
             name.push(c);
         } else if !name.ends_with('-') {
             name.push('-');
@@ -278,6 +278,67 @@ pub fn table_name(raw: &str) -> String {
     }
 }
 
+/// One table read: the columns guessed, their markers declared, the separator.
+pub struct Read {
+    pub inference: Inference,
+    pub declared: Vec<Declared>,
+    pub detected: dialect::Detected,
+}
+
+impl Source {
+    /// Reads the table: its separator, its columns guessed and their markers declared.
+    pub fn read(&self) -> Result<Read, Vec<Diagnostic>> {
+        let (mut inference, detected) = read_table(&self.csv, &self.original)?;
+        let declared = inference.columns.iter_mut().map(markers::declare).collect();
+        Ok(Read {
+            inference,
+            declared,
+            detected,
+        })
+    }
+}
+
+/// `--from` must be a regular file: a named pipe would wait for a writer and a device
+/// such as /dev/zero never ends. Decided from its metadata, before it is opened.
+fn regular_file(from: &Path) -> Result<(), Diagnostic> {
+    let refusal = match std::fs::metadata(from) {
+        Ok(metadata) => match crate::confine::not_a_file(&metadata.file_type()) {
+            None => return Ok(()),
+            Some(kind) => format!("it is not a regular file but {kind}"),
+        },
+        Err(e) => format!("cannot read the file: {e}"),
+    };
+    Err(Diagnostic::error(from, refusal).with_hint(
+        "pass a CSV file with --from (new reads a regular file, not a folder, a named pipe or a device)",
+    ))
+}
+
+/// Detects the separator, then infers the columns of the CSV at `from` (problems are
+/// located in `shown`, the file given: the CSV itself, or the file it was converted from).
+fn read_table(
+    from: &Path,
+    shown: &Path,
+) -> Result<(Inference, dialect::Detected), Vec<Diagnostic>> {
+    let mut first = Vec::with_capacity(file_kind::JSON_HEAD_BYTES);
+    let read = std::fs::File::open(from).and_then(|f| {
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(f, file_kind::JSON_HEAD_BYTES as u64),
+            &mut first,
+        )
+    });
+    let name = shown.file_name().unwrap_or_default().to_string_lossy();
+    if let Some((message, hint)) = file_kind::not_csv_text(&first[..read.unwrap_or(0)], &name) {
+        return Err(vec![Diagnostic::error(shown, message).with_hint(hint)]);
+    }
+    let detected = dialect::detect(from).map_err(|e| {
+        vec![Diagnostic::error(
+            shown,
+            format!("cannot read the file: {e}"),
+        )]
+    })?;
+    Ok((infer::infer(from, shown, detected.csv_dialect())?, detected))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,18 +348,30 @@ mod tests {
         assert_eq!(table_name("Flights 2013"), "flights-2013");
         assert_eq!(table_name("météo"), "m-t-o");
         assert_eq!(table_name("***"), "table");
-        let mut tables: Vec<Source> = ["a/flights.csv.gz", "b/flights.tsv", "c/Planes.CSV"]
-            .iter()
-            .map(|p| Source {
-                name: String::new(),
-                original: PathBuf::from(p),
-                csv: PathBuf::from(p),
-                conversion: None,
-            })
-            .collect();
+        assert_eq!(table_name("__Flights__2013--"), "flights-2013");
+        // Names that differ only where a slug cannot: `<slug>-<name>` stays unique.
+        let mut tables: Vec<Source> = [
+            "a/flights.csv.gz",
+            "b/flights.tsv",
+            "c/Planes.CSV",
+            "d/a_b.csv",
+            "e/a-b.csv",
+            "f/a-b-2.csv",
+        ]
+        .iter()
+        .map(|p| Source {
+            name: String::new(),
+            original: PathBuf::from(p),
+            csv: PathBuf::from(p),
+            conversion: None,
+        })
+        .collect();
         name_tables(&mut tables);
         let names: Vec<&str> = tables.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(names, ["flights", "flights-2", "planes"]);
+        assert_eq!(
+            names,
+            ["flights", "flights-2", "planes", "a-b", "a-b-2", "a-b-2-2"]
+        );
     }
 
     #[test]

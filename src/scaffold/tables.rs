@@ -1,61 +1,40 @@
 //! `datapages new <slug> --from a.csv b.csv …` (or a folder, or a workbook of several
-//! sheets): one dataset page of several tables, `[[tables]]` each with its columns, the
-//! primary key and the foreign keys proposed between them (`keys.rs`), and every
-//! foreign key's misses in a comment to declare once explained. Each table's CSV is
-//! copied to `data/datasets/<slug>-<name>.csv`.
+//! sheets): one dataset per table, `<slug>-<name>`, each a one-table page as `new --from
+//! FILE.csv` drafts it, with the primary key and the foreign keys proposed between the
+//! tables (`keys.rs`) as `primary_key` and `[[foreign_keys]]` naming the other datasets,
+//! every key's misses in a comment to declare once explained, and `related` the datasets
+//! it is linked to. One dataset of several tables (issue 53) is not yet available.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
+use super::draft::{slug_refused, Draft, Links};
 use super::keys::{self, ForeignKey, Proposals, TableIn};
-use super::markers::{self, Declared};
-use super::new::{front_matter_head, read_table, write_column, NewOptions, BODY};
-use super::sources::{Source, Sources};
-use super::{conversion, dialect, names, toml_string, write_all, Contents, Existing, PlannedFile};
+use super::sources::{Read, Sources};
+use super::{conversion, toml_string, write_all, Existing};
 use crate::content::placeholders::MARKER;
-use crate::diagnostics::{Diagnostic, Error};
-use crate::scaffold::infer::Inference;
+use crate::diagnostics::Error;
 use crate::text::visible_line as shown;
 
-/// One table read.
-struct Read {
-    inference: Inference,
-    declared: Vec<Declared>,
-    detected: dialect::Detected,
-}
-
-/// Where a table's CSV goes in the site.
-fn published(slug: &str, source: &Source) -> String {
-    crate::layout::dataset_csv(&format!("{slug}-{}", source.name))
-}
-
-/// Drafts the dataset of several tables; returns the report.
+/// Drafts one dataset per table of `sources` (two or more), `<slug>-<name>` each;
+/// returns the report.
 pub fn new_tables(
-    options: &NewOptions,
+    root: &Path,
+    slug: &str,
     sources: &Sources,
     needs_license: bool,
 ) -> Result<String, Error> {
-    let slug = &options.slug;
-    if sources.tables.is_empty() {
-        return Err(Error::from(vec![Diagnostic::error(
-            options.from.first().map_or("new".into(), |f| f.clone()),
-            "no table to draft: every sheet is empty",
-        )
-        .with_hint(
-            "pass a workbook with at least one sheet that holds a table; nothing was written",
-        )]));
+    let slugs: Vec<String> = (sources.tables.iter())
+        .map(|source| format!("{slug}-{}", source.name))
+        .collect();
+    if let Some(refused) = slugs.iter().find_map(|slug| slug_refused(slug)) {
+        return Err(refused);
     }
     let mut read = Vec::new();
     let mut problems = Vec::new();
     for source in &sources.tables {
-        match read_table(&source.csv, &source.original) {
-            Ok((mut inference, detected)) => {
-                let declared = inference.columns.iter_mut().map(markers::declare).collect();
-                read.push(Read {
-                    inference,
-                    declared,
-                    detected,
-                });
-            }
+        match source.read() {
+            Ok(table) => read.push(table),
             Err(found) => problems.extend(found),
         }
     }
@@ -74,44 +53,86 @@ pub fn new_tables(
         })
         .collect();
     let proposals = keys::propose(&ins).map_err(Error::from)?;
-    let mut files: Vec<PlannedFile> = sources
-        .tables
-        .iter()
-        .map(|source| PlannedFile {
-            path: published(slug, source),
-            contents: Contents::CopyOf(source.csv.clone()),
-        })
-        .collect();
-    let kept = conversion::keep_workbooks(slug, sources, &mut files);
-    let mut page = page(slug, sources, &read, &proposals, needs_license);
-    if let Some(note) = conversion::method_note(sources, |s| published(slug, s), &kept) {
-        page = conversion::with_method_note(&page, &note);
+    let mut report = String::new();
+    let mut files = Vec::new();
+    for (t, (source, table)) in sources.tables.iter().zip(&read).enumerate() {
+        let _ = writeln!(report, "Dataset {}:", slugs[t]);
+        let links = links(t, &slugs, &read, &proposals);
+        let draft = Draft {
+            slug: &slugs[t],
+            source,
+            read: table,
+            links: &links,
+        };
+        draft.plan(root, needs_license, &mut report, &mut files);
     }
-    let markdown_path = format!("content/datasets/{slug}.md");
-    files.push(PlannedFile {
-        path: markdown_path.clone(),
-        contents: Contents::Bytes(page.into_bytes()),
-    });
+    conversion::report_skipped(&mut report, sources);
     write_all(
-        &options.root,
+        root,
         &files,
         Existing::Refuse,
         "nothing was written; choose another slug, or delete the file if it is yours to replace",
     )?;
-    let mut report = String::new();
-    report_tables(&mut report, slug, sources, &read, &proposals);
-    conversion::report(&mut report, sources, |s| published(slug, s), &kept);
+    report_keys(&mut report, &slugs, &read, &proposals);
     let _ = writeln!(
         report,
-        "Wrote {markdown_path} and {} tables in {}/.",
-        sources.tables.len(),
-        crate::layout::DATA_DATASETS
+        "Wrote {} datasets, each its page in content/datasets/ and its CSV in {}/: {}.",
+        slugs.len(),
+        crate::layout::DATA_DATASETS,
+        slugs.join(", ")
+    );
+    let _ = writeln!(
+        report,
+        "One dataset of several tables (issue 53) is not yet available: each table is its own dataset, linked by its foreign keys."
     );
     let _ = writeln!(
         report,
         "Next: replace every `{MARKER}` placeholder (`datapages check` lists them), then `datapages serve`."
     );
     Ok(report)
+}
+
+/// Table `t`'s primary key, foreign keys and related datasets (those it names and
+/// those naming it, in the order of the tables).
+fn links(t: usize, slugs: &[String], read: &[Read], proposals: &Proposals) -> Links {
+    let mut foreign_keys = String::new();
+    for key in proposals.foreign_keys.iter().filter(|k| k.from.0 == t) {
+        let (target, to) = (&slugs[key.to.0], column(read, key.to));
+        let _ = writeln!(foreign_keys, "\n[[foreign_keys]]");
+        let _ = writeln!(
+            foreign_keys,
+            "fields = [{}]",
+            toml_string(column(read, key.from))
+        );
+        let _ = writeln!(
+            foreign_keys,
+            "reference = {{ dataset = {}, fields = [{}] }}",
+            toml_string(target),
+            toml_string(to)
+        );
+        if key.miss_rows > 0 {
+            let _ = writeln!(
+                foreign_keys,
+                "# misses = {{ rows = {}, reason = \"{MARKER} why these rows name no row of {target}\" }}   # {}",
+                key.miss_rows,
+                misses(key, target)
+            );
+        }
+    }
+    let mut related: Vec<usize> = (proposals.foreign_keys.iter())
+        .filter_map(|k| match (k.from.0 == t, k.to.0 == t) {
+            (true, _) => Some(k.to.0),
+            (_, true) => Some(k.from.0),
+            _ => None,
+        })
+        .collect();
+    related.sort_unstable();
+    related.dedup();
+    Links {
+        key: proposals.primary_keys[t],
+        related: related.into_iter().map(|r| slugs[r].clone()).collect(),
+        foreign_keys,
+    }
 }
 
 /// `12345` -> `12,345`.
@@ -127,16 +148,13 @@ fn count(n: u64) -> String {
     out
 }
 
-fn column_name<'a>(
-    sources: &'a Sources,
-    read: &'a [Read],
-    (t, c): (usize, usize),
-) -> (&'a str, &'a str) {
-    (&sources.tables[t].name, &read[t].inference.columns[c].name)
+fn column(read: &[Read], (t, c): (usize, usize)) -> &str {
+    &read[t].inference.columns[c].name
 }
 
-/// What a key's misses are, in words: `50,094 rows (721 distinct keys) name no row of
-/// planes, e.g. N10156, N102UW`, or that every value resolves.
+/// What a key's misses are, in words, on one line: `50,094 rows (721 of 4,043 distinct
+/// keys) name no row of nycflights13-planes, e.g. N10156, N102UW`, or that every value
+/// resolves.
 fn misses(key: &ForeignKey, target: &str) -> String {
     if key.miss_rows == 0 {
         return format!(
@@ -154,142 +172,35 @@ fn misses(key: &ForeignKey, target: &str) -> String {
     )
 }
 
-fn report_tables(
-    report: &mut String,
-    slug: &str,
-    sources: &Sources,
-    read: &[Read],
-    proposals: &Proposals,
-) {
-    let _ = writeln!(
-        report,
-        "Read {} tables into one dataset, {slug}:",
-        sources.tables.len()
-    );
-    for (t, (source, table)) in sources.tables.iter().zip(read).enumerate() {
+/// The keys proposed, each foreign key with its misses.
+fn report_keys(report: &mut String, slugs: &[String], read: &[Read], proposals: &Proposals) {
+    let _ = writeln!(report, "Keys proposed between the {} tables:", slugs.len());
+    for (t, slug) in slugs.iter().enumerate() {
         let key = match proposals.primary_keys[t] {
-            Some(c) => format!("primary key {}", shown(&table.inference.columns[c].name)),
+            Some(c) => format!("primary key {}", shown(column(read, (t, c)))),
             None => "no primary key proposed".to_string(),
         };
         let _ = writeln!(
             report,
-            "  {} ({}): {}, {} rows, {} columns, {key}",
-            source.name,
-            shown(
-                &source
-                    .original
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-            ),
-            table.detected.delimiter.describe(),
-            count(table.inference.rows),
-            table.inference.columns.len()
+            "  {slug}: {} rows, {key}",
+            count(read[t].inference.rows)
         );
-    }
-    match proposals.foreign_keys.len() {
-        0 => {
-            let _ = writeln!(report, "No foreign key proposed.");
-        }
-        n => {
-            let _ = writeln!(report, "Foreign keys proposed ({n}):");
-        }
     }
     for key in &proposals.foreign_keys {
-        let (from_table, from) = column_name(sources, read, key.from);
-        let (to_table, to) = column_name(sources, read, key.to);
+        let from = shown(column(read, key.from));
+        let to = shown(column(read, key.to));
+        let (source, target) = (&slugs[key.from.0], &slugs[key.to.0]);
         let _ = writeln!(
             report,
-            "  {from_table}.{} -> {to_table}.{}: {}",
-            shown(from),
-            shown(to),
-            misses(key, to_table)
+            "  {source}.{from} -> {target}.{to}: {}",
+            misses(key, target)
         );
+    }
+    if proposals.foreign_keys.is_empty() {
+        let _ = writeln!(report, "  No foreign key proposed.");
     }
     let _ = writeln!(
         report,
         "Composite keys (several columns together) are not proposed: write them by hand."
     );
-}
-
-/// The page: the dataset's front matter, then each table with its columns and keys.
-fn page(
-    slug: &str,
-    sources: &Sources,
-    read: &[Read],
-    proposals: &Proposals,
-    needs_license: bool,
-) -> String {
-    let first = read[0].detected;
-    let shared = read.iter().all(|r| r.detected == first);
-    let head_dialect = match shared {
-        true => first,
-        false => dialect::Detected {
-            delimiter: dialect::Delimiter::Comma,
-            padded: false,
-        },
-    };
-    let mut page = String::new();
-    front_matter_head(&mut page, slug, needs_license, None, head_dialect);
-    for (t, (source, table)) in sources.tables.iter().zip(read).enumerate() {
-        let key = proposals.primary_keys[t];
-        let _ = writeln!(page, "\n[[tables]]");
-        let _ = writeln!(page, "name = {}", toml_string(&source.name));
-        let _ = writeln!(
-            page,
-            "title = {}",
-            toml_string(&names::title_and_unit(&source.name).0)
-        );
-        let _ = writeln!(
-            page,
-            "description = \"{MARKER} what one row of this table is\""
-        );
-        if !shared {
-            if let Some(line) = table.detected.delimiter.front_matter_line() {
-                let _ = writeln!(page, "{line}");
-            }
-        }
-        if let Some(c) = key {
-            let name = &table.inference.columns[c].name;
-            let _ = writeln!(page, "primary_key = [{}]", toml_string(name));
-        }
-        for (c, (column, declared)) in table
-            .inference
-            .columns
-            .iter()
-            .zip(&table.declared)
-            .enumerate()
-        {
-            write_column(
-                &mut page,
-                "[[tables.columns]]",
-                column,
-                declared,
-                key == Some(c),
-            );
-        }
-        for fk in proposals.foreign_keys.iter().filter(|k| k.from.0 == t) {
-            let (_, from) = column_name(sources, read, fk.from);
-            let (to_table, to) = column_name(sources, read, fk.to);
-            let _ = writeln!(page, "\n[[tables.foreign_keys]]");
-            let _ = writeln!(page, "fields = [{}]", toml_string(from));
-            let _ = writeln!(
-                page,
-                "reference = {{ table = {}, fields = [{}] }}",
-                toml_string(to_table),
-                toml_string(to)
-            );
-            if fk.miss_rows > 0 {
-                let _ = writeln!(
-                    page,
-                    "# misses = {{ rows = {}, reason = \"{MARKER} why these rows name no row of {to_table}\" }}   # {}",
-                    fk.miss_rows,
-                    shown(&misses(fk, to_table)).replace(['\r', '\n'], " ")
-                );
-            }
-        }
-    }
-    let _ = writeln!(page, "+++\n");
-    page.push_str(BODY);
-    page
 }
