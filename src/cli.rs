@@ -69,14 +69,16 @@ pub enum Command {
     /// Create a new site (site.toml, a home page, an About page, an example dataset).
     #[command(after_help = EXAMPLES)]
     Init(InitArgs),
-    /// Add a dataset page, its columns inferred from a CSV file.
+    /// Add a dataset page, its columns inferred from a CSV file (a page per table given).
     #[command(after_help = EXAMPLES)]
     New {
         /// The dataset's slug: lowercase letters, digits and hyphens.
         slug: String,
-        /// The CSV to publish: copied byte for byte to data/datasets/<slug>.csv.
-        #[arg(long)]
-        from: Option<PathBuf>,
+        /// The CSV to publish: copied byte for byte to data/datasets/<slug>.csv. Also a
+        /// .tsv, a .csv.gz (decompressed), an .xlsx or .ods workbook (one table per sheet),
+        /// several files or a folder: one dataset per table (<slug>-<table>), keys proposed.
+        #[arg(long, num_args = 1..)]
+        from: Vec<PathBuf>,
         /// The site folder (the one holding site.toml).
         #[arg(long, default_value = ".")]
         root: PathBuf,

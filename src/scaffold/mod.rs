@@ -1,5 +1,6 @@
 //! Starting points an author fills in: `init` (a new site), `new` (a dataset page drafted
-//! from a CSV in hand) and `eject` (the built-in theme written out for editing).
+//! from the files in hand: CSV, TSV, gzip, workbooks; several tables, a dataset each) and
+//! `eject` (the built-in theme written out for editing).
 //!
 //! Each command decides every file it will write first, then refuses before writing
 //! anything if one of them is already there (or, `--force` or not, would be written
@@ -7,17 +8,23 @@
 //! and never overwrites an author's work or a file outside the site.
 
 mod column_notes;
+mod conversion;
 pub mod dates;
 pub mod dialect;
+mod draft;
 mod first_line;
 pub mod infer;
 pub mod init;
+mod keys;
 pub mod markers;
 pub mod names;
 pub mod new;
+mod sources;
 pub mod suggest;
 mod table_sample;
+mod tables;
 mod value_shapes;
+mod workbook;
 pub mod workflow;
 mod write;
 

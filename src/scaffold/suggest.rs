@@ -339,7 +339,7 @@ pub fn proposed_key(inference: &Inference) -> Option<usize> {
 
 /// A column that can identify rows: unique, never empty, and not a measurement (numbers
 /// are often unique by chance, so an integer column must be named like an identifier).
-fn is_key_candidate(column: &ColumnGuess) -> bool {
+pub(super) fn is_key_candidate(column: &ColumnGuess) -> bool {
     // Words set off by separators only: `NoVacc` (a count of the unvaccinated) holds no
     // word "no". "No" and "number" name a key only last (`case_no`); first they count
     // (`no_children`).

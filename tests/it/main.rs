@@ -68,6 +68,7 @@ mod registry;
 mod row_pages;
 mod row_search_browser;
 mod scaffold;
+mod scaffold_tables;
 mod scaling;
 mod scan_cache;
 mod search;

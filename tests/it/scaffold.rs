@@ -675,7 +675,6 @@ fn new_from_refuses_what_is_not_a_regular_file_before_opening_it() {
     for (from, kind) in [
         (fifo.as_path(), "a FIFO (named pipe)"),
         (Path::new("/dev/zero"), "a device"),
-        (dir.path(), "a folder"),
     ] {
         let new = new_from_within_a_time_limit(&site, from);
         assert_eq!(new.status.code(), Some(1), "{}", from.display());
@@ -733,7 +732,8 @@ fn new_applies_the_slug_rules_of_check() {
 #[test]
 fn new_from_a_compressed_file_is_one_error_naming_the_format() {
     let (dir, site) = new_site();
-    let gz = dir.path().join("t.csv.gz");
+    // A gzip file not named .gz (one named so is decompressed: scaffold_tables.rs).
+    let gz = dir.path().join("t.csv");
     // gzip of "a,b\n1,2\n" (header, deflate stream, CRC and size).
     let mut bytes = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 3];
     bytes.extend_from_slice(&[0x4b, 0xd4, 0x49, 0xe2, 0x32, 0xd4, 0x31, 0xe2, 0x02, 0x00]);
@@ -744,7 +744,6 @@ fn new_from_a_compressed_file_is_one_error_naming_the_format() {
     let said = text(&made.stderr);
     assert!(
         said.contains("error: the file is gzip-compressed, not CSV text")
-            && said.contains("`gunzip -k t.csv.gz`")
             && said.contains("1 error, 0 warnings"),
         "{said}"
     );
