@@ -13,6 +13,7 @@ use super::keys::{self, ForeignKey, Proposals, TableIn};
 use super::sources::{Read, Sources};
 use super::{conversion, toml_string, write_all, Existing};
 use crate::content::placeholders::MARKER;
+use crate::dataset::schema::thousands as count;
 use crate::diagnostics::Error;
 use crate::text::visible_line as shown;
 
@@ -133,19 +134,6 @@ fn links(t: usize, slugs: &[String], read: &[Read], proposals: &Proposals) -> Li
         related: related.into_iter().map(|r| slugs[r].clone()).collect(),
         foreign_keys,
     }
-}
-
-/// `12345` -> `12,345`.
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn column(read: &[Read], (t, c): (usize, usize)) -> &str {
