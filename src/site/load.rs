@@ -85,10 +85,7 @@ impl Frame {
             diagnostics.push(problem);
             return Err(diagnostics);
         }
-        if options.data_beside {
-            config.data_url = None;
-            config.data_beside = true;
-        }
+        config.data_beside = options.data_beside;
         let (words, problems) =
             crate::i18n::Words::load(root, &config.language, language_place(root).as_ref());
         diagnostics.extend(problems);
