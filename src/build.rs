@@ -5,6 +5,7 @@
 mod pages;
 mod pipeline;
 mod plan;
+mod previous;
 mod reuse;
 mod rewrite;
 mod session;

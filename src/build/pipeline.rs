@@ -2,9 +2,9 @@
 //! bottom by [`run`]: open the output; load every dataset, each checked, rendered and
 //! written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says; check
 //! the site as a whole; write the rest (listings, tags, pages, catalogs); publish; record
-//! what was written for the next build. Rebuild reuse (hard links of unchanged output,
-//! records instead of loads) is one [`Reuse`], which the pipeline
-//! skips when there is none. A site with any error publishes nothing: what was written
+//! what was written for the next build. What is taken from the previous build (records
+//! instead of loads, hard links of unchanged output) is one [`Previous`], called the same
+//! way by every command (a no-op where there is nothing to take). A site with any error publishes nothing: what was written
 //! meanwhile is in the staging folder (or `Discard`), which is dropped.
 
 use std::io;
@@ -14,7 +14,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::reuse::{self, Reuse};
+use super::previous::{Fresh, Previous};
+use super::reuse::Reuse;
 use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
 use crate::dataset::entry_store::EntryStore;
@@ -93,14 +94,12 @@ pub(super) fn run(
         (Ok(Some((_, staging))), None) => Writer::new(staging),
         _ => Writer::new(&Discard),
     };
-    let reuse = open_reuse(options, mode, (&output, &data), &path);
-    let links = reuse.as_ref().filter(|_| mode == Mode::Build);
+    let previous = open_previous(options, mode, (&output, &data), &path);
     let steps = Steps {
         mode,
         store: mode.store(),
         writer: &writer,
-        reuse: reuse.as_ref(),
-        links,
+        previous: previous.as_ref(),
         cache: options.active_scan_cache(),
     };
     // Load: every dataset checked, and written as soon as it is loaded.
@@ -127,7 +126,7 @@ pub(super) fn run(
         return Err(diagnostics);
     }
     let mut site = site;
-    let up_to_date = links.and_then(|r| r.up_to_date(&site));
+    let up_to_date = previous.up_to_date(&site);
     let (pages, files, marker) = match &up_to_date {
         // The output already holds what this build would write: nothing is written, the
         // staging folder (holding only its marker) is dropped.
@@ -147,7 +146,7 @@ pub(super) fn run(
             // The big files first: a page is never published before the files it links.
             let published = publish_data(data).and_then(|()| publish(&path, output, commit));
             match published {
-                Ok(marker) => (pages, files, Some(marker)),
+                Ok(marker) => (pages, files, marker),
                 Err(problem) => {
                     diagnostics.push(problem);
                     return Err(diagnostics);
@@ -172,18 +171,16 @@ pub(super) fn run(
         // Up to date, every dataset's files are the previous build's.
         reused: match up_to_date {
             Some(_) => site.datasets.len(),
-            None => reuse.as_ref().map_or(0, Reuse::reused),
+            None => previous.reused(),
         },
-        recalled: reuse.as_ref().map_or(0, Reuse::recalled),
+        recalled: previous.recalled(),
         up_to_date: up_to_date.is_some(),
         warnings: diagnostics,
         output_size,
     };
     // Record what was written, for the next build to reuse.
-    if let (Some(reuse), Some(marker)) = (reuse.filter(|_| mode == Mode::Build), marker) {
-        let size = report.output_size.as_ref();
-        let whole = size.and_then(|size| reuse.whole(&site, (pages, files), size));
-        reuse.save(marker, whole);
+    if let Some(marker) = marker {
+        previous.finish(&site, (pages, files), report.output_size.as_ref(), marker);
     }
     report.elapsed = started.elapsed();
     Ok(Built {
@@ -194,22 +191,19 @@ pub(super) fn run(
     })
 }
 
-/// The previous build's output to reuse: `build` links from it only when it holds every
-/// file (no data folder); `check` takes unchanged datasets from its records (unless
-/// `--no-cache`); `serve` keeps its own state.
-fn open_reuse(
+/// What this build takes from the previous one: `build` links from its output only when
+/// it holds every file (no data folder); `check` takes unchanged datasets from its records
+/// (unless `--no-cache`); `serve` keeps its own state.
+fn open_previous(
     options: &BuildOptions,
     mode: Mode,
     (output, data): (&Output, &Output),
     path: &Path,
-) -> Option<Reuse> {
-    match mode {
-        Mode::Build => match (output, data) {
-            (Ok(Some((target, _))), Ok(None)) => Some(Reuse::open(options, target)),
-            _ => None,
-        },
-        Mode::Check => options.scan_cache.then(|| Reuse::for_check(options, path)),
-        Mode::Serve => None,
+) -> Box<dyn Previous> {
+    match (mode, output, data) {
+        (Mode::Build, Ok(Some((target, _))), Ok(None)) => Box::new(Reuse::open(options, target)),
+        (Mode::Check, _, _) if options.scan_cache => Box::new(Reuse::for_check(options, path)),
+        _ => Box::new(Fresh),
     }
 }
 
@@ -305,10 +299,8 @@ struct Steps<'a> {
     /// Where the entries of the datasets written go.
     store: Option<Arc<EntryStore>>,
     writer: &'a Writer<'a>,
-    /// Takes datasets from the previous build's records (`build` and `check`).
-    reuse: Option<&'a Reuse>,
-    /// Links files from the previous output and records this build's (`build` only).
-    links: Option<&'a Reuse>,
+    /// What is taken from the previous build: records, links (and this build's records).
+    previous: &'a dyn Previous,
     cache: Option<ScanCache>,
 }
 
@@ -339,7 +331,7 @@ impl Steps<'_> {
                 let site = &frame.site;
                 // Taken from the record the previous build left: its files are linked once
                 // the whole site is known (`Steps::write_rest`).
-                if let Some(recalled) = renderer.and_then(|_| self.reuse?.recall(site, &path)) {
+                if let Some(recalled) = renderer.and_then(|_| self.previous.recall(site, &path)) {
                     let entry = recalled.entry;
                     if frame.leaves_out(&entry.slug, entry.draft) {
                         return None;
@@ -380,7 +372,7 @@ impl Steps<'_> {
         let failed = problems.iter().any(|p| p.severity == Severity::Error);
         let entry = match renderer {
             Some(renderer) if !failed => {
-                reuse::write_and_enter(self.links, site, renderer, full, self.writer, problems)
+                (self.previous).write(site, renderer, full, self.writer, problems)
             }
             _ => unwritten(&full),
         };
@@ -395,13 +387,7 @@ impl Steps<'_> {
         if self.mode == Mode::Serve {
             return pages::render_everything(site, renderer, writer);
         }
-        let dcat = match self.links {
-            Some(reuse) => {
-                reuse.link_recalled(site, renderer, writer);
-                reuse.link_dcat_pages(site, writer)
-            }
-            None => pages::Pages::All,
-        };
+        let dcat = self.previous.link_rest(site, renderer, writer);
         pages::render_site_files(site, renderer, writer, &dcat)
     }
 }

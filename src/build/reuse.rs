@@ -19,8 +19,8 @@
 //! staging folder never writes into a linked file (`output::Staging` unlinks it first).
 
 mod key;
-mod manifest;
-mod record;
+pub(super) mod manifest;
+pub(super) mod record;
 mod recorder;
 mod spill;
 mod tidy;
@@ -32,19 +32,22 @@ use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
 
 use super::pages::Pages;
+use super::previous::Previous;
 use super::BuildOptions;
 use crate::confine;
 use crate::content;
-use crate::dataset::cache::{ScanCache, SETTLED};
+use crate::dataset::cache::SETTLED;
 use crate::dataset::entry::CatalogEntry;
 use crate::dataset::stamp::FileStamp;
 use crate::dataset::versions::KeptVersion;
 use crate::dataset::Dataset;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::metadata::dcat;
+use crate::output::hosts::OutputSize;
 use crate::render::Renderer;
 use crate::site::Site;
 use crate::write::{self, Writer};
+use manifest::Whole;
 use manifest::WrittenFiles;
 use record::Record;
 use recorder::Recorder;
@@ -70,8 +73,6 @@ pub(super) struct Reuse {
     canonical_root: OnceLock<Option<PathBuf>>,
     /// What each dataset wrote (or, linked, its previous entry); None without a cache folder.
     recorded: Option<Mutex<spill::Spill>>,
-    /// Opened for `check` ([`Reuse::for_check`]): recall only, nothing linked or recorded.
-    check_only: bool,
     reused: AtomicUsize,
     /// Datasets among `reused` taken from their records, not loaded.
     recalled: AtomicUsize,
@@ -103,14 +104,11 @@ impl Reuse {
     }
 
     /// For `check`, which writes nothing: the manifest of `output` read as [`Reuse::open`]
-    /// reads it, so that [`Reuse::recall`] takes each unchanged dataset from its record
-    /// (its warnings with it) instead of loading and rendering it again; nothing is
-    /// recorded.
-    pub fn for_check(options: &BuildOptions, output: &Path) -> Reuse {
+    /// reads it, so that each unchanged dataset is taken from its record (its warnings
+    /// with it) instead of being loaded and rendered again; nothing is linked or recorded.
+    pub fn for_check(options: &BuildOptions, output: &Path) -> RecallOnly {
         let output = &canonical_output(output);
-        let mut reuse = Reuse::with_manifest(options, output, None);
-        reuse.check_only = true;
-        reuse
+        RecallOnly(Reuse::with_manifest(options, output, None))
     }
 
     fn with_manifest(
@@ -122,7 +120,7 @@ impl Reuse {
         let started = SystemTime::now();
         let previous = match options.scan_cache && site_key.is_some() {
             true => manifest::load(&options.root, output).unwrap_or_default(),
-            false => manifest::Previous::default(),
+            false => manifest::Left::default(),
         };
         Reuse {
             root: options.root.clone(),
@@ -136,21 +134,10 @@ impl Reuse {
             started,
             canonical_root: OnceLock::new(),
             recorded,
-            check_only: false,
             reused: AtomicUsize::new(0),
             recalled: AtomicUsize::new(0),
             keys: Mutex::new(HashMap::new()),
         }
-    }
-
-    /// Datasets whose files were linked rather than rendered.
-    pub fn reused(&self) -> usize {
-        self.reused.load(Ordering::Relaxed)
-    }
-
-    /// Datasets taken from their records rather than loaded (all of them reused).
-    pub fn recalled(&self) -> usize {
-        self.recalled.load(Ordering::Relaxed)
     }
 
     /// The key of `dataset`, with its kept versions `kept`.
@@ -167,11 +154,10 @@ impl Reuse {
         )
     }
 
-    /// The dataset of `markdown_file` from its record, when its record is there and still
-    /// holds: the CSV unchanged (path and stamp), the key (Markdown bytes, and what it
-    /// quotes of other datasets) the recorded one. Its files are linked later
-    /// ([`Reuse::link_recalled`]). `None` means: load it.
-    pub fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Record> {
+    /// The dataset of `markdown_file` from its record, with its key, when its record is
+    /// there and still holds: the CSV unchanged (path and stamp), the key (Markdown bytes,
+    /// and what it quotes of other datasets) the recorded one. `None` means: load it.
+    fn find(&self, site: &Site, markdown_file: &Path) -> Option<(Record, String)> {
         let slug = markdown_file.file_stem()?.to_str()?;
         let entry = self.previous.get(slug)?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
@@ -190,29 +176,7 @@ impl Reuse {
             return None;
         }
         self.recalled.fetch_add(1, Ordering::Relaxed);
-        if self.check_only {
-            return Some(record);
-        }
-        self.reused.fetch_add(1, Ordering::Relaxed);
-        self.remember_key(slug, &key);
-        let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
-        pending.push(slug.into());
-        Some(record)
-    }
-
-    /// The previous output's totals when it holds exactly what this build would write:
-    /// the key of the whole output ([`key::output_key`]) is the recorded one. Call once
-    /// the site is loaded, before anything but datasets is written.
-    /// The output folder must hold as many files as the previous build left: one deleted
-    /// (or added) by hand since makes this build write them again.
-    pub fn up_to_date(&self, site: &Site) -> Option<manifest::Whole> {
-        let whole = self.previous_whole.as_ref()?;
-        let key = self.output_key(site)?;
-        if key != whole.key {
-            return None;
-        }
-        let files = crate::output::hosts::file_count(&self.output).ok()?;
-        (files == whole.size.files).then(|| whole.clone())
+        Some((record, key))
     }
 
     fn output_key(&self, site: &Site) -> Option<String> {
@@ -221,27 +185,9 @@ impl Reuse {
         key::output_key(self.site_key.as_deref()?, nav_key, site, &keys)
     }
 
-    /// What this build's output is built from, to record: call once it is in place and
-    /// measured (`size`).
-    pub fn whole(
-        &self,
-        site: &Site,
-        (pages, files): (usize, usize),
-        size: &crate::output::hosts::OutputSize,
-    ) -> Option<manifest::Whole> {
-        let key = self.output_key(site)?;
-        let size = size.clone();
-        Some(manifest::Whole {
-            key,
-            pages,
-            files,
-            size,
-        })
-    }
-
     /// Links the files of the datasets taken from their records; one whose files cannot
     /// be linked (gone from the old output) is loaded and rendered after all.
-    pub fn link_recalled(&self, site: &Site, renderer: &Renderer, writer: &Writer) {
+    fn link_recalled(&self, site: &Site, renderer: &Renderer, writer: &Writer) {
         use rayon::prelude::*;
         let pending =
             std::mem::take(&mut *self.pending_links.lock().unwrap_or_else(|p| p.into_inner()));
@@ -256,7 +202,7 @@ impl Reuse {
             }
             self.reused.fetch_sub(1, Ordering::Relaxed);
             self.recalled.fetch_sub(1, Ordering::Relaxed);
-            load_and_write((Some(self), None), site, slug, renderer, writer);
+            self.load_and_write(site, slug, renderer, writer);
         });
     }
 
@@ -269,7 +215,7 @@ impl Reuse {
     /// Links each page of the DCAT catalog whose key is the one recorded from the old output
     /// and returns the pages that must be written; records every page's key for the next
     /// build. Call once every dataset is written or linked.
-    pub fn link_dcat_pages(&self, site: &Site, writer: &Writer) -> Pages {
+    fn link_dcat_pages(&self, site: &Site, writer: &Writer) -> Pages {
         let pages = dcat::page_count(site);
         let Some(site_key) = self.site_key.as_deref() else {
             return Pages::All;
@@ -313,7 +259,7 @@ impl Reuse {
         }
     }
 
-    /// Records what a dataset wrote or linked (the entry [`Reuse::write`] gave), with its
+    /// Records what a dataset wrote or linked (the entry [`Reuse::write_or_link`] gave), with its
     /// record when its CSV has a stamp that had settled before this build began.
     fn record(&self, slug: &str, entry: &WrittenFiles, record: &Record) {
         let settled = record
@@ -345,7 +291,7 @@ impl Reuse {
     /// Writes one dataset's files, or links them when its key is the one recorded; returns
     /// its entry (with the digests of its files as written) and the manifest entry to
     /// [`Reuse::record`] for the next build, if it can have one.
-    fn write(
+    fn write_or_link(
         &self,
         site: &Site,
         renderer: &Renderer,
@@ -383,79 +329,130 @@ impl Reuse {
         (written, entry)
     }
 
-    /// Writes the manifest for the next build, once this build's output is in place;
-    /// `marker` is the identity of its marker file, `whole` what it was built from.
-    pub fn save(self, marker: Option<FileStamp>, whole: Option<manifest::Whole>) {
+    /// Loads dataset `slug` again (it was taken from its record earlier in this build, but
+    /// its files could not be linked) and writes its files; a dataset that is gone or now
+    /// has errors (edited during the build) is reported, not written.
+    fn load_and_write(&self, site: &Site, slug: &str, renderer: &Renderer, writer: &Writer) {
+        let loaded = crate::site::load_dataset(&site.root, slug, &site.config, None);
+        let failed = |d: &Diagnostic| d.severity == Severity::Error;
+        match loaded {
+            Some(crate::dataset::Loaded {
+                dataset: Some(full),
+                problems,
+                ..
+            }) if !problems.iter().any(failed) => {
+                self.write(site, renderer, full, writer, &problems);
+            }
+            _ => {
+                let markdown = crate::layout::dataset_markdown(slug);
+                let problem =
+                    Diagnostic::error(markdown, "the file changed while the site was being built")
+                        .with_hint("build again once the file is saved");
+                writer.absorb(0, vec![problem]);
+            }
+        }
+    }
+}
+
+/// `build`'s previous build: datasets recalled from their records and their files linked,
+/// the others written (or linked when their key is the recorded one), everything recorded.
+impl Previous for Reuse {
+    fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Record> {
+        let (record, key) = self.find(site, markdown_file)?;
+        let slug = record.entry.slug.as_str();
+        self.reused.fetch_add(1, Ordering::Relaxed);
+        self.remember_key(slug, &key);
+        let mut pending = self.pending_links.lock().unwrap_or_else(|p| p.into_inner());
+        pending.push(slug.into());
+        Some(record)
+    }
+
+    /// Writes or links; the dataset's record is kept for the next build.
+    fn write(
+        &self,
+        site: &Site,
+        renderer: &Renderer,
+        full: Dataset,
+        writer: &Writer,
+        problems: &[Diagnostic],
+    ) -> CatalogEntry {
+        let (entry, manifest_entry) = self.write_or_link(site, renderer, &full, writer);
+        drop(full);
+        let record = Record {
+            entry,
+            problems: problems.to_vec(),
+        };
+        if let Some(manifest_entry) = manifest_entry {
+            self.record(&record.entry.slug, &manifest_entry, &record);
+        }
+        record.entry
+    }
+
+    /// The key of the whole output ([`key::output_key`]) is the recorded one, and the
+    /// output folder holds as many files as the previous build left: one deleted (or
+    /// added) by hand since makes this build write them again.
+    fn up_to_date(&self, site: &Site) -> Option<Whole> {
+        let whole = self.previous_whole.as_ref()?;
+        let key = self.output_key(site)?;
+        if key != whole.key {
+            return None;
+        }
+        let files = crate::output::hosts::file_count(&self.output).ok()?;
+        (files == whole.size.files).then(|| whole.clone())
+    }
+
+    fn link_rest(&self, site: &Site, renderer: &Renderer, writer: &Writer) -> Pages {
+        self.link_recalled(site, renderer, writer);
+        self.link_dcat_pages(site, writer)
+    }
+
+    fn reused(&self) -> usize {
+        self.reused.load(Ordering::Relaxed)
+    }
+
+    fn recalled(&self) -> usize {
+        self.recalled.load(Ordering::Relaxed)
+    }
+
+    fn finish(
+        self: Box<Self>,
+        site: &Site,
+        counts: (usize, usize),
+        size: Option<&OutputSize>,
+        marker: FileStamp,
+    ) {
+        let (pages, files) = counts;
+        let whole = size.and_then(|size| {
+            let key = self.output_key(site)?;
+            let size = size.clone();
+            Some(Whole {
+                key,
+                pages,
+                files,
+                size,
+            })
+        });
         let recorded = self
             .recorded
             .map(|r| r.into_inner().unwrap_or_else(|p| p.into_inner()))
             .and_then(spill::Spill::finish);
-        if let (Some(marker), Some(recorded)) = (marker, recorded) {
-            manifest::save(
-                &self.root,
-                &self.output,
-                marker,
-                &recorded,
-                recorded.records(),
-                whole,
-            );
+        if let Some(recorded) = recorded {
+            let records = recorded.records();
+            manifest::save(&self.root, &self.output, marker, &recorded, records, whole);
         }
     }
 }
 
-/// Loads dataset `slug` again (it was loaded or taken from its record earlier in this
-/// build) and writes its files ([`write_and_enter`]); returns its entry. A dataset that
-/// is gone or now has errors (edited during the build) is reported, not written.
-pub(super) fn load_and_write(
-    (reuse, cache): (Option<&Reuse>, Option<&ScanCache>),
-    site: &Site,
-    slug: &str,
-    renderer: &Renderer,
-    writer: &Writer,
-) -> Option<CatalogEntry> {
-    let loaded = crate::site::load_dataset(&site.root, slug, &site.config, cache);
-    let failed = |d: &Diagnostic| d.severity == Severity::Error;
-    match loaded {
-        Some(crate::dataset::Loaded {
-            dataset: Some(full),
-            problems,
-            ..
-        }) if !problems.iter().any(failed) => Some(write_and_enter(
-            reuse, site, renderer, full, writer, &problems,
-        )),
-        _ => {
-            let markdown = crate::layout::dataset_markdown(slug);
-            let problem =
-                Diagnostic::error(markdown, "the file changed while the site was being built")
-                    .with_hint("build again once the file is saved");
-            writer.absorb(0, vec![problem]);
-            None
-        }
-    }
-}
+/// `check`'s previous build: unchanged datasets taken from their records (their warnings
+/// with them); the others written into `check`'s sink; nothing linked or recorded.
+pub(super) struct RecallOnly(Reuse);
 
-/// Writes (or links) the files of a dataset loaded with `problems`; returns its entry.
-/// With reuse, its record is kept for the next build.
-pub(super) fn write_and_enter(
-    reuse: Option<&Reuse>,
-    site: &Site,
-    renderer: &Renderer,
-    full: Dataset,
-    writer: &Writer,
-    problems: &[Diagnostic],
-) -> CatalogEntry {
-    let Some(reuse) = reuse else {
-        let digests = write::write_dataset_step(site, renderer, &full, writer, None);
-        return site.outputs.entry(&site.config, &full, digests);
-    };
-    let (entry, manifest_entry) = reuse.write(site, renderer, &full, writer);
-    drop(full);
-    let record = Record {
-        entry,
-        problems: problems.to_vec(),
-    };
-    if let Some(manifest_entry) = manifest_entry {
-        reuse.record(&record.entry.slug, &manifest_entry, &record);
+impl Previous for RecallOnly {
+    fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Record> {
+        self.0.find(site, markdown_file).map(|(record, _)| record)
     }
-    record.entry
+
+    fn recalled(&self) -> usize {
+        self.0.recalled.load(Ordering::Relaxed)
+    }
 }

@@ -179,7 +179,7 @@ fn is_plain_relative(file: &str) -> bool {
 /// What a previous build left: its entries, the records file they point into, and what
 /// its whole output was built from.
 #[derive(Default)]
-pub(super) struct Previous {
+pub(super) struct Left {
     pub datasets: BTreeMap<String, WrittenFiles>,
     pub records: Option<RecordsFile>,
     pub whole: Option<Whole>,
@@ -188,7 +188,7 @@ pub(super) struct Previous {
 /// The datasets of the manifest of `output`, when it is ours, intact, of this version,
 /// and describes the output folder as it is now (same marker file), with its records file
 /// when that is the one it was saved with.
-pub(super) fn load(root: &Path, output: &Path) -> Option<Previous> {
+pub(super) fn load(root: &Path, output: &Path) -> Option<Left> {
     let file = path(root, output);
     let plain =
         |file: &Path| std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_file());
@@ -205,7 +205,7 @@ pub(super) fn load(root: &Path, output: &Path) -> Option<Previous> {
             let now = FileStamp::from_metadata(&opened.metadata().ok()?)?;
             (now == stamp).then_some(RecordsFile(opened))
         });
-    Some(Previous {
+    Some(Left {
         datasets: manifest.datasets,
         records,
         whole: manifest.whole,
