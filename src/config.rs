@@ -51,6 +51,11 @@ pub struct SiteConfig {
     /// The smallest CSV that gets a Parquet copy under `parquet = "auto"`, in bytes.
     #[serde(default = "default_parquet_min_bytes")]
     pub parquet_min_bytes: u64,
+    /// The fewest values a number column needs for the histogram of its profile on the
+    /// dataset page (0: every number column has one). Fewer values fall into bins of one or
+    /// two rows: a shape the data does not have, at about 800 bytes a column.
+    #[serde(default = "default_histogram_min_values")]
+    pub histogram_min_values: u64,
     /// The RIS and CFF citations also as files beside the CSV (`<slug>.ris`,
     /// `<slug>.cff`); without them the page offers both texts and their downloads itself
     /// (each dataset may say otherwise).
@@ -161,6 +166,13 @@ pub const NAV_DEFAULT_PAGES: usize = 8;
 /// whatever the rows), 69 % of 73 kB, 58 % of 731 kB and 47 % of 73 MB; on the bundled
 /// examples (1-6 kB) it is 1.5-8 times the CSV. From 100 kB it saves about a third of
 /// the download, and types every column.
+fn default_histogram_min_values() -> u64 {
+    HISTOGRAM_MIN_VALUES
+}
+
+/// site.toml's `histogram_min_values` unless it says otherwise.
+pub const HISTOGRAM_MIN_VALUES: u64 = 50;
+
 fn default_parquet_min_bytes() -> u64 {
     100_000
 }

@@ -16,6 +16,7 @@ use crate::dataset::budget::COLUMNS_BYTES;
 use crate::dataset::Dataset;
 use crate::i18n::Words;
 use crate::render::words::say;
+use crate::site::Site;
 use crate::text::escape_html_into;
 
 /// Between items, and after the last: the indentation of the list's lines in the page.
@@ -36,8 +37,10 @@ fn columns<'a>(
 /// The `<li>` items of the columns in the table, in the CSV's order, each with its profile
 /// while the list stays within the Columns section's share of the page budget
 /// ([`COLUMNS_BYTES`]); the columns past it without (their profiles are in the Data
-/// Package), said in a last item. In the words of `words`.
-pub fn column_list(dataset: &Dataset, shown: &[usize], words: &Words) -> String {
+/// Package), said in a last item. In the site's words; a number column's histogram when
+/// it has at least site.toml's `histogram_min_values` values.
+pub fn column_list(site: &Site, dataset: &Dataset, shown: &[usize]) -> String {
+    let (words, histogram_min) = (&site.words, site.config.histogram_min_values);
     let mut out = String::new();
     let mut unprofiled = 0usize;
     for (index, column) in columns(dataset, shown, true) {
@@ -58,7 +61,8 @@ pub fn column_list(dataset: &Dataset, shown: &[usize], words: &Words) -> String 
         if let Some(profile) = dataset.csv.profiles.get(index) {
             let start = out.len();
             out.push_str("\n      ");
-            profile_sentence(&ProfileView::new(column, profile, words), words, &mut out);
+            let view = ProfileView::new(column, profile, words, histogram_min);
+            profile_sentence(&view, words, &mut out);
             if out.len() > COLUMNS_BYTES {
                 out.truncate(start);
                 unprofiled += 1;

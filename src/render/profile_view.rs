@@ -60,8 +60,14 @@ pub fn format_mean(mean: f64, digits: Option<u32>) -> String {
 }
 
 impl ProfileView {
-    /// The profile of the column `spec` in the words and number marks of `words`.
-    pub fn new(spec: &ColumnSpec, profile: &ColumnProfile, words: &Words) -> ProfileView {
+    /// The profile of the column `spec` in the words and number marks of `words`; its
+    /// histogram only when the column has at least `histogram_min` values.
+    pub fn new(
+        spec: &ColumnSpec,
+        profile: &ColumnProfile,
+        words: &Words,
+        histogram_min: u64,
+    ) -> ProfileView {
         let number = |english: &str| words.number(english).into_owned();
         let mut facts = vec![say(words, "profile.filled", Some(profile.filled), &[])];
         if profile.empty > 0 {
@@ -87,7 +93,9 @@ impl ProfileView {
                 let mean = number(&shown::ungrouped_year(spec, mean));
                 facts.push(say(words, "profile.mean", None, &[("mean", &mean)]));
                 let range = (min.as_str(), max.as_str());
-                histogram_svg = Some(histogram(spec, range, &numbers.histogram, words));
+                if profile.filled >= histogram_min {
+                    histogram_svg = Some(histogram(spec, range, &numbers.histogram, words));
+                }
             }
         }
         if let Some(dates) = &profile.dates {
@@ -274,7 +282,7 @@ mod tests {
             let _ = profile.add(cell, ColumnType::Number, 0, cell.parse().ok());
         }
         let fr = Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
-        let view = ProfileView::new(&spec, &profile, &fr);
+        let view = ProfileView::new(&spec, &profile, &fr, 0);
         assert_eq!(
             view.facts,
             [
@@ -291,7 +299,7 @@ mod tests {
             ),
             "{svg}"
         );
-        let en = ProfileView::new(&spec, &profile, &Words::english());
+        let en = ProfileView::new(&spec, &profile, &Words::english(), 0);
         assert_eq!(en.facts[2], "from -1,234.5 to 2,693.5");
         assert_eq!(en.facts[1], "1 empty");
     }

@@ -362,7 +362,7 @@ impl<'a> DatasetPageView<'a> {
         written: &[crate::dataset::FileDigest],
     ) -> Self {
         let (front, slug) = (&dataset.front, &dataset.slug);
-        let column_list_html = column_list(dataset, shown, &site.words);
+        let column_list_html = column_list(site, dataset, shown);
         let summary_room =
             crate::dataset::budget::COLUMNS_BYTES.saturating_sub(column_list_html.len());
         let md = |m: &str| markdown::to_html(m, site.config.markdown.raw_html);

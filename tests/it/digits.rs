@@ -69,6 +69,10 @@ fn a_column_with_digits_is_shown_at_one_decimal_everywhere_but_the_download() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("site");
     common::write_small_site(&root, &front(), BODY, CSV);
+    // Four rows: a histogram only when site.toml asks for one at any count.
+    let site_toml = root.join("site.toml");
+    let text = std::fs::read_to_string(&site_toml).unwrap();
+    std::fs::write(&site_toml, format!("histogram_min_values = 0\n{text}")).unwrap();
     common::build_root(&root);
     let public = root.join("public");
     let page = common::html(&public.join("datasets/sample/index.html"));

@@ -56,13 +56,54 @@ fn the_columns_section_shows_each_column_with_its_profile() {
         titles.iter().any(|t| t == "Cluster throughput (MB/s)"),
         "{titles:?}"
     );
-    // Every histogram is an image with a title, and each bar says its range and count.
-    let svgs = texts(&page, ".column-list svg.histogram[role=img] > title");
-    assert!(!svgs.is_empty());
-    assert!(
-        svgs.iter().all(|t| t.starts_with("Histogram of ")),
-        "{svgs:?}"
-    );
+    // Nine rows: too few values for a histogram (fewer than histogram_min_values, 50).
+    assert!(texts(&page, ".column-list svg.histogram").is_empty());
+}
+
+/// A small site whose `value` column holds 1, 2, ..., `rows`, with `site_toml` added.
+fn counted_site(dir: &std::path::Path, rows: u64, site_toml: &str) -> std::path::PathBuf {
+    let mut csv = String::from("label,value\n");
+    for n in 1..=rows {
+        csv.push_str(&format!("row {n},{n}\n"));
+    }
+    common::write_small_site(dir, common::SMALL_FRONT, common::SMALL_BODY, csv.as_bytes());
+    let toml = std::fs::read_to_string(dir.join("site.toml")).unwrap();
+    std::fs::write(dir.join("site.toml"), format!("{site_toml}\n{toml}")).unwrap();
+    common::build_root(dir);
+    dir.join("public/datasets/sample/index.html")
+}
+
+/// A number column's histogram is drawn from `histogram_min_values` values on (50 unless
+/// site.toml says otherwise; 0: always); below it the profile keeps its range and mean.
+#[test]
+fn a_histogram_is_drawn_from_enough_values() {
+    for (rows, site_toml, drawn) in [
+        (49, "", false),
+        (50, "", true),
+        (9, "histogram_min_values = 0", true),
+        (60, "histogram_min_values = 61", false),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let page = html(&counted_site(dir.path(), rows, site_toml));
+        let profiles = texts(&page, ".column-list > li .profile");
+        assert!(
+            profiles[1].contains(&format!("from 1 to {rows}")) && profiles[1].contains("mean"),
+            "{rows} rows, {site_toml:?}: {profiles:?}"
+        );
+        // Every histogram is an image with a title, and each bar says its range and count.
+        let svgs = texts(&page, ".column-list svg.histogram[role=img] > title");
+        assert_eq!(svgs.len(), usize::from(drawn), "{rows} rows, {site_toml:?}");
+        if drawn {
+            let title = format!("Histogram of Value (units): values from 1 to {rows}");
+            assert!(svgs[0].starts_with(&title), "{svgs:?}");
+            let bars = texts(&page, ".column-list svg.histogram path > title");
+            let counted: u64 = (bars.iter())
+                .map(|b| b.rsplit(": ").next().unwrap().split(' ').next().unwrap())
+                .map(|n| n.parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(counted, rows, "{bars:?}");
+        }
+    }
 }
 
 #[test]
