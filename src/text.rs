@@ -264,15 +264,20 @@ pub fn web_url_problem(url: &str) -> Option<String> {
     let host = host_and_port
         .rsplit_once('@')
         .map_or(host_and_port, |(_, host)| host);
-    let host = match host.strip_prefix('[') {
-        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
-        None => host.split(':').next().unwrap_or_default(),
+    // The host without its port; an IPv6 address keeps its brackets.
+    let host = match host.find(']') {
+        Some(end) if host.starts_with('[') => &host[..=end],
+        _ => host.split(':').next().unwrap_or_default(),
     };
-    if host.is_empty() {
+    if host.is_empty() || host == "[]" {
         return Some("it has no host".into());
     }
-    let allowed = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '%');
-    if !host.chars().all(allowed) {
+    // Letters, digits and `.-_%` only (WHATWG would also take symbols such as `☃`), and a
+    // host as browsers read it: `url`'s host parser checks the IDNA name, the percent
+    // escapes and the IPv4 or IPv6 address, which a character list cannot.
+    let allowed =
+        |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | ':' | '%' | '[' | ']');
+    if !host.chars().all(allowed) || url::Host::parse(host).is_err() {
         return Some(format!("its host {host:?} is not a host name"));
     }
     if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
@@ -492,6 +497,8 @@ mod tests {
             "https://user@example.org/x?y#z",
             "https://[::1]:8080/",
             "https://bücher.example/",
+            "https://ex%41mple.org/",
+            "http://192.168.0.1/",
         ] {
             assert_eq!(web_url_problem(good), None, "{good}");
         }
@@ -506,6 +513,15 @@ mod tests {
             "https://exa mple.org/",
             "https://example.org/a b",
             "//example.org/",
+            "https://[]/",
+            "https://[zzz]/",
+            "https://[::1/",
+            "https://1.2.3.4.5/",
+            "https://256.0.0.1/",
+            "https://xn--a.org/",
+            "https://a%zz.org/",
+            "https://x.org\\evil/",
+            "https://☃.net/",
         ] {
             assert!(web_url_problem(bad).is_some(), "{bad}");
         }

@@ -73,8 +73,26 @@ proptest! {
 
     #[test]
     fn any_text_is_a_language_tag_or_says_why_not(text in syntax_text()) {
-        if let Some(problem) = language_tag::problem(&text) {
-            prop_assert!(!problem.is_empty());
+        match language_tag::problem(&text) {
+            Some(problem) => prop_assert!(!problem.is_empty()),
+            // Pages write an accepted tag into `lang="..."` and metadata as it is.
+            None => prop_assert!(
+                !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+                "{:?} accepted", text
+            ),
+        }
+    }
+
+    /// Tag-shaped text: ICU4X decides, and a refusal that names a part names one of the
+    /// tag's own (the longest start ICU4X reads, then the part after it).
+    #[test]
+    fn a_refused_tag_names_a_part_it_has(text in "[a-zA-Z0-9]{1,9}(-[a-zA-Z0-9]{0,9}){0,6}") {
+        let read = text.parse::<icu_locale_core::Locale>().is_ok();
+        let problem = language_tag::problem(&text);
+        prop_assert_eq!(problem.is_none(), read, "{:?}: {:?}", text, problem);
+        if let Some((_, after)) = problem.as_deref().and_then(|p| p.split_once('`')) {
+            let named = after.split('`').next().unwrap_or_default();
+            prop_assert!(text.split('-').any(|part| part == named), "{:?}: {:?}", text, problem);
         }
     }
 

@@ -5,7 +5,7 @@
 //! made its memory grow with the catalog for nothing.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use super::{Diagnostic, Diagnostics, Severity};
@@ -205,9 +205,10 @@ fn sort_key(item: &Diagnostic, order: u64) -> ((&Path, u32, u32), u64) {
     (item.place(), order)
 }
 
-/// A hash that is the same in every run (std's SipHash with its fixed keys).
+/// A hash that is the same in every run and toolchain: XXH3-64, whose algorithm is
+/// specified (std's `DefaultHasher` promises none).
 fn hash_of(value: &impl Hash) -> u64 {
-    let mut hasher = DefaultHasher::new();
+    let mut hasher = twox_hash::XxHash3_64::default();
     value.hash(&mut hasher);
     hasher.finish()
 }

@@ -482,9 +482,10 @@ fn remove_when_free(path: &Path) -> io::Result<()> {
     }
 }
 
+/// XXH3-64 of a path's components: the same in every run (std's hasher promises none).
 fn path_hash(path: &Path) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut hasher = std::hash::DefaultHasher::new();
+    let mut hasher = twox_hash::XxHash3_64::default();
     path.hash(&mut hasher);
     hasher.finish()
 }

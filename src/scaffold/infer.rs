@@ -10,7 +10,6 @@
 //! A fingerprint collision can only make a unique column look repeated, never the reverse.
 
 use std::collections::HashSet;
-use std::hash::{Hash, Hasher};
 use std::path::Path;
 
 use super::dates::{DateGuess, FoundFormat};
@@ -260,9 +259,7 @@ impl Tally {
         let Some(seen) = &mut self.fingerprints else {
             return;
         };
-        let mut hasher = std::hash::DefaultHasher::new();
-        cell.hash(&mut hasher);
-        let fingerprint = hasher.finish();
+        let fingerprint = twox_hash::XxHash3_64::oneshot(cell.as_bytes());
         let verdict = if seen.contains(&fingerprint) {
             Uniqueness::Repeats
         } else if *budget == 0 {

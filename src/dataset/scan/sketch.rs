@@ -90,12 +90,10 @@ impl TryFrom<String> for Sketch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::{Hash, Hasher};
 
+    /// The upper half of the cell's fingerprint, as the scan inserts it.
     fn hash(n: u64) -> u64 {
-        let mut h = std::hash::DefaultHasher::new();
-        n.to_string().hash(&mut h);
-        h.finish()
+        (super::super::fingerprint::fingerprint(&n.to_string()) >> 64) as u64
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Column profiles: figures from cells, and halves that merge into what one pass gives.
 
+use crate::dataset::scan::fingerprint::fingerprint;
 use crate::dataset::scan::profile::*;
 use crate::dataset::schema::ColumnType;
 
@@ -18,15 +19,7 @@ fn add(p: &mut ColumnProfile, c: &str, column_type: ColumnType) {
         true => c.parse().ok(),
         false => None,
     };
-    let fingerprint = (hash(c) << 64) | u128::from(c.len() as u64);
-    p.add(c, column_type, fingerprint, number);
-}
-
-fn hash(s: &str) -> u128 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    s.hash(&mut h);
-    u128::from(h.finish())
+    p.add(c, column_type, fingerprint(c), number);
 }
 
 #[test]
