@@ -111,7 +111,7 @@ pub(super) fn hash_file(path: &Path) -> io::Result<(crate::checksum::Sha256, u64
 }
 
 /// Lowercase hexadecimal, as digests are written in metadata.
-pub(crate) fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes
         .iter()

@@ -71,7 +71,7 @@ pub enum RawHtml {
 }
 
 /// The Markdown extensions every reader of the prose uses.
-pub(crate) fn options() -> Options {
+pub fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH
 }
 

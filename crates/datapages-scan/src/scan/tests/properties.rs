@@ -7,9 +7,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::dataset::scan::{scan, CompiledColumn};
-use crate::dataset::schema::{format_cell, ColumnSpec, ColumnType};
 use crate::diagnostics::Severity;
+use crate::scan::{scan, CompiledColumn};
+use crate::schema::{format_cell, ColumnSpec, ColumnType};
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 

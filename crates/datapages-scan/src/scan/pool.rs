@@ -51,13 +51,13 @@ impl Seek for Source {
 /// The CSV readers one thread keeps between files (the scan's here, the dataset page's
 /// rows in `render::table_rows`), each under its field delimiter and read-buffer size:
 /// at most `limit`, the oldest given up first. Whoever keeps a reader rewinds it first.
-pub(crate) struct KeptReaders<R> {
+pub struct KeptReaders<R> {
     readers: Vec<((u8, usize), csv::Reader<R>)>,
     limit: usize,
 }
 
 impl<R> KeptReaders<R> {
-    pub(crate) const fn new(limit: usize) -> Self {
+    pub const fn new(limit: usize) -> Self {
         KeptReaders {
             readers: Vec::new(),
             limit,
@@ -65,7 +65,7 @@ impl<R> KeptReaders<R> {
     }
 
     /// A kept reader for fields split at `delimiter` with a `capacity`-byte buffer.
-    pub(crate) fn take(&mut self, delimiter: u8, capacity: usize) -> Option<csv::Reader<R>> {
+    pub fn take(&mut self, delimiter: u8, capacity: usize) -> Option<csv::Reader<R>> {
         let at = self
             .readers
             .iter()
@@ -75,12 +75,12 @@ impl<R> KeptReaders<R> {
 
     /// Whether no reader is kept.
     #[cfg(test)]
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.readers.is_empty()
     }
 
     /// Keeps `reader`, already rewound, for the next file of its kind.
-    pub(crate) fn keep(&mut self, delimiter: u8, capacity: usize, reader: csv::Reader<R>) {
+    pub fn keep(&mut self, delimiter: u8, capacity: usize, reader: csv::Reader<R>) {
         if self.readers.len() >= self.limit {
             self.readers.remove(0);
         }

@@ -18,7 +18,7 @@ use super::histogram::Histogram;
 #[cfg(test)]
 pub use super::histogram::HISTOGRAM_BINS;
 use super::sketch::Sketch;
-use crate::dataset::schema::{ColumnType, Unrepresentable};
+use crate::schema::{ColumnType, Unrepresentable};
 
 /// Distinct values counted exactly per text column; past this they are estimated.
 pub const DISTINCT_CAP: usize = 1_000;

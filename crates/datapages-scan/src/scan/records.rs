@@ -20,8 +20,8 @@ use super::problems::{
 use super::profile::ColumnProfile;
 use super::typed::Finder;
 use super::{CompiledColumn, ScanInputs};
-use crate::dataset::schema::{ColumnType, DatePrecision, Unrepresentable};
 use crate::diagnostics::Diagnostic;
+use crate::schema::{ColumnType, DatePrecision, Unrepresentable};
 
 /// Rows whose cell lengths decide which columns get room to wrap long text.
 pub(super) const ROWS_MEASURED: u64 = 5_000;

@@ -10,7 +10,7 @@ use super::problems::{PendingProblem, ProblemCounter, ProblemKind, Scope};
 use super::profile::ColumnProfile;
 use crate::content::columns::ColumnSpec;
 use crate::content::date_format::{common_format_of, DateFormat};
-use crate::dataset::schema::ColumnType;
+use crate::schema::ColumnType;
 
 /// Failing cells quoted in the error.
 const EXAMPLES: usize = 3;
@@ -180,15 +180,12 @@ impl WrongType {
     fn cells_and_examples(&self) -> (String, String) {
         let examples: Vec<String> = self.examples.iter().map(|e| format!("{e:?}")).collect();
         let cells = if self.failed == self.filled {
-            format!(
-                "all {} filled cells",
-                crate::dataset::schema::thousands(self.filled)
-            )
+            format!("all {} filled cells", crate::schema::thousands(self.filled))
         } else {
             format!(
                 "{} of {} filled cells",
-                crate::dataset::schema::thousands(self.failed),
-                crate::dataset::schema::thousands(self.filled)
+                crate::schema::thousands(self.failed),
+                crate::schema::thousands(self.filled)
             )
         };
         (cells, examples.join(", "))

@@ -1,7 +1,7 @@
 //! Column profiles: figures from cells, and halves that merge into what one pass gives.
 
-use crate::dataset::scan::profile::*;
-use crate::dataset::schema::ColumnType;
+use crate::scan::profile::*;
+use crate::schema::ColumnType;
 
 fn profile(cells: &[&str], column_type: ColumnType) -> ColumnProfile {
     let mut p = ColumnProfile::default();

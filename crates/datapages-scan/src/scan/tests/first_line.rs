@@ -3,7 +3,7 @@
 //! headers of numbers the front matter documents left alone.
 
 use super::{column, run};
-use crate::dataset::schema::ColumnSpec;
+use crate::schema::ColumnSpec;
 
 /// `count` number columns `f1`, `f2`, …
 fn numbered(count: usize) -> Vec<ColumnSpec> {

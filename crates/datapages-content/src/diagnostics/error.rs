@@ -26,7 +26,7 @@ pub enum Error {
 
 impl Error {
     /// An [`Error::Environment`] with the system's reason.
-    pub(crate) fn environment(
+    pub fn environment(
         message: impl Into<String>,
         source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
     ) -> Self {
@@ -37,7 +37,7 @@ impl Error {
     }
 
     /// An [`Error::Environment`] that is its own reason.
-    pub(crate) fn environment_message(message: impl Into<String>) -> Self {
+    pub fn environment_message(message: impl Into<String>) -> Self {
         Error::Environment {
             message: message.into(),
             source: None,

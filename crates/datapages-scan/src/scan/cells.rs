@@ -6,8 +6,8 @@ use std::collections::{BTreeSet, HashSet};
 
 use super::problems::ProblemKind;
 use super::CompiledColumn;
-use crate::dataset::schema::compare_to_bound;
 use crate::diagnostics::did_you_mean;
+use crate::schema::compare_to_bound;
 
 /// A cell as the checks read it.
 pub(super) struct ReadCell<'c> {

@@ -7,9 +7,9 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::column;
-use crate::dataset::scan::split::HALVES_JOINED;
-use crate::dataset::scan::{scan_file, ChartColumns, CompiledColumn, CsvSummary, ScanInputs};
 use crate::diagnostics::Diagnostic;
+use crate::scan::split::HALVES_JOINED;
+use crate::scan::{scan_file, ChartColumns, CompiledColumn, CsvSummary, ScanInputs};
 
 /// Everything a scan reports, for comparing a split scan with a single pass.
 fn report(result: (Option<CsvSummary>, Vec<Diagnostic>)) -> String {

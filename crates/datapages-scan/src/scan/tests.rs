@@ -10,7 +10,7 @@ mod split;
 use super::chart::CHART_POINTS_CAP;
 use super::problems::ERRORS_SHOWN_PER_COLUMN;
 use super::*;
-use crate::dataset::schema::{ColumnSpec, ColumnType};
+use crate::schema::{ColumnSpec, ColumnType};
 
 pub(super) fn column(name: &str, t: &str, extra: &str) -> ColumnSpec {
     toml::from_str(&format!(

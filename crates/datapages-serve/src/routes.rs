@@ -250,8 +250,8 @@ fn poll_query(target: &str) -> (u64, String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::shared::Limits;
-    use crate::serve::state::PreviewState;
+    use crate::shared::Limits;
+    use crate::state::PreviewState;
 
     /// Records each write call separately.
     #[derive(Default)]

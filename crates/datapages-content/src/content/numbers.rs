@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-use crate::i18n::locale::{is_space_mark, NumberMarks};
+use crate::locale::{is_space_mark, NumberMarks};
 
 /// One number of the text.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::content::figures::{condition_key, quote};
 use crate::content::numbers::Typed;
-use crate::dataset::schema::SHOWN_DIGITS;
+use crate::schema::SHOWN_DIGITS;
 
 /// The first cell equal to a number: where a reference finds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -41,7 +41,7 @@ impl<'de> Deserialize<'de> for YColumns {
 }
 
 /// One string or a list of strings, as a list; `message` when it is neither.
-pub(crate) fn one_or_many<'de, D: serde::Deserializer<'de>>(
+pub fn one_or_many<'de, D: serde::Deserializer<'de>>(
     deserializer: D,
     message: &str,
 ) -> Result<Vec<String>, D::Error> {

@@ -7,8 +7,8 @@ use std::path::Path;
 pub use super::point::{ChartGap, ChartPoint};
 use super::reduce::M4;
 use crate::content::iso8601::day_position;
-use crate::dataset::schema::{format_cell, ColumnType};
 use crate::diagnostics::Diagnostic;
+use crate::schema::{format_cell, ColumnType};
 
 /// Most points one chart keeps; past this a line on a number or date axis is reduced
 /// (see `reduce`), and any other chart counts the rest, reports them and does not draw
