@@ -73,12 +73,6 @@ impl<R> KeptReaders<R> {
         Some(self.readers.remove(at).1)
     }
 
-    /// Whether no reader is kept.
-    #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
-        self.readers.is_empty()
-    }
-
     /// Keeps `reader`, already rewound, for the next file of its kind.
     pub fn keep(&mut self, delimiter: u8, capacity: usize, reader: csv::Reader<R>) {
         if self.readers.len() >= self.limit {
