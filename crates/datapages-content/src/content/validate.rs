@@ -201,7 +201,7 @@ const GLANCES: [Glance; 3] = [
     },
 ];
 
-/// Warnings for a title, kicker or headline longer than its [`GLANCES`] limit, measured as
+/// Warnings for a title, kicker or headline longer than its `GLANCES` limit, measured as
 /// readers see them (quoted figures in place: call this once they are), at the value.
 pub fn glance_lengths(locator: &Locator, front: &super::DatasetFrontMatter) -> Vec<Diagnostic> {
     let mut problems = Vec::new();

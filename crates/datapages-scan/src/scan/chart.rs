@@ -96,7 +96,7 @@ pub struct ChartPoints {
     /// Rows the filter kept whose `y` is NaN, INF or -INF: not drawn, and said so.
     #[serde(default)]
     pub not_finite: u64,
-    /// Points past [`CHART_POINTS_CAP`]: not drawn, and said so.
+    /// Points past `CHART_POINTS_CAP`: not drawn, and said so.
     pub dropped: u64,
 }
 

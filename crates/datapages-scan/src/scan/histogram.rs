@@ -14,7 +14,7 @@ pub const HISTOGRAM_BINS: i64 = 20;
 const FINEST_EXPONENT: i32 = -40;
 
 /// A histogram whose bins are `2^exponent` wide, bin `k` holding values in
-/// `[k * 2^exponent, (k + 1) * 2^exponent)`; at most [`HISTOGRAM_BINS`] bins from the
+/// `[k * 2^exponent, (k + 1) * 2^exponent)`; at most `HISTOGRAM_BINS` bins from the
 /// lowest to the highest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Histogram {

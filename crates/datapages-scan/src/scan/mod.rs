@@ -163,9 +163,9 @@ pub fn scan(
     scan_with_charts(path, display, &inputs)
 }
 
-/// [`scan`] that also collects the points of `charts` in the same pass.
+/// `scan` that also collects the points of `charts` in the same pass.
 ///
-/// A file of [`SPLIT_FROM_BYTES`] or more is checked by two threads at once: this one from
+/// A file of `SPLIT_FROM_BYTES` or more is checked by two threads at once: this one from
 /// the start, another from the first line end past the middle, while a third hashes it. The
 /// halves are put together only when that is provably what one pass would have found: the
 /// first half's parser must arrive exactly where the second half started (so the cut was not

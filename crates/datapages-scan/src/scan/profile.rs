@@ -201,7 +201,7 @@ impl ColumnProfile {
         }
     }
 
-    /// [`ColumnProfile::add`] of a number cell [`super::cells::plain_decimal`] read as
+    /// [`ColumnProfile::add`] of a number cell `super::cells::plain_decimal` read as
     /// `x`: finite, and zero only when written so.
     #[inline]
     pub fn add_plain_number(&mut self, x: f64, value: &str) {
