@@ -193,10 +193,7 @@ pub fn resolve_file(root_canonical: &Path, relative: &Path) -> Result<PathBuf, R
             (real, metadata)
         }
     };
-    match not_a_file(&metadata.file_type()) {
-        None => Ok(real),
-        Some(kind) => Err(Refusal::NotAFile(kind)),
-    }
+    not_a_file(&metadata.file_type()).map_or(Ok(real), |kind| Err(Refusal::NotAFile(kind)))
 }
 
 /// Like [`resolve_file`], and the file must be under `folder` (a folder of the site root,

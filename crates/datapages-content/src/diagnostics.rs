@@ -363,10 +363,7 @@ impl Diagnostics {
     pub fn summary(&self) -> String {
         let files = match &self.kept {
             Some(kept) => kept.file_count(),
-            None => {
-                let files: BTreeSet<&Path> = self.items.iter().map(|d| d.file.as_path()).collect();
-                files.len()
-            }
+            None => BTreeSet::<&Path>::from_iter(self.items.iter().map(|d| &*d.file)).len(),
         };
         let errors = self.error_count();
         let warnings = self.warning_count();

@@ -154,13 +154,11 @@ impl WrongType {
             let example = DateFormat::compile(f, spec.column_type).ok()?.example();
             Some(self.describe_format(name, f, &example))
         });
-        match format {
-            Some((message, hint)) => (message, hint, "format"),
-            None => {
-                let (message, hint) = self.describe(name, spec.column_type);
-                (message, hint, "type")
-            }
-        }
+        let ((message, hint), key) = match format {
+            Some(found) => (found, "format"),
+            None => (self.describe(name, spec.column_type), "type"),
+        };
+        (message, hint, key)
     }
 
     /// The message and hint for column `name` whose date `format` (which writes 4 March
