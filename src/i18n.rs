@@ -5,7 +5,7 @@
 //! shown in its place.
 
 pub mod catalogue;
-pub mod locale;
+pub use datapages_content::locale;
 pub mod message;
 
 use std::collections::BTreeMap;

@@ -20,26 +20,22 @@
 
 #![warn(missing_docs)]
 
+use datapages_content::{
+    checksum, config, confine, content, diagnostics, layout, positioned, text,
+};
+
 mod build;
-mod checksum;
 mod cli;
-mod config;
-mod confine;
-mod content;
 mod dataset;
-mod diagnostics;
 mod i18n;
 mod incremental;
-mod layout;
 mod metadata;
 mod output;
-mod positioned;
 mod provenance;
 mod render;
 mod scaffold;
 mod serve;
 mod site;
-mod text;
 mod theme;
 mod write;
 

@@ -15,11 +15,10 @@ pub mod keys;
 mod load;
 pub mod paging;
 mod prose_links;
-pub mod scan;
-pub mod schema;
+pub use datapages_content::schema;
+pub use datapages_scan::{scan, stamp};
 pub mod shown;
 mod slug;
-pub mod stamp;
 pub mod versions;
 
 use std::path::PathBuf;

@@ -115,11 +115,16 @@ fn read_line(dialect: &Value, line: &str) -> Vec<String> {
         .get("delimiter")
         .and_then(Value::as_str)
         .unwrap_or(",");
-    CsvDialect {
+    let dialect = CsvDialect {
         delimiter: delimiter.as_bytes()[0],
         skip_initial_space: dialect.get("skip_initial_space") == Some(&Value::Bool(true)),
-    }
-    .fields_of(line)
+    };
+    // As the table reads it: the dialect's reader, one record.
+    let mut reader = dialect.builder().from_reader(line.as_bytes());
+    let mut record = csv::ByteRecord::new();
+    assert!(dialect.read(&mut reader, &mut record).unwrap());
+    let text = |field: &[u8]| String::from_utf8(field.to_vec()).unwrap();
+    record.iter().map(text).collect()
 }
 
 #[test]

@@ -7,12 +7,7 @@
 //! streaming with the live-reload script), [`watch`] (file events to changes).
 //! Building itself is the library's [`Session`]; nothing here knows how pages are made.
 
-pub mod files;
-pub mod http;
-pub mod routes;
-pub mod server;
-pub mod shared;
-pub mod state;
+pub use datapages_serve::{http, server, shared, state};
 pub mod watch;
 
 use std::io::IsTerminal;

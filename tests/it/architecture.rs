@@ -1,12 +1,15 @@
-//! The shape of the code, checked: every file of `src/` is in a layer that ARCHITECTURE.md
-//! declares and imports only run down those layers, no two source files import each other
-//! (directly or around a circle; the Python files of benches/ and scripts/ too), no file
-//! in `src/` is longer than a reader can hold in their head, each file says its job, and
-//! ARCHITECTURE.md's map names every module with the start of the job it says.
+//! The shape of the code, checked: every file of `src/` and of each workspace crate's
+//! `crates/*/src/` is in a layer that ARCHITECTURE.md declares and imports only run down
+//! those layers, no two source files import each other (directly or around a circle; the
+//! Python files of benches/ and scripts/ too), no source file is longer than a reader can
+//! hold in their head, each file says its job, and ARCHITECTURE.md's map names every
+//! module with the start of the job it says.
 //!
-//! It reads the source as text (no `cargo modules`): every `crate::…` and `super::…` path,
-//! grouped `use crate::{a, b::c}` included, is resolved to the file that defines it. A
-//! module's own children are its implementation, so a parent naming a child by its bare
+//! It reads the source as text (no `cargo modules`): every `crate::…`, `super::…` and
+//! `datapages_…::` path, grouped `use crate::{a, b::c}` included, is resolved to the file
+//! that defines it. A crate's modules sit where the application imports them (`SOURCES`:
+//! `datapages_scan::scan` is `dataset::scan`), so one ```layers block covers every crate.
+//! A module's own children are its implementation, so a parent naming a child by its bare
 //! name is not an edge; a child reaching its parent or a sibling goes through `super::`
 //! and is one.
 
@@ -16,8 +19,36 @@ use std::path::{Path, PathBuf};
 
 const MAX_LINES: usize = 600;
 
-fn src() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
+/// Every crate's source folder, the name other crates use for it, and where its modules sit
+/// in the application's module tree (where the application imports them).
+const SOURCES: &[(&str, &str, &[&str])] = &[
+    ("src", "crate", &[]),
+    ("crates/datapages-content/src", "datapages_content", &[]),
+    ("crates/datapages-scan/src", "datapages_scan", &["dataset"]),
+    ("crates/datapages-serve/src", "datapages_serve", &["serve"]),
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn strings(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|part| part.to_string()).collect()
+}
+
+/// The source folder that holds `file`, and where its modules sit.
+fn source_of(file: &Path) -> (PathBuf, Vec<String>) {
+    SOURCES
+        .iter()
+        .map(|(dir, _, mount)| (root().join(dir), strings(mount)))
+        .find(|(dir, _)| file.starts_with(dir))
+        .expect("a file of a declared source folder")
+}
+
+/// A crate's root file other than the application's: it only declares its modules.
+fn is_crate_root(file: &Path) -> bool {
+    file.ends_with("main.rs")
+        || (file.ends_with("lib.rs") && file.parent() != Some(&root().join("src")))
 }
 
 /// The lines of the ```NAME block of ARCHITECTURE.md.
@@ -47,13 +78,12 @@ fn declared_layers() -> Vec<Vec<String>> {
         .collect()
 }
 
-/// A source file's module path: `src/dataset/scan/mod.rs` -> ["dataset", "scan"].
+/// A source file's module path: `src/dataset/mod.rs` -> ["dataset"],
+/// `crates/datapages-scan/src/scan/mod.rs` -> ["dataset", "scan"].
 fn module_path(file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src()).expect("inside src");
-    let mut parts: Vec<String> = relative
-        .iter()
-        .map(|p| p.to_string_lossy().into_owned())
-        .collect();
+    let (dir, mut parts) = source_of(file);
+    let relative = file.strip_prefix(dir).expect("inside its source folder");
+    parts.extend(relative.iter().map(|p| p.to_string_lossy().into_owned()));
     let last = parts.pop().unwrap_or_default();
     let stem = last.trim_end_matches(".rs");
     if !matches!(stem, "mod" | "lib" | "main") {
@@ -64,9 +94,9 @@ fn module_path(file: &Path) -> Vec<String> {
 
 fn rust_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    let mut stack = vec![src()];
+    let mut stack: Vec<PathBuf> = SOURCES.iter().map(|(dir, ..)| root().join(dir)).collect();
     while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).expect("src is readable") {
+        for entry in fs::read_dir(&dir).expect("a source folder is readable") {
             let path = entry.expect("entry").path();
             if path.is_dir() {
                 stack.push(path);
@@ -151,16 +181,17 @@ fn is_ident(c: Option<&char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || *c == '_')
 }
 
-/// Every path that starts with `crate::` or `super::`, expanded from `{…}` groups, as
-/// segments (`super` kept as a segment to resolve later).
+/// Every path that starts with `crate::`, `super::` or a workspace crate's name, expanded
+/// from `{…}` groups, as segments (`super` kept as a segment to resolve later).
 fn referenced_paths(code: &str) -> Vec<Vec<String>> {
     let mut found = Vec::new();
     let bytes: Vec<char> = code.chars().collect();
     let mut i = 0;
     while i < bytes.len() {
         let at_word_start = i == 0 || !(bytes[i - 1].is_alphanumeric() || bytes[i - 1] == '_');
-        let rest: String = bytes[i..bytes.len().min(i + 7)].iter().collect();
-        if at_word_start && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+        let rest: String = bytes[i..bytes.len().min(i + 20)].iter().collect();
+        let starts = |name: &str| rest.starts_with(name) && rest[name.len()..].starts_with("::");
+        if at_word_start && (starts("super") || SOURCES.iter().any(|(_, name, _)| starts(name))) {
             let (paths, end) = parse_path(&bytes, i);
             found.extend(paths);
             i = end.max(i + 1);
@@ -224,12 +255,20 @@ fn defining_file(modules: &BTreeMap<Vec<String>, PathBuf>, path: &[String]) -> O
         .find(|prefix| modules.contains_key(prefix))
 }
 
-/// Resolves `crate::…` and `super::…` (from the file's module) to a module path.
-fn absolute(from: &[String], path: &[String]) -> Vec<String> {
+/// Resolves `crate::…` (`own` is where the file's crate sits), another crate's `name::…`
+/// and `super::…` (from the file's module) to a module path.
+/// `crate::NAME` where the crate's root imports NAME from another crate is that module.
+fn absolute(from: &[String], own: &Crate, path: &[String]) -> Vec<String> {
     let mut base: Vec<String> = from.to_vec();
     let mut rest = path;
-    if rest.first().is_some_and(|s| s == "crate") {
-        base.clear();
+    let first = rest.first().map(String::as_str).unwrap_or_default();
+    if first == "crate" {
+        match rest.get(1).and_then(|name| own.imports.get(name)) {
+            Some(module) => (base, rest) = (module.clone(), &rest[2..]),
+            None => (base, rest) = (own.mount.clone(), &rest[1..]),
+        }
+    } else if let Some((.., mount)) = SOURCES.iter().find(|(_, name, _)| *name == first) {
+        base = strings(mount);
         rest = &rest[1..];
     } else {
         // In `a/b.rs` and in `a/b/mod.rs` (both module a::b) `super` is `a`.
@@ -242,6 +281,34 @@ fn absolute(from: &[String], path: &[String]) -> Vec<String> {
     base
 }
 
+/// Where a crate's modules sit, and the other crates' modules its root imports by name.
+struct Crate {
+    mount: Vec<String>,
+    imports: BTreeMap<String, Vec<String>>,
+}
+
+fn crate_of(file: &Path) -> Crate {
+    let (dir, mount) = source_of(file);
+    let root_file = dir.join("lib.rs");
+    let text = fs::read_to_string(&root_file).unwrap_or_default();
+    let imports = referenced_paths(&code_of(&text))
+        .into_iter()
+        .filter(|path| !matches!(path[0].as_str(), "crate" | "super"))
+        .filter_map(|path| {
+            let module = absolute(
+                &[],
+                &Crate {
+                    mount: Vec::new(),
+                    imports: BTreeMap::new(),
+                },
+                &path,
+            );
+            Some((path.last()?.clone(), module))
+        })
+        .collect();
+    Crate { mount, imports }
+}
+
 struct Graph {
     edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
 }
@@ -249,16 +316,17 @@ struct Graph {
 fn graph() -> Graph {
     let mut files = BTreeMap::new();
     for file in rust_files() {
-        if file.ends_with("main.rs") {
-            continue; // the binary uses the library by its crate name
+        if is_crate_root(&file) {
+            continue; // the binary uses the library by its crate name; a crate's lib.rs names its modules
         }
         files.insert(module_path(&file), file);
     }
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
     for (module, file) in &files {
         let text = fs::read_to_string(file).expect("readable source");
+        let own = crate_of(file);
         for path in referenced_paths(&code_of(&text)) {
-            let target = absolute(module, &path);
+            let target = absolute(module, &own, &path);
             if let Some(target) = defining_file(&files, &target) {
                 if &target != module && !target.is_empty() && !module.is_empty() {
                     edges.entry(module.clone()).or_default().insert(target);
@@ -475,7 +543,7 @@ fn every_source_file_is_in_a_declared_layer() {
         if !declared.contains(top) {
             problems.push(format!(
                 "{} (module {}) is in no layer of ARCHITECTURE.md",
-                file.strip_prefix(src()).unwrap_or(&file).display(),
+                file.strip_prefix(root()).unwrap_or(&file).display(),
                 name(&module)
             ));
         }
@@ -483,7 +551,7 @@ fn every_source_file_is_in_a_declared_layer() {
     for layer in declared {
         if !tops.contains(layer) {
             problems.push(format!(
-                "ARCHITECTURE.md declares {layer}, which src/ does not have"
+                "ARCHITECTURE.md declares {layer}, which no source folder has"
             ));
         }
     }
@@ -495,9 +563,7 @@ fn every_source_file_is_short_and_says_its_job() {
     let mut problems = Vec::new();
     for file in rust_files() {
         let text = fs::read_to_string(&file).expect("readable source");
-        let shown = file
-            .strip_prefix(src().parent().expect("root"))
-            .unwrap_or(&file);
+        let shown = file.strip_prefix(root()).unwrap_or(&file);
         let lines = text.lines().count();
         if lines > MAX_LINES {
             problems.push(format!(
@@ -518,13 +584,19 @@ fn every_source_file_is_short_and_says_its_job() {
 #[test]
 fn the_reader_finds_imports_in_every_form() {
     let code = code_of(
-        "use crate::{a, b::{c, d}};\n// crate::not_this\nlet s = \"crate::nor_this\";\nlet q = '\"'; let r = r#\"crate::\"raw\"\"#;\nsuper::e::f();\n",
+        "use crate::{a, b::{c, d}};\n// crate::not_this\nlet s = \"crate::nor_this\";\nlet q = '\"'; let r = r#\"crate::\"raw\"\"#;\nsuper::e::f();\ndatapages_scan::g::h(); datapages_scanner::not_this();\n",
     );
     let paths = referenced_paths(&code);
     let shown: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
     assert_eq!(
         shown,
-        ["crate::a", "crate::b::c", "crate::b::d", "super::e::f"]
+        [
+            "crate::a",
+            "crate::b::c",
+            "crate::b::d",
+            "super::e::f",
+            "datapages_scan::g::h"
+        ]
     );
 }
 
@@ -544,16 +616,22 @@ fn job_paragraph(file: &Path) -> String {
         .join(" ")
 }
 
-/// The modules the map must name: every folder of `src/` (as `src/a/b/`, its job in
-/// `a/b/mod.rs` or `a/b.rs`) and every file directly in `src/` that owns no folder.
+/// The modules the map must name: every folder of a source folder (as `src/a/b/`, its job
+/// in `a/b/mod.rs` or `a/b.rs`), every file directly in `src/` that owns no folder, and each
+/// crate's `lib.rs` (which says the job of the files beside it).
 fn modules_to_map() -> BTreeMap<String, PathBuf> {
     let mut modules = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(src()).min_depth(1) {
-        let entry = entry.expect("src/ is readable");
+    let entries = SOURCES.iter().flat_map(|(dir, ..)| {
+        let mapped = move |path: &Path| *dir == "src" || path.ends_with("lib.rs");
+        walkdir::WalkDir::new(root().join(dir))
+            .min_depth(1)
+            .into_iter()
+            .map(move |entry| (entry, mapped))
+    });
+    for (entry, mapped) in entries {
+        let entry = entry.expect("a source folder is readable");
         let path = entry.path();
-        let shown = path
-            .strip_prefix(src().parent().expect("root"))
-            .expect("inside");
+        let shown = path.strip_prefix(root()).expect("inside");
         let shown = shown.to_string_lossy().replace('\\', "/");
         if entry.file_type().is_dir() {
             let inner = path.join("mod.rs");
@@ -564,6 +642,7 @@ fn modules_to_map() -> BTreeMap<String, PathBuf> {
             };
             modules.insert(format!("{shown}/"), job);
         } else if entry.depth() == 1
+            && mapped(path)
             && path.extension().is_some_and(|e| e == "rs")
             && !path.with_extension("").is_dir()
         {
@@ -587,7 +666,7 @@ fn the_map_names_every_module_with_the_start_of_its_job() {
         mapped.insert(path.to_string());
         match modules.get(path) {
             None => problems.push(format!(
-                "the map names {path}, which is not a module of src/"
+                "the map names {path}, which is not a module of a source folder"
             )),
             Some(file) if job.is_empty() || !job_paragraph(file).starts_with(&job) => {
                 problems.push(format!(
@@ -605,4 +684,21 @@ fn the_map_names_every_module_with_the_start_of_its_job() {
         ));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_crate_of_the_workspace_is_checked() {
+    let checked: BTreeSet<PathBuf> = SOURCES.iter().map(|(dir, ..)| root().join(dir)).collect();
+    let mut missing = Vec::new();
+    for entry in fs::read_dir(root().join("crates")).expect("crates/ is readable") {
+        let src = entry.expect("entry").path().join("src");
+        if src.is_dir() && !checked.contains(&src) {
+            missing.push(src.display().to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "add these to SOURCES in tests/it/architecture.rs: {}",
+        missing.join(", ")
+    );
 }

@@ -1,9 +1,10 @@
 //! The binaries people download, used as they would use them. `./scripts/test` builds both
-//! from the packaged crate (`cargo publish --dry-run`'s files) before the tests: the static
-//! `x86_64-unknown-linux-musl` binary, copied alone into an empty folder with nothing but
-//! that folder on the PATH (no Rust, no C library), runs `init`, `new --from`, `build` and
-//! `serve`; the `x86_64-pc-windows-gnu` binary runs `--version`, `init` and `build` of the
-//! bundled site under Wine, and builds the same bytes as on Linux.
+//! from the packaged crates (`cargo publish --workspace --dry-run`'s files) before the
+//! tests: the static `x86_64-unknown-linux-musl` binary, copied alone into an empty folder
+//! with nothing but that folder on the PATH (no Rust, no C library), runs `init`, `new
+//! --from`, `build` and `serve`; the `x86_64-pc-windows-gnu` binary runs `--version`,
+//! `init` and `build` of the bundled site under Wine, and builds the same bytes as on
+//! Linux.
 
 use crate::common;
 
