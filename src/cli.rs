@@ -254,8 +254,7 @@ fn parse_date(value: &str) -> Result<String, String> {
 /// A one-off command (build, check, ...) maps memory in 4 KiB pages only. mimalloc's
 /// arenas are otherwise backed by transparent huge pages where the system allows them
 /// (`madvise`), and every 2 MiB page touched counts in full: the peak resident memory of a
-/// 1,000,000-row build was 20-28 MiB instead of 10; of 10,000 datasets of 20 rows, 60 MiB
-/// instead of 35 (target 64; 2026-12-06, `madvise` mode). `serve` keeps them: it holds every
+/// 1,000,000-row build was 20-28 MiB instead of 10. `serve` keeps them: it holds every
 /// dataset whole (about 500 MiB at 10,000 datasets) and each edit walks all of them, where
 /// 4 KiB pages cost a TLB miss per dataset; huge pages took the write-to-reload median at
 /// 10,000 datasets from 169 to 118 ms (the serve-n10k case of benches/).
@@ -281,10 +280,17 @@ fn end_quietly_when_the_output_pipe_closes() {
 
 /// Exit codes: 0 success, 1 problems in the site, 2 usage errors (from clap).
 pub fn run() -> ExitCode {
+    run_with(|| {})
+}
+
+/// [`run`], calling `tune_for_one_off` first unless the command is `serve`: the binary
+/// sets its allocator up there for commands that end (see `main.rs`).
+pub fn run_with(tune_for_one_off: fn()) -> ExitCode {
     let cli = Cli::parse();
     if !matches!(cli.command, Command::Serve(_)) {
         small_pages_only();
         end_quietly_when_the_output_pipe_closes();
+        tune_for_one_off();
     }
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     match cli.command {

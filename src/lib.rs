@@ -40,7 +40,7 @@ mod theme;
 mod write;
 
 pub use build::{build, check, BuildOptions, BuildReport, CheckReport, RebuildReport, Session};
-pub use cli::run;
+pub use cli::{run, run_with};
 pub use diagnostics::{Diagnostic, Diagnostics, Error, Severity};
 pub use incremental::Change;
 pub use serve::{serve, ServeOptions};
