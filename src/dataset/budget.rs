@@ -6,9 +6,9 @@
 /// The most HTML one dataset page (or row page) may hold: 256 kB.
 pub const PAGE_BYTES: usize = 256_000;
 
-/// The table rows' share: up to 160 kB of `<tr>` rows (less when the rest of the page
+/// The table rows' share: up to 96 kB of `<tr>` rows, as on a row page (less when the rest of the page
 /// leaves less of [`PAGE_BYTES`]); the explorer and the download have every row.
-pub const TABLE_BYTES: usize = 160_000;
+pub const TABLE_BYTES: usize = 96_000;
 
 /// The charts' share: inline `<svg>` up to 40 kB in all, the first chart always inline (a
 /// page's one chart stays one that can be read, hovered and restyled in dark mode); a

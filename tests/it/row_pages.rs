@@ -296,9 +296,16 @@ fn a_million_rows_get_row_pages_in_flat_memory_each_row_once() {
     build(small.path());
     assert!(!dataset_dir(small.path()).join("rows").exists());
     let dataset = common::html(&dataset_dir(small.path()).join("index.html"));
+    // Without row pages the table shows the rows that fit its 96 kB share, fewer than
+    // `table_rows`, and says so.
+    let shown = common::texts(&dataset, "#table tbody tr").len();
+    assert!((500..1000).contains(&shown), "{shown} rows shown");
     assert_eq!(
         common::texts(&dataset, ".table-truncated"),
-        ["Showing the first 1,000 of 10,000 rows. Explore or download all."]
+        [format!(
+            "Showing the first {} of 10,000 rows, as many as fit the page. Explore or download all.",
+            grouped(shown as u64)
+        )]
     );
     assert!(common::texts(&dataset, ".row-nav").is_empty());
     write_settings(small.path(), "table_rows = 300\n", "row_pages = true\n");

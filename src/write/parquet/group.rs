@@ -14,8 +14,10 @@ use super::cells::{CellReader, Kind, Value};
 /// that the buffered values of a wide table stay a few megabytes.
 pub const ROW_GROUP_ROWS: usize = 65_536;
 
-/// Text bytes buffered before a row group is written early (long text cells).
-pub const ROW_GROUP_BYTES: usize = 32 << 20;
+/// Bytes of values buffered before a row group is written early: a wide table (1,504
+/// columns of modeldata's `grants_other`) or long text cells. Every value counts, its
+/// null flag included, so the copy's memory is bounded by bytes whatever the table's shape.
+pub const ROW_GROUP_BYTES: usize = 16 << 20;
 
 /// A column is dictionary-encoded when its first row group holds at most one distinct
 /// value per this many values: below that, the dictionary and its indices outweigh the
@@ -43,7 +45,11 @@ struct Column {
 pub struct Group {
     columns: Vec<Column>,
     rows: usize,
-    text_bytes: usize,
+    /// The bytes one row costs whatever its text: each value's fixed width (a text cell's
+    /// end offset) and its null flag.
+    row_bytes: usize,
+    /// The bytes buffered so far.
+    bytes: usize,
 }
 
 impl Group {
@@ -63,10 +69,12 @@ impl Group {
                 levels: Vec::new(),
             })
             .collect();
+        let row_bytes = kinds.iter().map(|kind| 2 + width(kind)).sum();
         Group {
             columns,
             rows: 0,
-            text_bytes: 0,
+            row_bytes,
+            bytes: 0,
         }
     }
 
@@ -87,13 +95,14 @@ impl Group {
                 (Buffer::Text(bytes, ends), _) => {
                     bytes.extend_from_slice(cell.as_bytes());
                     ends.push(bytes.len());
-                    self.text_bytes += cell.len();
+                    self.bytes += cell.len();
                 }
                 // A reader gives only its own kind of value.
                 _ => *column.levels.last_mut().expect("just pushed") = 0,
             }
         }
         self.rows += 1;
+        self.bytes += self.row_bytes;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -102,7 +111,7 @@ impl Group {
 
     /// Whether the group is as large as a row group may be.
     pub fn is_full(&self) -> bool {
-        self.rows == ROW_GROUP_ROWS || self.text_bytes >= ROW_GROUP_BYTES
+        self.rows == ROW_GROUP_ROWS || self.bytes >= ROW_GROUP_BYTES
     }
 
     /// Per column, whether its values hold at most one distinct value per
@@ -159,8 +168,18 @@ impl Group {
             column.levels.clear();
         }
         group.close().map_err(io::Error::other)?;
-        (self.rows, self.text_bytes) = (0, 0);
+        (self.rows, self.bytes) = (0, 0);
         Ok(())
+    }
+}
+
+/// The bytes a value of `kind` takes in its buffer (a text cell: its end offset; its text
+/// counts apart).
+fn width(kind: &Kind) -> usize {
+    match kind {
+        Kind::Integer | Kind::Number | Kind::Timestamp { .. } | Kind::Text => 8,
+        Kind::Date => 4,
+        Kind::Boolean => 1,
     }
 }
 
@@ -218,5 +237,41 @@ mod tests {
         assert!(repeats(&text(&["ab", "a", "ab", "a"])));
         assert!(!repeats(&text(&["ab", "a", "b", "aba"])));
         assert!(!repeats(&Buffer::Date(Vec::new())), "nothing to encode");
+    }
+
+    /// Rows added to a group of `columns` columns of `column_type` until it is full.
+    fn rows_until_full(columns: usize, column_type: &str, cell: &str) -> usize {
+        use crate::content::dialect::MissingValues;
+        use crate::content::number_marks::NumberMarks;
+        let spec: crate::dataset::schema::ColumnSpec = toml::from_str(&format!(
+            "name = \"v\"\ntitle = \"V\"\ntype = \"{column_type}\"\ndescription = \"d\""
+        ))
+        .unwrap();
+        let mut readers: Vec<CellReader> = (0..columns)
+            .map(|_| {
+                let missing = MissingValues::default();
+                CellReader::new(&spec, column_type, None, NumberMarks::PLAIN, missing)
+            })
+            .collect();
+        let kinds: Vec<Kind> = readers.iter().map(|r| r.kind).collect();
+        let mut group = Group::new(&kinds);
+        let mut rows = 0;
+        while !group.is_full() {
+            group.add(&mut readers, |_| cell);
+            rows += 1;
+        }
+        rows
+    }
+
+    #[test]
+    fn a_group_is_bounded_by_its_bytes_whatever_the_tables_shape() {
+        // 1,504 number columns (modeldata's grants_other): 10 bytes a value with its null
+        // flag, so 1,116 rows make the 16 MiB, where 65,536 rows would buffer 940 MiB.
+        assert_eq!(rows_until_full(1_504, "number", "1.5"), 1_116);
+        // A narrow table reaches the row count first.
+        assert_eq!(rows_until_full(3, "integer", "7"), ROW_GROUP_ROWS);
+        // Long text: 1,000 bytes and its end offset and flag a cell, in 2 columns.
+        let long = "x".repeat(1_000);
+        assert_eq!(rows_until_full(2, "string", &long), 8_306);
     }
 }
