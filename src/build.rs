@@ -320,16 +320,17 @@ fn host_warnings(options: &BuildOptions, site: &crate::site::Site) -> Vec<Diagno
             ..hosts::OutputSize::default()
         },
     };
+    // A dataset's files and pages are named by its slug, up to a dot (slugs have none).
     let locate = |name: &str| {
         let slug = match name.strip_prefix("data/datasets/") {
-            Some(file) => file.rsplit_once('.').map_or(file, |(stem, _)| stem),
+            Some(file) => file.split(['.', '/']).next()?,
             None => name.strip_prefix("datasets/")?.split('/').next()?,
         };
-        let index = site.datasets.position(slug)?;
-        Some(site.datasets.summary(index).markdown_path.clone())
+        let summary = site.datasets.summary(site.datasets.position(slug)?);
+        Some((summary.markdown_path.clone(), summary.slug.to_string()))
     };
     let shown = output.strip_prefix(&options.root).unwrap_or(&output);
-    hosts::warnings(&size, shown, &locate)
+    hosts::warnings(&size, shown, &site.outputs, &locate)
 }
 
 /// Builds the site. On any error the previous output is left exactly as it was.

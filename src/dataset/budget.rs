@@ -29,7 +29,7 @@ pub const JSONLD_COLUMNS: usize = 300;
 pub const NOTE_BYTES: usize = 1_000;
 
 /// The most characters of one cell a table shows; a longer cell is cut with `…` (the
-/// download, the explorer and the Parquet copy hold it whole), so one giant cell cannot
+/// download, the explorer and the typed copy hold it whole), so one giant cell cannot
 /// take the page.
 pub const CELL_CHARS: usize = 1_000;
 

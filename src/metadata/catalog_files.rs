@@ -25,7 +25,7 @@ pub fn write_catalog(site: &Site, out: &mut dyn Write) -> io::Result<()> {
             .map_err(io::Error::other)?;
     }
     let title = serde_json::to_string(&site.config.title).map_err(io::Error::other)?;
-    let url = serde_json::to_string(&site.config.base_url).map_err(io::Error::other)?;
+    let url = serde_json::to_string(site.config.base_url.as_str()).map_err(io::Error::other)?;
     writeln!(out, "],\"title\":{title},\"url\":{url}}}")
 }
 

@@ -138,9 +138,9 @@ pub struct CroissantDataset<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     date_published: Option<String>,
     description: String,
-    /// The CSV, and its typed Parquet copy unless `parquet = false`. The fields extract
-    /// from the CSV, or from the copy when the CSV needs a reading option Croissant cannot
-    /// state ([`read_from_parquet`]).
+    /// The CSV, and each alternate of it the registry's outputs wrote. The fields extract
+    /// from the CSV, or from a typed copy when the CSV needs a reading option Croissant
+    /// cannot state ([`typed_copy`]).
     distribution: Vec<FileObject<'a>>,
     is_live_dataset: bool,
     keywords: &'a [String],
@@ -229,11 +229,8 @@ pub fn dataset<'a>(
 ) -> CroissantDataset<'a> {
     let front = &dataset.front;
     let slug = &dataset.slug;
-    let from_parquet = read_from_parquet(site, dataset, written);
-    let file_id = match from_parquet {
-        true => CsvName(slug, "parquet"),
-        false => CsvName(slug, "csv"),
-    };
+    let copy = typed_copy(site, dataset, written);
+    let file_id = CsvName(slug, copy.map_or("csv", |(format, _)| format));
     // R's row names (an empty header) are left out: mlcroissant's CSV reader (pandas)
     // renames that header `Unnamed: 0`, so no field could name it.
     let field = front
@@ -305,7 +302,7 @@ pub fn dataset<'a>(
                             slug,
                             &file.path,
                         ),
-                        encoding_format: croissant_format(output.media_type()),
+                        encoding_format: output.croissant_format(),
                         name: id,
                         sha256: file.sha256,
                     }
@@ -320,11 +317,11 @@ pub fn dataset<'a>(
         record_set: [RecordSet {
             id: slug,
             kind: "cr:RecordSet",
-            description: match from_parquet {
-                true => format!(
-                    "The rows of {slug}.csv, one record per row, read from its typed Parquet copy."
-                ),
-                false => format!("The rows of {slug}.csv, one record per row."),
+            description: match copy {
+                Some((_, named)) => {
+                    format!("The rows of {slug}.csv, one record per row, read from its {named}.")
+                }
+                None => format!("The rows of {slug}.csv, one record per row."),
             },
             field,
             key: record_key(dataset),
@@ -336,21 +333,12 @@ pub fn dataset<'a>(
     }
 }
 
-/// The encoding format Croissant names a media type by: Parquet is `application/x-parquet`
-/// there (mlcroissant reads no other name for it).
-fn croissant_format(media_type: &'static str) -> &'static str {
-    match media_type {
-        "application/vnd.apache.parquet" => "application/x-parquet",
-        other => other,
-    }
-}
-
 /// Whether the CSV needs a reading option that Croissant (mlcroissant reads a CSV with
 /// pandas' defaults) and some snippets' readers (Polars, DuckDB) cannot state, so that they
 /// would load other values than the page: padded fields (`skip_initial_space`), a missing
 /// value pandas does not know (`-` in a column of integers), or a text value pandas takes
-/// for a missing one (the Italian town `None`, Namibia's `NA`). `parquet = "auto"` writes
-/// the typed copy for such a CSV whatever its size.
+/// for a missing one (the Italian town `None`, Namibia's `NA`). A typed copy's `"auto"`
+/// writes it for such a CSV whatever its size.
 pub fn csv_needs_typed_copy(dataset: &Dataset) -> bool {
     let front = &dataset.front;
     let unknown_missing = crate::content::dialect::columns_missing_values(
@@ -368,14 +356,20 @@ pub fn csv_needs_typed_copy(dataset: &Dataset) -> bool {
     front.skip_initial_space || unknown_missing || lost_text
 }
 
-/// Whether the fields extract from the typed Parquet copy rather than the CSV: when the
-/// CSV needs it ([`csv_needs_typed_copy`]) and the copy was written.
-fn read_from_parquet(site: &Site, dataset: &Dataset, written: &[FileDigest]) -> bool {
-    csv_needs_typed_copy(dataset)
-        && site
-            .outputs
-            .alternates(&dataset.slug, written)
-            .any(|(_, format, _)| format == "parquet")
+/// The typed copy the fields extract from rather than the CSV, as its format name and
+/// how a description names it: the first the registry's outputs wrote
+/// ([`crate::site::outputs::DatasetOutput::typed_copy`]), when the CSV needs one
+/// ([`csv_needs_typed_copy`]).
+fn typed_copy(
+    site: &Site,
+    dataset: &Dataset,
+    written: &[FileDigest],
+) -> Option<(&'static str, &'static str)> {
+    if !csv_needs_typed_copy(dataset) {
+        return None;
+    }
+    (site.outputs.alternates(&dataset.slug, written))
+        .find_map(|(output, format, _)| Some((format, output.typed_copy()?)))
 }
 
 /// The RecordSet's `key`: the fields of the `primary_key`, none when it names R's row
@@ -394,7 +388,7 @@ fn record_key(dataset: &Dataset) -> Vec<IdOf> {
     fields.unwrap_or_default()
 }
 
-/// `<slug>.csv` (or `.parquet`), the `@id` of a `FileObject`, written without a copy per
+/// `<slug>.csv` (or `.<format>` of an alternate), the `@id` of a `FileObject`, written without a copy per
 /// field.
 #[derive(Clone, Copy)]
 struct CsvName<'a>(&'a str, &'static str);

@@ -94,7 +94,7 @@ pub fn write(
         }
         match syntax {
             DcatSyntax::Turtle => {
-                rdf::turtle_prefixes(&site.config.base_url, out)?;
+                rdf::turtle_prefixes(site.config.base_url.as_str(), out)?;
                 writeln!(out)?;
             }
             DcatSyntax::JsonLd => {
@@ -127,7 +127,7 @@ pub fn write(
 /// Some nodes in one syntax; `first` when they open the JSON-LD graph (no comma before).
 fn part(site: &Site, nodes: &[Node], syntax: DcatSyntax, first: bool) -> io::Result<String> {
     let mut out = Vec::new();
-    let base = rdf::iri(&site.config.base_url);
+    let base = rdf::iri(site.config.base_url.as_str());
     for (index, node) in nodes.iter().enumerate() {
         match syntax {
             DcatSyntax::Turtle => rdf::turtle_node(node, &base, &mut out)?,
@@ -150,14 +150,14 @@ fn language(site: &Site) -> Option<&str> {
 }
 
 fn publisher_iri(site: &Site) -> String {
-    format!("{}#publisher", site.config.base_url)
+    site.config.base_url.join("#publisher")
 }
 
 fn creator_iri(site: &Site) -> String {
     if site.config.publisher() == &site.config.author {
         publisher_iri(site)
     } else {
-        format!("{}#creator", site.config.base_url)
+        site.config.base_url.join("#creator")
     }
 }
 
@@ -175,7 +175,7 @@ fn slug_iri(site: &Site, slug: &str) -> String {
 }
 
 fn contact_iri(site: &Site) -> String {
-    format!("{}#contact", site.config.base_url)
+    site.config.base_url.join("#contact")
 }
 
 /// The EU Publications Office language IRI for the site's language, when it is one of the
@@ -232,7 +232,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     let config = &site.config;
     let lang = language(site);
     let mut nodes = Vec::new();
-    let mut catalog = Node::new(&format!("{}#catalog", config.base_url), &["dcat:Catalog"]);
+    let mut catalog = Node::new(&config.base_url.join("#catalog"), &["dcat:Catalog"]);
     catalog.text("dct:title", &config.title, lang);
     let description = if config.description.trim().is_empty() {
         &config.title
@@ -242,7 +242,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     catalog
         .text("dct:description", description, lang)
         .iri("dct:publisher", &publisher_iri(site))
-        .iri("foaf:homepage", &config.base_url);
+        .iri("foaf:homepage", config.base_url.as_str());
     let language = language_iri(&config.language);
     if let Some(language) = &language {
         catalog.iri("dct:language", language);
@@ -269,7 +269,7 @@ pub fn shared_facts(site: &Site) -> Vec<Node> {
     }
     nodes.push(catalog);
 
-    let mut homepage = Node::new(&config.base_url, &["foaf:Document"]);
+    let mut homepage = Node::new(config.base_url.as_str(), &["foaf:Document"]);
     homepage.text("dct:title", &config.title, lang);
     nodes.push(homepage);
     if let Some(license) = &config.license {

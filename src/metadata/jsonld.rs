@@ -144,7 +144,7 @@ pub fn dataset<'a>(
         included_in_data_catalog: CatalogReference {
             kind: "DataCatalog",
             name: &site.config.title,
-            url: &site.config.base_url,
+            url: site.config.base_url.as_str(),
         },
         is_accessible_for_free: true,
         is_based_on: front.sources.iter().map(CreativeWork::of).collect(),
@@ -271,8 +271,8 @@ pub fn catalog(site: &Site, shown: &[usize]) -> std::io::Result<Value> {
     Ok(json!({
         "@context": "https://schema.org/",
         "@type": "DataCatalog",
-        "@id": site.config.base_url,
-        "url": site.config.base_url,
+        "@id": site.config.base_url.as_str(),
+        "url": site.config.base_url.as_str(),
         "name": site.config.title,
         "description": site.config.description,
         "publisher": organization(site.config.publisher()),

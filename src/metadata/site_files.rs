@@ -45,7 +45,7 @@ pub fn feed(site: &Site) -> String {
         .first()
         .map(|e| e.0.clone())
         .unwrap_or_else(|| atom_time(None));
-    let base = &site.config.base_url;
+    let base = site.config.base_url.as_str();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
     let _ = writeln!(out, "  <title>{}</title>", escape_xml(&site.config.title));
     if !site.config.description.is_empty() {

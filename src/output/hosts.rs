@@ -7,6 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostics::Diagnostic;
+use crate::site::outputs::{DatasetOutput, Registry};
 
 /// What a host limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,12 +182,14 @@ impl OutputSize {
 
 /// The warnings of an output folder (`shown` as the reader knows it, `public`) against the
 /// hosts' limits: one per file over a per-file limit (naming every limit it breaks),
-/// located by `locate` (the source the file comes from, or `None` for the output path),
-/// and one per limit of the whole site, located at site.toml.
+/// located by `locate` (the source the file comes from and the slug of its dataset, or
+/// `None` for the output path), and one per limit of the whole site, located at
+/// site.toml. The hints name the settings of `outputs` that turn a file off.
 pub fn warnings(
     size: &OutputSize,
     shown: &Path,
-    locate: &dyn Fn(&str) -> Option<PathBuf>,
+    outputs: &Registry,
+    locate: &dyn Fn(&str) -> Option<(PathBuf, String)>,
 ) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     for (name, bytes) in &size.over {
@@ -195,7 +198,8 @@ pub fn warnings(
             .filter(|l| l.measure == Measure::FileBytes && *bytes > l.most)
             .map(|l| format!("{}' {}", l.host, l.stated))
             .collect();
-        let file = locate(name).unwrap_or_else(|| shown.join(name));
+        let (file, slug) = locate(name).unwrap_or_else(|| (shown.join(name), String::new()));
+        let owner = outputs.iter().find(|output| output.owns(&slug, name));
         problems.push(
             Diagnostic::warning(
                 file,
@@ -206,19 +210,28 @@ pub fn warnings(
                     broken.join(" and ")
                 ),
             )
-            .with_hint(file_hint(name)),
+            .with_hint(file_hint(owner)),
         );
     }
+    // The settings that turn off a copy of the table: one file less per dataset.
+    let off: Vec<String> = (outputs.iter())
+        .filter(|output| output.elsewhere())
+        .filter_map(|output| Some(format!("`{} = false`", output.setting()?)))
+        .collect();
+    let turn_off = |why: &str, then: &str| match off.is_empty() {
+        true => String::new(),
+        false => format!("set {} in site.toml ({why}){then} ", off.join(" and ")),
+    };
     for (limit, _) in size.broken() {
         let (what, hint) = match limit.measure {
             Measure::FileBytes => continue,
             Measure::SiteBytes => (
                 format!("is {}", crate::metadata::human_size(size.bytes)),
-                "set `parquet = false` in site.toml (the CSV stays), leave out row pages (`row_pages = false`), or publish on a host without this limit; the largest files are named in the build's last line",
+                format!("{}leave out row pages (`row_pages = false`), or publish on a host without this limit; the largest files are named in the build's last line", turn_off("the CSV stays", ",")),
             ),
             Measure::Files => (
                 format!("holds {} files", crate::dataset::schema::thousands(size.files)),
-                "set `parquet = false` in site.toml (one file less per dataset) and leave out row pages (`row_pages = false`), or publish on a host that allows more files (Cloudflare's paid plans, GitLab Pages, GitHub Pages)",
+                format!("{}leave out row pages (`row_pages = false`), or publish on a host that allows more files (Cloudflare's paid plans, GitLab Pages, GitHub Pages)", turn_off("one file less per dataset", " and")),
             ),
         };
         problems.push(
@@ -237,20 +250,47 @@ pub fn warnings(
     problems
 }
 
-/// What to do about one file over a host's per-file limit.
-fn file_hint(name: &str) -> &'static str {
-    if name.ends_with(".parquet") {
-        "set `parquet = false` in the dataset's front matter (the CSV stays the download), or publish on a host that allows larger files"
-    } else if name.ends_with(".csv") {
-        "split the table into smaller datasets, or publish on a host that allows larger files (GitHub Pages: 100 MiB, GitLab Pages, Netlify)"
-    } else {
-        "make the file smaller, or publish on a host that allows larger files"
+/// What to do about one file over a host's per-file limit, by the output that writes it:
+/// turn the output off where a setting does, split a table (the CSV, a kept version).
+fn file_hint(owner: Option<&dyn DatasetOutput>) -> String {
+    match (owner.and_then(|output| output.setting()), owner) {
+        (Some(setting), _) => format!("set `{setting} = false` in the dataset's front matter (the CSV stays the download), or publish on a host that allows larger files"),
+        (None, Some(output)) if output.elsewhere() => "split the table into smaller datasets, or publish on a host that allows larger files (GitHub Pages: 100 MiB, GitLab Pages, Netlify)".into(),
+        _ => "make the file smaller, or publish on a host that allows larger files".into(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::site::outputs::WriteContext;
+    use std::sync::Arc;
+
+    /// A copy of the table that a setting turns off, as a typed copy is.
+    struct Copy;
+
+    impl DatasetOutput for Copy {
+        fn file_for(&self, slug: &str) -> Option<String> {
+            Some(format!("data/datasets/{slug}.copy"))
+        }
+        fn elsewhere(&self) -> bool {
+            true
+        }
+        fn setting(&self) -> Option<&'static str> {
+            Some("copy")
+        }
+        fn media_type(&self) -> &'static str {
+            "application/octet-stream"
+        }
+        fn write(&self, _: &WriteContext) -> Result<Vec<crate::dataset::FileDigest>, Diagnostic> {
+            Ok(Vec::new())
+        }
+    }
+
+    /// The built-in outputs, with [`Copy`] as the one copy of the table.
+    fn outputs() -> Registry {
+        Registry::new(crate::metadata::outputs::built_in(vec![Arc::new(Copy)]))
+    }
 
     fn sized(files: u64, bytes: u64, over: &[(&str, u64)]) -> OutputSize {
         OutputSize {
@@ -290,29 +330,56 @@ mod tests {
             2_000_000_000,
             &[
                 ("data/datasets/big.csv", 120 * MIB),
-                ("data/datasets/big.parquet", 30 * MIB),
+                ("data/datasets/big.copy", 30 * MIB),
+                ("static/video.mp4", 30 * MIB),
             ],
         );
         let locate = |name: &str| {
             name.starts_with("data/datasets/big")
-                .then(|| PathBuf::from("content/datasets/big.md"))
+                .then(|| (PathBuf::from("content/datasets/big.md"), "big".to_string()))
         };
-        let warnings = warnings(&size, Path::new("public"), &locate);
+        let warnings = warnings(&size, Path::new("public"), &outputs(), &locate);
         let texts: Vec<String> = warnings.iter().map(|d| d.message.to_string()).collect();
-        assert_eq!(texts.len(), 5, "{texts:#?}");
+        let hints: Vec<&str> = warnings
+            .iter()
+            .map(|d| d.hint.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(texts.len(), 6, "{texts:#?}");
         assert!(texts[0].starts_with("public/data/datasets/big.csv is 125.8 MB: over GitHub Pages' 100 MiB per file and Cloudflare Pages' 25 MiB per file"), "{}", texts[0]);
         assert_eq!(warnings[0].file, PathBuf::from("content/datasets/big.md"));
-        assert!(warnings[1]
+        // Each file's hint is its output's: the CSV is split, the copy turned off by its
+        // setting, a file of no output made smaller.
+        assert!(hints[0].starts_with("split the table"), "{}", hints[0]);
+        assert!(hints[1].starts_with("set `copy = false` in the dataset's front matter"));
+        assert!(
+            hints[2].starts_with("make the file smaller"),
+            "{}",
+            hints[2]
+        );
+        assert_eq!(warnings[2].file, PathBuf::from("public/static/video.mp4"));
+        // The site's hints name the copy's setting in site.toml.
+        assert!(
+            hints[3].starts_with(
+                "set `copy = false` in site.toml (the CSV stays), leave out row pages"
+            ),
+            "{}",
+            hints[3]
+        );
+        assert!(hints[4].starts_with("set `copy = false` in site.toml (one file less per dataset) and leave out row pages"), "{}", hints[4]);
+        // Without such an output the site's hints go straight to row pages.
+        let plain = Registry::new(crate::metadata::outputs::built_in(Vec::new()));
+        let bare = super::warnings(&size, Path::new("public"), &plain, &locate);
+        assert!(bare[3]
             .hint
             .as_deref()
             .unwrap_or("")
-            .contains("parquet = false"));
+            .starts_with("leave out row pages"));
         assert!(
-            texts[2].contains("over GitHub Pages' 1 GB per site"),
+            texts[3].contains("over GitHub Pages' 1 GB per site"),
             "{}",
-            texts[2]
+            texts[3]
         );
-        assert_eq!(warnings[2].file, PathBuf::from("site.toml"));
+        assert_eq!(warnings[3].file, PathBuf::from("site.toml"));
         assert!(texts
             .iter()
             .any(|t| t.contains("holds 30,000 files: over Cloudflare Pages' 20,000 files")));

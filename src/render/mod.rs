@@ -316,7 +316,7 @@ impl Renderer {
 
     /// The page hosts serve for missing paths; links are absolute since it is served anywhere.
     pub fn not_found_page(&self, site: &Site) -> Result<String, Diagnostic> {
-        let mut context = Self::base_context(site, &site.config.base_url);
+        let mut context = Self::base_context(site, site.config.base_url.as_str());
         let title = site
             .words
             .text("not_found.title")

@@ -30,7 +30,7 @@ impl<'a> SiteView<'a> {
         SiteView {
             title: &site.config.title,
             description: &site.config.description,
-            base_url: &site.config.base_url,
+            base_url: site.config.base_url.as_str(),
             language: &site.config.language,
             author: &site.config.author,
             publisher: site.config.publisher(),

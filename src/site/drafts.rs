@@ -33,10 +33,7 @@ pub fn apply_base_url(config: &mut SiteConfig, options: &LoadOptions) -> Option<
         };
         return Some(Diagnostic::error(Path::new("--base-url"), problem).with_hint(hint));
     }
-    config.base_url = url.to_string();
-    if !config.base_url.ends_with('/') {
-        config.base_url.push('/');
-    }
+    config.base_url = crate::config::BaseUrl::from(url.to_string());
     None
 }
 

@@ -151,6 +151,17 @@ pub trait DatasetOutput: Send + Sync {
     fn alternate(&self) -> Option<&'static str> {
         None
     }
+    /// The media type under which Croissant lists its file, where mlcroissant reads
+    /// another name than the registered one.
+    fn croissant_format(&self) -> &'static str {
+        self.media_type()
+    }
+    /// How a description names its file, if it is a typed copy of the table (an
+    /// [`DatasetOutput::alternate`]): readers that cannot state the CSV's reading options
+    /// (Croissant's record set) read the copy instead.
+    fn typed_copy(&self) -> Option<&'static str> {
+        None
+    }
     /// How the page offers its file for download beside the CSV, if it does.
     fn download(&self) -> Option<&Download> {
         None
@@ -379,6 +390,8 @@ pub struct Derived {
     pub alternate: Option<&'static str>,
     /// How the page offers it.
     pub download: Option<Download>,
+    /// The key catalog.json gives its URL under.
+    pub catalog_key: Option<&'static str>,
     /// Streams the file from the CSV.
     pub make: fn(&mut dyn Read, &mut dyn Write) -> std::io::Result<()>,
 }
@@ -402,6 +415,9 @@ impl DatasetOutput for Derived {
     }
     fn download(&self) -> Option<&Download> {
         self.download.as_ref()
+    }
+    fn catalog_key(&self) -> Option<&'static str> {
+        self.catalog_key
     }
     /// Made from the CSV, before the metadata that states it.
     fn stage(&self) -> Stage {

@@ -387,6 +387,13 @@ impl DatasetOutput for ParquetCopy {
     fn alternate(&self) -> Option<&'static str> {
         Some("parquet")
     }
+    /// mlcroissant reads no other name for it.
+    fn croissant_format(&self) -> &'static str {
+        "application/x-parquet"
+    }
+    fn typed_copy(&self) -> Option<&'static str> {
+        Some("typed Parquet copy")
+    }
     fn download(&self) -> Option<&Download> {
         Some(&DOWNLOAD)
     }

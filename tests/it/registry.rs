@@ -1,8 +1,8 @@
 //! The registry of per-dataset outputs: a format added through it alone
 //! (`BuildOptions::with_output`) is written beside the CSV, offered on the dataset page and
-//! its row pages, listed as a DCAT distribution and as a Data Package alternate with its
-//! size and SHA-256, written again when its dataset changes (an incremental rebuild), and
-//! removed with its dataset.
+//! its row pages, named in catalog.json, accepted by the prose-link check, listed as a DCAT
+//! distribution and as a Data Package alternate with its size and SHA-256, written again
+//! when its dataset changes (an incremental rebuild), and removed with its dataset.
 
 use crate::common;
 
@@ -40,6 +40,7 @@ fn options(root: &Path) -> BuildOptions {
             phrase: "its line count",
             order: 9,
         }),
+        catalog_key: Some("lines"),
         make: line_count,
     })
 }
@@ -109,7 +110,31 @@ fn assert_listed(output: &Path, want: &str) {
             bytes.len()
         )]
     );
+    // The row pages offer it after the typed copy too.
+    let rows = common::html(&output.join("datasets/sample/rows/2/index.html"));
+    let offered = common::attributes(&rows, ".row-page-back a[download]", "href");
+    assert_eq!(
+        offered,
+        [
+            "../../../../data/datasets/sample.csv",
+            "../../../../data/datasets/sample.parquet",
+            "../../../../data/datasets/sample.lines.txt"
+        ]
+    );
+    assert!(common::texts(&rows, ".row-page-back")[0].ends_with(" its line count"));
+
+    // catalog.json gives its URL under its key.
+    let catalog: Value =
+        serde_json::from_slice(&std::fs::read(output.join("data/catalog.json")).unwrap()).unwrap();
+    assert_eq!(
+        catalog["datasets"][0]["lines"],
+        "https://example.org/sub/data/datasets/sample.lines.txt"
+    );
 }
+
+/// The page's prose links to the dummy file: the link check knows it as a file the site
+/// writes.
+const LINKING_BODY: &str = "\nThe lede, from [a source](#source-src), counted in [its lines](../../data/datasets/sample.lines.txt).\n\n## Method\n\nCounted.\n\n## Limits\n\nFew.\n";
 
 #[test]
 fn an_output_added_to_the_registry_is_written_listed_and_rewritten() {
@@ -118,12 +143,14 @@ fn an_output_added_to_the_registry_is_written_listed_and_rewritten() {
     common::write_small_site(
         root,
         common::SMALL_FRONT,
-        common::SMALL_BODY,
+        LINKING_BODY,
         b"label,value\na,1\nb,2\n",
     );
-    // The built-in typed copy too, whatever the table's size, and both DCAT syntaxes.
+    // The built-in typed copy too, whatever the table's size, both DCAT syntaxes, and a
+    // row page per row.
     let toml = std::fs::read_to_string(root.join("site.toml")).unwrap();
-    let settings = "parquet = true\ndcat = [\"turtle\", \"jsonld\"]\n";
+    let settings =
+        "parquet = true\ndcat = [\"turtle\", \"jsonld\"]\ntable_rows = 1\nrow_pages = true\n";
     std::fs::write(root.join("site.toml"), format!("{settings}{toml}")).unwrap();
     let output = root.join("public");
     let (mut session, _) = Session::start(&options(root), |staging| staging.commit())
@@ -142,14 +169,15 @@ fn an_output_added_to_the_registry_is_written_listed_and_rewritten() {
     assert!(!report.full, "a CSV edit is an incremental rebuild");
     assert_listed(&output, "5 lines\n");
 
-    // A build without the format writes no such file.
+    // A build without the format writes no such file: the prose's link to it is an error.
     let plain = tempfile::tempdir().unwrap();
-    datapages::build(&BuildOptions::new(root).output(plain.path().join("out")))
-        .unwrap_or_else(|d| panic!("{}", d.render(false)));
-    assert!(!plain
-        .path()
-        .join("out/data/datasets/sample.lines.txt")
-        .exists());
+    let problems = datapages::build(&BuildOptions::new(root).output(plain.path().join("out")))
+        .expect_err("the link to a file no output writes")
+        .render(false);
+    let dead =
+        "links to `../../data/datasets/sample.lines.txt`, which is not a file this site writes";
+    assert!(problems.contains(dead), "{problems}");
+    assert!(!plain.path().join("out").exists());
 
     // The dataset goes: so does its file.
     std::fs::remove_file(root.join("content/datasets/sample.md")).unwrap();

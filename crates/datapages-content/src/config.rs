@@ -1,6 +1,9 @@
 //! `site.toml`: the settings that apply to the whole site.
 
+mod base_url;
 mod required;
+
+pub use base_url::BaseUrl;
 
 use std::num::NonZeroUsize;
 use std::path::Path;
@@ -28,7 +31,7 @@ pub struct SiteConfig {
     #[serde(default)]
     pub description: String,
     /// Where the site is published, for absolute URLs; pages link relatively regardless.
-    pub base_url: String,
+    pub base_url: BaseUrl,
     /// Where the big files (the CSV, its Parquet copy, the kept versions) are published
     /// instead of beside the pages: an absolute http(s) address (object storage, a CDN).
     /// `build` writes them into a second folder (`--data-output`) and every link, snippet
@@ -309,9 +312,6 @@ impl SiteConfig {
         config.nav_places = (0..config.nav.as_ref().map_or(0, Vec::len))
             .map(|n| locator.place_of_value(&format!("nav[{n}]")))
             .collect();
-        if !config.base_url.ends_with('/') {
-            config.base_url.push('/');
-        }
         if let Some(url) = config.data_url.as_mut().filter(|url| !url.ends_with('/')) {
             url.push('/');
         }
@@ -325,7 +325,7 @@ impl SiteConfig {
 
     /// An absolute URL for a path relative to the site root.
     pub fn absolute_url(&self, path: &str) -> String {
-        format!("{}{}", self.base_url, path.trim_start_matches('/'))
+        self.base_url.join(path)
     }
 
     /// Where the big files of a dataset whose own `data_url` is `own` are published: there,
@@ -348,7 +348,7 @@ impl SiteConfig {
 pub struct DataPlace<'a> {
     /// The `data_url` that applies, ending with `/`; none: beside the pages.
     pub data_url: Option<&'a str>,
-    base_url: &'a str,
+    base_url: &'a BaseUrl,
 }
 
 impl<'a> DataPlace<'a> {
@@ -376,14 +376,16 @@ impl<'a> DataPlace<'a> {
 
     /// The absolute URL of a file beside the pages at site-relative `path`.
     pub fn site_url(&self, path: &str) -> String {
-        format!("{}{}", self.base_url, path.trim_start_matches('/'))
+        self.base_url.join(path)
     }
 
     /// The absolute URL of a big file at site-relative `path`: under `data_url` when set,
     /// else under `base_url`.
     pub fn file_url(&self, path: &str) -> String {
-        let base = self.data_url.unwrap_or(self.base_url);
-        format!("{base}{}", path.trim_start_matches('/'))
+        match self.data_url {
+            Some(data_url) => base_url::join(data_url, path),
+            None => self.base_url.join(path),
+        }
     }
 }
 
@@ -400,7 +402,7 @@ mod tests {
         )
         .unwrap();
         let config = SiteConfig::load(dir.path()).unwrap();
-        assert_eq!(config.base_url, "https://example.org/sub/");
+        assert_eq!(config.base_url.as_str(), "https://example.org/sub/");
         assert_eq!(config.language, "en");
         assert_eq!(config.table_rows, TableRows::DEFAULT);
         assert_eq!(config.publisher().name, "A");
