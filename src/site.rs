@@ -7,8 +7,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 pub mod datasets;
 pub mod listing;
 pub mod outputs;
@@ -24,12 +22,14 @@ use crate::layout;
 
 mod cross_checks;
 mod drafts;
+mod first_pass;
 mod load;
 #[cfg(test)]
 mod reference_keys;
 mod titles;
 pub use datasets::{Datasets, Held, Summary};
 pub use drafts::LoadOptions;
+pub use first_pass::FirstPass;
 pub use load::{Frame, LoadedSite, Warnings};
 use outputs::Registry;
 
@@ -63,8 +63,9 @@ pub struct Site {
     pub outputs: outputs::Registry,
     /// The theme's words in site.toml's `language` ([`crate::i18n`]).
     pub words: std::sync::Arc<crate::i18n::Words>,
-    /// While the datasets load (the site has none yet), where their titles are read.
-    pub loading_titles: Option<titles::TitleReader>,
+    /// While the datasets load (the site has none yet), what the first pass read of each
+    /// (its title).
+    pub first_pass: Option<FirstPass>,
 }
 
 impl Site {
@@ -103,12 +104,12 @@ impl Site {
         Some(self.datasets.summary(self.datasets.position(slug)?))
     }
 
-    /// The title of the dataset with this slug (read from its front matter while the
-    /// datasets load).
-    pub fn title_of(&self, slug: &str) -> Option<Cow<'_, str>> {
-        match &self.loading_titles {
-            Some(reader) => reader.title(slug).map(Cow::Owned),
-            None => Some(Cow::Borrowed(&self.summary(slug)?.title)),
+    /// The title of the dataset with this slug (from the first pass while the datasets
+    /// load).
+    pub fn title_of(&self, slug: &str) -> Option<&str> {
+        match &self.first_pass {
+            Some(first_pass) => first_pass.title(slug),
+            None => Some(&self.summary(slug)?.title),
         }
     }
 
@@ -167,35 +168,6 @@ pub fn discover(root: &Path, diagnostics: &mut Diagnostics) -> Option<Discovered
         }
     }
     Some(found)
-}
-
-/// Whether a dataset of the site at `root` publishes its big files elsewhere with a
-/// `data_url` of its own (a build then opens the data folder before loading). Reads the
-/// front matter of the datasets that mention `data_url`; a file that cannot be read or
-/// parsed says no (its load reports why).
-pub fn any_own_data_url(root: &Path) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Head {
-        data_url: Option<String>,
-    }
-    let mut ignored = Diagnostics::new();
-    let Some(found) = discover(root, &mut ignored) else {
-        return false;
-    };
-    found.dataset_files.par_iter().any(|path| {
-        let Ok(text) = std::fs::read_to_string(path) else {
-            return false;
-        };
-        let Ok(split) = content::front_matter::split(path, &text) else {
-            return false;
-        };
-        if !split.front_matter.contains("data_url") {
-            return false;
-        }
-        let (toml, offset) = (split.front_matter, split.front_matter_offset);
-        let head = content::front_matter::parse_toml::<Head>(path, &text, toml, offset);
-        head.is_ok_and(|head| head.data_url.is_some())
-    })
 }
 
 /// Reads a plain page, refusing names that generated pages use and files that lead outside
@@ -310,7 +282,7 @@ impl Site {
             default_date: None,
             outputs: outputs.clone(),
             words: std::sync::Arc::new(crate::i18n::Words::english()),
-            loading_titles: None,
+            first_pass: None,
         };
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.

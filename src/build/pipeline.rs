@@ -1,8 +1,9 @@
 //! The one pipeline of `build`, `check` and serve's first build, in steps read top to
-//! bottom by [`run`]: open the output; load every dataset, each checked, rendered and
-//! written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says; check
-//! the site as a whole; write the rest (listings, tags, pages, catalogs); publish; record
-//! what was written for the next build. What is taken from the previous build (records
+//! bottom by [`run`]: open the output; read the site and, in a first pass, every dataset's
+//! front matter (titles, drafts, `data_url`); load every dataset, each checked, rendered
+//! and written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says;
+//! check the site as a whole; write the rest (listings, tags, pages, catalogs); publish;
+//! record what was written for the next build. What is taken from the previous build (records
 //! instead of loads, hard links of unchanged output) is one [`Previous`], called the same
 //! way by every command (a no-op where there is nothing to take). A site with any error publishes nothing: what was written
 //! meanwhile is in the staging folder (or `Discard`), which is dropped.
@@ -15,6 +16,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::previous::{Fresh, Previous};
+use super::reuse::manifest::Whole;
 use super::reuse::Reuse;
 use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
@@ -84,7 +86,19 @@ pub(super) fn run(
     let renderer = Renderer::new(&options.root);
     let path = options.output_dir();
     let output = open_output(options, mode, &path);
-    let data = open_data_output(options, mode, &path);
+    // The first pass: site.toml, the files, the plain pages, every dataset's front matter.
+    let mut frame = match Frame::read(&options.root, &options.site_options(), mode.warnings()) {
+        Ok(frame) => frame,
+        Err(mut problems) => {
+            problems.sort();
+            problems.extend(renderer.err().into_iter().flatten());
+            return Err(problems);
+        }
+    };
+    if let Ok(renderer) = &renderer {
+        renderer.speak(frame.site.words.clone());
+    }
+    let data = open_data_output(options, mode, &path, frame.data_elsewhere());
     let data_writer = match &data {
         Ok(Some((_, staging))) => Some(Writer::new(staging)),
         _ => None,
@@ -102,30 +116,27 @@ pub(super) fn run(
         previous: previous.as_ref(),
         cache: options.active_scan_cache(),
     };
-    // Load: every dataset checked, and written as soon as it is loaded.
-    let loaded = steps.load(options, renderer.as_ref().ok());
-    let (loaded, renderer) = match (loaded, renderer) {
-        (Ok(loaded), Ok(renderer)) => (loaded, renderer),
-        (loaded, renderer) => {
-            let mut diagnostics = loaded.map_or_else(|problems| problems, |l| l.problems);
+    // Per dataset, in parallel: load, check, render, write.
+    let files = std::mem::take(&mut frame.dataset_files);
+    let held = steps.datasets(&frame, files, renderer.as_ref().ok());
+    // The checks across datasets: errors anywhere stop here, then an output folder that
+    // cannot be written.
+    let LoadedSite {
+        mut site,
+        problems: mut diagnostics,
+        file_problems,
+    } = frame.assemble(held, steps.store.clone());
+    let renderer = match renderer {
+        Ok(renderer) if !diagnostics.has_errors() => renderer,
+        renderer => {
             diagnostics.extend(renderer.err().into_iter().flatten());
             return Err(diagnostics);
         }
     };
-    let LoadedSite {
-        site,
-        problems: mut diagnostics,
-        file_problems,
-    } = loaded;
-    // Check: errors anywhere stop here, then an output folder that cannot be written.
-    if diagnostics.has_errors() {
-        return Err(diagnostics);
-    }
     if let Some(problem) = [&output, &data].into_iter().find_map(|o| o.as_ref().err()) {
         diagnostics.push(problem.clone());
         return Err(diagnostics);
     }
-    let mut site = site;
     let up_to_date = previous.up_to_date(&site);
     let (pages, files, marker) = match &up_to_date {
         // The output already holds what this build would write: nothing is written, the
@@ -154,30 +165,15 @@ pub(super) fn run(
             }
         }
     };
-    // The host report: the output as published (up to date, as the last build measured it).
-    let output_size = match (&up_to_date, mode) {
-        (Some(whole), _) => Some(whole.size.clone()),
-        (None, Mode::Build) => crate::output::hosts::measure(&path).ok(),
-        (None, _) => None,
-    };
-    let mut report = BuildReport {
-        typed_by_hand: unbacked::count(&site),
-        pages,
-        datasets: site.datasets.len(),
-        rows: site.total_rows(),
-        files,
-        elapsed: started.elapsed(),
-        output: path,
-        // Up to date, every dataset's files are the previous build's.
-        reused: match up_to_date {
-            Some(_) => site.datasets.len(),
-            None => previous.reused(),
-        },
-        recalled: previous.recalled(),
-        up_to_date: up_to_date.is_some(),
-        warnings: diagnostics,
-        output_size,
-    };
+    let written = (pages, files);
+    let mut report = report(
+        &site,
+        previous.as_ref(),
+        up_to_date,
+        (mode, path),
+        written,
+        diagnostics,
+    );
     // Record what was written, for the next build to reuse.
     if let Some(marker) = marker {
         previous.finish(&site, (pages, files), report.output_size.as_ref(), marker);
@@ -189,6 +185,41 @@ pub(super) fn run(
         report,
         file_problems,
     })
+}
+
+/// What a build that succeeded reports (its `elapsed` is set by the caller).
+fn report(
+    site: &Site,
+    previous: &dyn Previous,
+    up_to_date: Option<Whole>,
+    (mode, path): (Mode, PathBuf),
+    (pages, files): (usize, usize),
+    warnings: Diagnostics,
+) -> BuildReport {
+    // The host report: the output as published (up to date, as the last build measured it).
+    let output_size = match (&up_to_date, mode) {
+        (Some(whole), _) => Some(whole.size.clone()),
+        (None, Mode::Build) => crate::output::hosts::measure(&path).ok(),
+        (None, _) => None,
+    };
+    BuildReport {
+        typed_by_hand: unbacked::count(site),
+        pages,
+        datasets: site.datasets.len(),
+        rows: site.total_rows(),
+        files,
+        elapsed: Default::default(),
+        output: path,
+        // Up to date, every dataset's files are the previous build's.
+        reused: match up_to_date {
+            Some(_) => site.datasets.len(),
+            None => previous.reused(),
+        },
+        recalled: previous.recalled(),
+        up_to_date: up_to_date.is_some(),
+        warnings,
+        output_size,
+    }
 }
 
 /// What this build takes from the previous one: `build` links from its output only when
@@ -247,15 +278,12 @@ fn open_output(options: &BuildOptions, mode: Mode, path: &Path) -> Output {
     }
 }
 
-/// The data folder of a site with `data_url`, its own or a dataset's (`--data-output`, `<root>/public-data`) and
-/// its staging folder, checked and made as the output folder is: only by `build` (`check`
-/// writes nothing, `serve` keeps the big files beside the pages). Its files are replaced
-/// whole by every build, so it may not overlap the output folder.
-fn open_data_output(options: &BuildOptions, mode: Mode, output: &Path) -> Output {
-    let Ok(config) = crate::config::SiteConfig::load(&options.root) else {
-        return Ok(None); // The site's load reports why.
-    };
-    let elsewhere = config.data_url.is_some() || crate::site::any_own_data_url(&options.root);
+/// The data folder of a site with `data_url`, its own or a dataset's (`elsewhere`, from
+/// the first pass; `--data-output`, `<root>/public-data`) and its staging folder, checked
+/// and made as the output folder is: only by `build` (`check` writes nothing, `serve`
+/// keeps the big files beside the pages). Its files are replaced whole by every build, so
+/// it may not overlap the output folder.
+fn open_data_output(options: &BuildOptions, mode: Mode, output: &Path, elsewhere: bool) -> Output {
     if mode != Mode::Build || options.data_beside || !elsewhere {
         return Ok(None);
     }
@@ -305,30 +333,19 @@ struct Steps<'a> {
 }
 
 impl Steps<'_> {
-    /// Loads the site: every dataset taken from its record or loaded, in parallel, and as
-    /// soon as it is, written ([`Steps::write_dataset`]) and kept; then the checks across
-    /// datasets. Without a renderer (the templates have errors) nothing is rendered, only
-    /// checked. `Err` holds the problems (sorted) when there is no site to go on with.
-    fn load(
+    /// Every dataset of `files` (the frame's, in its order) taken from its record or
+    /// loaded, in parallel, and as soon as it is, written ([`Steps::write_dataset`]) and
+    /// kept. Without a renderer (the templates have errors) nothing is rendered, only
+    /// checked.
+    fn datasets(
         &self,
-        options: &BuildOptions,
+        frame: &Frame,
+        files: Vec<PathBuf>,
         renderer: Option<&Renderer>,
-    ) -> Result<LoadedSite, Diagnostics> {
-        let site_options = options.site_options();
-        let mut frame = Frame::read(&options.root, &site_options, self.mode.warnings()).map_err(
-            |mut problems| {
-                problems.sort();
-                problems
-            },
-        )?;
-        if let Some(renderer) = renderer {
-            renderer.speak(frame.site.words.clone());
-        }
-        let held: Vec<Option<Held>> = std::mem::take(&mut frame.dataset_files)
-            .into_par_iter()
-            .enumerate()
+    ) -> Vec<Option<Held>> {
+        let site = &frame.site;
+        (files.into_par_iter().enumerate())
             .map(|(place, path)| {
-                let site = &frame.site;
                 // Taken from the record the previous build left: its files are linked once
                 // the whole site is known (`Steps::write_rest`).
                 if let Some(recalled) = renderer.and_then(|_| self.previous.recall(site, &path)) {
@@ -349,8 +366,7 @@ impl Steps<'_> {
                     .map(|full| self.write_dataset(site, full, &loaded.problems, renderer));
                 frame.keep(place, loaded.problems, held)
             })
-            .collect();
-        Ok(frame.assemble(held, self.store.clone()))
+            .collect()
     }
 
     /// What becomes of a dataset as soon as it is loaded: `serve` keeps it whole, to be

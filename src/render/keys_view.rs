@@ -31,7 +31,7 @@ pub fn key_misses(site: &Site, dataset: &Dataset, raw_html: RawHtml) -> Vec<KeyM
             true => dataset.front.title.to_string(),
             false => site
                 .title_of(slug)
-                .map_or_else(|| slug.to_string(), |t| t.into_owned()),
+                .map_or_else(|| slug.to_string(), str::to_string),
         };
         Some(KeyMissView {
             rows: misses.rows,

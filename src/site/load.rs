@@ -1,12 +1,14 @@
 //! Reading a whole site as steps the build drives, so that each dataset can be written as
-//! soon as it is loaded: [`Frame::read`] (site.toml, the files found, the plain pages),
-//! then per dataset, in parallel, `dataset::load`, [`Frame::leaves_out`] (drafts) and
-//! [`Frame::keep`], then [`Frame::assemble`] (the checks across datasets).
+//! soon as it is loaded: [`Frame::read`] (site.toml, the files found, the plain pages,
+//! the first pass over every dataset's front matter), then per dataset, in parallel,
+//! `dataset::load`, [`Frame::leaves_out`] (drafts) and [`Frame::keep`], then
+//! [`Frame::assemble`] (the checks across datasets).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{discover, drafts, place_page, static_files, Datasets, Held, LoadOptions, Site};
+use super::{discover, drafts, place_page, static_files};
+use super::{Datasets, FirstPass, Held, LoadOptions, Site};
 use crate::config::SiteConfig;
 use crate::dataset::entry_store::EntryStore;
 use crate::diagnostics::{Diagnostic, Diagnostics};
@@ -58,8 +60,10 @@ pub struct LoadedSite {
 }
 
 impl Frame {
-    /// Reads site.toml, the links among static files, the content folder's Markdown files
-    /// and every plain page. `Err` holds the problems when there is no site to go on with.
+    /// Reads site.toml, the links among static files, the content folder's Markdown files,
+    /// every plain page and, in the first pass ([`FirstPass`]), what the datasets need of
+    /// each other's front matter. `Err` holds the problems when there is no site
+    /// to go on with.
     pub fn read(
         root: &Path,
         options: &LoadOptions,
@@ -100,6 +104,7 @@ impl Frame {
             }
         }
         let first_batch = diagnostics.reserve_batches(found.dataset_files.len());
+        let first_pass = FirstPass::read(&found.dataset_files, options.drafts);
         let site = Site {
             root: root.to_path_buf(),
             config,
@@ -110,7 +115,7 @@ impl Frame {
             default_date: options.date.clone(),
             outputs: options.outputs.clone(),
             words: std::sync::Arc::new(words),
-            loading_titles: Some(super::titles::TitleReader::new(root, options.drafts)),
+            first_pass: Some(first_pass),
         };
         Ok(Frame {
             site,
@@ -122,6 +127,13 @@ impl Frame {
             unfolded: Mutex::default(),
             left_out: Mutex::default(),
         })
+    }
+
+    /// Whether the site publishes big files elsewhere: site.toml's `data_url` or a
+    /// dataset's own (then a build opens the data folder before the first is written).
+    pub fn data_elsewhere(&self) -> bool {
+        let first_pass = self.site.first_pass.as_ref();
+        self.site.config.data_url.is_some() || first_pass.is_some_and(FirstPass::any_data_url)
     }
 
     /// Whether the build leaves this dataset out (a draft without `--drafts`): then it is

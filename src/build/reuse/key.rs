@@ -88,7 +88,7 @@ pub(super) type RelatedTitles = Vec<Option<String>>;
 
 /// The titles `dataset`'s `related` entries have in `site`.
 pub(super) fn related_titles(site: &Site, dataset: &CatalogEntry) -> RelatedTitles {
-    let title = |slug: &String| site.title_of(slug).map(std::borrow::Cow::into_owned);
+    let title = |slug: &String| site.title_of(slug).map(str::to_string);
     dataset.related.iter().map(title).collect()
 }
 
