@@ -78,7 +78,8 @@
   var input = document.getElementById("table-filter");
   var status = document.getElementById("table-status");
   if (!tools || !input || !status) return;
-  var texts = rows.map(searchedText);
+  var numeric = numberColumns(table);
+  var texts = rows.map(function (tr) { return searchedText(tr, numeric); });
   // The CSV's rows: the page may show only the first of them.
   var csvRows = parseInt(tools.getAttribute("data-csv-rows"), 10) || total;
   // The page language's words and number marks (words-<language>.js, from the build).
@@ -273,6 +274,7 @@
   var perPage = parseInt(tools.getAttribute("data-page-rows"), 10);
   var body = table.tBodies[0];
   var own = Array.prototype.slice.call(body.rows);
+  var numeric = numberColumns(table);
   var LIMIT = 200;
   var run = null;
 
@@ -367,7 +369,7 @@
           var doc = parser.parseFromString(html, "text/html");
           var rows = doc.querySelectorAll("#table tbody tr");
           Array.prototype.forEach.call(rows, function (tr) {
-            var text = searchedText(tr);
+            var text = searchedText(tr, numeric);
             if (!words.every(function (word) { return text.indexOf(word) !== -1; })) return;
             found += 1;
             if (found <= LIMIT) show(tr, n);
@@ -444,18 +446,25 @@ function plainNumber(shown) {
 // What the filter looks for a word in: each cell of row `tr` as shown and as the CSV
 // writes it, in lower case, one line each (a word has no line break, so a word never
 // runs across two cells). The written text is the cell's `data-v` where the build put
-// one, else a number's shown text less its group marks (`1,545` -> `1545`, `1 545,5` ->
-// `1545.5`: the build adds `data-v` wherever that is not the CSV's text), else the shown
-// text itself.
-function searchedText(tr) {
+// one, else, in a number column (`numeric[i]`, from numberColumns), the shown text less
+// its group marks (`1,545` -> `1545`, `1 545,5` -> `1545.5`: the build adds `data-v`
+// wherever that is not the CSV's text), else the shown text itself.
+function searchedText(tr, numeric) {
   var out = [];
   for (var i = 0; i < tr.cells.length; i++) {
     var cell = tr.cells[i];
     var shown = cell.textContent;
     var written = cell.getAttribute("data-v");
-    if (written === null && cell.classList.contains("num")) written = plainNumber(shown);
+    if (written === null && numeric[i]) written = plainNumber(shown);
     out.push(shown);
     if (written !== null && written !== shown) out.push(written);
   }
   return out.join("\n").toLowerCase();
+}
+
+// Whether each column of `table` holds numbers: its header says so (`th.num`); the cells
+// carry no class, the page's own style aligns them by position.
+function numberColumns(table) {
+  var cells = table.tHead ? table.tHead.rows[0].cells : [];
+  return Array.prototype.map.call(cells, function (th) { return th.classList.contains("num"); });
 }

@@ -176,6 +176,15 @@ impl Dataset {
         }
     }
 
+    /// The abstract a citation carries (RIS `AB`, CFF `abstract`): the author's
+    /// `description`, else the lede, which the page writes as its summary (else the
+    /// summary of Method). The metadata files carry the whole [`Dataset::description`].
+    pub fn abstract_text(&self) -> &str {
+        match self.description_parts() {
+            ("", text) | (text, _) => text,
+        }
+    }
+
     /// What [`Dataset::description`] of a whole dataset is made of: one text, or the lede
     /// and the summary of Method (joined by " Method: " when both are there).
     fn description_parts(&self) -> (&str, &str) {

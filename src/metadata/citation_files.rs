@@ -85,7 +85,7 @@ fn facts(site: &Site, dataset: &Dataset) -> Facts {
         date,
         version: dataset.front.version.as_deref().map(one_line),
         url: one_line(&super::page_url(site, dataset)),
-        abstract_text: one_line(&super::description(dataset)),
+        abstract_text: one_line(dataset.abstract_text()),
         keywords: dataset.front.tags.iter().map(|t| one_line(t)).collect(),
         license_url: dataset.license.url.as_deref().map(one_line),
         sources: dataset

@@ -206,6 +206,7 @@ impl Renderer {
         // Tera's default also escapes `/`, which bloats every URL and unit ("MB&#x2F;s");
         // ours escapes only what HTML needs, and replaces characters HTML cannot carry.
         tera.set_escape_fn(crate::text::escape_html);
+        tera.register_filter("text", TextContent);
         if let Err(e) =
             tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         {
@@ -323,6 +324,29 @@ impl Renderer {
             .map_err(|e| Diagnostic::error(layout::TEMPLATES, e))?;
         context.insert("page_title", &title);
         self.render("404.html", &context)
+    }
+}
+
+/// `{{ value | text }}`: a value escaped for element content only (`&<>`, quotes left as
+/// they are), for code blocks full of quotes (snippets, citations); never for attributes.
+struct TextContent;
+
+impl tera::Filter for TextContent {
+    fn filter(
+        &self,
+        value: &tera::Value,
+        _: &std::collections::HashMap<String, tera::Value>,
+    ) -> tera::Result<tera::Value> {
+        let mut out = String::new();
+        match value {
+            tera::Value::String(s) => crate::text::escape_text_into(s, &mut out),
+            other => crate::text::escape_text_into(&other.to_string(), &mut out),
+        }
+        Ok(tera::Value::String(out))
+    }
+
+    fn is_safe(&self) -> bool {
+        true
     }
 }
 

@@ -193,7 +193,7 @@ impl RowRenderer {
                         false
                     }
                 };
-                out.push_str("<td class=\"num\"");
+                out.push_str("<td");
                 // The page's filter reads a number as written from the shown one less its
                 // group marks (in English marks); where that is not the cell's text, the
                 // text comes along.

@@ -537,7 +537,7 @@ pub fn table_style(columns: &[&ColumnView<'_>]) -> String {
     let right = cells(|c| c.numeric);
     if !right.is_empty() {
         css.push_str(&right);
-        css.push_str("{text-align:right}");
+        css.push_str("{text-align:right;font-variant-numeric:tabular-nums lining-nums}");
     }
     let wide = cells(|c| c.wide);
     if !wide.is_empty() {
@@ -585,7 +585,7 @@ mod tests {
         );
         let css = table_style(&[&a, &b, &c, &d]);
         assert!(css.starts_with(
-            "#table td:nth-child(2),#table td:nth-child(4){text-align:right}\
+            "#table td:nth-child(2),#table td:nth-child(4){text-align:right;font-variant-numeric:tabular-nums lining-nums}\
              #table td:nth-child(3){white-space:normal;min-width:min(24rem,70vw)}\
              #table tr>:nth-child(1){position:sticky;"
         ));

@@ -41,7 +41,7 @@ function element(name, text, classes) {
 // the table's rows and the page's scope.
 function page(language, shown) {
   const th = element("th", "", ["num"]);
-  const rows = shown.map((text) => ({ cells: [element("td", text, ["num"])] }));
+  const rows = shown.map((text) => ({ cells: [element("td", text)] }));
   const body = {
     rows: rows.slice(),
     appendChild: function (fragment) { this.rows = fragment.children.slice(); },
@@ -90,9 +90,13 @@ test("English marks sort as before", () => {
 
 test("the filter finds a number as the CSV writes it", () => {
   const p = page("fr", ["1"]);
-  const tr = { cells: [element("td", "2\u202f693,5", ["num"]), element("td", "Lyon")] };
-  assert.strictEqual(p.scope.searchedText(tr), "2\u202f693,5\n2693.5\nlyon");
+  const tr = { cells: [element("td", "2\u202f693,5"), element("td", "Lyon")] };
+  assert.strictEqual(p.scope.searchedText(tr, [true, false]), "2\u202f693,5\n2693.5\nlyon");
+  // A number in a column of text is searched as shown only.
+  assert.strictEqual(p.scope.searchedText(tr, [false, false]), "2\u202f693,5\nlyon");
   assert.strictEqual(p.scope.plainNumber("-1\u202f234\u202f567,25"), "-1234567.25");
   const en = page("en", ["1"]);
-  assert.strictEqual(en.scope.searchedText({ cells: [element("td", "1,545", ["num"])] }), "1,545\n1545");
+  assert.strictEqual(en.scope.searchedText({ cells: [element("td", "1,545")] }, [true]), "1,545\n1545");
+  const header = { tHead: { rows: [{ cells: [element("th", "", ["num"]), element("th", "", ["text"])] }] } };
+  assert.deepStrictEqual(Array.from(en.scope.numberColumns(header)), [true, false]);
 });

@@ -92,10 +92,14 @@ fn flagship_table_has_the_reference_shape_and_formatting() {
         !texts(&page, "#table .dash-note").is_empty(),
         "the dash is explained under the table"
     );
-    let numeric = Selector::parse("#table tbody td.num").unwrap();
     assert!(
-        page.select(&numeric).count() > 30,
-        "numeric cells are marked for right alignment"
+        common::table_cells(&page, true).len() > 30,
+        "numeric columns are marked for right alignment"
+    );
+    let style = texts(&page, "style").concat();
+    assert!(
+        style.contains("{text-align:right;font-variant-numeric:tabular-nums lining-nums}"),
+        "{style}"
     );
 }
 

@@ -148,6 +148,21 @@ fn bundled_citations_parse_and_match_the_page() {
         assert_valid(&report, title, package["version"].as_str(), url);
 
         let page = common::html(&page_path);
+        // The citations' abstract is the lede, the page's summary; the metadata files'
+        // description goes on with Method.
+        let lede = common::texts(&page, ".dataset-head .lede").concat();
+        assert!(lede.len() > 50, "{slug}: {lede}");
+        assert_eq!(report["cff"]["data"]["abstract"], lede.as_str(), "{slug}");
+        assert_eq!(
+            report["ris"]["entries"][0]["abstract"],
+            lede.as_str(),
+            "{slug}"
+        );
+        let description = package["description"].as_str().expect("description");
+        assert!(
+            description.starts_with(&format!("{lede} Method: ")),
+            "{description}"
+        );
         // Each format on the page with its download made there, and no citation file.
         let shown = common::texts(&page, ".cite-format pre");
         assert_eq!(shown.len(), 3, "{slug}");

@@ -194,9 +194,19 @@ fn numbers_of(page: &scraper::Html, selectors: &[&str]) -> HashSet<String> {
         .collect()
 }
 
+/// Stand-ins for a selector in [`raw_texts`]: the cells of the tables' number columns and
+/// of their other columns ([`common::table_cells`]), which no CSS selector can name.
+const NUMBER_CELLS: &str = "number cells";
+const TEXT_CELLS: &str = "text cells";
+
 /// The text of every element matching `selector`, trimmed but otherwise as written (the
 /// narrow no-break spaces of French numbers kept).
 fn raw_texts(document: &scraper::Html, selector: &str) -> Vec<String> {
+    match selector {
+        NUMBER_CELLS => return common::table_cells(document, true),
+        TEXT_CELLS => return common::table_cells(document, false),
+        _ => {}
+    }
     let selector = scraper::Selector::parse(selector).expect("selector");
     let text = |e: scraper::ElementRef| e.text().collect::<String>().trim().to_string();
     document.select(&selector).map(text).collect()
@@ -235,7 +245,7 @@ fn a_french_site_shows_no_english_phrase_and_no_english_number_on_any_page() {
         }
         // Numbers the theme writes: table cells, profiles, charts.
         let selectors = [
-            "td.num",
+            NUMBER_CELLS,
             "p.profile",
             "svg text",
             "svg title",
@@ -244,7 +254,7 @@ fn a_french_site_shows_no_english_phrase_and_no_english_number_on_any_page() {
         ];
         let relative = entry.path().strip_prefix(&public).unwrap();
         let english = english_numbers(&english_public.join(relative), &selectors);
-        let data = numbers_of(&page, &["td:not(.num)", "th", ".column-title"]);
+        let data = numbers_of(&page, &[TEXT_CELLS, "th", ".column-title"]);
         for selector in selectors {
             for text in raw_texts(&page, selector) {
                 assert!(
@@ -258,7 +268,7 @@ fn a_french_site_shows_no_english_phrase_and_no_english_number_on_any_page() {
     assert!(pages > 15, "{pages} pages");
     // The checks above can fail: the English page has both.
     let page = english_public.join("datasets/towns/index.html");
-    let english = english_numbers(&page, &["td.num", "p.profile"]);
+    let english = english_numbers(&page, &[NUMBER_CELLS, "p.profile"]);
     let none = HashSet::new();
     assert!(english_number("de 1,234,567 à 2", &english, &none));
     assert!(english_number("-1,234.5", &english, &none));
@@ -309,7 +319,7 @@ fn numbers_in_cells_and_profiles_are_what_cldr_writes_in_french_and_german() {
             .skip(1)
             .flat_map(|l| l.split(',').skip(1).filter(|v| !v.is_empty()))
             .collect();
-        let shown = raw_texts(&page, "td.num");
+        let shown = raw_texts(&page, NUMBER_CELLS);
         let Some(cldr) = intl(language, &written) else {
             return;
         };

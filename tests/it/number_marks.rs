@@ -47,7 +47,7 @@ fn decimal_commas_are_found_declared_shown_plainly_and_published_untouched() {
     assert!(page.contains("group = \".\""), "{page}");
     assert!(page.contains("type = \"integer\""), "{page}");
     let html = common::html(&site.join("public/datasets/prices/index.html"));
-    let cells = common::texts(&html, "td.num");
+    let cells = common::table_cells(&html, true);
     for shown in ["1,234,567", "987,654", "12.5", "-0.25", "1,500.75", "0.75"] {
         assert!(cells.iter().any(|c| c == shown), "{shown} in {cells:?}");
     }
@@ -154,9 +154,9 @@ fn quoted_decimal_commas_validate_with_frictionless_csvw_and_mlcroissant() {
     common::write_small_site(dir.path(), &front, common::SMALL_BODY, csv);
     common::build_root(dir.path());
     let public = dir.path().join("public");
-    let cells = common::texts(
+    let cells = common::table_cells(
         &common::html(&public.join("datasets/sample/index.html")),
-        "td.num",
+        true,
     );
     assert_eq!(cells, ["1,234.5", "-0.5", "7"]);
     let failures = standards_failures(&bin, &public);
@@ -185,7 +185,7 @@ fn r_numbers_and_na_are_declared_and_shown() {
         "the download is the file as it came, empty header included"
     );
     let html = common::html(&site.join("public/datasets/r-written/index.html"));
-    let cells = common::texts(&html, "td.num");
+    let cells = common::table_cells(&html, true);
     for shown in ["Inf", "-Inf", "NaN", "2.25", "0.5"] {
         assert!(cells.iter().any(|c| c == shown), "{shown} in {cells:?}");
     }
@@ -319,7 +319,7 @@ fn figures_charts_and_years_read_numbers_as_the_table_shows_them() {
     );
     // Years: no group mark in the table, the profile, or the chart's ticks.
     let document = scraper::Html::parse_document(&html);
-    let cells = common::texts(&document, "td.num");
+    let cells = common::table_cells(&document, true);
     assert!(cells.iter().any(|c| c == "2001"), "{cells:?}");
     assert!(!cells.iter().any(|c| c == "2,001"), "{cells:?}");
     assert!(html.contains("from 1999 to 2010"), "{html}");

@@ -219,7 +219,7 @@ fn row_pages_stay_within_the_budget_and_cover_every_row() {
 /// 2 still starts after the first page's rows.
 #[test]
 fn a_first_page_cut_by_long_prose_says_where_its_other_rows_are() {
-    for (paragraphs, shown_some) in [(30, true), (125, false)] {
+    for (paragraphs, shown_some) in [(60, true), (125, false)] {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("site");
         write_site(&root, "row_pages = true\n");

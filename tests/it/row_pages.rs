@@ -243,10 +243,7 @@ fn a_million_rows_get_row_pages_in_flat_memory_each_row_once() {
     let html = std::fs::read_to_string(&page_path).unwrap();
     assert!(html.contains("<td><a href=\"../../#source-gen\">gen</a></td>"));
     assert!(html.contains("<td>a, &lt;b&gt; &amp; &quot;c&quot;</td>"));
-    assert!(
-        html.contains("<td class=\"num\">1,368,003.01</td>"),
-        "row 456,001"
-    );
+    assert!(html.contains("<td>1,368,003.01</td>"), "row 456,001");
     assert!(html.contains("href=\"../../../../datasets/counted/\">Back to the dataset page"));
     let pages = common::texts(&page, ".row-nav li");
     assert!(pages.len() <= 40, "a bounded page list: {pages:?}");

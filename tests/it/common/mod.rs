@@ -150,6 +150,34 @@ pub fn html(path: &Path) -> scraper::Html {
     scraper::Html::parse_document(&text)
 }
 
+/// The trimmed texts of the cells of every table's number columns (`numbers`), or of its
+/// other columns, empty cells (`td.empty`, a dash) left out: a number column is one whose
+/// header is `th.num` (the cells carry no class; the page's style aligns them by position).
+pub fn table_cells(document: &scraper::Html, numbers: bool) -> Vec<String> {
+    let select = |css: &str| scraper::Selector::parse(css).expect("selector");
+    let (tables, headers, rows, cells) = (
+        select("table"),
+        select("thead th"),
+        select("tbody tr"),
+        select("td"),
+    );
+    let mut out = Vec::new();
+    for table in document.select(&tables) {
+        let numeric: Vec<bool> = (table.select(&headers))
+            .map(|th| th.value().classes().any(|c| c == "num"))
+            .collect();
+        for row in table.select(&rows) {
+            for (n, td) in row.select(&cells).enumerate() {
+                let empty = td.value().classes().any(|c| c == "empty");
+                if !empty && numeric.get(n).copied().unwrap_or(false) == numbers {
+                    out.push(td.text().collect::<String>().trim().to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The trimmed text of every element matching `selector`.
 pub fn texts(document: &scraper::Html, selector: &str) -> Vec<String> {
     let selector = scraper::Selector::parse(selector).expect("selector");
