@@ -4,6 +4,7 @@
 //! The rules, as code in [`affected`]:
 //! - a dataset's own page, CSV copy, Data Package and CSVW depend on its Markdown and CSV;
 //! - pages of datasets that list it under `related` show its title, so they depend on it too;
+//! - pages of datasets its foreign keys name link their rows to its rows (their explorer);
 //! - pages whose texts quote its cells (`dataset="<slug>"`) are loaded and written again;
 //! - the home page, every page of All datasets, the catalog, search index, sitemap and feed
 //!   list every dataset (pages a shorter listing no longer has are removed);
@@ -167,6 +168,17 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
             && dataset.front.related.iter().any(|r| changed.contains(r))
         {
             out.related_pages.insert(dataset.slug.clone());
+        }
+    }
+    // Pages whose rows a changed dataset's keys name, before or after: their explorer
+    // links to its rows.
+    let named = (changed.iter()).flat_map(|slug| [before.dataset(slug), after.dataset(slug)]);
+    for dataset in named.flatten() {
+        let keys = dataset.front.foreign_keys.iter();
+        for slug in keys.filter_map(|key| key.reference.dataset.as_ref()) {
+            if !out.datasets.contains(slug) && after.dataset(slug).is_some() {
+                out.related_pages.insert(slug.clone());
+            }
         }
     }
     let existing: BTreeSet<&str> = after.tags.iter().map(|t| t.slug.as_str()).collect();

@@ -29,7 +29,7 @@ mod reference_keys;
 mod titles;
 pub use datasets::{Datasets, Held, Summary};
 pub use drafts::LoadOptions;
-pub use first_pass::FirstPass;
+pub use first_pass::{FirstPass, Pointer};
 pub use load::{Frame, LoadedSite, Warnings};
 use outputs::Registry;
 
@@ -111,6 +111,14 @@ impl Site {
             Some(first_pass) => first_pass.title(slug),
             None => Some(&self.summary(slug)?.title),
         }
+    }
+
+    /// The one-column foreign keys of other datasets that name rows of dataset `slug`
+    /// (none when the site was not read with a first pass).
+    pub fn pointing_at<'a>(&'a self, slug: &'a str) -> impl Iterator<Item = &'a Pointer> {
+        self.first_pass
+            .iter()
+            .flat_map(move |pass| pass.pointing_at(slug))
     }
 
     /// Total data rows across datasets.
@@ -272,7 +280,7 @@ impl Site {
         cross_checks::check_chart_style(root, &datasets, &mut diagnostics);
         titles::check_duplicate_titles(root, &datasets, &mut diagnostics);
         let tags = collect_tags(&datasets, &mut diagnostics);
-        let site = Site {
+        let mut site = Site {
             root: root.to_path_buf(),
             config,
             datasets,
@@ -284,6 +292,13 @@ impl Site {
             words: std::sync::Arc::new(crate::i18n::Words::english()),
             first_pass: None,
         };
+        // Datasets held whole (`serve`) give what a first pass would, to the pages
+        // rendered from here on.
+        let whole = site.datasets.wholes().count();
+        if whole == site.datasets.len() && whole > 0 {
+            let wholes = site.datasets.wholes().map(|(_, dataset)| &**dataset);
+            site.first_pass = Some(FirstPass::of_datasets(wholes));
+        }
         // Straight into `diagnostics`: folding, a catalog's 10,000 "no date" warnings are
         // counted, never held as a list.
         check_descriptions(&site.datasets, check, &mut diagnostics);

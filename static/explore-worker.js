@@ -659,7 +659,11 @@ function query(state) {
     var row = sorted[i];
     var fields = rowFields(row);
     rows.push({ n: row + 1, cells: cols.map(function (col) {
-      var cell = shownCell(col, col.spec.index < fields.length ? fields[col.spec.index] : "");
+      var text = col.spec.index < fields.length ? fields[col.spec.index] : "";
+      var cell = shownCell(col, text);
+      // A key's value as written, for its links (explore.js); a value read only in part
+      // (longer than a cell shows) gets none.
+      if (col.spec.raw && cell.c !== "empty" && text.length < CELL_CHARS) cell.r = text;
       cell.t = cut(cell.t, CELL_CHARS);
       return cell;
     }) });

@@ -14,11 +14,15 @@
   var meta;
   try { meta = JSON.parse(metaScript.textContent); } catch (e) { return; }
   // The settings the build leaves out at their usual value (src/render/explore_view.rs).
-  meta = Object.assign({ delimiter: ",", quote: "\"", skip_initial_space: false, row_pages: null }, meta);
+  meta = Object.assign({ delimiter: ",", quote: "\"", skip_initial_space: false, row_pages: null, pointed: [] }, meta);
   meta.columns = meta.columns.map(function (column) {
     return Object.assign({ missing: [], decimal: ".", group: null, digits: null, year: false, ungrouped: false,
-      format: null, source: false, wide: false, "enum": null }, column);
+      format: null, source: false, wide: false, "enum": null, link: null }, column);
   });
+  // The worker sends a cell's value as written where a link needs it: a foreign key's
+  // cells, and the columns other datasets' rows name (`pointed`).
+  meta.pointed.forEach(function (p) { meta.columns[p.column].raw = true; });
+  meta.columns.forEach(function (column) { if (column.link) column.raw = true; });
   var root = box.getAttribute("data-root") || "";
   // The CSV's own base when it is published elsewhere (site.toml `data_url`).
   var dataRoot = box.getAttribute("data-data-root") || root;
@@ -36,6 +40,14 @@
     });
     if (text !== undefined) node.textContent = text;
     return node;
+  }
+  // A link the build wrote site-relative (or within this page, `#…`), with a key's value
+  // as written appended percent-encoded as the build encodes it (keys_view.rs).
+  function keyHref(href, value) {
+    var encoded = value === null ? "" : encodeURIComponent(value).replace(/[!'()*]/g, function (c) {
+      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+    });
+    return (href.charAt(0) === "#" ? "" : root) + href + encoded;
   }
   function mb(bytes) { return W.t("explorer_megabytes", { size: W.num((bytes / 1e6).toFixed(1)) }); }
   // A message with one link (`[text](href)`) as nodes.
@@ -272,6 +284,8 @@
     var head = el("thead");
     var tr = el("tr");
     tr.appendChild(el("th", { scope: "col", class: "num explore-row" }, W.t("explorer_row")));
+    // The links to the rows naming a row come first, beside its number, in view.
+    if (meta.pointed.length) tr.appendChild(el("th", { scope: "col", class: "text explore-pointed" }, W.t("explorer_named_by")));
     var headers = meta.columns.map(function (spec, c) {
       var info = loaded.columns[c];
       var th = el("th", { scope: "col", class: info.kind === "number" ? "num" : spec.wide ? "wide" : "text" });
@@ -418,9 +432,12 @@
       if (href) first.appendChild(el("a", { href: href }, group(row.n)));
       else first.textContent = group(row.n);
       tr.appendChild(first);
+      if (meta.pointed.length) tr.appendChild(namedBy(row));
       row.cells.forEach(function (cell, c) {
         var td = el("td", { class: cell.c || (meta.columns[c].wide ? "wide" : null) });
+        var link = meta.columns[c].link;
         if (cell.s) td.appendChild(el("a", { href: "#source-" + cell.t }, cell.t));
+        else if (link && cell.r !== undefined) td.appendChild(el("a", { href: keyHref(link.href, link.filtered ? cell.r : null) }, cell.t));
         else if (!cell.c && meta.columns[c].wide) clamps.push(clamped(td, cell.t));
         else td.textContent = cell.t;
         tr.appendChild(td);
@@ -443,6 +460,19 @@
       var name = set.getAttribute("data-column");
       drawFacet(set, name, m.facets.get(name) || []);
     });
+  }
+
+  // The links from a row to the rows of other datasets that name it: each one's explorer
+  // filtered on its key column, `Flights (tailnum)`.
+  function namedBy(row) {
+    var td = el("td", { class: "explore-pointed" });
+    meta.pointed.forEach(function (p) {
+      var value = row.cells[p.column].r;
+      if (value === undefined) return;
+      if (td.firstChild) td.appendChild(document.createTextNode(" · "));
+      td.appendChild(el("a", { href: keyHref(p.href, value) }, W.t("explorer_named_link", { title: p.title, field: p.field })));
+    });
+    return td;
   }
 
   // Long text (the worker cuts a cell at 1,000 characters) shows two lines and a "more"

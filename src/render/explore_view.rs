@@ -12,6 +12,7 @@ use crate::content::dialect::columns_missing_values;
 use crate::dataset::paging::RowPaging;
 use crate::dataset::Dataset;
 use crate::layout::urls;
+use crate::render::keys_view::{key_links, push_query_text, KeyLink};
 use crate::site::Site;
 
 /// The explorer's part of a dataset page, in the template as `explore`.
@@ -50,6 +51,21 @@ struct ExploreMeta<'a> {
     /// Row pages: the dataset page's URL (site-relative) and rows per page.
     #[serde(skip_serializing_if = "Option::is_none")]
     row_pages: Option<RowPagesMeta>,
+    /// The other datasets whose rows name these rows by a one-column key: each row links
+    /// to theirs, on their explorer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pointed: Vec<PointedMeta>,
+}
+
+/// Rows of another dataset that name this one's: its title, its column, the link to its
+/// explorer filtered on that column (site-relative, the value to append) and the place in
+/// `columns` of the column they name.
+#[derive(Debug, Serialize)]
+struct PointedMeta {
+    title: String,
+    field: String,
+    href: String,
+    column: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -93,6 +109,9 @@ struct ExploreColumn<'a> {
     wide: bool,
     #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
     enum_values: Option<&'a [String]>,
+    /// A one-column foreign key: where its cells link, as in the static table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    link: Option<KeyLink>,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -122,7 +141,8 @@ impl ExploreView {
             return None;
         }
         let missing = columns_missing_values(&front.columns, front.missing_values.as_deref());
-        let columns = shown
+        let mut links = key_links(site, dataset, "", "");
+        let columns: Vec<ExploreColumn> = shown
             .iter()
             .filter_map(|&index| {
                 let c = front.columns.get(index)?;
@@ -146,9 +166,11 @@ impl ExploreView {
                     wide: dataset.csv.longest_cells.get(index).copied().unwrap_or(0)
                         > crate::render::view::WIDE_CELL_CHARS,
                     enum_values: c.enum_values.as_deref(),
+                    link: links.get_mut(index).and_then(Option::take),
                 })
             })
             .collect();
+        let pointed = pointed(site, dataset, &columns);
         let meta = ExploreMeta {
             title: &front.title,
             csv: urls::csv_file(&dataset.slug),
@@ -162,6 +184,7 @@ impl ExploreView {
                 base: urls::dataset_page(&dataset.slug),
                 per_page: paging.per_page,
             }),
+            pointed,
         };
         Some(ExploreView {
             meta_json: crate::metadata::script_safe_json(&meta),
@@ -170,4 +193,24 @@ impl ExploreView {
             rows: dataset.csv.rows,
         })
     }
+}
+
+/// The one-column keys of other datasets that name `dataset`'s rows by a column the
+/// explorer shows (`columns`), where the naming dataset is published with an explorer.
+fn pointed(site: &Site, dataset: &Dataset, columns: &[ExploreColumn]) -> Vec<PointedMeta> {
+    (site.pointing_at(&dataset.slug))
+        .filter(|p| p.explore.unwrap_or(site.config.explore))
+        .filter_map(|p| {
+            let column = columns.iter().position(|c| c.name == p.to_field)?;
+            let mut href = format!("{}#explore?k.", urls::dataset_page(&p.from));
+            push_query_text(&p.field, &mut href);
+            href.push('=');
+            Some(PointedMeta {
+                title: site.title_of(&p.from)?.to_string(),
+                field: p.field.clone(),
+                href,
+                column,
+            })
+        })
+        .collect()
 }

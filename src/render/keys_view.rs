@@ -47,7 +47,7 @@ pub fn key_misses(site: &Site, dataset: &Dataset, raw_html: RawHtml) -> Vec<KeyM
 /// Where a cell of a one-column foreign key links: `href`, then (when `filtered`) the
 /// cell's value URL-encoded, so the referenced dataset's explorer opens on the rows it
 /// names (`#explore?k.<field>=<value>`); its page alone when it has no explorer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct KeyLink {
     pub href: String,
     pub filtered: bool,

@@ -1,15 +1,16 @@
 //! The first pass over every dataset's front matter, in parallel, before any dataset
 //! loads: one small [`Head`] per dataset (its title as other pages list it, the datasets
-//! it names, whether it publishes its big files elsewhere), so that each dataset can then
-//! be loaded, checked, rendered and written in one go. Silent: a file that cannot be read
-//! or parsed has an empty head, and its load reports why.
+//! it names, the one-column keys by which its rows name another dataset's, whether it
+//! publishes its big files elsewhere), so that each dataset can then be loaded, checked,
+//! rendered and written in one go. Silent: a file that cannot be read or parsed has an
+//! empty head, and its load reports why.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::content::front_matter;
+use crate::content::{front_matter, ForeignKey};
 
 /// What the first pass keeps of one dataset.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,6 +22,22 @@ struct Head {
     data_url: bool,
     /// The datasets its page names with their titles: `related`, `foreign_keys`.
     names: Vec<String>,
+    /// Its `explore` setting, when it has one.
+    explore: Option<bool>,
+    /// Its one-column foreign keys to another dataset: that dataset, this one's column
+    /// and the column there.
+    keys: Vec<(String, String, String)>,
+}
+
+/// A one-column foreign key seen from the dataset it names: the dataset whose rows name
+/// this one's (`from`, with its `explore` setting when it has one), by its column `field`,
+/// compared with this dataset's column `to_field`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pointer {
+    pub from: Box<str>,
+    pub field: String,
+    pub to_field: String,
+    pub explore: Option<bool>,
 }
 
 /// What the pages need of every dataset's [`Head`]: the titles of the datasets that some
@@ -31,6 +48,9 @@ pub struct FirstPass {
     titles: Vec<(Box<str>, Option<Box<str>>)>,
     /// Whether any dataset file sets a `data_url` of its own.
     any_data_url: bool,
+    /// The one-column foreign keys between datasets, by the slug of the dataset they name,
+    /// sorted.
+    pointers: Vec<(Box<str>, Pointer)>,
 }
 
 impl FirstPass {
@@ -44,18 +64,62 @@ impl FirstPass {
             })
             .collect();
         let any_data_url = heads.iter().any(|(_, head)| head.data_url);
+        // A dataset whose rows name another's is named too: that one's rows link back.
+        let pointing = (heads.iter()).filter(|(_, head)| !head.keys.is_empty());
         let named: HashSet<&str> = (heads.iter())
             .flat_map(|(_, head)| head.names.iter().map(String::as_str))
+            .chain(pointing.map(|(slug, _)| &**slug))
             .collect();
-        let mut titles: Vec<_> = (heads.iter())
+        let titles: Vec<_> = (heads.iter())
             .filter(|(slug, _)| named.contains(&**slug) && crate::dataset::is_valid_slug(slug))
             .map(|(slug, head)| (slug.clone(), head.title.clone()))
             .collect();
+        let pointers = (heads.iter())
+            .flat_map(|(slug, head)| (head.keys.iter()).map(|key| pointer(slug, head.explore, key)))
+            .collect();
+        FirstPass::sorted(titles, any_data_url, pointers)
+    }
+
+    /// What a first pass would keep of `datasets`, loaded whole (`serve` after an edit, which
+    /// reads no first pass): every title, and their keys.
+    pub fn of_datasets<'a>(
+        datasets: impl Iterator<Item = &'a crate::dataset::Dataset>,
+    ) -> FirstPass {
+        let mut titles = Vec::new();
+        let mut pointers = Vec::new();
+        for dataset in datasets {
+            let slug: Box<str> = dataset.slug.as_str().into();
+            titles.push((slug.clone(), Some((&*dataset.front.title).into())));
+            let keys = (dataset.front.foreign_keys.iter()).filter_map(|key| to_other(&slug, key));
+            pointers.extend(keys.map(|key| pointer(&slug, dataset.front.explore, &key)));
+        }
+        FirstPass::sorted(titles, false, pointers)
+    }
+
+    fn sorted(
+        mut titles: Vec<(Box<str>, Option<Box<str>>)>,
+        any_data_url: bool,
+        mut pointers: Vec<(Box<str>, Pointer)>,
+    ) -> FirstPass {
         titles.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        pointers.sort_unstable_by(|a, b| {
+            (&a.0, &a.1.from, &a.1.field).cmp(&(&b.0, &b.1.from, &b.1.field))
+        });
         FirstPass {
             titles,
             any_data_url,
+            pointers,
         }
+    }
+
+    /// The one-column foreign keys of other datasets that name rows of dataset `slug`, by
+    /// the naming dataset's slug and column.
+    pub fn pointing_at<'a>(&'a self, slug: &'a str) -> impl Iterator<Item = &'a Pointer> {
+        let start = self.pointers.partition_point(|(to, _)| &**to < slug);
+        let found = self.pointers[start..]
+            .iter()
+            .take_while(move |(to, _)| &**to == slug);
+        found.map(|(_, pointer)| pointer)
     }
 
     /// The title of dataset `slug`, as its load will give it, when a page names it (none
@@ -81,6 +145,11 @@ fn read_head(path: &Path, drafts: bool) -> Head {
         #[serde(default)]
         draft: bool,
     }
+    /// Whether the explorer is on, for the rows that name this dataset's (apart, as below).
+    #[derive(serde::Deserialize)]
+    struct Explored {
+        explore: Option<bool>,
+    }
     /// What the data folder needs (apart: a `title` that is not text leaves it as it is).
     #[derive(serde::Deserialize)]
     struct Elsewhere {
@@ -93,15 +162,7 @@ fn read_head(path: &Path, drafts: bool) -> Head {
         #[serde(default)]
         related: Vec<String>,
         #[serde(default)]
-        foreign_keys: Vec<Key>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Key {
-        reference: Reference,
-    }
-    #[derive(serde::Deserialize)]
-    struct Reference {
-        dataset: Option<String>,
+        foreign_keys: Vec<ForeignKey>,
     }
     let Ok(text) = std::fs::read_to_string(path) else {
         return Head::default();
@@ -112,19 +173,55 @@ fn read_head(path: &Path, drafts: bool) -> Head {
     let titled: Option<Titled> = value(path, (&text, &split), &[], true);
     // `[[foreign_keys]]` are tables: the whole front matter is read.
     let names = value(path, (&text, &split), &["related", "foreign_keys"], false);
+    let own = path.file_stem().unwrap_or_default().to_string_lossy();
+    let mut keys = Vec::new();
     let names = names.map(|n: Names| {
-        let keys = n.foreign_keys.into_iter();
-        let named = keys.filter_map(|key| key.reference.dataset);
+        keys = (n.foreign_keys.iter())
+            .filter_map(|key| to_other(&own, key))
+            .collect();
+        let named = n
+            .foreign_keys
+            .into_iter()
+            .filter_map(|key| key.reference.dataset);
         n.related.into_iter().chain(named).collect()
     });
     let elsewhere: Option<Elsewhere> = value(path, (&text, &split), &["data_url"], true);
+    let explore: Option<Explored> = value(path, (&text, &split), &["explore"], true);
     Head {
         title: titled
             .filter(|head| drafts || !head.draft)
             .map(|head| head.title.into()),
         data_url: elsewhere.is_some_and(|head| head.data_url.is_some()),
         names: names.unwrap_or_default(),
+        explore: explore.and_then(|head| head.explore),
+        keys,
     }
+}
+
+/// `key` of dataset `own` when it is one column naming rows of another dataset: that
+/// dataset, the column here and the column there.
+fn to_other(own: &str, key: &ForeignKey) -> Option<(String, String, String)> {
+    let to = key.reference.dataset.as_ref().filter(|to| **to != own);
+    match (to, &key.fields[..], &key.reference.fields[..]) {
+        (Some(to), [field], [to_field]) => Some((to.clone(), field.clone(), to_field.clone())),
+        _ => None,
+    }
+}
+
+/// `key` of dataset `from` ([`to_other`]) by the dataset it names.
+fn pointer(
+    from: &str,
+    explore: Option<bool>,
+    key: &(String, String, String),
+) -> (Box<str>, Pointer) {
+    let (to, field, to_field) = key;
+    let pointer = Pointer {
+        from: from.into(),
+        field: field.clone(),
+        to_field: to_field.clone(),
+        explore,
+    };
+    (to.as_str().into(), pointer)
 }
 
 /// The front matter of `text` read as `T`, when it parses and mentions one of `words`
@@ -199,7 +296,11 @@ mod tests {
             None,
             "kept only when a page names it"
         );
-        assert_eq!(pass.title("b"), None);
+        assert_eq!(
+            pass.title("b"),
+            Some("B"),
+            "its key names rows of another dataset"
+        );
         assert!(
             pass.any_data_url(),
             "a title that is not text leaves data_url"
@@ -247,7 +348,87 @@ mod tests {
         ];
         let pass = FirstPass::read(&files, false);
         assert_eq!(pass.title("table"), Some("Table"));
-        assert_eq!(pass.title("quoting"), None);
+        assert_eq!(
+            pass.title("quoting"),
+            Some("Q"),
+            "the rows it names link back to it"
+        );
+    }
+
+    #[test]
+    fn a_one_column_key_to_another_dataset_is_kept_by_the_dataset_it_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let key = |fields: &str, to: &str| {
+            format!("[[foreign_keys]]\nfields = [{fields}]\nreference = {{ {to} }}\n")
+        };
+        let flights = [
+            "title = \"F\"\nexplore = false\n".to_string(),
+            key(
+                "\"tailnum\"",
+                "dataset = \"planes\", fields = [\"tailnum\"]",
+            ),
+            key("\"dest\"", "dataset = \"airports\", fields = [\"faa\"]"),
+            key(
+                "\"origin\", \"hour\"",
+                "dataset = \"weather\", fields = [\"origin\", \"hour\"]",
+            ),
+            key("\"flight\"", "fields = [\"flight\"]"),
+            key("\"next\"", "dataset = \"flights\", fields = [\"flight\"]"),
+        ];
+        let files = [
+            page(root, "planes", "title = \"P\""),
+            page(root, "flights", &flights.concat()),
+            page(
+                root,
+                "airlines",
+                &format!(
+                    "title = \"A\"\n{}",
+                    key("\"hub\"", "dataset = \"airports\", fields = [\"faa\"]")
+                ),
+            ),
+        ];
+        let pass = FirstPass::read(&files, false);
+        let named = |slug: &str| -> Vec<(String, String, String, Option<bool>)> {
+            (pass.pointing_at(slug))
+                .map(|p| {
+                    (
+                        p.from.to_string(),
+                        p.field.clone(),
+                        p.to_field.clone(),
+                        p.explore,
+                    )
+                })
+                .collect()
+        };
+        let to = |from: &str, field: &str, to_field: &str, explore| {
+            (
+                from.to_string(),
+                field.to_string(),
+                to_field.to_string(),
+                explore,
+            )
+        };
+        assert_eq!(
+            named("planes"),
+            [to("flights", "tailnum", "tailnum", Some(false))]
+        );
+        assert_eq!(
+            named("airports"),
+            [
+                to("airlines", "hub", "faa", None),
+                to("flights", "dest", "faa", Some(false))
+            ],
+            "sorted by the naming dataset"
+        );
+        assert_eq!(named("weather"), [], "a composite key links no row");
+        assert_eq!(named("flights"), [], "a key to its own rows names no other");
+        assert_eq!(
+            pass.title("flights"),
+            Some("F"),
+            "its rows are linked to by title"
+        );
+        assert_eq!(pass.title("planes"), Some("P"));
     }
 
     #[test]

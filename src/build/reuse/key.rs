@@ -95,8 +95,9 @@ pub(super) fn related_titles(site: &Site, dataset: &CatalogEntry) -> RelatedTitl
 /// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
 /// path (as the page names it and resolved), size, SHA-256 and row count (from the scan
 /// that checked it), its kept versions' (`kept`) paths and SHA-256, the title (or
-/// absence) of each dataset it lists under `related` (`titles`, in order), and the Markdown
-/// and CSV bytes of each dataset its text quotes. `None` when a file cannot be read again:
+/// absence) of each dataset it lists under `related` (`titles`, in order), the Markdown
+/// and CSV bytes of each dataset its text quotes, and the keys of other datasets that name
+/// its rows (with their titles and `explore`). `None` when a file cannot be read again:
 /// it is rendered then.
 pub(super) fn dataset_key(
     (site_key, nav_key): (&str, &str),
@@ -141,6 +142,15 @@ pub(super) fn dataset_key(
     for slug in &dataset.read_datasets {
         field(&mut h, slug.as_bytes());
         quoted(&mut h, root, site, slug)?;
+    }
+    // The explorer links each row to the rows of other datasets that name it.
+    for pointer in site.pointing_at(&dataset.slug) {
+        let title = site.title_of(&pointer.from);
+        let named = (&pointer.from, &pointer.field, &pointer.to_field);
+        field(
+            &mut h,
+            format!("named by {named:?} {:?} {title:?}", pointer.explore).as_bytes(),
+        );
     }
     Some(hex(&h.finalize()))
 }
