@@ -84,7 +84,7 @@ pub struct CatalogEntry {
     pub digests: Vec<FileDigest>,
     /// The dataset's own `data_url` (where its big files are published), if it has one.
     #[serde(default)]
-    pub data_url: Option<Box<str>>,
+    pub data_url: Option<crate::config::BaseUrl>,
 }
 
 impl CatalogEntry {

@@ -84,7 +84,7 @@ impl Dataset {
         &'a self,
         config: &'a crate::config::SiteConfig,
     ) -> crate::config::DataPlace<'a> {
-        config.data_place(self.front.data_url.as_deref())
+        config.data_place(self.front.data_url.as_ref())
     }
 
     /// Rows the page's table may show: the cap (with row pages, the rows of a page), or

@@ -49,7 +49,7 @@ pub struct Summary {
     pub has_page_links: bool,
     pub has_charts: bool,
     /// Its own `data_url`, if it has one.
-    pub data_url: Option<Box<str>>,
+    pub data_url: Option<crate::config::BaseUrl>,
 }
 
 impl Summary {
@@ -81,7 +81,7 @@ impl Summary {
 
     /// Where its big files are published.
     pub fn data_place<'a>(&'a self, config: &'a crate::config::SiteConfig) -> DataPlace<'a> {
-        config.data_place(self.data_url.as_deref())
+        config.data_place(self.data_url.as_ref())
     }
 
     /// The `updated` date, else `created`, as given (listings sort by it).
