@@ -24,7 +24,7 @@ use crate::layout;
 /// What the site reads of one dataset beyond its own page and files.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CatalogEntry {
-    pub slug: String,
+    pub slug: super::Slug,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
     /// The CSV file on disk, symbolic links resolved.

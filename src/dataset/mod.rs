@@ -28,13 +28,13 @@ use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 pub use digest::FileDigest;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
-pub use slug::{is_valid_slug, slug_problem};
+pub use slug::{is_valid_slug, slug_problem, Slug};
 
 /// Everything known about one dataset after loading and validation.
 #[derive(Debug, Clone)]
 pub struct Dataset {
     /// From the file name: `content/datasets/<slug>.md`.
-    pub slug: String,
+    pub slug: Slug,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
     /// The CSV file on disk, symbolic links resolved (inside the site folder: `confine`).

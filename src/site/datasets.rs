@@ -22,7 +22,7 @@ use crate::diagnostics::Diagnostic;
 /// A dataset's summary, what listings read of it: the first part of its entry, kept in memory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
-    pub slug: Box<str>,
+    pub slug: crate::dataset::Slug,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
     pub title: Box<str>,
@@ -56,7 +56,7 @@ impl Summary {
     fn of(entry: &CatalogEntry) -> Summary {
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Summary {
-            slug: entry.slug.as_str().into(),
+            slug: entry.slug.clone(),
             markdown_path: entry.markdown_path.clone(),
             title: entry.title.as_str().into(),
             kicker: entry.kicker.as_str().into(),

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::content::front_matter;
+use crate::dataset::Slug;
 
 /// What the first pass keeps of one dataset.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,7 +29,7 @@ struct Head {
 #[derive(Debug, Default)]
 pub struct FirstPass {
     /// Sorted by slug; only named datasets whose file name is a valid slug.
-    titles: Vec<(Box<str>, Option<Box<str>>)>,
+    titles: Vec<(Slug, Option<Box<str>>)>,
     /// Whether any dataset file sets a `data_url` of its own.
     any_data_url: bool,
 }
@@ -37,11 +38,8 @@ impl FirstPass {
     /// Reads the front matter of every dataset file in `files`, in parallel; `drafts`:
     /// whether the build keeps drafts (`--drafts`).
     pub fn read(files: &[PathBuf], drafts: bool) -> FirstPass {
-        let heads: Vec<(Box<str>, Head)> = (files.par_iter())
-            .map(|path| {
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into());
-                (stem.unwrap_or_default(), read_head(path, drafts))
-            })
+        let heads: Vec<(Slug, Head)> = (files.par_iter())
+            .map(|path| (Slug::of_file(path), read_head(path, drafts)))
             .collect();
         let any_data_url = heads.iter().any(|(_, head)| head.data_url);
         let named: HashSet<&str> = (heads.iter())
