@@ -164,10 +164,10 @@ pub fn affected(before: &Site, after: &Site, changed: &BTreeSet<String>) -> Affe
     // Pages that show a changed dataset's title in their related links.
     // `serve` keeps every dataset whole.
     for (_, dataset) in after.datasets.wholes() {
-        if !out.datasets.contains(&dataset.slug)
+        if !out.datasets.contains(dataset.slug.as_str())
             && dataset.front.related.iter().any(|r| changed.contains(r))
         {
-            out.related_pages.insert(dataset.slug.clone());
+            out.related_pages.insert(dataset.slug.to_string());
         }
     }
     // Pages whose rows a changed dataset's keys name, before or after: their explorer
@@ -206,9 +206,9 @@ pub fn quoting(site: &Site, changed: &BTreeSet<String>) -> BTreeSet<String> {
     site.datasets
         .wholes()
         .map(|(_, d)| d)
-        .filter(|d| !changed.contains(&d.slug))
+        .filter(|d| !changed.contains(d.slug.as_str()))
         .filter(|d| d.read_datasets.iter().any(|s| changed.contains(s)))
-        .map(|d| d.slug.clone())
+        .map(|d| d.slug.to_string())
         .collect()
 }
 

@@ -144,7 +144,7 @@ impl Session {
                             .wholes()
                             .map(|(_, d)| d)
                             .filter(|d| &d.csv_display == relative || d.keeps_version(relative))
-                            .map(|d| d.slug.clone()),
+                            .map(|d| d.slug.to_string()),
                     );
                     // A dataset that failed to load (its CSV was missing) is not in the site yet.
                     if let Some(stem) = relative.file_stem().and_then(|s| s.to_str()) {

@@ -158,8 +158,8 @@ impl Reuse {
     /// there and still holds: the CSV unchanged (path and stamp), the key (Markdown bytes,
     /// and what it quotes of other datasets) the recorded one. `None` means: load it.
     fn find(&self, site: &Site, markdown_file: &Path) -> Option<(Record, String)> {
-        let slug = markdown_file.file_stem()?.to_str()?;
-        let entry = self.previous.get(slug)?;
+        let slug = crate::dataset::Slug::of_file(markdown_file);
+        let entry = self.previous.get(slug.as_str())?;
         let bytes = self.records.as_ref()?.read(entry.record?)?;
         let record: Record = serde_json::from_slice(&bytes).ok()?;
         let dataset = &record.entry;
@@ -302,7 +302,7 @@ impl Reuse {
         let kept = dataset.versions.as_ref().map_or(&[][..], |v| &v.kept);
         let key = self.key(site, &written, kept);
         if let Some(key) = &key {
-            let previous = self.previous.get(&dataset.slug).filter(|e| &e.key == key);
+            let previous = self.previous.get(&*dataset.slug).filter(|e| &e.key == key);
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {
                 if self.link(entry, writer) {
                     self.reused.fetch_add(1, Ordering::Relaxed);

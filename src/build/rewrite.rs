@@ -64,13 +64,13 @@ fn write_datasets(
     let to_write: Vec<(usize, &Arc<Dataset>)> = shared
         .datasets
         .wholes()
-        .filter(|(_, d)| affected.datasets.contains(&d.slug))
+        .filter(|(_, d)| affected.datasets.contains(d.slug.as_str()))
         .collect();
     let written: Vec<(usize, Vec<FileDigest>)> = to_write
         .into_par_iter()
         .map(|(index, dataset)| {
             let earlier = csv_unchanged
-                .get(&dataset.slug)
+                .get(dataset.slug.as_str())
                 .map(|(dataset, written)| Earlier { dataset, written });
             let digests = write::write_dataset_step(shared, renderer, dataset, writer, earlier);
             (index, digests)
@@ -101,7 +101,7 @@ impl Rewrite<'_> {
         let (site, renderer, writer) = (self.site, self.renderer, self.writer);
         let related: Vec<&Arc<Dataset>> = (site.datasets.wholes())
             .map(|(_, d)| d)
-            .filter(|d| affected.related_pages.contains(&d.slug))
+            .filter(|d| affected.related_pages.contains(d.slug.as_str()))
             .collect();
         related.par_iter().for_each(|dataset| {
             writer.run(

@@ -137,7 +137,7 @@ fn check_dataset(root: &Path, site: &Site, dataset: &CatalogEntry) -> Vec<Diagno
             .related
             .iter()
             .chain(&dataset.read_datasets)
-            .filter(|slug| **slug != dataset.slug)
+            .filter(|slug| **slug != *dataset.slug)
             .collect::<std::collections::BTreeSet<_>>();
         for slug in others {
             let Some(other) = site.entry(slug) else {

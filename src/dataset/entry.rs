@@ -24,7 +24,7 @@ use crate::layout;
 /// What the site reads of one dataset beyond its own page and files.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CatalogEntry {
-    pub slug: String,
+    pub slug: super::Slug,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
     /// The CSV file on disk, symbolic links resolved.
@@ -84,7 +84,7 @@ pub struct CatalogEntry {
     pub digests: Vec<FileDigest>,
     /// The dataset's own `data_url` (where its big files are published), if it has one.
     #[serde(default)]
-    pub data_url: Option<Box<str>>,
+    pub data_url: Option<crate::config::BaseUrl>,
 }
 
 impl CatalogEntry {

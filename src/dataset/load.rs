@@ -26,7 +26,7 @@ pub struct Loaded {
     pub dataset: Option<Dataset>,
     pub problems: Vec<Diagnostic>,
     /// The file name without `.md`, even when it is not a valid slug.
-    pub slug: String,
+    pub slug: super::Slug,
     /// `draft = true` in front matter that could be read.
     pub draft: bool,
 }
@@ -50,15 +50,9 @@ pub fn load(
     Loaded {
         dataset,
         problems,
-        slug: file_slug(markdown_file),
+        slug: super::Slug::of_file(markdown_file),
         draft,
     }
-}
-
-/// The file name without `.md`, even when it is not a valid slug.
-fn file_slug(markdown_file: &Path) -> String {
-    let stem = markdown_file.file_stem().and_then(|s| s.to_str());
-    stem.unwrap_or_default().to_string()
 }
 
 fn load_into(
@@ -365,8 +359,8 @@ fn read_page(root: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> Opt
 }
 
 /// The slug, from the file name, reported when it is not one.
-fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> String {
-    let slug = file_slug(markdown_file);
+fn slug_of(markdown_file: &Path, display: &Path, problems: &mut Vec<Diagnostic>) -> super::Slug {
+    let slug = super::Slug::of_file(markdown_file);
     if let Some(problem) = super::slug_problem(&slug) {
         problems.push(
             Diagnostic::error(display, problem.message(&slug)).with_hint(problem.hint(&slug, true)),

@@ -28,13 +28,13 @@ use crate::content::{self, Body, DatasetFrontMatter, License, TableRows};
 pub use digest::FileDigest;
 pub use load::{load, Loaded};
 use scan::CsvSummary;
-pub use slug::{is_valid_slug, slug_problem};
+pub use slug::{is_valid_slug, slug_problem, Slug};
 
 /// Everything known about one dataset after loading and validation.
 #[derive(Debug, Clone)]
 pub struct Dataset {
     /// From the file name: `content/datasets/<slug>.md`.
-    pub slug: String,
+    pub slug: Slug,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
     /// The CSV file on disk, symbolic links resolved (inside the site folder: `confine`).
@@ -84,7 +84,7 @@ impl Dataset {
         &'a self,
         config: &'a crate::config::SiteConfig,
     ) -> crate::config::DataPlace<'a> {
-        config.data_place(self.front.data_url.as_deref())
+        config.data_place(self.front.data_url.as_ref())
     }
 
     /// Rows the page's table may show: the cap (with row pages, the rows of a page), or

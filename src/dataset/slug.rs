@@ -1,10 +1,55 @@
-//! What may name a dataset: the one set of slug rules that `check` applies to each page's
-//! file name and `new` to the slug it is given, so `new` never writes a page that `check`
-//! then refuses.
+//! What may name a dataset: its [`Slug`], and the one set of slug rules that `check`
+//! applies to each page's file name and `new` to the slug it is given, so `new` never
+//! writes a page that `check` then refuses.
+
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::content::markdown::slugify;
 use crate::content::validate::MAX_NAME_BYTES;
 use crate::layout;
+
+/// A dataset's slug: the name of its page `content/datasets/<slug>.md` without `.md`, read
+/// once where the page is found ([`Slug::of_file`], whose load reports the rule it breaks)
+/// and carried as it by the dataset, its entry (the reuse record) and its summary. Shared:
+/// a clone copies no text. Reads as the `str` it is wherever one is asked for.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Slug(Arc<str>);
+
+impl Slug {
+    /// The slug of the page `markdown_file`, even when it is not a valid one (its load
+    /// says so, [`slug_problem`]).
+    pub fn of_file(markdown_file: &Path) -> Slug {
+        let stem = markdown_file.file_stem().and_then(|s| s.to_str());
+        Slug::from(stem.unwrap_or_default())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Slug {
+    fn from(slug: &str) -> Slug {
+        Slug(slug.into())
+    }
+}
+
+impl std::ops::Deref for Slug {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Slug {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
 
 /// Whether a slug is lowercase letters, digits and single hyphens.
 pub fn is_valid_slug(slug: &str) -> bool {
@@ -101,6 +146,13 @@ mod tests {
     fn slugs_are_lowercase_words_and_hyphens() {
         assert!(is_valid_slug("sata-sas-nvme-measured-throughput"));
         assert!(is_valid_slug("a1"));
+        let slug = Slug::of_file(Path::new("content/datasets/rain-2024.md"));
+        assert_eq!(
+            (slug.as_str(), &*slug.to_string()),
+            ("rain-2024", "rain-2024")
+        );
+        let bad = Slug::of_file(Path::new("content/datasets/Bad_Name.md"));
+        assert_eq!(bad, "Bad_Name".into());
         for bad in ["", "A", "a_b", "-a", "a-", "a--b", "a b", "é"] {
             assert!(!is_valid_slug(bad), "{bad}");
             assert_eq!(slug_problem(bad), Some(SlugProblem::Shape), "{bad}");

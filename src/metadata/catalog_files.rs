@@ -149,7 +149,7 @@ fn search_doc(site: &Site, index: usize) -> io::Result<SearchDoc> {
     .collect::<Vec<_>>()
     .join(" ");
     Ok(SearchDoc {
-        slug: d.slug.to_string(),
+        slug: d.slug.clone(),
         tags,
         text,
         title: d.title.to_string(),

@@ -68,7 +68,7 @@ fn facts(site: &Site, dataset: &Dataset) -> Facts {
     Facts {
         key: match year {
             Some(year) => format!("{}-{year}", dataset.slug),
-            None => dataset.slug.clone(),
+            None => dataset.slug.to_string(),
         },
         creators: super::credit::credited(site, dataset)
             .iter()

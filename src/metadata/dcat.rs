@@ -459,11 +459,8 @@ fn distribution(
         bytes,
         sha256,
     } = listed.file;
-    let url = site.outputs.url_of(
-        &site.config.data_place(dataset.data_url.as_deref()),
-        &dataset.slug,
-        path,
-    );
+    let place = site.config.data_place(dataset.data_url.as_ref());
+    let url = site.outputs.url_of(&place, &dataset.slug, path);
     let mut node = Node::new(&format!("{page}#{}", kind.fragment), &["dcat:Distribution"]);
     node.text(
         "dct:title",

@@ -39,7 +39,7 @@ const MAX_SHARDS: usize = 4096;
 /// What the search index holds of one dataset.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SearchDoc {
-    pub slug: String,
+    pub slug: crate::dataset::Slug,
     /// The tags as URL slugs (the tag filter's values).
     pub tags: Vec<String>,
     /// Searched besides the title, slug and tags.

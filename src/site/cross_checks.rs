@@ -53,7 +53,7 @@ pub(super) fn check_related(root: &Path, datasets: &Datasets, diagnostics: &mut 
         diagnostics,
         |dataset, diagnostics| {
             for (n, related) in dataset.related.iter().enumerate() {
-                let problem = if related == &dataset.slug {
+                let problem = if *related == *dataset.slug {
                     Some((
                         "a dataset cannot be related to itself".to_string(),
                         "remove it from `related`".to_string(),
@@ -286,7 +286,7 @@ fn dead_link(
 /// Chart files are named `<slug>-<chart id>.svg`, so `a` with chart `b-c` and `a-b` with
 /// chart `c` would write the same file; the second one is an error.
 pub(super) fn check_chart_files(datasets: &Datasets, diagnostics: &mut Diagnostics) {
-    let mut taken: HashMap<String, String> = HashMap::new();
+    let mut taken: HashMap<String, crate::dataset::Slug> = HashMap::new();
     each_entry(
         datasets,
         |d| d.has_charts,

@@ -22,7 +22,7 @@ use crate::diagnostics::Diagnostic;
 /// A dataset's summary, what listings read of it: the first part of its entry, kept in memory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
-    pub slug: Box<str>,
+    pub slug: crate::dataset::Slug,
     /// The Markdown file, relative to the site root.
     pub markdown_path: PathBuf,
     pub title: Box<str>,
@@ -49,14 +49,14 @@ pub struct Summary {
     pub has_page_links: bool,
     pub has_charts: bool,
     /// Its own `data_url`, if it has one.
-    pub data_url: Option<Box<str>>,
+    pub data_url: Option<crate::config::BaseUrl>,
 }
 
 impl Summary {
     fn of(entry: &CatalogEntry) -> Summary {
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Summary {
-            slug: entry.slug.as_str().into(),
+            slug: entry.slug.clone(),
             markdown_path: entry.markdown_path.clone(),
             title: entry.title.as_str().into(),
             kicker: entry.kicker.as_str().into(),
@@ -81,7 +81,7 @@ impl Summary {
 
     /// Where its big files are published.
     pub fn data_place<'a>(&'a self, config: &'a crate::config::SiteConfig) -> DataPlace<'a> {
-        config.data_place(self.data_url.as_deref())
+        config.data_place(self.data_url.as_ref())
     }
 
     /// The `updated` date, else `created`, as given (listings sort by it).

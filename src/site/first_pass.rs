@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::content::{front_matter, ForeignKey};
+use crate::dataset::Slug;
 
 /// What the first pass keeps of one dataset.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,7 +35,7 @@ struct Head {
 /// compared with this dataset's column `to_field`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pointer {
-    pub from: Box<str>,
+    pub from: Slug,
     pub field: String,
     pub to_field: String,
     pub explore: Option<bool>,
@@ -45,7 +46,7 @@ pub struct Pointer {
 #[derive(Debug, Default)]
 pub struct FirstPass {
     /// Sorted by slug; only named datasets whose file name is a valid slug.
-    titles: Vec<(Box<str>, Option<Box<str>>)>,
+    titles: Vec<(Slug, Option<Box<str>>)>,
     /// Whether any dataset file sets a `data_url` of its own.
     any_data_url: bool,
     /// The one-column foreign keys between datasets, by the slug of the dataset they name,
@@ -57,11 +58,8 @@ impl FirstPass {
     /// Reads the front matter of every dataset file in `files`, in parallel; `drafts`:
     /// whether the build keeps drafts (`--drafts`).
     pub fn read(files: &[PathBuf], drafts: bool) -> FirstPass {
-        let heads: Vec<(Box<str>, Head)> = (files.par_iter())
-            .map(|path| {
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into());
-                (stem.unwrap_or_default(), read_head(path, drafts))
-            })
+        let heads: Vec<(Slug, Head)> = (files.par_iter())
+            .map(|path| (Slug::of_file(path), read_head(path, drafts)))
             .collect();
         let any_data_url = heads.iter().any(|(_, head)| head.data_url);
         // A dataset whose rows name another's is named too: that one's rows link back.
@@ -88,16 +86,16 @@ impl FirstPass {
         let mut titles = Vec::new();
         let mut pointers = Vec::new();
         for dataset in datasets {
-            let slug: Box<str> = dataset.slug.as_str().into();
+            let slug = &dataset.slug;
             titles.push((slug.clone(), Some((&*dataset.front.title).into())));
-            let keys = (dataset.front.foreign_keys.iter()).filter_map(|key| to_other(&slug, key));
-            pointers.extend(keys.map(|key| pointer(&slug, dataset.front.explore, &key)));
+            let keys = (dataset.front.foreign_keys.iter()).filter_map(|key| to_other(slug, key));
+            pointers.extend(keys.map(|key| pointer(slug, dataset.front.explore, &key)));
         }
         FirstPass::sorted(titles, false, pointers)
     }
 
     fn sorted(
-        mut titles: Vec<(Box<str>, Option<Box<str>>)>,
+        mut titles: Vec<(Slug, Option<Box<str>>)>,
         any_data_url: bool,
         mut pointers: Vec<(Box<str>, Pointer)>,
     ) -> FirstPass {
@@ -210,13 +208,13 @@ fn to_other(own: &str, key: &ForeignKey) -> Option<(String, String, String)> {
 
 /// `key` of dataset `from` ([`to_other`]) by the dataset it names.
 fn pointer(
-    from: &str,
+    from: &Slug,
     explore: Option<bool>,
     key: &(String, String, String),
 ) -> (Box<str>, Pointer) {
     let (to, field, to_field) = key;
     let pointer = Pointer {
-        from: from.into(),
+        from: from.clone(),
         field: field.clone(),
         to_field: to_field.clone(),
         explore,

@@ -1,9 +1,8 @@
 //! `site.toml`: the settings that apply to the whole site.
 
-mod base_url;
 mod required;
 
-pub use base_url::BaseUrl;
+pub use crate::content::base_url::BaseUrl;
 
 use std::num::NonZeroUsize;
 use std::path::Path;
@@ -36,7 +35,7 @@ pub struct SiteConfig {
     /// instead of beside the pages: an absolute http(s) address (object storage, a CDN).
     /// `build` writes them into a second folder (`--data-output`) and every link, snippet
     /// and metadata URL names them there. None: they live beside the pages.
-    pub data_url: Option<String>,
+    pub data_url: Option<BaseUrl>,
     #[serde(default = "default_language")]
     pub language: String,
     #[serde(default = "default_table_rows")]
@@ -312,9 +311,6 @@ impl SiteConfig {
         config.nav_places = (0..config.nav.as_ref().map_or(0, Vec::len))
             .map(|n| locator.place_of_value(&format!("nav[{n}]")))
             .collect();
-        if let Some(url) = config.data_url.as_mut().filter(|url| !url.ends_with('/')) {
-            url.push('/');
-        }
         Ok(config)
     }
 
@@ -330,10 +326,10 @@ impl SiteConfig {
 
     /// Where the big files of a dataset whose own `data_url` is `own` are published: there,
     /// else under the site's `data_url`, else beside the pages (always, for `serve`).
-    pub fn data_place<'a>(&'a self, own: Option<&'a str>) -> DataPlace<'a> {
+    pub fn data_place<'a>(&'a self, own: Option<&'a BaseUrl>) -> DataPlace<'a> {
         let data_url = match self.data_beside {
             true => None,
-            false => own.or(self.data_url.as_deref()),
+            false => own.or(self.data_url.as_ref()),
         };
         DataPlace {
             data_url,
@@ -347,7 +343,7 @@ impl SiteConfig {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DataPlace<'a> {
     /// The `data_url` that applies, ending with `/`; none: beside the pages.
-    pub data_url: Option<&'a str>,
+    pub data_url: Option<&'a BaseUrl>,
     base_url: &'a BaseUrl,
 }
 
@@ -363,7 +359,7 @@ impl<'a> DataPlace<'a> {
     where
         'a: 'r,
     {
-        self.data_url.unwrap_or(root)
+        self.data_url.map_or(root, BaseUrl::as_str)
     }
 
     /// How a page shows where a big file is: its URL under `data_url`, else `/<path>`.
@@ -382,10 +378,7 @@ impl<'a> DataPlace<'a> {
     /// The absolute URL of a big file at site-relative `path`: under `data_url` when set,
     /// else under `base_url`.
     pub fn file_url(&self, path: &str) -> String {
-        match self.data_url {
-            Some(data_url) => base_url::join(data_url, path),
-            None => self.base_url.join(path),
-        }
+        self.data_url.unwrap_or(self.base_url).join(path)
     }
 }
 
@@ -463,12 +456,13 @@ mod tests {
         let site = config.data_place(None);
         assert_eq!(site.file_url(csv), "https://d.org/data/datasets/a.csv");
         assert_eq!(site.root("../../"), "https://d.org/");
-        let own = config.data_place(Some("https://own.org/a/"));
+        let own_url = BaseUrl::from("https://own.org/a".to_string());
+        let own = config.data_place(Some(&own_url));
         assert_eq!(own.file_url(csv), "https://own.org/a/data/datasets/a.csv");
         assert_eq!(own.file_shown(csv), "https://own.org/a/data/datasets/a.csv");
         assert_eq!(own.site_url(csv), "https://x.org/data/datasets/a.csv");
         config.data_beside = true;
-        let beside = config.data_place(Some("https://own.org/a/"));
+        let beside = config.data_place(Some(&own_url));
         assert!(!beside.elsewhere());
         assert_eq!(beside.root("../../"), "../../");
         assert_eq!(beside.file_url(csv), "https://x.org/data/datasets/a.csv");

@@ -43,7 +43,7 @@ fn entries_read_back_as_they_were_and_listings_agree_with_them() {
     for (i, entry) in expected.iter().enumerate() {
         assert_eq!(&*datasets.entry(i).unwrap(), entry);
         let summary = datasets.summary(i);
-        assert_eq!(&*summary.slug, entry.slug);
+        assert_eq!(summary.slug, entry.slug);
         assert_eq!(&*summary.title, entry.title);
         assert_eq!(summary.columns as usize, entry.columns);
         assert_eq!(summary.updated(), entry.updated());
@@ -57,11 +57,11 @@ fn entries_read_back_as_they_were_and_listings_agree_with_them() {
     }
     assert_eq!(datasets.position("no-such-dataset"), None);
     assert_eq!(datasets.wholes().count(), expected.len() / 2);
-    let charted: Vec<String> = datasets
+    let charted: Vec<_> = datasets
         .entries_where(|d| d.has_charts)
         .map(|e| e.unwrap().slug.clone())
         .collect();
-    let expected_charted: Vec<String> = expected
+    let expected_charted: Vec<_> = expected
         .iter()
         .filter(|e| !e.chart_ids.is_empty())
         .map(|e| e.slug.clone())

@@ -3,6 +3,7 @@
 //! The types here mirror `docs/content-format.md` one to one; serde rejects unknown keys
 //! so a typo in the front matter is an error with a "did you mean", not a silent default.
 
+pub mod base_url;
 pub mod chart_keys;
 pub mod columns;
 pub mod creators;
@@ -200,9 +201,7 @@ pub struct DatasetFrontMatter {
     pub data: Option<Box<str>>,
     /// Where this dataset's big files (CSV, Parquet, kept versions) are published instead
     /// of beside the pages (object storage, a CDN): site.toml's `data_url` when absent.
-    /// Read ending with `/`, as site.toml's is.
-    #[serde(default, deserialize_with = "slashed")]
-    pub data_url: Option<Box<str>>,
+    pub data_url: Option<base_url::BaseUrl>,
     /// The CSV's field separator: `","` (the default), `";"`, `"\t"` or `"|"`.
     pub delimiter: Option<Box<str>>,
     /// Spaces after a delimiter (and at a line's start) pad the field and are not part of
@@ -506,15 +505,6 @@ pub struct Theme {
     pub iri: String,
     /// Its label, e.g. "Science and technology".
     pub label: String,
-}
-
-/// An optional URL read ending with `/` (a `data_url`).
-fn slashed<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Box<str>>, D::Error> {
-    let url = Option::<String>::deserialize(d)?;
-    Ok(url.map(|url| match url.ends_with('/') {
-        true => url.into(),
-        false => format!("{url}/").into(),
-    }))
 }
 
 #[cfg(test)]

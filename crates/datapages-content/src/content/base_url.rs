@@ -1,10 +1,11 @@
-//! `base_url`, where the site is published: read once, ending with `/`, and the one place a
-//! site-relative path becomes an absolute URL.
+//! `base_url` and `data_url`, where the site and its big files are published: read once,
+//! ending with `/`, and the one place a site-relative path becomes an absolute URL.
 
-/// Where the site is published (site.toml's `base_url`, or `--base-url`): an absolute
-/// http(s) address ending with `/` (added when missing), checked where it is read
-/// (`site_values::base_url_problem`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+/// Where the site is published (site.toml's `base_url`, or `--base-url`), or its big files
+/// (a `data_url`, site.toml's or a dataset's): an absolute http(s) address ending with `/`
+/// (added when missing), checked where it is read (`site_values::base_url_problem`,
+/// `data_url_problem`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(from = "String")]
 pub struct BaseUrl(String);
 
@@ -26,14 +27,8 @@ impl BaseUrl {
     /// The absolute URL of site-relative `path` (a leading `/` dropped), or of a fragment
     /// of the home page (`#publisher`).
     pub fn join(&self, path: &str) -> String {
-        join(&self.0, path)
+        format!("{}{}", self.0, path.trim_start_matches('/'))
     }
-}
-
-/// `path` (a leading `/` dropped) under `base`, an address ending with `/` (`base_url`, a
-/// `data_url`).
-pub(super) fn join(base: &str, path: &str) -> String {
-    format!("{base}{}", path.trim_start_matches('/'))
 }
 
 #[cfg(test)]
