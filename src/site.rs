@@ -314,12 +314,6 @@ impl Site {
     }
 }
 
-/// The description used in every metadata format ([`Dataset::description`]: the author's
-/// `description`, or the lede followed by the first paragraph of Method).
-pub fn description(dataset: &Dataset) -> String {
-    dataset.description()
-}
-
 /// schema.org consumers (Google Dataset Search) want 50 to 5,000 characters of description.
 fn check_descriptions(
     datasets: &Datasets,

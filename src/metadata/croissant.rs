@@ -274,7 +274,7 @@ pub fn dataset<'a>(
         date_published: created.clone().or_else(|| updated.clone()),
         date_created: created,
         date_modified: updated,
-        description: super::description(dataset),
+        description: dataset.description(),
         distribution: std::iter::once(FileObject {
             id: CsvName(slug, "csv"),
             kind: "cr:FileObject",

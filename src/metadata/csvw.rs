@@ -179,7 +179,7 @@ pub fn table<'a>(site: &'a Site, dataset: &'a Dataset) -> Table<'a> {
                 language: &site.config.language,
             },
         ),
-        description: super::description(dataset),
+        description: dataset.description(),
         license: Id {
             id: super::license_url(site, dataset),
         },

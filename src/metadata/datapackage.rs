@@ -86,7 +86,7 @@ pub fn descriptor<'a>(
             published.map(Quote::from).collect()
         }),
         versions: super::versions::versions(site, dataset),
-        description: super::description(dataset),
+        description: dataset.description(),
         homepage: super::page_url(site, dataset),
         keywords: &front.tags,
         licenses: [License {

@@ -138,7 +138,7 @@ pub fn dataset<'a>(
         credit_text: super::citation(site, dataset),
         date_created: front.created.as_ref().map(crate::content::date_string),
         date_modified: super::updated(site, dataset),
-        description: super::description(dataset),
+        description: dataset.description(),
         distribution: distribution(site, dataset, written),
         headline: &front.headline,
         included_in_data_catalog: CatalogReference {

@@ -54,10 +54,6 @@ pub fn slug_license_url(site: &Site, slug: &str, license: &License) -> String {
     }
 }
 
-/// The description used in every metadata format (the rule lives with the site, whose
-/// checks measure it).
-pub use crate::site::description;
-
 /// The dataset's `updated` date, else `created`, else the build's `--date`.
 pub fn updated(site: &Site, dataset: &Dataset) -> Option<String> {
     dataset.updated().or_else(|| site.default_date.clone())
