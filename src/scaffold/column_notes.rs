@@ -69,6 +69,9 @@ pub(super) fn notes(column: &ColumnGuess, declared: &Declared, is_key: bool) -> 
             "{why}: shown without group marks (`grouping = false`)"
         ));
     }
+    if column.whole && column.column_type.is_numeric() {
+        notes.push("whole numbers written with `.0`: shown without it (`digits = 0`)".into());
+    }
     notes
 }
 

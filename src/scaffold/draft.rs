@@ -331,6 +331,9 @@ fn write_column(page: &mut String, column: &ColumnGuess, declared: &Declared, ke
     if let (Some(why), true) = (column.ungrouped, column.column_type.is_numeric()) {
         let _ = writeln!(page, "grouping = false   # {why}");
     }
+    if column.whole && column.column_type.is_numeric() {
+        let _ = writeln!(page, "digits = 0   # whole numbers, written with `.0`");
+    }
     let date_format = column
         .date_format
         .as_ref()

@@ -125,6 +125,9 @@ pub struct ColumnGuess {
     /// Whole numbers that are codes or clock times, shown without group marks
     /// (`grouping = false`): why.
     pub ungrouped: Option<&'static str>,
+    /// Every value is a whole number written with `.0` (`2004.0`: pandas writes a column
+    /// of integers with gaps so): shown without the decimals (`digits = 0`).
+    pub whole: bool,
 }
 
 /// What one pass over a file found.
@@ -159,8 +162,11 @@ struct Tally {
     plain: String,
     dates: DateGuess,
     shapes: Shapes,
-    /// Every value so far is a clock time written HHMM (`1004`, `2359`).
+    /// Every value so far is a clock time written HHMM (`1004`, `2359`), with or without
+    /// a `.0` ([`Tally::whole`]).
     clock: bool,
+    /// Every value so far is a whole number written with `.0` (`2004.0`, `-3.0`).
+    whole: bool,
 }
 
 /// How European files write numbers: `1.234,5`.
@@ -193,6 +199,7 @@ impl Tally {
             dates: DateGuess::default(),
             shapes: Shapes::default(),
             clock: true,
+            whole: true,
         }
     }
 
@@ -219,9 +226,13 @@ impl Tally {
             }
         }
         self.integer = self.integer && ColumnType::Integer.is_valid(cell);
+        let whole = cell
+            .strip_suffix(".0")
+            .filter(|w| ColumnType::Integer.is_valid(w));
+        self.whole = self.whole && whole.is_some();
+        let integral = if self.integer { Some(cell) } else { whole };
         self.clock = self.clock
-            && self.integer
-            && cell.parse::<u32>().is_ok_and(|t| t <= 2400 && t % 100 < 60);
+            && integral.is_some_and(|t| t.parse::<u32>().is_ok_and(|t| t <= 2400 && t % 100 < 60));
         self.four_digits = self.four_digits && cell.len() == 4 && self.integer;
         self.number = self.number && ColumnType::Number.is_valid(cell);
         if self.date {
@@ -358,8 +369,11 @@ impl Tally {
                 && !d.is_empty()
                 && rows >= ENUM_ROWS_PER_VALUE * d.len() as u64
         });
+        let whole = kind == Kind::Number && self.whole && !european;
         let ungrouped = match kind {
             Kind::Integer => ungrouped_reason(&self.name, self.clock),
+            _ if whole && looks_like_year => Some("years"),
+            _ if whole => ungrouped_reason(&self.name, self.clock),
             _ => None,
         };
         ColumnGuess {
@@ -379,6 +393,7 @@ impl Tally {
             date_format,
             kept_as_text,
             ungrouped,
+            whole,
         }
     }
 }

@@ -5,7 +5,8 @@
 //! in a cell as the CSV writes it or as the page shows it (`str.contains` over both), and
 //! the table's "Filter rows" box does the same over the rows the page shows. The shown form
 //! pandas uses (numbers grouped unless the column says `grouping = false`, decimals as
-//! written) is first checked against the page's own table.
+//! written, or none where the column says `digits = 0`: `new` drafts it for whole numbers
+//! written `1003.0`) is first checked against the page's own table.
 
 use crate::common;
 use crate::scaffold::{assert_ok, datapages, new_site};
@@ -21,7 +22,7 @@ use std::time::Duration;
 const QUERIES: [&str; 9] = [
     "1545",
     "1,545",
-    "1,003.0",
+    "1,003",
     "-7.0",
     "jfk",
     "n14228",
@@ -49,10 +50,17 @@ def grouped(cell):
     whole, dot, fraction = cell.lstrip("+-").partition(".")
     return sign + f"{int(whole):,}" + dot + fraction
 
+def whole(cell):
+    return cell[:-2] if cell.endswith(".0") else cell
+
 shown = raw.copy()
 for column in front["columns"]:
-    if column["type"] in ("integer", "number") and column.get("grouping", True):
-        shown[column["name"]] = raw[column["name"]].map(grouped)
+    name = column["name"]
+    if column["type"] in ("integer", "number"):
+        if column.get("digits") == 0:
+            shown[name] = shown[name].map(whole)
+        if column.get("grouping", True):
+            shown[name] = shown[name].map(grouped)
 
 def matches(frame_raw, frame_shown, query):
     hit = pd.Series(True, index=frame_raw.index)

@@ -571,3 +571,29 @@ fn years_and_dashes_have_one_type_in_every_format() {
     assert_eq!(agreed["types"]["year"], "integer", "{agreed:#}");
     assert_eq!(agreed["types"]["flight"], "integer", "{agreed:#}");
 }
+
+/// nycflights13's planes and flights as pandas writes R's integer columns with gaps:
+/// `2004.0`, `1120.0`. `new --from` drafts them as numbers shown whole (`digits = 0`), the
+/// years and clock times without group marks; the download keeps the file's bytes.
+#[test]
+fn whole_numbers_written_with_a_point_zero_are_drafted_to_show_whole() {
+    let csv = "tailnum,year,dep_time,seats\nN10156,2004.0,1120.0,55.0\nN102UW,,517.0,182.0\nN103US,1999.0,,1200.0\n";
+    let (made, said, site, _dir) = new_from("planes.csv", csv.as_bytes());
+    assert!(made, "{said}");
+    assert!(
+        said.contains("whole numbers written with `.0`: shown without it (`digits = 0`)"),
+        "{said}"
+    );
+    let page = std::fs::read_to_string(site.join("content/datasets/planes.md")).unwrap();
+    assert_eq!(page.matches("digits = 0").count(), 3, "{page}");
+    assert!(page.contains("grouping = false   # years"), "{page}");
+    assert_ok(&datapages(&site, &["build"]), "build");
+    let document = common::html(&site.join("public/datasets/planes/index.html"));
+    let cells = common::texts(&document, "table tbody td");
+    for shown in ["2004", "1120", "517", "55", "1,200"] {
+        assert!(cells.iter().any(|c| c == shown), "{shown} in {cells:?}");
+    }
+    assert!(!cells.iter().any(|c| c.ends_with(".0")), "{cells:?}");
+    let download = std::fs::read(site.join("public/data/datasets/planes.csv")).unwrap();
+    assert_eq!(download, csv.as_bytes(), "the file as it came");
+}

@@ -124,3 +124,30 @@ fn all_empty_column_is_text() {
     assert_eq!(columns[1].column_type, ColumnType::String);
     assert!(!columns[1].required);
 }
+
+/// Whole numbers written with `.0` (pandas writes R's integer columns with gaps so) are
+/// numbers shown without decimals; years and clock times among them without group marks.
+#[test]
+fn whole_numbers_written_with_a_point_zero_are_shown_whole() {
+    let csv = "year,dep_time,delay,seats,ratio\n\
+               2004.0,1120.0,-4.0,55.0,0.5\n\
+               ,517.0,2.0,,1.0\n\
+               1998.0,2359.0,0.0,182.0,2.0\n";
+    let found: Vec<(String, Kind, bool, Option<&str>)> = (guess(csv).into_iter())
+        .map(|c| (c.name, c.kind, c.whole, c.ungrouped))
+        .collect();
+    let column = |name: &str, whole, ungrouped| (name.to_string(), Kind::Number, whole, ungrouped);
+    assert_eq!(
+        found,
+        [
+            column("year", true, Some("years")),
+            column("dep_time", true, Some("clock times written HHMM")),
+            column("delay", true, None),
+            column("seats", true, None),
+            column("ratio", false, None),
+        ]
+    );
+    // Integers have no decimals to leave out; one real decimal keeps them all.
+    assert!(!guess("n\n1\n2\n")[0].whole);
+    assert!(!guess("x\n1.0\n2.5\n")[0].whole);
+}
