@@ -113,6 +113,12 @@ impl Site {
         }
     }
 
+    /// The SHA-256 of dataset `slug`'s Markdown file as the first pass read it, when the
+    /// site was read with one.
+    pub fn markdown_digest(&self, slug: &str) -> Option<crate::checksum::Sha256> {
+        self.first_pass.as_ref()?.markdown_digest(slug)
+    }
+
     /// The one-column foreign keys of other datasets that name rows of dataset `slug`
     /// (none when the site was not read with a first pass).
     pub fn pointing_at<'a>(&'a self, slug: &'a str) -> impl Iterator<Item = &'a Pointer> {

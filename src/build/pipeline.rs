@@ -48,9 +48,11 @@ pub(super) enum Mode {
 impl Mode {
     /// Where the datasets' entries go: a temporary file (one that cannot be made keeps
     /// them in memory); `serve` keeps them in memory beside the whole datasets.
-    fn store(self) -> Option<Arc<EntryStore>> {
+    fn store(self, previous: &dyn Previous) -> Option<Arc<EntryStore>> {
         match self {
-            Mode::Build | Mode::Check => EntryStore::new().map(Arc::new),
+            Mode::Build | Mode::Check => {
+                EntryStore::new().map(|store| Arc::new(store.with_records(previous.records())))
+            }
             Mode::Serve => None,
         }
     }
@@ -111,7 +113,7 @@ pub(super) fn run(
     let previous = open_previous(options, mode, (&output, &data), &path);
     let steps = Steps {
         mode,
-        store: mode.store(),
+        store: mode.store(previous.as_ref()),
         writer: &writer,
         previous: previous.as_ref(),
         cache: options.active_scan_cache(),
@@ -353,7 +355,12 @@ impl Steps<'_> {
                     if frame.leaves_out(&entry.slug, entry.draft) {
                         return None;
                     }
-                    let held = Held::entry(entry, self.store.as_deref());
+                    // Its entry stays in the records file, unless there is no store.
+                    let stored = (recalled.at).and_then(|at| self.store.as_ref()?.recorded(at));
+                    let held = match stored {
+                        Some(stored) => Held::stored(&entry, stored),
+                        None => Held::entry(entry, self.store.as_deref()),
+                    };
                     return frame.keep(place, recalled.problems, Some(held));
                 }
                 let loaded = dataset::load(&site.root, &path, &site.config, self.cache.as_ref());

@@ -40,6 +40,11 @@ pub(super) trait Previous: Sync {
         site.outputs.entry(&site.config, &full, digests)
     }
 
+    /// The previous build's records file, which recalled entries are read back from.
+    fn records(&self) -> Option<std::fs::File> {
+        None
+    }
+
     /// The previous output's totals when it holds exactly what this build would write
     /// (then nothing is written). Call once the site is loaded.
     fn up_to_date(&self, _site: &Site) -> Option<Whole> {

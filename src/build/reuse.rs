@@ -160,8 +160,12 @@ impl Reuse {
     fn find(&self, site: &Site, markdown_file: &Path) -> Option<(Record, String)> {
         let slug = crate::dataset::Slug::of_file(markdown_file);
         let entry = self.previous.get(slug.as_str())?;
-        let bytes = self.records.as_ref()?.read(entry.record?)?;
-        let record: Record = serde_json::from_slice(&bytes).ok()?;
+        let at = entry.record?;
+        let bytes = self.records.as_ref()?.read(at)?;
+        let record = Record {
+            at: Some(at),
+            ..serde_json::from_slice(&bytes).ok()?
+        };
         let dataset = &record.entry;
         let root = self
             .canonical_root
@@ -357,6 +361,10 @@ impl Reuse {
 /// `build`'s previous build: datasets recalled from their records and their files linked,
 /// the others written (or linked when their key is the recorded one), everything recorded.
 impl Previous for Reuse {
+    fn records(&self) -> Option<std::fs::File> {
+        self.records.as_ref()?.handle()
+    }
+
     fn recall(&self, site: &Site, markdown_file: &Path) -> Option<Record> {
         let (record, key) = self.find(site, markdown_file)?;
         let slug = record.entry.slug.as_str();
@@ -381,6 +389,7 @@ impl Previous for Reuse {
         let record = Record {
             entry,
             problems: problems.to_vec(),
+            at: None,
         };
         if let Some(manifest_entry) = manifest_entry {
             self.record(&record.entry.slug, &manifest_entry, &record);

@@ -2,7 +2,9 @@
 //! JSON, to an unnamed temporary file (no name on disk, so nothing is left behind whatever
 //! ends the process) and read back by position. Held in memory, the entries of 10,000
 //! datasets took 43 MB (the descriptions, the files' digests, the paths); stored, memory
-//! keeps each dataset's `site::Summary` only.
+//! keeps each dataset's `site::Summary` only. An entry taken from the previous build's
+//! record stays where it is, in that build's records file (a record is `{"entry": …, …}`):
+//! a build that finds its output up to date never reads it back.
 
 use std::fs::File;
 use std::io;
@@ -17,6 +19,8 @@ pub struct EntryStore {
     file: File,
     /// Where the next entry goes: each writer reserves its bytes first.
     end: AtomicU64,
+    /// The previous build's records file, which recalled entries stay in.
+    records: Option<File>,
 }
 
 /// Where one entry is in the store: its offset and length.
@@ -24,6 +28,14 @@ pub struct EntryStore {
 pub struct Stored {
     at: u64,
     bytes: u32,
+    /// In the previous build's records file, inside its record.
+    in_records: bool,
+}
+
+/// A record of the previous build, read for its entry alone.
+#[derive(serde::Deserialize)]
+struct InRecord {
+    entry: CatalogEntry,
 }
 
 impl EntryStore {
@@ -34,6 +46,24 @@ impl EntryStore {
         Some(EntryStore {
             file,
             end: AtomicU64::new(0),
+            records: None,
+        })
+    }
+
+    /// The store, with `records` (the previous build's records file, unchanged while this
+    /// build runs) to read recalled entries from.
+    pub fn with_records(self, records: Option<File>) -> EntryStore {
+        EntryStore { records, ..self }
+    }
+
+    /// Where the entry of the record at `[offset, length]` of the records file is; `None`
+    /// without one (it is then put).
+    pub fn recorded(&self, [at, bytes]: [u64; 2]) -> Option<Stored> {
+        self.records.as_ref()?;
+        Some(Stored {
+            at,
+            bytes: u32::try_from(bytes).ok()?,
+            in_records: true,
         })
     }
 
@@ -44,14 +74,27 @@ impl EntryStore {
         let bytes = u32::try_from(text.len()).ok()?;
         let at = self.end.fetch_add(text.len() as u64, Ordering::Relaxed);
         write_all_at(&self.file, &text, at).ok()?;
-        Some(Stored { at, bytes })
+        Some(Stored {
+            at,
+            bytes,
+            in_records: false,
+        })
     }
 
     /// The entry put at `stored`.
     pub fn get(&self, stored: Stored) -> io::Result<CatalogEntry> {
         let mut text = vec![0; stored.bytes as usize];
-        read_exact_at(&self.file, &mut text, stored.at)?;
-        serde_json::from_slice(&text).map_err(io::Error::other)
+        let file = match (stored.in_records, &self.records) {
+            (false, _) => &self.file,
+            (true, Some(records)) => records,
+            (true, None) => return Err(io::Error::other("an entry was recalled without records")),
+        };
+        read_exact_at(file, &mut text, stored.at)?;
+        match stored.in_records {
+            true => serde_json::from_slice(&text).map(|r: InRecord| r.entry),
+            false => serde_json::from_slice(&text),
+        }
+        .map_err(io::Error::other)
     }
 }
 
@@ -100,7 +143,34 @@ mod tests {
     #[test]
     fn a_position_past_the_end_is_an_error() {
         let store = EntryStore::new().expect("a temporary file");
-        let stored = Stored { at: 10, bytes: 5 };
+        let stored = Stored {
+            at: 10,
+            bytes: 5,
+            in_records: false,
+        };
         assert!(store.get(stored).is_err());
+    }
+
+    /// An entry recalled from a record is read back from the records file, the record's
+    /// other fields left aside; without a records file, none is placed there.
+    #[test]
+    fn a_recalled_entry_is_read_from_its_record() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let config = crate::config::SiteConfig::load(root).unwrap();
+        let file = root
+            .join(crate::layout::CONTENT_DATASETS)
+            .join("nvme-server-dd-fio.md");
+        let loaded = super::super::load(root, &file, &config, None);
+        let entry = CatalogEntry::of(&loaded.dataset.unwrap(), Vec::new(), Vec::new());
+        let record = serde_json::json!({"problems": [], "entry": entry});
+        let mut records = tempfile::tempfile().unwrap();
+        let text = serde_json::to_vec(&record).unwrap();
+        std::io::Write::write_all(&mut records, b"{}").unwrap();
+        std::io::Write::write_all(&mut records, &text).unwrap();
+        let at = [2, text.len() as u64];
+        assert!(EntryStore::new().unwrap().recorded(at).is_none());
+        let store = EntryStore::new().unwrap().with_records(Some(records));
+        let stored = store.recorded(at).unwrap();
+        assert_eq!(store.get(stored).unwrap(), entry);
     }
 }

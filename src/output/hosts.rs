@@ -96,19 +96,25 @@ pub struct OutputSize {
     pub over: Vec<(String, u64)>,
 }
 
-/// How many files are under `dir`, read from its folders alone (no file's metadata).
+/// How many files are under `dir`, read from its folders alone (no file's metadata), the
+/// folders listed in parallel: an output of 10,000 datasets has 10,000 of them, and this
+/// count is most of what a build that finds its output up to date does at the end.
 pub fn file_count(dir: &Path) -> io::Result<u64> {
-    let (mut files, mut stack) = (0, vec![dir.to_path_buf()]);
-    while let Some(folder) = stack.pop() {
-        for entry in std::fs::read_dir(folder)? {
-            let entry = entry?;
-            match entry.file_type()?.is_dir() {
-                true => stack.push(entry.path()),
-                false => files += 1,
-            }
+    use rayon::prelude::*;
+    let mut folders = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        match entry.file_type()?.is_dir() {
+            true => folders.push(entry.path()),
+            false => files += 1,
         }
     }
-    Ok(files)
+    let below: u64 = folders
+        .par_iter()
+        .map(|f| file_count(f))
+        .sum::<io::Result<u64>>()?;
+    Ok(files + below)
 }
 
 /// Measures every file under `dir` (symbolic links not followed: the output has none).

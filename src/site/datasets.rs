@@ -142,6 +142,16 @@ impl Held {
         }
     }
 
+    /// A dataset whose entry is already in the store (`stored`).
+    pub fn stored(entry: &CatalogEntry, stored: Stored) -> Held {
+        Held {
+            summary: Arc::new(Summary::of(entry)),
+            entry: EntryPlace::Stored(stored),
+            whole: None,
+            dcat_parts: Arc::default(),
+        }
+    }
+
     /// A dataset kept whole (`serve`), with its entry in memory.
     pub fn whole(dataset: Arc<Dataset>, entry: CatalogEntry) -> Held {
         Held {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::checksum::Sha256;
 use crate::content::{front_matter, ForeignKey};
 use crate::dataset::Slug;
 
@@ -28,6 +29,8 @@ struct Head {
     /// Its one-column foreign keys to another dataset: that dataset, this one's column
     /// and the column there.
     keys: Vec<(String, String, String)>,
+    /// The SHA-256 of the file as read.
+    markdown: Option<Sha256>,
 }
 
 /// A one-column foreign key seen from the dataset it names: the dataset whose rows name
@@ -52,6 +55,9 @@ pub struct FirstPass {
     /// The one-column foreign keys between datasets, by the slug of the dataset they name,
     /// sorted.
     pointers: Vec<(Box<str>, Pointer)>,
+    /// The SHA-256 of every dataset file that could be read, by slug, sorted: the key of
+    /// a dataset's reuse needs its bytes, read here already.
+    markdown: Vec<(Slug, Sha256)>,
 }
 
 impl FirstPass {
@@ -75,7 +81,12 @@ impl FirstPass {
         let pointers = (heads.iter())
             .flat_map(|(slug, head)| (head.keys.iter()).map(|key| pointer(slug, head.explore, key)))
             .collect();
-        FirstPass::sorted(titles, any_data_url, pointers)
+        let mut pass = FirstPass::sorted(titles, any_data_url, pointers);
+        pass.markdown = (heads.iter())
+            .filter_map(|(slug, head)| Some((slug.clone(), head.markdown?)))
+            .collect();
+        pass.markdown.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        pass
     }
 
     /// What a first pass would keep of `datasets`, loaded whole (`serve` after an edit, which
@@ -107,6 +118,7 @@ impl FirstPass {
             titles,
             any_data_url,
             pointers,
+            markdown: Vec::new(),
         }
     }
 
@@ -125,6 +137,13 @@ impl FirstPass {
     pub fn title(&self, slug: &str) -> Option<&str> {
         let found = self.titles.binary_search_by(|(s, _)| (**s).cmp(slug));
         self.titles[found.ok()?].1.as_deref()
+    }
+
+    /// The SHA-256 of dataset `slug`'s file as this pass read it (none for a file it could
+    /// not read, or without a pass over files: `serve`'s edits).
+    pub fn markdown_digest(&self, slug: &str) -> Option<Sha256> {
+        let found = self.markdown.binary_search_by(|(s, _)| (**s).cmp(slug));
+        Some(self.markdown[found.ok()?].1)
     }
 
     /// Whether a dataset publishes its big files elsewhere with a `data_url` of its own
@@ -165,8 +184,12 @@ fn read_head(path: &Path, drafts: bool) -> Head {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Head::default();
     };
+    let markdown = Some(Sha256::of(text.as_bytes()));
     let Ok(split) = front_matter::split(path, &text) else {
-        return Head::default();
+        return Head {
+            markdown,
+            ..Head::default()
+        };
     };
     let titled: Option<Titled> = value(path, (&text, &split), &[], true);
     // `[[foreign_keys]]` are tables: the whole front matter is read.
@@ -193,6 +216,7 @@ fn read_head(path: &Path, drafts: bool) -> Head {
         names: names.unwrap_or_default(),
         explore: explore.and_then(|head| head.explore),
         keys,
+        markdown,
     }
 }
 

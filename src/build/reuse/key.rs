@@ -17,7 +17,7 @@ use crate::layout;
 use crate::site::Site;
 
 /// Bumped whenever what a key covers, or what the manifest records, changes.
-pub(super) const FORMAT: u32 = 7;
+pub(super) const FORMAT: u32 = 8;
 
 /// One length-prefixed field, so that no two different inputs digest alike.
 fn field(hasher: &mut Sha256, bytes: &[u8]) {
@@ -92,7 +92,8 @@ pub(super) fn related_titles(site: &Site, dataset: &CatalogEntry) -> RelatedTitl
     dataset.related.iter().map(title).collect()
 }
 
-/// The key of one dataset's files: the site-wide keys, its Markdown's bytes, its CSV's
+/// The key of one dataset's files: the site-wide keys, its Markdown's bytes (their
+/// SHA-256, from the first pass when it read them), its CSV's
 /// path (as the page names it and resolved), size, SHA-256 and row count (from the scan
 /// that checked it), its kept versions' (`kept`) paths and SHA-256, the title (or
 /// absence) of each dataset it lists under `related` (`titles`, in order), the Markdown
@@ -112,10 +113,14 @@ pub(super) fn dataset_key(
     field(&mut h, dataset.slug.as_bytes());
     let markdown = dataset.markdown_path.as_os_str().as_encoded_bytes();
     field(&mut h, markdown);
-    field(
-        &mut h,
-        &std::fs::read(root.join(&dataset.markdown_path)).ok()?,
-    );
+    // Its bytes' digest, as the first pass read them (else read again).
+    let markdown = match site.markdown_digest(&dataset.slug) {
+        Some(digest) => digest,
+        None => {
+            crate::checksum::Sha256::of(&std::fs::read(root.join(&dataset.markdown_path)).ok()?)
+        }
+    };
+    field(&mut h, markdown.bytes());
     field(&mut h, dataset.csv_display.as_os_str().as_encoded_bytes());
     field(&mut h, dataset.csv_path.as_os_str().as_encoded_bytes());
     field(&mut h, &dataset.bytes.to_le_bytes());

@@ -131,6 +131,11 @@ fn records_path(root: &Path, output: &Path) -> PathBuf {
 pub(super) struct RecordsFile(std::fs::File);
 
 impl RecordsFile {
+    /// Another handle on the file, for reading entries back later in the build.
+    pub fn handle(&self) -> Option<std::fs::File> {
+        self.0.try_clone().ok()
+    }
+
     /// The `[offset, length]` bytes of the file, or `None` past its end.
     pub fn read(&self, at: [u64; 2]) -> Option<Vec<u8>> {
         let mut bytes = vec![0; usize::try_from(at[1]).ok().filter(|&n| n < 1 << 26)?];

@@ -12,6 +12,9 @@ use crate::diagnostics::Diagnostic;
 pub(in crate::build) struct Record {
     pub entry: CatalogEntry,
     pub problems: Vec<Diagnostic>,
+    /// Where it was read from in the records file, when it was.
+    #[serde(skip)]
+    pub at: Option<[u64; 2]>,
 }
 
 #[cfg(test)]
@@ -38,6 +41,7 @@ mod tests {
             let record = Record {
                 entry: entry.clone(),
                 problems: vec![Diagnostic::warning("x.md", "a warning").at(3, 1)],
+                at: None,
             };
             let text = serde_json::to_string(&record).unwrap();
             let back: Record = serde_json::from_str(&text).unwrap();
