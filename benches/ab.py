@@ -54,7 +54,7 @@ def main(argv=None) -> int:
     rows_out = []
     for case in args.cases.split(","):
         n, rows, variant = harness.VARIANTS[case]
-        site = harness.datapages_site(n, rows, variant.table_rows)
+        site = harness.datapages_site(n, rows, variant.table_rows, variant.parquet)
         tools = []
         for j, (label, binary) in enumerate(binaries):
             # Both binaries do the whole work: builds that know the scan cache skip it

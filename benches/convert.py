@@ -7,6 +7,7 @@ then ~300 words of Markdown under `## Overview`, `## Method` and `## Notes`). Th
 writes a datapages site with the same content:
 
   site.toml                         title, base_url, [author], [license], optional table_rows
+                                    and parquet
   content/datasets/<slug>.md        TOML front matter + the raw Markdown body
   data/datasets/<slug>.csv          a hard link to the raw CSV (a copy across file systems)
 
@@ -27,7 +28,7 @@ gets "the page has no `## Limits` section". Adding one would put words in the au
 mouth, so the converter does not.
 
 Usage:
-  python3 benches/convert.py RAW_DIR SITE_DIR [--table-rows N|all] [--copy]
+  python3 benches/convert.py RAW_DIR SITE_DIR [--table-rows N|all] [--parquet false] [--copy]
 """
 from __future__ import annotations
 
@@ -167,7 +168,7 @@ SITE_TOML = """title = "Synthetic datasets"
 description = "The neutral build-speed workload of gen_synth.py, converted into a datapages site."
 base_url = "http://localhost/"
 language = "en"
-{table_rows}
+{settings}
 [author]
 name = "datapages benchmark harness"
 
@@ -187,7 +188,8 @@ def link_or_copy(src: str, dst: str, copy: bool) -> None:
     shutil.copyfile(src, dst)
 
 
-def convert(raw: str, site: str, table_rows: str | None, copy: bool = False) -> int:
+def convert(raw: str, site: str, table_rows: str | None, copy: bool = False,
+            parquet: str | None = None) -> int:
     raw_datasets = os.path.join(raw, "datasets")
     if not os.path.isdir(raw_datasets):
         raise SystemExit(f"{raw}: no datasets/ folder; is this a gen_synth.py --format raw workload?")
@@ -197,9 +199,10 @@ def convert(raw: str, site: str, table_rows: str | None, copy: bool = False) -> 
     data = os.path.join(site, "data", "datasets")
     os.makedirs(content)
     os.makedirs(data)
-    rows_line = f"table_rows = {table_rows}\n" if table_rows is not None else ""
+    settings = f"table_rows = {table_rows}\n" if table_rows is not None else ""
+    settings += f"parquet = {parquet}\n" if parquet is not None else ""
     with open(os.path.join(site, "site.toml"), "w", encoding="utf-8") as f:
-        f.write(SITE_TOML.format(table_rows=rows_line))
+        f.write(SITE_TOML.format(settings=settings))
     count = 0
     for name in sorted(os.listdir(raw_datasets)):
         if not name.endswith(".md"):
@@ -222,6 +225,8 @@ def main(argv=None) -> int:
     ap.add_argument("site", help="the datapages site folder to write (replaced if it exists)")
     ap.add_argument("--table-rows", help='rows each page\'s table shows: a number or "all" (default: datapages\' cap)')
     ap.add_argument("--copy", action="store_true", help="copy the CSVs instead of hard-linking them")
+    ap.add_argument("--parquet", choices=["true", "false", '"auto"'],
+                    help="site.toml's parquet setting (default: datapages' own, \"auto\")")
     a = ap.parse_args(argv)
     table_rows = None
     if a.table_rows is not None:
@@ -231,8 +236,9 @@ def main(argv=None) -> int:
             table_rows = a.table_rows
         else:
             ap.error('--table-rows takes a whole number or "all"')
-    n = convert(a.raw, a.site, table_rows, a.copy)
-    print(f"converted {n} datasets: {a.raw} -> {a.site}" + (f" (table_rows = {table_rows})" if table_rows else ""))
+    n = convert(a.raw, a.site, table_rows, a.copy, a.parquet)
+    print(f"converted {n} datasets: {a.raw} -> {a.site}" + (f" (table_rows = {table_rows})" if table_rows else "")
+          + (f" (parquet = {a.parquet})" if a.parquet else ""))
     return 0
 
 

@@ -45,9 +45,9 @@ GNU_TIME = "/usr/bin/time"
 MARK_BEGIN = "<!-- bench:results:begin (written by benches/run.py; edit outside these markers) -->"
 MARK_END = "<!-- bench:results:end -->"
 
-ALL_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve",
+ALL_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rows1m-np", "rss", "serve",
              "n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k", "check1m"]
-DEFAULT_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rss", "serve"]
+DEFAULT_CASES = ["small", "n1000", "rows1m", "rows1m-warm", "rows1m-all", "rows1m-np", "rss", "serve"]
 # The catalog cases (benches/catalog.py): N=10,000 and N=100,000 datasets, rebuilds, serve at N=10,000.
 CATALOG_CASES = ["n10k", "n100k", "rebuild", "catalog-rss", "serve-n10k"]
 
@@ -160,18 +160,22 @@ def workload(fmt: str, n: int, rows: int) -> str:
     return folder
 
 
-def datapages_site(n: int, rows: int, table_rows: str | None) -> str:
+def datapages_site(n: int, rows: int, table_rows: str | None, parquet: str | None = None) -> str:
     raw = workload("raw", n, rows)
     tag = "cap" if table_rows is None else f"rows-{table_rows}"
+    tag += "" if parquet is None else f"-parquet-{parquet}"
     folder = f"{WORK}/site-n{n}-r{rows}-{tag}"
     with open(os.path.join(raw, ".bench-stamp")) as f:
         raw_stamp = f.read()
-    stamp = f"convert {sha256_file(CONVERT)} table_rows={table_rows}\n{raw_stamp}"
+    stamp = f"convert {sha256_file(CONVERT)} table_rows={table_rows} parquet={parquet}\n{raw_stamp}"
     if not stamp_ok(folder, stamp):
-        log(f"  converting -> {folder}" + (f" (table_rows = {table_rows})" if table_rows else ""))
+        log(f"  converting -> {folder}" + (f" (table_rows = {table_rows})" if table_rows else "")
+            + (f" (parquet = {parquet})" if parquet else ""))
         cmd = [sys.executable, CONVERT, raw, folder]
         if table_rows is not None:
             cmd += ["--table-rows", table_rows]
+        if parquet is not None:
+            cmd += ["--parquet", parquet]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         write_stamp(folder, stamp)
     return folder
@@ -314,6 +318,9 @@ class Variant:
     table_rows: str | None
     # Use the scan cache (warmed by the check and the warm-up run); otherwise --no-cache.
     cache: bool = False
+    # site.toml's `parquet` ("false": the Parquet copy, the costliest output datapages-old did
+    # not have, left out); None: the default.
+    parquet: str | None = None
 
 
 VARIANTS = {
@@ -323,6 +330,8 @@ VARIANTS = {
     "rows1m-warm": (1, 1_000_000, Variant("rows1m-warm", "datapages (default cap, scan cache warm)",
                                           None, cache=True)),
     "rows1m-all": (1, 1_000_000, Variant("rows1m-all", 'datapages (table_rows = "all")', "all")),
+    "rows1m-np": (1, 1_000_000, Variant("rows1m-np", "datapages (default cap, parquet = false)", None,
+                                        parquet="false")),
     "n10k": (10_000, 20, Variant("n10k", "datapages", None)),
     "n100k": (100_000, 5, Variant("n100k", "datapages", None)),
 }
@@ -366,7 +375,7 @@ def run_workload_group(n: int, rows: int, variants: list[Variant], args, env) ->
     notes = []
     first_site = None
     for j, v in enumerate(variants):
-        site = datapages_site(n, rows, v.table_rows)
+        site = datapages_site(n, rows, v.table_rows, v.parquet)
         first_site = first_site or site
         notes.append(f"{v.case}: converted site `{site}`: `datapages check`: {check_site(env['datapages'], site)}")
         tools.append(Tool(f"dp{j}", v.label, "datapages",

@@ -1,6 +1,6 @@
 """The `check1m` case: a cold `datapages check --no-cache` of the 1,000,000-row site (every
 cell checked and every column profiled) beside DuckDB's `SUMMARIZE` of the same CSV, which
-computes what the column profiles compute (issue #35: check at most 0.2 x DuckDB in CPU
+computes what the column profiles compute (issue #50: check at most 0.3 x DuckDB in CPU
 time, both on 2 threads, in one run).
 
     run_check_case(args, env) -> {"samples": {"datapages": [...], "duckdb": [...]}}
@@ -71,6 +71,6 @@ def check_report(result: dict) -> tuple[list[str], list[str]]:
     ratio = med("datapages", 0) / med("duckdb", 0)
     pairs = [a[0] / b[0] for a, b in zip(s["datapages"], s["duckdb"])]
     target = (f"- Cold check of 1,000,000 rows: CPU datapages / DuckDB SUMMARIZE = {ratio:.2f} (median of "
-              f"per-round ratios {statistics.median(pairs):.2f}; target ≤ 0.2): "
-              + ("**met**" if ratio <= 0.2 else "**missed**"))
+              f"per-round ratios {statistics.median(pairs):.2f}; target ≤ 0.3): "
+              + ("**met**" if ratio <= 0.3 else "**missed**"))
     return lines + [""], [target]
