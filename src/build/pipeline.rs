@@ -1,6 +1,7 @@
 //! The one pipeline of `build`, `check` and serve's first build, in steps read top to
 //! bottom by [`run`]: open the output; read the site and, in a first pass, every dataset's
-//! front matter (titles, drafts, `data_url`); load every dataset, each checked, rendered
+//! front matter (titles, drafts, `data_url`), while the templates are compiled and the
+//! previous build's manifest is read (three reads at once); load every dataset, each checked, rendered
 //! and written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says;
 //! check the site as a whole; write the rest (listings, tags, pages, catalogs); publish;
 //! record what was written for the next build. What is taken from the previous build (records
@@ -17,7 +18,7 @@ use rayon::prelude::*;
 
 use super::previous::{Fresh, Previous};
 use super::reuse::manifest::Whole;
-use super::reuse::Reuse;
+use super::reuse::{Prefetched, Reuse};
 use super::{pages, unbacked, BuildOptions, BuildReport};
 use crate::dataset::cache::ScanCache;
 use crate::dataset::entry_store::EntryStore;
@@ -85,11 +86,20 @@ pub(super) fn run(
     commit: impl FnOnce(Staging) -> io::Result<()>,
 ) -> Result<Built, Diagnostics> {
     let started = Instant::now();
-    let renderer = Renderer::new(&options.root);
     let path = options.output_dir();
     let output = open_output(options, mode, &path);
-    // The first pass: site.toml, the files, the plain pages, every dataset's front matter.
-    let mut frame = match Frame::read(&options.root, &options.site_options(), mode.warnings()) {
+    // Three reads at once: the templates, the previous build's manifest, and the first pass
+    // (site.toml, the files, the plain pages, every dataset's front matter).
+    let ((renderer, prefetched), frame) = rayon::join(
+        || {
+            rayon::join(
+                || Renderer::new(&options.root),
+                || prefetch(options, mode, &output, &path),
+            )
+        },
+        || Frame::read(&options.root, &options.site_options(), mode.warnings()),
+    );
+    let mut frame = match frame {
         Ok(frame) => frame,
         Err(mut problems) => {
             problems.sort();
@@ -110,7 +120,7 @@ pub(super) fn run(
         (Ok(Some((_, staging))), None) => Writer::new(staging),
         _ => Writer::new(&Discard),
     };
-    let previous = open_previous(options, mode, (&output, &data), &path);
+    let previous = open_previous(mode, (&output, &data), options, prefetched);
     let steps = Steps {
         mode,
         store: mode.store(previous.as_ref()),
@@ -226,17 +236,33 @@ fn report(
 
 /// What this build takes from the previous one: `build` links from its output only when
 /// it holds every file (no data folder); `check` takes unchanged datasets from its records
-/// (unless `--no-cache`); `serve` keeps its own state.
+/// (unless `--no-cache`); `serve` keeps its own state. `prefetched`: what [`prefetch`] read.
 fn open_previous(
-    options: &BuildOptions,
     mode: Mode,
     (output, data): (&Output, &Output),
-    path: &Path,
+    options: &BuildOptions,
+    prefetched: Option<Prefetched>,
 ) -> Box<dyn Previous> {
-    match (mode, output, data) {
-        (Mode::Build, Ok(Some((target, _))), Ok(None)) => Box::new(Reuse::open(options, target)),
-        (Mode::Check, _, _) if options.scan_cache => Box::new(Reuse::for_check(options, path)),
+    match (mode, output, data, prefetched) {
+        (Mode::Build, Ok(Some(_)), Ok(None), Some(read)) => Box::new(Reuse::open(options, read)),
+        (Mode::Check, _, _, Some(read)) => Box::new(Reuse::for_check(options, read)),
         _ => Box::new(Fresh),
+    }
+}
+
+/// What a build that may take from the previous one reads of it first: `build` the
+/// manifest of the output it replaces, `check` (unless `--no-cache`) that of the default
+/// output.
+fn prefetch(
+    options: &BuildOptions,
+    mode: Mode,
+    output: &Output,
+    path: &Path,
+) -> Option<Prefetched> {
+    match (mode, output) {
+        (Mode::Build, Ok(Some((target, _)))) => Some(Reuse::prefetch(options, target)),
+        (Mode::Check, _) if options.scan_cache => Some(Reuse::prefetch(options, path)),
+        _ => None,
     }
 }
 

@@ -88,50 +88,71 @@ fn canonical_output(output: &Path) -> PathBuf {
     crate::output::guard::resolve(output).unwrap_or_else(|_| output.to_path_buf())
 }
 
+/// What [`Reuse`] takes of the previous build before anything else, read while the site is
+/// (in parallel with its walk and first pass): the site-wide key, the manifest of the
+/// output with its records file, and when this build began.
+pub(super) struct Prefetched {
+    /// The output folder, resolved as the manifest names it.
+    output: PathBuf,
+    site_key: Option<String>,
+    left: manifest::Left,
+    started: SystemTime,
+}
+
 impl Reuse {
-    /// Reads the manifest of `output` (the folder this build replaces), unless the build
-    /// runs without the cache (`--no-cache`): then nothing is reused, but what is written
-    /// is still recorded.
-    pub fn open(options: &BuildOptions, output: &Path) -> Reuse {
-        let output = &canonical_output(output);
+    /// Reads the site's key and the manifest of `output` (the folder this build replaces,
+    /// or the one `check` compares with), unless the build runs without the cache
+    /// (`--no-cache`): then nothing is reused, but what `build` writes is still recorded.
+    pub fn prefetch(options: &BuildOptions, output: &Path) -> Prefetched {
+        let output = canonical_output(output);
+        let site_key = key::site_key(options);
+        let started = SystemTime::now();
+        let left = match options.scan_cache && site_key.is_some() {
+            true => manifest::load(&options.root, &output).unwrap_or_default(),
+            false => manifest::Left::default(),
+        };
+        Prefetched {
+            output,
+            site_key,
+            left,
+            started,
+        }
+    }
+
+    /// `build`'s reuse of what [`Reuse::prefetch`] read, recording what it writes.
+    pub fn open(options: &BuildOptions, read: Prefetched) -> Reuse {
+        let output = &read.output;
         if let Some(dir) = manifest::ready_reuse_dir(&options.root) {
             tidy::tidy(&dir, &manifest::path(&options.root, output));
         }
         let records_path = manifest::records_spill_path(&options.root, output);
         let recorded = manifest::spill_path(&options.root, output)
             .map(|path| Mutex::new(spill::Spill::create(path, records_path)));
-        Reuse::with_manifest(options, output, recorded)
+        Reuse::with_manifest(options, read, recorded)
     }
 
-    /// For `check`, which writes nothing: the manifest of `output` read as [`Reuse::open`]
-    /// reads it, so that each unchanged dataset is taken from its record (its warnings
-    /// with it) instead of being loaded and rendered again; nothing is linked or recorded.
-    pub fn for_check(options: &BuildOptions, output: &Path) -> RecallOnly {
-        let output = &canonical_output(output);
-        RecallOnly(Reuse::with_manifest(options, output, None))
+    /// For `check`, which writes nothing: each unchanged dataset is taken from its record
+    /// (its warnings with it) instead of being loaded and rendered again; nothing is
+    /// linked or recorded.
+    pub fn for_check(options: &BuildOptions, read: Prefetched) -> RecallOnly {
+        RecallOnly(Reuse::with_manifest(options, read, None))
     }
 
     fn with_manifest(
         options: &BuildOptions,
-        output: &Path,
+        read: Prefetched,
         recorded: Option<Mutex<spill::Spill>>,
     ) -> Reuse {
-        let site_key = key::site_key(options);
-        let started = SystemTime::now();
-        let previous = match options.scan_cache && site_key.is_some() {
-            true => manifest::load(&options.root, output).unwrap_or_default(),
-            false => manifest::Left::default(),
-        };
         Reuse {
             root: options.root.clone(),
-            output: output.to_path_buf(),
-            site_key,
+            output: read.output,
+            site_key: read.site_key,
             nav_key: OnceLock::new(),
-            previous: previous.datasets,
-            records: previous.records,
-            previous_whole: previous.whole,
+            previous: read.left.datasets,
+            records: read.left.records,
+            previous_whole: read.left.whole,
             pending_links: Mutex::default(),
-            started,
+            started: read.started,
             canonical_root: OnceLock::new(),
             recorded,
             reused: AtomicUsize::new(0),
