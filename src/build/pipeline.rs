@@ -1,13 +1,14 @@
 //! The one pipeline of `build`, `check` and serve's first build, in steps read top to
-//! bottom by [`run`]: open the output; read the site and, in a first pass, every dataset's
-//! front matter (titles, drafts, `data_url`), while the templates are compiled and the
-//! previous build's manifest is read (three reads at once); load every dataset, each checked, rendered
-//! and written as soon as it is loaded (in parallel) and then kept as the [`Mode`] says;
-//! check the site as a whole; write the rest (listings, tags, pages, catalogs); publish;
-//! record what was written for the next build. What is taken from the previous build (records
-//! instead of loads, hard links of unchanged output) is one [`Previous`], called the same
-//! way by every command (a no-op where there is nothing to take). A site with any error publishes nothing: what was written
-//! meanwhile is in the staging folder (or `Discard`), which is dropped.
+//! bottom by [`run`]: open the output; read the site and, in a first pass, every
+//! dataset's front matter (titles, drafts, `data_url`), while the templates are compiled
+//! and the previous build's manifest is read (three reads at once); load every dataset,
+//! each checked, rendered and written as soon as it is loaded (in parallel) and then kept
+//! as the [`Mode`] says; check the site as a whole; write the rest (listings, tags, pages,
+//! catalogs); publish; record what was written for the next build. What is taken from the
+//! previous build (records instead of loads, hard links of unchanged output) is one
+//! [`Previous`], called the same way by every command (a no-op where there is nothing to
+//! take). A site with any error publishes nothing: what was written meanwhile is in the
+//! staging folder (or `Discard`), which is dropped.
 
 use std::io;
 use std::path::{Path, PathBuf};
