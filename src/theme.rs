@@ -101,4 +101,16 @@ mod tests {
         assert!(static_file("nope.css").is_none());
         assert_eq!(site_files().len(), TEMPLATES.len() + STATIC_FILES.len());
     }
+
+    /// A chart inside a page carries no `<style>`: the built-in stylesheet must hold the
+    /// rules the chart files carry, byte for byte.
+    #[test]
+    fn the_site_stylesheet_holds_the_chart_style() {
+        let css = static_file("style.css").unwrap_or_default();
+        let css = String::from_utf8_lossy(css);
+        assert!(
+            css.contains(crate::render::chart::STYLE),
+            "static/style.css must end with the chart style of datapages-charts' chart/svg.rs (STYLE)"
+        );
+    }
 }

@@ -15,9 +15,8 @@ pub mod keys;
 mod load;
 pub mod paging;
 mod prose_links;
-pub use datapages_content::schema;
+pub use datapages_content::{schema, shown};
 pub use datapages_scan::{scan, stamp};
-pub mod shown;
 mod slug;
 pub mod versions;
 

@@ -3,7 +3,7 @@
 //! Templates are parsed once per build. The built-in templates ([`crate::theme`]) are used
 //! for any template a site does not override.
 
-pub mod chart;
+pub use datapages_charts::chart;
 pub mod cite_view;
 mod columns_section;
 pub mod explore_view;

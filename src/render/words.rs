@@ -110,13 +110,6 @@ pub fn shown_size(bytes: u64, words: &Words) -> String {
     say_plain(words, SIZE_MESSAGES[unit], None, &[("n", &number)])
 }
 
-/// The built-in English words, made once for every test that needs them.
-#[cfg(test)]
-pub fn english() -> &'static Words {
-    static WORDS: std::sync::LazyLock<Words> = std::sync::LazyLock::new(Words::english);
-    &WORDS
-}
-
 /// `t(id="dataset.counts", n=rows, columns=…)`: the message as HTML (so marked safe), its
 /// plural form chosen by `n`; numbers given are grouped, text is escaped.
 struct Translate(Slot);
@@ -150,6 +143,17 @@ impl tera::Function for Translate {
 
     fn is_safe(&self) -> bool {
         true
+    }
+}
+
+/// The words a chart draws with: the page's number marks and its messages as plain text.
+impl super::chart::Words for Words {
+    fn marks(&self) -> &crate::i18n::locale::NumberMarks {
+        &self.locale.marks
+    }
+
+    fn say(&self, id: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
+        say_plain(self, id, count, args)
     }
 }
 

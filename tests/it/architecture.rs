@@ -25,6 +25,11 @@ const SOURCES: &[(&str, &str, &[&str])] = &[
     ("src", "crate", &[]),
     ("crates/datapages-content/src", "datapages_content", &[]),
     ("crates/datapages-scan/src", "datapages_scan", &["dataset"]),
+    (
+        "crates/datapages-charts/src",
+        "datapages_charts",
+        &["render"],
+    ),
     ("crates/datapages-serve/src", "datapages_serve", &["serve"]),
 ];
 

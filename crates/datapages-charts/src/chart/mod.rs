@@ -25,6 +25,8 @@ mod rows;
 mod scale;
 mod svg;
 #[cfg(test)]
+mod test_words;
+#[cfg(test)]
 mod tests;
 mod time;
 mod xy;
@@ -32,12 +34,14 @@ mod xy;
 use std::fmt::Write as _;
 
 use crate::content::{ChartKind, YScale};
-use crate::dataset::scan::{ChartGap, ChartPoint, Reduced};
+use crate::locale::NumberMarks;
+use crate::scan::{ChartGap, ChartPoint, Reduced};
 use crate::text::escape_html_into;
 use describe::{describe, notes};
 use rows::rows_layout;
 use scale::series_names;
-use svg::{Body, STYLE};
+use svg::Body;
+pub use svg::STYLE;
 use xy::xy_layout;
 
 /// The narrowest width, in pixels, the layout is planned for (a 360 px phone, less margins).
@@ -139,7 +143,18 @@ pub struct ChartInput<'a> {
     /// How the x column's values are shown (its `digits`, date format, years).
     pub x_shown: XShown,
     /// The page's words and number marks: the chart's sentences and numbers are in them.
-    pub words: &'a crate::i18n::Words,
+    pub words: &'a dyn Words,
+}
+
+/// The page's words as a chart uses them: its number marks and its messages (the
+/// application's message catalogue, `i18n::Words`, is one).
+pub trait Words: std::fmt::Debug + Sync {
+    /// The number marks of the page's language.
+    fn marks(&self) -> &NumberMarks;
+
+    /// The message `id` of the page's language as plain text (the SVG escapes it), its
+    /// plural form chosen by `count` (also its argument `n`, grouped in the page's marks).
+    fn say(&self, id: &str, count: Option<u64>, args: &[(&str, &str)]) -> String;
 }
 
 /// How the x column's values are shown, as the table shows them.
@@ -149,7 +164,7 @@ pub struct XShown {
     pub digits: Option<u32>,
     /// The x column's date `format` (a time axis): ticks on its periods, in its style.
     pub dates: Option<crate::content::date_format::DateKind>,
-    /// The x column's numbers have no group marks (`crate::dataset::shown::ungrouped`:
+    /// The x column's numbers have no group marks (`crate::shown::ungrouped`:
     /// years, codes).
     pub years: bool,
     /// The x column is an `integer` column: ticks a whole number apart at least.
@@ -162,7 +177,7 @@ impl ChartInput<'_> {
         let number = x.parse::<f64>().ok().filter(|v| v.is_finite());
         match (self.x_scale, self.x_shown.digits, number) {
             (XScale::Number, Some(digits), Some(v)) if !self.x_shown.years => {
-                self.number(&crate::dataset::shown::fixed(v, digits))
+                self.number(&crate::shown::fixed(v, digits))
             }
             (XScale::Number, _, Some(_)) => self.number(x),
             _ => x.to_string(),
@@ -171,13 +186,13 @@ impl ChartInput<'_> {
 
     /// A number written the English way (`1,234.5`) in the page's marks.
     pub(super) fn number(&self, english: &str) -> String {
-        self.words.number(english).into_owned()
+        self.words.marks().number(english).into_owned()
     }
 
     /// The message `id` of the page's language as plain text (the SVG escapes it), its
     /// plural form by `count`.
     pub(super) fn say(&self, id: &str, count: Option<u64>, args: &[(&str, &str)]) -> String {
-        crate::render::words::say_plain(self.words, id, count, args)
+        self.words.say(id, count, args)
     }
 }
 
@@ -208,8 +223,8 @@ pub enum Placement {
 /// The chart's points with their values in the page's number marks (`None`: English
 /// marks, the points as they are).
 fn localized_points(chart: &ChartInput) -> Option<Vec<ChartPoint>> {
-    let marks = &chart.words.locale.marks;
-    if *marks == crate::i18n::locale::NumberMarks::english() {
+    let marks = chart.words.marks();
+    if *marks == NumberMarks::english() {
         return None;
     }
     let localized = |p: &ChartPoint| ChartPoint {

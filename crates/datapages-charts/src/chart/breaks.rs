@@ -2,7 +2,7 @@
 //! (a gap) cuts the line there, so a missing week is not drawn as a straight stretch that
 //! no data supports. `connect_gaps = true` records no gaps, and the line joins over them.
 
-use crate::dataset::scan::ChartGap;
+use crate::scan::ChartGap;
 
 /// The x positions of the gaps of series `index`, sorted; `position` places an x.
 pub(super) fn gap_positions(

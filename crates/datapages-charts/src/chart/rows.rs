@@ -2,7 +2,7 @@
 //! value axis runs across. Each point gets a row of its own, so no mark hides another;
 //! its value is printed beside it; gridlines are broken wherever they would cross text.
 
-use crate::i18n::locale::NumberMarks;
+use crate::locale::NumberMarks;
 use std::fmt::Write as _;
 
 use super::describe::tooltip;
@@ -11,7 +11,7 @@ use super::scale::{categories, nice_ticks, series_index, tick_text, value_range}
 use super::svg::{num, pct, text_width, text_width_at, wrap, Body};
 use super::{ChartInput, NARROWEST};
 use crate::content::ChartKind;
-use crate::dataset::scan::ChartPoint;
+use crate::scan::ChartPoint;
 use crate::text::escape_html_into;
 
 /// The most intervals the value axis is divided into.
@@ -249,7 +249,7 @@ fn gridlines(axis: &Axis, rows: &Rows, bottom: f64) -> Body {
 /// how many ticks a value is printed so that they keep apart at the narrowest width.
 fn value_axis(chart: &ChartInput, left: f64, gap: f64) -> Axis {
     let (points, digits) = (chart.points, chart.y_digits);
-    let marks = chart.words.locale.marks.clone();
+    let marks = chart.words.marks().clone();
     let (lo, hi) = value_range(points);
     let room = |negative: bool| {
         points

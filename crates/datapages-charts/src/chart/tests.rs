@@ -3,7 +3,7 @@
 use super::scale::{day_number, nice_ticks, tick_text, value_domain};
 use super::svg::{wrap, wrap_balanced};
 use super::*;
-use crate::dataset::schema::{format_cell, ColumnType};
+use crate::schema::{format_cell, ColumnType};
 
 pub(super) fn point(x: &str, series: Option<&str>, y: f64) -> ChartPoint {
     let mut y_text = String::new();
@@ -25,7 +25,7 @@ pub(super) fn input<'a>(
         id: "c",
         y_digits: None,
         x_shown: Default::default(),
-        words: crate::render::words::english(),
+        words: super::test_words::english(),
         kind,
         title: "Throughput <by> \"size\" & interface",
         x_title: "Block size",

@@ -3,7 +3,7 @@
 
 use super::tests::{input, point, tick_labels};
 use super::*;
-use crate::dataset::scan::ChartGap;
+use crate::scan::ChartGap;
 
 fn years(values: &[f64]) -> Vec<ChartPoint> {
     values
@@ -132,7 +132,7 @@ fn a_gap_breaks_a_line_and_a_lone_point_keeps_its_marker() {
 fn a_reduced_line_says_how_it_was_reduced() {
     let points = years(&[1.0, 5.0, 2.0, 9.0, 3.0]);
     let chart = ChartInput {
-        reduced: Some(crate::dataset::scan::Reduced {
+        reduced: Some(crate::scan::Reduced {
             rows: 1_000_000,
             columns: 1_200,
         }),

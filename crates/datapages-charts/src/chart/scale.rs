@@ -3,8 +3,8 @@
 
 pub(super) use crate::content::iso8601::day_number;
 use crate::content::YScale;
-use crate::dataset::scan::ChartPoint;
-use crate::i18n::locale::NumberMarks;
+use crate::locale::NumberMarks;
+use crate::scan::ChartPoint;
 
 /// Series names in order of first appearance (one unnamed series when there is none).
 pub(super) fn series_names(points: &[ChartPoint]) -> Vec<&str> {
@@ -132,7 +132,7 @@ pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
             step: 0.0,
             log: true,
             digits: chart.y_digits,
-            marks: chart.words.locale.marks.clone(),
+            marks: chart.words.marks().clone(),
         },
         YScale::Linear => {
             let (ticks, step) = nice_ticks(lo, hi, 8);
@@ -141,7 +141,7 @@ pub(super) fn value_axis(chart: &super::ChartInput) -> ValueAxis {
                 step,
                 log: false,
                 digits: chart.y_digits,
-                marks: chart.words.locale.marks.clone(),
+                marks: chart.words.marks().clone(),
             }
         }
     }
@@ -195,5 +195,5 @@ pub(super) fn nice_ticks(lo: f64, hi: f64, max_intervals: usize) -> (Vec<f64>, f
 /// A tick value with the decimals its step needs (at least the column's `digits`) and
 /// thousands separators.
 pub(super) fn tick_text(value: f64, step: f64, digits: Option<u32>) -> String {
-    crate::dataset::shown::on_grid(value, step, digits)
+    crate::shown::on_grid(value, step, digits)
 }

@@ -4,7 +4,7 @@
 //! of categories, the distribution of the values (rows per range), or, on a plot, each
 //! group of points that would sit on one another drawn once.
 
-use crate::i18n::locale::NumberMarks;
+use crate::locale::NumberMarks;
 use std::collections::HashSet;
 
 use super::aggregate::aggregate;
@@ -12,7 +12,7 @@ use super::describe::{grouped, grouped_english, rows};
 use super::scale::{categories, nice_ticks, tick_text, value_axis, value_range};
 use super::{is_category_rows, render, ChartInput, ManySeries, Placement, XScale};
 use crate::content::{Aggregate, ChartKind};
-use crate::dataset::scan::ChartPoint;
+use crate::scan::ChartPoint;
 
 /// The tallest a chart may be, in pixels.
 pub const MAX_HEIGHT: f64 = 2_000.0;
@@ -78,7 +78,7 @@ pub fn draw(chart: &ChartInput) -> Drawn {
 
 /// Rows of categories as the distribution of their values: rows per range.
 fn draw_distribution(chart: &ChartInput) -> Drawn {
-    let points = distribution(chart.points, &chart.words.locale.marks);
+    let points = distribution(chart.points, chart.words.marks());
     let rows_in = rows(chart, chart.points.len() as u64);
     let args = [("rows", rows_in.as_str()), ("y", chart.y_title)];
     let note = chart.say("chart.fit_ranges", None, &args);

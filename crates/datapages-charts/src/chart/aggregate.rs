@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use crate::content::Aggregate;
-use crate::dataset::scan::ChartPoint;
-use crate::dataset::schema::{format_cell, ColumnType};
+use crate::scan::ChartPoint;
+use crate::schema::{format_cell, ColumnType};
 
 /// One point per (x, series) of `points`, each the `aggregate` of its group.
 pub fn aggregate(points: &[ChartPoint], aggregate: Aggregate) -> Vec<ChartPoint> {

@@ -11,7 +11,7 @@ use super::svg::{num, pct, text_width_at, Body, DASHES};
 use super::{ChartInput, XScale, LABELLED_POINTS, NARROWEST, PLOT_HEIGHT};
 use crate::content::iso8601::day_position;
 use crate::content::ChartKind;
-use crate::dataset::scan::ChartPoint;
+use crate::scan::ChartPoint;
 
 /// Lays out a line or dot chart from `top`; returns where it ends and the
 /// number of points whose `x` could not be placed on a numeric or date axis.

@@ -3,8 +3,8 @@
 
 use super::{ChartInput, XScale, DESCRIBED_POINTS};
 use crate::content::ChartKind;
-use crate::dataset::scan::ChartPoint;
-use crate::dataset::schema::{format_cell, ColumnType};
+use crate::scan::ChartPoint;
+use crate::schema::{format_cell, ColumnType};
 
 /// What the chart leaves out, said in the chart itself.
 pub(super) fn notes(chart: &ChartInput, unplaced: u64) -> Vec<String> {
@@ -206,7 +206,7 @@ mod tests {
 
     #[test]
     fn a_chart_is_described_and_labelled_in_the_page_language_and_marks() {
-        let fr = crate::i18n::Words::load(std::path::Path::new("/nonexistent"), "fr", None).0;
+        let fr = super::super::test_words::Catalogue::built_in("fr");
         let points = [point("32K", None, 2693.5), point("64K", None, -10366.0)];
         let chart = ChartInput {
             series_title: None,
