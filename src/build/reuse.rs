@@ -161,8 +161,14 @@ impl Reuse {
         }
     }
 
-    /// The key of `dataset`, with its kept versions `kept`.
-    fn key(&self, site: &Site, dataset: &CatalogEntry, kept: &[KeptVersion]) -> Option<String> {
+    /// The key of `dataset`, with its kept versions `kept`; `recalled`: taken from its
+    /// record rather than loaded ([`key::dataset_key`]).
+    fn key(
+        &self,
+        site: &Site,
+        (dataset, kept): (&CatalogEntry, &[KeptVersion]),
+        recalled: bool,
+    ) -> Option<String> {
         let titles = key::related_titles(site, dataset);
         let nav_key = self.nav_key.get_or_init(|| key::nav_key(site));
         let site_key = self.site_key.as_deref()?;
@@ -171,7 +177,7 @@ impl Reuse {
             &self.root,
             site,
             (dataset, kept),
-            &titles,
+            (&titles, recalled),
         )
     }
 
@@ -196,7 +202,7 @@ impl Reuse {
         if dataset.slug != slug || !dataset.csv_unchanged(root, &markdown_path) {
             return None;
         }
-        let key = self.key(site, dataset, &[])?;
+        let key = self.key(site, (dataset, &[]), true)?;
         if key != entry.key {
             return None;
         }
@@ -325,7 +331,7 @@ impl Reuse {
     ) -> (CatalogEntry, Option<WrittenFiles>) {
         let mut written = site.outputs.entry(&site.config, dataset, Vec::new());
         let kept = dataset.versions.as_ref().map_or(&[][..], |v| &v.kept);
-        let key = self.key(site, &written, kept);
+        let key = self.key(site, (&written, kept), false);
         if let Some(key) = &key {
             let previous = self.previous.get(&*dataset.slug).filter(|e| &e.key == key);
             if let Some((entry, digests)) = previous.and_then(|e| Some((e, e.digests()?))) {

@@ -93,7 +93,8 @@ pub(super) fn related_titles(site: &Site, dataset: &CatalogEntry) -> RelatedTitl
 }
 
 /// The key of one dataset's files: the site-wide keys, its Markdown's bytes (their
-/// SHA-256, from the first pass when it read them), its CSV's
+/// SHA-256: as the first pass read them for a dataset taken from its record, with
+/// `recalled`; read again for one loaded, which may have changed since), its CSV's
 /// path (as the page names it and resolved), size, SHA-256 and row count (from the scan
 /// that checked it), its kept versions' (`kept`) paths and SHA-256, the title (or
 /// absence) of each dataset it lists under `related` (`titles`, in order), the Markdown
@@ -105,7 +106,7 @@ pub(super) fn dataset_key(
     root: &Path,
     site: &Site,
     (dataset, kept): (&CatalogEntry, &[KeptVersion]),
-    titles: &RelatedTitles,
+    (titles, recalled): (&RelatedTitles, bool),
 ) -> Option<String> {
     let mut h = Sha256::new();
     field(&mut h, site_key.as_bytes());
@@ -113,8 +114,10 @@ pub(super) fn dataset_key(
     field(&mut h, dataset.slug.as_bytes());
     let markdown = dataset.markdown_path.as_os_str().as_encoded_bytes();
     field(&mut h, markdown);
-    // Its bytes' digest, as the first pass read them (else read again).
-    let markdown = match site.markdown_digest(&dataset.slug) {
+    // Its bytes' digest: as the first pass read them when the page is not loaded again;
+    // a loaded page is read again, as close as can be to the bytes its load rendered.
+    let first_pass = site.markdown_digest(&dataset.slug).filter(|_| recalled);
+    let markdown = match first_pass {
         Some(digest) => digest,
         None => {
             crate::checksum::Sha256::of(&std::fs::read(root.join(&dataset.markdown_path)).ok()?)
